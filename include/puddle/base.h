@@ -1,0 +1,118 @@
+/* puddle: a particle fluid engine.  base.h: version, vectors, errors.
+ * SPDX-License-Identifier: MIT */
+#ifndef PUDDLE_BASE_H
+#define PUDDLE_BASE_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PDL_VERSION_MAJOR 0
+#define PDL_VERSION_MINOR 1
+#define PDL_VERSION_PATCH 0
+
+/** Most materials one world can hold. */
+#define PDL_MAX_MATERIALS 32
+/** Most pointers (mouse, touches) acting on one world at once. */
+#define PDL_MAX_POINTERS 8
+/** Most vertices of a convex polygon obstacle. */
+#define PDL_MAX_POLYGON_VERTICES 16
+/** Most viscoelastic springs one particle can hold (Clavet 2005, section 4). */
+#define PDL_MAX_SPRINGS_PER_PARTICLE 16
+
+/** A 2D vector. Units depend on use: lengths in world units, velocities in world units / s. */
+typedef struct pdl_vec2 {
+	float x, y;
+} pdl_vec2;
+
+/* Every way a call can fail. Each id names one field and one rule, so tests and tools can
+ * assert the exact failure. X(id, struct, field, rule) */
+#define PDL_ERROR_LIST(X)                                                                       \
+	X(PDL_OK, "", "", "ok")                                                                     \
+	X(PDL_ERR_NULL_ARGUMENT, "call", "argument", "must not be NULL")                            \
+	X(PDL_ERR_OUT_OF_MEMORY, "world", "memory", "allocation failed")                            \
+	X(PDL_ERR_WORLD_INTERACTION_RADIUS, "world", "interaction_radius", "must be finite and > 0") \
+	X(PDL_ERR_WORLD_DT, "world", "dt", "must be finite, > 0 and <= 1")                          \
+	X(PDL_ERR_WORLD_SUBSTEPS, "world", "substeps", "must be in [1, 64]")                        \
+	X(PDL_ERR_WORLD_GRAVITY, "world", "gravity", "must be finite")                              \
+	X(PDL_ERR_WORLD_THREADS, "world", "threads", "must be in [0, 256]")                         \
+	X(PDL_ERR_WORLD_MAX_PARTICLES, "world", "max_particles", "must be in [1, 67108864]")        \
+	X(PDL_ERR_MATERIAL_REST_DENSITY, "material", "rest_density", "must be finite and > 0")      \
+	X(PDL_ERR_MATERIAL_STIFFNESS, "material", "stiffness", "must be finite and >= 0")           \
+	X(PDL_ERR_MATERIAL_NEAR_STIFFNESS, "material", "near_stiffness", "must be finite and >= 0") \
+	X(PDL_ERR_MATERIAL_MASS, "material", "mass", "must be finite and > 0")                      \
+	X(PDL_ERR_MATERIAL_GRAVITY_SCALE, "material", "gravity_scale", "must be finite")            \
+	X(PDL_ERR_MATERIAL_SIGMA, "material", "viscosity_sigma", "must be finite and >= 0")         \
+	X(PDL_ERR_MATERIAL_BETA, "material", "viscosity_beta", "must be finite and >= 0")           \
+	X(PDL_ERR_MATERIAL_SPRING_STIFFNESS, "material", "spring_stiffness", "must be finite and >= 0") \
+	X(PDL_ERR_MATERIAL_YIELD_RATIO, "material", "yield_ratio", "must be in [0, 1]")             \
+	X(PDL_ERR_MATERIAL_PLASTICITY, "material", "plasticity", "must be finite and >= 0")         \
+	X(PDL_ERR_MATERIAL_WALL_FRICTION, "material", "wall_friction", "must be in [0, 1]")         \
+	X(PDL_ERR_MATERIAL_WALL_STICKINESS, "material", "wall_stickiness", "must be finite and >= 0") \
+	X(PDL_ERR_MATERIAL_STICK_DISTANCE, "material", "stick_distance", "must be in (0, 1]")       \
+	X(PDL_ERR_MATERIAL_ID, "material", "id", "must name a material of this world")              \
+	X(PDL_ERR_TOO_MANY_MATERIALS, "world", "materials", "at most 32 materials")                 \
+	X(PDL_ERR_BOUNDARY_KIND, "boundary", "kind", "must be a known kind")                        \
+	X(PDL_ERR_BOUNDARY_POSITION, "boundary", "position", "must be finite")                      \
+	X(PDL_ERR_BOUNDARY_ANGLE, "boundary", "angle", "must be finite")                            \
+	X(PDL_ERR_BOUNDARY_RADIUS, "boundary", "radius", "must be finite and > 0")                  \
+	X(PDL_ERR_BOUNDARY_HALF_EXTENTS, "boundary", "half_extents", "must be finite and > 0")      \
+	X(PDL_ERR_BOUNDARY_VERTEX_COUNT, "boundary", "vertex_count", "must be in [3, 16]")          \
+	X(PDL_ERR_BOUNDARY_VERTICES, "boundary", "vertices", "must be finite, convex, counter-clockwise, with non-zero area") \
+	X(PDL_ERR_BOUNDARY_VELOCITY, "boundary", "velocity", "must be finite")                      \
+	X(PDL_ERR_BOUNDARY_FRICTION, "boundary", "friction", "must be in [0, 1]")                   \
+	X(PDL_ERR_BOUNDARY_RESTITUTION, "boundary", "restitution", "must be in [0, 1]")             \
+	X(PDL_ERR_BOUNDARY_STICKINESS, "boundary", "stickiness", "must be finite and >= 0")         \
+	X(PDL_ERR_OBSTACLE_ID, "obstacle", "id", "must name an obstacle of this world")             \
+	X(PDL_ERR_FILL_SHAPE, "fill", "shape", "must be a known shape")                             \
+	X(PDL_ERR_FILL_POSITION, "fill", "position", "must be finite")                              \
+	X(PDL_ERR_FILL_RADIUS, "fill", "radius", "must be finite and > 0")                          \
+	X(PDL_ERR_FILL_HALF_EXTENTS, "fill", "half_extents", "must be finite and > 0")              \
+	X(PDL_ERR_FILL_SPACING, "fill", "spacing", "must be finite and >= 0.01 * interaction_radius") \
+	X(PDL_ERR_FILL_COUNT, "fill", "count", "must be >= 0")                                      \
+	X(PDL_ERR_FILL_VELOCITY, "fill", "velocity", "must be finite")                              \
+	X(PDL_ERR_TOO_MANY_PARTICLES, "world", "particles", "must not exceed world.max_particles")  \
+	X(PDL_ERR_POINTER_INDEX, "pointer", "index", "must be in [0, 8)")                           \
+	X(PDL_ERR_POINTER_POSITION, "pointer", "position", "must be finite")                        \
+	X(PDL_ERR_POINTER_VELOCITY, "pointer", "velocity", "must be finite")                        \
+	X(PDL_ERR_POINTER_RADIUS, "pointer", "radius", "must be finite and > 0")                    \
+	X(PDL_ERR_POINTER_STRENGTH, "pointer", "strength", "must be finite")                        \
+	X(PDL_ERR_POINTER_DRAG, "pointer", "drag", "must be finite and >= 0")                       \
+	X(PDL_ERR_PARTICLE_STATE, "particle", "state", "must be finite with a valid material")
+
+/** Error ids. PDL_OK is zero; every other id names one field and one rule. */
+typedef enum pdl_error_id {
+#define PDL_X_ENUM(id, s, f, r) id,
+	PDL_ERROR_LIST(PDL_X_ENUM)
+#undef PDL_X_ENUM
+	PDL_ERROR_COUNT
+} pdl_error_id;
+
+/** What a failed call fills in: the id, and a message a person can read, e.g.
+ * "material.rest_density must be finite and > 0, got -3". */
+typedef struct pdl_error {
+	pdl_error_id id;
+	/** The value that broke the rule (NaN where the rule is not about one number). */
+	double value;
+	char message[192];
+} pdl_error;
+
+/** "PDL_ERR_MATERIAL_MASS" for PDL_ERR_MATERIAL_MASS. */
+const char* pdl_error_name(pdl_error_id id);
+/** The struct the field belongs to: "world", "material", "boundary", "fill", "pointer", ... */
+const char* pdl_error_struct(pdl_error_id id);
+/** The field the rule is about, as named in the def struct: "rest_density". */
+const char* pdl_error_field(pdl_error_id id);
+/** The rule in words: "must be finite and > 0". */
+const char* pdl_error_rule(pdl_error_id id);
+
+/** "0.1.0" */
+const char* pdl_version_string(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

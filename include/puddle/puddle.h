@@ -1,0 +1,120 @@
+/* puddle: a particle fluid engine (Clavet, Beaudoin & Poulin 2005, "Particle-based
+ * Viscoelastic Fluid Simulation").
+ *
+ *     pdl_world_def wd = pdl_default_world_def();
+ *     pdl_world* world = pdl_world_create(&wd, NULL);
+ *     int water = pdl_world_add_material(world, &(pdl_material_def){...}, NULL);
+ *     pdl_world_add_boundary(world, &container_def, NULL);
+ *     pdl_world_fill(world, &fill_def, NULL);
+ *     for (int frame = 0; frame < 600; ++frame) pdl_world_step(world);
+ *     pdl_particle_data p = pdl_world_particles(world);   // p.x[i], p.y[i], ...
+ *     pdl_world_destroy(world);
+ *
+ * Conventions: functions that can fail take a `pdl_error*` last (NULL if you don't need the
+ * message) and return -1 or a non-zero pdl_error_id on failure. The library never prints,
+ * never exits and never aborts on user input. A world is not thread-safe: call it from one
+ * thread at a time; it runs its own worker threads inside pdl_world_step().
+ *
+ * SPDX-License-Identifier: MIT */
+#ifndef PUDDLE_PUDDLE_H
+#define PUDDLE_PUDDLE_H
+
+#include "puddle/base.h"
+#include "puddle/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pdl_world pdl_world;
+
+/* ---- World ---------------------------------------------------------------------------- */
+
+/** Makes a world, or returns NULL and fills err. */
+pdl_world* pdl_world_create(const pdl_world_def* def, pdl_error* err);
+void pdl_world_destroy(pdl_world* world);
+
+/** Advances one frame: def.substeps solver steps of def.dt / def.substeps seconds each.
+ * Each solver step runs the stages of Clavet 2005 algorithm 1 (see src/step.c). */
+void pdl_world_step(pdl_world* world);
+
+pdl_world_def pdl_world_get_def(const pdl_world* world);
+/** Changes h, dt, substeps, gravity, threads or max_particles between steps. On error nothing
+ * changes. */
+pdl_error_id pdl_world_set_def(pdl_world* world, const pdl_world_def* def, pdl_error* err);
+
+/* ---- Materials ------------------------------------------------------------------------ */
+
+/** Adds a material; returns its id (0, 1, ...) or -1. */
+int pdl_world_add_material(pdl_world* world, const pdl_material_def* def, pdl_error* err);
+/** Changes a material between steps; its particles take the new values on the next step. */
+pdl_error_id pdl_world_set_material(pdl_world* world, int material, const pdl_material_def* def,
+                                    pdl_error* err);
+/** The material's def; the default def if the id is unknown. */
+pdl_material_def pdl_world_get_material(const pdl_world* world, int material);
+int pdl_world_material_count(const pdl_world* world);
+
+/* ---- Particles ------------------------------------------------------------------------ */
+
+/** Adds particles in a shape; returns how many were added, or -1 (and adds none). */
+int pdl_world_fill(pdl_world* world, const pdl_fill_def* def, pdl_error* err);
+/** Removes the particles inside a circle; returns how many. Springs to them go too. */
+int pdl_world_remove_particles_in_circle(pdl_world* world, pdl_vec2 center, float radius);
+/** Removes the particles inside an axis-aligned box; returns how many. */
+int pdl_world_remove_particles_in_box(pdl_world* world, pdl_vec2 center, pdl_vec2 half_extents);
+int pdl_world_particle_count(const pdl_world* world);
+/** Zero-copy view of all particle arrays (see pdl_particle_data). */
+pdl_particle_data pdl_world_particles(const pdl_world* world);
+/** Replaces every particle with the given state (x, y, vx, vy, material required; id,
+ * springs optional), as a snapshot restore does. On error nothing changes. */
+pdl_error_id pdl_world_set_particles(pdl_world* world, const pdl_particle_data* data,
+                                     pdl_error* err);
+
+/** The particle spacing at which a hexagonal lattice has kernel density rest_density
+ * (world units), for interaction radius h. pdl_world_fill() uses it when spacing is 0. */
+float pdl_rest_spacing(float interaction_radius, float rest_density);
+
+/* ---- Boundaries: containers and obstacles ---------------------------------------------- */
+
+/** Adds a container or obstacle; returns its id (>= 0) or -1. */
+int pdl_world_add_boundary(pdl_world* world, const pdl_boundary_def* def, pdl_error* err);
+/** Moves, reshapes or retunes a boundary between steps. Set def->velocity to the speed of a
+ * moving obstacle so that it carries fluid with it. */
+pdl_error_id pdl_world_set_boundary(pdl_world* world, int boundary, const pdl_boundary_def* def,
+                                    pdl_error* err);
+/** Copies a boundary's def into *def; false if the id is not a live boundary. */
+bool pdl_world_get_boundary(const pdl_world* world, int boundary, pdl_boundary_def* def);
+pdl_error_id pdl_world_remove_boundary(pdl_world* world, int boundary, pdl_error* err);
+/** One past the largest boundary id handed out; iterate ids below it with get_boundary(). */
+int pdl_world_boundary_id_limit(const pdl_world* world);
+/** World-space corners of a box or polygon boundary, counter-clockwise, for drawing; returns
+ * their count (0 for circles). */
+int pdl_boundary_world_vertices(const pdl_boundary_def* def,
+                                pdl_vec2 out[PDL_MAX_POLYGON_VERTICES]);
+
+/* ---- Interaction ------------------------------------------------------------------------ */
+
+/** Turns pointer `index` (0..PDL_MAX_POINTERS-1) on with these settings until cleared. */
+pdl_error_id pdl_world_set_pointer(pdl_world* world, int index, const pdl_pointer* pointer,
+                                   pdl_error* err);
+void pdl_world_clear_pointer(pdl_world* world, int index);
+
+/* ---- Measurement ------------------------------------------------------------------------ */
+
+pdl_stats pdl_world_stats(const pdl_world* world);
+pdl_profile pdl_world_profile(const pdl_world* world);
+/** FNV-1a hash of the particle state (positions, velocities, materials, ids, springs): equal
+ * hashes mean bitwise-equal states. */
+uint64_t pdl_world_hash(const pdl_world* world);
+/** Simulated seconds and solver steps so far; set them when restoring a snapshot. */
+double pdl_world_time(const pdl_world* world);
+long long pdl_world_step_count(const pdl_world* world);
+void pdl_world_set_clock(pdl_world* world, double time, long long steps);
+/** Threads the world really runs with (def.threads, or the core count when that is 0). */
+int pdl_world_thread_count(const pdl_world* world);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

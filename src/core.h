@@ -1,0 +1,137 @@
+/* Internal: the world's data and the stages of the step. Not part of the public API. */
+#ifndef PUDDLE_CORE_H
+#define PUDDLE_CORE_H
+
+#include "puddle/puddle.h"
+
+#include "grid.h"
+#include "pool.h"
+
+#include <stddef.h>
+
+#define PDL_K PDL_MAX_SPRINGS_PER_PARTICLE
+
+/* Material with the values the inner loops need precomputed. */
+typedef struct material {
+	pdl_material_def def;
+	float inv_mass;
+	bool springs; /* spring_stiffness > 0 */
+} material;
+
+/* A boundary with its shape in world space, recomputed whenever its def changes. */
+typedef struct boundary {
+	bool alive;
+	pdl_boundary_def def;
+	int vertex_count;                             /* box and polygon: world-space corners */
+	pdl_vec2 vertices[PDL_MAX_POLYGON_VERTICES];  /* counter-clockwise */
+	pdl_vec2 normals[PDL_MAX_POLYGON_VERTICES];   /* outward normal of edge i -> i+1 */
+	float cos_angle, sin_angle;
+} boundary;
+
+/* Particle arrays, structure of arrays. Each sortable array has a spare of the same size so a
+ * permutation is a gather into the spare and a pointer swap (no allocation in the step). */
+typedef struct particles {
+	int count, capacity;
+	float *x, *y;   /* position */
+	float *xp, *yp; /* position at the start of the solver step (Clavet alg. 1 x_prev) */
+	float *vx, *vy;
+	uint8_t* material;
+	uint32_t* id;
+	float *density, *near_density, *pressure, *near_pressure;
+	int32_t* spring_partner; /* capacity * PDL_K, or NULL while no material has springs */
+	float* spring_rest;
+	/* spares for sorting and Jacobi updates */
+	float *x2, *y2, *xp2, *yp2, *vx2, *vy2;
+	uint8_t* material2;
+	uint32_t* id2;
+	int32_t* spring_partner2;
+	float* spring_rest2;
+	int32_t* scratch; /* capacity ints: inverse permutation, proposal counts */
+	int32_t* proposals; /* capacity * PDL_K, spring creation candidates */
+	uint32_t next_id;
+} particles;
+
+struct pdl_world {
+	pdl_world_def def;
+	material materials[PDL_MAX_MATERIALS];
+	int material_count;
+	/* pair tables indexed [a * PDL_MAX_MATERIALS + b]: share of a pair displacement that moves a
+	 * (inverse-mass weight m_b / (m_a + m_b)), and the pair's mean viscosity */
+	float pair_weight[PDL_MAX_MATERIALS * PDL_MAX_MATERIALS];
+	float pair_sigma[PDL_MAX_MATERIALS * PDL_MAX_MATERIALS];
+	float pair_beta[PDL_MAX_MATERIALS * PDL_MAX_MATERIALS];
+	bool any_springs;
+
+	particles p;
+	pdl_grid grid_now;  /* cells of the positions at the start of the step (viscosity) */
+	pdl_grid grid_pred; /* cells of the predicted positions (springs, relaxation) */
+
+	boundary* boundaries;
+	int boundary_count, boundary_capacity;
+
+	pdl_pointer pointers[PDL_MAX_POINTERS];
+	bool pointer_active[PDL_MAX_POINTERS];
+
+	pdl_pool* pool;
+	int threads;
+
+	double time;
+	long long steps;
+	pdl_profile profile;
+};
+
+/* error.c */
+pdl_error_id pdl_fail(pdl_error* err, pdl_error_id id, double value);
+pdl_error_id pdl_fail_text(pdl_error* err, pdl_error_id id, const char* detail);
+
+/* validate.c: each returns PDL_OK or fills err */
+pdl_error_id pdl_validate_world_def(const pdl_world_def* def, pdl_error* err);
+pdl_error_id pdl_validate_material_def(const pdl_material_def* def, pdl_error* err);
+pdl_error_id pdl_validate_boundary_def(const pdl_boundary_def* def, pdl_error* err);
+pdl_error_id pdl_validate_fill_def(const pdl_world* w, const pdl_fill_def* def, pdl_error* err);
+pdl_error_id pdl_validate_pointer(const pdl_pointer* p, pdl_error* err);
+
+/* world.c */
+void pdl_update_material_tables(pdl_world* w);
+double pdl_now_ms(void);
+
+/* particles.c */
+bool pdl_particles_reserve(pdl_world* w, int capacity);
+bool pdl_particles_enable_springs(pdl_world* w);
+void pdl_particles_free(particles* p);
+/* Applies order (new slot k holds old particle order[k]) to every particle array, remapping
+ * spring partners. */
+void pdl_particles_permute(pdl_world* w, const int32_t* order);
+/* Keeps particles whose keep[i] != 0, in order; remaps springs. Returns removed count. */
+int pdl_particles_compact(pdl_world* w, const uint8_t* keep);
+
+/* boundary.c */
+void pdl_boundary_update_shape(boundary* b);
+
+/* The stages of one solver step, in order (step.c calls them; Clavet 2005 alg. 1). dt is the
+ * solver step in seconds. */
+void pdl_stage_forces(pdl_world* w, float dt);     /* 1. gravity, pointers */
+void pdl_stage_viscosity(pdl_world* w, float dt);  /* 2. viscosity impulses (alg. 5) */
+void pdl_stage_predict(pdl_world* w, float dt);    /* 3. x_prev = x, x += dt v, regrid */
+void pdl_stage_springs(pdl_world* w, float dt);    /* 4. plasticity and springs (alg. 3, 4) */
+void pdl_stage_relax(pdl_world* w, float dt);      /* 5. double density relaxation (alg. 2) */
+void pdl_stage_boundaries(pdl_world* w, float dt); /* 6. walls and obstacles (section 6) */
+void pdl_stage_velocity(pdl_world* w, float dt);   /* 7. v = (x - x_prev) / dt */
+
+/* A direction for two particles at the same place: unit, deterministic, and exactly
+ * opposite for (b, a), so the pair still conserves momentum (instead of 0/0 = NaN). */
+static inline pdl_vec2 pdl_coincident_direction(uint32_t id_a, uint32_t id_b)
+{
+	uint32_t lo = id_a < id_b ? id_a : id_b, hi = id_a < id_b ? id_b : id_a;
+	uint32_t h = lo * 0x9E3779B1u ^ (hi + 0x7F4A7C15u) * 0x85EBCA77u;
+	h ^= h >> 15;
+	/* eight fixed unit directions are enough to separate them */
+	static const float dirs[8][2] = {{1, 0},         {0.70710678f, 0.70710678f},
+	                                 {0, 1},         {-0.70710678f, 0.70710678f},
+	                                 {-1, 0},        {-0.70710678f, -0.70710678f},
+	                                 {0, -1},        {0.70710678f, -0.70710678f}};
+	float s = id_a < id_b ? 1.0f : -1.0f;
+	return (pdl_vec2){s * dirs[h & 7][0], s * dirs[h & 7][1]};
+}
+
+#endif

@@ -1,0 +1,433 @@
+/* Particle storage: growth, filling shapes, removal, permutation and whole-state restore.
+ * None of this runs inside the step except pdl_particles_permute (no allocation there). */
+#include "core.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool grow(void** array, size_t count, size_t size)
+{
+	void* p = realloc(*array, count * size);
+	if (!p) return false;
+	*array = p;
+	return true;
+}
+
+#define GROW(field, count) ok = ok && grow((void**)&p->field, (size_t)(count), sizeof *p->field)
+
+bool pdl_particles_reserve(pdl_world* w, int capacity)
+{
+	particles* p = &w->p;
+	if (capacity <= p->capacity) return true;
+	int cap = p->capacity < 256 ? 256 : p->capacity;
+	while (cap < capacity) cap = cap > (1 << 29) ? capacity : cap * 2;
+	if (cap > w->def.max_particles && capacity <= w->def.max_particles) cap = w->def.max_particles;
+	bool ok = true;
+	GROW(x, cap); GROW(y, cap); GROW(xp, cap); GROW(yp, cap); GROW(vx, cap); GROW(vy, cap);
+	GROW(material, cap); GROW(id, cap);
+	GROW(density, cap); GROW(near_density, cap); GROW(pressure, cap); GROW(near_pressure, cap);
+	GROW(x2, cap); GROW(y2, cap); GROW(xp2, cap); GROW(yp2, cap); GROW(vx2, cap); GROW(vy2, cap);
+	GROW(material2, cap); GROW(id2, cap);
+	GROW(scratch, cap);
+	if (p->spring_partner) {
+		GROW(spring_partner, (size_t)cap * PDL_K); GROW(spring_rest, (size_t)cap * PDL_K);
+		GROW(spring_partner2, (size_t)cap * PDL_K); GROW(spring_rest2, (size_t)cap * PDL_K);
+		GROW(proposals, (size_t)cap * PDL_K);
+	}
+	ok = ok && pdl_grid_reserve(&w->grid_now, cap) && pdl_grid_reserve(&w->grid_pred, cap);
+	if (!ok) return false;
+	p->capacity = cap;
+	return true;
+}
+
+/* Spring slots exist only once some material has springs (they cost 8 bytes x 16 a particle). */
+bool pdl_particles_enable_springs(pdl_world* w)
+{
+	particles* p = &w->p;
+	if (p->spring_partner) return true;
+	size_t n = (size_t)(p->capacity > 0 ? p->capacity : 1) * PDL_K;
+	int32_t* partner = malloc(n * sizeof *partner);
+	float* rest = malloc(n * sizeof *rest);
+	int32_t* partner2 = malloc(n * sizeof *partner2);
+	float* rest2 = malloc(n * sizeof *rest2);
+	int32_t* proposals = malloc(n * sizeof *proposals);
+	if (!partner || !rest || !partner2 || !rest2 || !proposals) {
+		free(partner); free(rest); free(partner2); free(rest2); free(proposals);
+		return false;
+	}
+	for (size_t i = 0; i < n; ++i) partner[i] = -1;
+	memset(rest, 0, n * sizeof *rest);
+	p->spring_partner = partner;
+	p->spring_rest = rest;
+	p->spring_partner2 = partner2;
+	p->spring_rest2 = rest2;
+	p->proposals = proposals;
+	return true;
+}
+
+void pdl_particles_free(particles* p)
+{
+	void* arrays[] = {p->x, p->y, p->xp, p->yp, p->vx, p->vy, p->material, p->id, p->density,
+	                  p->near_density, p->pressure, p->near_pressure, p->spring_partner,
+	                  p->spring_rest, p->x2, p->y2, p->xp2, p->yp2, p->vx2, p->vy2, p->material2,
+	                  p->id2, p->spring_partner2, p->spring_rest2, p->scratch, p->proposals};
+	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) free(arrays[i]);
+	memset(p, 0, sizeof *p);
+}
+
+#define SWAP(a, b)                                                                             \
+	do {                                                                                       \
+		void* t_ = (void*)(a);                                                                 \
+		(a) = (b);                                                                             \
+		(b) = t_;                                                                              \
+	} while (0)
+
+typedef struct permute_job {
+	particles* p;
+	const int32_t* order;
+	const int32_t* new_index; /* old index -> new index, for spring partners */
+} permute_job;
+
+static void permute_range(void* ctx, int begin, int end)
+{
+	permute_job* job = ctx;
+	particles* p = job->p;
+	const int32_t* order = job->order;
+	for (int k = begin; k < end; ++k) {
+		int i = order[k];
+		p->x2[k] = p->x[i];
+		p->y2[k] = p->y[i];
+		p->xp2[k] = p->xp[i];
+		p->yp2[k] = p->yp[i];
+		p->vx2[k] = p->vx[i];
+		p->vy2[k] = p->vy[i];
+		p->material2[k] = p->material[i];
+		p->id2[k] = p->id[i];
+	}
+	if (!p->spring_partner) return;
+	for (int k = begin; k < end; ++k) {
+		const int32_t* src = p->spring_partner + (size_t)order[k] * PDL_K;
+		const float* rest = p->spring_rest + (size_t)order[k] * PDL_K;
+		int32_t* dst = p->spring_partner2 + (size_t)k * PDL_K;
+		float* dst_rest = p->spring_rest2 + (size_t)k * PDL_K;
+		for (int s = 0; s < PDL_K; ++s) {
+			dst[s] = src[s] < 0 ? -1 : job->new_index[src[s]];
+			dst_rest[s] = rest[s];
+		}
+	}
+}
+
+static void inverse_range(void* ctx, int begin, int end)
+{
+	permute_job* job = ctx;
+	int32_t* inv = (int32_t*)job->new_index;
+	for (int k = begin; k < end; ++k) inv[job->order[k]] = k;
+}
+
+void pdl_particles_permute(pdl_world* w, const int32_t* order)
+{
+	particles* p = &w->p;
+	permute_job job = {p, order, p->scratch};
+	if (p->spring_partner) pdl_pool_for(w->pool, p->count, 4096, inverse_range, &job);
+	pdl_pool_for(w->pool, p->count, 2048, permute_range, &job);
+	SWAP(p->x, p->x2);
+	SWAP(p->y, p->y2);
+	SWAP(p->xp, p->xp2);
+	SWAP(p->yp, p->yp2);
+	SWAP(p->vx, p->vx2);
+	SWAP(p->vy, p->vy2);
+	SWAP(p->material, p->material2);
+	SWAP(p->id, p->id2);
+	if (p->spring_partner) {
+		SWAP(p->spring_partner, p->spring_partner2);
+		SWAP(p->spring_rest, p->spring_rest2);
+	}
+}
+
+int pdl_particles_compact(pdl_world* w, const uint8_t* keep)
+{
+	particles* p = &w->p;
+	int32_t* new_index = p->scratch;
+	int n = 0;
+	for (int i = 0; i < p->count; ++i) new_index[i] = keep[i] ? n++ : -1;
+	int removed = p->count - n;
+	if (removed == 0) return 0;
+	for (int i = 0; i < p->count; ++i) {
+		int k = new_index[i];
+		if (k < 0) continue;
+		p->x[k] = p->x[i];
+		p->y[k] = p->y[i];
+		p->xp[k] = p->xp[i];
+		p->yp[k] = p->yp[i];
+		p->vx[k] = p->vx[i];
+		p->vy[k] = p->vy[i];
+		p->material[k] = p->material[i];
+		p->id[k] = p->id[i];
+		p->density[k] = p->density[i];
+		p->pressure[k] = p->pressure[i];
+		if (p->spring_partner) {
+			/* k <= i, so rows move down and never overwrite an unread row */
+			for (int s = 0; s < PDL_K; ++s) {
+				int32_t j = p->spring_partner[(size_t)i * PDL_K + s];
+				p->spring_partner[(size_t)k * PDL_K + s] = j < 0 ? -1 : new_index[j];
+				p->spring_rest[(size_t)k * PDL_K + s] = p->spring_rest[(size_t)i * PDL_K + s];
+			}
+		}
+	}
+	p->count = n;
+	return removed;
+}
+
+/* ---- Filling shapes ------------------------------------------------------------------- */
+
+/* Kernel density sum_j (1 - r/h)^2 of a hexagonal lattice of spacing s, at a lattice point. */
+static double lattice_density(double h, double s)
+{
+	double sum = 0, row = s * 0.8660254037844386;
+	int reach = (int)ceil(h / row) + 1;
+	for (int j = -reach; j <= reach; ++j) {
+		double y = j * row, offset = (j & 1) ? 0.5 * s : 0.0;
+		int ireach = (int)ceil(h / s) + 2;
+		for (int i = -ireach; i <= ireach; ++i) {
+			if (i == 0 && j == 0) continue;
+			double x = i * s + offset, r = sqrt(x * x + y * y);
+			if (r < h) sum += (1 - r / h) * (1 - r / h);
+		}
+	}
+	return sum;
+}
+
+float pdl_rest_spacing(float h, float rest_density)
+{
+	if (!(h > 0) || !(rest_density > 0) || !isfinite(h) || !isfinite(rest_density)) return 0;
+	/* density falls as spacing grows: bisect on s in [0.02 h, h] */
+	double lo = 0.02 * h, hi = h;
+	if (lattice_density(h, lo) < rest_density) return (float)lo;
+	for (int it = 0; it < 60; ++it) {
+		double mid = 0.5 * (lo + hi);
+		if (lattice_density(h, mid) > rest_density) lo = mid;
+		else hi = mid;
+	}
+	return (float)(0.5 * (lo + hi));
+}
+
+typedef struct emitter {
+	pdl_world* w;
+	const pdl_fill_def* def;
+	int count;
+} emitter;
+
+static void emit(emitter* e, double x, double y)
+{
+	particles* p = &e->w->p;
+	int i = p->count + e->count++;
+	p->x[i] = (float)x;
+	p->y[i] = (float)y;
+	p->xp[i] = (float)x;
+	p->yp[i] = (float)y;
+	p->vx[i] = e->def->velocity.x;
+	p->vy[i] = e->def->velocity.y;
+	p->material[i] = (uint8_t)e->def->material;
+	p->id[i] = p->next_id + (uint32_t)e->count - 1;
+	p->density[i] = 0;
+	p->pressure[i] = 0;
+	if (p->spring_partner)
+		for (int s = 0; s < PDL_K; ++s) p->spring_partner[(size_t)i * PDL_K + s] = -1;
+}
+
+/* Hexagonal lattice rows over a rectangle [x0, x1] x [y0, y1]; with disc_r > 0 only points
+ * inside the disc of that radius around (cx, cy) are kept. Returns the count (emitting only
+ * when e is not NULL), so the same walk both counts and fills. */
+static double hex_walk(emitter* e, double s, double x0, double x1, double y0, double y1, double cx,
+                       double cy, double disc_r)
+{
+	double row = s * 0.8660254037844386, count = 0;
+	double rows = floor((y1 - y0) / row + 1e-9);
+	for (double j = 0; j <= rows; ++j) {
+		double y = y0 + j * row;
+		double offset = fmod(j, 2.0) == 1.0 ? 0.5 * s : 0.0;
+		double cols = floor((x1 - x0 - offset) / s + 1e-9);
+		for (double i = 0; i <= cols; ++i) {
+			double x = x0 + offset + i * s;
+			if (disc_r > 0 && (x - cx) * (x - cx) + (y - cy) * (y - cy) > disc_r * disc_r) continue;
+			if (e) emit(e, x, y);
+			count += 1;
+		}
+	}
+	return count;
+}
+
+/* How many particles the fill makes (as a double, so absurd requests do not overflow), and if
+ * e is given, makes them. */
+static double fill_walk(emitter* e, const pdl_fill_def* d, double s)
+{
+	double px = d->position.x, py = d->position.y;
+	switch (d->shape) {
+	case PDL_FILL_POINT:
+		if (e)
+			for (int i = 0; i < d->count; ++i) emit(e, px, py);
+		return d->count;
+	case PDL_FILL_LINE: {
+		double dx = d->end.x - px, dy = d->end.y - py, len = sqrt(dx * dx + dy * dy);
+		double n = floor(len / s) + 1;
+		if (e)
+			for (double i = 0; i < n; ++i) {
+				double t = n > 1 ? i / (n - 1) : 0;
+				emit(e, px + t * dx, py + t * dy);
+			}
+		return n;
+	}
+	case PDL_FILL_BOX: {
+		/* centre the lattice in the box, half a spacing in from the walls */
+		double hx = d->half_extents.x, hy = d->half_extents.y;
+		if (hx < 0.5 * s || hy < 0.5 * s) {
+			if (e) emit(e, px, py);
+			return 1;
+		}
+		return hex_walk(e, s, px - hx + 0.5 * s, px + hx - 0.5 * s, py - hy + 0.5 * s,
+		                py + hy - 0.5 * s, 0, 0, 0);
+	}
+	case PDL_FILL_DISC: {
+		double r = d->radius;
+		if (r < 0.5 * s) {
+			if (e) emit(e, px, py);
+			return 1;
+		}
+		return hex_walk(e, s, px - r, px + r, py - r, py + r, px, py, r - 0.5 * s);
+	}
+	case PDL_FILL_SPIRAL: {
+		/* Fermat spiral (reference 001's sunflower start): point k at radius R sqrt((k+1/2)/n),
+		 * angle k times the golden angle: even spacing with no lattice directions. */
+		double r = d->radius;
+		double n = d->count > 0 ? d->count : floor(3.14159265358979 * r * r / (s * s * 0.8660254037844386));
+		if (n < 1) n = 1;
+		if (e)
+			for (double k = 0; k < n; ++k) {
+				double rr = r * sqrt((k + 0.5) / n), a = k * 2.39996322972865332;
+				emit(e, px + rr * cos(a), py + rr * sin(a));
+			}
+		return n;
+	}
+	default:
+		return 0;
+	}
+}
+
+int pdl_world_fill(pdl_world* w, const pdl_fill_def* def, pdl_error* err)
+{
+	if (!w) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN), -1;
+	if (pdl_validate_fill_def(w, def, err)) return -1;
+	float s = def->spacing;
+	if (s == 0) s = pdl_rest_spacing(w->def.interaction_radius, w->materials[def->material].def.rest_density);
+	double n = fill_walk(NULL, def, s);
+	double total = (double)w->p.count + n;
+	if (total > w->def.max_particles) return pdl_fail(err, PDL_ERR_TOO_MANY_PARTICLES, total), -1;
+	if (!pdl_particles_reserve(w, (int)total)) return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, total), -1;
+	emitter e = {w, def, 0};
+	fill_walk(&e, def, s);
+	w->p.count += e.count;
+	w->p.next_id += (uint32_t)e.count;
+	return e.count;
+}
+
+static int remove_where(pdl_world* w, pdl_vec2 c, float r, pdl_vec2 half, bool circle)
+{
+	particles* p = &w->p;
+	if (p->count == 0) return 0;
+	uint8_t* keep = malloc((size_t)p->count); /* outside the step: allocating is fine here */
+	if (!keep) return 0;
+	for (int i = 0; i < p->count; ++i) {
+		float dx = p->x[i] - c.x, dy = p->y[i] - c.y;
+		bool inside = circle ? dx * dx + dy * dy <= r * r
+		                     : fabsf(dx) <= half.x && fabsf(dy) <= half.y;
+		keep[i] = !inside;
+	}
+	int removed = pdl_particles_compact(w, keep);
+	free(keep);
+	return removed;
+}
+
+int pdl_world_remove_particles_in_circle(pdl_world* w, pdl_vec2 center, float radius)
+{
+	if (!w || !(radius > 0)) return 0;
+	return remove_where(w, center, radius, (pdl_vec2){0, 0}, true);
+}
+
+int pdl_world_remove_particles_in_box(pdl_world* w, pdl_vec2 center, pdl_vec2 half)
+{
+	if (!w || !(half.x > 0) || !(half.y > 0)) return 0;
+	return remove_where(w, center, 0, half, false);
+}
+
+int pdl_world_particle_count(const pdl_world* w) { return w ? w->p.count : 0; }
+
+pdl_particle_data pdl_world_particles(const pdl_world* w)
+{
+	pdl_particle_data d = {0};
+	if (!w) return d;
+	const particles* p = &w->p;
+	d.count = p->count;
+	d.x = p->x;
+	d.y = p->y;
+	d.vx = p->vx;
+	d.vy = p->vy;
+	d.material = p->material;
+	d.id = p->id;
+	d.density = p->density;
+	d.pressure = p->pressure;
+	d.spring_partner = p->spring_partner;
+	d.spring_rest = p->spring_rest;
+	d.next_id = p->next_id;
+	return d;
+}
+
+pdl_error_id pdl_world_set_particles(pdl_world* w, const pdl_particle_data* d, pdl_error* err)
+{
+	if (!w || !d) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
+	if (d->count < 0) return pdl_fail(err, PDL_ERR_FILL_COUNT, d->count);
+	if (d->count > w->def.max_particles) return pdl_fail(err, PDL_ERR_TOO_MANY_PARTICLES, d->count);
+	if (d->count > 0 && (!d->x || !d->y || !d->vx || !d->vy || !d->material))
+		return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
+	for (int i = 0; i < d->count; ++i) {
+		bool ok = isfinite(d->x[i]) && isfinite(d->y[i]) && isfinite(d->vx[i]) &&
+		          isfinite(d->vy[i]) && d->material[i] < w->material_count;
+		if (!ok) return pdl_fail(err, PDL_ERR_PARTICLE_STATE, i);
+	}
+	if (d->spring_partner) {
+		for (long long s = 0; s < (long long)d->count * PDL_K; ++s) {
+			int32_t j = d->spring_partner[s];
+			if (j < -1 || j >= d->count || (j >= 0 && !(d->spring_rest && isfinite(d->spring_rest[s]))))
+				return pdl_fail(err, PDL_ERR_PARTICLE_STATE, (double)(s / PDL_K));
+		}
+		if (!pdl_particles_enable_springs(w)) return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);
+	}
+	if (!pdl_particles_reserve(w, d->count)) return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, d->count);
+	particles* p = &w->p;
+	size_t n = (size_t)d->count;
+	if (n) {
+		memcpy(p->x, d->x, n * sizeof *p->x);
+		memcpy(p->y, d->y, n * sizeof *p->y);
+		memcpy(p->xp, d->x, n * sizeof *p->xp);
+		memcpy(p->yp, d->y, n * sizeof *p->yp);
+		memcpy(p->vx, d->vx, n * sizeof *p->vx);
+		memcpy(p->vy, d->vy, n * sizeof *p->vy);
+		memcpy(p->material, d->material, n);
+		memset(p->density, 0, n * sizeof *p->density);
+		memset(p->pressure, 0, n * sizeof *p->pressure);
+	}
+	uint32_t next = d->next_id;
+	for (size_t i = 0; i < n; ++i) {
+		p->id[i] = d->id ? d->id[i] : next + (uint32_t)i;
+		if (p->id[i] >= next && d->id) next = p->id[i] + 1;
+	}
+	p->next_id = d->id ? next : next + (uint32_t)n;
+	if (p->spring_partner) {
+		for (size_t s = 0; s < n * PDL_K; ++s) {
+			p->spring_partner[s] = d->spring_partner ? d->spring_partner[s] : -1;
+			p->spring_rest[s] = d->spring_partner ? d->spring_rest[s] : 0;
+		}
+	}
+	p->count = d->count;
+	return PDL_OK;
+}

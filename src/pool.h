@@ -1,0 +1,25 @@
+/* Internal: a small fork-join thread pool. The calling thread works too, so a pool of n
+ * threads starts n - 1 workers. Work is split into chunks claimed through an atomic counter;
+ * which thread runs a chunk never changes the result, because every stage writes only the
+ * particles of its own chunk (gather form). */
+#ifndef PUDDLE_POOL_H
+#define PUDDLE_POOL_H
+
+/* Runs items [begin, end) of a parallel loop. */
+typedef void pdl_task_fn(void* context, int begin, int end);
+
+typedef struct pdl_pool pdl_pool;
+
+/* A pool running `threads` threads in all (>= 1). May start fewer workers than asked when the
+ * system refuses threads (e.g. WebAssembly without -pthread); never NULL unless out of memory. */
+pdl_pool* pdl_pool_create(int threads);
+void pdl_pool_destroy(pdl_pool* pool);
+/* Threads actually running, the caller included. */
+int pdl_pool_threads(const pdl_pool* pool);
+/* Calls fn over [0, count) in chunks of `grain` items and returns when all are done. */
+void pdl_pool_for(pdl_pool* pool, int count, int grain, pdl_task_fn* fn, void* context);
+
+/* Cores the system reports, at least 1. */
+int pdl_core_count(void);
+
+#endif

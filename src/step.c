@@ -1,0 +1,146 @@
+/* The step. One pdl_world_step() is `substeps` solver steps; each solver step runs the stages
+ * of Clavet, Beaudoin & Poulin 2005, algorithm 1, in this order:
+ *
+ *   1. forces      v += dt g                                  (gravity, pointers)
+ *   2. viscosity   v += viscosity impulses                    (alg. 5, viscosity.c)
+ *   3. predict     x_prev = x; x += dt v; sort into the grid
+ *   4. springs     plasticity, spring displacements           (alg. 3 and 4, springs.c)
+ *   5. relax       double density relaxation                  (alg. 2, relax.c)
+ *   6. boundaries  collisions, friction, stickiness           (section 6, boundary.c)
+ *   7. velocity    v = (x - x_prev) / dt
+ *
+ * Every stage is a parallel loop in gather form: a particle reads its neighbours' state from
+ * the previous stage and writes only its own, so the result is the same for any thread count
+ * and any run. */
+#include "core.h"
+
+#include <math.h>
+
+typedef struct stage_job {
+	pdl_world* w;
+	float dt;
+} stage_job;
+
+/* ---- 1. Forces ---------------------------------------------------------------------------- */
+
+static void forces_range(void* ctx, int begin, int end)
+{
+	stage_job* job = ctx;
+	pdl_world* w = job->w;
+	particles* p = &w->p;
+	float dt = job->dt, gx = w->def.gravity.x, gy = w->def.gravity.y;
+	for (int i = begin; i < end; ++i) {
+		float scale = w->materials[p->material[i]].def.gravity_scale;
+		float ax = gx * scale, ay = gy * scale;
+		float vx = p->vx[i], vy = p->vy[i];
+		for (int k = 0; k < PDL_MAX_POINTERS; ++k) {
+			if (!w->pointer_active[k]) continue;
+			const pdl_pointer* ptr = &w->pointers[k];
+			float dx = ptr->position.x - p->x[i], dy = ptr->position.y - p->y[i];
+			float r2 = dx * dx + dy * dy;
+			if (r2 >= ptr->radius * ptr->radius) continue;
+			float r = sqrtf(r2), falloff = 1.0f - r / ptr->radius;
+			if (r > 0) {
+				ax += ptr->strength * falloff * dx / r;
+				ay += ptr->strength * falloff * dy / r;
+			}
+			/* drag toward the pointer's velocity, never past it */
+			float pull = fminf(1.0f, dt * ptr->drag * falloff);
+			vx += (ptr->velocity.x - vx) * pull;
+			vy += (ptr->velocity.y - vy) * pull;
+		}
+		p->vx[i] = vx + dt * ax;
+		p->vy[i] = vy + dt * ay;
+	}
+}
+
+void pdl_stage_forces(pdl_world* w, float dt)
+{
+	stage_job job = {w, dt};
+	pdl_pool_for(w->pool, w->p.count, 4096, forces_range, &job);
+}
+
+/* ---- 3. Prediction -------------------------------------------------------------------------- */
+
+static void predict_range(void* ctx, int begin, int end)
+{
+	stage_job* job = ctx;
+	particles* p = &job->w->p;
+	float dt = job->dt;
+	for (int i = begin; i < end; ++i) {
+		p->xp[i] = p->x[i];
+		p->yp[i] = p->y[i];
+		p->x[i] += dt * p->vx[i];
+		p->y[i] += dt * p->vy[i];
+	}
+}
+
+void pdl_stage_predict(pdl_world* w, float dt)
+{
+	stage_job job = {w, dt};
+	pdl_pool_for(w->pool, w->p.count, 4096, predict_range, &job);
+	/* Sort the particles into the cells of their predicted positions and store them in that
+	 * order: springs and relaxation then read neighbours that are near in memory. */
+	pdl_grid* g = &w->grid_pred;
+	pdl_grid_build(g, w->pool, w->p.count, w->p.x, w->p.y, w->def.interaction_radius);
+	pdl_particles_permute(w, g->order);
+}
+
+/* ---- 7. Velocity ---------------------------------------------------------------------------- */
+
+static void velocity_range(void* ctx, int begin, int end)
+{
+	stage_job* job = ctx;
+	particles* p = &job->w->p;
+	float inv_dt = 1.0f / job->dt;
+	for (int i = begin; i < end; ++i) {
+		p->vx[i] = (p->x[i] - p->xp[i]) * inv_dt;
+		p->vy[i] = (p->y[i] - p->yp[i]) * inv_dt;
+	}
+}
+
+void pdl_stage_velocity(pdl_world* w, float dt)
+{
+	stage_job job = {w, dt};
+	pdl_pool_for(w->pool, w->p.count, 4096, velocity_range, &job);
+}
+
+/* ---- The step ------------------------------------------------------------------------------- */
+
+static float since(double* t)
+{
+	double now = pdl_now_ms();
+	float ms = (float)(now - *t);
+	*t = now;
+	return ms;
+}
+
+void pdl_world_step(pdl_world* w)
+{
+	if (!w) return;
+	pdl_profile prof = {0};
+	double start = pdl_now_ms(), t = start;
+	float dt = w->def.dt / (float)w->def.substeps;
+	for (int sub = 0; sub < w->def.substeps; ++sub) {
+		if (w->p.count > 0) {
+			pdl_stage_forces(w, dt);
+			prof.forces += since(&t);
+			pdl_stage_viscosity(w, dt);
+			prof.viscosity += since(&t);
+			pdl_stage_predict(w, dt);
+			prof.predict += since(&t);
+			pdl_stage_springs(w, dt);
+			prof.springs += since(&t);
+			pdl_stage_relax(w, dt);
+			prof.relax += since(&t);
+			pdl_stage_boundaries(w, dt);
+			prof.boundaries += since(&t);
+			pdl_stage_velocity(w, dt);
+			prof.velocity += since(&t);
+		}
+		w->steps++;
+		w->time += dt;
+	}
+	prof.step = (float)(pdl_now_ms() - start);
+	w->profile = prof;
+}

@@ -1,0 +1,135 @@
+/* Validation of every def: each field has one rule and one error id. */
+#include "core.h"
+
+#include <math.h>
+
+#define CHECK(cond, id, value)                                                                 \
+	do {                                                                                       \
+		if (!(cond)) return pdl_fail(err, id, (double)(value));                                \
+	} while (0)
+
+static bool finite2(pdl_vec2 v) { return isfinite(v.x) && isfinite(v.y); }
+/* the first non-finite component, for the message */
+static float bad2(pdl_vec2 v) { return isfinite(v.x) ? v.y : v.x; }
+
+pdl_error_id pdl_validate_world_def(const pdl_world_def* d, pdl_error* err)
+{
+	if (!d) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
+	CHECK(isfinite(d->interaction_radius) && d->interaction_radius > 0,
+	      PDL_ERR_WORLD_INTERACTION_RADIUS, d->interaction_radius);
+	CHECK(isfinite(d->dt) && d->dt > 0 && d->dt <= 1, PDL_ERR_WORLD_DT, d->dt);
+	CHECK(d->substeps >= 1 && d->substeps <= 64, PDL_ERR_WORLD_SUBSTEPS, d->substeps);
+	CHECK(finite2(d->gravity), PDL_ERR_WORLD_GRAVITY, bad2(d->gravity));
+	CHECK(d->threads >= 0 && d->threads <= 256, PDL_ERR_WORLD_THREADS, d->threads);
+	CHECK(d->max_particles >= 1 && d->max_particles <= (1 << 26), PDL_ERR_WORLD_MAX_PARTICLES,
+	      d->max_particles);
+	return PDL_OK;
+}
+
+pdl_error_id pdl_validate_material_def(const pdl_material_def* d, pdl_error* err)
+{
+	if (!d) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
+	CHECK(isfinite(d->rest_density) && d->rest_density > 0, PDL_ERR_MATERIAL_REST_DENSITY,
+	      d->rest_density);
+	CHECK(isfinite(d->stiffness) && d->stiffness >= 0, PDL_ERR_MATERIAL_STIFFNESS, d->stiffness);
+	CHECK(isfinite(d->near_stiffness) && d->near_stiffness >= 0, PDL_ERR_MATERIAL_NEAR_STIFFNESS,
+	      d->near_stiffness);
+	CHECK(isfinite(d->mass) && d->mass > 0, PDL_ERR_MATERIAL_MASS, d->mass);
+	CHECK(isfinite(d->gravity_scale), PDL_ERR_MATERIAL_GRAVITY_SCALE, d->gravity_scale);
+	CHECK(isfinite(d->viscosity_sigma) && d->viscosity_sigma >= 0, PDL_ERR_MATERIAL_SIGMA,
+	      d->viscosity_sigma);
+	CHECK(isfinite(d->viscosity_beta) && d->viscosity_beta >= 0, PDL_ERR_MATERIAL_BETA,
+	      d->viscosity_beta);
+	CHECK(isfinite(d->spring_stiffness) && d->spring_stiffness >= 0,
+	      PDL_ERR_MATERIAL_SPRING_STIFFNESS, d->spring_stiffness);
+	CHECK(d->yield_ratio >= 0 && d->yield_ratio <= 1, PDL_ERR_MATERIAL_YIELD_RATIO, d->yield_ratio);
+	CHECK(isfinite(d->plasticity) && d->plasticity >= 0, PDL_ERR_MATERIAL_PLASTICITY,
+	      d->plasticity);
+	CHECK(d->wall_friction >= 0 && d->wall_friction <= 1, PDL_ERR_MATERIAL_WALL_FRICTION,
+	      d->wall_friction);
+	CHECK(isfinite(d->wall_stickiness) && d->wall_stickiness >= 0,
+	      PDL_ERR_MATERIAL_WALL_STICKINESS, d->wall_stickiness);
+	CHECK(d->stick_distance > 0 && d->stick_distance <= 1, PDL_ERR_MATERIAL_STICK_DISTANCE,
+	      d->stick_distance);
+	return PDL_OK;
+}
+
+static float cross(pdl_vec2 a, pdl_vec2 b) { return a.x * b.y - a.y * b.x; }
+
+pdl_error_id pdl_validate_boundary_def(const pdl_boundary_def* d, pdl_error* err)
+{
+	if (!d) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
+	CHECK((unsigned)d->kind < PDL_BOUNDARY_KIND_COUNT, PDL_ERR_BOUNDARY_KIND, (int)d->kind);
+	CHECK(finite2(d->position), PDL_ERR_BOUNDARY_POSITION, bad2(d->position));
+	CHECK(isfinite(d->angle), PDL_ERR_BOUNDARY_ANGLE, d->angle);
+	switch (d->kind) {
+	case PDL_BOUNDARY_CIRCLE_CONTAINER:
+	case PDL_BOUNDARY_CIRCLE:
+		CHECK(isfinite(d->radius) && d->radius > 0, PDL_ERR_BOUNDARY_RADIUS, d->radius);
+		break;
+	case PDL_BOUNDARY_BOX_CONTAINER:
+	case PDL_BOUNDARY_BOX: {
+		pdl_vec2 e = d->half_extents;
+		float bad = !(isfinite(e.x) && e.x > 0) ? e.x : e.y;
+		CHECK(isfinite(e.x) && e.x > 0 && isfinite(e.y) && e.y > 0, PDL_ERR_BOUNDARY_HALF_EXTENTS,
+		      bad);
+		break;
+	}
+	case PDL_BOUNDARY_POLYGON: {
+		int n = d->vertex_count;
+		CHECK(n >= 3 && n <= PDL_MAX_POLYGON_VERTICES, PDL_ERR_BOUNDARY_VERTEX_COUNT, n);
+		double area2 = 0;
+		for (int i = 0; i < n; ++i) {
+			pdl_vec2 a = d->vertices[i], b = d->vertices[(i + 1) % n], c = d->vertices[(i + 2) % n];
+			if (!finite2(a)) return pdl_fail_text(err, PDL_ERR_BOUNDARY_VERTICES, "a vertex is not finite");
+			pdl_vec2 ab = {b.x - a.x, b.y - a.y}, bc = {c.x - b.x, c.y - b.y};
+			if (cross(ab, bc) <= 0)
+				return pdl_fail_text(err, PDL_ERR_BOUNDARY_VERTICES,
+				                     "the turn at a vertex is clockwise or straight");
+			area2 += cross(a, b);
+		}
+		if (!(area2 > 0))
+			return pdl_fail_text(err, PDL_ERR_BOUNDARY_VERTICES, "the polygon has no area");
+		break;
+	}
+	default:
+		break;
+	}
+	CHECK(finite2(d->velocity), PDL_ERR_BOUNDARY_VELOCITY, bad2(d->velocity));
+	CHECK(d->friction >= 0 && d->friction <= 1, PDL_ERR_BOUNDARY_FRICTION, d->friction);
+	CHECK(d->restitution >= 0 && d->restitution <= 1, PDL_ERR_BOUNDARY_RESTITUTION, d->restitution);
+	CHECK(isfinite(d->stickiness) && d->stickiness >= 0, PDL_ERR_BOUNDARY_STICKINESS, d->stickiness);
+	return PDL_OK;
+}
+
+pdl_error_id pdl_validate_fill_def(const pdl_world* w, const pdl_fill_def* d, pdl_error* err)
+{
+	if (!d) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
+	CHECK((unsigned)d->shape < PDL_FILL_SHAPE_COUNT, PDL_ERR_FILL_SHAPE, (int)d->shape);
+	CHECK(d->material >= 0 && d->material < w->material_count, PDL_ERR_MATERIAL_ID, d->material);
+	CHECK(finite2(d->position), PDL_ERR_FILL_POSITION, bad2(d->position));
+	if (d->shape == PDL_FILL_LINE) CHECK(finite2(d->end), PDL_ERR_FILL_POSITION, bad2(d->end));
+	if (d->shape == PDL_FILL_DISC || d->shape == PDL_FILL_SPIRAL)
+		CHECK(isfinite(d->radius) && d->radius > 0, PDL_ERR_FILL_RADIUS, d->radius);
+	if (d->shape == PDL_FILL_BOX) {
+		pdl_vec2 e = d->half_extents;
+		float bad = !(isfinite(e.x) && e.x > 0) ? e.x : e.y;
+		CHECK(isfinite(e.x) && e.x > 0 && isfinite(e.y) && e.y > 0, PDL_ERR_FILL_HALF_EXTENTS, bad);
+	}
+	CHECK(d->spacing == 0 || (isfinite(d->spacing) && d->spacing >= 0.01f * w->def.interaction_radius),
+	      PDL_ERR_FILL_SPACING, d->spacing);
+	CHECK(d->count >= 0, PDL_ERR_FILL_COUNT, d->count);
+	CHECK(finite2(d->velocity), PDL_ERR_FILL_VELOCITY, bad2(d->velocity));
+	return PDL_OK;
+}
+
+pdl_error_id pdl_validate_pointer(const pdl_pointer* p, pdl_error* err)
+{
+	if (!p) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
+	CHECK(finite2(p->position), PDL_ERR_POINTER_POSITION, bad2(p->position));
+	CHECK(finite2(p->velocity), PDL_ERR_POINTER_VELOCITY, bad2(p->velocity));
+	CHECK(isfinite(p->radius) && p->radius > 0, PDL_ERR_POINTER_RADIUS, p->radius);
+	CHECK(isfinite(p->strength), PDL_ERR_POINTER_STRENGTH, p->strength);
+	CHECK(isfinite(p->drag) && p->drag >= 0, PDL_ERR_POINTER_DRAG, p->drag);
+	return PDL_OK;
+}

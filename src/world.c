@@ -1,0 +1,308 @@
+/* The world: creation, defaults, materials, pointers, measurement. */
+#include "core.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+pdl_world_def pdl_default_world_def(void)
+{
+	return (pdl_world_def){
+		.interaction_radius = 1.0f,
+		.dt = 1.0f / 60.0f,
+		.substeps = 1,
+		.gravity = {0.0f, -10.0f},
+		.threads = 0,
+		.max_particles = 1 << 22,
+	};
+}
+
+pdl_material_def pdl_default_material_def(void)
+{
+	return (pdl_material_def){
+		.rest_density = 4.0f,
+		.stiffness = 60.0f,
+		.near_stiffness = 30.0f,
+		.mass = 1.0f,
+		.gravity_scale = 1.0f,
+		.viscosity_sigma = 0.5f,
+		.viscosity_beta = 0.1f,
+		.spring_stiffness = 0.0f,
+		.yield_ratio = 0.1f,
+		.plasticity = 0.3f,
+		.wall_friction = 0.1f,
+		.wall_stickiness = 0.0f,
+		.stick_distance = 0.5f,
+		.color = 0x2a7fd4u,
+	};
+}
+
+pdl_boundary_def pdl_default_boundary_def(void)
+{
+	pdl_boundary_def d;
+	memset(&d, 0, sizeof d);
+	d.kind = PDL_BOUNDARY_BOX;
+	d.radius = 1.0f;
+	d.half_extents = (pdl_vec2){1.0f, 1.0f};
+	d.friction = 1.0f;
+	return d;
+}
+
+pdl_fill_def pdl_default_fill_def(void)
+{
+	pdl_fill_def d;
+	memset(&d, 0, sizeof d);
+	d.shape = PDL_FILL_BOX;
+	d.radius = 5.0f;
+	d.half_extents = (pdl_vec2){5.0f, 5.0f};
+	d.count = 1;
+	return d;
+}
+
+pdl_pointer pdl_default_pointer(void)
+{
+	return (pdl_pointer){.radius = 5.0f, .strength = 100.0f};
+}
+
+double pdl_now_ms(void)
+{
+	struct timespec ts;
+	timespec_get(&ts, TIME_UTC);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static bool start_pool(pdl_world* w, int threads)
+{
+	int n = threads > 0 ? threads : pdl_core_count();
+	pdl_pool* pool = pdl_pool_create(n);
+	if (!pool) return false;
+	pdl_pool_destroy(w->pool);
+	w->pool = pool;
+	w->threads = threads;
+	return true;
+}
+
+pdl_world* pdl_world_create(const pdl_world_def* def, pdl_error* err)
+{
+	if (pdl_validate_world_def(def, err)) return NULL;
+	pdl_world* w = calloc(1, sizeof *w);
+	if (!w) return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN), NULL;
+	w->def = *def;
+	if (!start_pool(w, def->threads) || !pdl_particles_reserve(w, 256)) {
+		pdl_world_destroy(w);
+		pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);
+		return NULL;
+	}
+	if (err) *err = (pdl_error){.id = PDL_OK, .value = NAN};
+	return w;
+}
+
+void pdl_world_destroy(pdl_world* w)
+{
+	if (!w) return;
+	pdl_pool_destroy(w->pool);
+	pdl_particles_free(&w->p);
+	pdl_grid_free(&w->grid_now);
+	pdl_grid_free(&w->grid_pred);
+	free(w->boundaries);
+	free(w);
+}
+
+pdl_world_def pdl_world_get_def(const pdl_world* w) { return w ? w->def : pdl_default_world_def(); }
+
+pdl_error_id pdl_world_set_def(pdl_world* w, const pdl_world_def* def, pdl_error* err)
+{
+	if (!w) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
+	pdl_error_id id = pdl_validate_world_def(def, err);
+	if (id) return id;
+	if (def->max_particles < w->p.count)
+		return pdl_fail(err, PDL_ERR_WORLD_MAX_PARTICLES, def->max_particles);
+	if (def->threads != w->threads && !start_pool(w, def->threads))
+		return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);
+	w->def = *def;
+	return PDL_OK;
+}
+
+int pdl_world_thread_count(const pdl_world* w) { return w ? pdl_pool_threads(w->pool) : 0; }
+
+/* ---- Materials ------------------------------------------------------------------------ */
+
+void pdl_update_material_tables(pdl_world* w)
+{
+	w->any_springs = false;
+	for (int a = 0; a < w->material_count; ++a) {
+		material* ma = &w->materials[a];
+		ma->inv_mass = 1.0f / ma->def.mass;
+		ma->springs = ma->def.spring_stiffness > 0;
+		w->any_springs |= ma->springs;
+	}
+	for (int a = 0; a < w->material_count; ++a) {
+		for (int b = 0; b < w->material_count; ++b) {
+			const material *ma = &w->materials[a], *mb = &w->materials[b];
+			int k = a * PDL_MAX_MATERIALS + b;
+			/* a moves by m_b / (m_a + m_b) of a pair displacement (inverse-mass split, so
+			 * m_a dx_a + m_b dx_b = 0: momentum is conserved) */
+			w->pair_weight[k] = ma->inv_mass / (ma->inv_mass + mb->inv_mass);
+			w->pair_sigma[k] = 0.5f * (ma->def.viscosity_sigma + mb->def.viscosity_sigma);
+			w->pair_beta[k] = 0.5f * (ma->def.viscosity_beta + mb->def.viscosity_beta);
+		}
+	}
+}
+
+static pdl_error_id store_material(pdl_world* w, int id, const pdl_material_def* def, pdl_error* err)
+{
+	pdl_error_id e = pdl_validate_material_def(def, err);
+	if (e) return e;
+	if (def->spring_stiffness > 0 && !pdl_particles_enable_springs(w))
+		return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);
+	w->materials[id].def = *def;
+	pdl_update_material_tables(w);
+	return PDL_OK;
+}
+
+int pdl_world_add_material(pdl_world* w, const pdl_material_def* def, pdl_error* err)
+{
+	if (!w) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN), -1;
+	if (w->material_count >= PDL_MAX_MATERIALS)
+		return pdl_fail(err, PDL_ERR_TOO_MANY_MATERIALS, w->material_count + 1), -1;
+	int id = w->material_count++;
+	if (store_material(w, id, def, err)) {
+		w->material_count--;
+		return -1;
+	}
+	return id;
+}
+
+pdl_error_id pdl_world_set_material(pdl_world* w, int id, const pdl_material_def* def, pdl_error* err)
+{
+	if (!w) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
+	if (id < 0 || id >= w->material_count) return pdl_fail(err, PDL_ERR_MATERIAL_ID, id);
+	return store_material(w, id, def, err);
+}
+
+pdl_material_def pdl_world_get_material(const pdl_world* w, int id)
+{
+	if (!w || id < 0 || id >= w->material_count) return pdl_default_material_def();
+	return w->materials[id].def;
+}
+
+int pdl_world_material_count(const pdl_world* w) { return w ? w->material_count : 0; }
+
+/* ---- Pointers ------------------------------------------------------------------------- */
+
+pdl_error_id pdl_world_set_pointer(pdl_world* w, int index, const pdl_pointer* pointer, pdl_error* err)
+{
+	if (!w) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
+	if (index < 0 || index >= PDL_MAX_POINTERS) return pdl_fail(err, PDL_ERR_POINTER_INDEX, index);
+	pdl_error_id e = pdl_validate_pointer(pointer, err);
+	if (e) return e;
+	w->pointers[index] = *pointer;
+	w->pointer_active[index] = true;
+	return PDL_OK;
+}
+
+void pdl_world_clear_pointer(pdl_world* w, int index)
+{
+	if (w && index >= 0 && index < PDL_MAX_POINTERS) w->pointer_active[index] = false;
+}
+
+/* ---- Measurement ---------------------------------------------------------------------- */
+
+double pdl_world_time(const pdl_world* w) { return w ? w->time : 0; }
+long long pdl_world_step_count(const pdl_world* w) { return w ? w->steps : 0; }
+void pdl_world_set_clock(pdl_world* w, double time, long long steps)
+{
+	if (!w) return;
+	w->time = time;
+	w->steps = steps;
+}
+pdl_profile pdl_world_profile(const pdl_world* w) { return w ? w->profile : (pdl_profile){0}; }
+
+pdl_stats pdl_world_stats(const pdl_world* w)
+{
+	pdl_stats s = {0};
+	if (!w) return s;
+	const particles* p = &w->p;
+	s.particles = p->count;
+	s.steps = w->steps;
+	s.time = w->time;
+	double err_sum = 0, mx = 0, my = 0, px = 0, py = 0, mass = 0, neighbours = 0;
+	int err_count = 0;
+	float h = w->def.interaction_radius;
+	for (int i = 0; i < p->count; ++i) {
+		const material* m = &w->materials[p->material[i]];
+		if (!(isfinite(p->x[i]) && isfinite(p->y[i]) && isfinite(p->vx[i]) && isfinite(p->vy[i]))) {
+			s.non_finite++;
+			continue;
+		}
+		float speed = sqrtf(p->vx[i] * p->vx[i] + p->vy[i] * p->vy[i]);
+		if (speed > s.max_speed) s.max_speed = speed;
+		float rho0 = m->def.rest_density;
+		if (p->density[i] >= 0.5f * rho0) {
+			float e = fabsf(p->density[i] - rho0) / rho0;
+			err_sum += e;
+			err_count++;
+			if (e > s.max_density_error) s.max_density_error = e;
+		}
+		double mi = m->def.mass;
+		mass += mi;
+		mx += mi * p->x[i];
+		my += mi * p->y[i];
+		px += mi * p->vx[i];
+		py += mi * p->vy[i];
+	}
+	s.mean_density_error = err_count ? (float)(err_sum / err_count) : 0;
+	s.momentum = (pdl_vec2){(float)px, (float)py};
+	if (mass > 0) s.centre_of_mass = (pdl_vec2){(float)(mx / mass), (float)(my / mass)};
+	/* neighbours within h, counted with the grid of the last step's predicted positions */
+	const pdl_grid* g = &w->grid_pred;
+	if (p->count > 0 && g->inv_h > 0 && w->steps > 0) {
+		for (int i = 0; i < p->count; ++i) {
+			pdl_grid_runs runs;
+			pdl_grid_runs_around(g, p->x[i], p->y[i], &runs);
+			for (int r = 0; r < runs.count; ++r)
+				for (int k = runs.begin[r]; k < runs.end[r]; ++k) {
+					int j = k; /* the particles were permuted into grid order */
+					if (j >= p->count || j == i) continue;
+					float dx = p->x[j] - p->x[i], dy = p->y[j] - p->y[i];
+					if (dx * dx + dy * dy < h * h) neighbours += 1;
+				}
+		}
+		s.mean_neighbours = (float)(neighbours / p->count);
+	}
+	if (p->spring_partner) {
+		long long slots = 0;
+		for (long long k = 0; k < (long long)p->count * PDL_K; ++k) slots += p->spring_partner[k] >= 0;
+		s.springs = (int)(slots / 2);
+	}
+	return s;
+}
+
+static uint64_t fnv(uint64_t h, const void* data, size_t n)
+{
+	const unsigned char* b = data;
+	for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+uint64_t pdl_world_hash(const pdl_world* w)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	if (!w) return h;
+	const particles* p = &w->p;
+	size_t n = (size_t)p->count;
+	h = fnv(h, &p->count, sizeof p->count);
+	h = fnv(h, p->x, n * sizeof *p->x);
+	h = fnv(h, p->y, n * sizeof *p->y);
+	h = fnv(h, p->vx, n * sizeof *p->vx);
+	h = fnv(h, p->vy, n * sizeof *p->vy);
+	h = fnv(h, p->material, n);
+	h = fnv(h, p->id, n * sizeof *p->id);
+	if (p->spring_partner) {
+		h = fnv(h, p->spring_partner, n * PDL_K * sizeof *p->spring_partner);
+		for (size_t k = 0; k < n * PDL_K; ++k)
+			if (p->spring_partner[k] >= 0) h = fnv(h, &p->spring_rest[k], sizeof(float));
+	}
+	return h;
+}
