@@ -314,9 +314,9 @@ static void boundaries_range(void* ctx, int begin, int end)
 				                 wall->def.kind == PDL_BOUNDARY_BOX_CONTAINER;
 				if (container != (pass == 1)) continue;
 				surface_params s = {
-					.friction = sqrtf(m->def.wall_friction * wall->def.friction),
+					.friction = m->def.wall_friction * wall->def.friction,
 					.restitution = wall->def.restitution,
-					.stickiness = sqrtf(m->def.wall_stickiness * wall->def.stickiness),
+					.stickiness = m->def.wall_stickiness * wall->def.stickiness,
 					.stick_distance = m->def.stick_distance * h,
 					.skin = 1e-3f * h,
 					.dt = dt,

@@ -266,8 +266,8 @@ static double fill_walk(emitter* e, const pdl_fill_def* d, double s)
 	switch (d->shape) {
 	case PDL_FILL_POINT:
 		if (e)
-			for (int i = 0; i < d->count; ++i) emit(e, px, py);
-		return d->count;
+			for (int i = 0; i < (d->count > 0 ? d->count : 1); ++i) emit(e, px, py);
+		return d->count > 0 ? d->count : 1;
 	case PDL_FILL_LINE: {
 		double dx = d->end.x - px, dy = d->end.y - py, len = sqrt(dx * dx + dy * dy);
 		double n = floor(len / s) + 1;
@@ -320,7 +320,13 @@ int pdl_world_fill(pdl_world* w, const pdl_fill_def* def, pdl_error* err)
 	if (pdl_validate_fill_def(w, def, err)) return -1;
 	float s = def->spacing;
 	if (s == 0) s = pdl_rest_spacing(w->def.interaction_radius, w->materials[def->material].def.rest_density);
-	double n = fill_walk(NULL, def, s);
+	/* An upper bound from the area first, so that an absurd request is refused at once
+	 * instead of walking billions of lattice points to count them. */
+	double reach_x = def->shape == PDL_FILL_BOX ? 2.0 * def->half_extents.x : 2.0 * def->radius;
+	double reach_y = def->shape == PDL_FILL_BOX ? 2.0 * def->half_extents.y : 2.0 * def->radius;
+	double bound = (reach_x / s + 2) * (reach_y / (s * 0.8660254037844386) + 2);
+	bool lattice = def->shape == PDL_FILL_BOX || def->shape == PDL_FILL_DISC;
+	double n = lattice && bound > w->def.max_particles ? bound : fill_walk(NULL, def, s);
 	double total = (double)w->p.count + n;
 	if (total > w->def.max_particles) return pdl_fail(err, PDL_ERR_TOO_MANY_PARTICLES, total), -1;
 	if (!pdl_particles_reserve(w, (int)total)) return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, total), -1;

@@ -46,6 +46,7 @@ pdl_boundary_def pdl_default_boundary_def(void)
 	d.radius = 1.0f;
 	d.half_extents = (pdl_vec2){1.0f, 1.0f};
 	d.friction = 1.0f;
+	d.stickiness = 1.0f;
 	return d;
 }
 
@@ -56,7 +57,6 @@ pdl_fill_def pdl_default_fill_def(void)
 	d.shape = PDL_FILL_BOX;
 	d.radius = 5.0f;
 	d.half_extents = (pdl_vec2){5.0f, 5.0f};
-	d.count = 1;
 	return d;
 }
 

@@ -76,10 +76,10 @@ typedef struct pdl_material_def {
 	 * >= 0. 0 is purely elastic. Default 0.3. */
 	float plasticity;
 	/** mu, tangential friction against walls and obstacles, [0, 1]: 0 slips, 1 does not slip.
-	 * Mixed with the boundary's friction as sqrt(a * b). Default 0.1. */
+	 * Each boundary's friction multiplies it. Default 0.1. */
 	float wall_friction;
-	/** k_stick, stickiness towards walls (Clavet section 6), 1/s^2, >= 0. Mixed with the
-	 * boundary's stickiness as sqrt(a * b). Default 0. */
+	/** k_stick, stickiness towards walls (Clavet section 6), 1/s^2, >= 0. Each boundary's
+	 * stickiness multiplies it. Default 0. */
 	float wall_stickiness;
 	/** d_stick, the distance within which stickiness pulls, as a fraction of h, (0, 1].
 	 * Default 0.5. */
@@ -116,11 +116,13 @@ typedef struct pdl_boundary_def {
 	/** Velocity of the boundary's surface, world units / s: friction and bounce act on the
 	 * particle's velocity relative to it, so a moving paddle drags fluid along. Default (0, 0). */
 	pdl_vec2 velocity;
-	/** mu, [0, 1]: 0 slips, 1 no-slip. Mixed with the material's as sqrt(a * b). Default 1. */
+	/** Multiplies the material's wall_friction mu, [0, 1]: 0 makes this wall slippery for every
+	 * material. Default 1. */
 	float friction;
 	/** Share of the normal speed kept on impact, [0, 1]. Default 0 (fluid does not bounce). */
 	float restitution;
-	/** k_stick, 1/s^2, >= 0. Mixed with the material's as sqrt(a * b). Default 0. */
+	/** Multiplies the material's wall_stickiness k_stick, >= 0: 0 makes this wall never sticky.
+	 * Default 1. */
 	float stickiness;
 } pdl_boundary_def;
 
@@ -146,8 +148,8 @@ typedef struct pdl_fill_def {
 	 * at which the material is at its rest density, so the fluid starts calm. Otherwise it must
 	 * be at least 0.01 h. */
 	float spacing;
-	/** Point: how many particles. Spiral: how many particles, 0 = as many as the spacing gives.
-	 * >= 0. Default 1. */
+	/** Point: how many particles (0 counts as 1). Spiral: how many particles, 0 = as many as the
+	 * spacing gives. >= 0. Default 0. */
 	int count;
 	pdl_vec2 velocity; /**< Initial velocity, world units / s. Default (0, 0). */
 } pdl_fill_def;
@@ -225,7 +227,7 @@ typedef struct pdl_stats {
 pdl_world_def pdl_default_world_def(void);
 /** Water at h = 1: rest density 4, stiffness 60, near stiffness 30, no springs. */
 pdl_material_def pdl_default_material_def(void);
-/** A 2 x 2 box obstacle at the origin, no-slip, not sticky. */
+/** A 2 x 2 box obstacle at the origin; friction and stickiness are the material's own. */
 pdl_boundary_def pdl_default_boundary_def(void);
 /** A box of 10 x 10 world units at the origin, spaced at rest density, material 0. */
 pdl_fill_def pdl_default_fill_def(void);

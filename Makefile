@@ -1,0 +1,54 @@
+# puddle: the two commands.
+#   make demo   builds what is missing and renders the default scene to out/demo.mp4 + out/demo.png
+#   make test   installs what is missing and runs every test (release, ASan+UBSan, TSan, viewer, web)
+# Everything else here is what those two are made of.
+
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?=
+CTEST = ctest --output-on-failure -j$(JOBS)
+
+.PHONY: all build demo test test-release test-asan test-tsan test-web deps deps-all web bench clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh core io viewer
+
+deps-all:
+	@scripts/install-deps.sh all
+
+build: deps
+	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	cmake --build build -j$(JOBS)
+
+demo: build
+	scripts/demo.sh
+
+test: deps-all test-release test-asan test-tsan test-web
+
+test-release: build
+	cd build && $(CTEST)
+
+# The whole suite again with AddressSanitizer + UndefinedBehaviorSanitizer.
+test-asan: deps
+	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DPUDDLE_SANITIZE=ON $(CMAKE_FLAGS)
+	cmake --build build-asan -j$(JOBS)
+	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(CTEST) -LE no-sanitizer
+
+# The engine's tests under ThreadSanitizer (the thread pool and every parallel stage).
+test-tsan: deps
+	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPUDDLE_TSAN=ON -DPUDDLE_APPS=OFF $(CMAKE_FLAGS)
+	cmake --build build-tsan -j$(JOBS)
+	cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" $(CTEST) -L core
+
+test-web:
+	@if [ -f web/Makefile ]; then $(MAKE) -C web test; else echo "test-web: no web/ yet"; fi
+
+web:
+	$(MAKE) -C web
+
+bench: build
+	@if [ -x bench/run.sh ]; then bench/run.sh; else build/apps/cli/puddle bench; fi
+
+clean:
+	rm -rf build build-asan build-tsan out

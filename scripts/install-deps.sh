@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs the Debian packages puddle needs, skipping the ones already there.
+# Usage: scripts/install-deps.sh [core|io|viewer|web|all]...   (default: all)
+set -euo pipefail
+
+core=(build-essential cmake pkg-config)
+io=(libcjson-dev libpng-dev libstb-dev ffmpeg python3)
+viewer=(libsdl2-dev libimgui-dev libgl-dev xvfb xauth)
+# node and npm may come from elsewhere (e.g. NodeSource, whose nodejs bundles npm and conflicts
+# with Debian's npm package): a command already on PATH counts as installed.
+web=(emscripten nodejs:node npm:npm chromium)
+
+want=()
+for group in "${@:-all}"; do
+	case "$group" in
+	core) want+=("${core[@]}") ;;
+	io) want+=("${io[@]}") ;;
+	viewer) want+=("${viewer[@]}") ;;
+	web) want+=("${web[@]}") ;;
+	all) want+=("${core[@]}" "${io[@]}" "${viewer[@]}" "${web[@]}") ;;
+	*) echo "install-deps: unknown group '$group' (core, io, viewer, web, all)" >&2; exit 2 ;;
+	esac
+done
+
+missing=()
+for entry in "${want[@]}"; do
+	pkg=${entry%%:*}
+	cmd=${entry#*:}
+	if [ "$cmd" != "$entry" ] && command -v "$cmd" >/dev/null 2>&1; then continue; fi
+	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
+		missing+=("$pkg")
+	fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,47 @@
+/* A tiny test harness in the style of Box2D's: ENSURE checks a condition, prints where it
+ * failed and fails the test case; RUN_TEST runs one case and counts it. Each test program ends
+ * with TEST_SUMMARY(), which prints "N passed, M failed" and returns non-zero on failure. */
+#ifndef PUDDLE_TEST_H
+#define PUDDLE_TEST_H
+
+#include <math.h>
+#include <stdio.h>
+
+static int test_failed_cases, test_passed_cases, test_case_failed;
+
+#define ENSURE(cond)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                         \
+			fprintf(stderr, "  FAILED %s:%d: %s\n", __FILE__, __LINE__, #cond);                \
+			test_case_failed = 1;                                                              \
+			return;                                                                            \
+		}                                                                                      \
+	} while (0)
+
+/* ENSURE with the values printed, for numeric comparisons. */
+#define ENSURE_MSG(cond, ...)                                                                  \
+	do {                                                                                       \
+		if (!(cond)) {                                                                         \
+			fprintf(stderr, "  FAILED %s:%d: %s: ", __FILE__, __LINE__, #cond);                \
+			fprintf(stderr, __VA_ARGS__);                                                      \
+			fprintf(stderr, "\n");                                                             \
+			test_case_failed = 1;                                                              \
+			return;                                                                            \
+		}                                                                                      \
+	} while (0)
+
+#define RUN_TEST(fn)                                                                           \
+	do {                                                                                       \
+		test_case_failed = 0;                                                                  \
+		printf("%s\n", #fn);                                                                   \
+		fflush(stdout);                                                                        \
+		fn();                                                                                  \
+		if (test_case_failed) test_failed_cases++;                                             \
+		else test_passed_cases++;                                                              \
+	} while (0)
+
+#define TEST_SUMMARY()                                                                         \
+	(printf("%d passed, %d failed\n", test_passed_cases, test_failed_cases),                   \
+	 test_failed_cases ? 1 : 0)
+
+#endif

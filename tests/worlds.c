@@ -1,0 +1,115 @@
+#include "worlds.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+pdl_world* worlds_create(int threads, const pdl_material_def* material)
+{
+	pdl_world_def wd = pdl_default_world_def();
+	wd.threads = threads;
+	pdl_error err;
+	pdl_world* w = pdl_world_create(&wd, &err);
+	pdl_material_def md = material ? *material : pdl_default_material_def();
+	if (!w || pdl_world_add_material(w, &md, &err) < 0) {
+		fprintf(stderr, "worlds_create: %s\n", err.message);
+		exit(3);
+	}
+	return w;
+}
+
+static int add_container(pdl_world* w, pdl_boundary_def* bd)
+{
+	pdl_error err;
+	int id = pdl_world_add_boundary(w, bd, &err);
+	if (id < 0) {
+		fprintf(stderr, "add_container: %s\n", err.message);
+		exit(3);
+	}
+	return id;
+}
+
+int worlds_add_box_container(pdl_world* w, float hx, float hy)
+{
+	pdl_boundary_def bd = pdl_default_boundary_def();
+	bd.kind = PDL_BOUNDARY_BOX_CONTAINER;
+	bd.half_extents = (pdl_vec2){hx, hy};
+	bd.friction = 0.2f;
+	return add_container(w, &bd);
+}
+
+int worlds_add_circle_container(pdl_world* w, float r)
+{
+	pdl_boundary_def bd = pdl_default_boundary_def();
+	bd.kind = PDL_BOUNDARY_CIRCLE_CONTAINER;
+	bd.radius = r;
+	bd.friction = 0.2f;
+	return add_container(w, &bd);
+}
+
+int worlds_fill_box(pdl_world* w, int material, float cx, float cy, float hx, float hy)
+{
+	pdl_fill_def fd = pdl_default_fill_def();
+	fd.material = material;
+	fd.position = (pdl_vec2){cx, cy};
+	fd.half_extents = (pdl_vec2){hx, hy};
+	pdl_error err;
+	int n = pdl_world_fill(w, &fd, &err);
+	if (n < 0) {
+		fprintf(stderr, "fill: %s\n", err.message);
+		exit(3);
+	}
+	return n;
+}
+
+pdl_world* worlds_dam_break(int threads)
+{
+	pdl_world* w = worlds_create(threads, NULL);
+	pdl_material_def heavy = pdl_default_material_def();
+	heavy.mass = 2.0f;
+	heavy.rest_density = 5.0f;
+	pdl_material_def slime = pdl_default_material_def();
+	slime.spring_stiffness = 300.0f;
+	slime.plasticity = 0.5f;
+	slime.viscosity_sigma = 1.0f;
+	int heavy_id = pdl_world_add_material(w, &heavy, NULL);
+	int slime_id = pdl_world_add_material(w, &slime, NULL);
+	worlds_add_box_container(w, 25, 15);
+	worlds_fill_box(w, 0, -19, -5, 5, 9);
+	worlds_fill_box(w, heavy_id, 15, -12, 8, 2.5f);
+	pdl_fill_def blob = pdl_default_fill_def();
+	blob.shape = PDL_FILL_DISC;
+	blob.material = slime_id;
+	blob.position = (pdl_vec2){5, 8};
+	blob.radius = 3;
+	pdl_world_fill(w, &blob, NULL);
+	pdl_boundary_def box = pdl_default_boundary_def();
+	box.position = (pdl_vec2){-3, -10};
+	box.half_extents = (pdl_vec2){1.5f, 3};
+	box.angle = 0.3f;
+	pdl_world_add_boundary(w, &box, NULL);
+	pdl_boundary_def tri = pdl_default_boundary_def();
+	tri.kind = PDL_BOUNDARY_POLYGON;
+	tri.position = (pdl_vec2){8, 0};
+	tri.vertex_count = 3;
+	tri.vertices[0] = (pdl_vec2){-3, 0};
+	tri.vertices[1] = (pdl_vec2){3, 0};
+	tri.vertices[2] = (pdl_vec2){0, 2};
+	pdl_world_add_boundary(w, &tri, NULL);
+	pdl_pointer ptr = pdl_default_pointer();
+	ptr.position = (pdl_vec2){-10, -10};
+	ptr.velocity = (pdl_vec2){20, 0};
+	ptr.drag = 5.0f;
+	pdl_world_set_pointer(w, 0, &ptr, NULL);
+	return w;
+}
+
+void worlds_y_range(const pdl_world* w, float* ymin, float* ymax)
+{
+	pdl_particle_data p = pdl_world_particles(w);
+	*ymin = 1e30f;
+	*ymax = -1e30f;
+	for (int i = 0; i < p.count; ++i) {
+		if (p.y[i] < *ymin) *ymin = p.y[i];
+		if (p.y[i] > *ymax) *ymax = p.y[i];
+	}
+}

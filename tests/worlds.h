@@ -1,0 +1,22 @@
+/* Worlds shared by the engine tests: each builds a small standard setup in code. */
+#ifndef PUDDLE_TEST_WORLDS_H
+#define PUDDLE_TEST_WORLDS_H
+
+#include <puddle/puddle.h>
+
+/* A world with default settings, `threads` threads, and one material; aborts the test program
+ * if creation fails (these defs are known good). */
+pdl_world* worlds_create(int threads, const pdl_material_def* material);
+/* Adds a box container of half size (hx, hy) at the origin; returns its id. */
+int worlds_add_box_container(pdl_world* w, float hx, float hy);
+/* Adds a circle container of radius r at the origin; returns its id. */
+int worlds_add_circle_container(pdl_world* w, float r);
+/* Fills a box of the given material at rest spacing; returns the count. */
+int worlds_fill_box(pdl_world* w, int material, float cx, float cy, float hx, float hy);
+/* The dam break used by the determinism tests: a column of water, a second heavier material,
+ * a slime blob with springs, a box and a polygon obstacle, and a stirring pointer. */
+pdl_world* worlds_dam_break(int threads);
+/* Highest and lowest y of the particles. */
+void worlds_y_range(const pdl_world* w, float* ymin, float* ymax);
+
+#endif
