@@ -1,0 +1,94 @@
+/* puddle-view: screenshots (the S key, --screenshot) and the measurement files tests read.
+ * PNG encoding is Debian's libstb (stb_image_write).
+ * SPDX-License-Identifier: MIT */
+#define _POSIX_C_SOURCE 200809L /* localtime_r, stat */
+#include "gl.h"
+#include "viewer.h"
+
+#include <stb_image_write.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+bool viewer_save_screenshot(const viewer_view* view, const char* path)
+{
+	int width = view->drawable_width, height = view->drawable_height;
+	if (width <= 0 || height <= 0) return false;
+	unsigned char* pixels = malloc((size_t)width * (size_t)height * 3);
+	if (pixels == NULL) return false;
+	/* Read the frame just drawn, before the swap; rows come bottom-up, PNG rows go top-down. */
+	gl.PixelStorei(GL_PACK_ALIGNMENT, 1);
+	gl.ReadBuffer(GL_BACK);
+	gl.ReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, pixels);
+	stbi_flip_vertically_on_write(1);
+	int ok = stbi_write_png(path, width, height, 3, pixels, width * 3);
+	stbi_flip_vertically_on_write(0);
+	free(pixels);
+	return ok != 0;
+}
+
+void viewer_screenshot_name(const viewer_app* app, char* out, int out_size)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm local;
+	localtime_r(&now, &local);
+	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+	const char* dir = app->screenshot_dir[0] ? app->screenshot_dir : ".";
+	for (int n = 0; n < 1000; ++n) {
+		if (n == 0) snprintf(out, (size_t)out_size, "%s/puddle-%s-%s.png", dir, app->scene.name, stamp);
+		else snprintf(out, (size_t)out_size, "%s/puddle-%s-%s-%d.png", dir, app->scene.name, stamp, n);
+		struct stat st;
+		if (stat(out, &st) != 0) return;
+	}
+}
+
+bool viewer_write_particle_pixels(const viewer_app* app, const char* path)
+{
+	FILE* f = fopen(path, "w");
+	if (f == NULL) return false;
+	pdl_particle_data p = pdl_world_particles(app->scene.world);
+	fprintf(f, "pixel_x,pixel_y,material\n");
+	for (int i = 0; i < p.count; ++i) {
+		float px, py;
+		viewer_view_world_to_pixel(&app->view, (pdl_vec2){p.x[i], p.y[i]}, &px, &py);
+		fprintf(f, "%.2f,%.2f,%d\n", px, py, p.material[i]);
+	}
+	return fclose(f) == 0;
+}
+
+bool viewer_write_report(const viewer_app* app, const char* path, double wall_seconds)
+{
+	FILE* f = fopen(path, "w");
+	if (f == NULL) return false;
+	const pdl_world* world = app->scene.world;
+	pdl_stats stats = pdl_world_stats(world);
+	const viewer_timing* t = &app->timing;
+	double fps = wall_seconds > 0 ? (double)app->frame / wall_seconds : 0;
+	fprintf(f, "{\n");
+	fprintf(f, "  \"scene\": \"%s\",\n", app->scene.name);
+	fprintf(f, "  \"frames\": %lld,\n", app->frame);
+	fprintf(f, "  \"steps\": %lld,\n", app->step);
+	fprintf(f, "  \"particles\": %d,\n", stats.particles);
+	fprintf(f, "  \"obstacles\": %d,\n", viewer_obstacle_count(world));
+	fprintf(f, "  \"obstacles_added\": %d,\n", app->input.obstacles_added);
+	fprintf(f, "  \"non_finite\": %d,\n", stats.non_finite);
+	fprintf(f, "  \"centre_of_mass\": [%.6f, %.6f],\n", stats.centre_of_mass.x,
+	        stats.centre_of_mass.y);
+	fprintf(f, "  \"drawable\": [%d, %d],\n", app->view.drawable_width, app->view.drawable_height);
+	fprintf(f, "  \"viewport\": [%d, %d, %d, %d],\n", app->view.viewport_x, app->view.viewport_y,
+	        app->view.viewport_width, app->view.viewport_height);
+	fprintf(f, "  \"pixels_per_unit\": %.6f,\n", app->view.pixels_per_unit);
+	fprintf(f, "  \"render_mode\": \"%s\",\n", viewer_render_mode_name(app->render.mode));
+	fprintf(f, "  \"color_mode\": \"%s\",\n", viewer_color_mode_name(app->render.color));
+	fprintf(f, "  \"wall_seconds\": %.4f,\n", wall_seconds);
+	fprintf(f, "  \"fps\": %.2f,\n", fps);
+	fprintf(f, "  \"step_ms\": %.4f,\n", t->step_ms);
+	fprintf(f, "  \"render_ms\": %.4f,\n", t->render_ms);
+	fprintf(f, "  \"threads\": %d\n", pdl_world_thread_count(world));
+	fprintf(f, "}\n");
+	return fclose(f) == 0;
+}

@@ -1,0 +1,366 @@
+/* puddle-view: mouse and keys acting on the world.
+ *
+ * References 001-003 all let the user push the fluid: 001 "click and drag to apply attracting or
+ * repelling forces", 002 left click to push, right click to spawn particles, "C" to spawn boxes,
+ * 003 click to splash. Here: left drag attracts, right drag (or shift + left) repels, E or the
+ * middle button pours particles, X erases them, C drops a box, and a left drag that starts on an
+ * obstacle moves the obstacle, carrying fluid with it through the boundary's velocity.
+ *
+ * Events only record what is held and where; viewer_input_before_step() turns that into world
+ * changes once per step, with the step's dt, so a drag acts the same at any display rate.
+ *
+ * SPDX-License-Identifier: MIT */
+#include "viewer.h"
+
+#include <SDL.h>
+
+#include <math.h>
+
+/* World pointer slot used by the mouse; the others are left to scenes' scripted strokes. */
+#define MOUSE_POINTER 0
+
+viewer_interaction_settings viewer_default_interaction_settings(void)
+{
+	viewer_interaction_settings s;
+	s.pointer_radius = 6.0f;
+	s.pointer_strength = 150.0f;
+	s.pointer_drag = 2.0f;
+	s.spawn_radius = 1.2f;
+	s.spawn_interval = 1.0f / 15.0f;
+	s.box_half_extents = (pdl_vec2){2.0f, 2.0f};
+	s.spawn_material = 0;
+	return s;
+}
+
+static bool is_container(pdl_boundary_kind kind)
+{
+	return kind == PDL_BOUNDARY_CIRCLE_CONTAINER || kind == PDL_BOUNDARY_BOX_CONTAINER;
+}
+
+int viewer_obstacle_count(const pdl_world* world)
+{
+	int count = 0;
+	int limit = pdl_world_boundary_id_limit(world);
+	for (int id = 0; id < limit; ++id) {
+		pdl_boundary_def def;
+		if (pdl_world_get_boundary(world, id, &def) && !is_container(def.kind)) ++count;
+	}
+	return count;
+}
+
+/* The topmost (last added) obstacle under p, or -1. Boxes and polygons are convex and
+ * counter-clockwise, so p is inside when it is left of every edge. */
+static int obstacle_at(const pdl_world* world, pdl_vec2 p)
+{
+	int hit = -1;
+	int limit = pdl_world_boundary_id_limit(world);
+	for (int id = 0; id < limit; ++id) {
+		pdl_boundary_def def;
+		if (!pdl_world_get_boundary(world, id, &def) || is_container(def.kind)) continue;
+		if (def.kind == PDL_BOUNDARY_CIRCLE) {
+			float dx = p.x - def.position.x, dy = p.y - def.position.y;
+			if (dx * dx + dy * dy <= def.radius * def.radius) hit = id;
+			continue;
+		}
+		pdl_vec2 v[PDL_MAX_POLYGON_VERTICES];
+		int n = pdl_boundary_world_vertices(&def, v);
+		bool inside = n >= 3;
+		for (int i = 0; i < n && inside; ++i) {
+			pdl_vec2 a = v[i], b = v[(i + 1) % n];
+			float cross = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
+			if (cross < 0) inside = false;
+		}
+		if (inside) hit = id;
+	}
+	return hit;
+}
+
+int viewer_input_drop_box(viewer_app* app, pdl_vec2 p)
+{
+	pdl_boundary_def def = pdl_default_boundary_def();
+	def.kind = PDL_BOUNDARY_BOX;
+	def.position = p;
+	def.half_extents = app->interaction.box_half_extents;
+	pdl_error e;
+	int id = pdl_world_add_boundary(app->scene.world, &def, &e);
+	if (id < 0) {
+		viewer_message(app, "box: %s", e.message);
+		return -1;
+	}
+	app->input.obstacles_added += 1;
+	return id;
+}
+
+static void remove_obstacle_at(viewer_app* app, pdl_vec2 p)
+{
+	int id = obstacle_at(app->scene.world, p);
+	if (id < 0) return;
+	if (app->input.action == VIEWER_POINTER_DRAG_OBSTACLE && app->input.dragged_obstacle == id) {
+		app->input.action = VIEWER_POINTER_NONE;
+	}
+	pdl_world_remove_boundary(app->scene.world, id, NULL);
+}
+
+void viewer_input_reset(viewer_app* app)
+{
+	viewer_input* in = &app->input;
+	in->action = VIEWER_POINTER_NONE;
+	in->dragged_obstacle = -1;
+	in->spawning = false;
+	in->erasing = false;
+	in->spawn_clock = 0;
+	in->mouse_velocity = (pdl_vec2){0, 0};
+	in->obstacles_added = 0;
+	if (app->scene.world != NULL) pdl_world_clear_pointer(app->scene.world, MOUSE_POINTER);
+}
+
+static void update_mouse(viewer_app* app, float x, float y)
+{
+	viewer_input* in = &app->input;
+	in->mouse_x = x;
+	in->mouse_y = y;
+	in->mouse_world = viewer_view_window_to_world(&app->view, x, y);
+	float px = x * app->view.pixel_ratio, py = y * app->view.pixel_ratio;
+	const viewer_view* v = &app->view;
+	in->mouse_inside = px >= (float)v->viewport_x && px < (float)(v->viewport_x + v->viewport_width) &&
+	                   py >= (float)v->viewport_y && py < (float)(v->viewport_y + v->viewport_height);
+}
+
+static void press(viewer_app* app, int button)
+{
+	viewer_input* in = &app->input;
+	if (!in->mouse_inside || viewer_panel_wants_mouse()) return;
+	if (button == SDL_BUTTON_MIDDLE) {
+		in->spawning = true;
+		return;
+	}
+	if (button == SDL_BUTTON_LEFT && (SDL_GetModState() & KMOD_SHIFT) == 0) {
+		int id = obstacle_at(app->scene.world, in->mouse_world);
+		pdl_boundary_def def;
+		if (id >= 0 && pdl_world_get_boundary(app->scene.world, id, &def)) {
+			in->action = VIEWER_POINTER_DRAG_OBSTACLE;
+			in->dragged_obstacle = id;
+			in->grab_offset = (pdl_vec2){in->mouse_world.x - def.position.x,
+			                             in->mouse_world.y - def.position.y};
+			return;
+		}
+		in->action = VIEWER_POINTER_ATTRACT;
+		return;
+	}
+	if (button == SDL_BUTTON_LEFT || button == SDL_BUTTON_RIGHT) in->action = VIEWER_POINTER_REPEL;
+}
+
+static void release(viewer_app* app, int button)
+{
+	viewer_input* in = &app->input;
+	if (button == SDL_BUTTON_MIDDLE) {
+		in->spawning = false;
+		return;
+	}
+	if (in->action == VIEWER_POINTER_DRAG_OBSTACLE) {
+		/* leave the obstacle at rest: a moving surface would keep dragging fluid */
+		pdl_boundary_def def;
+		if (pdl_world_get_boundary(app->scene.world, in->dragged_obstacle, &def)) {
+			def.velocity = (pdl_vec2){0, 0};
+			pdl_world_set_boundary(app->scene.world, in->dragged_obstacle, &def, NULL);
+		}
+		in->dragged_obstacle = -1;
+	}
+	in->action = VIEWER_POINTER_NONE;
+}
+
+static void key_down(viewer_app* app, const SDL_KeyboardEvent* key)
+{
+	viewer_input* in = &app->input;
+	SDL_Keycode sym = key->keysym.sym;
+	if (sym == SDLK_e) in->spawning = true;
+	if (sym == SDLK_x) in->erasing = true;
+	if (key->repeat) return;
+	switch (sym) {
+	case SDLK_SPACE:
+		app->paused = !app->paused;
+		break;
+	case SDLK_PERIOD:
+		app->paused = true;
+		app->step_once = true;
+		break;
+	case SDLK_r:
+		app->reset_requested = true;
+		break;
+	case SDLK_s:
+		app->screenshot_requested = true;
+		break;
+	case SDLK_f:
+		app->show_stats = !app->show_stats;
+		break;
+	case SDLK_c:
+		viewer_input_drop_box(app, in->mouse_world);
+		break;
+	case SDLK_DELETE:
+	case SDLK_BACKSPACE:
+		remove_obstacle_at(app, in->mouse_world);
+		break;
+	case SDLK_TAB:
+		app->show_panel = !app->show_panel;
+		viewer_update_view(app);
+		break;
+	case SDLK_m:
+		app->render.mode = (viewer_render_mode)((app->render.mode + 1) % VIEWER_RENDER_MODE_COUNT);
+		break;
+	case SDLK_v:
+		app->render.color = (viewer_color_mode)((app->render.color + 1) % VIEWER_COLOR_MODE_COUNT);
+		break;
+	case SDLK_ESCAPE:
+	case SDLK_q:
+		app->quit = true;
+		break;
+	default:
+		if (sym >= SDLK_1 && sym <= SDLK_9) {
+			int index = (int)(sym - SDLK_1);
+			if (index < viewer_scene_count()) app->scene_requested = index;
+		}
+		break;
+	}
+}
+
+static void key_up(viewer_app* app, const SDL_KeyboardEvent* key)
+{
+	if (key->keysym.sym == SDLK_e) app->input.spawning = false;
+	if (key->keysym.sym == SDLK_x) app->input.erasing = false;
+}
+
+void viewer_input_handle_event(viewer_app* app, const SDL_Event* e)
+{
+	switch (e->type) {
+	case SDL_MOUSEMOTION:
+		update_mouse(app, (float)e->motion.x, (float)e->motion.y);
+		break;
+	case SDL_MOUSEBUTTONDOWN:
+		update_mouse(app, (float)e->button.x, (float)e->button.y);
+		press(app, e->button.button);
+		break;
+	case SDL_MOUSEBUTTONUP:
+		update_mouse(app, (float)e->button.x, (float)e->button.y);
+		release(app, e->button.button);
+		break;
+	case SDL_MOUSEWHEEL:
+		if (!viewer_panel_wants_mouse()) {
+			/* the wheel sizes the pointer's reach */
+			float factor = powf(1.1f, (float)e->wheel.y);
+			float r = app->interaction.pointer_radius * factor;
+			app->interaction.pointer_radius = r < 0.5f ? 0.5f : (r > 100.0f ? 100.0f : r);
+		}
+		break;
+	case SDL_KEYDOWN:
+		if (!viewer_panel_wants_keyboard()) key_down(app, &e->key);
+		break;
+	case SDL_KEYUP:
+		key_up(app, &e->key);
+		break;
+	case SDL_WINDOWEVENT:
+		if (e->window.event == SDL_WINDOWEVENT_LEAVE) app->input.mouse_inside = false;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Pours a small disc of particles under the cursor, unless the fluid there is already at half
+ * its rest density or more (stacking new particles onto old ones would blow them apart). */
+static void spawn(viewer_app* app)
+{
+	pdl_world* world = app->scene.world;
+	viewer_input* in = &app->input;
+	int materials = pdl_world_material_count(world);
+	if (materials == 0) return;
+	int material = app->interaction.spawn_material;
+	if (material < 0 || material >= materials) material = 0;
+	float h = pdl_world_get_def(world).interaction_radius;
+	float radius = app->interaction.spawn_radius;
+	float spacing = pdl_rest_spacing(h, pdl_world_get_material(world, material).rest_density);
+	float rest_count = 3.14159265f * radius * radius / (spacing * spacing * 0.8660254f);
+	pdl_particle_data p = pdl_world_particles(world);
+	int near = 0;
+	for (int i = 0; i < p.count; ++i) {
+		float dx = p.x[i] - in->mouse_world.x, dy = p.y[i] - in->mouse_world.y;
+		if (dx * dx + dy * dy < radius * radius) ++near;
+	}
+	if ((float)near > 0.5f * rest_count) return;
+
+	pdl_fill_def fill = pdl_default_fill_def();
+	fill.shape = PDL_FILL_DISC;
+	fill.material = material;
+	fill.position = in->mouse_world;
+	fill.radius = radius;
+	/* new fluid leaves with the hand's motion, capped so a flick does not fire it off */
+	float speed = sqrtf(in->mouse_velocity.x * in->mouse_velocity.x +
+	                    in->mouse_velocity.y * in->mouse_velocity.y);
+	float cap = 20.0f * h;
+	float k = speed > cap ? cap / speed : 1.0f;
+	fill.velocity = (pdl_vec2){in->mouse_velocity.x * k, in->mouse_velocity.y * k};
+	pdl_error e;
+	if (pdl_world_fill(world, &fill, &e) < 0) viewer_message(app, "spawn: %s", e.message);
+}
+
+void viewer_input_before_step(viewer_app* app, float dt)
+{
+	pdl_world* world = app->scene.world;
+	viewer_input* in = &app->input;
+
+	/* The pointer's velocity, from where the mouse was at the previous step, smoothed over a
+	 * few steps so that uneven event timing does not jerk the fluid. */
+	static const float smoothing = 0.5f;
+	pdl_vec2 moved = {(in->mouse_world.x - in->mouse_world_at_last_step.x) / dt,
+	                  (in->mouse_world.y - in->mouse_world_at_last_step.y) / dt};
+	in->mouse_world_at_last_step = in->mouse_world;
+	in->mouse_velocity.x += smoothing * (moved.x - in->mouse_velocity.x);
+	in->mouse_velocity.y += smoothing * (moved.y - in->mouse_velocity.y);
+
+	if (in->action == VIEWER_POINTER_ATTRACT || in->action == VIEWER_POINTER_REPEL) {
+		pdl_pointer pointer = pdl_default_pointer();
+		pointer.position = in->mouse_world;
+		pointer.velocity = in->mouse_velocity;
+		pointer.radius = app->interaction.pointer_radius;
+		pointer.strength = in->action == VIEWER_POINTER_ATTRACT ? app->interaction.pointer_strength
+		                                                        : -app->interaction.pointer_strength;
+		pointer.drag = app->interaction.pointer_drag;
+		pdl_error e;
+		if (pdl_world_set_pointer(world, MOUSE_POINTER, &pointer, &e) != PDL_OK) {
+			viewer_message(app, "pointer: %s", e.message);
+		}
+	} else {
+		pdl_world_clear_pointer(world, MOUSE_POINTER);
+	}
+
+	if (in->action == VIEWER_POINTER_DRAG_OBSTACLE) {
+		pdl_boundary_def def;
+		if (pdl_world_get_boundary(world, in->dragged_obstacle, &def)) {
+			pdl_vec2 target = {in->mouse_world.x - in->grab_offset.x,
+			                   in->mouse_world.y - in->grab_offset.y};
+			/* The surface velocity is the move over this step: fluid in contact is carried
+			 * along by the boundary's friction instead of being teleported through. */
+			def.velocity = (pdl_vec2){(target.x - def.position.x) / dt,
+			                          (target.y - def.position.y) / dt};
+			def.position = target;
+			pdl_world_set_boundary(world, in->dragged_obstacle, &def, NULL);
+		} else {
+			in->action = VIEWER_POINTER_NONE;
+		}
+	}
+
+	if (in->spawning && in->mouse_inside) {
+		in->spawn_clock -= dt;
+		if (in->spawn_clock <= 0) {
+			spawn(app);
+			in->spawn_clock += app->interaction.spawn_interval;
+			if (in->spawn_clock < 0) in->spawn_clock = 0;
+		}
+	} else {
+		in->spawn_clock = 0;
+	}
+
+	if (in->erasing && in->mouse_inside) {
+		pdl_world_remove_particles_in_circle(world, in->mouse_world,
+		                                     0.5f * app->interaction.pointer_radius);
+	}
+}

@@ -1,0 +1,595 @@
+/* puddle-view: the window and the loop.
+ *
+ * The simulation runs at the fixed step of the world's dt (1/60 s by default), decoupled from
+ * the display: each frame adds the real time that passed to an accumulator and takes as many
+ * steps as fit, polling input between steps. When drawing is the slow part, several steps run
+ * per shown frame (display frames are dropped, the fluid keeps real time); when stepping is the
+ * slow part, at most a few steps run per frame and the rest of the time is dropped (the fluid
+ * slows down instead of the loop spiralling), and input is still read every step.
+ *
+ * With --frames or --script the clock is the step count instead: exactly one step per frame,
+ * no vsync, so runs are repeatable and measure the machine's full speed.
+ *
+ * SPDX-License-Identifier: MIT */
+#include "gl.h"
+#include "viewer.h"
+
+#include <SDL.h>
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Most steps one frame may take to catch up with real time (4 steps of 1/60 s: the display
+ * may fall to 15 fps before the fluid slows down). */
+#define MAX_CATCH_UP_STEPS 4
+/* Longest real-time gap one frame accounts for (a dragged window, a breakpoint). */
+#define MAX_FRAME_SECONDS 0.25
+
+typedef struct viewer_options {
+	const char* scene;
+	int window_width, window_height;
+	long long frames; /* 0: run until closed */
+	bool stats;
+	const char* script;
+	const char* screenshot;
+	const char* particles_out;
+	const char* report;
+	bool no_panel;
+	bool paused;
+	int vsync; /* -1: default (on when interactive, off with --frames) */
+	float ui_scale;
+	viewer_render_mode render;
+	viewer_color_mode color;
+	bool render_set, color_set;
+} viewer_options;
+
+/* ---- Settings names --------------------------------------------------------------------- */
+
+static const char* render_mode_names[VIEWER_RENDER_MODE_COUNT] = {"metaball", "dots"};
+static const char* color_mode_names[VIEWER_COLOR_MODE_COUNT] = {"material", "speed", "density",
+                                                                "pressure"};
+
+const char* viewer_render_mode_name(viewer_render_mode mode)
+{
+	return (unsigned)mode < VIEWER_RENDER_MODE_COUNT ? render_mode_names[mode] : "?";
+}
+
+const char* viewer_color_mode_name(viewer_color_mode mode)
+{
+	return (unsigned)mode < VIEWER_COLOR_MODE_COUNT ? color_mode_names[mode] : "?";
+}
+
+viewer_render_settings viewer_default_render_settings(void)
+{
+	viewer_render_settings s;
+	s.mode = VIEWER_RENDER_METABALL;
+	s.color = VIEWER_COLOR_MATERIAL;
+	/* at rest spacing (0.35 h at rest density 4) discs of 0.2 h just touch */
+	s.dot_radius = 0.2f;
+	s.splat_radius = 0.75f;
+	s.threshold = 0.5f;
+	s.edge_softness = 0.12f;
+	s.field_scale = 0.5f;
+	s.speed_range = 15.0f;
+	s.pressure_range = 60.0f;
+	return s;
+}
+
+/* ---- View -------------------------------------------------------------------------------- */
+
+void viewer_view_fit(viewer_view* v)
+{
+	float w = fmaxf(v->world_max.x - v->world_min.x, 1e-3f);
+	float h = fmaxf(v->world_max.y - v->world_min.y, 1e-3f);
+	static const float margin = 1.06f;
+	float sx = (float)v->viewport_width / (w * margin);
+	float sy = (float)v->viewport_height / (h * margin);
+	v->pixels_per_unit = fmaxf(fminf(sx, sy), 1e-3f);
+	v->center = (pdl_vec2){0.5f * (v->world_min.x + v->world_max.x),
+	                       0.5f * (v->world_min.y + v->world_max.y)};
+}
+
+void viewer_view_world_to_pixel(const viewer_view* v, pdl_vec2 p, float* px, float* py)
+{
+	*px = (float)v->viewport_x + 0.5f * (float)v->viewport_width +
+	      (p.x - v->center.x) * v->pixels_per_unit;
+	*py = (float)v->viewport_y + 0.5f * (float)v->viewport_height -
+	      (p.y - v->center.y) * v->pixels_per_unit;
+}
+
+void viewer_view_world_to_window(const viewer_view* v, pdl_vec2 p, float* x, float* y)
+{
+	float px, py;
+	viewer_view_world_to_pixel(v, p, &px, &py);
+	*x = px / v->pixel_ratio;
+	*y = py / v->pixel_ratio;
+}
+
+pdl_vec2 viewer_view_window_to_world(const viewer_view* v, float x, float y)
+{
+	float px = x * v->pixel_ratio, py = y * v->pixel_ratio;
+	return (pdl_vec2){
+		v->center.x + (px - (float)v->viewport_x - 0.5f * (float)v->viewport_width) / v->pixels_per_unit,
+		v->center.y - (py - (float)v->viewport_y - 0.5f * (float)v->viewport_height) / v->pixels_per_unit};
+}
+
+void viewer_update_view(viewer_app* app)
+{
+	viewer_view* v = &app->view;
+	SDL_GetWindowSize(app->window, &v->window_width, &v->window_height);
+	SDL_GL_GetDrawableSize(app->window, &v->drawable_width, &v->drawable_height);
+	v->pixel_ratio = v->window_width > 0 ? (float)v->drawable_width / (float)v->window_width : 1.0f;
+	int panel = app->show_panel ? (int)(app->panel_width * v->pixel_ratio) : 0;
+	if (panel > v->drawable_width / 2) panel = v->drawable_width / 2;
+	v->viewport_x = 0;
+	v->viewport_y = 0;
+	v->viewport_width = v->drawable_width - panel;
+	v->viewport_height = v->drawable_height;
+	if (app->scene.world != NULL) viewer_scene_bounds(&app->scene, &v->world_min, &v->world_max);
+	viewer_view_fit(v);
+	app->input.mouse_world = viewer_view_window_to_world(v, app->input.mouse_x, app->input.mouse_y);
+	app->input.mouse_world_at_last_step = app->input.mouse_world;
+}
+
+/* ---- App --------------------------------------------------------------------------------- */
+
+void viewer_message(viewer_app* app, const char* fmt, ...)
+{
+	va_list args;
+	va_start(args, fmt);
+	vsnprintf(app->message, sizeof app->message, fmt, args);
+	va_end(args);
+	fprintf(stderr, "puddle-view: %s\n", app->message);
+}
+
+bool viewer_load_scene(viewer_app* app, const char* name)
+{
+	viewer_scene scene;
+	char err[256];
+	if (!viewer_scene_load(&scene, name, &app->scene_options, err, sizeof err)) {
+		viewer_message(app, "%s", err);
+		return false;
+	}
+	viewer_scene_unload(&app->scene);
+	app->scene = scene;
+	app->scene_index = viewer_scene_find(scene.name);
+	app->step = 0;
+	if (app->interaction.spawn_material >= pdl_world_material_count(scene.world)) {
+		app->interaction.spawn_material = 0;
+	}
+	viewer_input_reset(app);
+	viewer_update_view(app);
+	return true;
+}
+
+static double seconds_since(Uint64 start)
+{
+	return (double)(SDL_GetPerformanceCounter() - start) / (double)SDL_GetPerformanceFrequency();
+}
+
+/* Exponential smoothing over about 20 samples: steady enough to read, quick to follow. */
+static double smooth(double average, double sample)
+{
+	return average == 0 ? sample : average + 0.05 * (sample - average);
+}
+
+static void smooth_profile(pdl_profile* avg, pdl_profile sample)
+{
+	avg->step = (float)smooth(avg->step, sample.step);
+	avg->forces = (float)smooth(avg->forces, sample.forces);
+	avg->viscosity = (float)smooth(avg->viscosity, sample.viscosity);
+	avg->predict = (float)smooth(avg->predict, sample.predict);
+	avg->springs = (float)smooth(avg->springs, sample.springs);
+	avg->relax = (float)smooth(avg->relax, sample.relax);
+	avg->boundaries = (float)smooth(avg->boundaries, sample.boundaries);
+	avg->velocity = (float)smooth(avg->velocity, sample.velocity);
+}
+
+static void step_world(viewer_app* app, double* step_seconds_total)
+{
+	pdl_world* world = app->scene.world;
+	float dt = pdl_world_get_def(world).dt;
+	viewer_input_before_step(app, dt);
+	if (app->scene.advance != NULL) app->scene.advance(&app->scene, app->step);
+	Uint64 start = SDL_GetPerformanceCounter();
+	pdl_world_step(world);
+	double seconds = seconds_since(start);
+	*step_seconds_total += seconds;
+	app->timing.step_ms = smooth(app->timing.step_ms, 1000.0 * seconds);
+	smooth_profile(&app->timing.profile, pdl_world_profile(world));
+	app->step += 1;
+}
+
+static void poll_events(viewer_app* app)
+{
+	SDL_Event e;
+	while (SDL_PollEvent(&e)) {
+		viewer_panel_handle_event(&e);
+		if (e.type == SDL_QUIT) app->quit = true;
+		if (e.type == SDL_WINDOWEVENT && (e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED ||
+		                                  e.window.event == SDL_WINDOWEVENT_RESIZED)) {
+			viewer_update_view(app);
+		}
+		viewer_input_handle_event(app, &e);
+	}
+}
+
+static void carry_out_requests(viewer_app* app)
+{
+	if (app->scene_requested >= 0) {
+		const char* name = viewer_scene_name(app->scene_requested);
+		app->scene_requested = -1;
+		if (name != NULL) viewer_load_scene(app, name);
+	}
+	if (app->reset_requested) {
+		app->reset_requested = false;
+		char name[64];
+		snprintf(name, sizeof name, "%s", app->scene.name);
+		viewer_load_scene(app, name);
+	}
+}
+
+static void print_stats(const viewer_app* app, double wall_seconds, double step_seconds)
+{
+	pdl_stats stats = pdl_world_stats(app->scene.world);
+	const pdl_profile* p = &app->timing.profile;
+	double fps = wall_seconds > 0 ? (double)app->frame / wall_seconds : 0;
+	double step_ms = app->step > 0 ? 1000.0 * step_seconds / (double)app->step : 0;
+	printf("puddle-view: scene %s particles %d frames %lld steps %lld wall %.2f s fps %.1f "
+	       "step_ms %.2f render_ms %.2f threads %d | ms/step forces %.2f viscosity %.2f predict %.2f "
+	       "springs %.2f relax %.2f boundaries %.2f velocity %.2f\n",
+	       app->scene.name, stats.particles, app->frame, app->step, wall_seconds, fps, step_ms,
+	       app->timing.render_ms, pdl_world_thread_count(app->scene.world), p->forces, p->viscosity,
+	       p->predict, p->springs, p->relax, p->boundaries, p->velocity);
+	fflush(stdout);
+}
+
+/* ---- Command line ------------------------------------------------------------------------- */
+
+static void usage(FILE* out)
+{
+	fprintf(out,
+	        "usage: puddle-view [SCENE] [options]\n"
+	        "Plays a puddle scene in a window: drag the fluid, pour it, drop boxes, tune it live.\n"
+	        "\n"
+	        "  SCENE                  scene name (see --list); default: dam\n"
+	        "  --list                 list the scenes and exit\n"
+	        "  --size WxH             window size in points (default 1280x800)\n"
+	        "  --particles N          resize the scene to about N particles\n"
+	        "  --threads N            solver threads (0 = one per core; default: the scene's)\n"
+	        "  --render MODE          metaball | dots\n"
+	        "  --color MODE           material | speed | density | pressure\n"
+	        "  --paused               start paused\n"
+	        "  --no-panel             start with the side panel hidden (Tab shows it)\n"
+	        "  --ui-scale F           scale the panel's text and widgets (default 1)\n"
+	        "  --vsync on|off         wait for the display's refresh (default: on, off with --frames)\n"
+	        "  --screenshot-dir DIR   where S saves screenshots (default: working directory)\n"
+	        "\n"
+	        "Measuring and testing (one step per frame, repeatable):\n"
+	        "  --frames N             run N frames, then quit\n"
+	        "  --stats                print fps, particles and ms per stage when done\n"
+	        "  --script FILE          replay scripted input (docs/viewer.md)\n"
+	        "  --screenshot FILE      save a PNG of the last frame\n"
+	        "  --particles-out FILE   write each particle's screenshot pixel as CSV\n"
+	        "  --report FILE          write a JSON summary (particles, obstacles, centre of mass)\n"
+	        "\n"
+	        "Keys: left drag attract | right or shift+left drag repel | drag an obstacle to move it\n"
+	        "      E or middle button pour | X erase | C drop a box | Delete remove the obstacle\n"
+	        "      Space pause | . step | R reset | 1-9 scenes | S screenshot | F stats | Tab panel\n"
+	        "      M render mode | V colour mode | wheel pointer size | Esc quit\n");
+}
+
+static bool parse_int(const char* s, long long lo, long long hi, long long* out)
+{
+	char* end;
+	long long v = strtoll(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || v < lo || v > hi) return false;
+	*out = v;
+	return true;
+}
+
+static int find_name(const char* s, const char* const* names, int count)
+{
+	for (int i = 0; i < count; ++i) {
+		if (strcmp(s, names[i]) == 0) return i;
+	}
+	return -1;
+}
+
+/* Returns 0 to run, 1 to exit successfully (help, list), 2 on a bad argument. */
+static int parse_options(int argc, char** argv, viewer_options* o, viewer_app* app)
+{
+	for (int i = 1; i < argc; ++i) {
+		const char* a = argv[i];
+		const char* next = i + 1 < argc ? argv[i + 1] : NULL;
+		long long n;
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			usage(stdout);
+			return 1;
+		} else if (strcmp(a, "--list") == 0) {
+			for (int s = 0; s < viewer_scene_count(); ++s) {
+				printf("%d  %-10s %s\n", s + 1, viewer_scene_name(s), viewer_scene_description(s));
+			}
+			return 1;
+		} else if (a[0] != '-') {
+			o->scene = a;
+			continue;
+		}
+		if (next == NULL && strcmp(a, "--stats") != 0 && strcmp(a, "--paused") != 0 &&
+		    strcmp(a, "--no-panel") != 0) {
+			fprintf(stderr, "puddle-view: %s needs a value\n", a);
+			return 2;
+		}
+		bool ok = true;
+		if (strcmp(a, "--stats") == 0) {
+			o->stats = true;
+		} else if (strcmp(a, "--paused") == 0) {
+			o->paused = true;
+		} else if (strcmp(a, "--no-panel") == 0) {
+			o->no_panel = true;
+		} else if (strcmp(a, "--size") == 0) {
+			ok = sscanf(next, "%dx%d", &o->window_width, &o->window_height) == 2 &&
+			     o->window_width >= 64 && o->window_height >= 64 && o->window_width <= 16384 &&
+			     o->window_height <= 16384;
+			++i;
+		} else if (strcmp(a, "--particles") == 0) {
+			ok = parse_int(next, 1, 1 << 26, &n);
+			app->scene_options.particles = (int)n;
+			++i;
+		} else if (strcmp(a, "--threads") == 0) {
+			ok = parse_int(next, 0, 256, &n);
+			app->scene_options.threads = (int)n;
+			++i;
+		} else if (strcmp(a, "--frames") == 0) {
+			ok = parse_int(next, 1, 1LL << 40, &o->frames);
+			++i;
+		} else if (strcmp(a, "--render") == 0) {
+			int m = find_name(next, render_mode_names, VIEWER_RENDER_MODE_COUNT);
+			ok = m >= 0;
+			o->render = (viewer_render_mode)m;
+			o->render_set = true;
+			++i;
+		} else if (strcmp(a, "--color") == 0) {
+			int m = find_name(next, color_mode_names, VIEWER_COLOR_MODE_COUNT);
+			ok = m >= 0;
+			o->color = (viewer_color_mode)m;
+			o->color_set = true;
+			++i;
+		} else if (strcmp(a, "--vsync") == 0) {
+			ok = strcmp(next, "on") == 0 || strcmp(next, "off") == 0;
+			o->vsync = strcmp(next, "on") == 0;
+			++i;
+		} else if (strcmp(a, "--ui-scale") == 0) {
+			o->ui_scale = strtof(next, NULL);
+			ok = o->ui_scale >= 0.5f && o->ui_scale <= 4.0f;
+			++i;
+		} else if (strcmp(a, "--script") == 0) {
+			o->script = argv[++i];
+		} else if (strcmp(a, "--screenshot") == 0) {
+			o->screenshot = argv[++i];
+		} else if (strcmp(a, "--screenshot-dir") == 0) {
+			snprintf(app->screenshot_dir, sizeof app->screenshot_dir, "%s", argv[++i]);
+		} else if (strcmp(a, "--particles-out") == 0) {
+			o->particles_out = argv[++i];
+		} else if (strcmp(a, "--report") == 0) {
+			o->report = argv[++i];
+		} else {
+			fprintf(stderr, "puddle-view: unknown option %s (try --help)\n", a);
+			return 2;
+		}
+		if (!ok) {
+			fprintf(stderr, "puddle-view: bad value for %s: %s\n", a, next);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/* ---- Main ---------------------------------------------------------------------------------- */
+
+static bool open_window(viewer_app* app, const viewer_options* o, char* err, int err_size)
+{
+	if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
+		snprintf(err, (size_t)err_size, "SDL_Init: %s", SDL_GetError());
+		return false;
+	}
+	SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+	SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
+	SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+	/* macOS gives a core profile only to forward-compatible contexts */
+	SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, SDL_GL_CONTEXT_FORWARD_COMPATIBLE_FLAG);
+	SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+	SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 0);
+	SDL_GL_SetAttribute(SDL_GL_STENCIL_SIZE, 0);
+	char title[128];
+	snprintf(title, sizeof title, "puddle %s", pdl_version_string());
+	app->window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
+	                               o->window_width, o->window_height,
+	                               SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE |
+	                                   SDL_WINDOW_ALLOW_HIGHDPI | SDL_WINDOW_SHOWN);
+	if (app->window == NULL) {
+		snprintf(err, (size_t)err_size, "SDL_CreateWindow: %s", SDL_GetError());
+		return false;
+	}
+	app->gl_context = SDL_GL_CreateContext(app->window);
+	if (app->gl_context == NULL) {
+		snprintf(err, (size_t)err_size, "OpenGL 3.3 core context: %s", SDL_GetError());
+		return false;
+	}
+	SDL_GL_MakeCurrent(app->window, app->gl_context);
+	if (!viewer_gl_load(err, err_size)) return false;
+	int vsync = o->vsync >= 0 ? o->vsync : (o->frames > 0 || o->script != NULL ? 0 : 1);
+	/* adaptive vsync first (tears instead of halving the rate when a frame is late) */
+	if (vsync && SDL_GL_SetSwapInterval(-1) != 0) SDL_GL_SetSwapInterval(1);
+	if (!vsync) SDL_GL_SetSwapInterval(0);
+	return true;
+}
+
+int main(int argc, char** argv)
+{
+	viewer_app app;
+	memset(&app, 0, sizeof app);
+	app.render = viewer_default_render_settings();
+	app.interaction = viewer_default_interaction_settings();
+	app.scene_options.threads = -1;
+	app.scene_requested = -1;
+	app.show_panel = true;
+	app.panel_width = 330.0f;
+	app.input.dragged_obstacle = -1;
+
+	viewer_options o;
+	memset(&o, 0, sizeof o);
+	o.scene = "dam";
+	o.window_width = 1280;
+	o.window_height = 800;
+	o.vsync = -1;
+	o.ui_scale = 1.0f;
+	int parsed = parse_options(argc, argv, &o, &app);
+	if (parsed != 0) return parsed == 1 ? 0 : 2;
+	if (o.render_set) app.render.mode = o.render;
+	if (o.color_set) app.render.color = o.color;
+	app.show_panel = !o.no_panel;
+	app.panel_width *= o.ui_scale;
+	app.paused = o.paused;
+
+	char err[512];
+	viewer_script* script = NULL;
+	if (o.script != NULL) {
+		script = viewer_script_load(o.script, err, sizeof err);
+		if (script == NULL) {
+			fprintf(stderr, "puddle-view: %s\n", err);
+			return 2;
+		}
+	}
+	/* Load the scene before opening a window, so a bad name fails fast and plainly. */
+	if (viewer_scene_find(o.scene) < 0) {
+		fprintf(stderr, "puddle-view: no scene named '%s'; scenes:", o.scene);
+		for (int s = 0; s < viewer_scene_count(); ++s) fprintf(stderr, " %s", viewer_scene_name(s));
+		fprintf(stderr, "\n");
+		viewer_script_destroy(script);
+		return 2;
+	}
+
+	int status = 0;
+	if (!open_window(&app, &o, err, sizeof err)) {
+		fprintf(stderr, "puddle-view: %s\n", err);
+		status = 1;
+		goto done;
+	}
+	app.renderer = viewer_renderer_create(err, sizeof err);
+	if (app.renderer == NULL) {
+		fprintf(stderr, "puddle-view: %s\n", err);
+		status = 1;
+		goto done;
+	}
+	if (!viewer_panel_init(app.window, app.gl_context, o.ui_scale)) {
+		fprintf(stderr, "puddle-view: could not start Dear ImGui\n");
+		status = 1;
+		goto done;
+	}
+	if (!viewer_load_scene(&app, o.scene)) {
+		status = 1;
+		goto done;
+	}
+
+	bool fixed_clock = o.frames > 0 || script != NULL;
+	double accumulator = 0;
+	double step_seconds_total = 0;
+	Uint64 run_start = SDL_GetPerformanceCounter();
+	Uint64 last_time = run_start;
+	Uint64 fps_window_start = run_start;
+	long long fps_window_frames = 0;
+
+	while (!app.quit) {
+		viewer_script_push_due(script, &app, app.step);
+		poll_events(&app);
+		carry_out_requests(&app);
+		if (app.quit) break;
+
+		int steps = 0;
+		double dt = (double)pdl_world_get_def(app.scene.world).dt;
+		Uint64 now = SDL_GetPerformanceCounter();
+		double elapsed = (double)(now - last_time) / (double)SDL_GetPerformanceFrequency();
+		last_time = now;
+		if (app.paused) {
+			accumulator = 0;
+			steps = app.step_once ? 1 : 0;
+		} else if (fixed_clock) {
+			steps = 1;
+		} else {
+			accumulator += fmin(elapsed, MAX_FRAME_SECONDS);
+			steps = (int)floor(accumulator / dt);
+			accumulator -= steps * dt;
+			if (steps > MAX_CATCH_UP_STEPS) {
+				steps = MAX_CATCH_UP_STEPS;
+				accumulator = 0;
+			}
+		}
+		app.step_once = false;
+		for (int s = 0; s < steps && !app.quit; ++s) {
+			if (s > 0) {
+				/* input keeps flowing between catch-up steps */
+				poll_events(&app);
+				carry_out_requests(&app);
+			}
+			step_world(&app, &step_seconds_total);
+		}
+
+		Uint64 render_start = SDL_GetPerformanceCounter();
+		viewer_renderer_draw(app.renderer, &app);
+		viewer_panel_draw(&app);
+		app.timing.render_ms = smooth(app.timing.render_ms, 1000.0 * seconds_since(render_start));
+		if (app.screenshot_requested) {
+			app.screenshot_requested = false;
+			char path[512];
+			viewer_screenshot_name(&app, path, sizeof path);
+			if (viewer_save_screenshot(&app.view, path)) viewer_message(&app, "saved %s", path);
+			else viewer_message(&app, "could not save %s", path);
+		}
+		app.frame += 1;
+		bool last_frame = o.frames > 0 && app.frame >= o.frames;
+		if (last_frame && o.screenshot != NULL && !viewer_save_screenshot(&app.view, o.screenshot)) {
+			fprintf(stderr, "puddle-view: could not save %s\n", o.screenshot);
+			status = 1;
+		}
+		SDL_GL_SwapWindow(app.window);
+
+		fps_window_frames += 1;
+		double window_seconds = seconds_since(fps_window_start);
+		if (window_seconds >= 0.5) {
+			app.timing.display_fps = (double)fps_window_frames / window_seconds;
+			fps_window_frames = 0;
+			fps_window_start = SDL_GetPerformanceCounter();
+		}
+		app.timing.steps_per_second = app.timing.step_ms > 0 ? 1000.0 / app.timing.step_ms : 0;
+		if (last_frame) app.quit = true;
+	}
+
+	double wall = seconds_since(run_start);
+	if (o.stats) print_stats(&app, wall, step_seconds_total);
+	if (o.particles_out != NULL && !viewer_write_particle_pixels(&app, o.particles_out)) {
+		fprintf(stderr, "puddle-view: could not write %s\n", o.particles_out);
+		status = 1;
+	}
+	if (o.report != NULL && !viewer_write_report(&app, o.report, wall)) {
+		fprintf(stderr, "puddle-view: could not write %s\n", o.report);
+		status = 1;
+	}
+	if (script != NULL && !viewer_script_done(script)) {
+		fprintf(stderr, "puddle-view: the run ended before the script did (raise --frames)\n");
+		status = 1;
+	}
+
+done:
+	viewer_scene_unload(&app.scene);
+	viewer_panel_shutdown();
+	viewer_renderer_destroy(app.renderer);
+	if (app.gl_context != NULL) SDL_GL_DeleteContext(app.gl_context);
+	if (app.window != NULL) SDL_DestroyWindow(app.window);
+	SDL_Quit();
+	viewer_script_destroy(script);
+	return status;
+}

@@ -1,0 +1,332 @@
+// puddle-view: the side panel and the stats overlay, with Dear ImGui (Debian's libimgui-dev).
+//
+// The one C++ file of the viewer; the rest talks to it through the C functions declared in
+// viewer.h. Every widget edits a copy of a def read from the world this frame and, when it
+// changes, hands the copy back through pdl_world_set_def / pdl_world_set_material, which
+// validate it: a refused value shows the core's message and the world keeps its old value.
+// Changes take effect on the next step.
+//
+// SPDX-License-Identifier: MIT
+#include "viewer.h"
+
+#include <SDL.h>
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
+#include <imgui_impl_sdl.h>
+
+#include <math.h>
+#include <stdio.h>
+
+static bool panel_ready = false;
+
+extern "C" bool viewer_panel_init(SDL_Window* window, void* gl_context, float font_scale)
+{
+	IMGUI_CHECKVERSION();
+	ImGui::CreateContext();
+	ImGuiIO& io = ImGui::GetIO();
+	// no imgui.ini: the viewer must not leave files behind (tests, CI)
+	io.IniFilename = nullptr;
+	io.FontGlobalScale = font_scale;
+	ImGui::StyleColorsDark();
+	ImGui::GetStyle().ScaleAllSizes(font_scale);
+	if (!ImGui_ImplSDL2_InitForOpenGL(window, gl_context)) return false;
+	if (!ImGui_ImplOpenGL3_Init("#version 330 core")) return false;
+	panel_ready = true;
+	return true;
+}
+
+extern "C" void viewer_panel_shutdown(void)
+{
+	if (!panel_ready) return;
+	ImGui_ImplOpenGL3_Shutdown();
+	ImGui_ImplSDL2_Shutdown();
+	ImGui::DestroyContext();
+	panel_ready = false;
+}
+
+extern "C" bool viewer_panel_handle_event(const SDL_Event* event)
+{
+	if (!panel_ready) return false;
+	return ImGui_ImplSDL2_ProcessEvent(event);
+}
+
+extern "C" bool viewer_panel_wants_mouse(void)
+{
+	return panel_ready && ImGui::GetIO().WantCaptureMouse;
+}
+
+extern "C" bool viewer_panel_wants_keyboard(void)
+{
+	return panel_ready && ImGui::GetIO().WantCaptureKeyboard;
+}
+
+// ---- Sections ----------------------------------------------------------------------------
+
+static void scene_section(viewer_app* app)
+{
+	int count = viewer_scene_count();
+	const char* current = app->scene.name;
+	if (ImGui::BeginCombo("scene", current)) {
+		for (int i = 0; i < count; ++i) {
+			char label[96];
+			snprintf(label, sizeof label, "%d  %s", i + 1, viewer_scene_name(i));
+			if (ImGui::Selectable(label, i == app->scene_index)) app->scene_requested = i;
+			if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", viewer_scene_description(i));
+		}
+		ImGui::EndCombo();
+	}
+	if (ImGui::Button(app->paused ? "play (space)" : "pause (space)")) app->paused = !app->paused;
+	ImGui::SameLine();
+	if (ImGui::Button("step (.)")) {
+		app->paused = true;
+		app->step_once = true;
+	}
+	ImGui::SameLine();
+	if (ImGui::Button("reset (R)")) app->reset_requested = true;
+	ImGui::SameLine();
+	if (ImGui::Button("shot (S)")) app->screenshot_requested = true;
+
+	const pdl_world* world = app->scene.world;
+	ImGui::Text("%d particles, %d obstacles, t = %.2f s", pdl_world_particle_count(world),
+	            viewer_obstacle_count(world), pdl_world_time(world));
+
+	ImGui::TextUnformatted("presets:");
+	for (int p = 0; p < VIEWER_PRESET_COUNT; ++p) {
+		ImGui::SameLine();
+		if (ImGui::Button(viewer_preset_name((viewer_preset)p))) {
+			char err[256];
+			if (viewer_apply_preset(app->scene.world, (viewer_preset)p, err, sizeof err)) {
+				viewer_message(app, "preset %s", viewer_preset_name((viewer_preset)p));
+			} else {
+				viewer_message(app, "preset: %s", err);
+			}
+		}
+	}
+}
+
+static void render_section(viewer_app* app)
+{
+	viewer_render_settings* r = &app->render;
+	int mode = (int)r->mode;
+	if (ImGui::BeginCombo("render (M)", viewer_render_mode_name(r->mode))) {
+		for (int m = 0; m < VIEWER_RENDER_MODE_COUNT; ++m) {
+			if (ImGui::Selectable(viewer_render_mode_name((viewer_render_mode)m), m == mode)) {
+				r->mode = (viewer_render_mode)m;
+			}
+		}
+		ImGui::EndCombo();
+	}
+	int color = (int)r->color;
+	if (ImGui::BeginCombo("colour (V)", viewer_color_mode_name(r->color))) {
+		for (int m = 0; m < VIEWER_COLOR_MODE_COUNT; ++m) {
+			if (ImGui::Selectable(viewer_color_mode_name((viewer_color_mode)m), m == color)) {
+				r->color = (viewer_color_mode)m;
+			}
+		}
+		ImGui::EndCombo();
+	}
+	if (r->mode == VIEWER_RENDER_METABALL) {
+		ImGui::SliderFloat("splat radius / h", &r->splat_radius, 0.2f, 2.0f, "%.2f");
+		ImGui::SliderFloat("threshold", &r->threshold, 0.05f, 3.0f, "%.2f");
+		ImGui::SliderFloat("edge softness", &r->edge_softness, 0.001f, 1.0f, "%.3f");
+		ImGui::SliderFloat("field resolution", &r->field_scale, 0.25f, 1.0f, "%.2f");
+	} else {
+		ImGui::SliderFloat("dot radius / h", &r->dot_radius, 0.05f, 1.0f, "%.2f");
+	}
+	if (r->color == VIEWER_COLOR_SPEED) {
+		ImGui::SliderFloat("speed range", &r->speed_range, 0.5f, 100.0f, "%.1f");
+	}
+	if (r->color == VIEWER_COLOR_PRESSURE) {
+		ImGui::SliderFloat("pressure range", &r->pressure_range, 1.0f, 1000.0f, "%.0f",
+		                   ImGuiSliderFlags_Logarithmic);
+	}
+}
+
+static void world_section(viewer_app* app, bool* auto_substeps)
+{
+	pdl_world* world = app->scene.world;
+	pdl_world_def def = pdl_world_get_def(world);
+	bool changed = false;
+	float hz = 1.0f / def.dt;
+	if (ImGui::SliderFloat("steps / s (1/dt)", &hz, 15.0f, 240.0f, "%.0f")) {
+		def.dt = 1.0f / hz;
+		changed = true;
+	}
+	changed |= ImGui::SliderInt("substeps", &def.substeps, 1, 64);
+	ImGui::Checkbox("raise substeps when a material needs it", auto_substeps);
+	changed |= ImGui::SliderFloat2("gravity", &def.gravity.x, -40.0f, 40.0f, "%.1f");
+	changed |= ImGui::SliderFloat("h (interaction radius)", &def.interaction_radius, 0.25f, 4.0f,
+	                              "%.2f");
+	changed |= ImGui::SliderInt("threads (0 = all cores)", &def.threads, 0, 64);
+	ImGui::Text("running on %d thread(s)", pdl_world_thread_count(world));
+	if (*auto_substeps) {
+		int needed = viewer_substeps_needed(world);
+		if (needed > def.substeps) {
+			def.substeps = needed;
+			changed = true;
+		}
+	}
+	if (changed) {
+		pdl_error e;
+		if (pdl_world_set_def(world, &def, &e) != PDL_OK) viewer_message(app, "%s", e.message);
+	}
+}
+
+static bool color_edit(const char* label, uint32_t* color)
+{
+	float rgb[3] = {(float)((*color >> 16) & 0xff) / 255.0f, (float)((*color >> 8) & 0xff) / 255.0f,
+	                (float)(*color & 0xff) / 255.0f};
+	if (!ImGui::ColorEdit3(label, rgb)) return false;
+	uint32_t r = (uint32_t)lroundf(rgb[0] * 255.0f), g = (uint32_t)lroundf(rgb[1] * 255.0f),
+	         b = (uint32_t)lroundf(rgb[2] * 255.0f);
+	*color = (r << 16) | (g << 8) | b;
+	return true;
+}
+
+static void material_section(viewer_app* app)
+{
+	pdl_world* world = app->scene.world;
+	int count = pdl_world_material_count(world);
+	for (int m = 0; m < count; ++m) {
+		pdl_material_def d = pdl_world_get_material(world, m);
+		ImGui::PushID(m);
+		char title[32];
+		snprintf(title, sizeof title, "material %d", m);
+		if (ImGui::TreeNodeEx(title, m == 0 ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
+			bool c = false;
+			c |= color_edit("colour", &d.color);
+			c |= ImGui::SliderFloat("rest density", &d.rest_density, 0.5f, 20.0f, "%.2f");
+			c |= ImGui::SliderFloat("stiffness k", &d.stiffness, 0.0f, 2000.0f, "%.1f",
+			                        ImGuiSliderFlags_Logarithmic);
+			c |= ImGui::SliderFloat("near stiffness", &d.near_stiffness, 0.0f, 2000.0f, "%.1f",
+			                        ImGuiSliderFlags_Logarithmic);
+			c |= ImGui::SliderFloat("mass", &d.mass, 0.1f, 10.0f, "%.2f");
+			c |= ImGui::SliderFloat("gravity scale", &d.gravity_scale, -2.0f, 3.0f, "%.2f");
+			c |= ImGui::SliderFloat("viscosity sigma", &d.viscosity_sigma, 0.0f, 20.0f, "%.2f");
+			c |= ImGui::SliderFloat("viscosity beta", &d.viscosity_beta, 0.0f, 5.0f, "%.2f");
+			c |= ImGui::SliderFloat("spring stiffness", &d.spring_stiffness, 0.0f, 1000.0f, "%.1f",
+			                        ImGuiSliderFlags_Logarithmic);
+			c |= ImGui::SliderFloat("yield ratio", &d.yield_ratio, 0.0f, 1.0f, "%.2f");
+			c |= ImGui::SliderFloat("plasticity", &d.plasticity, 0.0f, 5.0f, "%.2f");
+			c |= ImGui::SliderFloat("wall friction", &d.wall_friction, 0.0f, 1.0f, "%.2f");
+			c |= ImGui::SliderFloat("wall stickiness", &d.wall_stickiness, 0.0f, 500.0f, "%.1f");
+			c |= ImGui::SliderFloat("stick distance / h", &d.stick_distance, 0.01f, 1.0f, "%.2f");
+			if (c) {
+				pdl_error e;
+				if (pdl_world_set_material(world, m, &d, &e) != PDL_OK) {
+					viewer_message(app, "%s", e.message);
+				}
+			}
+			ImGui::TreePop();
+		}
+		ImGui::PopID();
+	}
+	if (count < PDL_MAX_MATERIALS && ImGui::Button("add material")) {
+		pdl_material_def d = pdl_default_material_def();
+		pdl_error e;
+		if (pdl_world_add_material(world, &d, &e) < 0) viewer_message(app, "%s", e.message);
+	}
+}
+
+static void interaction_section(viewer_app* app)
+{
+	viewer_interaction_settings* s = &app->interaction;
+	ImGui::SliderFloat("pointer radius", &s->pointer_radius, 0.5f, 30.0f, "%.1f");
+	ImGui::SliderFloat("pointer strength", &s->pointer_strength, 0.0f, 1000.0f, "%.0f");
+	ImGui::SliderFloat("pointer drag", &s->pointer_drag, 0.0f, 20.0f, "%.1f");
+	ImGui::SliderFloat("pour radius", &s->spawn_radius, 0.3f, 5.0f, "%.2f");
+	float rate = 1.0f / s->spawn_interval;
+	if (ImGui::SliderFloat("pours / s", &rate, 1.0f, 60.0f, "%.0f")) s->spawn_interval = 1.0f / rate;
+	int materials = pdl_world_material_count(app->scene.world);
+	if (materials > 1) ImGui::SliderInt("pour material", &s->spawn_material, 0, materials - 1);
+	ImGui::SliderFloat2("box half size", &s->box_half_extents.x, 0.25f, 10.0f, "%.2f");
+}
+
+static void help_section(void)
+{
+	ImGui::TextUnformatted(
+		"left drag       attract\n"
+		"right drag      repel (or shift + left)\n"
+		"drag obstacle   move it\n"
+		"E / middle      pour particles\n"
+		"X               erase particles\n"
+		"C               drop a box\n"
+		"Delete          remove obstacle\n"
+		"space / .       pause / step\n"
+		"R               reset scene\n"
+		"1-9             switch scene\n"
+		"S               screenshot (PNG)\n"
+		"F               stats overlay\n"
+		"M / V           render / colour mode\n"
+		"wheel           pointer size\n"
+		"Tab             hide this panel");
+}
+
+static void stats_overlay(viewer_app* app)
+{
+	const viewer_view* v = &app->view;
+	float ratio = v->pixel_ratio > 0 ? v->pixel_ratio : 1.0f;
+	ImGui::SetNextWindowPos(ImVec2((float)v->viewport_x / ratio + 10.0f,
+	                               (float)v->viewport_y / ratio + 10.0f));
+	ImGui::SetNextWindowBgAlpha(0.55f);
+	ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+	                         ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+	                         ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoInputs;
+	if (ImGui::Begin("stats", nullptr, flags)) {
+		const viewer_timing* t = &app->timing;
+		const pdl_profile* p = &t->profile;
+		pdl_world_def def = pdl_world_get_def(app->scene.world);
+		ImGui::Text("%.1f fps   %s%s", t->display_fps, app->scene.name, app->paused ? "  (paused)" : "");
+		ImGui::Text("%d particles, %d threads, %d substeps", pdl_world_particle_count(app->scene.world),
+		            pdl_world_thread_count(app->scene.world), def.substeps);
+		ImGui::Text("step %.2f ms (%.0f steps/s possible)", t->step_ms, t->steps_per_second);
+		ImGui::Text("  forces %.2f  viscosity %.2f", p->forces, p->viscosity);
+		ImGui::Text("  predict %.2f  springs %.2f", p->predict, p->springs);
+		ImGui::Text("  relax %.2f  boundaries %.2f", p->relax, p->boundaries);
+		ImGui::Text("  velocity %.2f", p->velocity);
+		ImGui::Text("draw %.2f ms", t->render_ms);
+	}
+	ImGui::End();
+}
+
+extern "C" void viewer_panel_draw(viewer_app* app)
+{
+	if (!panel_ready) return;
+	static bool auto_substeps = true;
+	ImGui_ImplOpenGL3_NewFrame();
+	ImGui_ImplSDL2_NewFrame();
+	ImGui::NewFrame();
+
+	if (app->show_panel) {
+		const viewer_view* v = &app->view;
+		float ratio = v->pixel_ratio > 0 ? v->pixel_ratio : 1.0f;
+		float x = (float)(v->viewport_x + v->viewport_width) / ratio;
+		ImGui::SetNextWindowPos(ImVec2(x, 0.0f));
+		ImGui::SetNextWindowSize(ImVec2((float)v->window_width - x, (float)v->window_height));
+		ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+		                         ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
+		if (ImGui::Begin("puddle  (Tab hides)", nullptr, flags)) {
+			ImGui::PushItemWidth(-150.0f * ImGui::GetIO().FontGlobalScale);
+			scene_section(app);
+			if (ImGui::CollapsingHeader("render", ImGuiTreeNodeFlags_DefaultOpen)) render_section(app);
+			if (ImGui::CollapsingHeader("solver", ImGuiTreeNodeFlags_DefaultOpen)) {
+				world_section(app, &auto_substeps);
+			}
+			if (ImGui::CollapsingHeader("materials", ImGuiTreeNodeFlags_DefaultOpen)) {
+				material_section(app);
+			}
+			if (ImGui::CollapsingHeader("interaction")) interaction_section(app);
+			if (ImGui::CollapsingHeader("keys and mouse")) help_section();
+			ImGui::PopItemWidth();
+			if (app->message[0]) {
+				ImGui::Separator();
+				ImGui::TextWrapped("%s", app->message);
+			}
+		}
+		ImGui::End();
+	}
+	if (app->show_stats) stats_overlay(app);
+
+	ImGui::Render();
+	ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}

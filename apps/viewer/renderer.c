@@ -1,0 +1,661 @@
+/* puddle-view: drawing on the GPU, with OpenGL 3.3 core.
+ *
+ * Particles: one instanced draw call per pass (reference 001, "GPU-instanced particle rendering
+ * (single draw call for all particles)"). Each particle is a quad whose centre, velocity,
+ * density, pressure and material come straight from the world's structure-of-arrays buffers,
+ * one vertex buffer per array, so nothing is repacked on the CPU.
+ *
+ * Metaballs: reference 002's "alpha cutout rendering": every particle becomes a soft disc
+ * (weight 1 at the centre, 0 at the edge), the discs are summed in an offscreen float buffer,
+ * and a full-screen pass draws the fluid where the sum crosses a threshold, with a smooth edge.
+ * Overlapping discs of neighbouring particles sum above the threshold and merge into one
+ * surface. The buffer also sums colour * weight, so the threshold pass shows the weighted mean
+ * colour: per-material colour, blended where materials meet.
+ *
+ * Containers, obstacles and the pointer's reach are a few triangles rebuilt every frame.
+ *
+ * SPDX-License-Identifier: MIT */
+#include "gl.h"
+#include "viewer.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- Shaders ----------------------------------------------------------------------------- */
+
+/* Shared by the dot and splat passes: places the quad and picks the particle's colour. */
+static const char* particle_vertex_shader =
+	"#version 330 core\n"
+	"layout(location = 0) in vec2 a_corner;\n"
+	"layout(location = 1) in float a_x;\n"
+	"layout(location = 2) in float a_y;\n"
+	"layout(location = 3) in float a_vx;\n"
+	"layout(location = 4) in float a_vy;\n"
+	"layout(location = 5) in float a_density;\n"
+	"layout(location = 6) in float a_pressure;\n"
+	"layout(location = 7) in float a_material;\n"
+	"uniform vec2 u_scale;\n"
+	"uniform vec2 u_offset;\n"
+	"uniform float u_radius;\n"
+	"uniform int u_color_mode;\n"
+	"uniform vec3 u_material_color[32];\n"
+	"uniform float u_rest_density[32];\n"
+	"uniform float u_speed_range;\n"
+	"uniform float u_pressure_range;\n"
+	"out vec2 v_corner;\n"
+	"out vec3 v_color;\n"
+	"vec3 ramp(float t) {\n"
+	"  t = clamp(t, 0.0, 1.0);\n"
+	"  vec3 c = vec3(1.5) - abs(4.0 * t - vec3(3.0, 2.0, 1.0));\n"
+	"  return clamp(c, 0.0, 1.0) * 0.85 + 0.1;\n"
+	"}\n"
+	"vec3 diverging(float t) {\n"
+	"  t = clamp(t, -1.0, 1.0);\n"
+	"  vec3 mid = vec3(0.9, 0.9, 0.88);\n"
+	"  return t < 0.0 ? mix(mid, vec3(0.17, 0.36, 0.85), -t) : mix(mid, vec3(0.86, 0.2, 0.14), t);\n"
+	"}\n"
+	"void main() {\n"
+	"  int m = clamp(int(a_material + 0.5), 0, 31);\n"
+	"  vec3 c = u_material_color[m];\n"
+	"  if (u_color_mode == 1) c = ramp(length(vec2(a_vx, a_vy)) / u_speed_range);\n"
+	"  else if (u_color_mode == 2) c = ramp(0.5 * a_density / u_rest_density[m]);\n"
+	"  else if (u_color_mode == 3) c = diverging(a_pressure / u_pressure_range);\n"
+	"  v_color = c;\n"
+	"  v_corner = a_corner;\n"
+	"  vec2 p = vec2(a_x, a_y) + a_corner * u_radius;\n"
+	"  gl_Position = vec4(p * u_scale + u_offset, 0.0, 1.0);\n"
+	"}\n";
+
+/* A disc with a one-pixel smooth rim and a little shading toward the rim. */
+static const char* dot_fragment_shader =
+	"#version 330 core\n"
+	"in vec2 v_corner;\n"
+	"in vec3 v_color;\n"
+	"uniform float u_pixel_radius;\n"
+	"out vec4 frag;\n"
+	"void main() {\n"
+	"  float r = length(v_corner);\n"
+	"  float aa = 1.0 / max(u_pixel_radius, 1.0);\n"
+	"  float alpha = 1.0 - smoothstep(1.0 - aa, 1.0, r);\n"
+	"  if (alpha <= 0.0) discard;\n"
+	"  frag = vec4(v_color * (1.0 - 0.3 * r * r), alpha);\n"
+	"}\n";
+
+/* The soft disc of reference 002: weight (1 - r^2)^2, smooth at the centre and at the edge, so
+ * the summed field has no creases. RGB carries colour * weight for the weighted mean. */
+static const char* splat_fragment_shader =
+	"#version 330 core\n"
+	"in vec2 v_corner;\n"
+	"in vec3 v_color;\n"
+	"out vec4 frag;\n"
+	"void main() {\n"
+	"  float r2 = dot(v_corner, v_corner);\n"
+	"  if (r2 >= 1.0) discard;\n"
+	"  float w = (1.0 - r2) * (1.0 - r2);\n"
+	"  frag = vec4(v_color * w, w);\n"
+	"}\n";
+
+/* One triangle covering the viewport; no vertex buffer (positions from gl_VertexID). */
+static const char* fullscreen_vertex_shader =
+	"#version 330 core\n"
+	"out vec2 v_uv;\n"
+	"void main() {\n"
+	"  vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));\n"
+	"  v_uv = p;\n"
+	"  gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);\n"
+	"}\n";
+
+/* The threshold: opaque where the summed weight is above it, a smooth edge of +-softness, and
+ * slightly darker where the fluid is thick so the surface reads as a volume. */
+static const char* threshold_fragment_shader =
+	"#version 330 core\n"
+	"in vec2 v_uv;\n"
+	"uniform sampler2D u_field;\n"
+	"uniform float u_threshold;\n"
+	"uniform float u_softness;\n"
+	"out vec4 frag;\n"
+	"void main() {\n"
+	"  vec4 f = texture(u_field, v_uv);\n"
+	"  float alpha = smoothstep(u_threshold - u_softness, u_threshold + u_softness, f.a);\n"
+	"  if (alpha <= 0.0) discard;\n"
+	"  vec3 c = f.rgb / max(f.a, 1e-4);\n"
+	"  float depth = clamp((f.a - u_threshold) / (6.0 * u_threshold), 0.0, 1.0);\n"
+	"  c *= mix(1.12, 0.8, depth);\n"
+	"  frag = vec4(c, alpha);\n"
+	"}\n";
+
+/* Containers, obstacles, pointer ring: world-space triangles with a colour each. */
+static const char* shape_vertex_shader =
+	"#version 330 core\n"
+	"layout(location = 0) in vec2 a_position;\n"
+	"layout(location = 1) in vec4 a_color;\n"
+	"uniform vec2 u_scale;\n"
+	"uniform vec2 u_offset;\n"
+	"out vec4 v_color;\n"
+	"void main() {\n"
+	"  v_color = a_color;\n"
+	"  gl_Position = vec4(a_position * u_scale + u_offset, 0.0, 1.0);\n"
+	"}\n";
+
+static const char* shape_fragment_shader =
+	"#version 330 core\n"
+	"in vec4 v_color;\n"
+	"out vec4 frag;\n"
+	"void main() { frag = v_color; }\n";
+
+/* ---- Colours ----------------------------------------------------------------------------- */
+
+typedef struct rgba {
+	float r, g, b, a;
+} rgba;
+
+static const rgba background_color = {0.055f, 0.06f, 0.075f, 1.0f};
+static const rgba container_fill_color = {0.12f, 0.13f, 0.16f, 1.0f};
+static const rgba container_rim_color = {0.42f, 0.45f, 0.52f, 1.0f};
+static const rgba obstacle_color = {0.56f, 0.53f, 0.49f, 1.0f};
+static const rgba obstacle_held_color = {0.85f, 0.78f, 0.6f, 1.0f};
+static const rgba attract_ring_color = {0.55f, 0.85f, 1.0f, 0.7f};
+static const rgba repel_ring_color = {1.0f, 0.55f, 0.45f, 0.7f};
+static const rgba idle_ring_color = {1.0f, 1.0f, 1.0f, 0.18f};
+
+/* ---- Renderer ---------------------------------------------------------------------------- */
+
+enum {
+	PARTICLE_X = 0,
+	PARTICLE_Y,
+	PARTICLE_VX,
+	PARTICLE_VY,
+	PARTICLE_DENSITY,
+	PARTICLE_PRESSURE,
+	PARTICLE_MATERIAL,
+	PARTICLE_ARRAY_COUNT
+};
+
+typedef struct shape_vertex {
+	float x, y;
+	rgba color;
+} shape_vertex;
+
+typedef struct particle_program {
+	GLuint program;
+	GLint scale, offset, radius, color_mode, material_color, rest_density, speed_range,
+		pressure_range, pixel_radius;
+} particle_program;
+
+struct viewer_renderer {
+	particle_program dots;
+	particle_program splats;
+	GLuint threshold_program;
+	GLint threshold_field, threshold_value, threshold_softness;
+	GLuint shape_program;
+	GLint shape_scale, shape_offset;
+
+	GLuint particle_vao;
+	GLuint corner_buffer;
+	GLuint particle_buffers[PARTICLE_ARRAY_COUNT];
+	GLuint empty_vao;
+	GLuint shape_vao, shape_buffer;
+
+	/* The metaball field: RGBA16F, the size of the viewport. */
+	GLuint field_framebuffer, field_texture;
+	int field_width, field_height;
+
+	shape_vertex* shapes;
+	int shape_count, shape_capacity;
+};
+
+static GLuint compile_shader(GLenum type, const char* source, char* err, int err_size)
+{
+	GLuint shader = gl.CreateShader(type);
+	gl.ShaderSource(shader, 1, &source, NULL);
+	gl.CompileShader(shader);
+	GLint ok = 0;
+	gl.GetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+	if (!ok) {
+		char log[1024];
+		gl.GetShaderInfoLog(shader, sizeof log, NULL, log);
+		snprintf(err, (size_t)err_size, "shader compile failed: %s", log);
+		gl.DeleteShader(shader);
+		return 0;
+	}
+	return shader;
+}
+
+static GLuint link_program(const char* vertex_source, const char* fragment_source, char* err,
+                           int err_size)
+{
+	GLuint vertex = compile_shader(GL_VERTEX_SHADER, vertex_source, err, err_size);
+	if (vertex == 0) return 0;
+	GLuint fragment = compile_shader(GL_FRAGMENT_SHADER, fragment_source, err, err_size);
+	if (fragment == 0) {
+		gl.DeleteShader(vertex);
+		return 0;
+	}
+	GLuint program = gl.CreateProgram();
+	gl.AttachShader(program, vertex);
+	gl.AttachShader(program, fragment);
+	gl.LinkProgram(program);
+	gl.DeleteShader(vertex);
+	gl.DeleteShader(fragment);
+	GLint ok = 0;
+	gl.GetProgramiv(program, GL_LINK_STATUS, &ok);
+	if (!ok) {
+		char log[1024];
+		gl.GetProgramInfoLog(program, sizeof log, NULL, log);
+		snprintf(err, (size_t)err_size, "shader link failed: %s", log);
+		gl.DeleteProgram(program);
+		return 0;
+	}
+	return program;
+}
+
+static bool make_particle_program(particle_program* p, const char* fragment_source, char* err,
+                                  int err_size)
+{
+	p->program = link_program(particle_vertex_shader, fragment_source, err, err_size);
+	if (p->program == 0) return false;
+	p->scale = gl.GetUniformLocation(p->program, "u_scale");
+	p->offset = gl.GetUniformLocation(p->program, "u_offset");
+	p->radius = gl.GetUniformLocation(p->program, "u_radius");
+	p->color_mode = gl.GetUniformLocation(p->program, "u_color_mode");
+	p->material_color = gl.GetUniformLocation(p->program, "u_material_color");
+	p->rest_density = gl.GetUniformLocation(p->program, "u_rest_density");
+	p->speed_range = gl.GetUniformLocation(p->program, "u_speed_range");
+	p->pressure_range = gl.GetUniformLocation(p->program, "u_pressure_range");
+	p->pixel_radius = gl.GetUniformLocation(p->program, "u_pixel_radius");
+	return true;
+}
+
+viewer_renderer* viewer_renderer_create(char* err, int err_size)
+{
+	viewer_renderer* r = calloc(1, sizeof *r);
+	if (r == NULL) {
+		snprintf(err, (size_t)err_size, "out of memory");
+		return NULL;
+	}
+	if (!make_particle_program(&r->dots, dot_fragment_shader, err, err_size) ||
+	    !make_particle_program(&r->splats, splat_fragment_shader, err, err_size)) {
+		viewer_renderer_destroy(r);
+		return NULL;
+	}
+	r->threshold_program = link_program(fullscreen_vertex_shader, threshold_fragment_shader, err,
+	                                    err_size);
+	r->shape_program = link_program(shape_vertex_shader, shape_fragment_shader, err, err_size);
+	if (r->threshold_program == 0 || r->shape_program == 0) {
+		viewer_renderer_destroy(r);
+		return NULL;
+	}
+	r->threshold_field = gl.GetUniformLocation(r->threshold_program, "u_field");
+	r->threshold_value = gl.GetUniformLocation(r->threshold_program, "u_threshold");
+	r->threshold_softness = gl.GetUniformLocation(r->threshold_program, "u_softness");
+	r->shape_scale = gl.GetUniformLocation(r->shape_program, "u_scale");
+	r->shape_offset = gl.GetUniformLocation(r->shape_program, "u_offset");
+
+	/* Particle quads: four corners as a triangle strip, then one vertex buffer per particle
+	 * array with divisor 1 (one value per instance). */
+	static const float corners[8] = {-1, -1, 1, -1, -1, 1, 1, 1};
+	gl.GenVertexArrays(1, &r->particle_vao);
+	gl.BindVertexArray(r->particle_vao);
+	gl.GenBuffers(1, &r->corner_buffer);
+	gl.BindBuffer(GL_ARRAY_BUFFER, r->corner_buffer);
+	gl.BufferData(GL_ARRAY_BUFFER, sizeof corners, corners, GL_STATIC_DRAW);
+	gl.EnableVertexAttribArray(0);
+	gl.VertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, NULL);
+	gl.GenBuffers(PARTICLE_ARRAY_COUNT, r->particle_buffers);
+	for (int a = 0; a < PARTICLE_ARRAY_COUNT; ++a) {
+		GLuint location = (GLuint)(a + 1);
+		gl.BindBuffer(GL_ARRAY_BUFFER, r->particle_buffers[a]);
+		gl.BufferData(GL_ARRAY_BUFFER, 4, NULL, GL_STREAM_DRAW);
+		gl.EnableVertexAttribArray(location);
+		if (a == PARTICLE_MATERIAL) {
+			gl.VertexAttribPointer(location, 1, GL_UNSIGNED_BYTE, GL_FALSE, 0, NULL);
+		} else {
+			gl.VertexAttribPointer(location, 1, GL_FLOAT, GL_FALSE, 0, NULL);
+		}
+		gl.VertexAttribDivisor(location, 1);
+	}
+
+	gl.GenVertexArrays(1, &r->empty_vao);
+
+	gl.GenVertexArrays(1, &r->shape_vao);
+	gl.BindVertexArray(r->shape_vao);
+	gl.GenBuffers(1, &r->shape_buffer);
+	gl.BindBuffer(GL_ARRAY_BUFFER, r->shape_buffer);
+	gl.EnableVertexAttribArray(0);
+	gl.VertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, sizeof(shape_vertex), NULL);
+	gl.EnableVertexAttribArray(1);
+	gl.VertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(shape_vertex),
+	                       (const void*)offsetof(shape_vertex, color));
+	gl.BindVertexArray(0);
+
+	gl.GenFramebuffers(1, &r->field_framebuffer);
+	gl.GenTextures(1, &r->field_texture);
+	return r;
+}
+
+void viewer_renderer_destroy(viewer_renderer* r)
+{
+	if (r == NULL) return;
+	if (r->dots.program) gl.DeleteProgram(r->dots.program);
+	if (r->splats.program) gl.DeleteProgram(r->splats.program);
+	if (r->threshold_program) gl.DeleteProgram(r->threshold_program);
+	if (r->shape_program) gl.DeleteProgram(r->shape_program);
+	if (r->corner_buffer) gl.DeleteBuffers(1, &r->corner_buffer);
+	if (r->particle_buffers[0]) gl.DeleteBuffers(PARTICLE_ARRAY_COUNT, r->particle_buffers);
+	if (r->shape_buffer) gl.DeleteBuffers(1, &r->shape_buffer);
+	if (r->particle_vao) gl.DeleteVertexArrays(1, &r->particle_vao);
+	if (r->empty_vao) gl.DeleteVertexArrays(1, &r->empty_vao);
+	if (r->shape_vao) gl.DeleteVertexArrays(1, &r->shape_vao);
+	if (r->field_framebuffer) gl.DeleteFramebuffers(1, &r->field_framebuffer);
+	if (r->field_texture) gl.DeleteTextures(1, &r->field_texture);
+	free(r->shapes);
+	free(r);
+}
+
+/* ---- Shape building ---------------------------------------------------------------------- */
+
+static void push_vertex(viewer_renderer* r, pdl_vec2 p, rgba color)
+{
+	if (r->shape_count == r->shape_capacity) {
+		int capacity = r->shape_capacity ? 2 * r->shape_capacity : 1024;
+		shape_vertex* grown = realloc(r->shapes, (size_t)capacity * sizeof *grown);
+		if (grown == NULL) return;
+		r->shapes = grown;
+		r->shape_capacity = capacity;
+	}
+	r->shapes[r->shape_count++] = (shape_vertex){p.x, p.y, color};
+}
+
+static void push_triangle(viewer_renderer* r, pdl_vec2 a, pdl_vec2 b, pdl_vec2 c, rgba color)
+{
+	push_vertex(r, a, color);
+	push_vertex(r, b, color);
+	push_vertex(r, c, color);
+}
+
+static void push_quad(viewer_renderer* r, pdl_vec2 a, pdl_vec2 b, pdl_vec2 c, pdl_vec2 d,
+                      rgba color)
+{
+	push_triangle(r, a, b, c, color);
+	push_triangle(r, a, c, d, color);
+}
+
+/* Circles use enough segments that the edge error stays under half a pixel. */
+static int circle_segments(float radius, float pixels_per_unit)
+{
+	float pixels = radius * pixels_per_unit;
+	int n = (int)(6.2832f * sqrtf(fmaxf(pixels, 1.0f)) * 1.5f);
+	return n < 16 ? 16 : (n > 256 ? 256 : n);
+}
+
+static pdl_vec2 on_circle(pdl_vec2 c, float radius, float angle)
+{
+	return (pdl_vec2){c.x + radius * cosf(angle), c.y + radius * sinf(angle)};
+}
+
+static void push_disc(viewer_renderer* r, pdl_vec2 c, float radius, int segments, rgba color)
+{
+	for (int i = 0; i < segments; ++i) {
+		float a0 = 6.2831853f * (float)i / (float)segments;
+		float a1 = 6.2831853f * (float)(i + 1) / (float)segments;
+		push_triangle(r, c, on_circle(c, radius, a0), on_circle(c, radius, a1), color);
+	}
+}
+
+static void push_ring(viewer_renderer* r, pdl_vec2 c, float inner, float outer, int segments,
+                      rgba color)
+{
+	for (int i = 0; i < segments; ++i) {
+		float a0 = 6.2831853f * (float)i / (float)segments;
+		float a1 = 6.2831853f * (float)(i + 1) / (float)segments;
+		push_quad(r, on_circle(c, inner, a0), on_circle(c, outer, a0), on_circle(c, outer, a1),
+		          on_circle(c, inner, a1), color);
+	}
+}
+
+static void push_polygon(viewer_renderer* r, const pdl_vec2* v, int n, rgba color)
+{
+	for (int i = 1; i + 1 < n; ++i) push_triangle(r, v[0], v[i], v[i + 1], color);
+}
+
+/* A band of the given width just outside a counter-clockwise convex polygon. */
+static void push_polygon_rim(viewer_renderer* r, const pdl_vec2* v, int n, float width, rgba color)
+{
+	for (int i = 0; i < n; ++i) {
+		pdl_vec2 a = v[i], b = v[(i + 1) % n];
+		float dx = b.x - a.x, dy = b.y - a.y;
+		float len = sqrtf(dx * dx + dy * dy);
+		if (len <= 0) continue;
+		/* outward normal of a CCW edge */
+		pdl_vec2 normal = {dy / len * width, -dx / len * width};
+		push_quad(r, a, b, (pdl_vec2){b.x + normal.x, b.y + normal.y},
+		          (pdl_vec2){a.x + normal.x, a.y + normal.y}, color);
+		push_disc(r, b, width, 8, color); /* fills the gap at the corner */
+	}
+}
+
+static bool is_container(pdl_boundary_kind kind)
+{
+	return kind == PDL_BOUNDARY_CIRCLE_CONTAINER || kind == PDL_BOUNDARY_BOX_CONTAINER;
+}
+
+/* Container interiors go first (under the fluid); rims, obstacles and the pointer ring after. */
+static void build_shapes(viewer_renderer* r, const viewer_app* app, bool interiors)
+{
+	const pdl_world* world = app->scene.world;
+	float ppu = app->view.pixels_per_unit;
+	float rim = 3.0f * app->view.pixel_ratio / ppu;
+	int limit = pdl_world_boundary_id_limit(world);
+	r->shape_count = 0;
+	for (int id = 0; id < limit; ++id) {
+		pdl_boundary_def def;
+		if (!pdl_world_get_boundary(world, id, &def)) continue;
+		pdl_vec2 v[PDL_MAX_POLYGON_VERTICES];
+		int n = pdl_boundary_world_vertices(&def, v);
+		if (is_container(def.kind)) {
+			rgba color = interiors ? container_fill_color : container_rim_color;
+			if (def.kind == PDL_BOUNDARY_CIRCLE_CONTAINER) {
+				int segments = circle_segments(def.radius, ppu);
+				if (interiors) push_disc(r, def.position, def.radius, segments, color);
+				else push_ring(r, def.position, def.radius, def.radius + rim, segments, color);
+			} else if (interiors) {
+				push_polygon(r, v, n, color);
+			} else {
+				push_polygon_rim(r, v, n, rim, color);
+			}
+			continue;
+		}
+		if (interiors) continue;
+		bool held = app->input.action == VIEWER_POINTER_DRAG_OBSTACLE &&
+		            app->input.dragged_obstacle == id;
+		rgba color = held ? obstacle_held_color : obstacle_color;
+		if (def.kind == PDL_BOUNDARY_CIRCLE) {
+			push_disc(r, def.position, def.radius, circle_segments(def.radius, ppu), color);
+		} else {
+			push_polygon(r, v, n, color);
+		}
+	}
+	if (!interiors && app->input.mouse_inside && app->input.action != VIEWER_POINTER_DRAG_OBSTACLE) {
+		rgba color = app->input.action == VIEWER_POINTER_ATTRACT  ? attract_ring_color
+		             : app->input.action == VIEWER_POINTER_REPEL ? repel_ring_color
+		                                                          : idle_ring_color;
+		float radius = app->interaction.pointer_radius;
+		float width = 1.5f * app->view.pixel_ratio / ppu;
+		push_ring(r, app->input.mouse_world, radius - width, radius, circle_segments(radius, ppu),
+		          color);
+	}
+}
+
+static void draw_shapes(viewer_renderer* r, const float scale[2], const float offset[2])
+{
+	if (r->shape_count == 0) return;
+	gl.UseProgram(r->shape_program);
+	gl.Uniform2f(r->shape_scale, scale[0], scale[1]);
+	gl.Uniform2f(r->shape_offset, offset[0], offset[1]);
+	gl.BindVertexArray(r->shape_vao);
+	gl.BindBuffer(GL_ARRAY_BUFFER, r->shape_buffer);
+	gl.BufferData(GL_ARRAY_BUFFER, (GLsizeiptr)r->shape_count * (GLsizeiptr)sizeof(shape_vertex),
+	              r->shapes, GL_STREAM_DRAW);
+	gl.DrawArrays(GL_TRIANGLES, 0, r->shape_count);
+}
+
+/* ---- Particles --------------------------------------------------------------------------- */
+
+static void upload_particles(viewer_renderer* r, const pdl_particle_data* p)
+{
+	const void* arrays[PARTICLE_ARRAY_COUNT] = {p->x,       p->y,        p->vx,      p->vy,
+	                                            p->density, p->pressure, p->material};
+	gl.BindVertexArray(r->particle_vao);
+	for (int a = 0; a < PARTICLE_ARRAY_COUNT; ++a) {
+		GLuint location = (GLuint)(a + 1);
+		if (arrays[a] == NULL) {
+			/* a world that reports no density or pressure: the attribute reads 0 */
+			gl.DisableVertexAttribArray(location);
+			continue;
+		}
+		gl.EnableVertexAttribArray(location);
+		size_t element = a == PARTICLE_MATERIAL ? sizeof(uint8_t) : sizeof(float);
+		gl.BindBuffer(GL_ARRAY_BUFFER, r->particle_buffers[a]);
+		/* Orphan and refill: the driver need not wait for last frame's draw to finish. */
+		gl.BufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)p->count * element), arrays[a],
+		              GL_STREAM_DRAW);
+	}
+}
+
+static void set_particle_uniforms(const particle_program* p, const viewer_app* app,
+                                  const float scale[2], const float offset[2], float radius)
+{
+	const pdl_world* world = app->scene.world;
+	float colors[3 * PDL_MAX_MATERIALS];
+	float rest[PDL_MAX_MATERIALS];
+	int materials = pdl_world_material_count(world);
+	for (int m = 0; m < PDL_MAX_MATERIALS; ++m) {
+		pdl_material_def def = pdl_world_get_material(world, m < materials ? m : 0);
+		colors[3 * m + 0] = (float)((def.color >> 16) & 0xff) / 255.0f;
+		colors[3 * m + 1] = (float)((def.color >> 8) & 0xff) / 255.0f;
+		colors[3 * m + 2] = (float)(def.color & 0xff) / 255.0f;
+		rest[m] = def.rest_density;
+	}
+	gl.UseProgram(p->program);
+	gl.Uniform2f(p->scale, scale[0], scale[1]);
+	gl.Uniform2f(p->offset, offset[0], offset[1]);
+	gl.Uniform1f(p->radius, radius);
+	gl.Uniform1i(p->color_mode, (GLint)app->render.color);
+	gl.Uniform3fv(p->material_color, PDL_MAX_MATERIALS, colors);
+	gl.Uniform1fv(p->rest_density, PDL_MAX_MATERIALS, rest);
+	gl.Uniform1f(p->speed_range, fmaxf(app->render.speed_range, 1e-3f));
+	gl.Uniform1f(p->pressure_range, fmaxf(app->render.pressure_range, 1e-3f));
+	if (p->pixel_radius >= 0) gl.Uniform1f(p->pixel_radius, radius * app->view.pixels_per_unit);
+}
+
+static bool ensure_field(viewer_renderer* r, int width, int height)
+{
+	if (r->field_width == width && r->field_height == height) return true;
+	gl.BindTexture(GL_TEXTURE_2D, r->field_texture);
+	gl.TexImage2D(GL_TEXTURE_2D, 0, GL_RGBA16F, width, height, 0, GL_RGBA, GL_FLOAT, NULL);
+	gl.TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+	gl.TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+	gl.TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+	gl.TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+	gl.BindFramebuffer(GL_FRAMEBUFFER, r->field_framebuffer);
+	gl.FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, r->field_texture,
+	                        0);
+	bool complete = gl.CheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+	gl.BindFramebuffer(GL_FRAMEBUFFER, 0);
+	if (!complete) return false;
+	r->field_width = width;
+	r->field_height = height;
+	return true;
+}
+
+static void draw_metaballs(viewer_renderer* r, const viewer_app* app, int count,
+                           const float scale[2], const float offset[2], float h,
+                           int gl_viewport_y)
+{
+	const viewer_view* view = &app->view;
+	float field_scale = fminf(fmaxf(app->render.field_scale, 0.1f), 1.0f);
+	int field_width = (int)ceilf((float)view->viewport_width * field_scale);
+	int field_height = (int)ceilf((float)view->viewport_height * field_scale);
+	if (!ensure_field(r, field_width, field_height)) {
+		/* no float render target: fall back to dots rather than show nothing */
+		set_particle_uniforms(&r->dots, app, scale, offset, app->render.dot_radius * h);
+		gl.DrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, count);
+		return;
+	}
+	/* 1. splat: sum soft discs (colour * weight, weight) into the float field */
+	gl.BindFramebuffer(GL_FRAMEBUFFER, r->field_framebuffer);
+	gl.Disable(GL_SCISSOR_TEST);
+	gl.Viewport(0, 0, field_width, field_height);
+	gl.ClearColor(0, 0, 0, 0);
+	gl.Clear(GL_COLOR_BUFFER_BIT);
+	gl.BlendFunc(GL_ONE, GL_ONE);
+	set_particle_uniforms(&r->splats, app, scale, offset, app->render.splat_radius * h);
+	gl.BindVertexArray(r->particle_vao);
+	gl.DrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, count);
+
+	/* 2. threshold: back on screen, blend the surface over the container */
+	gl.BindFramebuffer(GL_FRAMEBUFFER, 0);
+	gl.Viewport(view->viewport_x, gl_viewport_y, view->viewport_width, view->viewport_height);
+	gl.Enable(GL_SCISSOR_TEST);
+	gl.BlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+	gl.UseProgram(r->threshold_program);
+	gl.ActiveTexture(GL_TEXTURE0);
+	gl.BindTexture(GL_TEXTURE_2D, r->field_texture);
+	gl.Uniform1i(r->threshold_field, 0);
+	gl.Uniform1f(r->threshold_value, app->render.threshold);
+	gl.Uniform1f(r->threshold_softness, fmaxf(app->render.edge_softness, 1e-3f));
+	gl.BindVertexArray(r->empty_vao);
+	gl.DrawArrays(GL_TRIANGLES, 0, 3);
+}
+
+void viewer_renderer_draw(viewer_renderer* r, const viewer_app* app)
+{
+	const viewer_view* view = &app->view;
+	const pdl_world* world = app->scene.world;
+	/* GL counts viewport rows from the bottom; the view counts from the top. */
+	int gl_viewport_y = view->drawable_height - (view->viewport_y + view->viewport_height);
+
+	gl.Viewport(0, 0, view->drawable_width, view->drawable_height);
+	gl.Disable(GL_SCISSOR_TEST);
+	gl.ClearColor(background_color.r, background_color.g, background_color.b, 1.0f);
+	gl.Clear(GL_COLOR_BUFFER_BIT);
+	if (world == NULL || view->viewport_width <= 0 || view->viewport_height <= 0) return;
+
+	gl.Viewport(view->viewport_x, gl_viewport_y, view->viewport_width, view->viewport_height);
+	gl.Scissor(view->viewport_x, gl_viewport_y, view->viewport_width, view->viewport_height);
+	gl.Enable(GL_SCISSOR_TEST);
+	gl.Enable(GL_BLEND);
+	gl.BlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+
+	/* world units -> clip space: the viewport's centre is view->center */
+	float scale[2] = {2.0f * view->pixels_per_unit / (float)view->viewport_width,
+	                  2.0f * view->pixels_per_unit / (float)view->viewport_height};
+	float offset[2] = {-view->center.x * scale[0], -view->center.y * scale[1]};
+
+	build_shapes(r, app, true);
+	draw_shapes(r, scale, offset);
+
+	pdl_particle_data particles = pdl_world_particles(world);
+	if (particles.count > 0) {
+		float h = pdl_world_get_def(world).interaction_radius;
+		upload_particles(r, &particles);
+		if (app->render.mode == VIEWER_RENDER_METABALL) {
+			draw_metaballs(r, app, particles.count, scale, offset, h, gl_viewport_y);
+		} else {
+			set_particle_uniforms(&r->dots, app, scale, offset, app->render.dot_radius * h);
+			gl.DrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, particles.count);
+		}
+	}
+
+	gl.BlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+	build_shapes(r, app, false);
+	draw_shapes(r, scale, offset);
+
+	gl.BindVertexArray(0);
+	gl.UseProgram(0);
+	gl.Disable(GL_SCISSOR_TEST);
+	gl.Viewport(0, 0, view->drawable_width, view->drawable_height);
+}

@@ -1,0 +1,409 @@
+/* puddle-view: the worlds the viewer can show, and the material presets.
+ *
+ * The viewer's own scenes are built in code, so that it runs with nothing but the core library.
+ * Each is written at one scale; --particles rebuilds it with every length multiplied by
+ * sqrt(wanted / built), which keeps the fluid (h, densities) and changes how much of it there is.
+ * Sizes are in units of h = 1: a fill spaced at rest density 4 holds about 9 particles per unit^2.
+ *
+ * SPDX-License-Identifier: MIT */
+#include "viewer.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- Presets ------------------------------------------------------------------------------ */
+
+static const char* preset_names[VIEWER_PRESET_COUNT] = {"water", "lava", "slime", "stratify"};
+
+const char* viewer_preset_name(viewer_preset preset)
+{
+	return (unsigned)preset < VIEWER_PRESET_COUNT ? preset_names[preset] : "?";
+}
+
+pdl_material_def viewer_preset_material(viewer_preset preset, int layer)
+{
+	pdl_material_def m = pdl_default_material_def();
+	switch (preset) {
+	case VIEWER_PRESET_WATER:
+		break;
+	case VIEWER_PRESET_LAVA:
+		/* Reference 002's "more viscous substance": strong viscosity impulses damp relative
+		 * motion, so it creeps and piles up; a little wall friction and stickiness. */
+		m.viscosity_sigma = 3.0f;
+		m.viscosity_beta = 0.6f;
+		m.stiffness = 40.0f;
+		m.near_stiffness = 40.0f;
+		m.mass = 1.5f;
+		m.wall_friction = 0.6f;
+		m.wall_stickiness = 20.0f;
+		m.color = 0xff5a1f;
+		break;
+	case VIEWER_PRESET_SLIME:
+		/* Clavet section 4: springs between neighbours make it elastic, plasticity lets it
+		 * flow slowly once stretched past the yield ratio; stickiness holds it to walls. */
+		m.spring_stiffness = 150.0f;
+		m.yield_ratio = 0.15f;
+		m.plasticity = 0.4f;
+		m.viscosity_sigma = 1.0f;
+		m.viscosity_beta = 0.3f;
+		m.wall_stickiness = 60.0f;
+		m.stick_distance = 0.5f;
+		m.color = 0x74d13e;
+		break;
+	case VIEWER_PRESET_STRATIFY: {
+		/* Reference 001's three density classes: heavier particles win the mass-weighted
+		 * displacement and sink through lighter ones. */
+		static const float masses[3] = {1.0f, 2.0f, 4.0f};
+		static const uint32_t colors[3] = {0xf2c14e, 0xe0594a, 0x3b4fb0};
+		int k = layer < 0 ? 0 : (layer > 2 ? 2 : layer);
+		m.mass = masses[k];
+		m.color = colors[k];
+		break;
+	}
+	default:
+		break;
+	}
+	return m;
+}
+
+int viewer_substeps_needed(const pdl_world* world)
+{
+	/* types.h: k dt_sub^2 / h (and the same for k_near) must stay below about 0.02. */
+	pdl_world_def def = pdl_world_get_def(world);
+	float k = 0;
+	for (int m = 0; m < pdl_world_material_count(world); ++m) {
+		pdl_material_def md = pdl_world_get_material(world, m);
+		k = fmaxf(k, fmaxf(md.stiffness, md.near_stiffness));
+		k = fmaxf(k, md.spring_stiffness * 0.25f);
+	}
+	double needed = ceil((double)def.dt * sqrt((double)k / (0.02 * def.interaction_radius)));
+	if (needed < 1) needed = 1;
+	if (needed > 64) needed = 64;
+	return (int)needed;
+}
+
+bool viewer_apply_preset(pdl_world* world, viewer_preset preset, char* err, int err_size)
+{
+	pdl_error e;
+	int materials = pdl_world_material_count(world);
+	int wanted = preset == VIEWER_PRESET_STRATIFY ? 3 : 1;
+	for (int m = 0; m < wanted || m < materials; ++m) {
+		pdl_material_def def = viewer_preset_material(preset, m);
+		bool ok = m < materials ? pdl_world_set_material(world, m, &def, &e) == PDL_OK
+		                        : pdl_world_add_material(world, &def, &e) >= 0;
+		if (!ok) {
+			snprintf(err, (size_t)err_size, "%s", e.message);
+			return false;
+		}
+	}
+
+	/* Deal the particles out: by id for stratify (a fine mix that then separates), all to
+	 * material 0 otherwise. */
+	pdl_particle_data p = pdl_world_particles(world);
+	if (p.count > 0) {
+		/* set_particles copies from the arrays it is given, so hand it copies, not the world's
+		 * own buffers (a copy onto itself is an overlapping memcpy) */
+		size_t n = (size_t)p.count;
+		float* state = malloc(4 * n * sizeof *state);
+		uint32_t* id = malloc(n * sizeof *id);
+		uint8_t* material = malloc(n);
+		if (state == NULL || id == NULL || material == NULL) {
+			free(state);
+			free(id);
+			free(material);
+			snprintf(err, (size_t)err_size, "out of memory");
+			return false;
+		}
+		memcpy(state, p.x, n * sizeof *state);
+		memcpy(state + n, p.y, n * sizeof *state);
+		memcpy(state + 2 * n, p.vx, n * sizeof *state);
+		memcpy(state + 3 * n, p.vy, n * sizeof *state);
+		memcpy(id, p.id, n * sizeof *id);
+		for (size_t i = 0; i < n; ++i) {
+			material[i] = (uint8_t)(preset == VIEWER_PRESET_STRATIFY ? id[i] % 3u : 0u);
+		}
+		pdl_particle_data changed = p;
+		changed.x = state;
+		changed.y = state + n;
+		changed.vx = state + 2 * n;
+		changed.vy = state + 3 * n;
+		changed.id = id;
+		changed.material = material;
+		changed.density = NULL;
+		changed.pressure = NULL;
+		/* springs join particles of one material only, so a new material layout drops them */
+		changed.spring_partner = NULL;
+		changed.spring_rest = NULL;
+		pdl_error_id status = pdl_world_set_particles(world, &changed, &e);
+		free(state);
+		free(id);
+		free(material);
+		if (status != PDL_OK) {
+			snprintf(err, (size_t)err_size, "%s", e.message);
+			return false;
+		}
+	}
+
+	pdl_world_def def = pdl_world_get_def(world);
+	int substeps = viewer_substeps_needed(world);
+	if (substeps > def.substeps) {
+		def.substeps = substeps;
+		pdl_world_set_def(world, &def, NULL);
+	}
+	return true;
+}
+
+/* ---- Built-in scenes ------------------------------------------------------------------------ */
+
+typedef struct scene_builder {
+	pdl_world* world;
+	float scale; /* every length is multiplied by this */
+	bool failed;
+	char* err;
+	int err_size;
+} scene_builder;
+
+static void fail(scene_builder* b, const pdl_error* e)
+{
+	if (!b->failed) snprintf(b->err, (size_t)b->err_size, "%s", e->message);
+	b->failed = true;
+}
+
+static int add_material(scene_builder* b, pdl_material_def def)
+{
+	pdl_error e;
+	int id = pdl_world_add_material(b->world, &def, &e);
+	if (id < 0) fail(b, &e);
+	return id;
+}
+
+static pdl_vec2 scaled(const scene_builder* b, float x, float y)
+{
+	return (pdl_vec2){x * b->scale, y * b->scale};
+}
+
+static void add_box(scene_builder* b, pdl_boundary_kind kind, float x, float y, float hx, float hy,
+                    float angle)
+{
+	pdl_boundary_def def = pdl_default_boundary_def();
+	def.kind = kind;
+	def.position = scaled(b, x, y);
+	def.half_extents = scaled(b, hx, hy);
+	def.angle = angle;
+	if (kind == PDL_BOUNDARY_BOX_CONTAINER) def.friction = 0.2f;
+	pdl_error e;
+	if (pdl_world_add_boundary(b->world, &def, &e) < 0) fail(b, &e);
+}
+
+static void add_circle(scene_builder* b, pdl_boundary_kind kind, float x, float y, float radius)
+{
+	pdl_boundary_def def = pdl_default_boundary_def();
+	def.kind = kind;
+	def.position = scaled(b, x, y);
+	def.radius = radius * b->scale;
+	if (kind == PDL_BOUNDARY_CIRCLE_CONTAINER) def.friction = 0.2f;
+	pdl_error e;
+	if (pdl_world_add_boundary(b->world, &def, &e) < 0) fail(b, &e);
+}
+
+static void fill_box(scene_builder* b, int material, float x, float y, float hx, float hy)
+{
+	pdl_fill_def def = pdl_default_fill_def();
+	def.shape = PDL_FILL_BOX;
+	def.material = material;
+	def.position = scaled(b, x, y);
+	def.half_extents = scaled(b, hx, hy);
+	pdl_error e;
+	if (pdl_world_fill(b->world, &def, &e) < 0) fail(b, &e);
+}
+
+static void fill_sunflower(scene_builder* b, int material, float x, float y, float radius)
+{
+	/* Reference 001 starts from a Fermat spiral: even spacing without lattice rows. */
+	pdl_fill_def def = pdl_default_fill_def();
+	def.shape = PDL_FILL_SPIRAL;
+	def.material = material;
+	def.position = scaled(b, x, y);
+	def.radius = radius * b->scale;
+	def.count = 0;
+	pdl_error e;
+	if (pdl_world_fill(b->world, &def, &e) < 0) fail(b, &e);
+}
+
+/* A dam break: a column of water released into a wide tank. */
+static void build_dam(scene_builder* b)
+{
+	int water = add_material(b, viewer_preset_material(VIEWER_PRESET_WATER, 0));
+	add_box(b, PDL_BOUNDARY_BOX_CONTAINER, 0, 20, 30, 20, 0);
+	fill_box(b, water, -20, 11, 9, 10);
+}
+
+/* Reference 004: blobs of fluid dropped into a round container. */
+static void build_blobs(scene_builder* b)
+{
+	int water = add_material(b, viewer_preset_material(VIEWER_PRESET_WATER, 0));
+	add_circle(b, PDL_BOUNDARY_CIRCLE_CONTAINER, 0, 0, 20);
+	fill_sunflower(b, water, -8, 6, 5);
+	fill_sunflower(b, water, 7, 9, 4.5f);
+	fill_sunflower(b, water, 1, -8, 5.5f);
+}
+
+/* Reference 001: three density classes, finely mixed, settle into layers. */
+static void build_stratify(scene_builder* b)
+{
+	add_material(b, viewer_preset_material(VIEWER_PRESET_STRATIFY, 0));
+	add_box(b, PDL_BOUNDARY_BOX_CONTAINER, 0, 15, 22, 15, 0);
+	fill_box(b, 0, 0, 9, 16, 8);
+	if (!b->failed && !viewer_apply_preset(b->world, VIEWER_PRESET_STRATIFY, b->err, b->err_size))
+		b->failed = true;
+}
+
+/* Reference 002's lava, poured over a ramp and a boulder. */
+static void build_lava(scene_builder* b)
+{
+	int lava = add_material(b, viewer_preset_material(VIEWER_PRESET_LAVA, 0));
+	add_box(b, PDL_BOUNDARY_BOX_CONTAINER, 0, 15, 25, 15, 0);
+	add_box(b, PDL_BOUNDARY_BOX, -6, 13, 11, 0.8f, -0.3f);
+	add_circle(b, PDL_BOUNDARY_CIRCLE, 12, 4, 3);
+	fill_box(b, lava, -16, 24, 7, 4.5f);
+}
+
+/* Clavet's viscoelastic slime: a lump that bounces, sticks and slowly flows. */
+static void build_slime(scene_builder* b)
+{
+	int slime = add_material(b, viewer_preset_material(VIEWER_PRESET_SLIME, 0));
+	add_circle(b, PDL_BOUNDARY_CIRCLE_CONTAINER, 0, 0, 18);
+	add_circle(b, PDL_BOUNDARY_CIRCLE, 0, -6, 3);
+	fill_sunflower(b, slime, 0, 8, 6);
+}
+
+typedef struct builtin_scene {
+	const char* name;
+	const char* description;
+	void (*build)(scene_builder* b);
+} builtin_scene;
+
+static const builtin_scene builtin_scenes[] = {
+	{"dam", "a column of water released into a wide tank", build_dam},
+	{"blobs", "three blobs of water dropped into a round container (reference 004)", build_blobs},
+	{"stratify", "three densities mixed, settling into layers (reference 001)", build_stratify},
+	{"lava", "viscous lava over a ramp and a boulder (reference 002)", build_lava},
+	{"slime", "a viscoelastic lump with springs and plasticity (Clavet section 4)", build_slime},
+};
+
+int viewer_scene_count(void)
+{
+	return (int)(sizeof builtin_scenes / sizeof builtin_scenes[0]);
+}
+
+const char* viewer_scene_name(int index)
+{
+	return index >= 0 && index < viewer_scene_count() ? builtin_scenes[index].name : NULL;
+}
+
+const char* viewer_scene_description(int index)
+{
+	return index >= 0 && index < viewer_scene_count() ? builtin_scenes[index].description : NULL;
+}
+
+int viewer_scene_find(const char* name)
+{
+	for (int i = 0; i < viewer_scene_count(); ++i) {
+		if (strcmp(builtin_scenes[i].name, name) == 0) return i;
+	}
+	return -1;
+}
+
+static pdl_world* build_builtin(const builtin_scene* s, float scale, int threads, char* err,
+                                int err_size)
+{
+	pdl_world_def def = pdl_default_world_def();
+	if (threads >= 0) def.threads = threads;
+	pdl_error e;
+	pdl_world* world = pdl_world_create(&def, &e);
+	if (world == NULL) {
+		snprintf(err, (size_t)err_size, "%s", e.message);
+		return NULL;
+	}
+	scene_builder b = {world, scale, false, err, err_size};
+	s->build(&b);
+	if (b.failed) {
+		pdl_world_destroy(world);
+		return NULL;
+	}
+	return world;
+}
+
+bool viewer_scene_load(viewer_scene* scene, const char* name, const viewer_scene_options* options,
+                       char* err, int err_size)
+{
+	memset(scene, 0, sizeof *scene);
+	int index = viewer_scene_find(name);
+	if (index < 0) {
+		snprintf(err, (size_t)err_size, "no scene named '%s' (try --list)", name);
+		return false;
+	}
+	const builtin_scene* s = &builtin_scenes[index];
+	pdl_world* world = build_builtin(s, 1.0f, options->threads, err, err_size);
+	if (world == NULL) return false;
+	int built = pdl_world_particle_count(world);
+	if (options->particles > 0 && built > 0 && options->particles != built) {
+		pdl_world_destroy(world);
+		float scale = sqrtf((float)options->particles / (float)built);
+		world = build_builtin(s, scale, options->threads, err, err_size);
+		if (world == NULL) return false;
+	}
+	snprintf(scene->name, sizeof scene->name, "%s", s->name);
+	scene->world = world;
+	return true;
+}
+
+void viewer_scene_unload(viewer_scene* scene)
+{
+	if (scene->world != NULL) pdl_world_destroy(scene->world);
+	memset(scene, 0, sizeof *scene);
+}
+
+void viewer_scene_bounds(const viewer_scene* scene, pdl_vec2* lo, pdl_vec2* hi)
+{
+	const pdl_world* world = scene->world;
+	*lo = (pdl_vec2){INFINITY, INFINITY};
+	*hi = (pdl_vec2){-INFINITY, -INFINITY};
+	int limit = pdl_world_boundary_id_limit(world);
+	bool found = false;
+	for (int id = 0; id < limit; ++id) {
+		pdl_boundary_def def;
+		if (!pdl_world_get_boundary(world, id, &def)) continue;
+		if (def.kind != PDL_BOUNDARY_CIRCLE_CONTAINER && def.kind != PDL_BOUNDARY_BOX_CONTAINER)
+			continue;
+		pdl_vec2 v[PDL_MAX_POLYGON_VERTICES];
+		int n = pdl_boundary_world_vertices(&def, v);
+		if (n == 0) {
+			v[0] = (pdl_vec2){def.position.x - def.radius, def.position.y - def.radius};
+			v[1] = (pdl_vec2){def.position.x + def.radius, def.position.y + def.radius};
+			n = 2;
+		}
+		for (int i = 0; i < n; ++i) {
+			lo->x = fminf(lo->x, v[i].x);
+			lo->y = fminf(lo->y, v[i].y);
+			hi->x = fmaxf(hi->x, v[i].x);
+			hi->y = fmaxf(hi->y, v[i].y);
+		}
+		found = true;
+	}
+	if (!found) {
+		pdl_particle_data p = pdl_world_particles(world);
+		for (int i = 0; i < p.count; ++i) {
+			lo->x = fminf(lo->x, p.x[i]);
+			lo->y = fminf(lo->y, p.y[i]);
+			hi->x = fmaxf(hi->x, p.x[i]);
+			hi->y = fmaxf(hi->y, p.y[i]);
+		}
+		if (p.count == 0) {
+			*lo = (pdl_vec2){-10, -10};
+			*hi = (pdl_vec2){10, 10};
+		}
+	}
+}

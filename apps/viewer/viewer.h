@@ -1,0 +1,326 @@
+/* puddle-view: the native viewer. viewer.h: the state every part of the viewer shares.
+ *
+ * One topic a file: main.c (window and loop), gl.c (OpenGL entry points), renderer.c (GPU
+ * drawing and shaders), input.c (mouse and keys acting on the world), scenes.c (the worlds the
+ * viewer can show, and presets), script.c (scripted input replay), capture.c (screenshots and
+ * measurement files), panel.cpp (the Dear ImGui side panel, behind a small C interface).
+ *
+ * Coordinates: world units (y up) for the simulation; window points (y down, SDL mouse events)
+ * for input; drawable pixels (y down) for the framebuffer. On a high-DPI screen one window point
+ * is several drawable pixels (viewer_view.pixel_ratio).
+ *
+ * SPDX-License-Identifier: MIT */
+#ifndef PUDDLE_VIEWER_H
+#define PUDDLE_VIEWER_H
+
+#include "puddle/puddle.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct SDL_Window SDL_Window;
+typedef union SDL_Event SDL_Event;
+
+/* ---- Rendering settings ----------------------------------------------------------------- */
+
+/** How particles become pixels. */
+typedef enum viewer_render_mode {
+	/** Reference 002, "alpha cutout rendering": soft splats summed into a float buffer, then a
+	 * threshold with a smooth edge turns the sum into one connected surface. */
+	VIEWER_RENDER_METABALL = 0,
+	/** One disc per particle (reference 001: instanced particles, one draw call). */
+	VIEWER_RENDER_DOTS,
+	VIEWER_RENDER_MODE_COUNT
+} viewer_render_mode;
+
+/** What the colour of a particle shows. */
+typedef enum viewer_color_mode {
+	VIEWER_COLOR_MATERIAL = 0, /**< the material's display colour */
+	VIEWER_COLOR_SPEED,        /**< |v|, 0 .. speed_range world units / s */
+	VIEWER_COLOR_DENSITY,      /**< rho / rho0, 0 .. 2 (1, the rest density, in the middle) */
+	VIEWER_COLOR_PRESSURE,     /**< k (rho - rho0), -pressure_range .. +pressure_range */
+	VIEWER_COLOR_MODE_COUNT
+} viewer_color_mode;
+
+typedef struct viewer_render_settings {
+	viewer_render_mode mode;
+	viewer_color_mode color;
+	/** Dot radius as a fraction of h. */
+	float dot_radius;
+	/** Metaball splat radius as a fraction of h: how far one particle's soft disc reaches. */
+	float splat_radius;
+	/** Summed splat weight at which the surface is drawn (reference 002 uses an alpha of 0.3
+	 * with its blur; here one particle alone peaks at 1). */
+	float threshold;
+	/** Width of the smooth edge around the threshold, in summed weight. */
+	float edge_softness;
+	/** Resolution of the metaball field relative to the viewport, (0, 1]. The field is smooth,
+	 * so half resolution with linear filtering looks the same and costs a quarter of the fill
+	 * (what matters on a software rasteriser such as llvmpipe). */
+	float field_scale;
+	float speed_range;    /**< world units / s at the top of the speed colour map */
+	float pressure_range; /**< |pressure| at either end of the pressure colour map */
+} viewer_render_settings;
+
+viewer_render_settings viewer_default_render_settings(void);
+const char* viewer_render_mode_name(viewer_render_mode mode);
+const char* viewer_color_mode_name(viewer_color_mode mode);
+
+/* ---- View: world units <-> window points <-> drawable pixels ---------------------------- */
+
+typedef struct viewer_view {
+	/** The world rectangle kept in sight (container bounds, set when a scene loads). */
+	pdl_vec2 world_min, world_max;
+	/** Window size in points and framebuffer size in pixels. */
+	int window_width, window_height;
+	int drawable_width, drawable_height;
+	/** Drawable pixels per window point (2 on a typical high-DPI screen). */
+	float pixel_ratio;
+	/** The simulation's part of the framebuffer, in drawable pixels, origin top-left (the side
+	 * panel takes the rest). */
+	int viewport_x, viewport_y, viewport_width, viewport_height;
+	/** Drawable pixels per world unit, and the world point at the viewport's centre. */
+	float pixels_per_unit;
+	pdl_vec2 center;
+} viewer_view;
+
+/** Fits world_min..world_max into the viewport with a margin, keeping the aspect ratio. */
+void viewer_view_fit(viewer_view* view);
+pdl_vec2 viewer_view_window_to_world(const viewer_view* view, float window_x, float window_y);
+/** World point to window point (what a mouse event at that spot would carry). */
+void viewer_view_world_to_window(const viewer_view* view, pdl_vec2 p, float* window_x,
+                                 float* window_y);
+/** World point to drawable pixel, origin top-left (the row order of a saved screenshot). */
+void viewer_view_world_to_pixel(const viewer_view* view, pdl_vec2 p, float* pixel_x,
+                                float* pixel_y);
+
+/* ---- Scenes and presets (scenes.c) ------------------------------------------------------ */
+
+/** A world to show, with how to rebuild it (R resets). */
+typedef struct viewer_scene {
+	char name[64];
+	pdl_world* world;
+	/** Optional per-step hook of a loaded scene (scripted emitters, strokes); may be NULL. */
+	void (*advance)(struct viewer_scene* scene, long long step);
+	void* user;
+} viewer_scene;
+
+/** Scene loading options from the command line. */
+typedef struct viewer_scene_options {
+	/** 0 keeps the scene's own particle count; otherwise the scene's fill is resized to hold
+	 * about this many particles (for measuring how many particles run at 60 fps). */
+	int particles;
+	/** Worker threads for the step (pdl_world_def.threads); -1 keeps the scene's. */
+	int threads;
+} viewer_scene_options;
+
+int viewer_scene_count(void);
+/** Name of the index-th scene ("dam", "blobs", "stratify", ...); number keys follow this order. */
+const char* viewer_scene_name(int index);
+const char* viewer_scene_description(int index);
+/** Index of a scene name, or -1. */
+int viewer_scene_find(const char* name);
+/** Builds the named scene; false (with a message in err) if it cannot. */
+bool viewer_scene_load(viewer_scene* scene, const char* name, const viewer_scene_options* options,
+                       char* err, int err_size);
+void viewer_scene_unload(viewer_scene* scene);
+/** The rectangle enclosing the scene's containers (or its particles if it has none). */
+void viewer_scene_bounds(const viewer_scene* scene, pdl_vec2* lo, pdl_vec2* hi);
+
+/** Material presets (reference 002's water and lava, reference 001's three density classes). */
+typedef enum viewer_preset {
+	VIEWER_PRESET_WATER = 0,
+	VIEWER_PRESET_LAVA,
+	VIEWER_PRESET_SLIME,
+	/** Three materials of mass 1, 2 and 4 mixed particle by particle: they settle in layers. */
+	VIEWER_PRESET_STRATIFY,
+	VIEWER_PRESET_COUNT
+} viewer_preset;
+
+const char* viewer_preset_name(viewer_preset preset);
+/** Substeps the world's stiffest material needs to stay stable (types.h: k dt_sub^2 / h below
+ * about 0.02). */
+int viewer_substeps_needed(const pdl_world* world);
+/** The material def of a preset (for stratify: layer 0, 1 or 2). */
+pdl_material_def viewer_preset_material(viewer_preset preset, int layer);
+/** Applies a preset to every particle of the world: water, lava and slime turn every material
+ * into that fluid; stratify makes three materials and deals them out across the particles.
+ * Also raises substeps where the preset's stiffness needs it. */
+bool viewer_apply_preset(pdl_world* world, viewer_preset preset, char* err, int err_size);
+
+/* ---- Interaction (input.c) --------------------------------------------------------------- */
+
+typedef enum viewer_pointer_action {
+	VIEWER_POINTER_NONE = 0,
+	VIEWER_POINTER_ATTRACT,
+	VIEWER_POINTER_REPEL,
+	VIEWER_POINTER_DRAG_OBSTACLE,
+} viewer_pointer_action;
+
+/** Tunable interaction strengths (side panel). */
+typedef struct viewer_interaction_settings {
+	float pointer_radius;   /**< world units */
+	float pointer_strength; /**< world units / s^2 toward the pointer; the repel button negates it */
+	float pointer_drag;     /**< 1/s, how strongly fluid follows the pointer's motion */
+	float spawn_radius;     /**< world units: the disc of new particles while spawning */
+	float spawn_interval;   /**< seconds between two spawned discs */
+	pdl_vec2 box_half_extents; /**< half size of a box dropped with C, world units */
+	int spawn_material;
+} viewer_interaction_settings;
+
+viewer_interaction_settings viewer_default_interaction_settings(void);
+
+typedef struct viewer_input {
+	/** Last mouse position in window points and in world units, and the mouse's world
+	 * velocity (world units / s, smoothed). */
+	float mouse_x, mouse_y;
+	pdl_vec2 mouse_world;
+	pdl_vec2 mouse_velocity;
+	bool mouse_inside;
+	viewer_pointer_action action;
+	/** The obstacle being dragged and where it was grabbed, relative to its centre. */
+	int dragged_obstacle;
+	pdl_vec2 grab_offset;
+	/** Where the mouse was at the previous step: its velocity is the difference over dt. */
+	pdl_vec2 mouse_world_at_last_step;
+	bool spawning; /**< spawn key or middle button held */
+	bool erasing;  /**< erase key held */
+	double spawn_clock; /**< simulated seconds until the next spawned disc */
+	int obstacles_added;
+} viewer_input;
+
+/* ---- The application ---------------------------------------------------------------------- */
+
+/** Timings shown by the stats overlay and written by --stats, exponentially smoothed. */
+typedef struct viewer_timing {
+	double display_fps;   /**< frames presented per second */
+	double steps_per_second;
+	double step_ms;       /**< one pdl_world_step() */
+	double render_ms;     /**< drawing the world, panel included, before the swap */
+	pdl_profile profile;  /**< per stage, ms per step */
+} viewer_timing;
+
+typedef struct viewer_renderer viewer_renderer;
+typedef struct viewer_script viewer_script;
+
+typedef struct viewer_app {
+	SDL_Window* window;
+	void* gl_context;
+	viewer_renderer* renderer;
+
+	viewer_scene scene;
+	viewer_scene_options scene_options;
+	/** Index of the shown scene in viewer_scene_name() order, -1 for a file not in the list. */
+	int scene_index;
+
+	viewer_view view;
+	viewer_render_settings render;
+	viewer_interaction_settings interaction;
+	viewer_input input;
+	viewer_timing timing;
+
+	/** Steps taken since the scene was (re)loaded: the clock scripts run on. */
+	long long step;
+	long long frame;
+	bool paused;
+	bool step_once;
+	bool show_stats;
+	bool show_panel;
+	bool quit;
+	/** Requests made by keys or the panel, carried out between frames. */
+	bool reset_requested;
+	int scene_requested; /**< -1: none */
+	bool screenshot_requested;
+	char screenshot_dir[256];
+	/** Status line shown in the panel (errors from the API, saved screenshot names). */
+	char message[256];
+	float panel_width; /**< window points */
+} viewer_app;
+
+/** Sets the message line (printf style); also printed to stderr when verbose. */
+void viewer_message(viewer_app* app, const char* fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+/** Replaces the shown scene (a name from the list, or a scene file path). */
+bool viewer_load_scene(viewer_app* app, const char* name);
+/** Recomputes viewport and fit after a resize, panel toggle or scene change. */
+void viewer_update_view(viewer_app* app);
+
+/** Handles one SDL event for the world (keys, mouse); the panel sees events first. */
+void viewer_input_handle_event(viewer_app* app, const SDL_Event* event);
+/** Applies held buttons and keys to the world before one step of dt seconds: pointer forces,
+ * the dragged obstacle, spawning, erasing. */
+void viewer_input_before_step(viewer_app* app, float dt);
+/** Forgets pointers and drags (after a scene change). */
+void viewer_input_reset(viewer_app* app);
+/** Drops a box obstacle centred at p (the C key); returns its id or -1. */
+int viewer_input_drop_box(viewer_app* app, pdl_vec2 p);
+/** Live obstacles (not containers) in the world. */
+int viewer_obstacle_count(const pdl_world* world);
+
+/* ---- Rendering (renderer.c) -------------------------------------------------------------- */
+
+/** Compiles shaders and makes buffers; NULL (with a message) if the GL context lacks
+ * something (float render targets, GLSL 3.30). */
+viewer_renderer* viewer_renderer_create(char* err, int err_size);
+void viewer_renderer_destroy(viewer_renderer* renderer);
+/** Draws background, container, fluid, obstacles and the pointer's reach into app's viewport
+ * of the bound default framebuffer, with app's render settings. */
+struct viewer_app;
+void viewer_renderer_draw(viewer_renderer* renderer, const struct viewer_app* app);
+
+/* ---- OpenGL entry points (gl.c) ------------------------------------------------------------ */
+
+/** Loads the GL 3.3 core functions the viewer calls through SDL_GL_GetProcAddress; false names
+ * the first one missing. */
+bool viewer_gl_load(char* err, int err_size);
+
+/* ---- Screenshots and measurement files (capture.c) ---------------------------------------- */
+
+/** Reads the default framebuffer back and writes it as a PNG; false if it cannot. */
+bool viewer_save_screenshot(const viewer_view* view, const char* path);
+/** A fresh name "puddle-<scene>-<date>-<n>.png" in dir (or the working directory). */
+void viewer_screenshot_name(const viewer_app* app, char* out, int out_size);
+/** Writes every particle as "pixel_x,pixel_y,material" in screenshot pixels, for tests. */
+bool viewer_write_particle_pixels(const viewer_app* app, const char* path);
+/** Writes a JSON summary: scene, steps, particles, obstacles, centre of mass, timings. */
+bool viewer_write_report(const viewer_app* app, const char* path, double wall_seconds);
+
+/* ---- Scripted input (script.c) ------------------------------------------------------------ */
+
+/** Reads a script: one event a line, "<step> <event> [args]" (see docs/viewer.md). NULL with
+ * a message naming the line when it cannot be parsed. */
+viewer_script* viewer_script_load(const char* path, char* err, int err_size);
+void viewer_script_destroy(viewer_script* script);
+/** Pushes the SDL events of every line due at or before `step` into SDL's queue, converting
+ * world positions to window points through the current view, so that scripted input takes the
+ * same path as a person's. */
+void viewer_script_push_due(viewer_script* script, viewer_app* app, long long step);
+/** True when every line has been pushed. */
+bool viewer_script_done(const viewer_script* script);
+
+/* ---- Side panel and overlay (panel.cpp, Dear ImGui) --------------------------------------- */
+
+bool viewer_panel_init(SDL_Window* window, void* gl_context, float font_scale);
+void viewer_panel_shutdown(void);
+/** Gives the event to ImGui; true if ImGui keeps it (typing into a field, clicking a widget). */
+bool viewer_panel_handle_event(const SDL_Event* event);
+/** True while ImGui owns the mouse (the pointer is over the panel or a widget is held). */
+bool viewer_panel_wants_mouse(void);
+bool viewer_panel_wants_keyboard(void);
+/** Builds this frame's panel and stats overlay and draws them; changes go straight to the
+ * world (they take effect on the next step) or into app's requests. */
+void viewer_panel_draw(viewer_app* app);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
