@@ -1,0 +1,212 @@
+/* puddle for WebAssembly: the few C entry points JavaScript cannot call directly.
+ *
+ * The public API (include/puddle/puddle.h) is exported unchanged wherever its functions take
+ * and return only scalars and pointers. What is here covers the rest: functions that return a
+ * struct by value or take a pdl_vec2 by value, 64-bit results (JavaScript numbers hold 53
+ * bits), and a description of every public struct's fields, so web/src/puddle.js reads and
+ * writes defs by name and offsetof() rather than by offsets copied into JavaScript. A field
+ * added to a def in the headers needs one line in a table below to appear in JavaScript. */
+#include "puddle/puddle.h"
+
+#include <emscripten/emscripten.h>
+#include <stddef.h>
+#include <string.h>
+
+/* How puddle.js reads a field: matches FIELD_TYPES in puddle.js. */
+enum field_type { F32 = 1, I32 = 2, U32 = 3, VEC2 = 4, VEC2_ARRAY = 5, F64 = 6, I64 = 7, PTR = 8 };
+
+typedef struct field {
+	const char* name; /* the C field name; NULL ends a table */
+	int offset;
+	int type;
+	int count; /* VEC2_ARRAY: elements */
+} field;
+
+#define FIELD(s, f, t) {#f, (int)offsetof(s, f), t, 1}
+#define END {NULL, 0, 0, 0}
+
+static const field world_def_fields[] = {
+	FIELD(pdl_world_def, interaction_radius, F32), FIELD(pdl_world_def, dt, F32),
+	FIELD(pdl_world_def, substeps, I32),           FIELD(pdl_world_def, gravity, VEC2),
+	FIELD(pdl_world_def, threads, I32),            FIELD(pdl_world_def, max_particles, I32),
+	END,
+};
+
+static const field material_def_fields[] = {
+	FIELD(pdl_material_def, rest_density, F32),    FIELD(pdl_material_def, stiffness, F32),
+	FIELD(pdl_material_def, near_stiffness, F32),  FIELD(pdl_material_def, mass, F32),
+	FIELD(pdl_material_def, gravity_scale, F32),   FIELD(pdl_material_def, viscosity_sigma, F32),
+	FIELD(pdl_material_def, viscosity_beta, F32),  FIELD(pdl_material_def, spring_stiffness, F32),
+	FIELD(pdl_material_def, yield_ratio, F32),     FIELD(pdl_material_def, plasticity, F32),
+	FIELD(pdl_material_def, wall_friction, F32),   FIELD(pdl_material_def, wall_stickiness, F32),
+	FIELD(pdl_material_def, stick_distance, F32),  FIELD(pdl_material_def, color, U32),
+	END,
+};
+
+static const field boundary_def_fields[] = {
+	FIELD(pdl_boundary_def, kind, I32),
+	FIELD(pdl_boundary_def, position, VEC2),
+	FIELD(pdl_boundary_def, angle, F32),
+	FIELD(pdl_boundary_def, radius, F32),
+	FIELD(pdl_boundary_def, half_extents, VEC2),
+	FIELD(pdl_boundary_def, vertex_count, I32),
+	{"vertices", (int)offsetof(pdl_boundary_def, vertices), VEC2_ARRAY, PDL_MAX_POLYGON_VERTICES},
+	FIELD(pdl_boundary_def, velocity, VEC2),
+	FIELD(pdl_boundary_def, friction, F32),
+	FIELD(pdl_boundary_def, restitution, F32),
+	FIELD(pdl_boundary_def, stickiness, F32),
+	END,
+};
+
+static const field fill_def_fields[] = {
+	FIELD(pdl_fill_def, shape, I32),          FIELD(pdl_fill_def, material, I32),
+	FIELD(pdl_fill_def, position, VEC2),      FIELD(pdl_fill_def, end, VEC2),
+	FIELD(pdl_fill_def, radius, F32),         FIELD(pdl_fill_def, half_extents, VEC2),
+	FIELD(pdl_fill_def, spacing, F32),        FIELD(pdl_fill_def, count, I32),
+	FIELD(pdl_fill_def, velocity, VEC2),      END,
+};
+
+static const field pointer_fields[] = {
+	FIELD(pdl_pointer, position, VEC2), FIELD(pdl_pointer, velocity, VEC2),
+	FIELD(pdl_pointer, radius, F32),    FIELD(pdl_pointer, strength, F32),
+	FIELD(pdl_pointer, drag, F32),      END,
+};
+
+static const field particle_data_fields[] = {
+	FIELD(pdl_particle_data, count, I32),          FIELD(pdl_particle_data, x, PTR),
+	FIELD(pdl_particle_data, y, PTR),              FIELD(pdl_particle_data, vx, PTR),
+	FIELD(pdl_particle_data, vy, PTR),             FIELD(pdl_particle_data, material, PTR),
+	FIELD(pdl_particle_data, id, PTR),             FIELD(pdl_particle_data, density, PTR),
+	FIELD(pdl_particle_data, pressure, PTR),       FIELD(pdl_particle_data, spring_partner, PTR),
+	FIELD(pdl_particle_data, spring_rest, PTR),    FIELD(pdl_particle_data, next_id, U32),
+	END,
+};
+
+static const field stats_fields[] = {
+	FIELD(pdl_stats, particles, I32),          FIELD(pdl_stats, springs, I32),
+	FIELD(pdl_stats, steps, I64),              FIELD(pdl_stats, time, F64),
+	FIELD(pdl_stats, max_speed, F32),          FIELD(pdl_stats, mean_density_error, F32),
+	FIELD(pdl_stats, max_density_error, F32),  FIELD(pdl_stats, mean_neighbours, F32),
+	FIELD(pdl_stats, non_finite, I32),         FIELD(pdl_stats, momentum, VEC2),
+	FIELD(pdl_stats, centre_of_mass, VEC2),    END,
+};
+
+static const field profile_fields[] = {
+	FIELD(pdl_profile, step, F32),      FIELD(pdl_profile, forces, F32),
+	FIELD(pdl_profile, viscosity, F32), FIELD(pdl_profile, predict, F32),
+	FIELD(pdl_profile, springs, F32),   FIELD(pdl_profile, relax, F32),
+	FIELD(pdl_profile, boundaries, F32), FIELD(pdl_profile, velocity, F32),
+	END,
+};
+
+static const field error_fields[] = {
+	FIELD(pdl_error, id, I32), FIELD(pdl_error, value, F64), END,
+};
+
+/* Struct kinds, in the order of STRUCT_KINDS in puddle.js. */
+static const struct {
+	const field* fields;
+	int size;
+} structs[] = {
+	{world_def_fields, sizeof(pdl_world_def)},   {material_def_fields, sizeof(pdl_material_def)},
+	{boundary_def_fields, sizeof(pdl_boundary_def)}, {fill_def_fields, sizeof(pdl_fill_def)},
+	{pointer_fields, sizeof(pdl_pointer)},       {particle_data_fields, sizeof(pdl_particle_data)},
+	{stats_fields, sizeof(pdl_stats)},           {profile_fields, sizeof(pdl_profile)},
+	{error_fields, sizeof(pdl_error)},
+};
+enum { STRUCT_KIND_COUNT = sizeof structs / sizeof structs[0] };
+
+EMSCRIPTEN_KEEPALIVE int pdlw_struct_kind_count(void) { return STRUCT_KIND_COUNT; }
+
+EMSCRIPTEN_KEEPALIVE const field* pdlw_struct_fields(int kind)
+{
+	return kind >= 0 && kind < STRUCT_KIND_COUNT ? structs[kind].fields : NULL;
+}
+
+EMSCRIPTEN_KEEPALIVE int pdlw_struct_size(int kind)
+{
+	return kind >= 0 && kind < STRUCT_KIND_COUNT ? structs[kind].size : 0;
+}
+
+EMSCRIPTEN_KEEPALIVE int pdlw_field_size(void) { return (int)sizeof(field); }
+
+EMSCRIPTEN_KEEPALIVE int pdlw_error_message_offset(void) { return (int)offsetof(pdl_error, message); }
+
+/* The defaults of a def kind written to out (kinds 0-4: world, material, boundary, fill,
+ * pointer); the other kinds are outputs and have none. */
+EMSCRIPTEN_KEEPALIVE void pdlw_defaults(int kind, void* out)
+{
+	switch (kind) {
+	case 0: *(pdl_world_def*)out = pdl_default_world_def(); break;
+	case 1: *(pdl_material_def*)out = pdl_default_material_def(); break;
+	case 2: *(pdl_boundary_def*)out = pdl_default_boundary_def(); break;
+	case 3: *(pdl_fill_def*)out = pdl_default_fill_def(); break;
+	case 4: *(pdl_pointer*)out = pdl_default_pointer(); break;
+	default: break;
+	}
+}
+
+/* ---- by-value results ---------------------------------------------------------------- */
+
+EMSCRIPTEN_KEEPALIVE void pdlw_world_get_def(const pdl_world* world, pdl_world_def* out)
+{
+	*out = pdl_world_get_def(world);
+}
+
+EMSCRIPTEN_KEEPALIVE void pdlw_world_get_material(const pdl_world* world, int material,
+                                                  pdl_material_def* out)
+{
+	*out = pdl_world_get_material(world, material);
+}
+
+/* Zero-copy: the arrays out->x ... point into the world's own storage (wasm memory). */
+EMSCRIPTEN_KEEPALIVE void pdlw_world_particles(const pdl_world* world, pdl_particle_data* out)
+{
+	*out = pdl_world_particles(world);
+}
+
+EMSCRIPTEN_KEEPALIVE void pdlw_world_stats(const pdl_world* world, pdl_stats* out)
+{
+	*out = pdl_world_stats(world);
+}
+
+EMSCRIPTEN_KEEPALIVE void pdlw_world_profile(const pdl_world* world, pdl_profile* out)
+{
+	*out = pdl_world_profile(world);
+}
+
+/* ---- pdl_vec2 by value --------------------------------------------------------------- */
+
+EMSCRIPTEN_KEEPALIVE int pdlw_world_remove_particles_in_circle(pdl_world* world, float x, float y,
+                                                                float radius)
+{
+	return pdl_world_remove_particles_in_circle(world, (pdl_vec2){x, y}, radius);
+}
+
+EMSCRIPTEN_KEEPALIVE int pdlw_world_remove_particles_in_box(pdl_world* world, float x, float y,
+                                                             float half_width, float half_height)
+{
+	return pdl_world_remove_particles_in_box(world, (pdl_vec2){x, y},
+	                                         (pdl_vec2){half_width, half_height});
+}
+
+/* ---- 64-bit values ------------------------------------------------------------------- */
+
+/* The state hash as 16 hex digits in out (17 bytes), since a JavaScript number cannot hold it. */
+EMSCRIPTEN_KEEPALIVE void pdlw_world_hash_hex(const pdl_world* world, char* out)
+{
+	static const char digits[] = "0123456789abcdef";
+	uint64_t h = pdl_world_hash(world);
+	for (int i = 15; i >= 0; --i, h >>= 4) out[i] = digits[h & 15];
+	out[16] = '\0';
+}
+
+EMSCRIPTEN_KEEPALIVE double pdlw_world_step_count(const pdl_world* world)
+{
+	return (double)pdl_world_step_count(world);
+}
+
+EMSCRIPTEN_KEEPALIVE void pdlw_world_set_clock(pdl_world* world, double time, double steps)
+{
+	pdl_world_set_clock(world, time, (long long)steps);
+}

@@ -1,0 +1,420 @@
+// puddle in JavaScript: the C core (include/puddle/puddle.h) compiled to WebAssembly, wrapped in
+// a small object API. Def fields keep their C names (rest_density, half_extents, ...), so the
+// header's documentation of units and ranges applies word for word; vectors are {x, y} (arrays
+// [x, y] are accepted too). Particle arrays are zero-copy views into wasm memory.
+
+const STRUCT_KINDS = [
+	'world_def', 'material_def', 'boundary_def', 'fill_def', 'pointer',
+	'particle_data', 'stats', 'profile', 'error',
+];
+// Field types as in web/src/bindings.c.
+const F32 = 1, I32 = 2, U32 = 3, VEC2 = 4, VEC2_ARRAY = 5, F64 = 6, I64 = 7, PTR = 8;
+
+/** Boundary kinds (pdl_boundary_kind). */
+export const BoundaryKind = Object.freeze({
+	CIRCLE_CONTAINER: 0, BOX_CONTAINER: 1, CIRCLE: 2, BOX: 3, POLYGON: 4,
+});
+/** Fill shapes (pdl_fill_shape). */
+export const FillShape = Object.freeze({ POINT: 0, LINE: 1, DISC: 2, BOX: 3, SPIRAL: 4 });
+/** Most pointers (mouse, touches) at once (PDL_MAX_POINTERS). */
+export const MAX_POINTERS = 8;
+
+/** A failed call: `id` is the core's error name (e.g. "PDL_ERR_MATERIAL_MASS"). */
+export class PuddleError extends Error {
+	constructor(id, message, value) {
+		super(message);
+		this.name = 'PuddleError';
+		this.id = id;
+		this.value = value;
+	}
+}
+
+const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
+	typeof window === 'undefined';
+
+/** True where threads can run: SharedArrayBuffer and a cross-origin isolated page. */
+export function threadsAvailable() {
+	if (typeof SharedArrayBuffer === 'undefined') return false;
+	return isNode ? false : globalThis.crossOriginIsolated === true;
+}
+
+/**
+ * Loads the engine. With `threads` > 1 on a cross-origin isolated page it loads the threaded
+ * build (Web Workers over shared memory); otherwise the single-threaded one. Under node only the
+ * single-threaded build runs (Emscripten 3.1.6's pthreads there need CommonJS).
+ */
+export async function loadPuddle(options = {}) {
+	const wantThreads = Math.max(1, Math.floor(options.threads ?? 1));
+	const threaded = wantThreads > 1 && threadsAvailable();
+	const base = options.distUrl ? new URL(options.distUrl, import.meta.url) : new URL('../dist/', import.meta.url);
+	const name = threaded ? 'puddle-threads' : 'puddle';
+	const { default: factory } = await import(new URL(`${name}.mjs`, base).href);
+	const moduleArgs = {};
+	if (isNode) {
+		const { readFile } = await import('node:fs/promises');
+		moduleArgs.wasmBinary = await readFile(new URL(`${name}.wasm`, base));
+	}
+	const module = await factory(moduleArgs);
+	return new Puddle(module, threaded ? Math.min(wantThreads, MAX_ENGINE_THREADS) : 1, threaded);
+}
+
+// The threaded build prewarms 8 workers (web/Makefile THREAD_POOL); a world with n threads uses
+// n - 1 of them, and a world destroyed and replaced in one task holds its workers until the
+// page yields, so two worlds' worth must fit.
+const MAX_ENGINE_THREADS = 4;
+
+function readFieldTable(module, kind) {
+	const fieldSize = module._pdlw_field_size();
+	const fields = [];
+	for (let p = module._pdlw_struct_fields(kind); ; p += fieldSize) {
+		const words = new Int32Array(module.HEAPU8.buffer, p, 4);
+		if (words[0] === 0) break;
+		fields.push({ name: module.UTF8ToString(words[0]), offset: words[1], type: words[2], count: words[3] });
+	}
+	return { fields, size: module._pdlw_struct_size(kind), byName: null };
+}
+
+function vec2(v, what) {
+	if (Array.isArray(v)) return { x: +v[0], y: +v[1] };
+	if (v && typeof v === 'object') return { x: +v.x, y: +v.y };
+	throw new TypeError(`${what} must be {x, y} or [x, y]`);
+}
+
+/** "#rrggbb", "rrggbb" or a number, as 0xRRGGBB. */
+export function parseColor(c) {
+	if (typeof c === 'number') return c >>> 0;
+	if (typeof c === 'string') return parseInt(c.replace(/^#/, ''), 16) >>> 0;
+	throw new TypeError('color must be a number or "#rrggbb"');
+}
+
+/** The loaded engine: defaults, world creation, and the struct marshalling every world shares. */
+export class Puddle {
+	constructor(module, threads, threaded) {
+		this.module = module;
+		/** Threads a world gets by default: 1, or the threads asked of loadPuddle() (at most 4). */
+		this.threads = threads;
+		/** Whether the threaded build is loaded. */
+		this.threaded = threaded;
+		this.version = module.UTF8ToString(module._pdl_version_string());
+		this.structs = {};
+		STRUCT_KINDS.forEach((name, kind) => {
+			const s = readFieldTable(module, kind);
+			s.kind = kind;
+			s.byName = new Map(s.fields.map((f) => [f.name, f]));
+			s.scratch = module._malloc(s.size);
+			this.structs[name] = s;
+		});
+		this.errorPtr = this.structs.error.scratch;
+		this.messageOffset = module._pdlw_error_message_offset();
+		this.textScratch = module._malloc(32);
+		this.verticesScratch = module._malloc(8 * 16);
+	}
+
+	// ---- struct marshalling ----
+
+	/** @internal Reads a struct at ptr into a plain object. */
+	read(kind, ptr) {
+		const s = this.structs[kind];
+		const buf = this.module.HEAPU8.buffer;
+		const dv = new DataView(buf);
+		const out = {};
+		for (const f of s.fields) {
+			const a = ptr + f.offset;
+			switch (f.type) {
+			case F32: out[f.name] = dv.getFloat32(a, true); break;
+			case I32: out[f.name] = dv.getInt32(a, true); break;
+			case U32: case PTR: out[f.name] = dv.getUint32(a, true); break;
+			case F64: out[f.name] = dv.getFloat64(a, true); break;
+			case I64: out[f.name] = Number(dv.getBigInt64(a, true)); break;
+			case VEC2: out[f.name] = { x: dv.getFloat32(a, true), y: dv.getFloat32(a + 4, true) }; break;
+			case VEC2_ARRAY: {
+				const list = [];
+				for (let i = 0; i < f.count; ++i)
+					list.push({ x: dv.getFloat32(a + 8 * i, true), y: dv.getFloat32(a + 8 * i + 4, true) });
+				out[f.name] = list;
+				break;
+			}
+			default: throw new Error(`unknown field type ${f.type}`);
+			}
+		}
+		return out;
+	}
+
+	/** @internal Writes the fields of `values` over the struct at ptr; unknown names throw. */
+	write(kind, ptr, values) {
+		const s = this.structs[kind];
+		const dv = new DataView(this.module.HEAPU8.buffer);
+		for (const [name, value] of Object.entries(values ?? {})) {
+			if (value === undefined) continue;
+			const f = s.byName.get(name);
+			if (!f) throw new TypeError(`${kind} has no field "${name}"`);
+			const a = ptr + f.offset;
+			switch (f.type) {
+			case F32: dv.setFloat32(a, +value, true); break;
+			case I32: dv.setInt32(a, Math.trunc(+value), true); break;
+			case U32: dv.setUint32(a, name === 'color' ? parseColor(value) : +value >>> 0, true); break;
+			case F64: dv.setFloat64(a, +value, true); break;
+			case VEC2: {
+				const v = vec2(value, `${kind}.${name}`);
+				dv.setFloat32(a, v.x, true);
+				dv.setFloat32(a + 4, v.y, true);
+				break;
+			}
+			case VEC2_ARRAY: {
+				if (!Array.isArray(value) || value.length > f.count)
+					throw new TypeError(`${kind}.${name} must be an array of at most ${f.count} points`);
+				value.forEach((p, i) => {
+					const v = vec2(p, `${kind}.${name}[${i}]`);
+					dv.setFloat32(a + 8 * i, v.x, true);
+					dv.setFloat32(a + 8 * i + 4, v.y, true);
+				});
+				break;
+			}
+			default: throw new TypeError(`${kind}.${name} is read-only`);
+			}
+		}
+		return ptr;
+	}
+
+	/** @internal The scratch struct of a kind, filled with the core's defaults and `values`. */
+	fillDefaults(kind, values) {
+		const s = this.structs[kind];
+		this.module._pdlw_defaults(s.kind, s.scratch);
+		return this.write(kind, s.scratch, values);
+	}
+
+	/** @internal Throws the error the last call left in the error scratch. */
+	throwError() {
+		const e = this.read('error', this.errorPtr);
+		const name = this.module.UTF8ToString(this.module._pdl_error_name(e.id));
+		const message = this.module.UTF8ToString(this.errorPtr + this.messageOffset);
+		throw new PuddleError(name, message, e.value);
+	}
+
+	// ---- defaults (pdl_default_*) ----
+
+	defaultWorldDef() { return this.read('world_def', this.fillDefaults('world_def')); }
+	defaultMaterialDef() { return this.read('material_def', this.fillDefaults('material_def')); }
+	defaultBoundaryDef() { return this.read('boundary_def', this.fillDefaults('boundary_def')); }
+	defaultFillDef() { return this.read('fill_def', this.fillDefaults('fill_def')); }
+	defaultPointer() { return this.read('pointer', this.fillDefaults('pointer')); }
+
+	/** Spacing of a hexagonal lattice at rest density (pdl_rest_spacing). */
+	restSpacing(interactionRadius, restDensity) {
+		return this.module._pdl_rest_spacing(interactionRadius, restDensity);
+	}
+
+	/** A new world; `def` overrides pdl_default_world_def(). threads defaults to this.threads. */
+	createWorld(def = {}) {
+		const ptr = this.module._pdl_world_create(
+			this.fillDefaults('world_def', { threads: this.threads, ...def }), this.errorPtr);
+		if (!ptr) this.throwError();
+		return new World(this, ptr);
+	}
+}
+
+/** One simulation (pdl_world). Call destroy() when done: its memory lives in wasm. */
+export class World {
+	constructor(puddle, ptr) {
+		this.puddle = puddle;
+		this.module = puddle.module;
+		this.ptr = ptr;
+	}
+
+	destroy() {
+		if (this.ptr) this.module._pdl_world_destroy(this.ptr);
+		this.ptr = 0;
+	}
+
+	/** Advances `frames` frames of def.dt seconds (each def.substeps solver steps). */
+	step(frames = 1) {
+		for (let i = 0; i < frames; ++i) this.module._pdl_world_step(this.ptr);
+	}
+
+	// ---- world def ----
+
+	get def() {
+		const s = this.puddle.structs.world_def;
+		this.module._pdlw_world_get_def(this.ptr, s.scratch);
+		return this.puddle.read('world_def', s.scratch);
+	}
+
+	/** Changes some world def fields between steps; on error nothing changes. */
+	setDef(values) {
+		const s = this.puddle.structs.world_def;
+		this.module._pdlw_world_get_def(this.ptr, s.scratch);
+		this.puddle.write('world_def', s.scratch, values);
+		if (this.module._pdl_world_set_def(this.ptr, s.scratch, this.puddle.errorPtr)) this.puddle.throwError();
+	}
+
+	// ---- materials ----
+
+	/** Adds a material (fields over pdl_default_material_def()); returns its id. */
+	addMaterial(def = {}) {
+		const id = this.module._pdl_world_add_material(
+			this.ptr, this.puddle.fillDefaults('material_def', def), this.puddle.errorPtr);
+		if (id < 0) this.puddle.throwError();
+		return id;
+	}
+
+	getMaterial(id) {
+		const s = this.puddle.structs.material_def;
+		this.module._pdlw_world_get_material(this.ptr, id, s.scratch);
+		return this.puddle.read('material_def', s.scratch);
+	}
+
+	/** Changes some fields of a material; its particles follow from the next step. */
+	setMaterial(id, values) {
+		const s = this.puddle.structs.material_def;
+		this.module._pdlw_world_get_material(this.ptr, id, s.scratch);
+		this.puddle.write('material_def', s.scratch, values);
+		if (this.module._pdl_world_set_material(this.ptr, id, s.scratch, this.puddle.errorPtr))
+			this.puddle.throwError();
+	}
+
+	get materialCount() { return this.module._pdl_world_material_count(this.ptr); }
+
+	// ---- particles ----
+
+	/** Adds particles in a shape (fields over pdl_default_fill_def()); returns how many. */
+	fill(def = {}) {
+		const n = this.module._pdl_world_fill(
+			this.ptr, this.puddle.fillDefaults('fill_def', def), this.puddle.errorPtr);
+		if (n < 0) this.puddle.throwError();
+		return n;
+	}
+
+	/** Adds `count` particles at (x, y) in a small disc: the spawn tool of the demo. */
+	spawn(x, y, { material = 0, count = 1, radius = 0, velocity = { x: 0, y: 0 } } = {}) {
+		if (radius > 0) return this.fill({ shape: FillShape.SPIRAL, material, position: { x, y }, radius, count, velocity });
+		return this.fill({ shape: FillShape.POINT, material, position: { x, y }, count, velocity });
+	}
+
+	removeParticlesInCircle(x, y, radius) {
+		return this.module._pdlw_world_remove_particles_in_circle(this.ptr, x, y, radius);
+	}
+
+	removeParticlesInBox(x, y, halfWidth, halfHeight) {
+		return this.module._pdlw_world_remove_particles_in_box(this.ptr, x, y, halfWidth, halfHeight);
+	}
+
+	get particleCount() { return this.module._pdl_world_particle_count(this.ptr); }
+
+	/**
+	 * Zero-copy views of the particle arrays, in the engine's storage order (it re-sorts by grid
+	 * cell every step: follow a particle by `id`). The views are valid until the next call that
+	 * changes the world (step, fill, remove, setDef): fetch them again after each.
+	 */
+	particles() {
+		const s = this.puddle.structs.particle_data;
+		this.module._pdlw_world_particles(this.ptr, s.scratch);
+		const d = this.puddle.read('particle_data', s.scratch);
+		const buf = this.module.HEAPU8.buffer;
+		const n = d.count;
+		const f32 = (p) => (p ? new Float32Array(buf, p, n) : null);
+		return {
+			count: n,
+			x: f32(d.x), y: f32(d.y), vx: f32(d.vx), vy: f32(d.vy),
+			density: f32(d.density), pressure: f32(d.pressure),
+			material: new Uint8Array(buf, d.material, n),
+			id: new Uint32Array(buf, d.id, n),
+		};
+	}
+
+	/** Positions only: { count, x, y } as zero-copy Float32Array views (see particles()). */
+	positions() {
+		const p = this.particles();
+		return { count: p.count, x: p.x, y: p.y };
+	}
+
+	// ---- boundaries: containers and obstacles ----
+
+	/** Adds a container or obstacle (fields over pdl_default_boundary_def()); returns its id. */
+	addBoundary(def = {}) {
+		const id = this.module._pdl_world_add_boundary(
+			this.ptr, this.puddle.fillDefaults('boundary_def', def), this.puddle.errorPtr);
+		if (id < 0) this.puddle.throwError();
+		return id;
+	}
+
+	/** A box obstacle centred at (x, y): the "drop a box" of reference 002. */
+	addBox(x, y, halfWidth, halfHeight, extra = {}) {
+		return this.addBoundary({ kind: BoundaryKind.BOX, position: { x, y }, half_extents: { x: halfWidth, y: halfHeight }, ...extra });
+	}
+
+	/** The boundary's def, or null if the id is not live. */
+	getBoundary(id) {
+		const s = this.puddle.structs.boundary_def;
+		if (!this.module._pdl_world_get_boundary(this.ptr, id, s.scratch)) return null;
+		return this.puddle.read('boundary_def', s.scratch);
+	}
+
+	/** Moves, reshapes or retunes a boundary; give `velocity` for a moving one. */
+	setBoundary(id, values) {
+		const s = this.puddle.structs.boundary_def;
+		if (!this.module._pdl_world_get_boundary(this.ptr, id, s.scratch))
+			throw new PuddleError('PDL_ERR_OBSTACLE_ID', `boundary ${id} does not exist`, id);
+		this.puddle.write('boundary_def', s.scratch, values);
+		if (this.module._pdl_world_set_boundary(this.ptr, id, s.scratch, this.puddle.errorPtr))
+			this.puddle.throwError();
+	}
+
+	removeBoundary(id) {
+		if (this.module._pdl_world_remove_boundary(this.ptr, id, this.puddle.errorPtr)) this.puddle.throwError();
+	}
+
+	/** Every live boundary: { id, ...def, corners } with world-space corners for boxes and polygons. */
+	boundaries() {
+		const out = [];
+		const limit = this.module._pdl_world_boundary_id_limit(this.ptr);
+		const s = this.puddle.structs.boundary_def;
+		for (let id = 0; id < limit; ++id) {
+			if (!this.module._pdl_world_get_boundary(this.ptr, id, s.scratch)) continue;
+			const def = this.puddle.read('boundary_def', s.scratch);
+			const n = this.module._pdl_boundary_world_vertices(s.scratch, this.puddle.verticesScratch);
+			const v = new Float32Array(this.module.HEAPU8.buffer, this.puddle.verticesScratch, 2 * n);
+			def.corners = Array.from({ length: n }, (_, i) => ({ x: v[2 * i], y: v[2 * i + 1] }));
+			def.vertices = def.vertices.slice(0, def.kind === BoundaryKind.POLYGON ? def.vertex_count : 0);
+			out.push({ id, ...def });
+		}
+		return out;
+	}
+
+	// ---- pointers ----
+
+	/** Turns pointer `index` (0..7) on; fields over pdl_default_pointer(). Negative strength repels. */
+	setPointer(index, pointer) {
+		const p = this.puddle.fillDefaults('pointer', pointer);
+		if (this.module._pdl_world_set_pointer(this.ptr, index, p, this.puddle.errorPtr)) this.puddle.throwError();
+	}
+
+	clearPointer(index) { this.module._pdl_world_clear_pointer(this.ptr, index); }
+
+	// ---- measurement ----
+
+	stats() {
+		const s = this.puddle.structs.stats;
+		this.module._pdlw_world_stats(this.ptr, s.scratch);
+		return this.puddle.read('stats', s.scratch);
+	}
+
+	/** Milliseconds per stage of the last step (pdl_profile). */
+	profile() {
+		const s = this.puddle.structs.profile;
+		this.module._pdlw_world_profile(this.ptr, s.scratch);
+		return this.puddle.read('profile', s.scratch);
+	}
+
+	/** FNV-1a hash of the whole particle state as 16 hex digits: equal means bitwise equal. */
+	hash() {
+		this.module._pdlw_world_hash_hex(this.ptr, this.puddle.textScratch);
+		return this.module.UTF8ToString(this.puddle.textScratch);
+	}
+
+	/** Simulated seconds. */
+	get time() { return this.module._pdl_world_time(this.ptr); }
+	/** Solver steps taken (substeps count one each). */
+	get stepCount() { return this.module._pdlw_world_step_count(this.ptr); }
+	/** Threads the world really runs with. */
+	get threadCount() { return this.module._pdl_world_thread_count(this.ptr); }
+}
