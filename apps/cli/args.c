@@ -1,0 +1,145 @@
+/* Option parsing helpers: every message names the command, the option, the rule and the value. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include "puddle/suggest.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+bool cli_parse_int(const char* cmd, const char* option, const char* text, long long lo, long long hi, long long* out)
+{
+	char* end = NULL;
+	errno = 0;
+	long long v = strtoll(text, &end, 10);
+	if (errno || end == text || *end || v < lo || v > hi) {
+		fprintf(stderr, "puddle %s: %s: must be an integer in [%lld, %lld], got '%s'\n", cmd, option, lo, hi, text);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+bool cli_parse_float(const char* cmd, const char* option, const char* text, double lo, double hi, double* out)
+{
+	char* end = NULL;
+	errno = 0;
+	double v = strtod(text, &end);
+	if (errno || end == text || *end || !isfinite(v) || !(v > lo) || v > hi) {
+		fprintf(stderr, "puddle %s: %s: must be a number in (%g, %g], got '%s'\n", cmd, option, lo, hi, text);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+bool cli_parse_int_list(const char* cmd, const char* option, const char* text, long long lo, long long hi,
+                        long long* values, int max, int* count)
+{
+	char buf[512];
+	if (strlen(text) >= sizeof buf) {
+		fprintf(stderr, "puddle %s: %s: list too long\n", cmd, option);
+		return false;
+	}
+	snprintf(buf, sizeof buf, "%s", text);
+	*count = 0;
+	char* save = NULL;
+	for (char* tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (*count == max) {
+			fprintf(stderr, "puddle %s: %s: at most %d values\n", cmd, option, max);
+			return false;
+		}
+		if (!cli_parse_int(cmd, option, tok, lo, hi, &values[*count])) return false;
+		(*count)++;
+	}
+	if (*count == 0) {
+		fprintf(stderr, "puddle %s: %s: needs a comma-separated list of integers, got '%s'\n", cmd, option, text);
+		return false;
+	}
+	return true;
+}
+
+bool cli_parse_size(const char* cmd, const char* option, const char* text, int* w, int* h)
+{
+	int a = 0, b = 0, n = 0;
+	if (sscanf(text, "%dx%d%n", &a, &b, &n) != 2 || text[n] || a < 16 || b < 16 || a > 8192 || b > 8192 || a % 2 ||
+	    b % 2) {
+		fprintf(stderr, "puddle %s: %s: must be WIDTHxHEIGHT, both even and in [16, 8192], got '%s'\n", cmd, option,
+		        text);
+		return false;
+	}
+	*w = a, *h = b;
+	return true;
+}
+
+const char* cli_option_value(const char* cmd, int argc, char** argv, int* i)
+{
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "puddle %s: %s needs a value (see 'puddle %s --help')\n", cmd, argv[*i], cmd);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+void cli_unknown_option(const char* cmd, const char* option, const char* const* known, int count)
+{
+	const char* best = pdl_suggest(option, known, count);
+	if (best) fprintf(stderr, "puddle %s: unknown option '%s' (did you mean '%s'?)\n", cmd, option, best);
+	else fprintf(stderr, "puddle %s: unknown option '%s'\n", cmd, option);
+	fprintf(stderr, "Try 'puddle %s --help'.\n", cmd);
+}
+
+bool cli_make_dirs(const char* path)
+{
+	char buf[1024];
+	if (strlen(path) >= sizeof buf) {
+		errno = ENAMETOOLONG;
+		return false;
+	}
+	snprintf(buf, sizeof buf, "%s", path);
+	for (char* c = buf + 1; *c; ++c) {
+		if (*c != '/') continue;
+		*c = 0;
+		if (mkdir(buf, 0777) != 0 && errno != EEXIST) return false;
+		*c = '/';
+	}
+	if (mkdir(buf, 0777) != 0 && errno != EEXIST) return false;
+	struct stat st;
+	if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		return false;
+	}
+	return true;
+}
+
+pdl_scene* cli_load_scene(const char* path)
+{
+	pdl_scene_error err;
+	pdl_scene* s = pdl_scene_load(path, &err);
+	if (!s) fprintf(stderr, "%s\n", err.message);
+	return s;
+}
+
+double cli_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int cli_lost_particles(const pdl_scene* s, const pdl_world* w)
+{
+	pdl_particle_data p = pdl_world_particles(w);
+	int lost = 0;
+	for (int i = 0; i < p.count; ++i) {
+		bool inside = p.x[i] >= s->bounds_min.x && p.x[i] <= s->bounds_max.x && p.y[i] >= s->bounds_min.y &&
+		              p.y[i] <= s->bounds_max.y; /* false for NaN */
+		bool finite = isfinite(p.vx[i]) && isfinite(p.vy[i]);
+		lost += !(inside && finite);
+	}
+	return lost;
+}

@@ -1,0 +1,71 @@
+/* The puddle command: shared pieces of the subcommands. */
+#ifndef PUDDLE_CLI_H
+#define PUDDLE_CLI_H
+
+#include "puddle/scene.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit codes (docs/cli.md): 0 success, 1 the run failed (I/O, ffmpeg, unstable simulation),
+ * 2 bad usage or bad input (arguments, scene file, snapshot). */
+enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
+
+int cmd_run(int argc, char** argv);
+int cmd_info(int argc, char** argv);
+int cmd_bench(int argc, char** argv);
+
+/* ---- args.c: option parsing with messages in one style ---- */
+
+/* "puddle run: --steps: must be an integer >= 1, got 'x'" and false on error. */
+bool cli_parse_int(const char* cmd, const char* option, const char* text, long long lo, long long hi, long long* out);
+bool cli_parse_float(const char* cmd, const char* option, const char* text, double lo, double hi, double* out);
+/* "1000,2000" -> values; false on error. */
+bool cli_parse_int_list(const char* cmd, const char* option, const char* text, long long lo, long long hi,
+                        long long* values, int max, int* count);
+/* "800x600", both even in [16, 8192]. */
+bool cli_parse_size(const char* cmd, const char* option, const char* text, int* w, int* h);
+/* The value of an option that takes one: argv[*i + 1], or an error when it is missing. */
+const char* cli_option_value(const char* cmd, int argc, char** argv, int* i);
+/* "unknown option '--vide' (did you mean '--video'?)", to stderr with the usage hint. */
+void cli_unknown_option(const char* cmd, const char* option, const char* const* known, int count);
+/* Creates a directory and its parents; false with errno set on failure. */
+bool cli_make_dirs(const char* path);
+/* Loads a scene, printing its error; NULL on failure. */
+pdl_scene* cli_load_scene(const char* path);
+/* Wall clock in seconds (monotonic). */
+double cli_now(void);
+/* Particles outside the scene bounds or with non-finite state (the "lost" of the summaries). */
+int cli_lost_particles(const pdl_scene* scene, const pdl_world* world);
+
+/* ---- progress.c ---- */
+
+typedef struct cli_progress {
+	bool enabled, tty;
+	long long total, start;
+	double started, last_draw;
+	int last_decile;
+	const char* label;
+} cli_progress;
+
+void cli_progress_begin(cli_progress* p, const char* label, long long start, long long total, bool enabled);
+void cli_progress_update(cli_progress* p, long long done, double sim_time);
+void cli_progress_end(cli_progress* p);
+
+/* ---- video.c: frames piped to ffmpeg ---- */
+
+typedef struct cli_video cli_video;
+/* Path of ffmpeg on PATH (or $PUDDLE_FFMPEG), or NULL. */
+const char* cli_find_ffmpeg(char* buf, size_t size);
+/* Starts ffmpeg writing H.264 yuv420p to a temporary file beside path. NULL and a message on
+ * failure. */
+cli_video* cli_video_open(const char* path, int width, int height, double fps, char* err, size_t err_size);
+bool cli_video_frame(cli_video* v, const uint8_t* rgb);
+/* Finishes: waits for ffmpeg and renames the file into place. false and a message if any frame
+ * or ffmpeg failed (the temporary is removed). */
+bool cli_video_close(cli_video* v, char* err, size_t err_size);
+/* Stops ffmpeg and removes the temporary file. */
+void cli_video_abort(cli_video* v);
+
+#endif

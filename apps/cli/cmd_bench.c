@@ -1,0 +1,251 @@
+/* puddle bench: solver speed per scene, particle count and thread count, as CSV rows. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef PUDDLE_SCENES_DIR
+#define PUDDLE_SCENES_DIR "scenes"
+#endif
+
+static const char usage[] =
+	"Usage: puddle bench [SCENE...] [options]\n"
+	"\n"
+	"Times pdl_world_step() on each scene (default: every scenes/*.json) for each particle count\n"
+	"and thread count, and prints one CSV row per combination:\n"
+	"  scene,particles,threads,steps,median_ms_per_step,steps_per_s,particle_steps_per_s,\n"
+	"  mean_neighbours,bytes_per_particle,valid\n"
+	"bytes_per_particle is the growth of resident memory while building and running the world,\n"
+	"divided by the particle count; valid is 1 when no particle was lost and none is NaN.\n"
+	"\n"
+	"Options:\n"
+	"  --particles N,...  rescale each scene (tank, fills, emitters, strokes; h kept) to about N\n"
+	"                     particles (default: the scene as it is)\n"
+	"  --threads N,...    thread counts (default: 1 and the core count)\n"
+	"  --steps N          timed steps per row (default 100)\n"
+	"  --warmup N         untimed steps before (default 20)\n"
+	"  --csv FILE         also write the rows to FILE\n"
+	"  -h, --help         this help\n"
+	"\n"
+	"Example:\n"
+	"  puddle bench scenes/dam-break.json --particles 5000,20000 --threads 1,2 --csv out/bench.csv\n";
+
+static const char header[] = "scene,particles,threads,steps,median_ms_per_step,steps_per_s,particle_steps_per_s,"
+                             "mean_neighbours,bytes_per_particle,valid\n";
+
+static long resident_bytes(void)
+{
+	FILE* f = fopen("/proc/self/statm", "r");
+	long pages = 0, resident = 0;
+	if (!f) return 0;
+	if (fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+	fclose(f);
+	return resident * sysconf(_SC_PAGESIZE);
+}
+
+static int compare_double(const void* a, const void* b)
+{
+	double x = *(const double*)a, y = *(const double*)b;
+	return (x > y) - (x < y);
+}
+
+static int compare_text(const void* a, const void* b) { return strcmp(*(char* const*)a, *(char* const*)b); }
+
+/* Every *.json in the scenes folder, sorted. */
+static int default_scenes(char*** out)
+{
+	const char* dir = access("scenes", R_OK) == 0 ? "scenes" : PUDDLE_SCENES_DIR;
+	DIR* d = opendir(dir);
+	*out = NULL;
+	if (!d) return 0;
+	int count = 0, cap = 0;
+	char** list = NULL;
+	for (struct dirent* e; (e = readdir(d));) {
+		size_t n = strlen(e->d_name);
+		if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0) continue;
+		if (count == cap) {
+			cap = cap ? 2 * cap : 16;
+			char** l = realloc(list, (size_t)cap * sizeof *l);
+			if (!l) break;
+			list = l;
+		}
+		size_t len = strlen(dir) + n + 2;
+		list[count] = malloc(len);
+		if (!list[count]) break;
+		snprintf(list[count], len, "%s/%s", dir, e->d_name);
+		count++;
+	}
+	closedir(d);
+	qsort(list, (size_t)count, sizeof *list, compare_text);
+	*out = list;
+	return count;
+}
+
+typedef struct bench_row {
+	int particles, threads;
+	long long steps;
+	double median_ms, mean_neighbours, bytes_per_particle;
+	bool valid;
+} bench_row;
+
+static bool bench_one(const pdl_scene* base, double particles, int threads, long long steps, long long warmup,
+                      bench_row* row)
+{
+	pdl_scene* s = pdl_scene_clone(base);
+	if (!s) return false;
+	if (particles > 0) pdl_scene_scale_to_particles(s, particles);
+	s->world.threads = threads;
+	long before = resident_bytes();
+	pdl_scene_error err;
+	pdl_world* w = pdl_scene_build_world(s, &err);
+	if (!w) {
+		fprintf(stderr, "%s\n", err.message);
+		pdl_scene_destroy(s);
+		return false;
+	}
+	double* ms = malloc((size_t)steps * sizeof *ms);
+	bool ok = ms != NULL;
+	long long frame = 0;
+	for (long long i = 0; ok && i < warmup + steps; ++i, ++frame) {
+		if (pdl_scene_apply_frame(s, w, frame, &err) < 0) {
+			fprintf(stderr, "%s\n", err.message);
+			ok = false;
+			break;
+		}
+		double t = cli_now();
+		pdl_world_step(w);
+		if (i >= warmup) ms[i - warmup] = 1000.0 * (cli_now() - t);
+	}
+	if (ok) {
+		qsort(ms, (size_t)steps, sizeof *ms, compare_double);
+		pdl_stats st = pdl_world_stats(w);
+		row->particles = st.particles;
+		row->threads = pdl_world_thread_count(w);
+		row->steps = steps;
+		row->median_ms = steps % 2 ? ms[steps / 2] : 0.5 * (ms[steps / 2 - 1] + ms[steps / 2]);
+		row->mean_neighbours = st.mean_neighbours;
+		long grown = resident_bytes() - before;
+		row->bytes_per_particle = st.particles > 0 && grown > 0 ? (double)grown / st.particles : 0;
+		row->valid = st.non_finite == 0 && cli_lost_particles(s, w) == 0;
+	}
+	free(ms);
+	pdl_world_destroy(w);
+	pdl_scene_destroy(s);
+	return ok;
+}
+
+int cmd_bench(int argc, char** argv)
+{
+	static const char* const known[] = {"--particles", "--threads", "--steps", "--warmup", "--csv", "--help"};
+	long long particles[32] = {0}, threads[32] = {0}, steps = 100, warmup = 20;
+	int particle_count = 0, thread_count = 0, scene_count = 0;
+	const char* csv_path = NULL;
+	char** scenes = calloc((size_t)argc + 1, sizeof *scenes);
+	if (!scenes) return EXIT_FAILED;
+	for (int i = 1; i < argc; ++i) {
+		const char* a = argv[i];
+		const char* v;
+		bool ok = true;
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			fputs(usage, stdout);
+			free(scenes);
+			return EXIT_OK;
+		} else if (strcmp(a, "--particles") == 0) {
+			ok = (v = cli_option_value("bench", argc, argv, &i)) &&
+			     cli_parse_int_list("bench", a, v, 1, 67108864, particles, 32, &particle_count);
+		} else if (strcmp(a, "--threads") == 0) {
+			ok = (v = cli_option_value("bench", argc, argv, &i)) &&
+			     cli_parse_int_list("bench", a, v, 0, 256, threads, 32, &thread_count);
+		} else if (strcmp(a, "--steps") == 0) {
+			ok = (v = cli_option_value("bench", argc, argv, &i)) && cli_parse_int("bench", a, v, 1, 1000000, &steps);
+		} else if (strcmp(a, "--warmup") == 0) {
+			ok = (v = cli_option_value("bench", argc, argv, &i)) && cli_parse_int("bench", a, v, 0, 1000000, &warmup);
+		} else if (strcmp(a, "--csv") == 0) {
+			ok = (csv_path = cli_option_value("bench", argc, argv, &i)) != NULL;
+		} else if (a[0] == '-' && a[1]) {
+			cli_unknown_option("bench", a, known, (int)(sizeof known / sizeof known[0]));
+			ok = false;
+		} else {
+			scenes[scene_count++] = argv[i];
+		}
+		if (!ok) {
+			free(scenes);
+			return EXIT_USAGE;
+		}
+	}
+	char** found = NULL;
+	char** list = scenes;
+	if (scene_count == 0) {
+		scene_count = default_scenes(&found);
+		list = found;
+		if (scene_count == 0) {
+			fprintf(stderr, "puddle bench: no scenes given and no scenes/*.json found\n");
+			free(scenes);
+			return EXIT_USAGE;
+		}
+	}
+	if (thread_count == 0) {
+		long cores = sysconf(_SC_NPROCESSORS_ONLN);
+		threads[thread_count++] = 1;
+		if (cores > 1) threads[thread_count++] = cores;
+	}
+	if (particle_count == 0) particles[particle_count++] = 0; /* 0: the scene as it is */
+
+	/* load every scene first: a typo in the last one should not cost the whole run */
+	pdl_scene** loaded = calloc((size_t)scene_count, sizeof *loaded);
+	int exit_code = loaded ? EXIT_OK : EXIT_FAILED;
+	for (int i = 0; loaded && i < scene_count; ++i)
+		if (!(loaded[i] = cli_load_scene(list[i]))) exit_code = EXIT_USAGE;
+	FILE* csv = NULL;
+	char temp[1100] = "";
+	if (exit_code == EXIT_OK && csv_path) {
+		snprintf(temp, sizeof temp, "%s.tmp.%ld", csv_path, (long)getpid());
+		csv = fopen(temp, "w");
+		if (!csv) {
+			fprintf(stderr, "puddle bench: %s: cannot write: %s\n", csv_path, strerror(errno));
+			exit_code = EXIT_FAILED;
+		}
+	}
+	if (exit_code == EXIT_OK) {
+		fputs(header, stdout);
+		if (csv) fputs(header, csv);
+	}
+	for (int i = 0; exit_code == EXIT_OK && i < scene_count; ++i)
+		for (int p = 0; exit_code == EXIT_OK && p < particle_count; ++p)
+			for (int t = 0; exit_code == EXIT_OK && t < thread_count; ++t) {
+				bench_row row;
+				if (!bench_one(loaded[i], (double)particles[p], (int)threads[t], steps, warmup, &row)) {
+					exit_code = EXIT_FAILED;
+					break;
+				}
+				double sps = row.median_ms > 0 ? 1000.0 / row.median_ms : 0;
+				char line[512];
+				snprintf(line, sizeof line, "%s,%d,%d,%lld,%.4f,%.2f,%.0f,%.2f,%.0f,%d\n", loaded[i]->name, row.particles,
+				         row.threads, row.steps, row.median_ms, sps, sps * row.particles, row.mean_neighbours,
+				         row.bytes_per_particle, row.valid ? 1 : 0);
+				fputs(line, stdout);
+				fflush(stdout);
+				if (csv) fputs(line, csv);
+			}
+	if (csv) {
+		bool ok = !ferror(csv);
+		ok = fclose(csv) == 0 && ok;
+		if (exit_code == EXIT_OK && ok && rename(temp, csv_path) != 0) ok = false;
+		if (exit_code == EXIT_OK && !ok) {
+			fprintf(stderr, "puddle bench: %s: write failed: %s\n", csv_path, strerror(errno));
+			exit_code = EXIT_FAILED;
+		}
+		remove(temp);
+	}
+	for (int i = 0; loaded && i < scene_count; ++i) pdl_scene_destroy(loaded[i]);
+	free(loaded);
+	for (int i = 0; found && i < scene_count; ++i) free(found[i]);
+	free(found);
+	free(scenes);
+	return exit_code;
+}

@@ -1,0 +1,471 @@
+/* puddle run: simulate a scene and write pictures, video, exports and snapshots. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include "puddle/export.h"
+#include "puddle/image.h"
+#include "puddle/render.h"
+#include "puddle/snapshot.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+	"Usage: puddle run SCENE [options]\n"
+	"\n"
+	"Simulates SCENE (a JSON scene file, see docs/scenes.md) and writes what the options ask for.\n"
+	"By default it runs the scene's output.seconds and writes DIR/final.png.\n"
+	"\n"
+	"Length (frames are world steps of world.dt; counted from the scene's start, also when resuming):\n"
+	"  --seconds T          run until T simulated seconds\n"
+	"  --steps N            run until frame N\n"
+	"\n"
+	"Output:\n"
+	"  --out DIR            folder for everything below (default: out/SCENE_NAME)\n"
+	"  --png FILE           the last frame's picture (default: DIR/final.png)\n"
+	"  --png-every K        also a picture every K frames: DIR/frames/frame_NNNNNN.png\n"
+	"  --video FILE.mp4     H.264 video at output.fps (needs ffmpeg)\n"
+	"  --vtk                ParaView: DIR/vtk/frame_NNNNNN.vtp and DIR/SCENE_NAME.pvd\n"
+	"  --ply                Blender: DIR/ply/frame_NNNNNN.ply\n"
+	"  --csv                DIR/csv/frame_NNNNNN.csv\n"
+	"  --export-every K     frames between --vtk/--ply/--csv files (default: one per video frame)\n"
+	"  --snapshot-every K   DIR/snapshots/snap_NNNNNN.pdls every K frames\n"
+	"  --resume SNAP        continue from a snapshot of the same scene; the end state is bitwise\n"
+	"                       the same as an uninterrupted run's\n"
+	"  --size WxH           picture and video size in pixels, even (default: output.width/height)\n"
+	"  --color MODE         material, speed, density or pressure (default: output.color_mode)\n"
+	"\n"
+	"Other:\n"
+	"  --threads N          worker threads, 0 = one per core (default: solver.threads); results\n"
+	"                       are identical for every N\n"
+	"  --quiet              no progress and no summary\n"
+	"  -h, --help           this help\n"
+	"\n"
+	"Exit status: 0 done, 1 the run failed (writing, ffmpeg, particles lost or NaN),\n"
+	"2 bad usage or bad input (options, scene file, snapshot); nothing is written then.\n"
+	"\n"
+	"Example:\n"
+	"  puddle run scenes/blobs.json --seconds 8 --video out/blobs.mp4\n";
+
+static volatile sig_atomic_t interrupted = 0;
+static void on_signal(int sig) { interrupted = sig; }
+
+typedef struct run_options {
+	const char* scene_path;
+	const char* out_dir;
+	const char* png_path;
+	const char* video_path;
+	const char* resume_path;
+	long long steps, png_every, export_every, snapshot_every;
+	double seconds;
+	bool vtk, ply, csv, quiet;
+	int threads, width, height, color_mode;
+} run_options;
+
+static int parse_options(int argc, char** argv, run_options* o)
+{
+	static const char* const known[] = {"--seconds", "--steps", "--out", "--png", "--png-every", "--video",
+	                                    "--vtk", "--ply", "--csv", "--export-every", "--snapshot-every",
+	                                    "--resume", "--size", "--color", "--threads", "--quiet", "--help"};
+	memset(o, 0, sizeof *o);
+	o->threads = -1;
+	o->color_mode = -1;
+	for (int i = 1; i < argc; ++i) {
+		const char* a = argv[i];
+		const char* v;
+		long long n;
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			fputs(usage, stdout);
+			return -1;
+		} else if (strcmp(a, "--seconds") == 0) {
+			if (!(v = cli_option_value("run", argc, argv, &i)) || !cli_parse_float("run", a, v, 0, 86400, &o->seconds))
+				return EXIT_USAGE;
+		} else if (strcmp(a, "--steps") == 0) {
+			if (!(v = cli_option_value("run", argc, argv, &i)) || !cli_parse_int("run", a, v, 1, 1LL << 40, &o->steps))
+				return EXIT_USAGE;
+		} else if (strcmp(a, "--png-every") == 0 || strcmp(a, "--export-every") == 0 || strcmp(a, "--snapshot-every") == 0) {
+			if (!(v = cli_option_value("run", argc, argv, &i)) || !cli_parse_int("run", a, v, 1, 1LL << 40, &n))
+				return EXIT_USAGE;
+			if (a[2] == 'p') o->png_every = n;
+			else if (a[2] == 'e') o->export_every = n;
+			else o->snapshot_every = n;
+		} else if (strcmp(a, "--threads") == 0) {
+			if (!(v = cli_option_value("run", argc, argv, &i)) || !cli_parse_int("run", a, v, 0, 256, &n)) return EXIT_USAGE;
+			o->threads = (int)n;
+		} else if (strcmp(a, "--size") == 0) {
+			if (!(v = cli_option_value("run", argc, argv, &i)) || !cli_parse_size("run", a, v, &o->width, &o->height))
+				return EXIT_USAGE;
+		} else if (strcmp(a, "--color") == 0) {
+			if (!(v = cli_option_value("run", argc, argv, &i))) return EXIT_USAGE;
+			for (int m = 0; m < PDL_COLOR_MODE_COUNT; ++m)
+				if (strcmp(v, pdl_color_mode_name((pdl_color_mode)m)) == 0) o->color_mode = m;
+			if (o->color_mode < 0) {
+				fprintf(stderr, "puddle run: --color: must be material, speed, density or pressure, got '%s'\n", v);
+				return EXIT_USAGE;
+			}
+		} else if (strcmp(a, "--out") == 0 || strcmp(a, "--png") == 0 || strcmp(a, "--video") == 0 ||
+		           strcmp(a, "--resume") == 0) {
+			if (!(v = cli_option_value("run", argc, argv, &i))) return EXIT_USAGE;
+			if (!*v) {
+				fprintf(stderr, "puddle run: %s: must not be empty\n", a);
+				return EXIT_USAGE;
+			}
+			if (strcmp(a, "--out") == 0) o->out_dir = v;
+			else if (strcmp(a, "--png") == 0) o->png_path = v;
+			else if (strcmp(a, "--video") == 0) o->video_path = v;
+			else o->resume_path = v;
+		} else if (strcmp(a, "--vtk") == 0) {
+			o->vtk = true;
+		} else if (strcmp(a, "--ply") == 0) {
+			o->ply = true;
+		} else if (strcmp(a, "--csv") == 0) {
+			o->csv = true;
+		} else if (strcmp(a, "--quiet") == 0) {
+			o->quiet = true;
+		} else if (a[0] == '-' && a[1]) {
+			cli_unknown_option("run", a, known, (int)(sizeof known / sizeof known[0]));
+			return EXIT_USAGE;
+		} else if (!o->scene_path) {
+			o->scene_path = a;
+		} else {
+			fprintf(stderr, "puddle run: one scene at a time, got '%s' and '%s'\nTry 'puddle run --help'.\n",
+			        o->scene_path, a);
+			return EXIT_USAGE;
+		}
+	}
+	if (!o->scene_path) {
+		fprintf(stderr, "puddle run: which scene? (e.g. puddle run scenes/blobs.json)\nTry 'puddle run --help'.\n");
+		return EXIT_USAGE;
+	}
+	if (o->steps && o->seconds > 0) {
+		fprintf(stderr, "puddle run: --steps and --seconds both say how long; give one\n");
+		return EXIT_USAGE;
+	}
+	if (o->video_path) {
+		size_t n = strlen(o->video_path);
+		if (n < 5 || strcmp(o->video_path + n - 4, ".mp4") != 0) {
+			fprintf(stderr, "puddle run: --video: the file must end in .mp4, got '%s'\n", o->video_path);
+			return EXIT_USAGE;
+		}
+	}
+	return EXIT_OK;
+}
+
+/* ---- the frames listed in the .pvd collection ---------------------------------------------------- */
+
+typedef struct pvd_list {
+	int count, capacity;
+	long long* frames;
+} pvd_list;
+
+static bool pvd_add(pvd_list* l, long long frame)
+{
+	if (l->count == l->capacity) {
+		int cap = l->capacity ? 2 * l->capacity : 64;
+		long long* f = realloc(l->frames, (size_t)cap * sizeof *f);
+		if (!f) return false;
+		l->frames = f, l->capacity = cap;
+	}
+	l->frames[l->count++] = frame;
+	return true;
+}
+
+static int compare_ll(const void* a, const void* b)
+{
+	long long x = *(const long long*)a, y = *(const long long*)b;
+	return (x > y) - (x < y);
+}
+
+/* A resumed run keeps the earlier frames already on disk in its collection. */
+static void pvd_scan(pvd_list* l, const char* dir, long long up_to)
+{
+	DIR* d = opendir(dir);
+	if (!d) return;
+	for (struct dirent* e; (e = readdir(d));) {
+		long long frame;
+		int end = 0;
+		if (sscanf(e->d_name, "frame_%lld.vtp%n", &frame, &end) == 1 && e->d_name[end] == 0 && frame <= up_to)
+			pvd_add(l, frame);
+	}
+	closedir(d);
+	qsort(l->frames, (size_t)l->count, sizeof *l->frames, compare_ll);
+}
+
+static bool pvd_write(const pvd_list* l, const char* path, double dt, char* err, size_t err_size)
+{
+	char(*names)[64] = malloc((size_t)(l->count + 1) * sizeof *names);
+	const char** files = malloc((size_t)(l->count + 1) * sizeof *files);
+	double* times = malloc((size_t)(l->count + 1) * sizeof *times);
+	bool ok = names && files && times;
+	for (int i = 0; ok && i < l->count; ++i) {
+		snprintf(names[i], sizeof names[i], "vtk/frame_%06lld.vtp", l->frames[i]);
+		files[i] = names[i];
+		times[i] = (double)l->frames[i] * dt;
+	}
+	if (ok) ok = pdl_export_pvd(path, files, times, l->count, err, err_size);
+	else snprintf(err, err_size, "out of memory");
+	free(names), free(files), free(times);
+	return ok;
+}
+
+/* ---- the run --------------------------------------------------------------------------------------- */
+
+typedef struct run_state {
+	const run_options* o;
+	pdl_scene* scene;
+	pdl_world* world;
+	pdl_renderer* renderer;
+	cli_video* video;
+	pvd_list pvd;
+	char dir[1024], pvd_path[1100];
+	long long video_every, export_every, video_frames, pngs, exports, snapshots;
+	char err[1400];
+} run_state;
+
+static bool make_subdir(run_state* r, const char* sub)
+{
+	char path[1100];
+	snprintf(path, sizeof path, "%s/%s", r->dir, sub);
+	if (cli_make_dirs(path)) return true;
+	snprintf(r->err, sizeof r->err, "%s: cannot create folder: %s", path, strerror(errno));
+	return false;
+}
+
+/* Everything a frame writes once `done` frames have run. */
+static bool frame_outputs(run_state* r, long long done)
+{
+	const run_options* o = r->o;
+	char path[1200];
+	const uint8_t* rgb = NULL;
+	pdl_scene_output* out = &r->scene->output;
+	if (r->video && done % r->video_every == 0) {
+		rgb = pdl_render(r->renderer, r->world);
+		if (!cli_video_frame(r->video, rgb)) {
+			snprintf(r->err, sizeof r->err, "ffmpeg stopped taking frames (writing %s)", o->video_path);
+			return false;
+		}
+		r->video_frames++;
+	}
+	if (o->png_every && done % o->png_every == 0) {
+		if (!rgb) rgb = pdl_render(r->renderer, r->world);
+		snprintf(path, sizeof path, "%s/frames/frame_%06lld.png", r->dir, done);
+		if (!pdl_png_write(path, rgb, out->width, out->height, r->err, sizeof r->err)) return false;
+		r->pngs++;
+	}
+	if ((o->vtk || o->ply || o->csv) && done % r->export_every == 0) {
+		if (o->vtk) {
+			snprintf(path, sizeof path, "%s/vtk/frame_%06lld.vtp", r->dir, done);
+			if (!pdl_export_vtp(path, r->world, r->err, sizeof r->err)) return false;
+			if (!pvd_add(&r->pvd, done) || !pvd_write(&r->pvd, r->pvd_path, r->scene->world.dt, r->err, sizeof r->err))
+				return false;
+		}
+		if (o->ply) {
+			snprintf(path, sizeof path, "%s/ply/frame_%06lld.ply", r->dir, done);
+			if (!pdl_export_ply(path, r->world, r->err, sizeof r->err)) return false;
+		}
+		if (o->csv) {
+			snprintf(path, sizeof path, "%s/csv/frame_%06lld.csv", r->dir, done);
+			if (!pdl_export_csv(path, r->world, r->err, sizeof r->err)) return false;
+		}
+		r->exports++;
+	}
+	if (o->snapshot_every && done % o->snapshot_every == 0 && done > 0) {
+		snprintf(path, sizeof path, "%s/snapshots/snap_%06lld.pdls", r->dir, done);
+		pdl_snapshot_info info = {done, pdl_scene_hash(r->scene), ""};
+		snprintf(info.scene_name, sizeof info.scene_name, "%s", r->scene->name);
+		if (!pdl_snapshot_write(path, r->world, &info, r->err, sizeof r->err)) return false;
+		r->snapshots++;
+	}
+	return true;
+}
+
+static void print_summary(const run_state* r, long long start, long long total, double wall, double step_wall,
+                          int lost, const char* png_path)
+{
+	const pdl_scene* s = r->scene;
+	pdl_stats st = pdl_world_stats(r->world);
+	long long frames = total - start;
+	printf("puddle run: %s (%s)\n", s->name, r->o->scene_path);
+	printf("  particles          %d\n", st.particles);
+	printf("  simulated time     %.3f s (frames %lld to %lld, %d substep%s each)\n", st.time, start, total,
+	       s->world.substeps, s->world.substeps == 1 ? "" : "s");
+	printf("  wall time          %.2f s (%.2f s stepping)\n", wall, step_wall);
+	printf("  steps/s            %.1f (stepping only: %.1f)\n", wall > 0 ? (double)frames / wall : 0,
+	       step_wall > 0 ? (double)frames / step_wall : 0);
+	printf("  density error      mean %.2f %%, max %.2f %%\n", 100.0 * st.mean_density_error, 100.0 * st.max_density_error);
+	printf("  max speed          %.4g units/s\n", st.max_speed);
+	printf("  particles lost     %d%s\n", lost, lost ? "  (outside world.bounds or not finite)" : "");
+	printf("  state hash         %016llx\n", (unsigned long long)pdl_world_hash(r->world));
+	printf("  wrote              %s", png_path);
+	if (r->video_frames) printf(", %s (%lld frames)", r->o->video_path, r->video_frames);
+	if (r->pngs) printf(", %lld PNG frames", r->pngs);
+	if (r->exports) printf(", %lld export frames", r->exports);
+	if (r->snapshots) printf(", %lld snapshots", r->snapshots);
+	printf("\n");
+}
+
+int cmd_run(int argc, char** argv)
+{
+	run_options o;
+	int rc = parse_options(argc, argv, &o);
+	if (rc) return rc < 0 ? EXIT_OK : rc;
+	run_state r;
+	memset(&r, 0, sizeof r);
+	r.o = &o;
+	r.scene = cli_load_scene(o.scene_path);
+	if (!r.scene) return EXIT_USAGE;
+	pdl_scene* s = r.scene;
+	if (o.threads >= 0) s->world.threads = o.threads;
+	if (o.width) s->output.width = o.width, s->output.height = o.height;
+	if (o.color_mode >= 0) s->output.color_mode = (pdl_color_mode)o.color_mode;
+	long long total = o.steps ? o.steps : pdl_scene_frames_for(s, o.seconds > 0 ? o.seconds : s->output.seconds);
+	if (o.out_dir) snprintf(r.dir, sizeof r.dir, "%s", o.out_dir);
+	else snprintf(r.dir, sizeof r.dir, "out/%s", s->name);
+	snprintf(r.pvd_path, sizeof r.pvd_path, "%s/%s.pvd", r.dir, s->name);
+	char png_path[1100];
+	if (o.png_path) snprintf(png_path, sizeof png_path, "%s", o.png_path);
+	else snprintf(png_path, sizeof png_path, "%s/final.png", r.dir);
+	double fps = s->output.fps;
+	r.video_every = llround(1.0 / (fps * s->world.dt));
+	if (r.video_every < 1) r.video_every = 1;
+	r.export_every = o.export_every ? o.export_every : r.video_every;
+	int exit_code = EXIT_FAILED;
+	long long start = 0;
+
+	/* Everything that can be refused is checked before the first byte is written. */
+	pdl_scene_error serr;
+	r.world = pdl_scene_build_world(s, &serr);
+	if (!r.world) {
+		fprintf(stderr, "%s\n", serr.message);
+		pdl_scene_destroy(s);
+		return EXIT_USAGE;
+	}
+	if (o.resume_path) {
+		pdl_snapshot_info info;
+		char err[1200];
+		if (!pdl_snapshot_peek(o.resume_path, &info, err, sizeof err)) {
+			fprintf(stderr, "puddle run: --resume: %s\n", err);
+			exit_code = EXIT_USAGE;
+			goto done;
+		}
+		if (info.scene_hash != pdl_scene_hash(s)) {
+			fprintf(stderr,
+			        "puddle run: --resume: %s was made from scene '%s' with other settings than %s; resuming would not "
+			        "continue the same run\n",
+			        o.resume_path, info.scene_name, o.scene_path);
+			exit_code = EXIT_USAGE;
+			goto done;
+		}
+		if (!pdl_snapshot_read(o.resume_path, r.world, &info, err, sizeof err)) {
+			fprintf(stderr, "puddle run: --resume: %s\n", err);
+			exit_code = EXIT_USAGE;
+			goto done;
+		}
+		start = info.frame;
+		if (start > total) {
+			fprintf(stderr, "puddle run: --resume: the snapshot is at frame %lld, past the end of this run (frame %lld)\n",
+			        start, total);
+			exit_code = EXIT_USAGE;
+			goto done;
+		}
+	}
+	pdl_render_def rd = pdl_render_def_from_scene(s);
+	r.renderer = pdl_renderer_create(&rd);
+	if (!r.renderer) {
+		fprintf(stderr, "puddle run: out of memory for a %dx%d picture\n", rd.width, rd.height);
+		goto done;
+	}
+	char ffmpeg[1024];
+	if (o.video_path && !cli_find_ffmpeg(ffmpeg, sizeof ffmpeg)) {
+		fprintf(stderr, "puddle run: --video needs ffmpeg, which is not on PATH (install it: apt-get install ffmpeg)\n");
+		goto done;
+	}
+
+	if (!cli_make_dirs(r.dir)) {
+		fprintf(stderr, "puddle run: %s: cannot create folder: %s\n", r.dir, strerror(errno));
+		goto done;
+	}
+	if ((o.png_every && !make_subdir(&r, "frames")) || (o.vtk && !make_subdir(&r, "vtk")) ||
+	    (o.ply && !make_subdir(&r, "ply")) || (o.csv && !make_subdir(&r, "csv")) ||
+	    (o.snapshot_every && !make_subdir(&r, "snapshots"))) {
+		fprintf(stderr, "puddle run: %s\n", r.err);
+		goto done;
+	}
+	if (o.vtk && start > 0) {
+		char vtk_dir[1100];
+		snprintf(vtk_dir, sizeof vtk_dir, "%s/vtk", r.dir);
+		pvd_scan(&r.pvd, vtk_dir, start - 1);
+	}
+	if (o.video_path) {
+		r.video = cli_video_open(o.video_path, s->output.width, s->output.height, 1.0 / ((double)r.video_every * s->world.dt),
+		                         r.err, sizeof r.err);
+		if (!r.video) {
+			fprintf(stderr, "puddle run: %s\n", r.err);
+			goto done;
+		}
+	}
+
+	signal(SIGPIPE, SIG_IGN); /* a dead ffmpeg is a write error, not a silent death */
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	cli_progress progress;
+	cli_progress_begin(&progress, s->name, start, total, !o.quiet);
+	double t0 = cli_now(), step_wall = 0;
+	/* the starting state is a frame too (frame 0); a resumed run wrote it before */
+	bool ok = start > 0 || frame_outputs(&r, 0);
+	if (!ok) fprintf(stderr, "puddle run: %s\n", r.err);
+	for (long long f = start; ok && f < total && !interrupted; ++f) {
+		if (pdl_scene_apply_frame(s, r.world, f, &serr) < 0) {
+			fprintf(stderr, "\n%s\n", serr.message);
+			ok = false;
+			break;
+		}
+		double ts = cli_now();
+		pdl_world_step(r.world);
+		step_wall += cli_now() - ts;
+		if (!frame_outputs(&r, f + 1)) {
+			fprintf(stderr, "\npuddle run: %s\n", r.err);
+			ok = false;
+			break;
+		}
+		cli_progress_update(&progress, f + 1, pdl_world_time(r.world));
+	}
+	cli_progress_end(&progress);
+	if (interrupted) {
+		fprintf(stderr, "puddle run: interrupted; the unfinished video was removed, finished files are kept\n");
+		exit_code = EXIT_INTERRUPTED;
+		goto done;
+	}
+	if (!ok) goto done;
+	if (r.video) {
+		cli_video* v = r.video;
+		r.video = NULL;
+		if (!cli_video_close(v, r.err, sizeof r.err)) {
+			fprintf(stderr, "puddle run: %s\n", r.err);
+			goto done;
+		}
+	}
+	const uint8_t* rgb = pdl_render(r.renderer, r.world);
+	if (!pdl_png_write(png_path, rgb, s->output.width, s->output.height, r.err, sizeof r.err)) {
+		fprintf(stderr, "puddle run: %s\n", r.err);
+		goto done;
+	}
+	int lost = cli_lost_particles(s, r.world);
+	if (!o.quiet) print_summary(&r, start, total, cli_now() - t0, step_wall, lost, png_path);
+	if (lost) {
+		fprintf(stderr, "puddle run: %d particles lost (left world.bounds or became NaN): the scene is unstable\n", lost);
+		goto done;
+	}
+	exit_code = EXIT_OK;
+done:
+	cli_video_abort(r.video);
+	free(r.pvd.frames);
+	pdl_renderer_destroy(r.renderer);
+	pdl_world_destroy(r.world);
+	pdl_scene_destroy(s);
+	return exit_code;
+}

@@ -1,0 +1,56 @@
+/* puddle: the command line. One executable with subcommands (run, info, bench), like git. */
+#include "cli.h"
+
+#include "puddle/suggest.h"
+
+#include <string.h>
+
+static const char usage[] =
+	"Usage: puddle COMMAND [options]\n"
+	"\n"
+	"A 2D particle fluid (Clavet, Beaudoin & Poulin 2005, double density relaxation).\n"
+	"\n"
+	"Commands:\n"
+	"  run SCENE      simulate a scene: pictures, video, ParaView/Blender/CSV exports, snapshots\n"
+	"  info SCENE     check a scene file and print it with every default filled in\n"
+	"  bench [SCENE]  time the solver on scenes, particle counts and thread counts; CSV rows\n"
+	"\n"
+	"Options:\n"
+	"  -h, --help     this help ('puddle COMMAND --help' for a command's options)\n"
+	"  --version      print the version\n"
+	"\n"
+	"Scenes are JSON files (scenes/*.json; the format is in docs/scenes.md).\n"
+	"Example:\n"
+	"  puddle run scenes/stratify.json --seconds 20 --video out/stratify.mp4\n";
+
+int main(int argc, char** argv)
+{
+	if (argc < 2) {
+		fputs(usage, stderr);
+		return EXIT_USAGE;
+	}
+	const char* cmd = argv[1];
+	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
+		if (argc > 2 && strcmp(cmd, "help") == 0) {
+			char help[] = "--help";
+			char* sub[] = {argv[2], help, NULL};
+			if (strcmp(argv[2], "run") == 0) return cmd_run(2, sub);
+			if (strcmp(argv[2], "info") == 0) return cmd_info(2, sub);
+			if (strcmp(argv[2], "bench") == 0) return cmd_bench(2, sub);
+		}
+		fputs(usage, stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(cmd, "--version") == 0) {
+		printf("puddle %s\n", pdl_version_string());
+		return EXIT_OK;
+	}
+	if (strcmp(cmd, "run") == 0) return cmd_run(argc - 1, argv + 1);
+	if (strcmp(cmd, "info") == 0) return cmd_info(argc - 1, argv + 1);
+	if (strcmp(cmd, "bench") == 0) return cmd_bench(argc - 1, argv + 1);
+	static const char* const known[] = {"run", "info", "bench", "help", "--help", "--version"};
+	const char* best = pdl_suggest(cmd, known, (int)(sizeof known / sizeof known[0]));
+	fprintf(stderr, "puddle: unknown command '%s'%s%s%s\nTry 'puddle --help'.\n", cmd, best ? " (did you mean '" : "",
+	        best ? best : "", best ? "'?)" : "");
+	return EXIT_USAGE;
+}

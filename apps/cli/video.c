@@ -1,0 +1,169 @@
+/* Video: raw RGB frames piped into ffmpeg, which encodes H.264 in yuv420p (the pixel format every
+ * player accepts) into a temporary file that is renamed into place when ffmpeg succeeds. ffmpeg
+ * is started with posix_spawn, not a shell, so no file name is ever parsed as shell syntax. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+struct cli_video {
+	pid_t pid;
+	FILE* pipe;
+	int width, height;
+	bool failed;
+	char path[1024], temp[1100], log[1100];
+};
+
+const char* cli_find_ffmpeg(char* buf, size_t size)
+{
+	const char* forced = getenv("PUDDLE_FFMPEG");
+	if (forced && *forced) {
+		snprintf(buf, size, "%s", forced);
+		return access(buf, X_OK) == 0 ? buf : NULL;
+	}
+	const char* path = getenv("PATH");
+	if (!path) path = "/usr/bin:/bin";
+	while (*path) {
+		const char* colon = strchr(path, ':');
+		size_t n = colon ? (size_t)(colon - path) : strlen(path);
+		if (n > 0 && n + 8 < size) {
+			memcpy(buf, path, n);
+			snprintf(buf + n, size - n, "/ffmpeg");
+			struct stat st;
+			if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0) return buf;
+		}
+		path += n + (colon ? 1 : 0);
+	}
+	return NULL;
+}
+
+cli_video* cli_video_open(const char* path, int width, int height, double fps, char* err, size_t err_size)
+{
+	char ffmpeg[1024];
+	if (!cli_find_ffmpeg(ffmpeg, sizeof ffmpeg)) {
+		snprintf(err, err_size,
+		         "--video needs ffmpeg, which is not on PATH (install it: apt-get install ffmpeg; or set PUDDLE_FFMPEG)");
+		return NULL;
+	}
+	if (width % 2 || height % 2) {
+		snprintf(err, err_size, "--video: H.264 yuv420p needs an even width and height, got %dx%d", width, height);
+		return NULL;
+	}
+	cli_video* v = calloc(1, sizeof *v);
+	if (!v) return snprintf(err, err_size, "out of memory"), NULL;
+	v->width = width, v->height = height;
+	snprintf(v->path, sizeof v->path, "%s", path);
+	snprintf(v->temp, sizeof v->temp, "%s.tmp.%ld", path, (long)getpid());
+	snprintf(v->log, sizeof v->log, "%s.ffmpeg-log.%ld", path, (long)getpid());
+	char size[32], rate[32];
+	snprintf(size, sizeof size, "%dx%d", width, height);
+	snprintf(rate, sizeof rate, "%.6f", fps);
+	char* args[] = {ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "rawvideo", "-pix_fmt",
+	                "rgb24", "-s", size, "-framerate", rate, "-i", "pipe:0", "-c:v", "libx264", "-preset", "veryfast",
+	                "-crf", "20", "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-f", "mp4", v->temp, NULL};
+	int fds[2];
+	if (pipe(fds) != 0) {
+		snprintf(err, err_size, "cannot start ffmpeg: %s", strerror(errno));
+		free(v);
+		return NULL;
+	}
+	posix_spawn_file_actions_t actions;
+	posix_spawn_file_actions_init(&actions);
+	posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO);
+	posix_spawn_file_actions_addclose(&actions, fds[1]);
+	posix_spawn_file_actions_addclose(&actions, fds[0]);
+	/* ffmpeg's own messages go to a log beside the video, quoted if it fails */
+	posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, v->log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+	int rc = posix_spawn(&v->pid, ffmpeg, &actions, NULL, args, environ);
+	posix_spawn_file_actions_destroy(&actions);
+	close(fds[0]);
+	if (rc != 0) {
+		close(fds[1]);
+		snprintf(err, err_size, "cannot start %s: %s", ffmpeg, strerror(rc));
+		free(v);
+		return NULL;
+	}
+	v->pipe = fdopen(fds[1], "wb");
+	if (!v->pipe) {
+		close(fds[1]);
+		cli_video_abort(v);
+		snprintf(err, err_size, "cannot start ffmpeg: %s", strerror(errno));
+		return NULL;
+	}
+	return v;
+}
+
+bool cli_video_frame(cli_video* v, const uint8_t* rgb)
+{
+	if (!v || v->failed) return false;
+	size_t n = (size_t)v->width * (size_t)v->height * 3;
+	if (fwrite(rgb, 1, n, v->pipe) != n) v->failed = true; /* ffmpeg died: SIGPIPE is ignored */
+	return !v->failed;
+}
+
+static int finish(cli_video* v)
+{
+	if (v->pipe) fclose(v->pipe);
+	v->pipe = NULL;
+	int status = 0;
+	while (waitpid(v->pid, &status, 0) < 0 && errno == EINTR) {}
+	return status;
+}
+
+static void log_tail(const char* log, char* out, size_t size)
+{
+	out[0] = 0;
+	FILE* f = fopen(log, "rb");
+	if (!f) return;
+	char buf[512] = {0};
+	fseek(f, 0, SEEK_END);
+	long len = ftell(f);
+	fseek(f, len > 400 ? len - 400 : 0, SEEK_SET);
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r')) buf[--n] = 0;
+	snprintf(out, size, "%s", buf);
+}
+
+bool cli_video_close(cli_video* v, char* err, size_t err_size)
+{
+	int status = finish(v);
+	bool ok = !v->failed && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	if (ok && rename(v->temp, v->path) != 0) {
+		snprintf(err, err_size, "%s: %s", v->path, strerror(errno));
+		ok = false;
+	} else if (!ok) {
+		char tail[512];
+		log_tail(v->log, tail, sizeof tail);
+		snprintf(err, err_size, "ffmpeg failed writing %s%s%s", v->path, tail[0] ? ": " : "", tail);
+	}
+	remove(v->temp);
+	remove(v->log);
+	free(v);
+	return ok;
+}
+
+void cli_video_abort(cli_video* v)
+{
+	if (!v) return;
+	if (v->pipe) fclose(v->pipe);
+	v->pipe = NULL;
+	kill(v->pid, SIGTERM);
+	int status;
+	while (waitpid(v->pid, &status, 0) < 0 && errno == EINTR) {}
+	remove(v->temp);
+	remove(v->log);
+	free(v);
+}

@@ -1,0 +1,191 @@
+/* puddle_io: scene files. A scene is one JSON file that says everything a run needs: the world,
+ * the solver, materials, the container, obstacles, initial fills, emitters, scripted pointer
+ * strokes and the output defaults. docs/scenes.md lists every key with its unit, default and
+ * range; the command line, the native viewer and the web page read the same files.
+ *
+ *     pdl_scene_error err;
+ *     pdl_scene* scene = pdl_scene_load("scenes/blobs.json", &err);
+ *     if (!scene) { fprintf(stderr, "%s\n", err.message); return 2; }
+ *     pdl_world* world = pdl_scene_build_world(scene, &err);
+ *     for (long long frame = 0; frame < 600; ++frame) {
+ *         pdl_scene_apply_frame(scene, world, frame, NULL); // emitters, strokes
+ *         pdl_world_step(world);
+ *     }
+ *     pdl_world_destroy(world);
+ *     pdl_scene_destroy(scene);
+ *
+ * A pdl_scene is plain data, fully resolved: every default is filled in and every value has
+ * passed its rule, so readers can use the fields directly. Treat it as read-only except through
+ * the functions here.
+ *
+ * SPDX-License-Identifier: MIT */
+#ifndef PUDDLE_SCENE_H
+#define PUDDLE_SCENE_H
+
+#include "puddle/puddle.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Most obstacles, fills and emitters one scene can list. */
+#define PDL_SCENE_MAX_OBSTACLES 64
+#define PDL_SCENE_MAX_FILLS 64
+#define PDL_SCENE_MAX_EMITTERS 16
+/** One stroke per pointer slot of the world. */
+#define PDL_SCENE_MAX_STROKES PDL_MAX_POINTERS
+/** Most points of one stroke's path. */
+#define PDL_SCENE_MAX_STROKE_POINTS 64
+/** Longest material name, without the terminating zero. */
+#define PDL_SCENE_NAME_MAX 31
+
+/** How pictures colour the fluid. */
+typedef enum pdl_color_mode {
+	PDL_COLOR_MATERIAL = 0, /**< each material's colour, blended where materials meet */
+	PDL_COLOR_SPEED,        /**< |v| on a colour ramp */
+	PDL_COLOR_DENSITY,      /**< kernel density rho on a colour ramp */
+	PDL_COLOR_PRESSURE,     /**< pressure k (rho - rho0) on a colour ramp */
+	PDL_COLOR_MODE_COUNT
+} pdl_color_mode;
+
+/** A material with its scene name. */
+typedef struct pdl_scene_material {
+	char name[PDL_SCENE_NAME_MAX + 1];
+	pdl_material_def def;
+} pdl_scene_material;
+
+/** A source of new particles: rows of particles across `width`, launched at `velocity`, from
+ * `start` to `stop` seconds of scene time. Rows are spaced so that the stream is at rest density;
+ * which rows a frame adds depends only on the frame number, so runs and resumed runs agree. */
+typedef struct pdl_scene_emitter {
+	int material;       /**< material index */
+	pdl_vec2 position;  /**< centre of the nozzle, world units */
+	pdl_vec2 velocity;  /**< launch velocity, world units / s, non-zero; rows are across it */
+	float width;        /**< nozzle width, world units, > 0 */
+	float spacing;      /**< particle spacing, world units; 0 = the material's rest spacing */
+	float start, stop;  /**< emitting while start <= t < stop, seconds */
+} pdl_scene_emitter;
+
+/** A scripted pointer stroke: the pointer moves along `points` at constant speed from `start`
+ * to `end` seconds, with the pdl_pointer settings radius, strength and drag. Its velocity is
+ * the path speed, so drag carries the fluid along. Stroke k drives world pointer k. */
+typedef struct pdl_scene_stroke {
+	float start, end; /**< seconds, 0 <= start < end */
+	int point_count;  /**< [1, PDL_SCENE_MAX_STROKE_POINTS] */
+	pdl_vec2 points[PDL_SCENE_MAX_STROKE_POINTS]; /**< world units */
+	float radius;     /**< world units, > 0 */
+	float strength;   /**< world units / s^2; negative pushes away */
+	float drag;       /**< 1/s, >= 0 */
+} pdl_scene_stroke;
+
+/** Defaults for pictures and video (the command line can override size and length). */
+typedef struct pdl_scene_output {
+	int width, height;         /**< pixels, in [16, 8192], even (H.264 yuv420p needs it) */
+	float fps;                 /**< video frames per second, (0, 240] */
+	float seconds;             /**< default run length, simulated seconds, (0, 86400] */
+	uint32_t background;       /**< 0xRRGGBB inside the container */
+	uint32_t wall_color;       /**< 0xRRGGBB outside the container */
+	uint32_t obstacle_color;   /**< 0xRRGGBB of obstacles */
+	pdl_color_mode color_mode;
+	/** Radius of each particle's soft splat, world units, > 0. */
+	float blob_radius;
+	/** Field level of the surface, in splats: a lone particle's centre is 1, (0, 4]. */
+	float threshold;
+	/** Colour ramp range for speed, density and pressure; min == max picks it from each frame. */
+	float color_min, color_max;
+} pdl_scene_output;
+
+typedef struct pdl_scene {
+	char name[64];          /**< "blobs"; defaults to the file name without .json */
+	char source[256];       /**< the file name it was loaded from, for messages */
+	char description[512];  /**< free text */
+	/** h, dt, substeps, gravity, threads, max_particles. */
+	pdl_world_def world;
+	/** The region of interest: pictures frame it, and particles outside it count as lost.
+	 * Defaults to the container's bounding box grown by 2% (required without a container). */
+	pdl_vec2 bounds_min, bounds_max;
+	int material_count;
+	pdl_scene_material materials[PDL_MAX_MATERIALS];
+	bool has_container;
+	pdl_boundary_def container; /**< PDL_BOUNDARY_CIRCLE_CONTAINER or _BOX_CONTAINER */
+	int obstacle_count;
+	pdl_boundary_def obstacles[PDL_SCENE_MAX_OBSTACLES]; /**< CIRCLE, BOX or POLYGON */
+	int fill_count;
+	pdl_fill_def fills[PDL_SCENE_MAX_FILLS];
+	int emitter_count;
+	pdl_scene_emitter emitters[PDL_SCENE_MAX_EMITTERS];
+	int stroke_count;
+	pdl_scene_stroke strokes[PDL_SCENE_MAX_STROKES];
+	pdl_scene_output output;
+} pdl_scene;
+
+/** Why a scene was refused. message is the whole line a person reads, e.g.
+ * "scenes/x.json: materials[1].rest_density: must be > 0, got -3"; the parts are kept apart so
+ * tools (the viewer, tests) can point at the field. */
+typedef struct pdl_scene_error {
+	char file[256];    /**< the name given to load or parse */
+	char path[160];    /**< JSON path, "materials[1].rest_density"; "" for syntax errors */
+	char rule[256];    /**< "must be > 0, got -3" */
+	int line, column;  /**< of a JSON syntax error, 1-based; 0 otherwise */
+	char message[768];
+} pdl_scene_error;
+
+/** Reads and validates a scene file. Returns NULL and fills err (if given) on any problem:
+ * unreadable file, broken JSON, unknown key, wrong type, value out of range, too many
+ * particles. */
+pdl_scene* pdl_scene_load(const char* path, pdl_scene_error* err);
+/** The same from text in memory; `file` names it in messages and gives the default name. */
+pdl_scene* pdl_scene_parse(const char* json, size_t length, const char* file, pdl_scene_error* err);
+void pdl_scene_destroy(pdl_scene* scene);
+pdl_scene* pdl_scene_clone(const pdl_scene* scene);
+
+/** The resolved scene as JSON text, every default written out, in the file format (parsing it
+ * gives the same scene). Caller frees with free(). NULL if out of memory. */
+char* pdl_scene_to_json(const pdl_scene* scene);
+/** FNV-1a hash of the parts of the resolved scene that change the simulation (all but name,
+ * description, solver.threads and output): a snapshot records it so that a run is resumed only
+ * with the scene it was made from. */
+uint64_t pdl_scene_hash(const pdl_scene* scene);
+
+/** Index of the material with this name, or -1. */
+int pdl_scene_find_material(const pdl_scene* scene, const char* name);
+
+/** Makes the world: materials, container, obstacles, fills. NULL and err on failure. */
+pdl_world* pdl_scene_build_world(const pdl_scene* scene, pdl_scene_error* err);
+
+/** Scripted events for frame `frame` (0, 1, ...), to call before the frame's pdl_world_step():
+ * emitters add their rows, strokes set or clear their pointers. Scene time of a frame is
+ * frame * world.dt. Depends only on the frame number, so a resumed run repeats it exactly.
+ * Returns the particles added, or -1 with err filled (too many particles). */
+int pdl_scene_apply_frame(const pdl_scene* scene, pdl_world* world, long long frame,
+                          pdl_scene_error* err);
+
+/** Frames (world steps) in `seconds` of scene time: round(seconds / dt), at least 1. */
+long long pdl_scene_frames_for(const pdl_scene* scene, double seconds);
+
+/** Particles the fills make plus all that the emitters will add, without making them. */
+double pdl_scene_estimate_particles(const pdl_scene* scene);
+
+/** Scales every length of the scene (bounds, container, obstacles, fills, emitters, strokes) by
+ * `factor` about the origin, keeping h, so the same fluid fills a larger or smaller tank with
+ * about factor^2 as many particles. Sunflower counts scale by factor^2. Used by
+ * `puddle bench --particles`. */
+void pdl_scene_scale(pdl_scene* scene, float factor);
+/** Scales the scene so that pdl_scene_estimate_particles() is about `particles`. Returns the
+ * factor used. */
+float pdl_scene_scale_to_particles(pdl_scene* scene, double particles);
+
+/** Names for enums as they appear in scene files. */
+const char* pdl_color_mode_name(pdl_color_mode mode);
+const char* pdl_scene_fill_shape_name(pdl_fill_shape shape);
+const char* pdl_scene_boundary_shape_name(pdl_boundary_kind kind);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,61 @@
+/* puddle_io: binary snapshots, to stop a run and resume it later with a bitwise identical
+ * result (pdl_world_hash of the resumed run's end equals the uninterrupted run's).
+ *
+ * A snapshot holds everything later steps read: the world def (h, dt, substeps, gravity, max
+ * particles), every material def, every boundary def (scripts may move or retune them), every
+ * particle in storage order (position, velocity, material, id; springs with rest lengths), the
+ * next particle id, the clock (time and solver steps) and the frame counter that drives the
+ * scene's scripted strokes and emitters. Pointers are not stored: the scene's strokes set them
+ * again from the frame number.
+ *
+ * Layout (all little-endian):
+ *   header, 40 bytes: magic "PDLSNAP\0", u32 version (1), u32 header size (40), u64 payload size,
+ *   u64 FNV-1a 64 checksum of the payload, u64 zero
+ *   payload: see docs/cli.md, "Snapshot format".
+ * Files are written to a temporary name and renamed, so a crash never leaves half a snapshot.
+ * Reading checks magic, version, sizes and checksum before it changes anything, and refuses
+ * a truncated or corrupted file with a message that says which check failed.
+ *
+ * SPDX-License-Identifier: MIT */
+#ifndef PUDDLE_SNAPSHOT_H
+#define PUDDLE_SNAPSHOT_H
+
+#include "puddle/puddle.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PDL_SNAPSHOT_VERSION 1
+
+/** What the caller keeps beside the world. */
+typedef struct pdl_snapshot_info {
+	/** Frames already run: the next frame is this one (pdl_scene_apply_frame's argument). */
+	long long frame;
+	/** pdl_scene_hash() of the scene the run was made from, so a resume can refuse another. */
+	uint64_t scene_hash;
+	char scene_name[64];
+} pdl_snapshot_info;
+
+/** Writes world and info to path (via a temporary file). false and err on failure. */
+bool pdl_snapshot_write(const char* path, const pdl_world* world, const pdl_snapshot_info* info, char* err,
+                        size_t err_size);
+
+/** Reads path and checks it, fills *info, then restores the world from it. The world must have
+ * been built from the same scene (same materials and boundaries). On failure returns false with
+ * err, and the world is unchanged unless the failure came from the world itself refusing a value
+ * (which a checksummed file from this library does not cause). */
+bool pdl_snapshot_read(const char* path, pdl_world* world, pdl_snapshot_info* info, char* err, size_t err_size);
+
+/** Only reads and checks the file and fills *info (for `puddle info`-like tools). */
+bool pdl_snapshot_peek(const char* path, pdl_snapshot_info* info, char* err, size_t err_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

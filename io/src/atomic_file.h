@@ -1,0 +1,25 @@
+/* Internal: files that appear whole or not at all. Each output is written to "NAME.tmp.PID"
+ * and renamed onto NAME only after it was flushed and closed without error, so an interrupted
+ * run, a full disk or a bad argument never leaves a truncated file under a real name and never
+ * clobbers a good one with a broken one. */
+#ifndef PUDDLE_IO_ATOMIC_FILE_H
+#define PUDDLE_IO_ATOMIC_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct pdl_atomic_file {
+	FILE* f;
+	char path[1024];
+	char temp[1100];
+} pdl_atomic_file;
+
+/* Opens the temporary file for writing; false with err filled on failure. */
+bool pdl_atomic_open(pdl_atomic_file* a, const char* path, char* err, size_t err_size);
+/* Closes and renames into place; false (temporary removed) if any write failed. */
+bool pdl_atomic_commit(pdl_atomic_file* a, char* err, size_t err_size);
+/* Gives up: closes and removes the temporary. */
+void pdl_atomic_abort(pdl_atomic_file* a);
+
+#endif

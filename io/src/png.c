@@ -1,0 +1,50 @@
+/* PNG output through libpng (Debian's libpng-dev). */
+#include "puddle/image.h"
+
+#include "atomic_file.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+
+/* libpng reports errors by longjmp; everything that must survive it is volatile or outside */
+static bool write_rows(FILE* f, const uint8_t* rgb, int width, int height)
+{
+	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+	if (!png) return false;
+	png_infop info = png_create_info_struct(png);
+	if (!info) {
+		png_destroy_write_struct(&png, NULL);
+		return false;
+	}
+	if (setjmp(png_jmpbuf(png))) {
+		png_destroy_write_struct(&png, &info);
+		return false;
+	}
+	png_init_io(png, f);
+	/* pictures of flat colours compress well and fast at a middle level */
+	png_set_compression_level(png, 6);
+	png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+	             PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+	png_write_info(png, info);
+	for (int y = 0; y < height; ++y) png_write_row(png, (png_const_bytep)(rgb + (size_t)y * (size_t)width * 3));
+	png_write_end(png, NULL);
+	png_destroy_write_struct(&png, &info);
+	return true;
+}
+
+bool pdl_png_write(const char* path, const uint8_t* rgb, int width, int height, char* err, size_t err_size)
+{
+	if (!path || !rgb || width < 1 || height < 1) {
+		snprintf(err, err_size, "%s: nothing to write", path ? path : "(null)");
+		return false;
+	}
+	pdl_atomic_file a;
+	if (!pdl_atomic_open(&a, path, err, err_size)) return false;
+	if (!write_rows(a.f, rgb, width, height)) {
+		pdl_atomic_abort(&a);
+		snprintf(err, err_size, "%s: PNG encoding failed", path);
+		return false;
+	}
+	return pdl_atomic_commit(&a, err, err_size);
+}

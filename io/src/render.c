@@ -1,0 +1,307 @@
+/* The software renderer: splat, threshold, anti-alias, draw walls (see render.h). */
+#include "puddle/render.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pdl_renderer {
+	pdl_render_def def;
+	float scale;          /* pixels per world unit */
+	float cx, cy;         /* world point at the image centre */
+	float* field;         /* sum of splat weights */
+	float* acc;           /* weighted colour (3 per pixel) or weighted scalar (1 per pixel) */
+	uint8_t* rgb;
+};
+
+pdl_render_def pdl_render_def_from_scene(const pdl_scene* s)
+{
+	pdl_render_def d;
+	memset(&d, 0, sizeof d);
+	d.width = s->output.width;
+	d.height = s->output.height;
+	d.view_min = s->bounds_min;
+	d.view_max = s->bounds_max;
+	d.color_mode = s->output.color_mode;
+	d.blob_radius = s->output.blob_radius;
+	d.threshold = s->output.threshold;
+	d.color_min = s->output.color_min;
+	d.color_max = s->output.color_max;
+	d.background = s->output.background;
+	d.wall_color = s->output.wall_color;
+	d.obstacle_color = s->output.obstacle_color;
+	for (int i = 0; i < PDL_MAX_MATERIALS; ++i)
+		d.material_colors[i] = i < s->material_count ? s->materials[i].def.color : 0xffffff;
+	return d;
+}
+
+pdl_renderer* pdl_renderer_create(const pdl_render_def* def)
+{
+	if (!def || def->width < 1 || def->height < 1 || def->width > 16384 || def->height > 16384) return NULL;
+	pdl_renderer* r = calloc(1, sizeof *r);
+	if (!r) return NULL;
+	r->def = *def;
+	size_t n = (size_t)def->width * (size_t)def->height;
+	r->field = malloc(n * sizeof *r->field);
+	r->acc = malloc(3 * n * sizeof *r->acc);
+	r->rgb = malloc(3 * n);
+	if (!r->field || !r->acc || !r->rgb) {
+		pdl_renderer_destroy(r);
+		return NULL;
+	}
+	float vw = def->view_max.x - def->view_min.x, vh = def->view_max.y - def->view_min.y;
+	if (!(vw > 0)) vw = 1;
+	if (!(vh > 0)) vh = 1;
+	r->scale = fminf((float)def->width / vw, (float)def->height / vh);
+	r->cx = 0.5f * (def->view_min.x + def->view_max.x);
+	r->cy = 0.5f * (def->view_min.y + def->view_max.y);
+	return r;
+}
+
+void pdl_renderer_destroy(pdl_renderer* r)
+{
+	if (!r) return;
+	free(r->field);
+	free(r->acc);
+	free(r->rgb);
+	free(r);
+}
+
+pdl_vec2 pdl_render_to_pixel(const pdl_renderer* r, pdl_vec2 p)
+{
+	return (pdl_vec2){(p.x - r->cx) * r->scale + 0.5f * (float)r->def.width,
+	                  0.5f * (float)r->def.height - (p.y - r->cy) * r->scale};
+}
+
+float pdl_render_field(const pdl_renderer* r, int x, int y)
+{
+	if (!r || x < 0 || y < 0 || x >= r->def.width || y >= r->def.height) return 0;
+	return r->field[(size_t)y * (size_t)r->def.width + (size_t)x];
+}
+
+/* ---- colours ------------------------------------------------------------------------------------ */
+
+typedef struct rgbf {
+	float r, g, b;
+} rgbf;
+
+static rgbf unpack(uint32_t c)
+{
+	return (rgbf){(float)((c >> 16) & 255) / 255.0f, (float)((c >> 8) & 255) / 255.0f, (float)(c & 255) / 255.0f};
+}
+
+static rgbf mix(rgbf a, rgbf b, float t)
+{
+	return (rgbf){a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t};
+}
+
+/* A perceptually ordered ramp, dark blue - teal - green - yellow - red, for scalar modes. */
+static rgbf ramp(float t)
+{
+	static const float stops[5][3] = {
+		{0.17f, 0.20f, 0.55f}, {0.13f, 0.56f, 0.69f}, {0.35f, 0.78f, 0.40f}, {0.97f, 0.83f, 0.25f}, {0.89f, 0.26f, 0.20f}};
+	if (!(t > 0)) t = 0;
+	if (t > 1) t = 1;
+	float x = t * 4.0f;
+	int i = (int)x;
+	if (i > 3) i = 3;
+	float u = x - (float)i;
+	rgbf a = {stops[i][0], stops[i][1], stops[i][2]}, b = {stops[i + 1][0], stops[i + 1][1], stops[i + 1][2]};
+	return mix(a, b, u);
+}
+
+static uint8_t to_byte(float v)
+{
+	if (!(v > 0)) return 0;
+	if (v >= 1) return 255;
+	return (uint8_t)(v * 255.0f + 0.5f);
+}
+
+/* ---- the fluid ----------------------------------------------------------------------------------- */
+
+static float scalar_of(const pdl_particle_data* p, pdl_color_mode mode, int i)
+{
+	switch (mode) {
+	case PDL_COLOR_SPEED: return sqrtf(p->vx[i] * p->vx[i] + p->vy[i] * p->vy[i]);
+	case PDL_COLOR_DENSITY: return p->density ? p->density[i] : 0;
+	case PDL_COLOR_PRESSURE: return p->pressure ? p->pressure[i] : 0;
+	default: return 0;
+	}
+}
+
+static void splat(pdl_renderer* r, const pdl_particle_data* p)
+{
+	const pdl_render_def* d = &r->def;
+	int w = d->width, hgt = d->height;
+	size_t n = (size_t)w * (size_t)hgt;
+	bool by_material = d->color_mode == PDL_COLOR_MATERIAL;
+	memset(r->field, 0, n * sizeof *r->field);
+	memset(r->acc, 0, (by_material ? 3 : 1) * n * sizeof *r->acc);
+	float radius = d->blob_radius * r->scale, inv_r2 = 1.0f / (radius * radius);
+	rgbf colors[PDL_MAX_MATERIALS];
+	for (int m = 0; m < PDL_MAX_MATERIALS; ++m) colors[m] = unpack(d->material_colors[m]);
+	for (int i = 0; i < p->count; ++i) {
+		if (!isfinite(p->x[i]) || !isfinite(p->y[i])) continue;
+		pdl_vec2 c = pdl_render_to_pixel(r, (pdl_vec2){p->x[i], p->y[i]});
+		int x0 = (int)floorf(c.x - radius), x1 = (int)ceilf(c.x + radius);
+		int y0 = (int)floorf(c.y - radius), y1 = (int)ceilf(c.y + radius);
+		if (x1 < 0 || y1 < 0 || x0 >= w || y0 >= hgt) continue;
+		if (x0 < 0) x0 = 0;
+		if (y0 < 0) y0 = 0;
+		if (x1 > w - 1) x1 = w - 1;
+		if (y1 > hgt - 1) y1 = hgt - 1;
+		rgbf col = colors[p->material[i] % PDL_MAX_MATERIALS];
+		float value = by_material ? 0 : scalar_of(p, d->color_mode, i);
+		for (int y = y0; y <= y1; ++y) {
+			float dy = ((float)y + 0.5f - c.y);
+			float* frow = r->field + (size_t)y * (size_t)w;
+			for (int x = x0; x <= x1; ++x) {
+				float dx = ((float)x + 0.5f - c.x), q2 = (dx * dx + dy * dy) * inv_r2;
+				if (q2 >= 1) continue;
+				/* (1 - q^2)^3: smooth, compact, flat at the centre (the poly6 profile) */
+				float k = 1 - q2, wgt = k * k * k;
+				frow[x] += wgt;
+				size_t at = (size_t)y * (size_t)w + (size_t)x;
+				if (by_material) {
+					r->acc[3 * at] += wgt * col.r;
+					r->acc[3 * at + 1] += wgt * col.g;
+					r->acc[3 * at + 2] += wgt * col.b;
+				} else {
+					r->acc[at] += wgt * value;
+				}
+			}
+		}
+	}
+}
+
+static void scalar_range(const pdl_renderer* r, const pdl_particle_data* p, float* lo, float* hi)
+{
+	const pdl_render_def* d = &r->def;
+	if (d->color_max != d->color_min) {
+		*lo = d->color_min, *hi = d->color_max;
+		return;
+	}
+	float a = INFINITY, b = -INFINITY;
+	for (int i = 0; i < p->count; ++i) {
+		float v = scalar_of(p, d->color_mode, i);
+		if (!isfinite(v)) continue;
+		a = fminf(a, v), b = fmaxf(b, v);
+	}
+	if (d->color_mode == PDL_COLOR_SPEED) a = 0;
+	if (!(b > a)) b = a + 1;
+	*lo = a, *hi = b;
+}
+
+/* ---- walls ---------------------------------------------------------------------------------------- */
+
+typedef struct shape_px {
+	bool container, circle;
+	float cx, cy, radius; /* circle, pixels */
+	int n;                /* polygon, pixels, counter-clockwise in world = clockwise on screen */
+	float px[PDL_MAX_POLYGON_VERTICES], py[PDL_MAX_POLYGON_VERTICES];
+	float nx[PDL_MAX_POLYGON_VERTICES], ny[PDL_MAX_POLYGON_VERTICES], off[PDL_MAX_POLYGON_VERTICES];
+} shape_px;
+
+static shape_px shape_of(const pdl_renderer* r, const pdl_boundary_def* b)
+{
+	shape_px s;
+	memset(&s, 0, sizeof s);
+	s.container = b->kind == PDL_BOUNDARY_CIRCLE_CONTAINER || b->kind == PDL_BOUNDARY_BOX_CONTAINER;
+	s.circle = b->kind == PDL_BOUNDARY_CIRCLE_CONTAINER || b->kind == PDL_BOUNDARY_CIRCLE;
+	if (s.circle) {
+		pdl_vec2 c = pdl_render_to_pixel(r, b->position);
+		s.cx = c.x, s.cy = c.y, s.radius = b->radius * r->scale;
+		return s;
+	}
+	pdl_vec2 v[PDL_MAX_POLYGON_VERTICES];
+	s.n = pdl_boundary_world_vertices(b, v);
+	for (int i = 0; i < s.n; ++i) {
+		pdl_vec2 q = pdl_render_to_pixel(r, v[i]);
+		s.px[i] = q.x, s.py[i] = q.y;
+	}
+	/* the y flip turns counter-clockwise into clockwise: outward normal of edge a->b is (-ey, ex) */
+	for (int i = 0; i < s.n; ++i) {
+		int j = (i + 1) % s.n;
+		float ex = s.px[j] - s.px[i], ey = s.py[j] - s.py[i], len = sqrtf(ex * ex + ey * ey);
+		if (len <= 0) len = 1;
+		s.nx[i] = -ey / len, s.ny[i] = ex / len;
+		s.off[i] = s.nx[i] * s.px[i] + s.ny[i] * s.py[i];
+	}
+	return s;
+}
+
+/* Signed distance in pixels from the shape's surface, positive outside the solid shape. */
+static float distance_px(const shape_px* s, float x, float y)
+{
+	if (s->circle) return sqrtf((x - s->cx) * (x - s->cx) + (y - s->cy) * (y - s->cy)) - s->radius;
+	float d = -INFINITY;
+	for (int i = 0; i < s->n; ++i) d = fmaxf(d, s->nx[i] * x + s->ny[i] * y - s->off[i]);
+	return d;
+}
+
+/* ---- the picture ----------------------------------------------------------------------------------- */
+
+const uint8_t* pdl_render(pdl_renderer* r, const pdl_world* world)
+{
+	if (!r) return NULL;
+	const pdl_render_def* d = &r->def;
+	int w = d->width, hgt = d->height;
+	pdl_particle_data p = pdl_world_particles(world);
+	splat(r, &p);
+	float lo = 0, hi = 1;
+	bool by_material = d->color_mode == PDL_COLOR_MATERIAL;
+	if (!by_material) scalar_range(r, &p, &lo, &hi);
+
+	shape_px shapes[64];
+	int shape_count = 0;
+	int limit = pdl_world_boundary_id_limit(world);
+	for (int id = 0; id < limit && shape_count < 64; ++id) {
+		pdl_boundary_def b;
+		if (!pdl_world_get_boundary(world, id, &b)) continue;
+		shapes[shape_count] = shape_of(r, &b);
+		shape_count++;
+	}
+	rgbf bg = unpack(d->background), wall = unpack(d->wall_color), obstacle = unpack(d->obstacle_color);
+	float t = d->threshold;
+	for (int y = 0; y < hgt; ++y) {
+		for (int x = 0; x < w; ++x) {
+			size_t at = (size_t)y * (size_t)w + (size_t)x;
+			float fx = (float)x + 0.5f, fy = (float)y + 0.5f;
+			rgbf c = bg;
+			/* fluid: coverage from the field's signed distance to the threshold */
+			float f = r->field[at];
+			if (f > 0) {
+				float l = x > 0 ? r->field[at - 1] : f, rr = x < w - 1 ? r->field[at + 1] : f;
+				float u = y > 0 ? r->field[at - (size_t)w] : f, dn = y < hgt - 1 ? r->field[at + (size_t)w] : f;
+				float gx = 0.5f * (rr - l), gy = 0.5f * (dn - u), g = sqrtf(gx * gx + gy * gy);
+				float cover = g > 1e-6f ? (f - t) / g + 0.5f : (f >= t ? 1.0f : 0.0f);
+				cover = fminf(1.0f, fmaxf(0.0f, cover));
+				if (cover > 0) {
+					rgbf fluid;
+					if (by_material) fluid = (rgbf){r->acc[3 * at] / f, r->acc[3 * at + 1] / f, r->acc[3 * at + 2] / f};
+					else fluid = ramp((r->acc[at] / f - lo) / (hi - lo));
+					/* a little depth: the thin rim is darker than the bulk */
+					float shade = 0.78f + 0.22f * fminf(1.0f, (f - t) / (2.0f * t));
+					if (shade < 0.78f) shade = 0.78f;
+					fluid = (rgbf){fluid.r * shade, fluid.g * shade, fluid.b * shade};
+					c = mix(c, fluid, cover);
+				}
+			}
+			/* walls over the fluid, so the surface meets them flush */
+			for (int k = 0; k < shape_count; ++k) {
+				float dist = distance_px(&shapes[k], fx, fy);
+				if (shapes[k].container) {
+					float cover = fminf(1.0f, fmaxf(0.0f, dist + 0.5f));
+					if (cover > 0) c = mix(c, wall, cover);
+				} else {
+					float cover = fminf(1.0f, fmaxf(0.0f, 0.5f - dist));
+					if (cover > 0) c = mix(c, obstacle, cover);
+				}
+			}
+			r->rgb[3 * at] = to_byte(c.r);
+			r->rgb[3 * at + 1] = to_byte(c.g);
+			r->rgb[3 * at + 2] = to_byte(c.b);
+		}
+	}
+	return r->rgb;
+}

@@ -1,0 +1,139 @@
+/* The resolved scene back to JSON, every default written out, walking the same schema tables as
+ * the parser, so parse(to_json(scene)) is the same scene (tested). `puddle info` prints it. */
+#include "scene_schema.h"
+
+#include <cjson/cJSON.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The shortest decimal that reads back as the same float, so files stay readable (0.1, not
+ * 0.100000001490116) and still round-trip exactly. */
+static cJSON* float_item(float v)
+{
+	char buf[32];
+	for (int digits = 6; digits <= 9; ++digits) {
+		snprintf(buf, sizeof buf, "%.*g", digits, (double)v);
+		if (strtof(buf, NULL) == v) break;
+	}
+	return cJSON_CreateRaw(buf);
+}
+
+static cJSON* vec2_item(pdl_vec2 v)
+{
+	cJSON* a = cJSON_CreateArray();
+	cJSON_AddItemToArray(a, float_item(v.x));
+	cJSON_AddItemToArray(a, float_item(v.y));
+	return a;
+}
+
+static cJSON* field_item(const pdl_scene* s, const scene_field* f, const void* base)
+{
+	const char* at = (const char*)base + f->offset;
+	switch (f->type) {
+	case FT_FLOAT: return float_item(*(const float*)at);
+	case FT_INT: {
+		int i;
+		memcpy(&i, at, sizeof i);
+		return cJSON_CreateNumber(i);
+	}
+	case FT_VEC2: return vec2_item(*(const pdl_vec2*)at);
+	case FT_COLOR: {
+		char c[8];
+		pdl_schema_color_text(*(const uint32_t*)at, c);
+		return cJSON_CreateString(c);
+	}
+	case FT_TEXT: return cJSON_CreateString(at);
+	case FT_ENUM: {
+		int i;
+		memcpy(&i, at, sizeof i);
+		i -= f->base;
+		return cJSON_CreateString(i >= 0 && i < f->name_count ? f->names[i] : "?");
+	}
+	case FT_MATERIAL: {
+		int m;
+		memcpy(&m, at, sizeof m);
+		return cJSON_CreateString(m >= 0 && m < s->material_count ? s->materials[m].name : "?");
+	}
+	case FT_POINTS: {
+		int n;
+		memcpy(&n, (const char*)base + f->size, sizeof n);
+		cJSON* a = cJSON_CreateArray();
+		for (int i = 0; i < n; ++i) cJSON_AddItemToArray(a, vec2_item(((const pdl_vec2*)at)[i]));
+		return a;
+	}
+	}
+	return cJSON_CreateNull();
+}
+
+static cJSON* object_item(const pdl_scene* s, const scene_object* o, const void* base)
+{
+	cJSON* obj = cJSON_CreateObject();
+	int shape = pdl_schema_shape_index(o, base);
+	for (int i = 0; i < o->field_count; ++i) {
+		const scene_field* f = &o->fields[i];
+		if (f->shapes && (shape < 0 || !(f->shapes & (1u << shape)))) continue;
+		/* a sunflower's or point's count is meaningful; a count on other shapes is not written */
+		cJSON_AddItemToObject(obj, f->key, field_item(s, f, base));
+	}
+	return obj;
+}
+
+static cJSON* list_item(const pdl_scene* s, const scene_object* o, const void* items, size_t size, int count)
+{
+	cJSON* a = cJSON_CreateArray();
+	for (int i = 0; i < count; ++i) cJSON_AddItemToArray(a, object_item(s, o, (const char*)items + (size_t)i * size));
+	return a;
+}
+
+char* pdl_scene_to_json(const pdl_scene* s)
+{
+	if (!s) return NULL;
+	cJSON* root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "name", s->name);
+	cJSON_AddStringToObject(root, "description", s->description);
+	cJSON* world = object_item(s, &pdl_schema_world, s);
+	cJSON_AddItemToObject(world, "bounds", object_item(s, &pdl_schema_bounds, s));
+	cJSON_AddItemToObject(root, "world", world);
+	cJSON_AddItemToObject(root, "solver", object_item(s, &pdl_schema_solver, s));
+	cJSON_AddItemToObject(root, "materials",
+	                      list_item(s, &pdl_schema_material, s->materials, sizeof s->materials[0], s->material_count));
+	if (s->has_container) cJSON_AddItemToObject(root, "container", object_item(s, &pdl_schema_container, &s->container));
+	cJSON_AddItemToObject(root, "obstacles",
+	                      list_item(s, &pdl_schema_obstacle, s->obstacles, sizeof s->obstacles[0], s->obstacle_count));
+	cJSON_AddItemToObject(root, "fills", list_item(s, &pdl_schema_fill, s->fills, sizeof s->fills[0], s->fill_count));
+	cJSON_AddItemToObject(root, "emitters",
+	                      list_item(s, &pdl_schema_emitter, s->emitters, sizeof s->emitters[0], s->emitter_count));
+	cJSON_AddItemToObject(root, "strokes", list_item(s, &pdl_schema_stroke, s->strokes, sizeof s->strokes[0], s->stroke_count));
+	cJSON_AddItemToObject(root, "output", object_item(s, &pdl_schema_output, &s->output));
+	char* text = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (!text) return NULL;
+	/* cJSON allocates with its own hooks (malloc by default); hand back a plain malloc copy so
+	 * that callers can always free() it */
+	char* out = malloc(strlen(text) + 1);
+	if (out) memcpy(out, text, strlen(text) + 1);
+	cJSON_free(text);
+	return out;
+}
+
+uint64_t pdl_scene_hash(const pdl_scene* s)
+{
+	if (!s) return 0;
+	/* only what changes the simulation: threads give bitwise-equal results and the output
+	 * section only changes pictures */
+	pdl_scene* sim = pdl_scene_clone(s);
+	if (!sim) return 0;
+	sim->world.threads = 0;
+	memset(&sim->output, 0, sizeof sim->output);
+	sim->name[0] = 0;
+	sim->source[0] = 0;
+	sim->description[0] = 0;
+	char* text = pdl_scene_to_json(sim);
+	pdl_scene_destroy(sim);
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (const char* c = text; c && *c; ++c) h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+	free(text);
+	return h;
+}

@@ -1,0 +1,609 @@
+/* Scene files: JSON text to a resolved, validated pdl_scene. Every problem becomes one message
+ * "file: json.path: rule, got value"; unknown keys are errors with the nearest known key as a
+ * suggestion, since a misspelt key silently ignored is a scene that quietly does something else. */
+#include "scene_schema.h"
+
+#include "puddle/suggest.h"
+
+#include <cjson/cJSON.h>
+
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct parser {
+	const char* file;
+	pdl_scene_error* err;
+	pdl_scene* scene;
+} parser;
+
+static void fail(parser* p, const char* path, const char* fmt, ...)
+{
+	pdl_scene_error* e = p->err;
+	if (!e) return;
+	memset(e, 0, sizeof *e);
+	snprintf(e->file, sizeof e->file, "%s", p->file);
+	snprintf(e->path, sizeof e->path, "%s", path);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(e->rule, sizeof e->rule, fmt, ap);
+	va_end(ap);
+	if (path[0]) snprintf(e->message, sizeof e->message, "%s: %s: %s", e->file, e->path, e->rule);
+	else snprintf(e->message, sizeof e->message, "%s: %s", e->file, e->rule);
+}
+
+/* path is the unknown key's own path, "materials[1].rest_densty" */
+static void fail_unknown(parser* p, const char* path, const char* key, const char* const* keys, int count)
+{
+	const char* s = pdl_suggest(key, keys, count);
+	if (s) fail(p, path, "unknown key (did you mean \"%s\"?)", s);
+	else fail(p, path, "unknown key");
+}
+
+/* ---- values --------------------------------------------------------------------------------- */
+
+static const char* type_name(const cJSON* v)
+{
+	if (cJSON_IsNumber(v)) return "a number";
+	if (cJSON_IsString(v)) return "a string";
+	if (cJSON_IsBool(v)) return "a boolean";
+	if (cJSON_IsNull(v)) return "null";
+	if (cJSON_IsArray(v)) return "an array";
+	if (cJSON_IsObject(v)) return "an object";
+	return "something else";
+}
+
+/* A number that fits a float and meets the field's range. */
+static bool read_number(parser* p, const char* path, const cJSON* v, const scene_field* f, double* out)
+{
+	if (!cJSON_IsNumber(v)) return fail(p, path, "must be a number, got %s", type_name(v)), false;
+	double x = v->valuedouble;
+	char rule[96];
+	pdl_schema_rule_text(f, rule, sizeof rule);
+	if (!isfinite(x) || fabs(x) > FLT_MAX) return fail(p, path, "must be finite, got %g", x), false;
+	if (f->type == FT_INT && x != floor(x)) return fail(p, path, "%s, got %g", rule, x), false;
+	bool ok = (f->flags & FR_LO_OPEN) ? x > f->lo : x >= f->lo;
+	ok = ok && ((f->flags & FR_HI_OPEN) ? x < f->hi : x <= f->hi);
+	if (ok && (f->flags & FR_EVEN) && fmod(x, 2.0) != 0) ok = false;
+	if (!ok) return fail(p, path, "%s, got %g", rule, x), false;
+	*out = x;
+	return true;
+}
+
+static bool read_vec2(parser* p, const char* path, const cJSON* v, const scene_field* f, pdl_vec2* out)
+{
+	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2)
+		return fail(p, path, "must be an array [x, y] of two numbers, got %s", type_name(v)), false;
+	double c[2];
+	for (int i = 0; i < 2; ++i) {
+		char sub[192];
+		snprintf(sub, sizeof sub, "%s[%d]", path, i);
+		if (!read_number(p, sub, cJSON_GetArrayItem(v, i), f, &c[i])) return false;
+	}
+	*out = (pdl_vec2){(float)c[0], (float)c[1]};
+	return true;
+}
+
+static bool read_color(parser* p, const char* path, const cJSON* v, uint32_t* out)
+{
+	const char* s = cJSON_GetStringValue(v);
+	bool ok = s && s[0] == '#' && strlen(s) == 7;
+	for (int i = 1; ok && i < 7; ++i)
+		ok = (s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f') || (s[i] >= 'A' && s[i] <= 'F');
+	if (!ok) {
+		if (s) return fail(p, path, "must be a colour \"#rrggbb\", got \"%s\"", s), false;
+		return fail(p, path, "must be a colour \"#rrggbb\", got %s", type_name(v)), false;
+	}
+	*out = (uint32_t)strtoul(s + 1, NULL, 16);
+	return true;
+}
+
+static bool read_field(parser* p, const char* path, const cJSON* v, const scene_field* f, void* base)
+{
+	char* at = (char*)base + f->offset;
+	double x;
+	switch (f->type) {
+	case FT_FLOAT:
+		if (!read_number(p, path, v, f, &x)) return false;
+		*(float*)at = (float)x;
+		return true;
+	case FT_INT: {
+		if (!read_number(p, path, v, f, &x)) return false;
+		int i = (int)x;
+		memcpy(at, &i, sizeof i);
+		return true;
+	}
+	case FT_VEC2:
+		return read_vec2(p, path, v, f, (pdl_vec2*)at);
+	case FT_COLOR:
+		return read_color(p, path, v, (uint32_t*)at);
+	case FT_TEXT: {
+		const char* s = cJSON_GetStringValue(v);
+		if (!s) return fail(p, path, "must be a string, got %s", type_name(v)), false;
+		if (strlen(s) >= f->size) return fail(p, path, "must be at most %d characters", (int)f->size - 1), false;
+		memcpy(at, s, strlen(s) + 1);
+		return true;
+	}
+	case FT_ENUM: {
+		const char* s = cJSON_GetStringValue(v);
+		for (int i = 0; s && i < f->name_count; ++i)
+			if (strcmp(s, f->names[i]) == 0) {
+				int value = f->base + i;
+				memcpy(at, &value, sizeof value);
+				return true;
+			}
+		char list[160] = "";
+		for (int i = 0; i < f->name_count; ++i) {
+			size_t n = strlen(list);
+			snprintf(list + n, sizeof list - n, "%s\"%s\"", i ? ", " : "", f->names[i]);
+		}
+		if (!s) return fail(p, path, "must be one of %s, got %s", list, type_name(v)), false;
+		const char* near = pdl_suggest(s, f->names, f->name_count);
+		if (near) return fail(p, path, "must be one of %s, got \"%s\" (did you mean \"%s\"?)", list, s, near), false;
+		return fail(p, path, "must be one of %s, got \"%s\"", list, s), false;
+	}
+	case FT_MATERIAL: {
+		const char* s = cJSON_GetStringValue(v);
+		if (!s) return fail(p, path, "must be a material name (a string), got %s", type_name(v)), false;
+		int m = pdl_scene_find_material(p->scene, s);
+		if (m < 0) {
+			const char* names[PDL_MAX_MATERIALS];
+			for (int i = 0; i < p->scene->material_count; ++i) names[i] = p->scene->materials[i].name;
+			const char* near = pdl_suggest(s, names, p->scene->material_count);
+			if (near) return fail(p, path, "no material named \"%s\" (did you mean \"%s\"?)", s, near), false;
+			return fail(p, path, "no material named \"%s\"", s), false;
+		}
+		memcpy(at, &m, sizeof m);
+		return true;
+	}
+	case FT_POINTS: {
+		int n = cJSON_IsArray(v) ? cJSON_GetArraySize(v) : -1;
+		if (n < 0) return fail(p, path, "must be an array of %g to %g points [x, y], got %s", f->lo, f->hi, type_name(v)), false;
+		if (n < f->lo || n > f->hi)
+			return fail(p, path, "must be an array of %g to %g points [x, y], got %d points", f->lo, f->hi, n), false;
+		pdl_vec2* pts = (pdl_vec2*)at;
+		scene_field any = {"", FT_VEC2, 0, -HUGE_VAL, HUGE_VAL, 0, NULL, 0, 0, 0, 0};
+		for (int i = 0; i < n; ++i) {
+			char sub[192];
+			snprintf(sub, sizeof sub, "%s[%d]", path, i);
+			if (!read_vec2(p, sub, cJSON_GetArrayItem(v, i), &any, &pts[i])) return false;
+		}
+		memcpy((char*)base + f->size, &n, sizeof n);
+		return true;
+	}
+	}
+	return false;
+}
+
+static bool check_duplicates(parser* p, const char* path, const cJSON* object)
+{
+	for (const cJSON* a = object->child; a; a = a->next)
+		for (const cJSON* b = a->next; b; b = b->next)
+			if (strcmp(a->string, b->string) == 0) return fail(p, path, "key \"%s\" appears twice", a->string), false;
+	return true;
+}
+
+/* Reads one object against its schema into base (which holds the defaults). *given gets bit i
+ * for each field i present. */
+static bool read_object(parser* p, const char* path, const cJSON* object, const scene_object* o, void* base,
+                        unsigned* given, const char* nested)
+{
+	if (!cJSON_IsObject(object)) return fail(p, path, "must be an object, got %s", type_name(object)), false;
+	if (!check_duplicates(p, path, object)) return false;
+	const char* keys[32];
+	int key_count = o->field_count;
+	for (int i = 0; i < o->field_count; ++i) keys[i] = o->fields[i].key;
+	if (nested) keys[key_count++] = nested;
+	*given = 0;
+	int shape = -1;
+	if (o->shape_field >= 0) {
+		const scene_field* f = &o->fields[o->shape_field];
+		const cJSON* v = cJSON_GetObjectItemCaseSensitive(object, f->key);
+		char sub[192];
+		snprintf(sub, sizeof sub, "%s.%s", path, f->key);
+		if (!v) {
+			char list[96] = "";
+			for (int i = 0; i < f->name_count; ++i) {
+				size_t n = strlen(list);
+				snprintf(list + n, sizeof list - n, "%s\"%s\"", i ? ", " : "", f->names[i]);
+			}
+			return fail(p, sub, "is required (one of %s)", list), false;
+		}
+		if (!read_field(p, sub, v, f, base)) return false;
+		shape = pdl_schema_shape_index(o, base);
+		*given |= 1u << o->shape_field;
+	}
+	for (const cJSON* v = object->child; v; v = v->next) {
+		int k = -1;
+		for (int i = 0; i < o->field_count; ++i)
+			if (strcmp(v->string, o->fields[i].key) == 0) k = i;
+		char sub[192];
+		snprintf(sub, sizeof sub, "%s.%s", path, v->string);
+		if (k < 0 && nested && strcmp(v->string, nested) == 0) continue; /* the caller reads it */
+		if (k < 0) return fail_unknown(p, sub, v->string, keys, key_count), false;
+		if (k == o->shape_field) continue;
+		const scene_field* f = &o->fields[k];
+		if (f->shapes && shape >= 0 && !(f->shapes & (1u << shape)))
+			return fail(p, sub, "is not used by shape \"%s\"", o->fields[o->shape_field].names[shape]), false;
+		if (!read_field(p, sub, v, f, base)) return false;
+		*given |= 1u << k;
+	}
+	for (int i = 0; i < o->field_count; ++i) {
+		const scene_field* f = &o->fields[i];
+		bool used = !f->shapes || (shape >= 0 && (f->shapes & (1u << shape)));
+		if ((f->flags & FR_REQUIRED) && used && !(*given & (1u << i))) {
+			char sub[192];
+			snprintf(sub, sizeof sub, "%s.%s", path, f->key);
+			if (shape >= 0 && f->shapes)
+				return fail(p, sub, "is required for shape \"%s\"", o->fields[o->shape_field].names[shape]), false;
+			return fail(p, sub, "is required"), false;
+		}
+	}
+	return true;
+}
+
+static int field_index(const scene_object* o, const char* key)
+{
+	for (int i = 0; i < o->field_count; ++i)
+		if (strcmp(o->fields[i].key, key) == 0) return i;
+	return -1;
+}
+
+/* An array of objects, each read with the schema into items[i] (of item_size bytes, starting
+ * from make_default(i)). */
+typedef void (*default_fn)(void* item, int index);
+static bool read_list(parser* p, const cJSON* root, const char* key, const scene_object* o, void* items,
+                      size_t item_size, int max, int* count, default_fn make_default, unsigned* given)
+{
+	const cJSON* list = cJSON_GetObjectItemCaseSensitive(root, key);
+	*count = 0;
+	if (!list) return true;
+	if (!cJSON_IsArray(list)) return fail(p, key, "must be an array of objects, got %s", type_name(list)), false;
+	int n = cJSON_GetArraySize(list);
+	if (n > max) return fail(p, key, "must have at most %d entries, got %d", max, n), false;
+	for (int i = 0; i < n; ++i) {
+		char path[64];
+		snprintf(path, sizeof path, "%s[%d]", key, i);
+		void* item = (char*)items + (size_t)i * item_size;
+		make_default(item, i);
+		if (!read_object(p, path, cJSON_GetArrayItem(list, i), o, item, &given[i], NULL)) return false;
+		*count = i + 1;
+	}
+	return true;
+}
+
+static void material_default(void* item, int i) { *(pdl_scene_material*)item = pdl_schema_material_default(i); }
+static void obstacle_default(void* item, int i) { (void)i, *(pdl_boundary_def*)item = pdl_schema_obstacle_default(); }
+static void fill_default(void* item, int i) { (void)i, *(pdl_fill_def*)item = pdl_schema_fill_default(); }
+static void emitter_default(void* item, int i) { (void)i, *(pdl_scene_emitter*)item = pdl_schema_emitter_default(); }
+static void stroke_default(void* item, int i) { (void)i, *(pdl_scene_stroke*)item = pdl_schema_stroke_default(); }
+
+/* ---- checks across fields ---------------------------------------------------------------------- */
+
+/* Material and boundary rules are the engine's own: add them to a scratch world and turn its
+ * error (struct, field, rule) into a JSON path. */
+static bool check_with_engine(parser* p)
+{
+	pdl_scene* s = p->scene;
+	pdl_world_def wd = s->world;
+	wd.threads = 1;
+	pdl_error e;
+	pdl_world* w = pdl_world_create(&wd, &e);
+	if (!w) {
+		const char* section = strcmp(pdl_error_field(e.id), "dt") == 0 || strcmp(pdl_error_field(e.id), "substeps") == 0 ||
+		                              strcmp(pdl_error_field(e.id), "gravity") == 0
+		                          ? "world"
+		                          : "solver";
+		char path[96];
+		snprintf(path, sizeof path, "%s.%s", section, pdl_error_field(e.id));
+		fail(p, path, "%s, got %g", pdl_error_rule(e.id), e.value);
+		return false;
+	}
+	bool ok = true;
+	char path[96];
+	for (int i = 0; ok && i < s->material_count; ++i)
+		if (pdl_world_add_material(w, &s->materials[i].def, &e) < 0) {
+			snprintf(path, sizeof path, "materials[%d].%s", i, pdl_error_field(e.id));
+			fail(p, path, "%s, got %g", pdl_error_rule(e.id), e.value);
+			ok = false;
+		}
+	if (ok && s->has_container && pdl_world_add_boundary(w, &s->container, &e) < 0) {
+		snprintf(path, sizeof path, "container.%s", pdl_error_field(e.id));
+		fail(p, path, "%s", pdl_error_rule(e.id));
+		ok = false;
+	}
+	for (int i = 0; ok && i < s->obstacle_count; ++i)
+		if (pdl_world_add_boundary(w, &s->obstacles[i], &e) < 0) {
+			snprintf(path, sizeof path, "obstacles[%d].%s", i, pdl_error_field(e.id));
+			fail(p, path, "%s", pdl_error_rule(e.id));
+			ok = false;
+		}
+	pdl_world_destroy(w);
+	return ok;
+}
+
+static void grow_box(pdl_vec2* lo, pdl_vec2* hi, const pdl_boundary_def* b)
+{
+	if (b->kind == PDL_BOUNDARY_CIRCLE_CONTAINER || b->kind == PDL_BOUNDARY_CIRCLE) {
+		*lo = (pdl_vec2){b->position.x - b->radius, b->position.y - b->radius};
+		*hi = (pdl_vec2){b->position.x + b->radius, b->position.y + b->radius};
+		return;
+	}
+	pdl_vec2 v[PDL_MAX_POLYGON_VERTICES];
+	int n = pdl_boundary_world_vertices(b, v);
+	*lo = *hi = v[0];
+	for (int i = 1; i < n; ++i) {
+		lo->x = fminf(lo->x, v[i].x), lo->y = fminf(lo->y, v[i].y);
+		hi->x = fmaxf(hi->x, v[i].x), hi->y = fmaxf(hi->y, v[i].y);
+	}
+}
+
+/* Defaults that depend on other keys, then rules that join several keys. */
+static bool resolve(parser* p, unsigned world_bounds_given, const unsigned* fill_given)
+{
+	pdl_scene* s = p->scene;
+	float h = s->world.interaction_radius;
+	if (!world_bounds_given) {
+		if (!s->has_container) return fail(p, "world.bounds", "is required when there is no container"), false;
+		pdl_vec2 lo, hi;
+		grow_box(&lo, &hi, &s->container);
+		float mx = 0.02f * (hi.x - lo.x), my = 0.02f * (hi.y - lo.y);
+		s->bounds_min = (pdl_vec2){lo.x - mx, lo.y - my};
+		s->bounds_max = (pdl_vec2){hi.x + mx, hi.y + my};
+	}
+	if (!(s->bounds_max.x > s->bounds_min.x) || !(s->bounds_max.y > s->bounds_min.y))
+		return fail(p, "world.bounds", "max must be greater than min on both axes"), false;
+	if (s->output.fps == 0) s->output.fps = fminf(240.0f, 1.0f / s->world.dt);
+	if (s->output.blob_radius == 0) s->output.blob_radius = h;
+	if (s->output.height == 0) {
+		double aspect = (s->bounds_max.y - s->bounds_min.y) / (s->bounds_max.x - s->bounds_min.x);
+		int height = 2 * (int)lround(0.5 * s->output.width * aspect);
+		s->output.height = height < 16 ? 16 : height > 8192 ? 8192 : height;
+	}
+	for (int i = 0; i < s->fill_count; ++i) {
+		pdl_fill_def* f = &s->fills[i];
+		char path[64];
+		if (f->shape == PDL_FILL_POINT && !(fill_given[i] & (1u << field_index(&pdl_schema_fill, "count"))))
+			f->count = 1;
+		if (f->spacing != 0 && f->spacing < 0.01f * h) {
+			snprintf(path, sizeof path, "fills[%d].spacing", i);
+			return fail(p, path, "must be 0 (rest spacing) or >= 0.01 * solver.interaction_radius = %g, got %g",
+			            0.01 * h, f->spacing),
+			       false;
+		}
+	}
+	for (int i = 0; i < s->emitter_count; ++i) {
+		pdl_scene_emitter* e = &s->emitters[i];
+		char path[64];
+		snprintf(path, sizeof path, "emitters[%d]", i);
+		if (e->velocity.x == 0 && e->velocity.y == 0)
+			return fail(p, path, "velocity must not be [0, 0] (rows are launched along it)"), false;
+		if (!(e->stop > e->start)) return fail(p, path, "stop must be greater than start, got %g <= %g", e->stop, e->start), false;
+		if (e->spacing != 0 && e->spacing < 0.01f * h)
+			return fail(p, path, "spacing must be 0 (rest spacing) or >= 0.01 * solver.interaction_radius"), false;
+	}
+	for (int i = 0; i < s->stroke_count; ++i) {
+		pdl_scene_stroke* st = &s->strokes[i];
+		if (!(st->end > st->start)) {
+			char path[64];
+			snprintf(path, sizeof path, "strokes[%d].end", i);
+			return fail(p, path, "must be greater than start (%g), got %g", st->start, st->end), false;
+		}
+	}
+	for (int i = 0; i < s->material_count; ++i) {
+		if (!s->materials[i].name[0]) {
+			char path[64];
+			snprintf(path, sizeof path, "materials[%d].name", i);
+			return fail(p, path, "must not be empty"), false;
+		}
+	}
+	for (int i = 0; i < s->material_count; ++i)
+		for (int j = 0; j < i; ++j)
+			if (strcmp(s->materials[i].name, s->materials[j].name) == 0) {
+				char path[64];
+				snprintf(path, sizeof path, "materials[%d].name", i);
+				return fail(p, path, "\"%s\" is already the name of materials[%d]", s->materials[i].name, j), false;
+			}
+	if (!check_with_engine(p)) return false;
+	/* Counted before anything is allocated: a scene asking for a billion particles is refused
+	 * here, in microseconds, with the number, instead of running the machine out of memory. */
+	double total = 0;
+	for (int i = 0; i < s->fill_count; ++i) {
+		pdl_scene one = *s;
+		one.fill_count = 1;
+		one.fills[0] = s->fills[i];
+		one.emitter_count = 0;
+		total += pdl_scene_estimate_particles(&one);
+		if (total > s->world.max_particles) {
+			char path[64];
+			snprintf(path, sizeof path, "fills[%d]", i);
+			return fail(p, path, "would make about %.3g particles in all, more than solver.max_particles = %d", total,
+			            s->world.max_particles),
+			       false;
+		}
+	}
+	double all = pdl_scene_estimate_particles(s);
+	if (all > s->world.max_particles)
+		return fail(p, "emitters", "would make about %.3g particles in all, more than solver.max_particles = %d", all,
+		            s->world.max_particles),
+		       false;
+	return true;
+}
+
+/* ---- the file ----------------------------------------------------------------------------------- */
+
+static void syntax_error(parser* p, const char* json, size_t length, const char* at)
+{
+	int line = 1, column = 1;
+	if (!at || at < json || at > json + length) at = json + length;
+	for (const char* c = json; c < at; ++c) {
+		if (*c == '\n') line++, column = 1;
+		else column++;
+	}
+	char near[24] = "";
+	size_t k = 0;
+	for (const char* c = at; c < json + length && *c && *c != '\n' && k < sizeof near - 1; ++c) near[k++] = *c;
+	near[k] = 0;
+	fail(p, "", "");
+	if (p->err) {
+		p->err->line = line;
+		p->err->column = column;
+		if (k) snprintf(p->err->rule, sizeof p->err->rule, "invalid JSON at line %d, column %d, near \"%s\"", line, column, near);
+		else snprintf(p->err->rule, sizeof p->err->rule, "invalid JSON at line %d, column %d (unexpected end)", line, column);
+		snprintf(p->err->message, sizeof p->err->message, "%s:%d:%d: %s", p->file, line, column, p->err->rule);
+	}
+}
+
+static void default_name(pdl_scene* s, const char* file)
+{
+	const char* base = strrchr(file, '/');
+	base = base ? base + 1 : file;
+	size_t n = strlen(base);
+	if (n > 5 && strcmp(base + n - 5, ".json") == 0) n -= 5;
+	if (n >= sizeof s->name) n = sizeof s->name - 1;
+	memcpy(s->name, base, n);
+	s->name[n] = 0;
+}
+
+static bool parse_root(parser* p, const cJSON* root)
+{
+	pdl_scene* s = p->scene;
+	if (!cJSON_IsObject(root)) return fail(p, "", "the top level must be an object, got %s", type_name(root)), false;
+	if (!check_duplicates(p, "", root)) return false;
+	for (const cJSON* v = root->child; v; v = v->next) {
+		bool known = false;
+		for (int i = 0; i < pdl_schema_top_key_count; ++i) known |= strcmp(v->string, pdl_schema_top_keys[i]) == 0;
+		if (!known) return fail_unknown(p, v->string, v->string, pdl_schema_top_keys, pdl_schema_top_key_count), false;
+	}
+	const cJSON* v;
+	if ((v = cJSON_GetObjectItemCaseSensitive(root, "name"))) {
+		const char* t = cJSON_GetStringValue(v);
+		if (!t) return fail(p, "name", "must be a string, got %s", type_name(v)), false;
+		if (strlen(t) >= sizeof s->name) return fail(p, "name", "must be at most %d characters", (int)sizeof s->name - 1), false;
+		snprintf(s->name, sizeof s->name, "%s", t);
+	}
+	if ((v = cJSON_GetObjectItemCaseSensitive(root, "description"))) {
+		const char* t = cJSON_GetStringValue(v);
+		if (!t) return fail(p, "description", "must be a string, got %s", type_name(v)), false;
+		if (strlen(t) >= sizeof s->description)
+			return fail(p, "description", "must be at most %d characters", (int)sizeof s->description - 1), false;
+		snprintf(s->description, sizeof s->description, "%s", t);
+	}
+	unsigned given[PDL_SCENE_MAX_FILLS], bounds_given = 0;
+	if ((v = cJSON_GetObjectItemCaseSensitive(root, "world"))) {
+		/* "bounds" is the one nested object: read apart, with its own table */
+		if (!read_object(p, "world", v, &pdl_schema_world, s, &given[0], "bounds")) return false;
+		const cJSON* bounds = cJSON_GetObjectItemCaseSensitive(v, "bounds");
+		if (bounds) {
+			if (!read_object(p, "world.bounds", bounds, &pdl_schema_bounds, s, &given[0], NULL)) return false;
+			bounds_given = 1;
+		}
+	}
+	if ((v = cJSON_GetObjectItemCaseSensitive(root, "solver")) && !read_object(p, "solver", v, &pdl_schema_solver, s, &given[0], NULL))
+		return false;
+	if (!cJSON_GetObjectItemCaseSensitive(root, "materials"))
+		return fail(p, "materials", "is required (an array of at least one material)"), false;
+	if (!read_list(p, root, "materials", &pdl_schema_material, s->materials, sizeof s->materials[0], PDL_MAX_MATERIALS,
+	               &s->material_count, material_default, given))
+		return false;
+	if (s->material_count == 0) return fail(p, "materials", "must have at least one material"), false;
+	if ((v = cJSON_GetObjectItemCaseSensitive(root, "container"))) {
+		s->container = pdl_schema_container_default();
+		if (!read_object(p, "container", v, &pdl_schema_container, &s->container, &given[0], NULL)) return false;
+		s->has_container = true;
+	}
+	if (!read_list(p, root, "obstacles", &pdl_schema_obstacle, s->obstacles, sizeof s->obstacles[0],
+	               PDL_SCENE_MAX_OBSTACLES, &s->obstacle_count, obstacle_default, given) ||
+	    !read_list(p, root, "emitters", &pdl_schema_emitter, s->emitters, sizeof s->emitters[0], PDL_SCENE_MAX_EMITTERS,
+	               &s->emitter_count, emitter_default, given) ||
+	    !read_list(p, root, "strokes", &pdl_schema_stroke, s->strokes, sizeof s->strokes[0], PDL_SCENE_MAX_STROKES,
+	               &s->stroke_count, stroke_default, given))
+		return false;
+	if ((v = cJSON_GetObjectItemCaseSensitive(root, "output")) && !read_object(p, "output", v, &pdl_schema_output, &s->output, &given[0], NULL))
+		return false;
+	/* fills last: their "given" masks are needed by resolve() */
+	if (!read_list(p, root, "fills", &pdl_schema_fill, s->fills, sizeof s->fills[0], PDL_SCENE_MAX_FILLS, &s->fill_count,
+	               fill_default, given))
+		return false;
+	return resolve(p, bounds_given, given);
+}
+
+pdl_scene* pdl_scene_parse(const char* json, size_t length, const char* file, pdl_scene_error* err)
+{
+	if (!file) file = "<scene>";
+	if (err) memset(err, 0, sizeof *err);
+	pdl_scene* s = malloc(sizeof *s);
+	parser p = {file, err, s};
+	if (!s) return fail(&p, "", "out of memory"), NULL;
+	pdl_schema_scene_defaults(s);
+	default_name(s, file);
+	snprintf(s->source, sizeof s->source, "%s", file);
+	if (!json) {
+		fail(&p, "", "no text");
+		free(s);
+		return NULL;
+	}
+	const char* end = NULL;
+	cJSON* root = cJSON_ParseWithLengthOpts(json, length, &end, false);
+	if (!root) {
+		syntax_error(&p, json, length, end ? end : cJSON_GetErrorPtr());
+		free(s);
+		return NULL;
+	}
+	bool ok = parse_root(&p, root);
+	cJSON_Delete(root);
+	if (!ok) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+pdl_scene* pdl_scene_load(const char* path, pdl_scene_error* err)
+{
+	parser p = {path ? path : "<null>", err, NULL};
+	if (!path) return fail(&p, "", "no file name"), NULL;
+	FILE* f = fopen(path, "rb");
+	if (!f) return fail(&p, "", "cannot open: %s", strerror(errno)), NULL;
+	/* scene files are small; refuse anything that is clearly not one before reading it all */
+	const long limit = 16L << 20;
+	char* text = malloc((size_t)limit + 1);
+	if (!text) {
+		fclose(f);
+		return fail(&p, "", "out of memory"), NULL;
+	}
+	size_t n = fread(text, 1, (size_t)limit + 1, f);
+	bool bad = ferror(f) != 0;
+	fclose(f);
+	if (bad || n > (size_t)limit) {
+		free(text);
+		if (bad) return fail(&p, "", "cannot read: %s", strerror(errno)), NULL;
+		return fail(&p, "", "is larger than 16 MiB; scene files are small JSON files"), NULL;
+	}
+	text[n] = 0;
+	pdl_scene* s = pdl_scene_parse(text, n, path, err);
+	free(text);
+	return s;
+}
+
+void pdl_scene_destroy(pdl_scene* scene) { free(scene); }
+
+pdl_scene* pdl_scene_clone(const pdl_scene* scene)
+{
+	if (!scene) return NULL;
+	pdl_scene* c = malloc(sizeof *c);
+	if (c) memcpy(c, scene, sizeof *c);
+	return c;
+}
+
+int pdl_scene_find_material(const pdl_scene* s, const char* name)
+{
+	if (!s || !name) return -1;
+	for (int i = 0; i < s->material_count; ++i)
+		if (strcmp(s->materials[i].name, name) == 0) return i;
+	return -1;
+}

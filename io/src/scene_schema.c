@@ -1,0 +1,263 @@
+/* The scene file schema: every key of every object, its C field, type and rule. docs/scenes.md
+ * is the same list in prose; io/tests/test_scene.c checks that every key here is documented. */
+#include "scene_schema.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define INF HUGE_VAL
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+/* field helpers: F(key, type, struct, member, lo, hi, flags) */
+#define NUM(k, t, s, m, lo, hi, fl) {k, t, offsetof(s, m), lo, hi, fl, NULL, 0, 0, 0, 0}
+#define SHAPED(k, t, s, m, lo, hi, fl, sh) {k, t, offsetof(s, m), lo, hi, fl, NULL, 0, 0, 0, sh}
+#define ENUM(k, s, m, names, base, fl) {k, FT_ENUM, offsetof(s, m), 0, 0, fl, names, COUNT(names), base, 0, 0}
+
+/* ---- world, bounds, solver: stored in pdl_scene ---------------------------------------- */
+
+static const scene_field world_fields[] = {
+	NUM("gravity", FT_VEC2, pdl_scene, world.gravity, -INF, INF, 0),
+	NUM("dt", FT_FLOAT, pdl_scene, world.dt, 0, 1, FR_LO_OPEN),
+	NUM("substeps", FT_INT, pdl_scene, world.substeps, 1, 64, 0),
+	/* "bounds" is an object, read by scene_parse.c with pdl_schema_bounds */
+};
+const scene_object pdl_schema_world = {"world", world_fields, COUNT(world_fields), -1};
+
+static const scene_field bounds_fields[] = {
+	NUM("min", FT_VEC2, pdl_scene, bounds_min, -INF, INF, FR_REQUIRED),
+	NUM("max", FT_VEC2, pdl_scene, bounds_max, -INF, INF, FR_REQUIRED),
+};
+const scene_object pdl_schema_bounds = {"bounds", bounds_fields, COUNT(bounds_fields), -1};
+
+static const scene_field solver_fields[] = {
+	NUM("interaction_radius", FT_FLOAT, pdl_scene, world.interaction_radius, 0, INF, FR_LO_OPEN),
+	NUM("threads", FT_INT, pdl_scene, world.threads, 0, 256, 0),
+	NUM("max_particles", FT_INT, pdl_scene, world.max_particles, 1, 67108864, 0),
+};
+const scene_object pdl_schema_solver = {"solver", solver_fields, COUNT(solver_fields), -1};
+
+/* ---- materials -------------------------------------------------------------------------- */
+
+typedef pdl_scene_material smat;
+static const scene_field material_fields[] = {
+	{"name", FT_TEXT, offsetof(smat, name), 0, 0, FR_REQUIRED, NULL, 0, 0, sizeof(((smat*)0)->name), 0},
+	NUM("rest_density", FT_FLOAT, smat, def.rest_density, 0, INF, FR_LO_OPEN),
+	NUM("stiffness", FT_FLOAT, smat, def.stiffness, 0, INF, 0),
+	NUM("near_stiffness", FT_FLOAT, smat, def.near_stiffness, 0, INF, 0),
+	NUM("mass", FT_FLOAT, smat, def.mass, 0, INF, FR_LO_OPEN),
+	NUM("gravity_scale", FT_FLOAT, smat, def.gravity_scale, -INF, INF, 0),
+	NUM("viscosity_sigma", FT_FLOAT, smat, def.viscosity_sigma, 0, INF, 0),
+	NUM("viscosity_beta", FT_FLOAT, smat, def.viscosity_beta, 0, INF, 0),
+	NUM("spring_stiffness", FT_FLOAT, smat, def.spring_stiffness, 0, INF, 0),
+	NUM("yield_ratio", FT_FLOAT, smat, def.yield_ratio, 0, 1, 0),
+	NUM("plasticity", FT_FLOAT, smat, def.plasticity, 0, INF, 0),
+	NUM("wall_friction", FT_FLOAT, smat, def.wall_friction, 0, 1, 0),
+	NUM("wall_stickiness", FT_FLOAT, smat, def.wall_stickiness, 0, INF, 0),
+	NUM("stick_distance", FT_FLOAT, smat, def.stick_distance, 0, 1, FR_LO_OPEN),
+	NUM("color", FT_COLOR, smat, def.color, 0, 0, 0),
+};
+const scene_object pdl_schema_material = {"material", material_fields, COUNT(material_fields), -1};
+
+/* ---- container and obstacles: pdl_boundary_def ------------------------------------------ */
+
+typedef pdl_boundary_def bdef;
+static const char* const container_shapes[] = {"circle", "box"};
+enum { C_CIRCLE = 1u << 0, C_BOX = 1u << 1 };
+static const scene_field container_fields[] = {
+	ENUM("shape", bdef, kind, container_shapes, PDL_BOUNDARY_CIRCLE_CONTAINER, FR_REQUIRED),
+	NUM("position", FT_VEC2, bdef, position, -INF, INF, 0),
+	SHAPED("radius", FT_FLOAT, bdef, radius, 0, INF, FR_LO_OPEN | FR_REQUIRED, C_CIRCLE),
+	SHAPED("half_extents", FT_VEC2, bdef, half_extents, 0, INF, FR_LO_OPEN | FR_REQUIRED, C_BOX),
+	SHAPED("angle", FT_FLOAT, bdef, angle, -INF, INF, 0, C_BOX),
+	NUM("friction", FT_FLOAT, bdef, friction, 0, 1, 0),
+	NUM("restitution", FT_FLOAT, bdef, restitution, 0, 1, 0),
+	NUM("stickiness", FT_FLOAT, bdef, stickiness, 0, INF, 0),
+};
+const scene_object pdl_schema_container = {"container", container_fields, COUNT(container_fields), 0};
+
+static const char* const obstacle_shapes[] = {"circle", "box", "polygon"};
+enum { O_CIRCLE = 1u << 0, O_BOX = 1u << 1, O_POLYGON = 1u << 2 };
+static const scene_field obstacle_fields[] = {
+	ENUM("shape", bdef, kind, obstacle_shapes, PDL_BOUNDARY_CIRCLE, FR_REQUIRED),
+	NUM("position", FT_VEC2, bdef, position, -INF, INF, 0),
+	SHAPED("radius", FT_FLOAT, bdef, radius, 0, INF, FR_LO_OPEN | FR_REQUIRED, O_CIRCLE),
+	SHAPED("half_extents", FT_VEC2, bdef, half_extents, 0, INF, FR_LO_OPEN | FR_REQUIRED, O_BOX),
+	SHAPED("angle", FT_FLOAT, bdef, angle, -INF, INF, 0, O_BOX | O_POLYGON),
+	{"vertices", FT_POINTS, offsetof(bdef, vertices), 3, PDL_MAX_POLYGON_VERTICES, FR_REQUIRED, NULL, 0, 0,
+	 offsetof(bdef, vertex_count), O_POLYGON},
+	NUM("velocity", FT_VEC2, bdef, velocity, -INF, INF, 0),
+	NUM("friction", FT_FLOAT, bdef, friction, 0, 1, 0),
+	NUM("restitution", FT_FLOAT, bdef, restitution, 0, 1, 0),
+	NUM("stickiness", FT_FLOAT, bdef, stickiness, 0, INF, 0),
+};
+const scene_object pdl_schema_obstacle = {"obstacle", obstacle_fields, COUNT(obstacle_fields), 0};
+
+/* ---- fills: pdl_fill_def ------------------------------------------------------------------- */
+
+typedef pdl_fill_def fdef;
+/* in pdl_fill_shape order, so the stored value is the index */
+static const char* const fill_shapes[] = {"point", "line", "disc", "box", "sunflower"};
+enum { S_POINT = 1u << 0, S_LINE = 1u << 1, S_DISC = 1u << 2, S_BOX = 1u << 3, S_SUNFLOWER = 1u << 4 };
+static const scene_field fill_fields[] = {
+	ENUM("shape", fdef, shape, fill_shapes, PDL_FILL_POINT, FR_REQUIRED),
+	NUM("material", FT_MATERIAL, fdef, material, 0, 0, 0),
+	NUM("position", FT_VEC2, fdef, position, -INF, INF, 0),
+	SHAPED("end", FT_VEC2, fdef, end, -INF, INF, FR_REQUIRED, S_LINE),
+	SHAPED("radius", FT_FLOAT, fdef, radius, 0, INF, FR_LO_OPEN | FR_REQUIRED, S_DISC | S_SUNFLOWER),
+	SHAPED("half_extents", FT_VEC2, fdef, half_extents, 0, INF, FR_LO_OPEN | FR_REQUIRED, S_BOX),
+	SHAPED("spacing", FT_FLOAT, fdef, spacing, 0, INF, 0, S_LINE | S_DISC | S_BOX | S_SUNFLOWER),
+	SHAPED("count", FT_INT, fdef, count, 0, 67108864, 0, S_POINT | S_SUNFLOWER),
+	NUM("velocity", FT_VEC2, fdef, velocity, -INF, INF, 0),
+};
+const scene_object pdl_schema_fill = {"fill", fill_fields, COUNT(fill_fields), 0};
+
+/* ---- emitters and strokes ------------------------------------------------------------------ */
+
+typedef pdl_scene_emitter sem;
+static const scene_field emitter_fields[] = {
+	NUM("material", FT_MATERIAL, sem, material, 0, 0, 0),
+	NUM("position", FT_VEC2, sem, position, -INF, INF, FR_REQUIRED),
+	NUM("velocity", FT_VEC2, sem, velocity, -INF, INF, FR_REQUIRED),
+	NUM("width", FT_FLOAT, sem, width, 0, INF, FR_LO_OPEN | FR_REQUIRED),
+	NUM("spacing", FT_FLOAT, sem, spacing, 0, INF, 0),
+	NUM("start", FT_FLOAT, sem, start, 0, INF, 0),
+	NUM("stop", FT_FLOAT, sem, stop, 0, INF, FR_LO_OPEN | FR_REQUIRED),
+};
+const scene_object pdl_schema_emitter = {"emitter", emitter_fields, COUNT(emitter_fields), -1};
+
+typedef pdl_scene_stroke sst;
+static const scene_field stroke_fields[] = {
+	NUM("start", FT_FLOAT, sst, start, 0, INF, 0),
+	NUM("end", FT_FLOAT, sst, end, 0, INF, FR_LO_OPEN | FR_REQUIRED),
+	{"points", FT_POINTS, offsetof(sst, points), 1, PDL_SCENE_MAX_STROKE_POINTS, FR_REQUIRED, NULL, 0, 0,
+	 offsetof(sst, point_count), 0},
+	NUM("radius", FT_FLOAT, sst, radius, 0, INF, FR_LO_OPEN),
+	NUM("strength", FT_FLOAT, sst, strength, -INF, INF, 0),
+	NUM("drag", FT_FLOAT, sst, drag, 0, INF, 0),
+};
+const scene_object pdl_schema_stroke = {"stroke", stroke_fields, COUNT(stroke_fields), -1};
+
+/* ---- output --------------------------------------------------------------------------------- */
+
+typedef pdl_scene_output sout;
+static const char* const color_modes[] = {"material", "speed", "density", "pressure"};
+static const scene_field output_fields[] = {
+	NUM("width", FT_INT, sout, width, 16, 8192, FR_EVEN),
+	NUM("height", FT_INT, sout, height, 16, 8192, FR_EVEN),
+	NUM("fps", FT_FLOAT, sout, fps, 0, 240, FR_LO_OPEN),
+	NUM("seconds", FT_FLOAT, sout, seconds, 0, 86400, FR_LO_OPEN),
+	NUM("background", FT_COLOR, sout, background, 0, 0, 0),
+	NUM("wall_color", FT_COLOR, sout, wall_color, 0, 0, 0),
+	NUM("obstacle_color", FT_COLOR, sout, obstacle_color, 0, 0, 0),
+	ENUM("color_mode", sout, color_mode, color_modes, PDL_COLOR_MATERIAL, 0),
+	NUM("blob_radius", FT_FLOAT, sout, blob_radius, 0, INF, FR_LO_OPEN),
+	NUM("threshold", FT_FLOAT, sout, threshold, 0, 4, FR_LO_OPEN),
+	NUM("color_min", FT_FLOAT, sout, color_min, -INF, INF, 0),
+	NUM("color_max", FT_FLOAT, sout, color_max, -INF, INF, 0),
+};
+const scene_object pdl_schema_output = {"output", output_fields, COUNT(output_fields), -1};
+
+const char* const pdl_schema_top_keys[] = {"name",  "description", "world",    "solver",  "materials", "container",
+                                           "obstacles", "fills",   "emitters", "strokes", "output"};
+const int pdl_schema_top_key_count = COUNT(pdl_schema_top_keys);
+
+/* ---- defaults --------------------------------------------------------------------------------- */
+
+void pdl_schema_scene_defaults(pdl_scene* s)
+{
+	memset(s, 0, sizeof *s);
+	s->world = pdl_default_world_def();
+	s->world.max_particles = 1000000;
+	/* 0 marks "not given": resolved from other keys after parsing (scene_parse.c) */
+	s->output.width = 800;
+	s->output.height = 0;
+	s->output.fps = 0;
+	s->output.blob_radius = 0;
+	s->output.seconds = 10;
+	s->output.background = 0x10161f;
+	s->output.wall_color = 0x2b3440;
+	s->output.obstacle_color = 0x6b7686;
+	s->output.color_mode = PDL_COLOR_MATERIAL;
+	s->output.threshold = 0.5f;
+}
+
+pdl_scene_material pdl_schema_material_default(int index)
+{
+	/* distinct colours for materials that do not name one */
+	static const uint32_t palette[8] = {0x2a7fd4, 0xe0533d, 0x3fbf7f, 0xf2b134,
+	                                    0x9b59d0, 0x36c5d6, 0xe86fa6, 0xb0b0b0};
+	pdl_scene_material m;
+	memset(&m, 0, sizeof m);
+	m.def = pdl_default_material_def();
+	m.def.color = palette[index & 7];
+	return m;
+}
+
+pdl_boundary_def pdl_schema_container_default(void)
+{
+	pdl_boundary_def d = pdl_default_boundary_def();
+	d.kind = PDL_BOUNDARY_CIRCLE_CONTAINER;
+	return d;
+}
+
+pdl_boundary_def pdl_schema_obstacle_default(void)
+{
+	return pdl_default_boundary_def();
+}
+
+pdl_fill_def pdl_schema_fill_default(void)
+{
+	pdl_fill_def d = pdl_default_fill_def();
+	d.count = 0; /* sunflower: 0 = as many as the spacing gives; point fills set their own */
+	return d;
+}
+
+pdl_scene_emitter pdl_schema_emitter_default(void)
+{
+	pdl_scene_emitter e;
+	memset(&e, 0, sizeof e);
+	return e;
+}
+
+pdl_scene_stroke pdl_schema_stroke_default(void)
+{
+	pdl_scene_stroke s;
+	memset(&s, 0, sizeof s);
+	pdl_pointer p = pdl_default_pointer();
+	s.radius = p.radius;
+	s.strength = p.strength;
+	s.drag = p.drag;
+	return s;
+}
+
+int pdl_schema_shape_index(const scene_object* o, const void* base)
+{
+	if (o->shape_field < 0) return -1;
+	const scene_field* f = &o->fields[o->shape_field];
+	int v;
+	memcpy(&v, (const char*)base + f->offset, sizeof v);
+	v -= f->base;
+	return v >= 0 && v < f->name_count ? v : -1;
+}
+
+void pdl_schema_rule_text(const scene_field* f, char* out, size_t size)
+{
+	bool lo = isfinite(f->lo), hi = isfinite(f->hi);
+	const char* even = (f->flags & FR_EVEN) ? " and even" : "";
+	if (f->type == FT_INT && lo && hi)
+		snprintf(out, size, "must be an integer in [%g, %g]%s", f->lo, f->hi, even);
+	else if (f->type == FT_INT && lo)
+		snprintf(out, size, "must be an integer >= %g", f->lo);
+	else if (lo && hi)
+		snprintf(out, size, "must be in %c%g, %g%c", (f->flags & FR_LO_OPEN) ? '(' : '[', f->lo, f->hi,
+		         (f->flags & FR_HI_OPEN) ? ')' : ']');
+	else if (lo)
+		snprintf(out, size, "must be %s %g", (f->flags & FR_LO_OPEN) ? ">" : ">=", f->lo);
+	else
+		snprintf(out, size, "must be finite");
+}
+
+void pdl_schema_color_text(uint32_t color, char out[8])
+{
+	snprintf(out, 8, "#%06x", (unsigned)(color & 0xffffffu));
+}

@@ -1,0 +1,89 @@
+/* Internal: the scene file schema as tables. One table per JSON object lists its keys, where
+ * each value lives in the C structs, its type and its rule. The parser (scene_parse.c) and the
+ * writer (scene_json.c) both walk these tables, so a key can only be read and written the same
+ * way, and docs/scenes.md is checked against them by the tests. */
+#ifndef PUDDLE_IO_SCENE_SCHEMA_H
+#define PUDDLE_IO_SCENE_SCHEMA_H
+
+#include "puddle/scene.h"
+
+#include <stddef.h>
+
+typedef enum field_type {
+	FT_FLOAT,    /* float */
+	FT_INT,      /* int, integral JSON number */
+	FT_VEC2,     /* pdl_vec2 from [x, y] */
+	FT_COLOR,    /* uint32_t 0xRRGGBB from "#rrggbb" */
+	FT_TEXT,     /* char[text_size] */
+	FT_ENUM,     /* int from one of names[], stored as base + index */
+	FT_MATERIAL, /* int material index from a material name */
+	FT_POINTS,   /* pdl_vec2[max_points] from [[x, y], ...], count stored at count_offset */
+} field_type;
+
+enum {
+	FR_LO_OPEN = 1,  /* lo itself is not allowed: "> lo" */
+	FR_HI_OPEN = 2,  /* hi itself is not allowed: "< hi" */
+	FR_REQUIRED = 4, /* the key must be present (for the shapes that use it) */
+	FR_EVEN = 8,     /* integers: must be even */
+};
+
+typedef struct scene_field {
+	const char* key;
+	field_type type;
+	size_t offset;
+	double lo, hi; /* numbers: the allowed range; points: the allowed count */
+	unsigned flags;
+	/* FT_ENUM */
+	const char* const* names;
+	int name_count, base;
+	/* FT_TEXT: buffer size; FT_POINTS: offset of the int count */
+	size_t size;
+	/* bit s set: the key is used when the object's shape is s (index into its shape names);
+	 * 0: used by every shape */
+	unsigned shapes;
+} scene_field;
+
+/* One kind of JSON object. If shape_key is set, that key is parsed first and decides which
+ * other keys apply. */
+typedef struct scene_object {
+	const char* name; /* "material", for messages */
+	const scene_field* fields;
+	int field_count;
+	int shape_field; /* index of the "shape" field, or -1 */
+} scene_object;
+
+extern const scene_object pdl_schema_world;
+extern const scene_object pdl_schema_bounds;
+extern const scene_object pdl_schema_solver;
+extern const scene_object pdl_schema_material;
+extern const scene_object pdl_schema_container;
+extern const scene_object pdl_schema_obstacle;
+extern const scene_object pdl_schema_fill;
+extern const scene_object pdl_schema_emitter;
+extern const scene_object pdl_schema_stroke;
+extern const scene_object pdl_schema_output;
+
+/* The top-level keys, in the order the writer puts them. */
+extern const char* const pdl_schema_top_keys[];
+extern const int pdl_schema_top_key_count;
+
+/* Scene defaults before any key is read (world, solver and output defaults; no materials). */
+void pdl_schema_scene_defaults(pdl_scene* scene);
+/* Defaults of one list item (index i, for per-index colours). */
+pdl_scene_material pdl_schema_material_default(int index);
+pdl_boundary_def pdl_schema_container_default(void);
+pdl_boundary_def pdl_schema_obstacle_default(void);
+pdl_fill_def pdl_schema_fill_default(void);
+pdl_scene_emitter pdl_schema_emitter_default(void);
+pdl_scene_stroke pdl_schema_stroke_default(void);
+
+/* The shape index (into the field's names) of a stored shape value, or -1. */
+int pdl_schema_shape_index(const scene_object* object, const void* base);
+
+/* The rule of a number field in words: "must be > 0", "must be in [1, 64]". */
+void pdl_schema_rule_text(const scene_field* f, char* out, size_t size);
+
+/* "#2a7fd4" */
+void pdl_schema_color_text(uint32_t color, char out[8]);
+
+#endif

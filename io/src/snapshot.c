@@ -1,0 +1,471 @@
+/* Binary snapshots (see snapshot.h): a checksummed little-endian byte stream. */
+#include "puddle/snapshot.h"
+
+#include "atomic_file.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char magic[8] = {'P', 'D', 'L', 'S', 'N', 'A', 'P', 0};
+enum { HEADER_SIZE = 40, SPRINGS = PDL_MAX_SPRINGS_PER_PARTICLE };
+
+static uint64_t fnv1a(const uint8_t* b, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* ---- writing -------------------------------------------------------------------------------------- */
+
+typedef struct buffer {
+	uint8_t* data;
+	size_t size, capacity;
+	bool failed;
+} buffer;
+
+static void put(buffer* b, const void* src, size_t n)
+{
+	if (b->failed) return;
+	if (b->size + n > b->capacity) {
+		size_t cap = b->capacity ? b->capacity : 4096;
+		while (cap < b->size + n) cap *= 2;
+		uint8_t* d = realloc(b->data, cap);
+		if (!d) {
+			b->failed = true;
+			return;
+		}
+		b->data = d, b->capacity = cap;
+	}
+	memcpy(b->data + b->size, src, n);
+	b->size += n;
+}
+
+static void put_u64(buffer* b, uint64_t v)
+{
+	uint8_t x[8];
+	for (int i = 0; i < 8; ++i) x[i] = (uint8_t)(v >> (8 * i));
+	put(b, x, 8);
+}
+static void put_u32(buffer* b, uint32_t v)
+{
+	uint8_t x[4];
+	for (int i = 0; i < 4; ++i) x[i] = (uint8_t)(v >> (8 * i));
+	put(b, x, 4);
+}
+static void put_u8(buffer* b, uint8_t v) { put(b, &v, 1); }
+static void put_i32(buffer* b, int32_t v) { put_u32(b, (uint32_t)v); }
+static void put_f32(buffer* b, float v)
+{
+	uint32_t u;
+	memcpy(&u, &v, 4);
+	put_u32(b, u);
+}
+static void put_f64(buffer* b, double v)
+{
+	uint64_t u;
+	memcpy(&u, &v, 8);
+	put_u64(b, u);
+}
+static void put_vec2(buffer* b, pdl_vec2 v) { put_f32(b, v.x), put_f32(b, v.y); }
+
+static void put_material(buffer* b, const pdl_material_def* m)
+{
+	const float f[] = {m->rest_density, m->stiffness, m->near_stiffness, m->mass, m->gravity_scale,
+	                   m->viscosity_sigma, m->viscosity_beta, m->spring_stiffness, m->yield_ratio, m->plasticity,
+	                   m->wall_friction, m->wall_stickiness, m->stick_distance};
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i) put_f32(b, f[i]);
+	put_u32(b, m->color);
+}
+
+static void put_boundary(buffer* b, const pdl_boundary_def* d)
+{
+	put_i32(b, (int32_t)d->kind);
+	put_vec2(b, d->position);
+	put_f32(b, d->angle);
+	put_f32(b, d->radius);
+	put_vec2(b, d->half_extents);
+	put_i32(b, d->vertex_count);
+	for (int i = 0; i < PDL_MAX_POLYGON_VERTICES; ++i) put_vec2(b, d->vertices[i]);
+	put_vec2(b, d->velocity);
+	put_f32(b, d->friction);
+	put_f32(b, d->restitution);
+	put_f32(b, d->stickiness);
+}
+
+bool pdl_snapshot_write(const char* path, const pdl_world* w, const pdl_snapshot_info* info, char* err,
+                        size_t err_size)
+{
+	buffer b = {0};
+	put_u64(&b, (uint64_t)info->frame);
+	put_f64(&b, pdl_world_time(w));
+	put_u64(&b, (uint64_t)pdl_world_step_count(w));
+	put_u64(&b, info->scene_hash);
+	char name[64] = {0};
+	snprintf(name, sizeof name, "%s", info->scene_name);
+	put(&b, name, sizeof name);
+
+	pdl_world_def wd = pdl_world_get_def(w);
+	put_f32(&b, wd.interaction_radius);
+	put_f32(&b, wd.dt);
+	put_i32(&b, wd.substeps);
+	put_vec2(&b, wd.gravity);
+	put_i32(&b, wd.max_particles);
+
+	int materials = pdl_world_material_count(w);
+	put_u32(&b, (uint32_t)materials);
+	for (int m = 0; m < materials; ++m) {
+		pdl_material_def md = pdl_world_get_material(w, m);
+		put_material(&b, &md);
+	}
+	int limit = pdl_world_boundary_id_limit(w);
+	put_u32(&b, (uint32_t)limit);
+	for (int id = 0; id < limit; ++id) {
+		pdl_boundary_def d;
+		bool alive = pdl_world_get_boundary(w, id, &d);
+		put_u8(&b, alive);
+		if (alive) put_boundary(&b, &d);
+	}
+
+	pdl_particle_data p = pdl_world_particles(w);
+	size_t n = (size_t)p.count;
+	put_u32(&b, (uint32_t)p.count);
+	put_u32(&b, p.next_id);
+	put_u8(&b, p.spring_partner != NULL);
+	for (size_t i = 0; i < n; ++i) put_f32(&b, p.x[i]);
+	for (size_t i = 0; i < n; ++i) put_f32(&b, p.y[i]);
+	for (size_t i = 0; i < n; ++i) put_f32(&b, p.vx[i]);
+	for (size_t i = 0; i < n; ++i) put_f32(&b, p.vy[i]);
+	put(&b, p.material, n);
+	for (size_t i = 0; i < n; ++i) put_u32(&b, p.id[i]);
+	if (p.spring_partner) {
+		for (size_t k = 0; k < n * SPRINGS; ++k) put_i32(&b, p.spring_partner[k]);
+		for (size_t k = 0; k < n * SPRINGS; ++k) put_f32(&b, p.spring_rest[k]);
+	}
+	if (b.failed) {
+		free(b.data);
+		snprintf(err, err_size, "%s: out of memory", path);
+		return false;
+	}
+	buffer head = {0};
+	put(&head, magic, sizeof magic);
+	put_u32(&head, PDL_SNAPSHOT_VERSION);
+	put_u32(&head, HEADER_SIZE);
+	put_u64(&head, (uint64_t)b.size);
+	put_u64(&head, fnv1a(b.data, b.size));
+	put_u64(&head, 0);
+	bool ok = !head.failed;
+	pdl_atomic_file a;
+	if (ok) ok = pdl_atomic_open(&a, path, err, err_size);
+	else snprintf(err, err_size, "%s: out of memory", path);
+	if (ok) {
+		fwrite(head.data, 1, head.size, a.f);
+		fwrite(b.data, 1, b.size, a.f);
+		ok = pdl_atomic_commit(&a, err, err_size);
+	}
+	free(head.data);
+	free(b.data);
+	return ok;
+}
+
+/* ---- reading -------------------------------------------------------------------------------------- */
+
+typedef struct cursor {
+	const uint8_t* data;
+	size_t size, at;
+	bool short_read;
+} cursor;
+
+static const uint8_t* take(cursor* c, size_t n)
+{
+	if (c->short_read || n > c->size - c->at) {
+		c->short_read = true;
+		return NULL;
+	}
+	const uint8_t* p = c->data + c->at;
+	c->at += n;
+	return p;
+}
+static uint64_t get_u64(cursor* c)
+{
+	const uint8_t* p = take(c, 8);
+	uint64_t v = 0;
+	for (int i = 0; p && i < 8; ++i) v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+static uint32_t get_u32(cursor* c)
+{
+	const uint8_t* p = take(c, 4);
+	uint32_t v = 0;
+	for (int i = 0; p && i < 4; ++i) v |= (uint32_t)p[i] << (8 * i);
+	return v;
+}
+static uint8_t get_u8(cursor* c)
+{
+	const uint8_t* p = take(c, 1);
+	return p ? *p : 0;
+}
+static int32_t get_i32(cursor* c) { return (int32_t)get_u32(c); }
+static float get_f32(cursor* c)
+{
+	uint32_t u = get_u32(c);
+	float v;
+	memcpy(&v, &u, 4);
+	return v;
+}
+static double get_f64(cursor* c)
+{
+	uint64_t u = get_u64(c);
+	double v;
+	memcpy(&v, &u, 8);
+	return v;
+}
+static pdl_vec2 get_vec2(cursor* c)
+{
+	pdl_vec2 v;
+	v.x = get_f32(c);
+	v.y = get_f32(c);
+	return v;
+}
+
+static void get_material(cursor* c, pdl_material_def* m)
+{
+	float* f[] = {&m->rest_density, &m->stiffness, &m->near_stiffness, &m->mass, &m->gravity_scale,
+	              &m->viscosity_sigma, &m->viscosity_beta, &m->spring_stiffness, &m->yield_ratio, &m->plasticity,
+	              &m->wall_friction, &m->wall_stickiness, &m->stick_distance};
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i) *f[i] = get_f32(c);
+	m->color = get_u32(c);
+}
+
+static void get_boundary(cursor* c, pdl_boundary_def* d)
+{
+	memset(d, 0, sizeof *d);
+	d->kind = (pdl_boundary_kind)get_i32(c);
+	d->position = get_vec2(c);
+	d->angle = get_f32(c);
+	d->radius = get_f32(c);
+	d->half_extents = get_vec2(c);
+	d->vertex_count = get_i32(c);
+	for (int i = 0; i < PDL_MAX_POLYGON_VERTICES; ++i) d->vertices[i] = get_vec2(c);
+	d->velocity = get_vec2(c);
+	d->friction = get_f32(c);
+	d->restitution = get_f32(c);
+	d->stickiness = get_f32(c);
+}
+
+/* Everything a snapshot holds, decoded. Particle arrays point into the file's bytes only after
+ * copying (the file is little-endian, the machine may not be). */
+typedef struct decoded {
+	pdl_snapshot_info info;
+	double time;
+	long long steps;
+	pdl_world_def world;
+	int material_count;
+	pdl_material_def materials[PDL_MAX_MATERIALS];
+	int boundary_limit;
+	bool* alive;
+	pdl_boundary_def* boundaries;
+	int count;
+	uint32_t next_id;
+	bool springs;
+	float *x, *y, *vx, *vy, *rest;
+	uint8_t* material;
+	uint32_t* id;
+	int32_t* partner;
+} decoded;
+
+static void free_decoded(decoded* d)
+{
+	free(d->alive), free(d->boundaries), free(d->x), free(d->y), free(d->vx), free(d->vy), free(d->rest);
+	free(d->material), free(d->id), free(d->partner);
+}
+
+static bool fail(char* err, size_t err_size, const char* path, const char* what)
+{
+	snprintf(err, err_size, "%s: %s", path, what);
+	return false;
+}
+
+/* Reads and checks the whole file into d. */
+static bool load(const char* path, decoded* d, char* err, size_t err_size)
+{
+	memset(d, 0, sizeof *d);
+	FILE* f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+		return false;
+	}
+	uint8_t head[HEADER_SIZE];
+	size_t got = fread(head, 1, sizeof head, f);
+	if (got < sizeof magic || memcmp(head, magic, sizeof magic) != 0) {
+		fclose(f);
+		return fail(err, err_size, path, "not a puddle snapshot (wrong magic bytes)");
+	}
+	if (got < HEADER_SIZE) {
+		fclose(f);
+		return fail(err, err_size, path, "truncated snapshot: the header is incomplete");
+	}
+	cursor hc = {head, sizeof head, sizeof magic, false};
+	uint32_t version = get_u32(&hc), header_size = get_u32(&hc);
+	uint64_t payload_size = get_u64(&hc), checksum = get_u64(&hc);
+	if (version != PDL_SNAPSHOT_VERSION) {
+		fclose(f);
+		snprintf(err, err_size, "%s: snapshot version %u is not supported (this build reads version %d)", path,
+		         (unsigned)version, PDL_SNAPSHOT_VERSION);
+		return false;
+	}
+	if (header_size != HEADER_SIZE || payload_size > ((uint64_t)1 << 40)) {
+		fclose(f);
+		return fail(err, err_size, path, "corrupted snapshot: impossible header sizes");
+	}
+	uint8_t* payload = malloc(payload_size ? (size_t)payload_size : 1);
+	if (!payload) {
+		fclose(f);
+		return fail(err, err_size, path, "out of memory");
+	}
+	size_t n = fread(payload, 1, (size_t)payload_size, f);
+	bool extra = fgetc(f) != EOF;
+	fclose(f);
+	if (n < payload_size) {
+		free(payload);
+		snprintf(err, err_size, "%s: truncated snapshot: %llu of %llu payload bytes present", path,
+		         (unsigned long long)n, (unsigned long long)payload_size);
+		return false;
+	}
+	if (extra) {
+		free(payload);
+		return fail(err, err_size, path, "corrupted snapshot: bytes after the payload");
+	}
+	if (fnv1a(payload, (size_t)payload_size) != checksum) {
+		free(payload);
+		return fail(err, err_size, path, "corrupted snapshot: checksum mismatch");
+	}
+
+	cursor c = {payload, (size_t)payload_size, 0, false};
+	d->info.frame = (long long)get_u64(&c);
+	d->time = get_f64(&c);
+	d->steps = (long long)get_u64(&c);
+	d->info.scene_hash = get_u64(&c);
+	const uint8_t* name = take(&c, sizeof d->info.scene_name);
+	if (name) memcpy(d->info.scene_name, name, sizeof d->info.scene_name);
+	d->info.scene_name[sizeof d->info.scene_name - 1] = 0;
+	d->world = pdl_default_world_def();
+	d->world.interaction_radius = get_f32(&c);
+	d->world.dt = get_f32(&c);
+	d->world.substeps = get_i32(&c);
+	d->world.gravity = get_vec2(&c);
+	d->world.max_particles = get_i32(&c);
+	uint32_t materials = get_u32(&c);
+	if (materials > PDL_MAX_MATERIALS) goto corrupt;
+	d->material_count = (int)materials;
+	for (uint32_t m = 0; m < materials; ++m) get_material(&c, &d->materials[m]);
+	uint32_t limit = get_u32(&c);
+	if (limit > (uint32_t)(c.size / 2)) goto corrupt;
+	d->boundary_limit = (int)limit;
+	d->alive = calloc(limit + 1, sizeof *d->alive);
+	d->boundaries = calloc(limit + 1, sizeof *d->boundaries);
+	if (!d->alive || !d->boundaries) goto oom;
+	for (uint32_t i = 0; i < limit; ++i) {
+		d->alive[i] = get_u8(&c) != 0;
+		if (d->alive[i]) get_boundary(&c, &d->boundaries[i]);
+	}
+	uint32_t count = get_u32(&c);
+	d->next_id = get_u32(&c);
+	d->springs = get_u8(&c) != 0;
+	size_t per = 4 * 5 + 1 + (d->springs ? 8 * SPRINGS : 0);
+	if (c.short_read || count > (c.size - c.at) / per || count > (uint32_t)67108864) goto corrupt;
+	d->count = (int)count;
+	size_t cn = count ? count : 1;
+	d->x = malloc(cn * 4), d->y = malloc(cn * 4), d->vx = malloc(cn * 4), d->vy = malloc(cn * 4);
+	d->material = malloc(cn), d->id = malloc(cn * 4);
+	if (!d->x || !d->y || !d->vx || !d->vy || !d->material || !d->id) goto oom;
+	float* arrays[4] = {d->x, d->y, d->vx, d->vy};
+	for (int a = 0; a < 4; ++a)
+		for (uint32_t i = 0; i < count; ++i) arrays[a][i] = get_f32(&c);
+	const uint8_t* mats = take(&c, count);
+	if (mats) memcpy(d->material, mats, count);
+	for (uint32_t i = 0; i < count; ++i) d->id[i] = get_u32(&c);
+	if (d->springs) {
+		d->partner = malloc(cn * SPRINGS * 4);
+		d->rest = malloc(cn * SPRINGS * 4);
+		if (!d->partner || !d->rest) goto oom;
+		for (size_t k = 0; k < (size_t)count * SPRINGS; ++k) d->partner[k] = get_i32(&c);
+		for (size_t k = 0; k < (size_t)count * SPRINGS; ++k) d->rest[k] = get_f32(&c);
+	}
+	if (c.short_read || c.at != c.size) goto corrupt;
+	free(payload);
+	return true;
+corrupt:
+	free(payload);
+	free_decoded(d);
+	return fail(err, err_size, path, "corrupted snapshot: sizes inside the payload do not add up");
+oom:
+	free(payload);
+	free_decoded(d);
+	return fail(err, err_size, path, "out of memory");
+}
+
+bool pdl_snapshot_peek(const char* path, pdl_snapshot_info* info, char* err, size_t err_size)
+{
+	decoded d;
+	if (!load(path, &d, err, err_size)) return false;
+	if (info) *info = d.info;
+	free_decoded(&d);
+	return true;
+}
+
+bool pdl_snapshot_read(const char* path, pdl_world* w, pdl_snapshot_info* info, char* err, size_t err_size)
+{
+	decoded d;
+	if (!load(path, &d, err, err_size)) return false;
+	bool ok = false;
+	char what[256];
+	/* the world must have the same shape of state: same materials, same boundary ids */
+	if (d.material_count != pdl_world_material_count(w)) {
+		snprintf(what, sizeof what, "snapshot has %d materials, the scene's world has %d", d.material_count,
+		         pdl_world_material_count(w));
+		goto done;
+	}
+	int limit = pdl_world_boundary_id_limit(w);
+	for (int id = 0; id < d.boundary_limit; ++id) {
+		pdl_boundary_def tmp;
+		if (d.alive[id] && !pdl_world_get_boundary(w, id, &tmp)) {
+			snprintf(what, sizeof what, "snapshot has boundary %d, the scene's world does not", id);
+			goto done;
+		}
+	}
+	pdl_error e;
+	pdl_world_def wd = d.world;
+	wd.threads = pdl_world_get_def(w).threads; /* threads never change results */
+	if (pdl_world_set_def(w, &wd, &e)) goto refused;
+	for (int m = 0; m < d.material_count; ++m)
+		if (pdl_world_set_material(w, m, &d.materials[m], &e)) goto refused;
+	for (int id = 0; id < limit || id < d.boundary_limit; ++id) {
+		pdl_boundary_def tmp;
+		bool here = pdl_world_get_boundary(w, id, &tmp), there = id < d.boundary_limit && d.alive[id];
+		if (there && pdl_world_set_boundary(w, id, &d.boundaries[id], &e)) goto refused;
+		if (here && !there && pdl_world_remove_boundary(w, id, &e)) goto refused;
+	}
+	pdl_particle_data p = {0};
+	p.count = d.count;
+	p.x = d.x, p.y = d.y, p.vx = d.vx, p.vy = d.vy;
+	p.material = d.material;
+	p.id = d.id;
+	p.spring_partner = d.partner;
+	p.spring_rest = d.rest;
+	p.next_id = d.next_id;
+	if (pdl_world_set_particles(w, &p, &e)) goto refused;
+	pdl_world_set_clock(w, d.time, d.steps);
+	if (info) *info = d.info;
+	ok = true;
+	goto done;
+refused:
+	snprintf(what, sizeof what, "the world refused the snapshot's state: %s", e.message);
+done:
+	if (!ok) snprintf(err, err_size, "%s: %s", path, what);
+	free_decoded(&d);
+	return ok;
+}
