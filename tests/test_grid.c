@@ -1,0 +1,113 @@
+/* Neighbour grid: unbounded worlds (particles spread over a huge area switch the grid to
+ * hashed cells, with the same results), and coincident particles never give NaN. */
+#include "test.h"
+#include "worlds.h"
+
+#include <math.h>
+#include <string.h>
+
+static pdl_world* blob_world(float offset_x, float offset_y)
+{
+	pdl_world* w = worlds_create(2, NULL);
+	pdl_world_def d = pdl_world_get_def(w);
+	d.gravity = (pdl_vec2){0, 0};
+	pdl_world_set_def(w, &d, NULL);
+	pdl_fill_def f = pdl_default_fill_def();
+	f.shape = PDL_FILL_DISC;
+	f.radius = 4;
+	f.position = (pdl_vec2){offset_x, offset_y};
+	f.velocity = (pdl_vec2){1, 0.5f};
+	pdl_world_fill(w, &f, NULL);
+	return w;
+}
+
+static void test_far_apart_blobs_behave_like_one(void)
+{
+	/* One blob alone (dense grid), and the same blob with a second one 20,000 units away: the
+	 * occupied area is then far larger than the cell table, so the grid hashes cells. The
+	 * first blob must move as before. */
+	pdl_world* alone = blob_world(0, 0);
+	pdl_world* pair = blob_world(0, 0);
+	pdl_fill_def far = pdl_default_fill_def();
+	far.shape = PDL_FILL_DISC;
+	far.radius = 4;
+	far.position = (pdl_vec2){20000, -15000};
+	int n_far = pdl_world_fill(pair, &far, NULL);
+	ENSURE(n_far > 0);
+	for (int s = 0; s < 200; ++s) {
+		pdl_world_step(alone);
+		pdl_world_step(pair);
+	}
+	pdl_particle_data a = pdl_world_particles(alone), b = pdl_world_particles(pair);
+	ENSURE(b.count == a.count + n_far);
+	/* match particles by id (storage order differs) */
+	int matched = 0;
+	for (int i = 0; i < b.count; ++i) {
+		if (b.id[i] >= (uint32_t)a.count) continue;
+		for (int j = 0; j < a.count; ++j) {
+			if (a.id[j] != b.id[i]) continue;
+			/* the same up to summation order (hashed cells store particles in another order) */
+			ENSURE_MSG(fabsf(a.x[j] - b.x[i]) < 0.02f && fabsf(a.y[j] - b.y[i]) < 0.02f,
+			           "id %u: (%g, %g) vs (%g, %g)", a.id[j], a.x[j], a.y[j], b.x[i], b.y[i]);
+			matched++;
+		}
+	}
+	ENSURE(matched == a.count);
+	pdl_world_destroy(alone);
+	pdl_world_destroy(pair);
+}
+
+static void test_blob_far_from_origin_keeps_together(void)
+{
+	pdl_world* w = blob_world(-1.0e5f, 3.0e4f);
+	for (int s = 0; s < 100; ++s) pdl_world_step(w);
+	pdl_stats st = pdl_world_stats(w);
+	ENSURE(st.non_finite == 0);
+	ENSURE(st.mean_neighbours > 10);
+	pdl_world_destroy(w);
+}
+
+static void test_coincident_particles_spread_without_nan(void)
+{
+	pdl_world* w = worlds_create(2, NULL);
+	worlds_add_box_container(w, 10, 10);
+	pdl_fill_def f = pdl_default_fill_def();
+	f.shape = PDL_FILL_POINT;
+	f.count = 200;
+	f.position = (pdl_vec2){1, 2};
+	ENSURE(pdl_world_fill(w, &f, NULL) == 200);
+	for (int s = 0; s < 300; ++s) pdl_world_step(w);
+	pdl_stats st = pdl_world_stats(w);
+	pdl_particle_data p = pdl_world_particles(w);
+	int stacked = 0;
+	for (int i = 1; i < p.count; ++i) stacked += p.x[i] == p.x[0] && p.y[i] == p.y[0];
+	printf("  200 particles from one point: %d non-finite, %d still on the first one's spot, max speed %.2f\n",
+	       st.non_finite, stacked, st.max_speed);
+	ENSURE(st.non_finite == 0);
+	ENSURE(stacked == 0);
+	pdl_world_destroy(w);
+}
+
+static void test_empty_and_single_particle_worlds(void)
+{
+	pdl_world* w = worlds_create(4, NULL);
+	for (int s = 0; s < 10; ++s) pdl_world_step(w);
+	ENSURE(pdl_world_step_count(w) == 10);
+	pdl_fill_def f = pdl_default_fill_def();
+	f.shape = PDL_FILL_POINT;
+	pdl_world_fill(w, &f, NULL);
+	for (int s = 0; s < 60; ++s) pdl_world_step(w);
+	pdl_particle_data p = pdl_world_particles(w);
+	/* free fall for one second under g = 10: v = -10 */
+	ENSURE_MSG(fabsf(p.vy[0] + 10.0f) < 1e-3f, "vy %g", p.vy[0]);
+	pdl_world_destroy(w);
+}
+
+int main(void)
+{
+	RUN_TEST(test_far_apart_blobs_behave_like_one);
+	RUN_TEST(test_blob_far_from_origin_keeps_together);
+	RUN_TEST(test_coincident_particles_spread_without_nan);
+	RUN_TEST(test_empty_and_single_particle_worlds);
+	return TEST_SUMMARY();
+}
