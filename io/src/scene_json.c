@@ -56,6 +56,16 @@ static cJSON* field_item(const pdl_scene* s, const scene_field* f, const void* b
 		memcpy(&m, at, sizeof m);
 		return cJSON_CreateString(m >= 0 && m < s->material_count ? s->materials[m].name : "?");
 	}
+	case FT_MATERIALS: {
+		int n;
+		memcpy(&n, (const char*)base + f->size, sizeof n);
+		cJSON* a = cJSON_CreateArray();
+		for (int i = 0; i < n; ++i) {
+			int m = ((const int*)at)[i];
+			cJSON_AddItemToArray(a, cJSON_CreateString(m >= 0 && m < s->material_count ? s->materials[m].name : "?"));
+		}
+		return a;
+	}
 	case FT_POINTS: {
 		int n;
 		memcpy(&n, (const char*)base + f->size, sizeof n);
@@ -74,7 +84,11 @@ static cJSON* object_item(const pdl_scene* s, const scene_object* o, const void*
 	for (int i = 0; i < o->field_count; ++i) {
 		const scene_field* f = &o->fields[i];
 		if (f->shapes && (shape < 0 || !(f->shapes & (1u << shape)))) continue;
-		/* a sunflower's or point's count is meaningful; a count on other shapes is not written */
+		if (f->flags & FR_OMIT_EMPTY) {
+			int n;
+			memcpy(&n, (const char*)base + f->size, sizeof n);
+			if (n == 0) continue;
+		}
 		cJSON_AddItemToObject(obj, f->key, field_item(s, f, base));
 	}
 	return obj;

@@ -160,6 +160,23 @@ static bool read_field(parser* p, const char* path, const cJSON* v, const scene_
 		memcpy(at, &m, sizeof m);
 		return true;
 	}
+	case FT_MATERIALS: {
+		int n = cJSON_IsArray(v) ? cJSON_GetArraySize(v) : -1;
+		if (n < f->lo || n > f->hi)
+			return fail(p, path, "must be an array of %g to %g material names, got %s", f->lo, f->hi,
+			            n >= 0 ? "another count" : type_name(v)),
+			       false;
+		scene_field one = *f;
+		one.type = FT_MATERIAL;
+		one.offset = 0;
+		for (int i = 0; i < n; ++i) {
+			char sub[192];
+			snprintf(sub, sizeof sub, "%s[%d]", path, i);
+			if (!read_field(p, sub, cJSON_GetArrayItem(v, i), &one, (int*)at + i)) return false;
+		}
+		memcpy((char*)base + f->size, &n, sizeof n);
+		return true;
+	}
 	case FT_POINTS: {
 		int n = cJSON_IsArray(v) ? cJSON_GetArraySize(v) : -1;
 		if (n < 0) return fail(p, path, "must be an array of %g to %g points [x, y], got %s", f->lo, f->hi, type_name(v)), false;
@@ -278,7 +295,7 @@ static bool read_list(parser* p, const cJSON* root, const char* key, const scene
 
 static void material_default(void* item, int i) { *(pdl_scene_material*)item = pdl_schema_material_default(i); }
 static void obstacle_default(void* item, int i) { (void)i, *(pdl_boundary_def*)item = pdl_schema_obstacle_default(); }
-static void fill_default(void* item, int i) { (void)i, *(pdl_fill_def*)item = pdl_schema_fill_default(); }
+static void fill_default(void* item, int i) { (void)i, *(pdl_scene_fill*)item = pdl_schema_fill_default(); }
 static void emitter_default(void* item, int i) { (void)i, *(pdl_scene_emitter*)item = pdl_schema_emitter_default(); }
 static void stroke_default(void* item, int i) { (void)i, *(pdl_scene_stroke*)item = pdl_schema_stroke_default(); }
 
@@ -365,7 +382,7 @@ static bool resolve(parser* p, unsigned world_bounds_given, const unsigned* fill
 		s->output.height = height < 16 ? 16 : height > 8192 ? 8192 : height;
 	}
 	for (int i = 0; i < s->fill_count; ++i) {
-		pdl_fill_def* f = &s->fills[i];
+		pdl_fill_def* f = &s->fills[i].def;
 		char path[64];
 		if (f->shape == PDL_FILL_POINT && !(fill_given[i] & (1u << field_index(&pdl_schema_fill, "count"))))
 			f->count = 1;

@@ -94,20 +94,21 @@ const scene_object pdl_schema_obstacle = {"obstacle", obstacle_fields, COUNT(obs
 
 /* ---- fills: pdl_fill_def ------------------------------------------------------------------- */
 
-typedef pdl_fill_def fdef;
+typedef pdl_scene_fill fdef;
 /* in pdl_fill_shape order, so the stored value is the index */
 static const char* const fill_shapes[] = {"point", "line", "disc", "box", "sunflower"};
 enum { S_POINT = 1u << 0, S_LINE = 1u << 1, S_DISC = 1u << 2, S_BOX = 1u << 3, S_SUNFLOWER = 1u << 4 };
 static const scene_field fill_fields[] = {
-	ENUM("shape", fdef, shape, fill_shapes, PDL_FILL_POINT, FR_REQUIRED),
-	NUM("material", FT_MATERIAL, fdef, material, 0, 0, 0),
-	NUM("position", FT_VEC2, fdef, position, -INF, INF, 0),
-	SHAPED("end", FT_VEC2, fdef, end, -INF, INF, FR_REQUIRED, S_LINE),
-	SHAPED("radius", FT_FLOAT, fdef, radius, 0, INF, FR_LO_OPEN | FR_REQUIRED, S_DISC | S_SUNFLOWER),
-	SHAPED("half_extents", FT_VEC2, fdef, half_extents, 0, INF, FR_LO_OPEN | FR_REQUIRED, S_BOX),
-	SHAPED("spacing", FT_FLOAT, fdef, spacing, 0, INF, 0, S_LINE | S_DISC | S_BOX | S_SUNFLOWER),
-	SHAPED("count", FT_INT, fdef, count, 0, 67108864, 0, S_POINT | S_SUNFLOWER),
-	NUM("velocity", FT_VEC2, fdef, velocity, -INF, INF, 0),
+	ENUM("shape", fdef, def.shape, fill_shapes, PDL_FILL_POINT, FR_REQUIRED),
+	NUM("material", FT_MATERIAL, fdef, def.material, 0, 0, 0),
+	{"mix", FT_MATERIALS, offsetof(fdef, mix), 1, PDL_MAX_MATERIALS, FR_OMIT_EMPTY, NULL, 0, 0, offsetof(fdef, mix_count), 0},
+	NUM("position", FT_VEC2, fdef, def.position, -INF, INF, 0),
+	SHAPED("end", FT_VEC2, fdef, def.end, -INF, INF, FR_REQUIRED, S_LINE),
+	SHAPED("radius", FT_FLOAT, fdef, def.radius, 0, INF, FR_LO_OPEN | FR_REQUIRED, S_DISC | S_SUNFLOWER),
+	SHAPED("half_extents", FT_VEC2, fdef, def.half_extents, 0, INF, FR_LO_OPEN | FR_REQUIRED, S_BOX),
+	SHAPED("spacing", FT_FLOAT, fdef, def.spacing, 0, INF, 0, S_LINE | S_DISC | S_BOX | S_SUNFLOWER),
+	SHAPED("count", FT_INT, fdef, def.count, 0, 67108864, 0, S_POINT | S_SUNFLOWER),
+	NUM("velocity", FT_VEC2, fdef, def.velocity, -INF, INF, 0),
 };
 const scene_object pdl_schema_fill = {"fill", fill_fields, COUNT(fill_fields), 0};
 
@@ -205,11 +206,13 @@ pdl_boundary_def pdl_schema_obstacle_default(void)
 	return pdl_default_boundary_def();
 }
 
-pdl_fill_def pdl_schema_fill_default(void)
+pdl_scene_fill pdl_schema_fill_default(void)
 {
-	pdl_fill_def d = pdl_default_fill_def();
-	d.count = 0; /* sunflower: 0 = as many as the spacing gives; point fills set their own */
-	return d;
+	pdl_scene_fill f;
+	memset(&f, 0, sizeof f);
+	f.def = pdl_default_fill_def();
+	f.def.count = 0; /* sunflower: 0 = as many as the spacing gives; point fills set their own */
+	return f;
 }
 
 pdl_scene_emitter pdl_schema_emitter_default(void)

@@ -18,6 +18,7 @@ typedef enum field_type {
 	FT_ENUM,     /* int from one of names[], stored as base + index */
 	FT_MATERIAL, /* int material index from a material name */
 	FT_POINTS,   /* pdl_vec2[max_points] from [[x, y], ...], count stored at count_offset */
+	FT_MATERIALS, /* int[] material indices from an array of names, count stored at count_offset */
 } field_type;
 
 enum {
@@ -25,6 +26,7 @@ enum {
 	FR_HI_OPEN = 2,  /* hi itself is not allowed: "< hi" */
 	FR_REQUIRED = 4, /* the key must be present (for the shapes that use it) */
 	FR_EVEN = 8,     /* integers: must be even */
+	FR_OMIT_EMPTY = 16, /* lists: not written back when empty */
 };
 
 typedef struct scene_field {
@@ -36,7 +38,7 @@ typedef struct scene_field {
 	/* FT_ENUM */
 	const char* const* names;
 	int name_count, base;
-	/* FT_TEXT: buffer size; FT_POINTS: offset of the int count */
+	/* FT_TEXT: buffer size; FT_POINTS, FT_MATERIALS: offset of the int count */
 	size_t size;
 	/* bit s set: the key is used when the object's shape is s (index into its shape names);
 	 * 0: used by every shape */
@@ -73,7 +75,7 @@ void pdl_schema_scene_defaults(pdl_scene* scene);
 pdl_scene_material pdl_schema_material_default(int index);
 pdl_boundary_def pdl_schema_container_default(void);
 pdl_boundary_def pdl_schema_obstacle_default(void);
-pdl_fill_def pdl_schema_fill_default(void);
+pdl_scene_fill pdl_schema_fill_default(void);
 pdl_scene_emitter pdl_schema_emitter_default(void);
 pdl_scene_stroke pdl_schema_stroke_default(void);
 

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define HEX_ROW 0.8660254037844386 /* row height of a hexagonal lattice, in spacings */
@@ -16,6 +17,45 @@ static void world_error(pdl_scene_error* err, const pdl_scene* s, const char* pa
 	snprintf(err->path, sizeof err->path, "%s", path);
 	snprintf(err->rule, sizeof err->rule, "%s", e->message);
 	snprintf(err->message, sizeof err->message, "%s: %s: %s", err->file, err->path, err->rule);
+}
+
+/* A fill's particles were appended in emission order at [first, count): give particle k of the
+ * fill material mix[k % n]. The engine has no per-particle setter, so the state goes round
+ * through pdl_world_set_particles() (before the first step, nothing else is lost by that). */
+static bool apply_mix(pdl_world* w, const pdl_scene_fill* f, int first, pdl_error* e)
+{
+	if (f->mix_count == 0) return true;
+	pdl_particle_data p = pdl_world_particles(w);
+	/* copies: the world must not read from the arrays it is overwriting */
+	size_t n = (size_t)(p.count > 0 ? p.count : 1);
+	float* xyv = malloc(4 * n * sizeof *xyv);
+	uint8_t* material = malloc(n);
+	uint32_t* id = malloc(n * sizeof *id);
+	bool ok = xyv && material && id && !p.spring_partner; /* fills come before any spring exists */
+	if (ok) {
+		size_t c = (size_t)p.count;
+		memcpy(xyv, p.x, c * sizeof *xyv);
+		memcpy(xyv + n, p.y, c * sizeof *xyv);
+		memcpy(xyv + 2 * n, p.vx, c * sizeof *xyv);
+		memcpy(xyv + 3 * n, p.vy, c * sizeof *xyv);
+		memcpy(material, p.material, c);
+		memcpy(id, p.id, c * sizeof *id);
+		for (int i = first; i < p.count; ++i) material[i] = (uint8_t)f->mix[(i - first) % f->mix_count];
+		pdl_particle_data q = {0};
+		q.count = p.count;
+		q.x = xyv, q.y = xyv + n, q.vx = xyv + 2 * n, q.vy = xyv + 3 * n;
+		q.material = material;
+		q.id = id;
+		q.next_id = p.next_id;
+		ok = pdl_world_set_particles(w, &q, e) == PDL_OK;
+	} else {
+		e->id = PDL_ERR_OUT_OF_MEMORY;
+		snprintf(e->message, sizeof e->message, "out of memory");
+	}
+	free(xyv);
+	free(material);
+	free(id);
+	return ok;
 }
 
 pdl_world* pdl_scene_build_world(const pdl_scene* s, pdl_scene_error* err)
@@ -39,11 +79,13 @@ pdl_world* pdl_scene_build_world(const pdl_scene* s, pdl_scene_error* err)
 			snprintf(path, sizeof path, "obstacles[%d]", i);
 			goto fail;
 		}
-	for (int i = 0; i < s->fill_count; ++i)
-		if (pdl_world_fill(w, &s->fills[i], &e) < 0) {
+	for (int i = 0; i < s->fill_count; ++i) {
+		int before = pdl_world_particle_count(w);
+		if (pdl_world_fill(w, &s->fills[i].def, &e) < 0 || !apply_mix(w, &s->fills[i], before, &e)) {
 			snprintf(path, sizeof path, "fills[%d]", i);
 			goto fail;
 		}
+	}
 	return w;
 fail:
 	world_error(err, s, path, &e);
@@ -204,7 +246,7 @@ double pdl_scene_estimate_particles(const pdl_scene* s)
 {
 	if (!s) return 0;
 	double total = 0;
-	for (int i = 0; i < s->fill_count; ++i) total += fill_estimate(s, &s->fills[i]);
+	for (int i = 0; i < s->fill_count; ++i) total += fill_estimate(s, &s->fills[i].def);
 	for (int i = 0; i < s->emitter_count; ++i) {
 		const pdl_scene_emitter* e = &s->emitters[i];
 		double rows = (double)rows_before(e, row_time(s, e), e->stop);
@@ -231,7 +273,7 @@ void pdl_scene_scale(pdl_scene* s, float k)
 	if (s->has_container) scale_boundary(&s->container, k);
 	for (int i = 0; i < s->obstacle_count; ++i) scale_boundary(&s->obstacles[i], k);
 	for (int i = 0; i < s->fill_count; ++i) {
-		pdl_fill_def* f = &s->fills[i];
+		pdl_fill_def* f = &s->fills[i].def;
 		f->position = scaled(f->position, k);
 		f->end = scaled(f->end, k);
 		f->radius *= k;

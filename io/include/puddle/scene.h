@@ -58,6 +58,15 @@ typedef struct pdl_scene_material {
 	pdl_material_def def;
 } pdl_scene_material;
 
+/** An initial fill: the engine's fill def (its material is also the one whose rest spacing
+ * spacing = 0 uses), and optionally a mix: particle k of the fill gets material mix[k % mix_count]
+ * instead, so several materials start stirred together (reference 001's stratification start). */
+typedef struct pdl_scene_fill {
+	pdl_fill_def def;
+	int mix_count; /**< 0: every particle is def.material */
+	int mix[PDL_MAX_MATERIALS];
+} pdl_scene_fill;
+
 /** A source of new particles: rows of particles across `width`, launched at `velocity`, from
  * `start` to `stop` seconds of scene time. Rows are spaced so that the stream is at rest density;
  * which rows a frame adds depends only on the frame number, so runs and resumed runs agree. */
@@ -115,7 +124,7 @@ typedef struct pdl_scene {
 	int obstacle_count;
 	pdl_boundary_def obstacles[PDL_SCENE_MAX_OBSTACLES]; /**< CIRCLE, BOX or POLYGON */
 	int fill_count;
-	pdl_fill_def fills[PDL_SCENE_MAX_FILLS];
+	pdl_scene_fill fills[PDL_SCENE_MAX_FILLS];
 	int emitter_count;
 	pdl_scene_emitter emitters[PDL_SCENE_MAX_EMITTERS];
 	int stroke_count;
