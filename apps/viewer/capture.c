@@ -82,6 +82,20 @@ bool viewer_write_report(const viewer_app* app, const char* path, double wall_se
 	fprintf(f, "  \"viewport\": [%d, %d, %d, %d],\n", app->view.viewport_x, app->view.viewport_y,
 	        app->view.viewport_width, app->view.viewport_height);
 	fprintf(f, "  \"pixels_per_unit\": %.6f,\n", app->view.pixels_per_unit);
+	fprintf(f, "  \"view_center\": [%.6f, %.6f],\n", app->view.center.x, app->view.center.y);
+	fprintf(f, "  \"obstacle_positions\": [");
+	int limit = pdl_world_boundary_id_limit(world), written = 0;
+	for (int id = 0; id < limit; ++id) {
+		pdl_boundary_def def;
+		if (!pdl_world_get_boundary(world, id, &def)) continue;
+		if (def.kind == PDL_BOUNDARY_CIRCLE_CONTAINER || def.kind == PDL_BOUNDARY_BOX_CONTAINER)
+			continue;
+		fprintf(f, "%s[%.4f, %.4f]", written++ ? ", " : "", def.position.x, def.position.y);
+	}
+	fprintf(f, "],\n");
+	fprintf(f, "  \"paused\": %s,\n", app->paused ? "true" : "false");
+	fprintf(f, "  \"show_stats\": %s,\n", app->show_stats ? "true" : "false");
+	fprintf(f, "  \"show_panel\": %s,\n", app->show_panel ? "true" : "false");
 	fprintf(f, "  \"render_mode\": \"%s\",\n", viewer_render_mode_name(app->render.mode));
 	fprintf(f, "  \"color_mode\": \"%s\",\n", viewer_color_mode_name(app->render.color));
 	fprintf(f, "  \"wall_seconds\": %.4f,\n", wall_seconds);

@@ -23,7 +23,7 @@ viewer_interaction_settings viewer_default_interaction_settings(void)
 {
 	viewer_interaction_settings s;
 	s.pointer_radius = 6.0f;
-	s.pointer_strength = 150.0f;
+	s.pointer_strength = 80.0f;
 	s.pointer_drag = 2.0f;
 	s.spawn_radius = 1.2f;
 	s.spawn_interval = 1.0f / 15.0f;

@@ -504,7 +504,7 @@ int main(int argc, char** argv)
 	long long fps_window_frames = 0;
 
 	while (!app.quit) {
-		viewer_script_push_due(script, &app, app.step);
+		viewer_script_push_due(script, &app, app.frame);
 		poll_events(&app);
 		carry_out_requests(&app);
 		if (app.quit) break;

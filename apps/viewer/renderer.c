@@ -442,8 +442,9 @@ static bool is_container(pdl_boundary_kind kind)
 	return kind == PDL_BOUNDARY_CIRCLE_CONTAINER || kind == PDL_BOUNDARY_BOX_CONTAINER;
 }
 
-/* Container interiors go first (under the fluid); rims, obstacles and the pointer ring after. */
-static void build_shapes(viewer_renderer* r, const viewer_app* app, bool interiors)
+/* Containers (interior and rim) go first, under the fluid, so that fluid resting on a wall is
+ * not hidden by the rim; obstacles and the pointer ring go after, over it. */
+static void build_shapes(viewer_renderer* r, const viewer_app* app, bool containers)
 {
 	const pdl_world* world = app->scene.world;
 	float ppu = app->view.pixels_per_unit;
@@ -456,19 +457,19 @@ static void build_shapes(viewer_renderer* r, const viewer_app* app, bool interio
 		pdl_vec2 v[PDL_MAX_POLYGON_VERTICES];
 		int n = pdl_boundary_world_vertices(&def, v);
 		if (is_container(def.kind)) {
-			rgba color = interiors ? container_fill_color : container_rim_color;
+			if (!containers) continue;
 			if (def.kind == PDL_BOUNDARY_CIRCLE_CONTAINER) {
 				int segments = circle_segments(def.radius, ppu);
-				if (interiors) push_disc(r, def.position, def.radius, segments, color);
-				else push_ring(r, def.position, def.radius, def.radius + rim, segments, color);
-			} else if (interiors) {
-				push_polygon(r, v, n, color);
+				push_disc(r, def.position, def.radius, segments, container_fill_color);
+				push_ring(r, def.position, def.radius, def.radius + rim, segments,
+				          container_rim_color);
 			} else {
-				push_polygon_rim(r, v, n, rim, color);
+				push_polygon(r, v, n, container_fill_color);
+				push_polygon_rim(r, v, n, rim, container_rim_color);
 			}
 			continue;
 		}
-		if (interiors) continue;
+		if (containers) continue;
 		bool held = app->input.action == VIEWER_POINTER_DRAG_OBSTACLE &&
 		            app->input.dragged_obstacle == id;
 		rgba color = held ? obstacle_held_color : obstacle_color;
@@ -478,7 +479,7 @@ static void build_shapes(viewer_renderer* r, const viewer_app* app, bool interio
 			push_polygon(r, v, n, color);
 		}
 	}
-	if (!interiors && app->input.mouse_inside && app->input.action != VIEWER_POINTER_DRAG_OBSTACLE) {
+	if (!containers && app->input.mouse_inside && app->input.action != VIEWER_POINTER_DRAG_OBSTACLE) {
 		rgba color = app->input.action == VIEWER_POINTER_ATTRACT  ? attract_ring_color
 		             : app->input.action == VIEWER_POINTER_REPEL ? repel_ring_color
 		                                                          : idle_ring_color;

@@ -1,8 +1,9 @@
 /* puddle-view: scripted input, for tests and demos without a person at the mouse.
  *
- * A script is a text file, one event a line, run on the simulation's step clock:
+ * A script is a text file, one event a line, run on the frame clock (with --script each frame
+ * takes exactly one step unless paused):
  *
- *     # step  event     arguments          (positions in world units, y up)
+ *     # frame event     arguments          (positions in world units, y up)
  *     0       move      10 5               # the mouse moves to (10, 5)
  *     30      press     left  -12 8        # left button down at (-12, 8)
  *     90      release   left
@@ -32,7 +33,7 @@ typedef enum script_kind {
 } script_kind;
 
 typedef struct script_event {
-	long long step;
+	long long frame;
 	script_kind kind;
 	int button;       /* SDL_BUTTON_LEFT, ... */
 	SDL_Keycode key;
@@ -60,12 +61,12 @@ static bool parse_line(char* text, script_event* ev, char* why, size_t why_size)
 	char verb[32], arg[64];
 	float x, y;
 	int used = 0;
-	if (sscanf(text, "%lld %31s%n", &ev->step, verb, &used) != 2) {
-		snprintf(why, why_size, "expected '<step> <event> ...'");
+	if (sscanf(text, "%lld %31s%n", &ev->frame, verb, &used) != 2) {
+		snprintf(why, why_size, "expected '<frame> <event> ...'");
 		return false;
 	}
-	if (ev->step < 0) {
-		snprintf(why, why_size, "step must be >= 0");
+	if (ev->frame < 0) {
+		snprintf(why, why_size, "frame must be >= 0");
 		return false;
 	}
 	const char* rest = text + used;
@@ -125,7 +126,7 @@ viewer_script* viewer_script_load(const char* path, char* err, int err_size)
 	}
 	char text[512];
 	int line = 0;
-	long long last_step = 0;
+	long long last_frame = 0;
 	while (fgets(text, sizeof text, f) != NULL) {
 		++line;
 		char* hash = strchr(text, '#');
@@ -137,8 +138,9 @@ viewer_script* viewer_script_load(const char* path, char* err, int err_size)
 		ev.line = line;
 		char why[160];
 		bool ok = parse_line(p, &ev, why, sizeof why);
-		if (ok && ev.step < last_step) {
-			snprintf(why, sizeof why, "steps must not decrease (%lld after %lld)", ev.step, last_step);
+		if (ok && ev.frame < last_frame) {
+			snprintf(why, sizeof why, "frames must not decrease (%lld after %lld)", ev.frame,
+			         last_frame);
 			ok = false;
 		}
 		if (!ok) {
@@ -147,7 +149,7 @@ viewer_script* viewer_script_load(const char* path, char* err, int err_size)
 			viewer_script_destroy(s);
 			return NULL;
 		}
-		last_step = ev.step;
+		last_frame = ev.frame;
 		if (s->count == s->capacity) {
 			int capacity = s->capacity ? 2 * s->capacity : 64;
 			script_event* grown = realloc(s->events, (size_t)capacity * sizeof *grown);
@@ -217,10 +219,10 @@ static void push_key(viewer_app* app, bool down, SDL_Keycode key)
 	SDL_PushEvent(&e);
 }
 
-void viewer_script_push_due(viewer_script* s, viewer_app* app, long long step)
+void viewer_script_push_due(viewer_script* s, viewer_app* app, long long frame)
 {
 	if (s == NULL) return;
-	while (s->next < s->count && s->events[s->next].step <= step) {
+	while (s->next < s->count && s->events[s->next].frame <= frame) {
 		const script_event* ev = &s->events[s->next++];
 		float x = app->input.mouse_x, y = app->input.mouse_y;
 		if (ev->has_position) {

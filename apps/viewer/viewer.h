@@ -295,14 +295,15 @@ bool viewer_write_report(const viewer_app* app, const char* path, double wall_se
 
 /* ---- Scripted input (script.c) ------------------------------------------------------------ */
 
-/** Reads a script: one event a line, "<step> <event> [args]" (see docs/viewer.md). NULL with
+/** Reads a script: one event a line, "<frame> <event> [args]" (see docs/viewer.md). NULL with
  * a message naming the line when it cannot be parsed. */
 viewer_script* viewer_script_load(const char* path, char* err, int err_size);
 void viewer_script_destroy(viewer_script* script);
-/** Pushes the SDL events of every line due at or before `step` into SDL's queue, converting
+/** Pushes the SDL events of every line due at or before `frame` into SDL's queue, converting
  * world positions to window points through the current view, so that scripted input takes the
- * same path as a person's. */
-void viewer_script_push_due(viewer_script* script, viewer_app* app, long long step);
+ * same path as a person's. Scripts run on frames, not steps, so that they can pause, step and
+ * reset the simulation; with --script every unpaused frame is exactly one step. */
+void viewer_script_push_due(viewer_script* script, viewer_app* app, long long frame);
 /** True when every line has been pushed. */
 bool viewer_script_done(const viewer_script* script);
 

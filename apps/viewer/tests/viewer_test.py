@@ -1,0 +1,305 @@
+#!/usr/bin/env python3
+"""End-to-end tests of puddle-view: start the real viewer (under xvfb-run, on llvmpipe) on a
+scene with a script of input events, run a fixed number of frames, save a screenshot and a JSON
+report, and check what a person would see.
+
+    viewer_test.py --viewer build/apps/viewer/puddle-view --scripts apps/viewer/tests CASE
+
+CASE is one of: picture, dots, drag, obstacle, pour, keys, cli. Only the Python standard library
+is used (the PNG is decoded with zlib), so the test needs nothing beyond python3.
+"""
+import argparse
+import json
+import math
+import os
+import random
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+WINDOW = "1100x700"
+
+
+class Failure(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+    print("ok:", message)
+
+
+# ---- PNG --------------------------------------------------------------------------------------
+
+def read_png(path):
+    """Returns (width, height, rows) with rows[y][x] = (r, g, b). 8-bit RGB or RGBA only."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise Failure(f"{path} is not a PNG")
+    pos, idat = 8, b""
+    width = height = channels = 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+        if kind == b"IHDR":
+            width, height, depth, color_type = struct.unpack(">IIBB", body[:10])
+            if depth != 8 or color_type not in (2, 6):
+                raise Failure(f"{path}: unsupported PNG format {depth}/{color_type}")
+            channels = 3 if color_type == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        elif kind == b"IEND":
+            break
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    rows, previous = [], bytearray(stride)
+    for y in range(height):
+        start = y * (stride + 1)
+        filter_type = raw[start]
+        line = bytearray(raw[start + 1:start + 1 + stride])
+        for i in range(stride):
+            left = line[i - channels] if i >= channels else 0
+            up = previous[i]
+            up_left = previous[i - channels] if i >= channels else 0
+            if filter_type == 1:
+                line[i] = (line[i] + left) & 255
+            elif filter_type == 2:
+                line[i] = (line[i] + up) & 255
+            elif filter_type == 3:
+                line[i] = (line[i] + (left + up) // 2) & 255
+            elif filter_type == 4:
+                p = left + up - up_left
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - up_left)
+                pred = left if pa <= pb and pa <= pc else (up if pb <= pc else up_left)
+                line[i] = (line[i] + pred) & 255
+        rows.append([tuple(line[x * channels:x * channels + 3]) for x in range(width)])
+        previous = line
+    return width, height, rows
+
+
+# ---- Running the viewer --------------------------------------------------------------------
+
+def run_viewer(viewer, args, work, name):
+    report = os.path.join(work, name + ".json")
+    cmd = [viewer, "--size", WINDOW, "--report", report] + args
+    print("$", " ".join(cmd), flush=True)
+    done = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, timeout=240)
+    print(done.stdout, end="")
+    check(done.returncode == 0, f"{name}: puddle-view exited with {done.returncode}")
+    with open(report) as f:
+        return json.load(f)
+
+
+def read_particle_pixels(path):
+    with open(path) as f:
+        next(f)
+        return [tuple(float(v) for v in line.split(",")[:2]) for line in f if line.strip()]
+
+
+def is_water(pixel):
+    """The default water colour 0x2a7fd4, shaded by depth: clearly blue, not the grey walls or
+    the near-black background."""
+    r, g, b = pixel
+    return b >= 120 and b - r >= 70
+
+
+def world_to_pixel(report, x, y):
+    vx, vy, vw, vh = report["viewport"]
+    ppu = report["pixels_per_unit"]
+    cx, cy = report["view_center"]
+    return vx + 0.5 * vw + (x - cx) * ppu, vy + 0.5 * vh - (y - cy) * ppu
+
+
+def check_picture(png, particles_csv, report, name):
+    width, height, rows = read_png(png)
+    check((width, height) == tuple(report["drawable"]),
+          f"{name}: screenshot is the window's size {width}x{height}")
+    colours = {rows[y][x] for y in range(0, height, 7) for x in range(0, width, 7)}
+    check(len(colours) > 20, f"{name}: the picture is not blank ({len(colours)} distinct colours)")
+
+    particles = read_particle_pixels(particles_csv)
+    check(len(particles) == report["particles"], f"{name}: every particle listed")
+    inside = [(x, y) for x, y in particles if 0 <= x < width and 0 <= y < height]
+    hits = sum(1 for x, y in inside if is_water(rows[int(y)][int(x)]))
+    share = hits / max(len(inside), 1)
+    check(share >= 0.97, f"{name}: fluid drawn at {share:.1%} of the particles' pixels")
+
+    # The converse: water-coloured pixels lie near particles (within one h).
+    ppu = report["pixels_per_unit"]
+    cell = max(ppu, 1.0)
+    grid = {}
+    for x, y in particles:
+        grid.setdefault((int(x // cell), int(y // cell)), []).append((x, y))
+    vx, vy, vw, vh = report["viewport"]
+    rng = random.Random(4)
+    water_samples = far = 0
+    for _ in range(20000):
+        x, y = rng.randrange(vx, vx + vw), rng.randrange(vy, vy + vh)
+        if not is_water(rows[y][x]):
+            continue
+        water_samples += 1
+        gx, gy = int(x // cell), int(y // cell)
+        near = any((px - x) ** 2 + (py - y) ** 2 <= cell * cell
+                   for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                   for px, py in grid.get((gx + dx, gy + dy), ()))
+        if not near:
+            far += 1
+    check(water_samples > 200, f"{name}: {water_samples} water pixels sampled")
+    check(far <= 0.01 * water_samples,
+          f"{name}: water pixels lie within h of a particle ({far} of {water_samples} do not)")
+    return rows
+
+
+def write_script(work, name, lines):
+    path = os.path.join(work, name + ".script")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
+
+
+# ---- Cases -------------------------------------------------------------------------------------
+
+def case_picture(viewer, work, render_args, name):
+    png = os.path.join(work, name + ".png")
+    csv = os.path.join(work, name + ".csv")
+    report = run_viewer(viewer, ["blobs", "--frames", "90", "--screenshot", png,
+                                 "--particles-out", csv] + render_args, work, name)
+    check(report["non_finite"] == 0, f"{name}: all particles finite")
+    check_picture(png, csv, report, name)
+
+
+def case_drag(viewer, work, scripts):
+    # A small tank, so that what the pointer reaches is a fair share of the fluid; the same run
+    # untouched is the control (the pool spreads and sloshes on its own).
+    args = ["stratify", "--particles", "1500", "--frames", "120", "--no-panel"]
+    control = run_viewer(viewer, args, work, "drag-control")
+    dragged = run_viewer(viewer, args + ["--script", os.path.join(scripts, "drag.script")],
+                         work, "drag")
+    target = (7.0, 11.0)  # where drag.script holds the pointer
+
+    def distance(report):
+        x, y = report["centre_of_mass"]
+        return math.hypot(x - target[0], y - target[1])
+
+    d_control, d_dragged = distance(control), distance(dragged)
+    print(f"centre of mass to pointer: untouched {d_control:.2f}, dragged {d_dragged:.2f}")
+    check(d_dragged < d_control - 0.8,
+          "drag: the centre of mass moved toward the pointer "
+          f"({d_dragged:.2f} < {d_control:.2f} - 0.8 world units)")
+    check(dragged["particles"] == control["particles"], "drag: no particles lost or added")
+    check(dragged["non_finite"] == 0, "drag: all particles finite")
+
+
+def case_obstacle(viewer, work, scripts):
+    png = os.path.join(work, "obstacle.png")
+    report = run_viewer(viewer, ["dam", "--frames", "80", "--screenshot", png, "--script",
+                                 os.path.join(scripts, "obstacle.script")], work, "obstacle")
+    check(report["obstacles_added"] == 1 and report["obstacles"] == 1,
+          "obstacle: C added one box obstacle")
+    (bx, by), = report["obstacle_positions"]
+    check(abs(bx - 12.0) < 0.3 and abs(by - 30.0) < 0.3,
+          f"obstacle: the box was dragged from (0, 30) to (12, 30), it is at ({bx:.2f}, {by:.2f})")
+    _, _, rows = read_png(png)
+    px, py = world_to_pixel(report, bx, by)
+    r, g, b = rows[int(py)][int(px)]
+    check(abs(r - 143) < 40 and abs(g - 135) < 40 and abs(b - 125) < 40 and r > b,
+          f"obstacle: the box is drawn at its position (pixel {(r, g, b)})")
+    px, py = world_to_pixel(report, 0.0, 30.0)
+    check(rows[int(py)][int(px)] != (r, g, b), "obstacle: nothing left where the box was")
+
+
+def case_pour(viewer, work, scripts):
+    before = run_viewer(viewer, ["dam", "--frames", "5"], work, "pour-before")
+    after = run_viewer(viewer, ["dam", "--frames", "90", "--script",
+                                os.path.join(scripts, "pour.script")], work, "pour")
+    added = after["particles"] - before["particles"]
+    check(added > 50, f"pour: holding E poured {added} particles")
+    check(after["non_finite"] == 0, "pour: all particles finite")
+
+
+def case_keys(viewer, work, scripts):
+    shots = os.path.join(work, "shots")
+    os.makedirs(shots, exist_ok=True)
+    for f in os.listdir(shots):
+        os.remove(os.path.join(shots, f))
+    report = run_viewer(viewer, ["dam", "--frames", "60", "--screenshot-dir", shots, "--script",
+                                 os.path.join(scripts, "keys.script")], work, "keys")
+    # keys.script: space at 10 (pause), '.' at 30 (one step), space at 40 (resume), 3 at 50
+    # (switch to the third scene, which restarts its step count): 10 + 1 + 20 steps... of which
+    # the last 10 after the switch.
+    check(report["scene"] == "stratify", "keys: 3 switched to the third scene (stratify)")
+    check(report["steps"] == 10, f"keys: the new scene ran 10 steps ({report['steps']})")
+    check(report["render_mode"] == "dots", "keys: M switched to dots")
+    check(report["color_mode"] == "speed", "keys: V switched to speed colouring")
+    check(report["show_stats"] is True, "keys: F showed the stats overlay")
+    check(report["show_panel"] is False, "keys: Tab hid the panel")
+    saved = [f for f in os.listdir(shots) if f.endswith(".png")]
+    check(len(saved) == 1, f"keys: S saved a screenshot ({saved})")
+    width, height, _ = read_png(os.path.join(shots, saved[0]))
+    check(width > 0 and height > 0, "keys: the screenshot is a readable PNG")
+
+    paused = run_viewer(viewer, ["dam", "--frames", "45", "--script",
+                                 os.path.join(scripts, "pause.script")], work, "pause")
+    check(paused["steps"] == 10 + 1 + 5, f"pause: space and . gave 16 steps ({paused['steps']})")
+
+
+def case_cli(viewer, work):
+    def run(args):
+        return subprocess.run([viewer] + args, stdin=subprocess.DEVNULL, capture_output=True,
+                              text=True, timeout=60)
+    listed = run(["--list"])
+    check(listed.returncode == 0 and "blobs" in listed.stdout and "stratify" in listed.stdout,
+          "cli: --list names the scenes")
+    check(run(["--help"]).returncode == 0, "cli: --help exits 0")
+    bad = run(["no-such-scene", "--frames", "1"])
+    check(bad.returncode == 2 and "no-such-scene" in bad.stderr, "cli: an unknown scene exits 2")
+    check(run(["--frames", "zero"]).returncode == 2, "cli: a bad number exits 2")
+    broken = write_script(work, "broken", ["0 move 1", "5 jump"])
+    bad_script = run(["dam", "--script", broken])
+    check(bad_script.returncode == 2 and "broken.script:1" in bad_script.stderr,
+          "cli: a broken script is refused with its line")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--viewer", required=True)
+    parser.add_argument("--scripts", required=True, help="directory of the .script files")
+    parser.add_argument("--work", help="directory for outputs (default: a temporary one)")
+    parser.add_argument("case", choices=["picture", "dots", "drag", "obstacle", "pour", "keys",
+                                         "cli"])
+    a = parser.parse_args()
+    work = a.work or tempfile.mkdtemp(prefix="puddle-view-")
+    os.makedirs(work, exist_ok=True)
+    try:
+        if a.case == "picture":
+            case_picture(a.viewer, work, [], "picture")
+        elif a.case == "dots":
+            case_picture(a.viewer, work, ["--render", "dots", "--no-panel"], "dots")
+        elif a.case == "drag":
+            case_drag(a.viewer, work, a.scripts)
+        elif a.case == "obstacle":
+            case_obstacle(a.viewer, work, a.scripts)
+        elif a.case == "pour":
+            case_pour(a.viewer, work, a.scripts)
+        elif a.case == "keys":
+            case_keys(a.viewer, work, a.scripts)
+        elif a.case == "cli":
+            case_cli(a.viewer, work)
+    except Failure as failure:
+        print("FAIL:", failure)
+        return 1
+    except subprocess.TimeoutExpired as timeout:
+        print("FAIL: timed out:", timeout)
+        return 1
+    print("PASS", a.case)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
