@@ -318,7 +318,41 @@ export class World {
 			density: f32(d.density), pressure: f32(d.pressure),
 			material: new Uint8Array(buf, d.material, n),
 			id: new Uint32Array(buf, d.id, n),
+			nextId: d.next_id,
 		};
+	}
+
+	/**
+	 * Replaces every particle (pdl_world_set_particles), as a snapshot restore does: x, y, vx, vy
+	 * and material are required arrays of one length; id is optional (new ids from nextId
+	 * otherwise). Springs are dropped. On error nothing changes.
+	 */
+	setParticles({ x, y, vx, vy, material, id, nextId = 0 }) {
+		const n = x.length;
+		for (const [name, a] of Object.entries({ y, vx, vy, material }))
+			if (!a || a.length !== n) throw new TypeError(`setParticles: ${name} must have ${n} entries like x`);
+		const m = this.module;
+		// one block: four float arrays, ids, then materials (4-byte aligned)
+		const block = m._malloc(Math.max(1, 4 * 4 * n + 4 * n + n));
+		try {
+			const buf = m.HEAPU8.buffer;
+			[x, y, vx, vy].forEach((a, k) => new Float32Array(buf, block + 4 * n * k, n).set(a));
+			const ids = block + 16 * n, mats = block + 20 * n;
+			if (id) new Uint32Array(buf, ids, n).set(id);
+			new Uint8Array(buf, mats, n).set(material);
+			const s = this.puddle.structs.particle_data;
+			new Uint8Array(buf, s.scratch, s.size).fill(0);
+			const dv = new DataView(buf);
+			const at = (name) => s.scratch + s.byName.get(name).offset;
+			dv.setInt32(at('count'), n, true);
+			dv.setUint32(at('next_id'), nextId, true);
+			['x', 'y', 'vx', 'vy'].forEach((name, k) => dv.setUint32(at(name), block + 4 * n * k, true));
+			dv.setUint32(at('id'), id ? ids : 0, true);
+			dv.setUint32(at('material'), mats, true);
+			if (m._pdl_world_set_particles(this.ptr, s.scratch, this.puddle.errorPtr)) this.puddle.throwError();
+		} finally {
+			m._free(block);
+		}
 	}
 
 	/** Positions only: { count, x, y } as zero-copy Float32Array views (see particles()). */

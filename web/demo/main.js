@@ -1,0 +1,224 @@
+// The demo page: loads the engine, a scene from scenes/, runs it at a fixed 60 steps per second
+// of wall time (the scene's dt), draws it, and reports fps, steps per second and ms per step.
+// Query flags: ?scene=NAME, ?threads=N (N > 1 needs a cross-origin isolated page, which
+// web/server.mjs provides), ?paused=1.
+import { loadPuddle, threadsAvailable } from '../src/puddle.js';
+import { applyFrame, buildWorld, resolveScene } from '../src/scene.js';
+import { Panel } from './panel.js';
+import { Renderer } from './renderer.js';
+import { Tools } from './tools.js';
+
+// Reference 001's scene is the page's default: scenes/stratify.json, or this page's own copy
+// until that file ships.
+const DEFAULT_SCENE = 'stratify';
+const FALLBACK_SCENES = { 'stratify-001': new URL('./stratify-001.json', import.meta.url) };
+
+const params = new URLSearchParams(location.search);
+
+class Demo {
+	constructor() {
+		this.canvas = document.getElementById('view');
+		this.statsBox = document.getElementById('stats');
+		this.errorBox = document.getElementById('error');
+		this.threadsPossible = threadsAvailable();
+		const defaultThreads = this.threadsPossible ? Math.min(4, navigator.hardwareConcurrency || 2) : 1;
+		this.ui = {
+			scene: params.get('scene') ?? DEFAULT_SCENE,
+			paused: params.get('paused') === '1',
+			speed: 1,
+			maxStepsPerFrame: 3,
+			threads: Math.max(1, Math.min(4, Number(params.get('threads') ?? defaultThreads) || 1)),
+		};
+		this.tool = { tool: 'attract', radius: 5, strength: 100, drag: 2, spawnMaterial: 0, spawnRate: 400, spawnRadius: 0.8, boxSize: 3 };
+		this.style = { mode: 'metaball', colorMode: 'material', blobRadius: 1, dotRadius: 0.3, threshold: 0.5, colorMin: 0, colorMax: 0,
+			resolution: 1, background: 0x10161f, wallColor: 0x2b3440, obstacleColor: 0x6b7686 };
+		this.frame = 0;
+		this.accumulator = 0;
+		this.window = { start: performance.now(), frames: 0, steps: 0, stepMs: 0 };
+		this.stats = { fps: 0, stepsPerSecond: 0, msPerStep: 0, particles: 0, threads: 1, build: '' };
+	}
+
+	async start() {
+		this.puddle = await loadPuddle({ threads: this.ui.threads });
+		this.stats.build = this.puddle.threaded ? 'wasm simd + threads' : 'wasm simd, single thread';
+		this.renderer = new Renderer(this.canvas);
+		this.tools = new Tools(this.canvas, this.renderer, this.tool);
+		this.sceneNames = await this.listScenes();
+		if (!this.sceneNames.includes(this.ui.scene))
+			this.ui.scene = this.sceneNames.includes(DEFAULT_SCENE) ? DEFAULT_SCENE : 'stratify-001';
+		this.panel = new Panel(this);
+		await this.loadScene(this.ui.scene);
+		window.addEventListener('keydown', (e) => {
+			if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+			if (e.key === ' ') {
+				this.ui.paused = !this.ui.paused;
+				e.preventDefault();
+			} else if (e.key === 'r') this.reset();
+		});
+		this.last = performance.now();
+		requestAnimationFrame((t) => this.tick(t));
+	}
+
+	/** The shipped scenes (scenes/*.json via the server's index) plus the page's fallbacks. */
+	async listScenes() {
+		let shipped = [];
+		try {
+			const response = await fetch('/scenes/index.json');
+			if (response.ok) shipped = (await response.json()).map((f) => f.replace(/\.json$/, ''));
+		} catch {
+			// a static host without the index: only the fallback scene
+		}
+		const names = [...shipped];
+		for (const name of Object.keys(FALLBACK_SCENES)) if (!(name === 'stratify-001' && shipped.includes('stratify'))) names.push(name);
+		return names;
+	}
+
+	async loadScene(name) {
+		const url = FALLBACK_SCENES[name] ?? new URL(`/scenes/${name}.json`, location.href);
+		const response = await fetch(url);
+		if (!response.ok) throw new Error(`scene ${name}: HTTP ${response.status}`);
+		const scene = resolveScene(this.puddle, await response.json(), `scenes/${name}.json`);
+		this.ui.scene = name;
+		this.scene = scene;
+		this.applySceneStyle(scene);
+		this.reset();
+		return scene;
+	}
+
+	applySceneStyle(scene) {
+		const o = scene.output, h = scene.world.interaction_radius;
+		Object.assign(this.style, { background: o.background, wallColor: o.wall_color, obstacleColor: o.obstacle_color,
+			colorMode: o.color_mode, blobRadius: o.blob_radius, dotRadius: 0.3 * h, threshold: o.threshold,
+			colorMin: o.color_min, colorMax: o.color_max });
+		const g = Math.hypot(scene.world.gravity.x, scene.world.gravity.y) || 10;
+		Object.assign(this.tool, { radius: 5 * h, strength: 10 * g, spawnRadius: 0.8 * h, boxSize: 3 * h });
+	}
+
+	/** Rebuilds the world of the current scene from its file. */
+	reset() {
+		this.world?.destroy();
+		this.world = buildWorld(this.puddle, this.scene, { threads: this.ui.threads });
+		this.frame = 0;
+		this.accumulator = 0;
+		this.tools.attach(this.world);
+		this.panel.rebuildForScene();
+		this.clearError();
+	}
+
+	stepOnce() {
+		this.step(1);
+	}
+
+	clearBoxes() {
+		for (const box of this.tools.boxes) this.safely(() => this.world.removeBoundary(box.id));
+		this.tools.boxes = [];
+	}
+
+	/** Runs `frames` frames: scripted scene events, held pointers, one world step each. */
+	step(frames) {
+		const dt = this.world.def.dt;
+		const t0 = performance.now();
+		for (let i = 0; i < frames; ++i) {
+			applyFrame(this.puddle, this.scene, this.world, this.frame);
+			this.tools.beforeStep(dt);
+			this.world.step();
+			++this.frame;
+		}
+		this.window.stepMs += performance.now() - t0;
+		this.window.steps += frames;
+	}
+
+	tick(now) {
+		const elapsed = Math.min(0.25, (now - this.last) / 1000);
+		this.last = now;
+		try {
+			if (!this.ui.paused) {
+				// fixed steps of dt at the page's time scale; when the engine cannot keep up, the
+				// simulation slows down instead of taking ever more steps per frame
+				const dt = this.world.def.dt;
+				this.accumulator += elapsed * this.ui.speed;
+				const steps = Math.min(this.ui.maxStepsPerFrame, Math.floor(this.accumulator / dt));
+				this.accumulator = steps === this.ui.maxStepsPerFrame ? 0 : this.accumulator - steps * dt;
+				if (steps > 0) this.step(steps);
+			}
+			this.render();
+		} catch (e) {
+			this.showError(e);
+			this.ui.paused = true;
+		}
+		this.updateStats(now);
+		requestAnimationFrame((t) => this.tick(t));
+	}
+
+	render() {
+		this.renderer.resize(this.style.resolution);
+		this.renderer.fit(this.scene.bounds);
+		const materials = [];
+		for (let m = 0; m < this.world.materialCount; ++m) materials.push(this.world.getMaterial(m));
+		this.renderer.draw(this.world.particles(), this.world.boundaries(), materials, this.style);
+		++this.window.frames;
+	}
+
+	updateStats(now) {
+		const w = this.window, seconds = (now - w.start) / 1000;
+		if (seconds < 0.5) return;
+		this.stats.fps = w.frames / seconds;
+		this.stats.stepsPerSecond = w.steps / seconds;
+		this.stats.msPerStep = w.steps ? w.stepMs / w.steps : 0;
+		this.stats.particles = this.world.particleCount;
+		this.stats.threads = this.world.threadCount;
+		this.window = { start: now, frames: 0, steps: 0, stepMs: 0 };
+		const s = this.stats, def = this.world.def;
+		this.statsBox.textContent =
+			`${s.fps.toFixed(0)} fps · ${s.stepsPerSecond.toFixed(0)} steps/s · ${s.msPerStep.toFixed(2)} ms/step\n` +
+			`${s.particles} particles · ${def.substeps} substep${def.substeps > 1 ? 's' : ''} · ` +
+			`${s.threads} thread${s.threads > 1 ? 's' : ''} (${s.build})\n` +
+			`scene ${this.scene.name} · t = ${this.world.time.toFixed(1)} s`;
+	}
+
+	/** Runs a panel change; shows the core's message instead of throwing. */
+	safely(fn) {
+		try {
+			fn();
+			this.clearError();
+		} catch (e) {
+			this.showError(e);
+		}
+	}
+
+	showError(e) {
+		this.errorBox.textContent = e.message ?? String(e);
+		this.errorBox.hidden = false;
+	}
+
+	clearError() {
+		this.errorBox.hidden = true;
+	}
+
+	reloadWithThreads(n) {
+		const next = new URL(location.href);
+		next.searchParams.set('threads', n);
+		next.searchParams.set('scene', this.ui.scene);
+		location.href = next.href;
+	}
+
+	/** For tests and the console: the share of canvas pixels that differ from the corner. */
+	coverage() {
+		this.render();
+		return this.renderer.coverage();
+	}
+}
+
+const demo = new Demo();
+window.demo = demo;
+demo.ready = demo.start().then(
+	() => {
+		document.body.dataset.ready = 'true';
+		return demo;
+	},
+	(e) => {
+		demo.showError?.(e);
+		console.error(e);
+		throw e;
+	},
+);

@@ -1,0 +1,158 @@
+// The lil-gui panel: every world and material parameter of the core, the material presets, the
+// tools and the render settings. Controllers write straight into the running world between
+// steps (pdl_world_set_def / pdl_world_set_material take effect on the next step).
+import GUI from 'lil-gui';
+import { MATERIAL_PRESETS, substepsNeeded } from './presets.js';
+import { TOOLS } from './tools.js';
+import { COLOR_MODES } from '../src/scene.js';
+
+// Material fields with their panel ranges at h = 1 and whether they scale with h (lengths and
+// accelerations; docs/scenes.md gives the units). The core accepts any value its rules allow;
+// these are the ranges worth sliding through.
+const MATERIAL_FIELDS = [
+	['rest_density', 0.5, 20, 0.1, false],
+	['stiffness', 0, 200, 1, true],
+	['near_stiffness', 0, 200, 1, true],
+	['mass', 0.05, 10, 0.05, false],
+	['gravity_scale', -2, 3, 0.05, false],
+	['viscosity_sigma', 0, 10, 0.01, false],
+	['viscosity_beta', 0, 5, 0.01, false, -1], // 1 / length: scales with 1/h
+	['spring_stiffness', 0, 500, 1, false],
+	['yield_ratio', 0, 1, 0.01, false],
+	['plasticity', 0, 5, 0.01, false],
+	['wall_friction', 0, 1, 0.01, false],
+	['wall_stickiness', 0, 200, 1, true],
+	['stick_distance', 0.01, 1, 0.01, false],
+];
+
+export class Panel {
+	constructor(demo) {
+		this.demo = demo;
+		this.gui = new GUI({ title: 'puddle' });
+		this.gui.domElement.id = 'panel';
+		this.buildStatic();
+	}
+
+	buildStatic() {
+		const d = this.demo, gui = this.gui;
+		const scene = gui.addFolder('Scene');
+		this.sceneController = scene.add(d.ui, 'scene', d.sceneNames).name('scene').onChange((name) => d.loadScene(name));
+		scene.add(d.ui, 'paused').name('paused (space)').listen();
+		scene.add(d, 'stepOnce').name('step one frame');
+		scene.add(d, 'reset').name('reset (r)');
+		scene.add(d.ui, 'speed', 0.1, 2, 0.05).name('time scale');
+		scene.add(d.ui, 'maxStepsPerFrame', 1, 8, 1).name('most steps per frame');
+		const threadChoices = d.threadsPossible ? [1, 2, 3, 4] : [1];
+		scene.add(d.ui, 'threads', threadChoices).name(d.threadsPossible ? 'threads (reloads)' : 'threads (page not isolated)')
+			.onChange((n) => d.reloadWithThreads(n));
+
+		const tool = gui.addFolder('Tool (right button repels, b drops a box)');
+		tool.add(d.tool, 'tool', TOOLS).name('left button / touch');
+		// [controller, min, max, step] at h = 1, rescaled for each scene's length unit
+		this.lengthControls = [
+			[tool.add(d.tool, 'radius', 0.1, 20, 0.1).name('radius'), 0.1, 20, 0.1],
+		];
+		this.strength = tool.add(d.tool, 'strength', 0, 500, 1).name('strength (accel.)');
+		tool.add(d.tool, 'drag', 0, 20, 0.1).name('drag (1/s)');
+		this.spawnMaterial = tool.add(d.tool, 'spawnMaterial', { 0: 0 }).name('spawn material');
+		tool.add(d.tool, 'spawnRate', 10, 3000, 10).name('spawn per second');
+		this.lengthControls.push(
+			[tool.add(d.tool, 'spawnRadius', 0.05, 5, 0.05).name('spawn radius'), 0.05, 5, 0.05],
+			[tool.add(d.tool, 'boxSize', 0.2, 10, 0.1).name('box size'), 0.2, 10, 0.1],
+		);
+		tool.add(d, 'clearBoxes').name('remove dropped boxes');
+
+		this.worldFolder = gui.addFolder('World');
+		this.materialsFolder = gui.addFolder('Materials');
+
+		const render = gui.addFolder('Render');
+		render.add(d.style, 'mode', ['metaball', 'particles']).name('mode');
+		render.add(d.style, 'colorMode', COLOR_MODES).name('colour');
+		this.lengthControls.push(
+			[render.add(d.style, 'blobRadius', 0.1, 4, 0.01).name('blob radius'), 0.1, 4, 0.01],
+			[render.add(d.style, 'dotRadius', 0.05, 2, 0.01).name('dot radius'), 0.05, 2, 0.01],
+		);
+		render.add(d.style, 'threshold', 0.05, 4, 0.01).name('threshold (splats)');
+		render.add(d.style, 'colorMin').name('ramp min').listen();
+		render.add(d.style, 'colorMax').name('ramp max').listen();
+		render.add(d.style, 'resolution', 0.25, 2, 0.05).name('resolution scale');
+	}
+
+	/** Controllers that depend on the scene: world, materials, spawn material, length scales. */
+	rebuildForScene() {
+		const d = this.demo, w = d.world, h = w.def.interaction_radius;
+		const g = Math.max(1, Math.hypot(w.def.gravity.x, w.def.gravity.y));
+		this.sceneController.updateDisplay();
+		for (const [c, lo, hi, step] of this.lengthControls) c.min(lo * h).max(hi * h).step(step * h).updateDisplay();
+		this.strength.min(0).max(50 * g).step(g / 10).updateDisplay();
+
+		for (const c of [...this.worldFolder.controllersRecursive()]) c.destroy();
+		for (const f of [...this.worldFolder.folders]) f.destroy();
+		const def = w.def;
+		const world = { dt: def.dt, substeps: def.substeps, gravity_x: def.gravity.x, gravity_y: def.gravity.y,
+			interaction_radius: def.interaction_radius, autoSubsteps: true };
+		const set = (values) => d.safely(() => w.setDef(values));
+		this.worldFolder.add(world, 'dt', 1 / 480, 1 / 15, 0.0001).name('dt (s per frame)').onChange((v) => {
+			set({ dt: v });
+			this.fixSubsteps(world);
+		});
+		this.substeps = this.worldFolder.add(world, 'substeps', 1, 32, 1).name('substeps').onChange((v) => set({ substeps: v }));
+		this.worldFolder.add(world, 'gravity_x', -5 * g, 5 * g, g / 100).name('gravity x').onChange((v) => set({ gravity: { x: v, y: w.def.gravity.y } }));
+		this.worldFolder.add(world, 'gravity_y', -5 * g, 5 * g, g / 100).name('gravity y').onChange((v) => set({ gravity: { x: w.def.gravity.x, y: v } }));
+		this.worldFolder.add(world, 'interaction_radius', 0.25 * h, 4 * h, 0.01 * h).name('h (interaction radius)')
+			.onChange((v) => set({ interaction_radius: v }));
+		this.worldFolder.add(world, 'autoSubsteps').name('raise substeps for stiffness');
+		this.worldState = world;
+
+		for (const f of [...this.materialsFolder.folders]) f.destroy();
+		const names = {};
+		d.scene.materials.forEach((m, id) => {
+			names[m.name] = id;
+			this.addMaterialFolder(id, m.name, h);
+		});
+		this.spawnMaterial = this.spawnMaterial.options(names).name('spawn material');
+		d.tool.spawnMaterial = Math.min(d.tool.spawnMaterial, d.scene.materials.length - 1);
+		this.spawnMaterial.updateDisplay();
+	}
+
+	addMaterialFolder(id, name, h) {
+		const d = this.demo, w = d.world;
+		const folder = this.materialsFolder.addFolder(`${id}: ${name}`);
+		if (id > 0) folder.close();
+		const values = { ...w.getMaterial(id), preset: '(scene)' };
+		const apply = (fields) => d.safely(() => {
+			w.setMaterial(id, fields);
+			this.fixSubsteps(this.worldState);
+		});
+		folder.add(values, 'preset', ['(scene)', ...Object.keys(MATERIAL_PRESETS)]).name('preset').onChange((p) => {
+			const fields = p === '(scene)' ? d.scene.materials[id].def : { ...d.puddle.defaultMaterialDef(), ...scalePreset(MATERIAL_PRESETS[p], h) };
+			apply(fields);
+			Object.assign(values, w.getMaterial(id));
+			folder.controllersRecursive().forEach((c) => c.updateDisplay());
+		});
+		for (const [field, lo, hi, step, scaled, power = scaled ? 1 : 0] of MATERIAL_FIELDS) {
+			const k = h ** power;
+			folder.add(values, field, lo * k, Math.max(hi * k, values[field]), step * k).name(field).onChange((v) => apply({ [field]: v }));
+		}
+		folder.addColor(values, 'color').name('color').onChange((v) => apply({ color: v }));
+	}
+
+	// Keeps k dt_sub^2 / h under the stability bound when a change calls for it (types.h).
+	fixSubsteps(world) {
+		if (!world?.autoSubsteps) return;
+		const w = this.demo.world, needed = substepsNeeded(w);
+		if (needed > w.def.substeps) {
+			this.demo.safely(() => w.setDef({ substeps: needed }));
+			world.substeps = needed;
+			this.substeps.updateDisplay();
+		}
+	}
+}
+
+// Presets are written for h = 1: accelerations (stiffness, stickiness) scale with h, beta with 1/h.
+function scalePreset(fields, h) {
+	const out = { ...fields };
+	for (const [field, , , , scaled, power = scaled ? 1 : 0] of MATERIAL_FIELDS)
+		if (field in out && power !== 0) out[field] *= h ** power;
+	return out;
+}

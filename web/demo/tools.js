@@ -1,0 +1,172 @@
+// Mouse and touch on the canvas. Each pressed pointer (mouse button or finger) gets one of the
+// engine's 8 pointer slots while it is down, so several fingers push the fluid at once.
+//   attract / repel: a pointer force (references 001-004: click and drag); the right mouse
+//                    button always repels
+//   spawn:           new particles of the chosen material under the pointer (reference 002's
+//                    right click)
+//   box:             drops a box obstacle that falls until it lands (reference 002's "C")
+//   erase:           removes the particles under the pointer
+import { BoundaryKind, MAX_POINTERS } from '../src/puddle.js';
+
+export const TOOLS = ['attract', 'repel', 'spawn', 'box', 'erase'];
+
+export class Tools {
+	constructor(canvas, renderer, settings) {
+		this.canvas = canvas;
+		this.renderer = renderer;
+		this.settings = settings; // shared with the panel: tool, radius, strength, drag, ...
+		this.active = new Map(); // pointerId -> { slot, tool, x, y, vx, vy, lastX, lastY, lastT }
+		this.boxes = []; // falling boxes: { id, vy, resting, hw, hh }
+		this.world = null;
+		this.hover = null;
+		canvas.addEventListener('pointerdown', (e) => this.down(e));
+		canvas.addEventListener('pointermove', (e) => this.move(e));
+		for (const type of ['pointerup', 'pointercancel', 'lostpointercapture']) canvas.addEventListener(type, (e) => this.up(e));
+		canvas.addEventListener('contextmenu', (e) => e.preventDefault());
+		window.addEventListener('keydown', (e) => {
+			if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+			if ((e.key === 'b' || e.key === 'c') && this.hover) this.dropBox(this.hover.x, this.hover.y);
+		});
+	}
+
+	/** A new world (scene change or reset): forget its slots and boxes. */
+	attach(world) {
+		this.world = world;
+		this.active.clear();
+		this.boxes = [];
+	}
+
+	worldPoint(e) {
+		const r = this.canvas.getBoundingClientRect();
+		return this.renderer.toWorld(e.clientX - r.left, e.clientY - r.top);
+	}
+
+	freeSlot() {
+		const used = new Set([...this.active.values()].map((a) => a.slot));
+		for (let s = 0; s < MAX_POINTERS; ++s) if (!used.has(s)) return s;
+		return -1;
+	}
+
+	down(e) {
+		if (!this.world) return;
+		e.preventDefault();
+		const p = this.worldPoint(e);
+		const tool = e.button === 2 ? 'repel' : this.settings.tool;
+		if (tool === 'box') {
+			this.dropBox(p.x, p.y);
+			return;
+		}
+		const slot = this.freeSlot();
+		if (slot < 0) return;
+		this.canvas.setPointerCapture?.(e.pointerId);
+		this.active.set(e.pointerId, { slot, tool, x: p.x, y: p.y, vx: 0, vy: 0, lastT: performance.now() });
+	}
+
+	move(e) {
+		const p = this.worldPoint(e);
+		this.hover = p;
+		const a = this.active.get(e.pointerId);
+		if (!a) return;
+		const now = performance.now(), dt = Math.max(1e-3, (now - a.lastT) / 1000);
+		// the pointer's own velocity, smoothed, so that drag carries the fluid along with it
+		const k = Math.min(1, dt * 20);
+		a.vx += ((p.x - a.x) / dt - a.vx) * k;
+		a.vy += ((p.y - a.y) / dt - a.vy) * k;
+		a.x = p.x;
+		a.y = p.y;
+		a.lastT = now;
+	}
+
+	up(e) {
+		const a = this.active.get(e.pointerId);
+		if (!a) return;
+		if (this.world) this.world.clearPointer(a.slot);
+		this.active.delete(e.pointerId);
+	}
+
+	/** Applies the held pointers before a step; `dt` is the frame length in seconds. */
+	beforeStep(dt) {
+		const w = this.world, s = this.settings;
+		for (const a of this.active.values()) {
+			// a pointer that stopped moving has no velocity
+			if (performance.now() - a.lastT > 100) a.vx = a.vy = 0;
+			if (a.tool === 'attract' || a.tool === 'repel') {
+				w.setPointer(a.slot, {
+					position: { x: a.x, y: a.y }, velocity: { x: a.vx, y: a.vy }, radius: s.radius,
+					strength: a.tool === 'repel' ? -Math.abs(s.strength) : Math.abs(s.strength), drag: s.drag,
+				});
+			} else if (a.tool === 'spawn') {
+				this.spawnAccumulator = (this.spawnAccumulator ?? 0) + s.spawnRate * dt;
+				const count = Math.floor(this.spawnAccumulator);
+				this.spawnAccumulator -= count;
+				if (count > 0 && w.particleCount + count <= w.def.max_particles) {
+					w.spawn(a.x, a.y, {
+						material: Math.min(s.spawnMaterial, w.materialCount - 1), count,
+						radius: s.spawnRadius, velocity: { x: a.vx * 0.5, y: a.vy * 0.5 },
+					});
+				}
+			} else if (a.tool === 'erase') {
+				w.removeParticlesInCircle(a.x, a.y, s.radius);
+			}
+		}
+		this.fallBoxes(dt);
+	}
+
+	dropBox(x, y) {
+		if (!this.world) return;
+		const hw = this.settings.boxSize / 2, hh = this.settings.boxSize / 2;
+		const id = this.world.addBox(x, y, hw, hh, { friction: 0.5 });
+		this.boxes.push({ id, vy: 0, resting: false, hw, hh });
+	}
+
+	/**
+	 * Boxes fall under world gravity until they land on the container floor or on a box that has
+	 * landed. They are kinematic: the engine moves fluid out of their way and their surface
+	 * velocity carries it (pdl_boundary_def.velocity), but the fluid does not push back.
+	 */
+	fallBoxes(dt) {
+		const w = this.world;
+		const g = w.def.gravity.y;
+		for (const box of this.boxes) {
+			if (box.resting) continue;
+			const def = w.getBoundary(box.id);
+			if (!def) continue;
+			box.vy += g * dt;
+			let y = def.position.y + box.vy * dt;
+			const floor = this.floorUnder(def.position.x, box, def.position.y);
+			if (y <= floor) {
+				y = floor;
+				box.vy = 0;
+				box.resting = true;
+			}
+			w.setBoundary(box.id, { position: { x: def.position.x, y }, velocity: { x: 0, y: box.vy } });
+		}
+	}
+
+	// The highest surface under a box centred at (x, y): container bottom or a landed box's top.
+	floorUnder(x, box, y) {
+		let floor = -Infinity;
+		for (const b of this.world.boundaries()) {
+			if (b.kind === BoundaryKind.BOX_CONTAINER) {
+				floor = Math.max(floor, b.position.y - b.half_extents.y + box.hh);
+			} else if (b.kind === BoundaryKind.CIRCLE_CONTAINER) {
+				// lowest point of the circle below the box's wider half
+				const dx = Math.min(b.radius, Math.abs(x - b.position.x) + box.hw);
+				floor = Math.max(floor, b.position.y - Math.sqrt(b.radius * b.radius - dx * dx) + box.hh);
+			}
+		}
+		for (const other of this.boxes) {
+			if (other === box || !other.resting) continue;
+			const o = this.world.getBoundary(other.id);
+			if (!o || Math.abs(o.position.x - x) >= other.hw + box.hw) continue;
+			const top = o.position.y + other.hh + box.hh;
+			if (top <= y + 1e-3) floor = Math.max(floor, top);
+		}
+		return floor;
+	}
+
+	/** Live pointers for drawing a ring under each (world units). */
+	pointers() {
+		return [...this.active.values()].map((a) => ({ x: a.x, y: a.y, tool: a.tool }));
+	}
+}

@@ -1,0 +1,48 @@
+// Debian's Chromium driven by playwright-core (no browser download): the flags the project uses
+// for headless runs, a fresh profile per launch, and the page's server on a free port.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { startServer } from '../server.mjs';
+
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+	'--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** Starts the server and a browser; returns { url, context, close() }. */
+export async function openBrowser() {
+	const { server, url } = await startServer({ port: 0 });
+	const profile = mkdtempSync(join(tmpdir(), 'puddle-chromium-'));
+	let context;
+	try {
+		context = await chromium.launchPersistentContext(profile, {
+			executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 960, height: 640 },
+		});
+	} catch (e) {
+		server.close();
+		rmSync(profile, { recursive: true, force: true });
+		throw e;
+	}
+	return {
+		url,
+		context,
+		async close() {
+			await context.close();
+			server.close();
+			rmSync(profile, { recursive: true, force: true });
+		},
+	};
+}
+
+/** A page that records console errors and uncaught exceptions into `errors`. */
+export async function newPage(browser, path) {
+	const page = await browser.context.newPage();
+	const errors = [];
+	page.on('console', (m) => {
+		if (m.type() === 'error') errors.push(m.text());
+	});
+	page.on('pageerror', (e) => errors.push(e.message));
+	await page.goto(browser.url + path);
+	return { page, errors };
+}
