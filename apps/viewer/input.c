@@ -16,8 +16,9 @@
 
 #include <math.h>
 
-/* World pointer slot used by the mouse; the others are left to scenes' scripted strokes. */
-#define MOUSE_POINTER 0
+/* World pointer slot used by the mouse: the last one, since a scene's scripted strokes take
+ * slots from 0 up. */
+#define MOUSE_POINTER (PDL_MAX_POINTERS - 1)
 
 viewer_interaction_settings viewer_default_interaction_settings(void)
 {

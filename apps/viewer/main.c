@@ -28,8 +28,14 @@
 /* Longest real-time gap one frame accounts for (a dragged window, a breakpoint). */
 #define MAX_FRAME_SECONDS 0.25
 
+#ifndef PUDDLE_VIEW_SCENES_DIR
+#define PUDDLE_VIEW_SCENES_DIR "scenes"
+#endif
+
 typedef struct viewer_options {
 	const char* scene;
+	const char* scenes_dir;
+	bool list;
 	int window_width, window_height;
 	long long frames; /* 0: run until closed */
 	bool stats;
@@ -145,23 +151,31 @@ void viewer_message(viewer_app* app, const char* fmt, ...)
 	fprintf(stderr, "puddle-view: %s\n", app->message);
 }
 
-bool viewer_load_scene(viewer_app* app, const char* name)
+void viewer_show_scene(viewer_app* app, viewer_scene* scene, const char* source)
 {
-	viewer_scene scene;
-	char err[256];
-	if (!viewer_scene_load(&scene, name, &app->scene_options, err, sizeof err)) {
-		viewer_message(app, "%s", err);
-		return false;
+	if (source != app->scene_source) {
+		snprintf(app->scene_source, sizeof app->scene_source, "%s", source);
 	}
 	viewer_scene_unload(&app->scene);
-	app->scene = scene;
-	app->scene_index = viewer_scene_find(scene.name);
+	app->scene = *scene;
+	app->scene_index = viewer_scene_find(scene->name);
 	app->step = 0;
-	if (app->interaction.spawn_material >= pdl_world_material_count(scene.world)) {
+	if (app->interaction.spawn_material >= pdl_world_material_count(scene->world)) {
 		app->interaction.spawn_material = 0;
 	}
 	viewer_input_reset(app);
 	viewer_update_view(app);
+}
+
+bool viewer_load_scene(viewer_app* app, const char* name)
+{
+	viewer_scene scene;
+	char err[768];
+	if (!viewer_scene_load(&scene, name, &app->scene_options, err, sizeof err)) {
+		viewer_message(app, "%s", err);
+		return false;
+	}
+	viewer_show_scene(app, &scene, name);
 	return true;
 }
 
@@ -226,9 +240,9 @@ static void carry_out_requests(viewer_app* app)
 	}
 	if (app->reset_requested) {
 		app->reset_requested = false;
-		char name[64];
-		snprintf(name, sizeof name, "%s", app->scene.name);
-		viewer_load_scene(app, name);
+		char source[sizeof app->scene_source];
+		snprintf(source, sizeof source, "%s", app->scene_source);
+		viewer_load_scene(app, source);
 	}
 }
 
@@ -255,8 +269,10 @@ static void usage(FILE* out)
 	        "usage: puddle-view [SCENE] [options]\n"
 	        "Plays a puddle scene in a window: drag the fluid, pour it, drop boxes, tune it live.\n"
 	        "\n"
-	        "  SCENE                  scene name (see --list); default: dam\n"
+	        "  SCENE                  a scene name (see --list) or a scene file (.json);\n"
+	        "                         default: blobs\n"
 	        "  --list                 list the scenes and exit\n"
+	        "  --scenes DIR           where the scene files are (default: the source tree's scenes/)\n"
 	        "  --size WxH             window size in points (default 1280x800)\n"
 	        "  --particles N          resize the scene to about N particles\n"
 	        "  --threads N            solver threads (0 = one per core; default: the scene's)\n"
@@ -310,12 +326,14 @@ static int parse_options(int argc, char** argv, viewer_options* o, viewer_app* a
 			usage(stdout);
 			return 1;
 		} else if (strcmp(a, "--list") == 0) {
-			for (int s = 0; s < viewer_scene_count(); ++s) {
-				printf("%d  %-10s %s\n", s + 1, viewer_scene_name(s), viewer_scene_description(s));
-			}
-			return 1;
+			o->list = true;
+			continue;
 		} else if (a[0] != '-') {
 			o->scene = a;
+			continue;
+		}
+		if (strcmp(a, "--scenes") == 0 && next != NULL) {
+			o->scenes_dir = argv[++i];
 			continue;
 		}
 		if (next == NULL && strcmp(a, "--stats") != 0 && strcmp(a, "--paused") != 0 &&
@@ -442,7 +460,8 @@ int main(int argc, char** argv)
 
 	viewer_options o;
 	memset(&o, 0, sizeof o);
-	o.scene = "dam";
+	o.scene = NULL;
+	o.scenes_dir = PUDDLE_VIEW_SCENES_DIR;
 	o.window_width = 1280;
 	o.window_height = 800;
 	o.vsync = -1;
@@ -455,7 +474,7 @@ int main(int argc, char** argv)
 	app.panel_width *= o.ui_scale;
 	app.paused = o.paused;
 
-	char err[512];
+	char err[768];
 	viewer_script* script = NULL;
 	if (o.script != NULL) {
 		script = viewer_script_load(o.script, err, sizeof err);
@@ -464,11 +483,20 @@ int main(int argc, char** argv)
 			return 2;
 		}
 	}
-	/* Load the scene before opening a window, so a bad name fails fast and plainly. */
-	if (viewer_scene_find(o.scene) < 0) {
-		fprintf(stderr, "puddle-view: no scene named '%s'; scenes:", o.scene);
-		for (int s = 0; s < viewer_scene_count(); ++s) fprintf(stderr, " %s", viewer_scene_name(s));
-		fprintf(stderr, "\n");
+	viewer_scenes_init(o.scenes_dir);
+	if (o.list) {
+		for (int s = 0; s < viewer_scene_count(); ++s) {
+			const char* d = viewer_scene_description(s);
+			printf("%2d  %-12s %.*s%s\n", s + 1, viewer_scene_name(s), 64, d, strlen(d) > 64 ? "..." : "");
+		}
+		viewer_script_destroy(script);
+		return 0;
+	}
+	if (o.scene == NULL) o.scene = viewer_scene_find("blobs") >= 0 ? "blobs" : viewer_scene_name(0);
+	/* Build the world before opening a window, so a bad scene fails fast and plainly. */
+	viewer_scene first_scene;
+	if (!viewer_scene_load(&first_scene, o.scene, &app.scene_options, err, sizeof err)) {
+		fprintf(stderr, "puddle-view: %s\n", err);
 		viewer_script_destroy(script);
 		return 2;
 	}
@@ -490,10 +518,8 @@ int main(int argc, char** argv)
 		status = 1;
 		goto done;
 	}
-	if (!viewer_load_scene(&app, o.scene)) {
-		status = 1;
-		goto done;
-	}
+	viewer_show_scene(&app, &first_scene, o.scene);
+	memset(&first_scene, 0, sizeof first_scene); /* the app owns it now */
 
 	bool fixed_clock = o.frames > 0 || script != NULL;
 	double accumulator = 0;
@@ -584,6 +610,7 @@ int main(int argc, char** argv)
 	}
 
 done:
+	viewer_scene_unload(&first_scene);
 	viewer_scene_unload(&app.scene);
 	viewer_panel_shutdown();
 	viewer_renderer_destroy(app.renderer);

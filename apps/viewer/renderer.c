@@ -442,13 +442,44 @@ static bool is_container(pdl_boundary_kind kind)
 	return kind == PDL_BOUNDARY_CIRCLE_CONTAINER || kind == PDL_BOUNDARY_BOX_CONTAINER;
 }
 
-/* Containers (interior and rim) go first, under the fluid, so that fluid resting on a wall is
- * not hidden by the rim; obstacles and the pointer ring go after, over it. */
-static void build_shapes(viewer_renderer* r, const viewer_app* app, bool containers)
+/* What one shape pass draws. Containers (interior and rim) go first, under the fluid, so that
+ * fluid resting on a wall is not hidden by the rim. The fluid's soft edge reaches about half
+ * an h past the particles, so past the walls too: the mask pass then paints the background
+ * over everything outside the rim. Obstacles and the pointer ring go last, over the fluid. */
+typedef enum shape_pass {
+	SHAPES_CONTAINERS,
+	SHAPES_OUTSIDE_MASK,
+	SHAPES_OBSTACLES,
+} shape_pass;
+
+/* Everything outside a convex CCW polygon grown by `offset`: the union of one far-reaching
+ * quad per edge, each covering the half-plane beyond that edge. */
+static void push_polygon_exterior(viewer_renderer* r, const pdl_vec2* v, int n, float offset,
+                                  float far, rgba color)
+{
+	for (int i = 0; i < n; ++i) {
+		pdl_vec2 a = v[i], b = v[(i + 1) % n];
+		float dx = b.x - a.x, dy = b.y - a.y;
+		float len = sqrtf(dx * dx + dy * dy);
+		if (len <= 0) continue;
+		pdl_vec2 t = {dx / len, dy / len};
+		pdl_vec2 nrm = {t.y, -t.x};
+		pdl_vec2 a0 = {a.x - t.x * far + nrm.x * offset, a.y - t.y * far + nrm.y * offset};
+		pdl_vec2 b0 = {b.x + t.x * far + nrm.x * offset, b.y + t.y * far + nrm.y * offset};
+		pdl_vec2 b1 = {b0.x + nrm.x * far, b0.y + nrm.y * far};
+		pdl_vec2 a1 = {a0.x + nrm.x * far, a0.y + nrm.y * far};
+		push_quad(r, a0, b0, b1, a1, color);
+	}
+}
+
+static void build_shapes(viewer_renderer* r, const viewer_app* app, shape_pass pass)
 {
 	const pdl_world* world = app->scene.world;
-	float ppu = app->view.pixels_per_unit;
-	float rim = 3.0f * app->view.pixel_ratio / ppu;
+	const viewer_view* view = &app->view;
+	float ppu = view->pixels_per_unit;
+	float rim = 3.0f * view->pixel_ratio / ppu;
+	/* far enough to leave the viewport from anywhere in the framed region */
+	float far = 4.0f * (float)(view->viewport_width + view->viewport_height) / ppu;
 	int limit = pdl_world_boundary_id_limit(world);
 	r->shape_count = 0;
 	for (int id = 0; id < limit; ++id) {
@@ -456,35 +487,39 @@ static void build_shapes(viewer_renderer* r, const viewer_app* app, bool contain
 		if (!pdl_world_get_boundary(world, id, &def)) continue;
 		pdl_vec2 v[PDL_MAX_POLYGON_VERTICES];
 		int n = pdl_boundary_world_vertices(&def, v);
+		bool circle = def.kind == PDL_BOUNDARY_CIRCLE_CONTAINER || def.kind == PDL_BOUNDARY_CIRCLE;
+		int segments = circle ? circle_segments(def.radius, ppu) : 0;
 		if (is_container(def.kind)) {
-			if (!containers) continue;
-			if (def.kind == PDL_BOUNDARY_CIRCLE_CONTAINER) {
-				int segments = circle_segments(def.radius, ppu);
+			if (pass == SHAPES_CONTAINERS && circle) {
 				push_disc(r, def.position, def.radius, segments, container_fill_color);
 				push_ring(r, def.position, def.radius, def.radius + rim, segments,
 				          container_rim_color);
-			} else {
+			} else if (pass == SHAPES_CONTAINERS) {
 				push_polygon(r, v, n, container_fill_color);
 				push_polygon_rim(r, v, n, rim, container_rim_color);
+			} else if (pass == SHAPES_OUTSIDE_MASK && circle) {
+				/* the ring's outer edge is coarse, but it lies far outside the viewport */
+				push_ring(r, def.position, def.radius + rim, def.radius + rim + far, segments,
+				          background_color);
+			} else if (pass == SHAPES_OUTSIDE_MASK) {
+				push_polygon_exterior(r, v, n, rim, far, background_color);
 			}
 			continue;
 		}
-		if (containers) continue;
+		if (pass != SHAPES_OBSTACLES) continue;
 		bool held = app->input.action == VIEWER_POINTER_DRAG_OBSTACLE &&
 		            app->input.dragged_obstacle == id;
 		rgba color = held ? obstacle_held_color : obstacle_color;
-		if (def.kind == PDL_BOUNDARY_CIRCLE) {
-			push_disc(r, def.position, def.radius, circle_segments(def.radius, ppu), color);
-		} else {
-			push_polygon(r, v, n, color);
-		}
+		if (circle) push_disc(r, def.position, def.radius, segments, color);
+		else push_polygon(r, v, n, color);
 	}
-	if (!containers && app->input.mouse_inside && app->input.action != VIEWER_POINTER_DRAG_OBSTACLE) {
+	if (pass == SHAPES_OBSTACLES && app->input.mouse_inside &&
+	    app->input.action != VIEWER_POINTER_DRAG_OBSTACLE) {
 		rgba color = app->input.action == VIEWER_POINTER_ATTRACT  ? attract_ring_color
 		             : app->input.action == VIEWER_POINTER_REPEL ? repel_ring_color
 		                                                          : idle_ring_color;
 		float radius = app->interaction.pointer_radius;
-		float width = 1.5f * app->view.pixel_ratio / ppu;
+		float width = 1.5f * view->pixel_ratio / ppu;
 		push_ring(r, app->input.mouse_world, radius - width, radius, circle_segments(radius, ppu),
 		          color);
 	}
@@ -636,7 +671,7 @@ void viewer_renderer_draw(viewer_renderer* r, const viewer_app* app)
 	                  2.0f * view->pixels_per_unit / (float)view->viewport_height};
 	float offset[2] = {-view->center.x * scale[0], -view->center.y * scale[1]};
 
-	build_shapes(r, app, true);
+	build_shapes(r, app, SHAPES_CONTAINERS);
 	draw_shapes(r, scale, offset);
 
 	pdl_particle_data particles = pdl_world_particles(world);
@@ -652,7 +687,9 @@ void viewer_renderer_draw(viewer_renderer* r, const viewer_app* app)
 	}
 
 	gl.BlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-	build_shapes(r, app, false);
+	build_shapes(r, app, SHAPES_OUTSIDE_MASK);
+	draw_shapes(r, scale, offset);
+	build_shapes(r, app, SHAPES_OBSTACLES);
 	draw_shapes(r, scale, offset);
 
 	gl.BindVertexArray(0);

@@ -1,13 +1,16 @@
 /* puddle-view: the worlds the viewer can show, and the material presets.
  *
- * The viewer's own scenes are built in code, so that it runs with nothing but the core library.
+ * The list: the scene files of scenes/ (when built with puddle_io, see scene_files.c), then the
+ * viewer's own scenes, built in code so that it also runs with nothing but the core library.
  * Each is written at one scale; --particles rebuilds it with every length multiplied by
  * sqrt(wanted / built), which keeps the fluid (h, densities) and changes how much of it there is.
  * Sizes are in units of h = 1: a fill spaced at rest density 4 holds about 9 particles per unit^2.
  *
  * SPDX-License-Identifier: MIT */
+#define _POSIX_C_SOURCE 200809L /* opendir */
 #include "viewer.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -240,6 +243,15 @@ static void build_dam(scene_builder* b)
 	fill_box(b, water, -20, 11, 9, 10);
 }
 
+/* A calm pool filling the bottom of a tank: the fluid starts at rest density, so it stays still
+ * until it is touched (the drag test uses it). */
+static void build_pool(scene_builder* b)
+{
+	int water = add_material(b, viewer_preset_material(VIEWER_PRESET_WATER, 0));
+	add_box(b, PDL_BOUNDARY_BOX_CONTAINER, 0, 7, 10, 7, 0);
+	fill_box(b, water, 0, 3, 9.8f, 2.9f);
+}
+
 /* Reference 004: blobs of fluid dropped into a round container. */
 static void build_blobs(scene_builder* b)
 {
@@ -287,31 +299,92 @@ typedef struct builtin_scene {
 
 static const builtin_scene builtin_scenes[] = {
 	{"dam", "a column of water released into a wide tank", build_dam},
+	{"pool", "a calm pool of water at rest, to stir and splash", build_pool},
 	{"blobs", "three blobs of water dropped into a round container (reference 004)", build_blobs},
 	{"stratify", "three densities mixed, settling into layers (reference 001)", build_stratify},
 	{"lava", "viscous lava over a ramp and a boulder (reference 002)", build_lava},
 	{"slime", "a viscoelastic lump with springs and plasticity (Clavet section 4)", build_slime},
 };
 
+#define BUILTIN_SCENE_COUNT ((int)(sizeof builtin_scenes / sizeof builtin_scenes[0]))
+/* Most scenes the list holds (files and built-ins together). */
+#define MAX_LISTED_SCENES 64
+
+typedef struct listed_scene {
+	char name[64];
+	char description[256];
+	char path[512];                /* a scene file, or "" */
+	const builtin_scene* builtin; /* or a built-in scene */
+} listed_scene;
+
+static listed_scene scene_list[MAX_LISTED_SCENES];
+static int scene_list_count = -1; /* -1: not made yet */
+
+static int compare_names(const void* a, const void* b)
+{
+	return strcmp(((const listed_scene*)a)->name, ((const listed_scene*)b)->name);
+}
+
+static void list_scene_files(const char* dir)
+{
+#ifdef PUDDLE_VIEW_WITH_IO
+	DIR* d = dir != NULL ? opendir(dir) : NULL;
+	if (d == NULL) return;
+	struct dirent* entry;
+	while ((entry = readdir(d)) != NULL && scene_list_count < MAX_LISTED_SCENES) {
+		size_t len = strlen(entry->d_name);
+		if (len < 6 || strcmp(entry->d_name + len - 5, ".json") != 0) continue;
+		listed_scene* s = &scene_list[scene_list_count];
+		memset(s, 0, sizeof *s);
+		snprintf(s->path, sizeof s->path, "%s/%s", dir, entry->d_name);
+		/* a file that does not load is left out of the list (puddle validate says why) */
+		if (viewer_scene_file_describe(s->path, s->name, sizeof s->name, s->description,
+		                               sizeof s->description)) {
+			++scene_list_count;
+		}
+	}
+	closedir(d);
+	qsort(scene_list, (size_t)scene_list_count, sizeof scene_list[0], compare_names);
+#else
+	(void)dir;
+	(void)compare_names;
+#endif
+}
+
+void viewer_scenes_init(const char* dir)
+{
+	scene_list_count = 0;
+	list_scene_files(dir);
+	for (int b = 0; b < BUILTIN_SCENE_COUNT && scene_list_count < MAX_LISTED_SCENES; ++b) {
+		if (viewer_scene_find(builtin_scenes[b].name) >= 0) continue;
+		listed_scene* s = &scene_list[scene_list_count++];
+		memset(s, 0, sizeof *s);
+		snprintf(s->name, sizeof s->name, "%s", builtin_scenes[b].name);
+		snprintf(s->description, sizeof s->description, "%s", builtin_scenes[b].description);
+		s->builtin = &builtin_scenes[b];
+	}
+}
+
 int viewer_scene_count(void)
 {
-	return (int)(sizeof builtin_scenes / sizeof builtin_scenes[0]);
+	if (scene_list_count < 0) viewer_scenes_init(NULL);
+	return scene_list_count;
 }
 
 const char* viewer_scene_name(int index)
 {
-	return index >= 0 && index < viewer_scene_count() ? builtin_scenes[index].name : NULL;
+	return index >= 0 && index < viewer_scene_count() ? scene_list[index].name : NULL;
 }
 
 const char* viewer_scene_description(int index)
 {
-	return index >= 0 && index < viewer_scene_count() ? builtin_scenes[index].description : NULL;
+	return index >= 0 && index < viewer_scene_count() ? scene_list[index].description : NULL;
 }
 
 int viewer_scene_find(const char* name)
 {
 	for (int i = 0; i < viewer_scene_count(); ++i) {
-		if (strcmp(builtin_scenes[i].name, name) == 0) return i;
+		if (strcmp(scene_list[i].name, name) == 0) return i;
 	}
 	return -1;
 }
@@ -336,16 +409,9 @@ static pdl_world* build_builtin(const builtin_scene* s, float scale, int threads
 	return world;
 }
 
-bool viewer_scene_load(viewer_scene* scene, const char* name, const viewer_scene_options* options,
-                       char* err, int err_size)
+static bool load_builtin(viewer_scene* scene, const builtin_scene* s,
+                         const viewer_scene_options* options, char* err, int err_size)
 {
-	memset(scene, 0, sizeof *scene);
-	int index = viewer_scene_find(name);
-	if (index < 0) {
-		snprintf(err, (size_t)err_size, "no scene named '%s' (try --list)", name);
-		return false;
-	}
-	const builtin_scene* s = &builtin_scenes[index];
 	pdl_world* world = build_builtin(s, 1.0f, options->threads, err, err_size);
 	if (world == NULL) return false;
 	int built = pdl_world_particle_count(world);
@@ -360,14 +426,48 @@ bool viewer_scene_load(viewer_scene* scene, const char* name, const viewer_scene
 	return true;
 }
 
+static bool is_path(const char* name)
+{
+	size_t len = strlen(name);
+	return strchr(name, '/') != NULL || (len > 5 && strcmp(name + len - 5, ".json") == 0);
+}
+
+bool viewer_scene_load(viewer_scene* scene, const char* name, const viewer_scene_options* options,
+                       char* err, int err_size)
+{
+	memset(scene, 0, sizeof *scene);
+	int index = viewer_scene_find(name);
+	if (index >= 0 && scene_list[index].builtin != NULL) {
+		return load_builtin(scene, scene_list[index].builtin, options, err, err_size);
+	}
+#ifdef PUDDLE_VIEW_WITH_IO
+	if (index >= 0) return viewer_scene_file_load(scene, scene_list[index].path, options, err, err_size);
+	if (is_path(name)) return viewer_scene_file_load(scene, name, options, err, err_size);
+#else
+	if (is_path(name)) {
+		snprintf(err, (size_t)err_size, "%s: this viewer was built without puddle_io, so it "
+		         "cannot read scene files", name);
+		return false;
+	}
+#endif
+	snprintf(err, (size_t)err_size, "no scene named '%s' (puddle-view --list)", name);
+	return false;
+}
+
 void viewer_scene_unload(viewer_scene* scene)
 {
+	if (scene->release != NULL) scene->release(scene);
 	if (scene->world != NULL) pdl_world_destroy(scene->world);
 	memset(scene, 0, sizeof *scene);
 }
 
 void viewer_scene_bounds(const viewer_scene* scene, pdl_vec2* lo, pdl_vec2* hi)
 {
+	if (scene->has_bounds) {
+		*lo = scene->bounds_min;
+		*hi = scene->bounds_max;
+		return;
+	}
 	const pdl_world* world = scene->world;
 	*lo = (pdl_vec2){INFINITY, INFINITY};
 	*hi = (pdl_vec2){-INFINITY, -INFINITY};

@@ -100,36 +100,54 @@ void viewer_view_world_to_pixel(const viewer_view* view, pdl_vec2 p, float* pixe
 
 /* ---- Scenes and presets (scenes.c) ------------------------------------------------------ */
 
-/** A world to show, with how to rebuild it (R resets). */
+/** A world to show. R rebuilds it from its name. */
 typedef struct viewer_scene {
 	char name[64];
 	pdl_world* world;
-	/** Optional per-step hook of a loaded scene (scripted emitters, strokes); may be NULL. */
+	/** The scene's own events before step `step` (scripted emitters, strokes); may be NULL. */
 	void (*advance)(struct viewer_scene* scene, long long step);
+	/** Frees user; may be NULL. */
+	void (*release)(struct viewer_scene* scene);
 	void* user;
+	/** The region the scene asks to frame; otherwise the containers' bounds are used. */
+	bool has_bounds;
+	pdl_vec2 bounds_min, bounds_max;
 } viewer_scene;
 
 /** Scene loading options from the command line. */
 typedef struct viewer_scene_options {
-	/** 0 keeps the scene's own particle count; otherwise the scene's fill is resized to hold
-	 * about this many particles (for measuring how many particles run at 60 fps). */
+	/** 0 keeps the scene's own particle count; otherwise the scene is resized to hold about
+	 * this many particles (for measuring how many particles run at 60 fps). */
 	int particles;
 	/** Worker threads for the step (pdl_world_def.threads); -1 keeps the scene's. */
 	int threads;
 } viewer_scene_options;
 
+/** Makes the scene list: the scene files (*.json) in `dir`, by name, when the viewer is built
+ * with puddle_io, then the viewer's built-in scenes whose names no file takes. NULL or a
+ * missing directory leaves the built-ins alone. */
+void viewer_scenes_init(const char* dir);
 int viewer_scene_count(void);
-/** Name of the index-th scene ("dam", "blobs", "stratify", ...); number keys follow this order. */
+/** Name of the index-th scene; number keys 1-9 follow this order. */
 const char* viewer_scene_name(int index);
 const char* viewer_scene_description(int index);
 /** Index of a scene name, or -1. */
 int viewer_scene_find(const char* name);
-/** Builds the named scene; false (with a message in err) if it cannot. */
+/** Builds a scene from a name in the list or, with puddle_io, a path to a .json file; false
+ * (with a message in err) if it cannot. */
 bool viewer_scene_load(viewer_scene* scene, const char* name, const viewer_scene_options* options,
                        char* err, int err_size);
 void viewer_scene_unload(viewer_scene* scene);
-/** The rectangle enclosing the scene's containers (or its particles if it has none). */
+/** The rectangle to frame: the scene's bounds, else its containers' (else its particles'). */
 void viewer_scene_bounds(const viewer_scene* scene, pdl_vec2* lo, pdl_vec2* hi);
+
+#ifdef PUDDLE_VIEW_WITH_IO
+/* scene_files.c: the puddle_io side. */
+bool viewer_scene_file_load(viewer_scene* scene, const char* path,
+                            const viewer_scene_options* options, char* err, int err_size);
+bool viewer_scene_file_describe(const char* path, char* name, int name_size, char* description,
+                                int description_size);
+#endif
 
 /** Material presets (reference 002's water and lava, reference 001's three density classes). */
 typedef enum viewer_preset {
@@ -213,6 +231,8 @@ typedef struct viewer_app {
 	viewer_renderer* renderer;
 
 	viewer_scene scene;
+	/** What the scene was loaded from (a list name or a file path): R loads it again. */
+	char scene_source[512];
 	viewer_scene_options scene_options;
 	/** Index of the shown scene in viewer_scene_name() order, -1 for a file not in the list. */
 	int scene_index;
@@ -248,8 +268,11 @@ void viewer_message(viewer_app* app, const char* fmt, ...)
 #endif
 	;
 
-/** Replaces the shown scene (a name from the list, or a scene file path). */
+/** Replaces the shown scene (a name from the list, or a scene file path); on failure the old
+ * scene stays and the message line says why. */
 bool viewer_load_scene(viewer_app* app, const char* name);
+/** Makes `scene` the shown one (the app takes it over) and starts its clock. */
+void viewer_show_scene(viewer_app* app, viewer_scene* scene, const char* source);
 /** Recomputes viewport and fit after a resize, panel toggle or scene change. */
 void viewer_update_view(viewer_app* app);
 
