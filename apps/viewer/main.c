@@ -410,6 +410,9 @@ static int parse_options(int argc, char** argv, viewer_options* o, viewer_app* a
 
 static bool open_window(viewer_app* app, const viewer_options* o, char* err, int err_size)
 {
+	/* Windows scales DPI-unaware windows as bitmaps (blurry); ask for real pixels. Other
+	 * platforms report their scale through SDL_GL_GetDrawableSize (viewer_update_view). */
+	SDL_SetHint(SDL_HINT_WINDOWS_DPI_AWARENESS, "permonitorv2");
 	if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
 		snprintf(err, (size_t)err_size, "SDL_Init: %s", SDL_GetError());
 		return false;
