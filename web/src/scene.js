@@ -353,3 +353,76 @@ export function applyFrame(puddle, scene, world, frame) {
 	for (const e of scene.emitters) added += emitRows(puddle, scene, e, world, frame);
 	return added;
 }
+
+// ---- particle estimates and scaling (io/src/scene_world.c), for benchmarks ----
+
+function fillEstimate(puddle, scene, f) {
+	const h = scene.world.interaction_radius;
+	const sp = f.spacing > 0 ? f.spacing : puddle.restSpacing(h, scene.materials[f.material].def.rest_density);
+	switch (f.shape) {
+	case FillShape.POINT: return f.count;
+	case FillShape.LINE: return Math.floor(Math.hypot(f.end.x - f.position.x, f.end.y - f.position.y) / sp) + 1;
+	case FillShape.BOX: {
+		// the engine's lattice: rows HEX_ROW * sp apart, odd rows shifted by half a spacing
+		const w = 2 * f.half_extents.x - sp, hgt = 2 * f.half_extents.y - sp;
+		if (w < 0 || hgt < 0) return 1;
+		const rows = Math.floor(hgt / (sp * HEX_ROW) + 1e-9) + 1;
+		const even = Math.floor(w / sp + 1e-9) + 1, odd = Math.floor((w - 0.5 * sp) / sp + 1e-9) + 1;
+		return Math.ceil(rows / 2) * even + Math.floor(rows / 2) * Math.max(odd, 0);
+	}
+	case FillShape.DISC: {
+		const r = f.radius - 0.5 * sp;
+		return r <= 0 ? 1 : Math.floor((Math.PI * r * r) / (sp * sp * HEX_ROW)) + 1;
+	}
+	case FillShape.SPIRAL:
+		return f.count > 0 ? f.count : Math.max(1, Math.floor((Math.PI * f.radius * f.radius) / (sp * sp * HEX_ROW)));
+	default: return 0;
+	}
+}
+
+/** Particles the fills make plus all that the emitters will add (pdl_scene_estimate_particles). */
+export function estimateParticles(puddle, scene) {
+	let total = 0;
+	for (const f of scene.fills) total += fillEstimate(puddle, scene, f);
+	for (const e of scene.emitters) {
+		const sp = emitterSpacing(puddle, scene, e), rowTime = (sp * HEX_ROW) / Math.hypot(e.velocity.x, e.velocity.y);
+		total += rowsBefore(e, rowTime, e.stop) * (Math.floor(e.width / sp) + 1);
+	}
+	return total;
+}
+
+const scaled = (v, k) => ({ x: v.x * k, y: v.y * k });
+
+function scaleBoundary(b, k) {
+	return { ...b, position: scaled(b.position, k), radius: b.radius * k, half_extents: scaled(b.half_extents, k),
+		vertices: b.vertices?.map((v) => scaled(v, k)) };
+}
+
+/** A copy of the scene with every length times k about the origin, h kept (pdl_scene_scale). */
+export function scaleScene(scene, k) {
+	return {
+		...scene,
+		bounds: { min: scaled(scene.bounds.min, k), max: scaled(scene.bounds.max, k) },
+		container: scene.container && scaleBoundary(scene.container, k),
+		obstacles: scene.obstacles.map((o) => scaleBoundary(o, k)),
+		fills: scene.fills.map((f) => ({
+			...f, position: scaled(f.position, k), end: scaled(f.end, k), radius: f.radius * k,
+			half_extents: scaled(f.half_extents, k),
+			count: f.shape === FillShape.SPIRAL && f.count > 0 ? Math.round(f.count * k * k) : f.count,
+		})),
+		emitters: scene.emitters.map((e) => ({ ...e, position: scaled(e.position, k), width: e.width * k })),
+		strokes: scene.strokes.map((st) => ({ ...st, points: st.points.map((p) => scaled(p, k)), radius: st.radius * k })),
+	};
+}
+
+/** The scene scaled so that it makes about `particles` particles (pdl_scene_scale_to_particles). */
+export function scaleToParticles(puddle, scene, particles) {
+	const now = estimateParticles(puddle, scene);
+	if (!(now > 0) || !(particles > 0)) return scene;
+	// particles grow with area: scale lengths by the square root, then once more to absorb the
+	// lattice's rounding at the edges
+	let k = Math.sqrt(particles / now);
+	const got = estimateParticles(puddle, scaleScene(scene, k));
+	if (got > 0) k *= Math.sqrt(particles / got);
+	return scaleScene(scene, k);
+}

@@ -1,0 +1,56 @@
+// Engine speed in the browser, without drawing: a shipped scene scaled to each particle count
+// (as `puddle bench` scales it natively), warmed up, then the median wall time of one
+// World.step() (one frame of dt, all its substeps). 60 steps/s needs a median <= 16.7 ms.
+// Query: ?scene=dam-break&threads=1&particles=5000,20000&frames=60&warmup=20
+import { loadPuddle } from '../src/puddle.js';
+import { applyFrame, buildWorld, resolveScene, scaleToParticles } from '../src/scene.js';
+
+const params = new URLSearchParams(location.search);
+const sceneName = params.get('scene') ?? 'dam-break';
+const threads = Number(params.get('threads') ?? 1);
+const counts = (params.get('particles') ?? '5000,10000,20000').split(',').map(Number);
+const frames = Number(params.get('frames') ?? 60);
+const warmup = Number(params.get('warmup') ?? 20);
+
+function median(values) {
+	const v = [...values].sort((a, b) => a - b);
+	return v.length % 2 ? v[v.length >> 1] : 0.5 * (v[v.length / 2 - 1] + v[v.length / 2]);
+}
+
+async function run() {
+	const puddle = await loadPuddle({ threads });
+	const base = resolveScene(puddle, await (await fetch(`/scenes/${sceneName}.json`)).json(), `scenes/${sceneName}.json`);
+	const rows = [];
+	for (const n of counts) {
+		const scene = scaleToParticles(puddle, base, n);
+		const world = buildWorld(puddle, scene, { threads });
+		const ms = [];
+		for (let f = 0; f < warmup + frames; ++f) {
+			applyFrame(puddle, scene, world, f);
+			const t = performance.now();
+			world.step();
+			if (f >= warmup) ms.push(performance.now() - t);
+		}
+		const stats = world.stats();
+		rows.push({
+			scene: sceneName, particles: world.particleCount, threads: world.threadCount, substeps: world.def.substeps,
+			medianMs: median(ms), stepsPerSecond: 1000 / median(ms), meanNeighbours: stats.mean_neighbours,
+			valid: stats.non_finite === 0,
+		});
+		world.destroy();
+		// let the page breathe between sizes (and the threaded build get its workers back)
+		await new Promise((r) => setTimeout(r, 0));
+	}
+	return { threaded: puddle.threaded, crossOriginIsolated: globalThis.crossOriginIsolated, userAgent: navigator.userAgent, rows };
+}
+
+window.benchResult = run().then(
+	(result) => {
+		document.getElementById('out').textContent = JSON.stringify(result, null, 2);
+		return result;
+	},
+	(e) => {
+		document.getElementById('out').textContent = String(e.stack ?? e);
+		throw e;
+	},
+);
