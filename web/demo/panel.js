@@ -28,8 +28,8 @@ const MATERIAL_FIELDS = [
 export class Panel {
 	constructor(demo) {
 		this.demo = demo;
-		this.gui = new GUI({ title: 'puddle' });
-		this.gui.domElement.id = 'panel';
+		this.gui = new GUI({ title: 'puddle', container: document.getElementById('side') });
+		if (window.matchMedia('(max-width: 700px)').matches) this.gui.close();
 		this.buildStatic();
 	}
 

@@ -237,6 +237,12 @@ export class Renderer {
 		return { x: (clipX - ox) / sx, y: (clipY - oy) / sy };
 	}
 
+	/** CSS pixels (relative to the canvas) of a world point: the inverse of toWorld(). */
+	toCss(x, y) {
+		const [sx, sy, ox, oy] = this.view;
+		return { x: ((x * sx + ox + 1) / 2) * this.canvas.clientWidth, y: ((1 - (y * sy + oy)) / 2) * this.canvas.clientHeight };
+	}
+
 	upload(name, data) {
 		const gl = this.gl;
 		const slot = this.buffers[name];

@@ -17,7 +17,7 @@ export async function openBrowser() {
 	let context;
 	try {
 		context = await chromium.launchPersistentContext(profile, {
-			executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 960, height: 640 },
+			executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 800, height: 560 },
 		});
 	} catch (e) {
 		server.close();

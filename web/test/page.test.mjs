@@ -1,0 +1,203 @@
+// The demo page in Debian's headless Chromium (SwiftShader WebGL 2): it loads cleanly and draws,
+// a scripted drag moves the fluid, the panel changes the simulation, every shipped scene loads,
+// the tools work, and the threaded build gives the single-threaded build's results.
+// Tests that compare runs pause the page (?paused=1) and step it explicitly, so they do not
+// depend on how fast this machine renders.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { newPage, openBrowser } from './browser.mjs';
+
+let browser;
+before(async () => {
+	browser = await openBrowser();
+});
+after(async () => {
+	await browser?.close();
+});
+
+async function openDemo(query = '') {
+	const { page, errors } = await newPage(browser, `/demo/${query}`);
+	await page.waitForFunction(() => document.body.dataset.ready === 'true' || !document.getElementById('error').hidden,
+		null, { timeout: 60000 });
+	const failure = await page.evaluate(() => (document.getElementById('error').hidden ? '' : document.getElementById('error').textContent));
+	assert.equal(failure, '', 'the page shows no error');
+	return { page, errors };
+}
+
+// Runs in the page: the fluid's centre of mass.
+const centroid = () => {
+	const p = window.demo.world.positions();
+	let x = 0, y = 0;
+	for (let i = 0; i < p.count; ++i) {
+		x += p.x[i];
+		y += p.y[i];
+	}
+	return { x: x / p.count, y: y / p.count };
+};
+
+/** The canvas pixel under world point (x, y), in page coordinates. */
+async function screenPoint(page, x, y) {
+	return page.evaluate(([wx, wy]) => {
+		const r = window.demo.canvas.getBoundingClientRect();
+		const p = window.demo.renderer.toCss(wx, wy);
+		return { x: r.left + p.x, y: r.top + p.y };
+	}, [x, y]);
+}
+
+/** The lil-gui controller row whose label is `name` (inside the folder titled `folder`). */
+function controller(page, folder, name) {
+	return page.locator('.lil-gui.root .lil-gui', { has: page.locator(`> .title:text-is("${folder}")`) })
+		.locator('.controller', { has: page.locator(`.name:text-is("${name}")`) }).first();
+}
+
+describe('demo page', () => {
+	test('loads with no console errors, runs the default scene and draws it', async () => {
+		const { page, errors } = await openDemo();
+		await page.waitForFunction(() => window.demo.world.stepCount > 10 && window.demo.stats.stepsPerSecond > 0, null, { timeout: 60000 });
+		const state = await page.evaluate(() => ({
+			scene: window.demo.ui.scene, particles: window.demo.world.particleCount, materials: window.demo.world.materialCount,
+			stats: document.getElementById('stats').textContent, coverage: window.demo.coverage(),
+		}));
+		assert.equal(state.scene, 'stratify', "reference 001's stratification is the default");
+		assert.equal(state.materials, 3);
+		assert.ok(state.particles > 1000);
+		assert.match(state.stats, /fps .* steps\/s .* ms\/step/);
+		assert.ok(state.coverage.differ > 0.05, `canvas not blank: ${state.coverage.differ}`);
+		assert.ok(state.coverage.colors >= 3, `canvas has ${state.coverage.colors} colours`);
+		assert.deepEqual(errors, []);
+		await page.close();
+	});
+
+	test('a scripted mouse drag pulls the fluid toward the pointer', async () => {
+		const { page, errors } = await openDemo('?paused=1&scene=dam-break');
+		const free = await page.evaluate((c) => {
+			window.demo.reset();
+			window.demo.step(40);
+			return eval(c)();
+		}, `(${centroid})`);
+		await page.evaluate(() => window.demo.reset());
+		// press in the water column (x in [-16, -6]) and drag out of it to the right
+		const from = await screenPoint(page, -8, -7), to = await screenPoint(page, -3, -7);
+		await page.mouse.move(from.x, from.y);
+		await page.mouse.down();
+		await page.mouse.move(to.x, to.y, { steps: 5 });
+		const dragged = await page.evaluate((c) => {
+			window.demo.step(40);
+			return eval(c)();
+		}, `(${centroid})`);
+		await page.mouse.up();
+		assert.ok(dragged.x > free.x + 0.1, `centre of mass x: ${dragged.x} with the drag, ${free.x} without`);
+		assert.deepEqual(errors, []);
+		await page.close();
+	});
+
+	test('the parameter panel changes the simulation', async () => {
+		const { page, errors } = await openDemo('?paused=1&scene=dam-break');
+		const control = await page.evaluate(() => {
+			window.demo.reset();
+			window.demo.step(30);
+			return window.demo.world.hash();
+		});
+		await page.evaluate(() => window.demo.reset());
+		const input = controller(page, 'World', 'gravity x').locator('input');
+		await input.fill('25');
+		await input.press('Enter');
+		const changed = await page.evaluate(() => {
+			window.demo.step(30);
+			return { gravity: window.demo.world.def.gravity, hash: window.demo.world.hash() };
+		});
+		assert.equal(changed.gravity.x, 25);
+		assert.notEqual(changed.hash, control);
+
+		// a material preset from the panel reaches the engine
+		await controller(page, '0: water', 'preset').locator('select').selectOption('lava');
+		const lava = await page.evaluate(() => window.demo.world.getMaterial(0));
+		assert.equal(lava.viscosity_sigma, 3);
+		assert.equal(lava.color, 0xff5a1f);
+		const sigma = controller(page, '0: water', 'viscosity_sigma').locator('input');
+		await sigma.fill('1.25');
+		await sigma.press('Enter');
+		assert.equal(await page.evaluate(() => window.demo.world.getMaterial(0).viscosity_sigma), 1.25);
+		assert.deepEqual(errors, []);
+		await page.close();
+	});
+
+	test('every shipped scene loads from the scene picker and runs', async () => {
+		const { page, errors } = await openDemo('?paused=1');
+		const names = await page.evaluate(() => fetch('/scenes/index.json').then((r) => r.json()));
+		assert.ok(names.length > 0);
+		const picker = controller(page, 'Scene', 'scene').locator('select');
+		for (const file of names) {
+			const name = file.replace(/\.json$/, '');
+			await picker.selectOption(name);
+			await page.waitForFunction((n) => window.demo.ui.scene === n && window.demo.world.stepCount === 0, name, { timeout: 30000 });
+			const s = await page.evaluate(() => {
+				window.demo.step(10);
+				const stats = window.demo.world.stats();
+				return { particles: stats.particles, nonFinite: stats.non_finite, coverage: window.demo.coverage().differ };
+			});
+			assert.ok(s.particles > 0, `${name}: particles`);
+			assert.equal(s.nonFinite, 0, `${name}: finite`);
+			assert.ok(s.coverage > 0.01, `${name}: drawn (${s.coverage})`);
+		}
+		assert.deepEqual(errors, []);
+		await page.close();
+	});
+
+	test('tools: spawn adds particles, a dropped box falls and lands, erase removes', async () => {
+		const { page, errors } = await openDemo('?paused=1&scene=dam-break');
+		await controller(page, 'Tool (right button repels, b drops a box)', 'left button / touch').locator('select').selectOption('spawn');
+		const before = await page.evaluate(() => window.demo.world.particleCount);
+		const spot = await screenPoint(page, 5, 5);
+		await page.mouse.move(spot.x, spot.y);
+		await page.mouse.down();
+		await page.evaluate(() => window.demo.step(20));
+		await page.mouse.up();
+		const spawned = await page.evaluate(() => window.demo.world.particleCount);
+		assert.ok(spawned > before + 50, `spawned ${spawned - before}`);
+
+		await page.mouse.move(spot.x, spot.y);
+		await page.keyboard.press('b');
+		const box = await page.evaluate(() => {
+			const ids = window.demo.tools.boxes.map((b) => b.id);
+			const y0 = window.demo.world.getBoundary(ids[0]).position.y;
+			window.demo.step(150);
+			return { count: ids.length, y0, y1: window.demo.world.getBoundary(ids[0]).position.y, resting: window.demo.tools.boxes[0].resting };
+		});
+		assert.equal(box.count, 1);
+		assert.ok(box.y1 < box.y0 - 5, `box fell from ${box.y0} to ${box.y1}`);
+		assert.ok(box.resting, 'box landed');
+
+		await controller(page, 'Tool (right button repels, b drops a box)', 'left button / touch').locator('select').selectOption('erase');
+		const low = await screenPoint(page, -11, -8);
+		const n0 = await page.evaluate(() => window.demo.world.particleCount);
+		await page.mouse.move(low.x, low.y);
+		await page.mouse.down();
+		await page.evaluate(() => window.demo.step(1));
+		await page.mouse.up();
+		assert.ok((await page.evaluate(() => window.demo.world.particleCount)) < n0, 'erased');
+		assert.deepEqual(errors, []);
+		await page.close();
+	});
+
+	test('threads: the threaded build runs 2 threads and matches 1 thread bit for bit', async () => {
+		const run = async (threads) => {
+			const { page, errors } = await openDemo(`?paused=1&scene=dam-break&threads=${threads}`);
+			const r = await page.evaluate(() => {
+				window.demo.reset();
+				window.demo.step(30);
+				return { threaded: window.demo.puddle.threaded, threads: window.demo.world.threadCount, hash: window.demo.world.hash(),
+					isolated: globalThis.crossOriginIsolated };
+			});
+			assert.deepEqual(errors, []);
+			await page.close();
+			return r;
+		};
+		const one = await run(1), two = await run(2);
+		assert.equal(two.isolated, true, 'server.mjs makes the page cross-origin isolated');
+		assert.equal(one.threaded, false);
+		assert.equal(two.threaded, true);
+		assert.equal(two.threads, 2);
+		assert.equal(two.hash, one.hash);
+	});
+});
