@@ -50,6 +50,7 @@ typedef struct viewer_options {
 	viewer_render_mode render;
 	viewer_color_mode color;
 	bool render_set, color_set;
+	int preset; /* -1: none */
 } viewer_options;
 
 /* ---- Settings names --------------------------------------------------------------------- */
@@ -278,6 +279,7 @@ static void usage(FILE* out)
 	        "  --threads N            solver threads (0 = one per core; default: the scene's)\n"
 	        "  --render MODE          metaball | dots\n"
 	        "  --color MODE           material | speed | density | pressure\n"
+	        "  --preset NAME          turn the scene's fluid into water, lava, slime or stratify\n"
 	        "  --paused               start paused\n"
 	        "  --no-panel             start with the side panel hidden (Tab shows it)\n"
 	        "  --ui-scale F           scale the panel's text and widgets (default 1)\n"
@@ -376,6 +378,13 @@ static int parse_options(int argc, char** argv, viewer_options* o, viewer_app* a
 			o->color = (viewer_color_mode)m;
 			o->color_set = true;
 			++i;
+		} else if (strcmp(a, "--preset") == 0) {
+			o->preset = -1;
+			for (int p = 0; p < VIEWER_PRESET_COUNT; ++p) {
+				if (strcmp(next, viewer_preset_name((viewer_preset)p)) == 0) o->preset = p;
+			}
+			ok = o->preset >= 0;
+			++i;
 		} else if (strcmp(a, "--vsync") == 0) {
 			ok = strcmp(next, "on") == 0 || strcmp(next, "off") == 0;
 			o->vsync = strcmp(next, "on") == 0;
@@ -469,6 +478,7 @@ int main(int argc, char** argv)
 	o.window_height = 800;
 	o.vsync = -1;
 	o.ui_scale = 1.0f;
+	o.preset = -1;
 	int parsed = parse_options(argc, argv, &o, &app);
 	if (parsed != 0) return parsed == 1 ? 0 : 2;
 	if (o.render_set) app.render.mode = o.render;
@@ -523,6 +533,12 @@ int main(int argc, char** argv)
 	}
 	viewer_show_scene(&app, &first_scene, o.scene);
 	memset(&first_scene, 0, sizeof first_scene); /* the app owns it now */
+	if (o.preset >= 0 && !viewer_apply_preset(app.scene.world, (viewer_preset)o.preset, err,
+	                                          sizeof err)) {
+		fprintf(stderr, "puddle-view: preset: %s\n", err);
+		status = 1;
+		goto done;
+	}
 
 	bool fixed_clock = o.frames > 0 || script != NULL;
 	double accumulator = 0;

@@ -154,7 +154,8 @@ typedef enum viewer_preset {
 	VIEWER_PRESET_WATER = 0,
 	VIEWER_PRESET_LAVA,
 	VIEWER_PRESET_SLIME,
-	/** Three materials of mass 1, 2 and 4 mixed particle by particle: they settle in layers. */
+	/** Three materials, light to heavy (reference 001), mixed particle by particle: they settle
+	 * in layers. */
 	VIEWER_PRESET_STRATIFY,
 	VIEWER_PRESET_COUNT
 } viewer_preset;
