@@ -374,6 +374,7 @@ int cmd_run(int argc, char** argv)
 		}
 	}
 	pdl_render_def rd = pdl_render_def_from_scene(s);
+	rd.threads = pdl_world_thread_count(r.world); /* drawing and stepping take turns */
 	r.renderer = pdl_renderer_create(&rd);
 	if (!r.renderer) {
 		fprintf(stderr, "puddle run: out of memory for a %dx%d picture\n", rd.width, rd.height);

@@ -2,6 +2,7 @@
 #include "puddle/render.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,7 @@ pdl_render_def pdl_render_def_from_scene(const pdl_scene* s)
 	d.background = s->output.background;
 	d.wall_color = s->output.wall_color;
 	d.obstacle_color = s->output.obstacle_color;
+	d.threads = 1;
 	for (int i = 0; i < PDL_MAX_MATERIALS; ++i)
 		d.material_colors[i] = i < s->material_count ? s->materials[i].def.color : 0xffffff;
 	return d;
@@ -129,39 +131,45 @@ static float scalar_of(const pdl_particle_data* p, pdl_color_mode mode, int i)
 	}
 }
 
-static void splat(pdl_renderer* r, const pdl_particle_data* p)
+/* Adds every particle's splat to the rows [row0, row1) of the field. Each band of rows belongs
+ * to one thread, so no two threads write the same pixel and the sums are the same for any thread
+ * count (every pixel adds its particles in storage order). */
+static void splat(pdl_renderer* r, const pdl_particle_data* p, int row0, int row1)
 {
 	const pdl_render_def* d = &r->def;
-	int w = d->width, hgt = d->height;
-	size_t n = (size_t)w * (size_t)hgt;
+	int w = d->width;
 	bool by_material = d->color_mode == PDL_COLOR_MATERIAL;
-	memset(r->field, 0, n * sizeof *r->field);
-	memset(r->acc, 0, (by_material ? 3 : 1) * n * sizeof *r->acc);
-	float radius = d->blob_radius * r->scale, inv_r2 = 1.0f / (radius * radius);
+	size_t rows = (size_t)(row1 - row0) * (size_t)w;
+	memset(r->field + (size_t)row0 * (size_t)w, 0, rows * sizeof *r->field);
+	memset(r->acc + (by_material ? 3 : 1) * (size_t)row0 * (size_t)w, 0, (by_material ? 3 : 1) * rows * sizeof *r->acc);
+	float radius = d->blob_radius * r->scale, r2 = radius * radius, inv_r2 = 1.0f / r2;
 	rgbf colors[PDL_MAX_MATERIALS];
 	for (int m = 0; m < PDL_MAX_MATERIALS; ++m) colors[m] = unpack(d->material_colors[m]);
 	for (int i = 0; i < p->count; ++i) {
 		if (!isfinite(p->x[i]) || !isfinite(p->y[i])) continue;
 		pdl_vec2 c = pdl_render_to_pixel(r, (pdl_vec2){p->x[i], p->y[i]});
-		int x0 = (int)floorf(c.x - radius), x1 = (int)ceilf(c.x + radius);
 		int y0 = (int)floorf(c.y - radius), y1 = (int)ceilf(c.y + radius);
-		if (x1 < 0 || y1 < 0 || x0 >= w || y0 >= hgt) continue;
-		if (x0 < 0) x0 = 0;
-		if (y0 < 0) y0 = 0;
-		if (x1 > w - 1) x1 = w - 1;
-		if (y1 > hgt - 1) y1 = hgt - 1;
+		if (y1 < row0 || y0 >= row1 || c.x + radius < 0 || c.x - radius > (float)w) continue;
+		if (y0 < row0) y0 = row0;
+		if (y1 > row1 - 1) y1 = row1 - 1;
 		rgbf col = colors[p->material[i] % PDL_MAX_MATERIALS];
 		float value = by_material ? 0 : scalar_of(p, d->color_mode, i);
 		for (int y = y0; y <= y1; ++y) {
-			float dy = ((float)y + 0.5f - c.y);
-			float* frow = r->field + (size_t)y * (size_t)w;
+			float dy = ((float)y + 0.5f - c.y), span2 = r2 - dy * dy;
+			if (span2 <= 0) continue;
+			/* only the pixels of this row inside the disc */
+			float span = sqrtf(span2);
+			int x0 = (int)floorf(c.x - span), x1 = (int)ceilf(c.x + span);
+			if (x0 < 0) x0 = 0;
+			if (x1 > w - 1) x1 = w - 1;
+			size_t row = (size_t)y * (size_t)w;
 			for (int x = x0; x <= x1; ++x) {
 				float dx = ((float)x + 0.5f - c.x), q2 = (dx * dx + dy * dy) * inv_r2;
 				if (q2 >= 1) continue;
 				/* (1 - q^2)^3: smooth, compact, flat at the centre (the poly6 profile) */
 				float k = 1 - q2, wgt = k * k * k;
-				frow[x] += wgt;
-				size_t at = (size_t)y * (size_t)w + (size_t)x;
+				size_t at = row + (size_t)x;
+				r->field[at] += wgt;
 				if (by_material) {
 					r->acc[3 * at] += wgt * col.r;
 					r->acc[3 * at + 1] += wgt * col.g;
@@ -241,29 +249,25 @@ static float distance_px(const shape_px* s, float x, float y)
 
 /* ---- the picture ----------------------------------------------------------------------------------- */
 
-const uint8_t* pdl_render(pdl_renderer* r, const pdl_world* world)
+typedef struct frame_job {
+	pdl_renderer* r;
+	const pdl_particle_data* p;
+	const shape_px* shapes;
+	int shape_count;
+	float lo, hi;
+	int row0, row1;
+} frame_job;
+
+/* Colours the rows [row0, row1) from the finished field. */
+static void composite(const frame_job* job)
 {
-	if (!r) return NULL;
+	pdl_renderer* r = job->r;
 	const pdl_render_def* d = &r->def;
 	int w = d->width, hgt = d->height;
-	pdl_particle_data p = pdl_world_particles(world);
-	splat(r, &p);
-	float lo = 0, hi = 1;
 	bool by_material = d->color_mode == PDL_COLOR_MATERIAL;
-	if (!by_material) scalar_range(r, &p, &lo, &hi);
-
-	shape_px shapes[64];
-	int shape_count = 0;
-	int limit = pdl_world_boundary_id_limit(world);
-	for (int id = 0; id < limit && shape_count < 64; ++id) {
-		pdl_boundary_def b;
-		if (!pdl_world_get_boundary(world, id, &b)) continue;
-		shapes[shape_count] = shape_of(r, &b);
-		shape_count++;
-	}
 	rgbf bg = unpack(d->background), wall = unpack(d->wall_color), obstacle = unpack(d->obstacle_color);
-	float t = d->threshold;
-	for (int y = 0; y < hgt; ++y) {
+	float t = d->threshold, lo = job->lo, hi = job->hi;
+	for (int y = job->row0; y < job->row1; ++y) {
 		for (int x = 0; x < w; ++x) {
 			size_t at = (size_t)y * (size_t)w + (size_t)x;
 			float fx = (float)x + 0.5f, fy = (float)y + 0.5f;
@@ -288,20 +292,68 @@ const uint8_t* pdl_render(pdl_renderer* r, const pdl_world* world)
 				}
 			}
 			/* walls over the fluid, so the surface meets them flush */
-			for (int k = 0; k < shape_count; ++k) {
-				float dist = distance_px(&shapes[k], fx, fy);
-				if (shapes[k].container) {
-					float cover = fminf(1.0f, fmaxf(0.0f, dist + 0.5f));
-					if (cover > 0) c = mix(c, wall, cover);
-				} else {
-					float cover = fminf(1.0f, fmaxf(0.0f, 0.5f - dist));
-					if (cover > 0) c = mix(c, obstacle, cover);
-				}
+			for (int k = 0; k < job->shape_count; ++k) {
+				float dist = distance_px(&job->shapes[k], fx, fy);
+				float cover = job->shapes[k].container ? dist + 0.5f : 0.5f - dist;
+				cover = fminf(1.0f, fmaxf(0.0f, cover));
+				if (cover > 0) c = mix(c, job->shapes[k].container ? wall : obstacle, cover);
 			}
 			r->rgb[3 * at] = to_byte(c.r);
 			r->rgb[3 * at + 1] = to_byte(c.g);
 			r->rgb[3 * at + 2] = to_byte(c.b);
 		}
 	}
+}
+
+static void* splat_band(void* arg)
+{
+	frame_job* job = arg;
+	splat(job->r, job->p, job->row0, job->row1);
+	return NULL;
+}
+
+static void* composite_band(void* arg)
+{
+	composite(arg);
+	return NULL;
+}
+
+/* Runs fn on every band, band 0 on this thread; falls back to this thread alone if a thread
+ * cannot be started (the result is the same either way). */
+static void run_bands(frame_job* jobs, int bands, void* (*fn)(void*))
+{
+	pthread_t threads[PDL_RENDER_MAX_THREADS];
+	bool started[PDL_RENDER_MAX_THREADS] = {false};
+	for (int b = 1; b < bands; ++b) started[b] = pthread_create(&threads[b], NULL, fn, &jobs[b]) == 0;
+	fn(&jobs[0]);
+	for (int b = 1; b < bands; ++b) {
+		if (started[b]) pthread_join(threads[b], NULL);
+		else fn(&jobs[b]);
+	}
+}
+
+const uint8_t* pdl_render(pdl_renderer* r, const pdl_world* world)
+{
+	if (!r) return NULL;
+	const pdl_render_def* d = &r->def;
+	pdl_particle_data p = pdl_world_particles(world);
+	float lo = 0, hi = 1;
+	if (d->color_mode != PDL_COLOR_MATERIAL) scalar_range(r, &p, &lo, &hi);
+	shape_px shapes[64];
+	int shape_count = 0;
+	int limit = pdl_world_boundary_id_limit(world);
+	for (int id = 0; id < limit && shape_count < 64; ++id) {
+		pdl_boundary_def b;
+		if (!pdl_world_get_boundary(world, id, &b)) continue;
+		shapes[shape_count++] = shape_of(r, &b);
+	}
+	int bands = d->threads < 1 ? 1 : d->threads > PDL_RENDER_MAX_THREADS ? PDL_RENDER_MAX_THREADS : d->threads;
+	if (bands > d->height) bands = d->height;
+	frame_job jobs[PDL_RENDER_MAX_THREADS];
+	for (int b = 0; b < bands; ++b)
+		jobs[b] = (frame_job){r, &p, shapes, shape_count, lo, hi, (int)((long long)d->height * b / bands),
+		                      (int)((long long)d->height * (b + 1) / bands)};
+	run_bands(jobs, bands, splat_band);
+	run_bands(jobs, bands, composite_band);
 	return r->rgb;
 }

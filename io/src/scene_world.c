@@ -116,9 +116,12 @@ static double row_time(const pdl_scene* s, const pdl_scene_emitter* e)
 	return emitter_spacing(s, e) * HEX_ROW / speed;
 }
 
-static double row_count(const pdl_scene_emitter* e, double spacing)
+/* Particles in row k: as many as fit across the width at the spacing, one less in odd rows. */
+static int row_particles(const pdl_scene_emitter* e, double spacing, long long k)
 {
-	return floor(e->width / spacing) + 1;
+	int n = (int)floor(e->width / spacing + 1e-6) + 1;
+	if ((k & 1) && n > 1) n--;
+	return n;
 }
 
 static int emit_rows(const pdl_scene* s, const pdl_scene_emitter* e, pdl_world* w, long long frame, pdl_error* perr)
@@ -133,18 +136,19 @@ static int emit_rows(const pdl_scene* s, const pdl_scene_emitter* e, pdl_world* 
 		 * the end of the frame, so start it behind the nozzle by the time it has not flown */
 		double tk = e->start + (double)k * rt, back = speed * (t0 - tk);
 		double cx = e->position.x + dx * back, cy = e->position.y + dy * back;
-		double half = 0.5 * e->width - ((k & 1) ? 0.5 * sp : 0.0); /* odd rows sit in the gaps */
-		if (half < 0) half = 0;
-		pdl_fill_def f = pdl_default_fill_def();
-		f.shape = PDL_FILL_LINE;
-		f.material = e->material;
-		f.spacing = (float)sp;
-		f.position = (pdl_vec2){(float)(cx - px * half), (float)(cy - py * half)};
-		f.end = (pdl_vec2){(float)(cx + px * half), (float)(cy + py * half)};
-		f.velocity = e->velocity;
-		int n = pdl_world_fill(w, &f, perr);
-		if (n < 0) return -1;
-		added += n;
+		/* odd rows have one particle less and sit in the gaps of even rows */
+		int n = row_particles(e, sp, k);
+		for (int j = 0; j < n; ++j) {
+			double across = ((double)j - 0.5 * (double)(n - 1)) * sp;
+			pdl_fill_def f = pdl_default_fill_def();
+			f.shape = PDL_FILL_POINT;
+			f.count = 1;
+			f.material = e->material;
+			f.position = (pdl_vec2){(float)(cx + px * across), (float)(cy + py * across)};
+			f.velocity = e->velocity;
+			if (pdl_world_fill(w, &f, perr) < 0) return -1;
+			added++;
+		}
 	}
 	return added;
 }
@@ -221,7 +225,7 @@ static double fill_estimate(const pdl_scene* s, const pdl_fill_def* f)
 	double sp = f->spacing > 0 ? f->spacing : pdl_rest_spacing((float)h, s->materials[f->material].def.rest_density);
 	double pi = 3.14159265358979;
 	switch (f->shape) {
-	case PDL_FILL_POINT: return f->count;
+	case PDL_FILL_POINT: return f->count > 0 ? f->count : 1; /* the engine adds one for 0 */
 	case PDL_FILL_LINE: return floor(hypot(f->end.x - f->position.x, f->end.y - f->position.y) / sp) + 1;
 	case PDL_FILL_BOX: {
 		/* the engine's lattice: rows HEX_ROW * sp apart, odd rows shifted by half a spacing */
@@ -249,8 +253,8 @@ double pdl_scene_estimate_particles(const pdl_scene* s)
 	for (int i = 0; i < s->fill_count; ++i) total += fill_estimate(s, &s->fills[i].def);
 	for (int i = 0; i < s->emitter_count; ++i) {
 		const pdl_scene_emitter* e = &s->emitters[i];
-		double rows = (double)rows_before(e, row_time(s, e), e->stop);
-		total += rows * row_count(e, emitter_spacing(s, e));
+		double rows = (double)rows_before(e, row_time(s, e), e->stop), sp = emitter_spacing(s, e);
+		total += ceil(rows / 2) * row_particles(e, sp, 0) + floor(rows / 2) * row_particles(e, sp, 1);
 	}
 	return total;
 }

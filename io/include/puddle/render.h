@@ -19,6 +19,9 @@
 extern "C" {
 #endif
 
+/** Most threads one renderer uses. */
+#define PDL_RENDER_MAX_THREADS 16
+
 typedef struct pdl_render_def {
 	int width, height;          /**< pixels, >= 1 */
 	/** World region to frame; it is fitted into the image keeping its aspect, centred. */
@@ -30,6 +33,9 @@ typedef struct pdl_render_def {
 	/** Ramp range for speed, density and pressure; min == max: taken from the frame. */
 	float color_min, color_max;
 	uint32_t background, wall_color, obstacle_color; /**< 0xRRGGBB */
+	/** Threads drawing bands of rows, [1, PDL_RENDER_MAX_THREADS]; the picture is the same for
+	 * any count. Default 1. */
+	int threads;
 	/** Material colours, 0xRRGGBB, by material id (defaults: the world's material colours). */
 	uint32_t material_colors[PDL_MAX_MATERIALS];
 } pdl_render_def;

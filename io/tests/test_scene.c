@@ -1,0 +1,287 @@
+/* Scene files: every shipped scene loads and runs, broken scenes give their exact message, the
+ * resolved JSON round-trips, docs/scenes.md covers every key, rescaling hits its target. */
+#include "test.h"
+
+#include "puddle/scene.h"
+#include "scene_schema.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char* read_text(const char* path)
+{
+	FILE* f = fopen(path, "rb");
+	if (!f) return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char* text = malloc((size_t)n + 1);
+	if (text && fread(text, 1, (size_t)n, f) != (size_t)n) {
+		free(text);
+		text = NULL;
+	}
+	if (text) text[n] = 0;
+	fclose(f);
+	return text;
+}
+
+/* The shipped scenes, sorted by name. */
+static int shipped(char names[16][256])
+{
+	DIR* d = opendir(PUDDLE_SCENES_DIR);
+	int n = 0;
+	if (!d) return 0;
+	for (struct dirent* e; (e = readdir(d)) && n < 16;) {
+		size_t len = strlen(e->d_name);
+		if (len > 5 && strcmp(e->d_name + len - 5, ".json") == 0)
+			snprintf(names[n++], 256, "%s/%s", PUDDLE_SCENES_DIR, e->d_name);
+	}
+	closedir(d);
+	qsort(names, (size_t)n, 256, (int (*)(const void*, const void*))strcmp);
+	return n;
+}
+
+static int lost(const pdl_scene* s, const pdl_world* w)
+{
+	pdl_particle_data p = pdl_world_particles(w);
+	int n = 0;
+	for (int i = 0; i < p.count; ++i)
+		n += !(p.x[i] >= s->bounds_min.x && p.x[i] <= s->bounds_max.x && p.y[i] >= s->bounds_min.y &&
+		       p.y[i] <= s->bounds_max.y && isfinite(p.vx[i]) && isfinite(p.vy[i]));
+	return n;
+}
+
+static void test_shipped_scenes_run(void)
+{
+	char names[16][256];
+	int n = shipped(names);
+	ENSURE_MSG(n >= 7, "found %d scenes in %s", n, PUDDLE_SCENES_DIR);
+	const char* required[] = {"blobs", "stratify", "dam-break", "drop", "slime", "lava", "obstacles"};
+	for (size_t r = 0; r < sizeof required / sizeof required[0]; ++r) {
+		bool found = false;
+		for (int i = 0; i < n; ++i) {
+			const char* base = strrchr(names[i], '/') + 1;
+			found |= strncmp(base, required[r], strlen(required[r])) == 0 && base[strlen(required[r])] == '.';
+		}
+		ENSURE_MSG(found, "scenes/%s.json is missing", required[r]);
+	}
+	for (int i = 0; i < n; ++i) {
+		pdl_scene_error err;
+		pdl_scene* s = pdl_scene_load(names[i], &err);
+		ENSURE_MSG(s, "%s", err.message);
+		s->world.threads = 2;
+		pdl_world* w = pdl_scene_build_world(s, &err);
+		ENSURE_MSG(w, "%s", err.message);
+		for (long long f = 0; f < 200; ++f) {
+			ENSURE(pdl_scene_apply_frame(s, w, f, &err) >= 0);
+			pdl_world_step(w);
+		}
+		pdl_stats st = pdl_world_stats(w);
+		printf("  %-10s %5d particles, max speed %.3g, lost %d\n", s->name, st.particles, st.max_speed, lost(s, w));
+		ENSURE_MSG(st.particles > 0, "%s", names[i]);
+		ENSURE_MSG(st.non_finite == 0, "%s: %d particles not finite", names[i], st.non_finite);
+		ENSURE_MSG(lost(s, w) == 0, "%s: %d particles left the bounds", names[i], lost(s, w));
+		pdl_world_destroy(w);
+		pdl_scene_destroy(s);
+	}
+}
+
+/* ---- broken scenes: the exact message each one gets ------------------------------------------ */
+
+#define BASE_WORLD "\"materials\": [{\"name\": \"water\"}], \"container\": {\"shape\": \"circle\", \"radius\": 10}"
+
+static const struct {
+	const char* json;
+	const char* message;
+} broken[] = {
+	{"{\"materials\": [{\"name\": \"water\"}, {\"name\": \"oil\", \"rest_density\": -3}]}",
+	 "x.json: materials[1].rest_density: must be > 0, got -3"},
+	{"{" BASE_WORLD ", \"fills\": [{\"shape\": \"disc\", \"radius\": -2}]}",
+	 "x.json: fills[0].radius: must be > 0, got -2"},
+	{"{" BASE_WORLD ", \"fills\": [{\"shape\": \"disc\", \"radius\": 2, \"half_extents\": [1, 1]}]}",
+	 "x.json: fills[0].half_extents: is not used by shape \"disc\""},
+	{"{\"materials\": [{\"name\": \"water\", \"rest_densty\": 4}]}",
+	 "x.json: materials[0].rest_densty: unknown key (did you mean \"rest_density\"?)"},
+	{"{\"materials\": [{\"name\": \"water\"}], \"contaner\": {}}",
+	 "x.json: contaner: unknown key (did you mean \"container\"?)"},
+	{"{\"materials\": [{\"name\": \"water\"}], \"zzz\": 1}", "x.json: zzz: unknown key"},
+	{"{\"materials\": [{\"name\": \"water\"}]", "x.json:1:33: invalid JSON at line 1, column 33, near \"]\""},
+	{"{\n  \"materials\": [{\"name\": \"water\",}]\n}",
+	 "x.json:2:35: invalid JSON at line 2, column 35, near \"]\""},
+	{"{" BASE_WORLD ", \"world\": {\"dt\": 0}}", "x.json: world.dt: must be in (0, 1], got 0"},
+	{"{" BASE_WORLD ", \"world\": {\"substeps\": 2.5}}",
+	 "x.json: world.substeps: must be an integer in [1, 64], got 2.5"},
+	{"{" BASE_WORLD ", \"world\": {\"gravity\": [0, 1e39]}}", "x.json: world.gravity[1]: must be finite, got 1e+39"},
+	{"{" BASE_WORLD ", \"world\": {\"gravity\": [0]}}",
+	 "x.json: world.gravity: must be an array [x, y] of two numbers, got an array"},
+	{"{" BASE_WORLD ", \"world\": {\"gravity\": \"down\"}}",
+	 "x.json: world.gravity: must be an array [x, y] of two numbers, got a string"},
+	{"{\"materials\": [{\"name\": \"water\"}]}", "x.json: world.bounds: is required when there is no container"},
+	{"{}", "x.json: materials: is required (an array of at least one material)"},
+	{"{\"materials\": []}", "x.json: materials: must have at least one material"},
+	{"{\"materials\": [{\"rest_density\": 4}]}", "x.json: materials[0].name: is required"},
+	{"{\"materials\": [{\"name\": \"a\"}, {\"name\": \"a\"}], \"container\": {\"shape\": \"circle\", \"radius\": 1}}",
+	 "x.json: materials[1].name: \"a\" is already the name of materials[0]"},
+	{"{\"materials\": [{\"name\": \"w\", \"yield_ratio\": 1.5}]}", "x.json: materials[0].yield_ratio: must be in [0, 1], got 1.5"},
+	{"{\"materials\": [{\"name\": \"w\", \"color\": \"blue\"}]}",
+	 "x.json: materials[0].color: must be a colour \"#rrggbb\", got \"blue\""},
+	{"{" BASE_WORLD ", \"fills\": [{\"shape\": \"disk\", \"radius\": 2}]}",
+	 "x.json: fills[0].shape: must be one of \"point\", \"line\", \"disc\", \"box\", \"sunflower\", got \"disk\" (did you "
+	 "mean \"disc\"?)"},
+	{"{" BASE_WORLD ", \"fills\": [{\"shape\": \"disc\", \"radius\": 2, \"material\": \"watr\"}]}",
+	 "x.json: fills[0].material: no material named \"watr\" (did you mean \"water\"?)"},
+	{"{" BASE_WORLD ", \"fills\": [{\"shape\": \"box\", \"half_extents\": [1e6, 1e6]}]}",
+	 "x.json: fills[0]: would make about 3.72e+13 particles in all, more than solver.max_particles = 1000000"},
+	{"{" BASE_WORLD ", \"fills\": [{\"shape\": \"disc\", \"radius\": 2, \"spacing\": 0.001}]}",
+	 "x.json: fills[0].spacing: must be 0 (rest spacing) or >= 0.01 * solver.interaction_radius = 0.01, got 0.001"},
+	{"{" BASE_WORLD ", \"fills\": [{\"radius\": 2}]}",
+	 "x.json: fills[0].shape: is required (one of \"point\", \"line\", \"disc\", \"box\", \"sunflower\")"},
+	{"{" BASE_WORLD ", \"fills\": [{\"shape\": \"box\"}]}", "x.json: fills[0].half_extents: is required for shape \"box\""},
+	{"{\"materials\": [{\"name\": \"w\"}], \"container\": {\"shape\": \"circle\", \"radius\": 1, \"half_extents\": [1, 1]}}",
+	 "x.json: container.half_extents: is not used by shape \"circle\""},
+	{"{" BASE_WORLD ", \"obstacles\": [{\"shape\": \"polygon\", \"vertices\": [[0, 0], [0, 1], [1, 0]]}]}",
+	 "x.json: obstacles[0].vertices: must be finite, convex, counter-clockwise, with non-zero area"},
+	{"{" BASE_WORLD ", \"obstacles\": [{\"shape\": \"polygon\", \"vertices\": [[0, 0], [1, 0]]}]}",
+	 "x.json: obstacles[0].vertices: must be an array of 3 to 16 points [x, y], got 2 points"},
+	{"{" BASE_WORLD ", \"strokes\": [{\"start\": 2, \"end\": 1, \"points\": [[0, 0]]}]}",
+	 "x.json: strokes[0].end: must be greater than start (2), got 1"},
+	{"{" BASE_WORLD ", \"emitters\": [{\"position\": [0, 0], \"velocity\": [0, 0], \"width\": 1, \"stop\": 1}]}",
+	 "x.json: emitters[0]: velocity must not be [0, 0] (rows are launched along it)"},
+	{"{" BASE_WORLD ", \"output\": {\"width\": 801}}", "x.json: output.width: must be an integer in [16, 8192] and even, got 801"},
+	{"{" BASE_WORLD ", \"output\": {\"color_mode\": \"sped\"}}",
+	 "x.json: output.color_mode: must be one of \"material\", \"speed\", \"density\", \"pressure\", got \"sped\" (did you "
+	 "mean \"speed\"?)"},
+	{"{" BASE_WORLD ", \"solver\": {\"interaction_radius\": 1, \"interaction_radius\": 2}}",
+	 "x.json: solver: key \"interaction_radius\" appears twice"},
+	{"[1, 2]", "x.json: the top level must be an object, got an array"},
+};
+
+static void test_broken_scenes(void)
+{
+	for (size_t i = 0; i < sizeof broken / sizeof broken[0]; ++i) {
+		pdl_scene_error err;
+		pdl_scene* s = pdl_scene_parse(broken[i].json, strlen(broken[i].json), "x.json", &err);
+		ENSURE_MSG(!s, "case %zu was accepted", i);
+		ENSURE_MSG(strcmp(err.message, broken[i].message) == 0, "case %zu:\n    got      %s\n    expected %s", i,
+		           err.message, broken[i].message);
+	}
+}
+
+static void test_unreadable_file(void)
+{
+	pdl_scene_error err;
+	ENSURE(!pdl_scene_load("/nonexistent/x.json", &err));
+	ENSURE(strcmp(err.message, "/nonexistent/x.json: cannot open: No such file or directory") == 0);
+}
+
+/* The resolved JSON is itself a scene that resolves to the same text. */
+static void test_round_trip(void)
+{
+	char names[16][256];
+	int n = shipped(names);
+	ENSURE(n > 0);
+	for (int i = 0; i < n; ++i) {
+		pdl_scene* s = pdl_scene_load(names[i], NULL);
+		ENSURE(s);
+		char* a = pdl_scene_to_json(s);
+		pdl_scene_error err;
+		pdl_scene* t = pdl_scene_parse(a, strlen(a), names[i], &err);
+		ENSURE_MSG(t, "%s", err.message);
+		char* b = pdl_scene_to_json(t);
+		ENSURE_MSG(strcmp(a, b) == 0, "%s does not round-trip", names[i]);
+		ENSURE(pdl_scene_hash(s) == pdl_scene_hash(t));
+		ENSURE(memcmp(&s->world, &t->world, sizeof s->world) == 0);
+		free(a), free(b);
+		pdl_scene_destroy(s), pdl_scene_destroy(t);
+	}
+}
+
+/* Every key the loader accepts is documented in docs/scenes.md as `key`. */
+static void test_docs_cover_every_key(void)
+{
+	char* docs = read_text(PUDDLE_DOCS_DIR "/scenes.md");
+	ENSURE(docs);
+	const scene_object* objects[] = {&pdl_schema_world,     &pdl_schema_bounds,   &pdl_schema_solver,
+	                                 &pdl_schema_material,  &pdl_schema_container, &pdl_schema_obstacle,
+	                                 &pdl_schema_fill,      &pdl_schema_emitter,  &pdl_schema_stroke,
+	                                 &pdl_schema_output};
+	char quoted[80];
+	for (size_t o = 0; o < sizeof objects / sizeof objects[0]; ++o)
+		for (int i = 0; i < objects[o]->field_count; ++i) {
+			snprintf(quoted, sizeof quoted, "`%s`", objects[o]->fields[i].key);
+			ENSURE_MSG(strstr(docs, quoted), "%s.%s is not in docs/scenes.md", objects[o]->name, objects[o]->fields[i].key);
+		}
+	for (int i = 0; i < pdl_schema_top_key_count; ++i) {
+		snprintf(quoted, sizeof quoted, "`%s`", pdl_schema_top_keys[i]);
+		ENSURE_MSG(strstr(docs, quoted), "%s is not in docs/scenes.md", pdl_schema_top_keys[i]);
+	}
+	free(docs);
+}
+
+static void test_scale_to_particles(void)
+{
+	pdl_scene* s = pdl_scene_load(PUDDLE_SCENES_DIR "/dam-break.json", NULL);
+	ENSURE(s);
+	pdl_scene_scale_to_particles(s, 8000);
+	double estimate = pdl_scene_estimate_particles(s);
+	ENSURE_MSG(fabs(estimate - 8000) < 400, "estimate %g", estimate);
+	s->world.threads = 1;
+	pdl_world* w = pdl_scene_build_world(s, NULL);
+	ENSURE(w);
+	int n = pdl_world_particle_count(w);
+	ENSURE_MSG(abs(n - 8000) < 800, "built %d", n);
+	pdl_world_destroy(w);
+	pdl_scene_destroy(s);
+}
+
+/* Emitters add exactly what the estimate says, frame by frame, independent of the world. */
+static void test_emitter_rows(void)
+{
+	pdl_scene* s = pdl_scene_load(PUDDLE_SCENES_DIR "/obstacles.json", NULL);
+	ENSURE(s);
+	ENSURE(s->emitter_count == 1);
+	s->world.threads = 1;
+	pdl_world* w = pdl_scene_build_world(s, NULL);
+	ENSURE(w);
+	int start = pdl_world_particle_count(w), added = 0;
+	long long frames = pdl_scene_frames_for(s, s->emitters[0].stop) + 2;
+	for (long long f = 0; f < frames; ++f) added += pdl_scene_apply_frame(s, w, f, NULL);
+	ENSURE_MSG(start + added == (int)pdl_scene_estimate_particles(s), "%d + %d vs %g", start, added,
+	           pdl_scene_estimate_particles(s));
+	pdl_world_destroy(w);
+	pdl_scene_destroy(s);
+}
+
+/* A fill's mix gives particle k material k mod n. */
+static void test_fill_mix(void)
+{
+	pdl_scene* s = pdl_scene_load(PUDDLE_SCENES_DIR "/stratify.json", NULL);
+	ENSURE(s);
+	s->world.threads = 1;
+	pdl_world* w = pdl_scene_build_world(s, NULL);
+	ENSURE(w);
+	pdl_particle_data p = pdl_world_particles(w);
+	int counts[3] = {0};
+	for (int i = 0; i < p.count; ++i) {
+		ENSURE(p.material[i] < 3);
+		counts[p.material[i]]++;
+	}
+	ENSURE(counts[0] == 1100 && counts[1] == 1100 && counts[2] == 1100);
+	pdl_world_destroy(w);
+	pdl_scene_destroy(s);
+}
+
+int main(void)
+{
+	RUN_TEST(test_broken_scenes);
+	RUN_TEST(test_unreadable_file);
+	RUN_TEST(test_round_trip);
+	RUN_TEST(test_docs_cover_every_key);
+	RUN_TEST(test_scale_to_particles);
+	RUN_TEST(test_emitter_rows);
+	RUN_TEST(test_fill_mix);
+	RUN_TEST(test_shipped_scenes_run);
+	return TEST_SUMMARY();
+}
