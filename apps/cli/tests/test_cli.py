@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the puddle command: help, bad input (exact message, exit 2, nothing
+written), info, exports (VTK parsed with xml.etree, PLY, CSV), snapshots and resume, video,
+bench. Usage: test_cli.py PUDDLE SCENES_DIR"""
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+PUDDLE, SCENES = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+failures = []
+
+
+def run(*args, env=None, timeout=600):
+    p = subprocess.run([PUDDLE, *args], capture_output=True, text=True, env=env, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("  FAILED:", what)
+
+
+def case(fn):
+    print(fn.__name__)
+    sys.stdout.flush()
+    work = tempfile.mkdtemp(prefix="puddle_cli_")
+    try:
+        fn(work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def summary_value(stdout, key):
+    for line in stdout.splitlines():
+        if line.strip().startswith(key):
+            return line.strip()[len(key):].strip()
+    return None
+
+
+def test_help(work):
+    for args in (["--help"], ["run", "--help"], ["info", "--help"], ["bench", "--help"], ["help", "run"]):
+        rc, out, err = run(*args)
+        check(rc == 0 and out.startswith("Usage: puddle"), f"{args}: rc {rc}, {out[:40]!r}")
+    rc, out, err = run("rnu")
+    check(rc == 2 and "unknown command 'rnu' (did you mean 'run'?)" in err, f"unknown command: {rc} {err!r}")
+    rc, out, err = run("run", os.path.join(SCENES, "blobs.json"), "--vidoe", "x.mp4")
+    check(rc == 2 and "unknown option '--vidoe' (did you mean '--video'?)" in err, f"unknown option: {rc} {err!r}")
+    rc, out, err = run("run", os.path.join(SCENES, "blobs.json"), "--steps", "-4")
+    check(rc == 2 and "--steps: must be an integer in [1, " in err, f"bad --steps: {rc} {err!r}")
+    rc, out, err = run("run", os.path.join(SCENES, "blobs.json"), "--size", "641x480")
+    check(rc == 2 and "--size: must be WIDTHxHEIGHT, both even" in err, f"bad --size: {rc} {err!r}")
+    rc, out, err = run("run")
+    check(rc == 2 and "which scene?" in err, f"no scene: {rc} {err!r}")
+
+
+BROKEN = [
+    ('{"materials": [{"name": "water"}, {"name": "oil", "rest_density": -3}]}',
+     "materials[1].rest_density: must be > 0, got -3"),
+    ('{"materials": [{"name": "water"}], "container": {"shape": "circle", "radius": -400}}',
+     "container.radius: must be > 0, got -400"),
+    ('{"materials": [{"name": "water", "viscosity_sigma": 0.5, "viscosity_sigma": 1}]}',
+     'materials[0]: key "viscosity_sigma" appears twice'),
+    ('{"materials": [{"name": "water"}], "container": {"shape": "circle", "radius": 10},'
+     ' "fills": [{"shape": "disc", "radius": 10000}]}',
+     "fills[0]: would make about 2.92e+09 particles in all, more than solver.max_particles = 1000000"),
+    ('{"materials": [{"name": "water", "stifness": 60}]}',
+     'materials[0].stifness: unknown key (did you mean "stiffness"?)'),
+    ('{"materials": [{"name": "water"}], "container": {"shape": "circle", "radius": 10}, "output": {"width": NaN}}',
+     None),  # JSON has no NaN: a syntax error with line and column
+]
+
+
+def test_broken_scenes(work):
+    out_dir = os.path.join(work, "out")
+    os.makedirs(out_dir)
+    keep = os.path.join(out_dir, "final.png")
+    with open(keep, "w") as f:
+        f.write("an earlier picture")
+    for i, (text, expected) in enumerate(BROKEN):
+        path = os.path.join(work, f"broken{i}.json")
+        with open(path, "w") as f:
+            f.write(text)
+        for cmd in (["run", path, "--out", out_dir], ["run", path, "--out", os.path.join(work, "new")], ["info", path]):
+            rc, out, err = run(*cmd)
+            check(rc == 2, f"{cmd[0]} broken{i}: exit {rc}")
+            if expected:
+                check(err == f"{path}: {expected}\n", f"{cmd[0]} broken{i}: {err!r}")
+            else:
+                check(err.startswith(f"{path}:1:") and "invalid JSON" in err, f"broken{i}: {err!r}")
+            check(out == "", f"{cmd[0]} broken{i} printed {out!r}")
+        check(not os.path.exists(os.path.join(work, "new")), f"broken{i}: an output folder was made")
+    with open(keep) as f:
+        check(f.read() == "an earlier picture", "a refused run touched an existing file")
+    check(sorted(os.listdir(out_dir)) == ["final.png"], f"refused runs wrote {os.listdir(out_dir)}")
+    rc, out, err = run("run", os.path.join(work, "missing.json"))
+    check(rc == 2 and "missing.json: cannot open: No such file or directory" in err, f"missing: {rc} {err!r}")
+
+
+def test_info_every_scene(work):
+    names = sorted(n for n in os.listdir(SCENES) if n.endswith(".json"))
+    check(len(names) >= 7, f"only {names}")
+    for name in names:
+        rc, out, err = run("info", os.path.join(SCENES, name))
+        check(rc == 0, f"info {name}: {rc} {err!r}")
+        scene = json.loads(out)
+        for key in ("world", "solver", "materials", "fills", "output"):
+            check(key in scene, f"info {name}: no {key}")
+        check("valid" in err and "particles" in err, f"info {name} report: {err!r}")
+        # the resolved scene is itself a valid scene that resolves to the same text
+        again = os.path.join(work, name)
+        with open(again, "w") as f:
+            f.write(out)
+        rc2, out2, _ = run("info", again)
+        check(rc2 == 0 and out2 == out, f"info {name}: resolved form does not round-trip")
+
+
+def test_exports(work):
+    out_dir = os.path.join(work, "run")
+    rc, out, err = run("run", os.path.join(SCENES, "blobs.json"), "--steps", "60", "--vtk", "--ply", "--csv",
+                       "--export-every", "20", "--png-every", "30", "--size", "120x120", "--out", out_dir)
+    check(rc == 0, f"run: {rc} {err}")
+    particles = int(summary_value(out, "particles"))
+    check(summary_value(out, "particles lost") == "0", f"lost: {summary_value(out, 'particles lost')}")
+    frames = [0, 20, 40, 60]
+    pvd = ET.parse(os.path.join(out_dir, "blobs.pvd")).getroot()
+    sets = pvd.findall("./Collection/DataSet")
+    check([d.get("file") for d in sets] == [f"vtk/frame_{f:06d}.vtp" for f in frames], "pvd lists the frames")
+    check(abs(float(sets[-1].get("timestep")) - 1.0) < 1e-4, f"pvd time {sets[-1].get('timestep')}")
+    for f in frames:
+        root = ET.parse(os.path.join(out_dir, f"vtk/frame_{f:06d}.vtp")).getroot()
+        check(root.get("type") == "PolyData", "vtp type")
+        piece = root.find("./PolyData/Piece")
+        n = int(piece.get("NumberOfPoints"))
+        check(n == particles, f"frame {f}: {n} points, {particles} particles")
+        pos = piece.find("./Points/DataArray").text.split()
+        check(len(pos) == 3 * n, f"frame {f}: {len(pos)} coordinates")
+        arrays = {a.get("Name"): a for a in piece.findall("./PointData/DataArray")}
+        check(set(arrays) >= {"velocity", "density", "pressure", "material", "id"}, f"point data {set(arrays)}")
+        check(len(arrays["velocity"].text.split()) == 3 * n, "velocity count")
+        for name in ("density", "pressure", "material", "id"):
+            check(len(arrays[name].text.split()) == n, f"{name} count")
+        check(len(piece.find("./Verts/DataArray[@Name='connectivity']").text.split()) == n, "verts")
+        with open(os.path.join(out_dir, f"csv/frame_{f:06d}.csv")) as c:
+            rows = list(csv.reader(c))
+        check(rows[0] == ["id", "material", "x", "y", "vx", "vy", "density", "pressure"], f"csv header {rows[0]}")
+        check(len(rows) == n + 1, f"csv rows {len(rows)}")
+        # same particles in the same (id) order in both files
+        check([r[2] for r in rows[1:]] == pos[0::3], f"frame {f}: csv and vtk positions differ")
+        with open(os.path.join(out_dir, f"ply/frame_{f:06d}.ply"), "rb") as p:
+            head = p.read(600).decode("ascii", "replace")
+        check(head.startswith("ply\nformat ascii 1.0\n") and f"element vertex {n}\n" in head, "ply header")
+    pngs = sorted(os.listdir(os.path.join(out_dir, "frames")))
+    check(pngs == ["frame_000000.png", "frame_000030.png", "frame_000060.png"], f"pngs {pngs}")
+    with open(os.path.join(out_dir, "final.png"), "rb") as p:
+        check(p.read(8) == b"\x89PNG\r\n\x1a\n", "final.png is a PNG")
+    leftovers = [n for _, _, files in os.walk(out_dir) for n in files if ".tmp." in n]
+    check(not leftovers, f"temporary files left: {leftovers}")
+
+
+def test_resume(work):
+    for scene, cut, total in (("obstacles", 45, 90), ("slime", 40, 70)):
+        path = os.path.join(SCENES, scene + ".json")
+        a = os.path.join(work, scene + "-a")
+        rc, out, err = run("run", path, "--steps", str(total), "--snapshot-every", str(cut), "--out", a,
+                           "--size", "64x64", "--threads", "2")
+        check(rc == 0, f"{scene} straight: {rc} {err}")
+        straight = summary_value(out, "state hash")
+        snap = os.path.join(a, "snapshots", f"snap_{cut:06d}.pdls")
+        check(os.path.exists(snap), f"{snap} missing")
+        rc, out, err = run("run", path, "--steps", str(total), "--resume", snap, "--out", os.path.join(work, scene + "-b"),
+                           "--size", "64x64", "--threads", "1")
+        check(rc == 0, f"{scene} resumed: {rc} {err}")
+        check(summary_value(out, "state hash") == straight and straight,
+              f"{scene}: resumed {summary_value(out, 'state hash')} vs straight {straight}")
+    snap = os.path.join(work, "obstacles-a", "snapshots", "snap_000045.pdls")
+    rc, out, err = run("run", os.path.join(SCENES, "drop.json"), "--resume", snap, "--out", os.path.join(work, "c"))
+    check(rc == 2 and "was made from scene 'obstacles'" in err, f"other scene: {rc} {err!r}")
+    with open(snap, "rb") as f:
+        data = f.read()
+    cut = os.path.join(work, "cut.pdls")
+    with open(cut, "wb") as f:
+        f.write(data[: len(data) // 2])
+    rc, out, err = run("run", os.path.join(SCENES, "obstacles.json"), "--resume", cut, "--out", os.path.join(work, "d"))
+    check(rc == 2 and "truncated snapshot" in err, f"truncated: {rc} {err!r}")
+    check(not os.path.exists(os.path.join(work, "d")), "a refused resume made its folder")
+
+
+def test_video(work):
+    video = os.path.join(work, "v.mp4")
+    if shutil.which("ffmpeg"):
+        rc, out, err = run("run", os.path.join(SCENES, "drop.json"), "--steps", "30", "--video", video,
+                           "--size", "96x64", "--out", os.path.join(work, "v"), "--quiet")
+        check(rc == 0 and os.path.getsize(video) > 1000, f"video: {rc} {err!r}")
+        if shutil.which("ffprobe"):
+            probe = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+                                    "stream=codec_name,pix_fmt,width,height", "-of", "csv=p=0", video],
+                                   capture_output=True, text=True).stdout.strip()
+            check(probe == "h264,96,64,yuv420p", f"ffprobe: {probe!r}")
+    env = dict(os.environ, PATH="/nonexistent")
+    env.pop("PUDDLE_FFMPEG", None)
+    rc, out, err = run("run", os.path.join(SCENES, "drop.json"), "--steps", "5", "--video", os.path.join(work, "w.mp4"),
+                       "--out", os.path.join(work, "w"), env=env)
+    check(rc == 1 and "--video needs ffmpeg, which is not on PATH" in err, f"no ffmpeg: {rc} {err!r}")
+    check(not os.path.exists(os.path.join(work, "w")), "no-ffmpeg run made its folder")
+    rc, out, err = run("run", os.path.join(SCENES, "drop.json"), "--video", os.path.join(work, "w.avi"))
+    check(rc == 2 and "must end in .mp4" in err, f"avi: {rc} {err!r}")
+
+
+def test_bench(work):
+    table = os.path.join(work, "bench.csv")
+    rc, out, err = run("bench", os.path.join(SCENES, "drop.json"), "--particles", "600", "--threads", "1,2",
+                       "--steps", "5", "--warmup", "2", "--csv", table)
+    check(rc == 0, f"bench: {rc} {err!r}")
+    with open(table) as f:
+        rows = list(csv.DictReader(f))
+    check(out.splitlines()[0].startswith("scene,particles,threads,steps,median_ms_per_step,steps_per_s,"), "header")
+    check(len(rows) == 2, f"rows {rows}")
+    for r in rows:
+        check(r["scene"] == "drop" and r["valid"] == "1" and r["steps"] == "5", f"row {r}")
+        check(abs(int(r["particles"]) - 600) < 120, f"particles {r['particles']}")
+        check(float(r["steps_per_s"]) > 0 and float(r["mean_neighbours"]) > 5, f"row {r}")
+    check([r["threads"] for r in rows] == ["1", "2"], f"threads {[r['threads'] for r in rows]}")
+
+
+for test in (test_help, test_broken_scenes, test_info_every_scene, test_exports, test_resume, test_video, test_bench):
+    case(test)
+print(f"{len(failures)} failed")
+sys.exit(1 if failures else 0)
