@@ -24,13 +24,32 @@ viewer_interaction_settings viewer_default_interaction_settings(void)
 {
 	viewer_interaction_settings s;
 	s.pointer_radius = 6.0f;
-	s.pointer_strength = 80.0f;
+	s.pointer_strength = 8.0f;
 	s.pointer_drag = 2.0f;
 	s.spawn_radius = 1.2f;
 	s.spawn_interval = 1.0f / 15.0f;
 	s.box_half_extents = (pdl_vec2){2.0f, 2.0f};
 	s.spawn_material = 0;
 	return s;
+}
+
+static float length_unit(const viewer_app* app)
+{
+	return pdl_world_get_def(app->scene.world).interaction_radius;
+}
+
+float viewer_pointer_radius(const viewer_app* app)
+{
+	return app->interaction.pointer_radius * length_unit(app);
+}
+
+/* The pointer pulls in multiples of gravity, so "8" means the same in any unit system. */
+static float pointer_acceleration(const viewer_app* app)
+{
+	pdl_world_def def = pdl_world_get_def(app->scene.world);
+	float g = sqrtf(def.gravity.x * def.gravity.x + def.gravity.y * def.gravity.y);
+	if (g <= 0) g = 10.0f * def.interaction_radius;
+	return app->interaction.pointer_strength * g;
 }
 
 static bool is_container(pdl_boundary_kind kind)
@@ -81,7 +100,9 @@ int viewer_input_drop_box(viewer_app* app, pdl_vec2 p)
 	pdl_boundary_def def = pdl_default_boundary_def();
 	def.kind = PDL_BOUNDARY_BOX;
 	def.position = p;
-	def.half_extents = app->interaction.box_half_extents;
+	float h = length_unit(app);
+	def.half_extents = (pdl_vec2){app->interaction.box_half_extents.x * h,
+	                              app->interaction.box_half_extents.y * h};
 	pdl_error e;
 	int id = pdl_world_add_boundary(app->scene.world, &def, &e);
 	if (id < 0) {
@@ -249,7 +270,7 @@ void viewer_input_handle_event(viewer_app* app, const SDL_Event* e)
 			/* the wheel sizes the pointer's reach */
 			float factor = powf(1.1f, (float)e->wheel.y);
 			float r = app->interaction.pointer_radius * factor;
-			app->interaction.pointer_radius = r < 0.5f ? 0.5f : (r > 100.0f ? 100.0f : r);
+			app->interaction.pointer_radius = r < 0.5f ? 0.5f : (r > 200.0f ? 200.0f : r);
 		}
 		break;
 	case SDL_KEYDOWN:
@@ -277,7 +298,7 @@ static void spawn(viewer_app* app)
 	int material = app->interaction.spawn_material;
 	if (material < 0 || material >= materials) material = 0;
 	float h = pdl_world_get_def(world).interaction_radius;
-	float radius = app->interaction.spawn_radius;
+	float radius = app->interaction.spawn_radius * h;
 	float spacing = pdl_rest_spacing(h, pdl_world_get_material(world, material).rest_density);
 	float rest_count = 3.14159265f * radius * radius / (spacing * spacing * 0.8660254f);
 	pdl_particle_data p = pdl_world_particles(world);
@@ -321,9 +342,9 @@ void viewer_input_before_step(viewer_app* app, float dt)
 		pdl_pointer pointer = pdl_default_pointer();
 		pointer.position = in->mouse_world;
 		pointer.velocity = in->mouse_velocity;
-		pointer.radius = app->interaction.pointer_radius;
-		pointer.strength = in->action == VIEWER_POINTER_ATTRACT ? app->interaction.pointer_strength
-		                                                        : -app->interaction.pointer_strength;
+		pointer.radius = viewer_pointer_radius(app);
+		float pull = pointer_acceleration(app);
+		pointer.strength = in->action == VIEWER_POINTER_ATTRACT ? pull : -pull;
 		pointer.drag = app->interaction.pointer_drag;
 		pdl_error e;
 		if (pdl_world_set_pointer(world, MOUSE_POINTER, &pointer, &e) != PDL_OK) {
@@ -362,6 +383,6 @@ void viewer_input_before_step(viewer_app* app, float dt)
 
 	if (in->erasing && in->mouse_inside) {
 		pdl_world_remove_particles_in_circle(world, in->mouse_world,
-		                                     0.5f * app->interaction.pointer_radius);
+		                                     0.5f * viewer_pointer_radius(app));
 	}
 }

@@ -80,8 +80,8 @@ viewer_render_settings viewer_default_render_settings(void)
 	s.threshold = 0.5f;
 	s.edge_softness = 0.12f;
 	s.field_scale = 0.5f;
-	s.speed_range = 15.0f;
-	s.pressure_range = 60.0f;
+	s.speed_range = 0.0f;
+	s.pressure_range = 0.0f;
 	return s;
 }
 
@@ -161,6 +161,10 @@ void viewer_show_scene(viewer_app* app, viewer_scene* scene, const char* source)
 	app->scene = *scene;
 	app->scene_index = viewer_scene_find(scene->name);
 	app->step = 0;
+	pdl_world_def def = pdl_world_get_def(scene->world);
+	app->length_unit = def.interaction_radius;
+	app->acceleration_unit = sqrtf(def.gravity.x * def.gravity.x + def.gravity.y * def.gravity.y);
+	if (app->acceleration_unit <= 0) app->acceleration_unit = 10.0f * def.interaction_radius;
 	if (app->interaction.spawn_material >= pdl_world_material_count(scene->world)) {
 		app->interaction.spawn_material = 0;
 	}
@@ -467,7 +471,7 @@ int main(int argc, char** argv)
 	app.scene_options.threads = -1;
 	app.scene_requested = -1;
 	app.show_panel = true;
-	app.panel_width = 330.0f;
+	app.panel_width = 360.0f;
 	app.input.dragged_obstacle = -1;
 
 	viewer_options o;

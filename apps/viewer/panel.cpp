@@ -84,7 +84,7 @@ static void scene_section(viewer_app* app)
 	ImGui::SameLine();
 	if (ImGui::Button("reset (R)")) app->reset_requested = true;
 	ImGui::SameLine();
-	if (ImGui::Button("shot (S)")) app->screenshot_requested = true;
+	if (ImGui::Button("save (S)")) app->screenshot_requested = true;
 
 	const pdl_world* world = app->scene.world;
 	ImGui::Text("%d particles, %d obstacles, t = %.2f s", pdl_world_particle_count(world),
@@ -134,11 +134,12 @@ static void render_section(viewer_app* app)
 		ImGui::SliderFloat("dot radius / h", &r->dot_radius, 0.05f, 1.0f, "%.2f");
 	}
 	if (r->color == VIEWER_COLOR_SPEED) {
-		ImGui::SliderFloat("speed range", &r->speed_range, 0.5f, 100.0f, "%.1f");
+		float top = 40.0f * sqrtf(app->acceleration_unit * app->length_unit);
+		ImGui::SliderFloat("speed range", &r->speed_range, 0.0f, top, r->speed_range > 0 ? "%.1f" : "auto");
 	}
 	if (r->color == VIEWER_COLOR_PRESSURE) {
-		ImGui::SliderFloat("pressure range", &r->pressure_range, 1.0f, 1000.0f, "%.0f",
-		                   ImGuiSliderFlags_Logarithmic);
+		ImGui::SliderFloat("pressure range", &r->pressure_range, 0.0f, 1000.0f * app->length_unit,
+		                   r->pressure_range > 0 ? "%.0f" : "auto", ImGuiSliderFlags_Logarithmic);
 	}
 }
 
@@ -153,11 +154,14 @@ static void world_section(viewer_app* app, bool* auto_substeps)
 		changed = true;
 	}
 	changed |= ImGui::SliderInt("substeps", &def.substeps, 1, 64);
-	ImGui::Checkbox("raise substeps when a material needs it", auto_substeps);
-	changed |= ImGui::SliderFloat2("gravity", &def.gravity.x, -40.0f, 40.0f, "%.1f");
-	changed |= ImGui::SliderFloat("h (interaction radius)", &def.interaction_radius, 0.25f, 4.0f,
-	                              "%.2f");
-	changed |= ImGui::SliderInt("threads (0 = all cores)", &def.threads, 0, 64);
+	ImGui::Checkbox("auto substeps", auto_substeps);
+	if (ImGui::IsItemHovered()) {
+		ImGui::SetTooltip("raise substeps as soon as a stiffness needs them\n(k dt_sub^2 / h below about 0.02)");
+	}
+	float g = 4.0f * app->acceleration_unit, h = app->length_unit;
+	changed |= ImGui::SliderFloat2("gravity", &def.gravity.x, -g, g, "%.1f");
+	changed |= ImGui::SliderFloat("h (radius)", &def.interaction_radius, 0.25f * h, 4.0f * h, "%.2f");
+	changed |= ImGui::SliderInt("threads (0: all)", &def.threads, 0, 64);
 	ImGui::Text("running on %d thread(s)", pdl_world_thread_count(world));
 	if (*auto_substeps) {
 		int needed = viewer_substeps_needed(world);
@@ -186,6 +190,8 @@ static bool color_edit(const char* label, uint32_t* color)
 static void material_section(viewer_app* app)
 {
 	pdl_world* world = app->scene.world;
+	/* stiffnesses are accelerations (length / s^2) and beta is per length: ranges follow h */
+	float h = app->length_unit;
 	int count = pdl_world_material_count(world);
 	for (int m = 0; m < count; ++m) {
 		pdl_material_def d = pdl_world_get_material(world, m);
@@ -196,14 +202,15 @@ static void material_section(viewer_app* app)
 			bool c = false;
 			c |= color_edit("colour", &d.color);
 			c |= ImGui::SliderFloat("rest density", &d.rest_density, 0.5f, 20.0f, "%.2f");
-			c |= ImGui::SliderFloat("stiffness k", &d.stiffness, 0.0f, 2000.0f, "%.1f",
+			c |= ImGui::SliderFloat("stiffness k", &d.stiffness, 0.0f, 2000.0f * h, "%.1f",
 			                        ImGuiSliderFlags_Logarithmic);
-			c |= ImGui::SliderFloat("near stiffness", &d.near_stiffness, 0.0f, 2000.0f, "%.1f",
+			c |= ImGui::SliderFloat("near stiffness", &d.near_stiffness, 0.0f, 2000.0f * h, "%.1f",
 			                        ImGuiSliderFlags_Logarithmic);
-			c |= ImGui::SliderFloat("mass", &d.mass, 0.1f, 10.0f, "%.2f");
+			c |= ImGui::SliderFloat("mass", &d.mass, 0.01f, 100.0f, "%.2f",
+			                        ImGuiSliderFlags_Logarithmic);
 			c |= ImGui::SliderFloat("gravity scale", &d.gravity_scale, -2.0f, 3.0f, "%.2f");
 			c |= ImGui::SliderFloat("viscosity sigma", &d.viscosity_sigma, 0.0f, 20.0f, "%.2f");
-			c |= ImGui::SliderFloat("viscosity beta", &d.viscosity_beta, 0.0f, 5.0f, "%.2f");
+			c |= ImGui::SliderFloat("viscosity beta", &d.viscosity_beta, 0.0f, 5.0f / h, "%.3f");
 			c |= ImGui::SliderFloat("spring stiffness", &d.spring_stiffness, 0.0f, 1000.0f, "%.1f",
 			                        ImGuiSliderFlags_Logarithmic);
 			c |= ImGui::SliderFloat("yield ratio", &d.yield_ratio, 0.0f, 1.0f, "%.2f");
@@ -231,15 +238,15 @@ static void material_section(viewer_app* app)
 static void interaction_section(viewer_app* app)
 {
 	viewer_interaction_settings* s = &app->interaction;
-	ImGui::SliderFloat("pointer radius", &s->pointer_radius, 0.5f, 30.0f, "%.1f");
-	ImGui::SliderFloat("pointer strength", &s->pointer_strength, 0.0f, 1000.0f, "%.0f");
+	ImGui::SliderFloat("pointer radius / h", &s->pointer_radius, 0.5f, 60.0f, "%.1f");
+	ImGui::SliderFloat("pointer pull / g", &s->pointer_strength, 0.0f, 100.0f, "%.1f");
 	ImGui::SliderFloat("pointer drag", &s->pointer_drag, 0.0f, 20.0f, "%.1f");
-	ImGui::SliderFloat("pour radius", &s->spawn_radius, 0.3f, 5.0f, "%.2f");
+	ImGui::SliderFloat("pour radius / h", &s->spawn_radius, 0.3f, 5.0f, "%.2f");
 	float rate = 1.0f / s->spawn_interval;
 	if (ImGui::SliderFloat("pours / s", &rate, 1.0f, 60.0f, "%.0f")) s->spawn_interval = 1.0f / rate;
 	int materials = pdl_world_material_count(app->scene.world);
 	if (materials > 1) ImGui::SliderInt("pour material", &s->spawn_material, 0, materials - 1);
-	ImGui::SliderFloat2("box half size", &s->box_half_extents.x, 0.25f, 10.0f, "%.2f");
+	ImGui::SliderFloat2("box half size / h", &s->box_half_extents.x, 0.25f, 20.0f, "%.2f");
 }
 
 static void help_section(void)
@@ -306,7 +313,7 @@ extern "C" void viewer_panel_draw(viewer_app* app)
 		ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
 		                         ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
 		if (ImGui::Begin("puddle  (Tab hides)", nullptr, flags)) {
-			ImGui::PushItemWidth(-150.0f * ImGui::GetIO().FontGlobalScale);
+			ImGui::PushItemWidth(-140.0f * ImGui::GetIO().FontGlobalScale);
 			scene_section(app);
 			if (ImGui::CollapsingHeader("render", ImGuiTreeNodeFlags_DefaultOpen)) render_section(app);
 			if (ImGui::CollapsingHeader("solver", ImGuiTreeNodeFlags_DefaultOpen)) {

@@ -518,7 +518,7 @@ static void build_shapes(viewer_renderer* r, const viewer_app* app, shape_pass p
 		rgba color = app->input.action == VIEWER_POINTER_ATTRACT  ? attract_ring_color
 		             : app->input.action == VIEWER_POINTER_REPEL ? repel_ring_color
 		                                                          : idle_ring_color;
-		float radius = app->interaction.pointer_radius;
+		float radius = viewer_pointer_radius(app);
 		float width = 1.5f * view->pixel_ratio / ppu;
 		push_ring(r, app->input.mouse_world, radius - width, radius, circle_segments(radius, ppu),
 		          color);
@@ -561,6 +561,23 @@ static void upload_particles(viewer_renderer* r, const pdl_particle_data* p)
 	}
 }
 
+/* The colour map's range: the setting, or (at 0) the largest value this frame. */
+static float color_range(const viewer_app* app, float setting)
+{
+	if (setting > 0) return setting;
+	pdl_particle_data p = pdl_world_particles(app->scene.world);
+	float largest = 0;
+	if (app->render.color == VIEWER_COLOR_SPEED) {
+		for (int i = 0; i < p.count; ++i) {
+			largest = fmaxf(largest, p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i]);
+		}
+		largest = sqrtf(largest);
+	} else if (app->render.color == VIEWER_COLOR_PRESSURE && p.pressure != NULL) {
+		for (int i = 0; i < p.count; ++i) largest = fmaxf(largest, fabsf(p.pressure[i]));
+	}
+	return fmaxf(largest, 1e-3f);
+}
+
 static void set_particle_uniforms(const particle_program* p, const viewer_app* app,
                                   const float scale[2], const float offset[2], float radius)
 {
@@ -582,8 +599,12 @@ static void set_particle_uniforms(const particle_program* p, const viewer_app* a
 	gl.Uniform1i(p->color_mode, (GLint)app->render.color);
 	gl.Uniform3fv(p->material_color, PDL_MAX_MATERIALS, colors);
 	gl.Uniform1fv(p->rest_density, PDL_MAX_MATERIALS, rest);
-	gl.Uniform1f(p->speed_range, fmaxf(app->render.speed_range, 1e-3f));
-	gl.Uniform1f(p->pressure_range, fmaxf(app->render.pressure_range, 1e-3f));
+	if (app->render.color == VIEWER_COLOR_SPEED) {
+		gl.Uniform1f(p->speed_range, color_range(app, app->render.speed_range));
+	}
+	if (app->render.color == VIEWER_COLOR_PRESSURE) {
+		gl.Uniform1f(p->pressure_range, color_range(app, app->render.pressure_range));
+	}
 	if (p->pixel_radius >= 0) gl.Uniform1f(p->pixel_radius, radius * app->view.pixels_per_unit);
 }
 

@@ -62,8 +62,10 @@ typedef struct viewer_render_settings {
 	 * so half resolution with linear filtering looks the same and costs a quarter of the fill
 	 * (what matters on a software rasteriser such as llvmpipe). */
 	float field_scale;
-	float speed_range;    /**< world units / s at the top of the speed colour map */
-	float pressure_range; /**< |pressure| at either end of the pressure colour map */
+	/** World units / s at the top of the speed colour map; 0: the frame's highest speed. */
+	float speed_range;
+	/** |pressure| at either end of the pressure colour map; 0: the frame's largest |pressure|. */
+	float pressure_range;
 } viewer_render_settings;
 
 viewer_render_settings viewer_default_render_settings(void);
@@ -180,14 +182,16 @@ typedef enum viewer_pointer_action {
 	VIEWER_POINTER_DRAG_OBSTACLE,
 } viewer_pointer_action;
 
-/** Tunable interaction strengths (side panel). */
+/** Tunable interaction strengths (side panel). Lengths are in units of h and the pointer's pull
+ * in units of gravity, so the same settings suit a scene in h = 1 units and one in pixels. */
 typedef struct viewer_interaction_settings {
-	float pointer_radius;   /**< world units */
-	float pointer_strength; /**< world units / s^2 toward the pointer; the repel button negates it */
+	float pointer_radius;   /**< reach, in h */
+	float pointer_strength; /**< pull toward the pointer, in |gravity| (10 h/s^2 without gravity);
+	                             the repel button negates it */
 	float pointer_drag;     /**< 1/s, how strongly fluid follows the pointer's motion */
-	float spawn_radius;     /**< world units: the disc of new particles while spawning */
-	float spawn_interval;   /**< seconds between two spawned discs */
-	pdl_vec2 box_half_extents; /**< half size of a box dropped with C, world units */
+	float spawn_radius;     /**< the disc of new particles while pouring, in h */
+	float spawn_interval;   /**< seconds between two poured discs */
+	pdl_vec2 box_half_extents; /**< half size of a box dropped with C, in h */
 	int spawn_material;
 } viewer_interaction_settings;
 
@@ -260,6 +264,10 @@ typedef struct viewer_app {
 	/** Status line shown in the panel (errors from the API, saved screenshot names). */
 	char message[256];
 	float panel_width; /**< window points */
+	/** h of the scene as loaded: the panel's slider ranges scale with it. */
+	float length_unit;
+	/** |gravity| of the scene as loaded (10 h/s^2 if it has none), for the same reason. */
+	float acceleration_unit;
 } viewer_app;
 
 /** Sets the message line (printf style); also printed to stderr when verbose. */
@@ -286,6 +294,8 @@ void viewer_input_before_step(viewer_app* app, float dt);
 void viewer_input_reset(viewer_app* app);
 /** Drops a box obstacle centred at p (the C key); returns its id or -1. */
 int viewer_input_drop_box(viewer_app* app, pdl_vec2 p);
+/** Pointer reach in world units. */
+float viewer_pointer_radius(const viewer_app* app);
 /** Live obstacles (not containers) in the world. */
 int viewer_obstacle_count(const pdl_world* world);
 
