@@ -10,6 +10,7 @@
  *     100     key       c                  # press and release C (SDL key names)
  *     120     keydown   e                  # hold E ...
  *     140     keyup     e                  # ... and let go
+ *     150     resize    900 600            # the window is resized to 900 x 600 points
  *
  * Every line becomes the SDL event a person's hand would make, pushed into SDL's own queue
  * with the position converted to window points, so a script tests the same code a user drives.
@@ -30,6 +31,7 @@ typedef enum script_kind {
 	SCRIPT_KEY,
 	SCRIPT_KEY_DOWN,
 	SCRIPT_KEY_UP,
+	SCRIPT_RESIZE,
 } script_kind;
 
 typedef struct script_event {
@@ -39,6 +41,7 @@ typedef struct script_event {
 	SDL_Keycode key;
 	bool has_position;
 	pdl_vec2 position; /* world units */
+	int width, height; /* resize, window points */
 	int line;
 } script_event;
 
@@ -107,7 +110,17 @@ static bool parse_line(char* text, script_event* ev, char* why, size_t why_size)
 		                                          : SCRIPT_KEY_UP;
 		return true;
 	}
-	snprintf(why, why_size, "unknown event '%s' (move, press, release, key, keydown, keyup)", verb);
+	if (strcmp(verb, "resize") == 0) {
+		if (sscanf(rest, "%d %d", &ev->width, &ev->height) != 2 || ev->width < 64 ||
+		    ev->height < 64 || ev->width > 16384 || ev->height > 16384) {
+			snprintf(why, why_size, "resize needs a width and height in [64, 16384]");
+			return false;
+		}
+		ev->kind = SCRIPT_RESIZE;
+		return true;
+	}
+	snprintf(why, why_size,
+	         "unknown event '%s' (move, press, release, key, keydown, keyup, resize)", verb);
 	return false;
 }
 
@@ -245,6 +258,11 @@ void viewer_script_push_due(viewer_script* s, viewer_app* app, long long frame)
 		case SCRIPT_KEY_DOWN:
 		case SCRIPT_KEY_UP:
 			push_key(app, ev->kind == SCRIPT_KEY_DOWN, ev->key);
+			break;
+		case SCRIPT_RESIZE:
+			/* what dragging the window's edge does; the window system answers with a size
+			 * event, as it would for a person */
+			SDL_SetWindowSize(app->window, ev->width, ev->height);
 			break;
 		}
 	}

@@ -229,7 +229,8 @@ def case_keys(viewer, work, scripts):
     for f in os.listdir(shots):
         os.remove(os.path.join(shots, f))
     report = run_viewer(viewer, ["dam", "--frames", "60", "--screenshot-dir", shots, "--script",
-                                 os.path.join(scripts, "keys.script")], work, "keys")
+                                 os.path.join(scripts, "keys.script"), "--screenshot",
+                                 os.path.join(work, "keys-last.png")], work, "keys")
     # keys.script: space at 10 (pause), '.' at 30 (one step), space at 40 (resume), 3 at 50
     # (switch to the third scene of the list, which starts its own step count): 10 steps after
     # the switch.
@@ -241,6 +242,10 @@ def case_keys(viewer, work, scripts):
     check(report["color_mode"] == "speed", "keys: V switched to speed colouring")
     check(report["show_stats"] is True, "keys: F showed the stats overlay")
     check(report["show_panel"] is False, "keys: Tab hid the panel")
+    check(report["drawable"] == [900, 600] and report["viewport"] == [0, 0, 900, 600],
+          f"keys: the window was resized to 900x600 and the view followed ({report['drawable']})")
+    width, height, _ = read_png(os.path.join(work, "keys-last.png"))
+    check((width, height) == (900, 600), "keys: the last frame was drawn at the new size")
     saved = [f for f in os.listdir(shots) if f.endswith(".png")]
     check(len(saved) == 1, f"keys: S saved a screenshot ({saved})")
     width, height, _ = read_png(os.path.join(shots, saved[0]))
