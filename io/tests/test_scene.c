@@ -27,8 +27,10 @@ static char* read_text(const char* path)
 	return text;
 }
 
+static int by_name(const void* a, const void* b) { return strcmp(a, b); }
+
 /* The shipped scenes, sorted by name. */
-static int shipped(char names[16][256])
+static int shipped(char names[16][600])
 {
 	DIR* d = opendir(PUDDLE_SCENES_DIR);
 	int n = 0;
@@ -36,10 +38,10 @@ static int shipped(char names[16][256])
 	for (struct dirent* e; (e = readdir(d)) && n < 16;) {
 		size_t len = strlen(e->d_name);
 		if (len > 5 && strcmp(e->d_name + len - 5, ".json") == 0)
-			snprintf(names[n++], 256, "%s/%s", PUDDLE_SCENES_DIR, e->d_name);
+			snprintf(names[n++], 600, "%s/%s", PUDDLE_SCENES_DIR, e->d_name);
 	}
 	closedir(d);
-	qsort(names, (size_t)n, 256, (int (*)(const void*, const void*))strcmp);
+	qsort(names, (size_t)n, 600, by_name);
 	return n;
 }
 
@@ -55,7 +57,7 @@ static int lost(const pdl_scene* s, const pdl_world* w)
 
 static void test_shipped_scenes_run(void)
 {
-	char names[16][256];
+	char names[16][600];
 	int n = shipped(names);
 	ENSURE_MSG(n >= 7, "found %d scenes in %s", n, PUDDLE_SCENES_DIR);
 	const char* required[] = {"blobs", "stratify", "dam-break", "drop", "slime", "lava", "obstacles"};
@@ -179,7 +181,7 @@ static void test_unreadable_file(void)
 /* The resolved JSON is itself a scene that resolves to the same text. */
 static void test_round_trip(void)
 {
-	char names[16][256];
+	char names[16][600];
 	int n = shipped(names);
 	ENSURE(n > 0);
 	for (int i = 0; i < n; ++i) {
