@@ -120,6 +120,19 @@ function compile(gl, vs, fs) {
 	return { program, uniforms };
 }
 
+/** Triangle strip covering the outside of a convex container: each edge point paired with the
+ * same point pushed far out from the centre, so walls are drawn over the fluid's soft edge. */
+function exteriorOf(b) {
+	const fan = fanOf(b);
+	const cx = fan[0], cy = fan[1], far = 1e4;
+	const ring = fan.slice(2); // the fan's rim, closed
+	const strip = [];
+	for (let i = 0; i < ring.length; i += 2) {
+		strip.push(ring[i], ring[i + 1], cx + (ring[i] - cx) * far, cy + (ring[i + 1] - cy) * far);
+	}
+	return strip;
+}
+
 const rgb = (c) => [((c >> 16) & 255) / 255, ((c >> 8) & 255) / 255, (c & 255) / 255];
 
 /** Triangle-fan vertices (world units) of a circle, box or polygon boundary. */
@@ -132,7 +145,9 @@ function fanOf(b) {
 		}
 		return out;
 	}
-	return b.corners.flatMap((p) => [p.x, p.y]);
+	const cx = b.corners.reduce((a, p) => a + p.x, 0) / b.corners.length;
+	const cy = b.corners.reduce((a, p) => a + p.y, 0) / b.corners.length;
+	return [cx, cy, ...b.corners.flatMap((p) => [p.x, p.y]), b.corners[0].x, b.corners[0].y];
 }
 
 export class Renderer {
@@ -262,7 +277,7 @@ export class Renderer {
 		gl.bufferSubData(gl.ARRAY_BUFFER, 0, data);
 	}
 
-	drawFans(fans, color) {
+	drawFans(fans, color, mode = this.gl.TRIANGLE_FAN) {
 		const gl = this.gl;
 		gl.useProgram(this.shape.program);
 		gl.uniform4fv(this.shape.uniforms.u_view, this.view);
@@ -271,7 +286,7 @@ export class Renderer {
 		gl.bindBuffer(gl.ARRAY_BUFFER, this.shapeBuffer);
 		for (const fan of fans) {
 			gl.bufferData(gl.ARRAY_BUFFER, new Float32Array(fan), gl.STREAM_DRAW);
-			gl.drawArrays(gl.TRIANGLE_FAN, 0, fan.length / 2);
+			gl.drawArrays(mode, 0, fan.length / 2);
 		}
 	}
 
@@ -345,7 +360,9 @@ export class Renderer {
 			gl.drawArrays(gl.TRIANGLES, 0, 3);
 			gl.disable(gl.BLEND);
 		}
-		// 3. obstacles on top
+		// 3. walls and obstacles over the fluid's soft edge (docs/scenes.md: "Containers and
+		// obstacles are drawn over the fluid")
+		this.drawFans(containers.map(exteriorOf), style.wallColor, gl.TRIANGLE_STRIP);
 		this.drawFans(obstacles.map(fanOf), style.obstacleColor);
 		gl.bindVertexArray(null);
 	}
