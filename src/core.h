@@ -37,7 +37,7 @@ typedef struct particles {
 	float *vx, *vy;
 	uint8_t* material;
 	uint32_t* id;
-	float *density, *near_density, *pressure, *near_pressure;
+	float *density, *pressure, *near_pressure;
 	int32_t* spring_partner; /* capacity * PDL_K, or NULL while no material has springs */
 	float* spring_rest;
 	/* spares for sorting and Jacobi updates */
@@ -61,6 +61,9 @@ struct pdl_world {
 	float pair_sigma[PDL_MAX_MATERIALS * PDL_MAX_MATERIALS];
 	float pair_beta[PDL_MAX_MATERIALS * PDL_MAX_MATERIALS];
 	bool any_springs;
+	bool any_viscosity;
+	bool uniform_mass;      /* every pair splits displacements in halves */
+	bool uniform_viscosity; /* every pair has the same sigma and beta */
 
 	particles p;
 	pdl_grid grid_now;  /* cells of the positions at the start of the step (viscosity) */
@@ -100,8 +103,8 @@ bool pdl_particles_reserve(pdl_world* w, int capacity);
 bool pdl_particles_enable_springs(pdl_world* w);
 void pdl_particles_free(particles* p);
 /* Applies order (new slot k holds old particle order[k]) to every particle array, remapping
- * spring partners. */
-void pdl_particles_permute(pdl_world* w, const int32_t* order);
+ * spring partners; x_prev too when with_prev (it is rewritten by prediction anyway). */
+void pdl_particles_permute(pdl_world* w, const int32_t* order, bool with_prev);
 /* Keeps particles whose keep[i] != 0, in order; remaps springs. Returns removed count. */
 int pdl_particles_compact(pdl_world* w, const uint8_t* keep);
 

@@ -10,10 +10,11 @@
 static inline int cell_coord(float v, float inv_h)
 {
 	float c = floorf(v * inv_h);
-	c = fmaxf(c, -1.0e9f);
-	c = fminf(c, 1.0e9f);
+	if (!(c >= -1.0e9f)) c = -1.0e9f; /* also NaN */
+	if (!(c <= 1.0e9f)) c = 1.0e9f;
 	return (int)c;
 }
+
 
 static inline uint32_t hash_cell(int cx, int cy, uint32_t mask)
 {
@@ -44,6 +45,7 @@ bool pdl_grid_reserve(pdl_grid* g, int particles)
 	int32_t* order = realloc(g->order, (size_t)particles * sizeof *order);
 	if (!order) return false;
 	g->order = order;
+
 	g->table_size = table;
 	g->capacity = particles;
 	return true;
@@ -101,15 +103,40 @@ void pdl_grid_build(pdl_grid* g, pdl_pool* pool, int n, const float* x, const fl
 	memset(start, 0, (buckets + 1) * sizeof *start);
 	for (int i = 0; i < n; ++i) start[g->key[i] + 1]++;
 	for (uint32_t b = 0; b < buckets; ++b) start[b + 1] += start[b];
-	for (int i = 0; i < n; ++i) g->order[start[g->key[i]]++] = i;
+	for (int i = 0; i < n; ++i) {
+		int32_t slot = start[g->key[i]]++;
+		g->order[slot] = i;
+	}
 	memmove(start + 1, start, buckets * sizeof *start);
 	start[0] = 0;
 	if (!g->dense) start[buckets] = n;
+	/* from here on key[] is by sorted slot: the callers store particles in this order */
+	for (uint32_t b = 0; b < buckets; ++b)
+		for (int32_t k = start[b]; k < start[b + 1]; ++k) g->key[k] = (int32_t)b;
 }
+
+static void runs_of_cell(const pdl_grid* g, int cx, int cy, pdl_grid_runs* runs);
 
 void pdl_grid_runs_around(const pdl_grid* g, float px, float py, pdl_grid_runs* runs)
 {
-	int cx = cell_coord(px, g->inv_h), cy = cell_coord(py, g->inv_h);
+	runs_of_cell(g, cell_coord(px, g->inv_h), cell_coord(py, g->inv_h), runs);
+}
+
+void pdl_grid_runs_of(const pdl_grid* g, int i, float px, float py, pdl_grid_runs* runs,
+                      int32_t* cached)
+{
+	if (!g->dense) { /* a bucket may hold several cells: locate the particle itself */
+		pdl_grid_runs_around(g, px, py, runs);
+		return;
+	}
+	int32_t bucket = g->key[i];
+	if (bucket == *cached) return;
+	*cached = bucket;
+	runs_of_cell(g, g->x0 + bucket % g->nx, g->y0 + bucket / g->nx, runs);
+}
+
+static void runs_of_cell(const pdl_grid* g, int cx, int cy, pdl_grid_runs* runs)
+{
 	runs->count = 0;
 	if (g->dense) {
 		int lo = cx - 1 < g->x0 ? g->x0 : cx - 1;

@@ -18,7 +18,7 @@ typedef struct pdl_grid {
 	uint32_t table_size;  /* power of two, >= 2 * particle capacity */
 	int capacity;         /* particles the arrays hold */
 	int32_t* start;       /* table_size + 1: bucket b's particles are order[start[b] .. start[b+1]) */
-	int32_t* key;         /* per particle: its bucket */
+	int32_t* key;         /* per sorted slot: its bucket (per particle while sorting) */
 	int32_t* order;       /* sorted slot -> particle index, stable in particle index */
 } pdl_grid;
 
@@ -34,5 +34,11 @@ void pdl_grid_free(pdl_grid* grid);
 void pdl_grid_build(pdl_grid* grid, pdl_pool* pool, int n, const float* x, const float* y, float h);
 /* The runs of the cells around (px, py) within one cell. */
 void pdl_grid_runs_around(const pdl_grid* grid, float px, float py, pdl_grid_runs* runs);
+/* The runs around the cell particle i was sorted into (at (px, py) when the grid was built).
+ * Consecutive particles of one cell share their runs: `cached` remembers the last bucket, start
+ * it at -1. The result depends only on the particle's bucket, never on which particles came
+ * before it, so it is the same however the loop is split between threads. */
+void pdl_grid_runs_of(const pdl_grid* grid, int i, float px, float py, pdl_grid_runs* runs,
+                      int32_t* cached);
 
 #endif

@@ -1,6 +1,7 @@
 /* Particle storage: growth, filling shapes, removal, permutation and whole-state restore.
  * None of this runs inside the step except pdl_particles_permute (no allocation there). */
 #include "core.h"
+#include "simd.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -24,11 +25,11 @@ bool pdl_particles_reserve(pdl_world* w, int capacity)
 	while (cap < capacity) cap = cap > (1 << 29) ? capacity : cap * 2;
 	if (cap > w->def.max_particles && capacity <= w->def.max_particles) cap = w->def.max_particles;
 	bool ok = true;
-	GROW(x, cap); GROW(y, cap); GROW(xp, cap); GROW(yp, cap); GROW(vx, cap); GROW(vy, cap);
-	GROW(material, cap); GROW(id, cap);
-	GROW(density, cap); GROW(near_density, cap); GROW(pressure, cap); GROW(near_pressure, cap);
-	GROW(x2, cap); GROW(y2, cap); GROW(xp2, cap); GROW(yp2, cap); GROW(vx2, cap); GROW(vy2, cap);
-	GROW(material2, cap); GROW(id2, cap);
+	GROW(x, cap + PDL_SIMD_PAD); GROW(y, cap + PDL_SIMD_PAD); GROW(xp, cap); GROW(yp, cap);
+	GROW(vx, cap + PDL_SIMD_PAD); GROW(vy, cap + PDL_SIMD_PAD); GROW(material, cap + PDL_SIMD_PAD); GROW(id, cap);
+	GROW(density, cap + PDL_SIMD_PAD); GROW(pressure, cap + PDL_SIMD_PAD); GROW(near_pressure, cap + PDL_SIMD_PAD);
+	GROW(x2, cap + PDL_SIMD_PAD); GROW(y2, cap + PDL_SIMD_PAD); GROW(xp2, cap); GROW(yp2, cap);
+	GROW(vx2, cap + PDL_SIMD_PAD); GROW(vy2, cap + PDL_SIMD_PAD); GROW(material2, cap + PDL_SIMD_PAD); GROW(id2, cap);
 	GROW(scratch, cap);
 	if (p->spring_partner) {
 		GROW(spring_partner, (size_t)cap * PDL_K); GROW(spring_rest, (size_t)cap * PDL_K);
@@ -37,6 +38,11 @@ bool pdl_particles_reserve(pdl_world* w, int capacity)
 	}
 	ok = ok && pdl_grid_reserve(&w->grid_now, cap) && pdl_grid_reserve(&w->grid_pred, cap);
 	if (!ok) return false;
+	/* the four-wide loops read up to three entries past the last particle: keep them defined */
+	float* padded[] = {p->x, p->y, p->vx, p->vy, p->x2, p->y2, p->vx2, p->vy2, p->density, p->pressure, p->near_pressure};
+	for (size_t k = 0; k < sizeof padded / sizeof padded[0]; ++k)
+		for (int i = p->capacity; i < cap + PDL_SIMD_PAD; ++i) padded[k][i] = 0;
+	for (int i = p->capacity; i < cap + PDL_SIMD_PAD; ++i) p->material[i] = p->material2[i] = 0;
 	p->capacity = cap;
 	return true;
 }
@@ -69,7 +75,7 @@ bool pdl_particles_enable_springs(pdl_world* w)
 void pdl_particles_free(particles* p)
 {
 	void* arrays[] = {p->x, p->y, p->xp, p->yp, p->vx, p->vy, p->material, p->id, p->density,
-	                  p->near_density, p->pressure, p->near_pressure, p->spring_partner,
+	                  p->pressure, p->near_pressure, p->spring_partner,
 	                  p->spring_rest, p->x2, p->y2, p->xp2, p->yp2, p->vx2, p->vy2, p->material2,
 	                  p->id2, p->spring_partner2, p->spring_rest2, p->scratch, p->proposals};
 	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) free(arrays[i]);
@@ -85,6 +91,7 @@ void pdl_particles_free(particles* p)
 
 typedef struct permute_job {
 	particles* p;
+	bool with_prev;
 	const int32_t* order;
 	const int32_t* new_index; /* old index -> new index, for spring partners */
 } permute_job;
@@ -98,12 +105,16 @@ static void permute_range(void* ctx, int begin, int end)
 		int i = order[k];
 		p->x2[k] = p->x[i];
 		p->y2[k] = p->y[i];
-		p->xp2[k] = p->xp[i];
-		p->yp2[k] = p->yp[i];
 		p->vx2[k] = p->vx[i];
 		p->vy2[k] = p->vy[i];
 		p->material2[k] = p->material[i];
 		p->id2[k] = p->id[i];
+	}
+	if (job->with_prev) {
+		for (int k = begin; k < end; ++k) {
+			p->xp2[k] = p->xp[order[k]];
+			p->yp2[k] = p->yp[order[k]];
+		}
 	}
 	if (!p->spring_partner) return;
 	for (int k = begin; k < end; ++k) {
@@ -125,16 +136,18 @@ static void inverse_range(void* ctx, int begin, int end)
 	for (int k = begin; k < end; ++k) inv[job->order[k]] = k;
 }
 
-void pdl_particles_permute(pdl_world* w, const int32_t* order)
+void pdl_particles_permute(pdl_world* w, const int32_t* order, bool with_prev)
 {
 	particles* p = &w->p;
-	permute_job job = {p, order, p->scratch};
+	permute_job job = {p, with_prev, order, p->scratch};
 	if (p->spring_partner) pdl_pool_for(w->pool, p->count, 4096, inverse_range, &job);
 	pdl_pool_for(w->pool, p->count, 2048, permute_range, &job);
 	SWAP(p->x, p->x2);
 	SWAP(p->y, p->y2);
-	SWAP(p->xp, p->xp2);
-	SWAP(p->yp, p->yp2);
+	if (with_prev) {
+		SWAP(p->xp, p->xp2);
+		SWAP(p->yp, p->yp2);
+	}
 	SWAP(p->vx, p->vx2);
 	SWAP(p->vy, p->vy2);
 	SWAP(p->material, p->material2);

@@ -16,6 +16,7 @@
  * (reference 001's stratification). k and k_near are accelerations (length / s^2): the
  * displacement per step is dt^2 times them, so the fluid is the same at any dt. */
 #include "core.h"
+#include "simd.h"
 
 #include <math.h>
 
@@ -24,70 +25,92 @@ typedef struct relax_job {
 	float dt;
 } relax_job;
 
+/* Density pass: rho_i and rho_near_i, then the pressures. Lane k of each neighbour run sums
+ * candidates k, k+4, ... (see simd.h), so every backend gives the same bits. */
 static void density_range(void* ctx, int begin, int end)
 {
 	relax_job* job = ctx;
 	pdl_world* w = job->w;
 	particles* p = &w->p;
 	const pdl_grid* g = &w->grid_pred;
-	float h = w->def.interaction_radius, inv_h = 1.0f / h, h2 = h * h;
+	float h = w->def.interaction_radius;
+	const f4 h2 = f4_set1(h * h), inv_h = f4_set1(1.0f / h), one = f4_set1(1.0f);
+	pdl_grid_runs runs = {0};
+	int32_t cached = -1;
 	for (int i = begin; i < end; ++i) {
-		float xi = p->x[i], yi = p->y[i];
-		float rho = 0, rho_near = 0;
-		pdl_grid_runs runs;
-		pdl_grid_runs_around(g, xi, yi, &runs);
+		const f4 xi = f4_set1(p->x[i]), yi = f4_set1(p->y[i]);
+		f4 rho = f4_set1(0), rho_near = f4_set1(0);
+		pdl_grid_runs_of(g, i, p->x[i], p->y[i], &runs, &cached);
 		for (int r = 0; r < runs.count; ++r) {
-			for (int j = runs.begin[r]; j < runs.end[r]; ++j) {
-				float dx = p->x[j] - xi, dy = p->y[j] - yi, r2 = dx * dx + dy * dy;
-				if (r2 >= h2 || j == i) continue;
-				float a = 1.0f - sqrtf(r2) * inv_h, a2 = a * a;
-				rho += a2;
-				rho_near += a2 * a;
+			for (int j = runs.begin[r]; j < runs.end[r]; j += 4) {
+				f4 dx = f4_sub(f4_load(p->x + j), xi), dy = f4_sub(f4_load(p->y + j), yi);
+				f4 r2 = f4_add(f4_mul(dx, dx), f4_mul(dy, dy));
+				m4 in = m4_and(m4_lanes(j, runs.end[r], i), f4_lt(r2, h2));
+				f4 a = f4_mask(in, f4_sub(one, f4_mul(f4_sqrt(r2), inv_h)));
+				f4 a2 = f4_mul(a, a);
+				rho = f4_add(rho, a2);
+				rho_near = f4_add(rho_near, f4_mul(a2, a));
 			}
 		}
 		const pdl_material_def* m = &w->materials[p->material[i]].def;
-		p->density[i] = rho;
-		p->near_density[i] = rho_near;
-		p->pressure[i] = m->stiffness * (rho - m->rest_density);
-		p->near_pressure[i] = m->near_stiffness * rho_near;
+		float d = f4_sum(rho), dn = f4_sum(rho_near);
+		p->density[i] = d;
+		p->pressure[i] = m->stiffness * (d - m->rest_density);
+		p->near_pressure[i] = m->near_stiffness * dn;
 	}
 }
 
+/* Displacement pass: each particle gathers -D m_j / (m_i + m_j) from every pair. */
 static void displace_range(void* ctx, int begin, int end)
 {
 	relax_job* job = ctx;
 	pdl_world* w = job->w;
 	particles* p = &w->p;
 	const pdl_grid* g = &w->grid_pred;
-	float h = w->def.interaction_radius, inv_h = 1.0f / h, h2 = h * h, dt2 = job->dt * job->dt;
+	float h = w->def.interaction_radius, dt2 = job->dt * job->dt;
+	const f4 h2 = f4_set1(h * h), inv_h = f4_set1(1.0f / h), one = f4_set1(1.0f), zero = f4_set1(0);
+	const f4 dt2_4 = f4_set1(dt2);
+	pdl_grid_runs runs = {0};
+	int32_t cached = -1;
 	for (int i = begin; i < end; ++i) {
-		float xi = p->x[i], yi = p->y[i], pi = p->pressure[i], pni = p->near_pressure[i];
-		int mi = p->material[i] * PDL_MAX_MATERIALS;
-		float dx_sum = 0, dy_sum = 0;
-		pdl_grid_runs runs;
-		pdl_grid_runs_around(g, xi, yi, &runs);
+		const f4 xi = f4_set1(p->x[i]), yi = f4_set1(p->y[i]);
+		const f4 pi = f4_set1(p->pressure[i]), pni = f4_set1(p->near_pressure[i]);
+		const float* weight_row = w->pair_weight + p->material[i] * PDL_MAX_MATERIALS;
+		const f4 half = f4_set1(0.5f);
+		f4 sx = zero, sy = zero;
+		float coincident_x = 0, coincident_y = 0;
+		pdl_grid_runs_of(g, i, p->x[i], p->y[i], &runs, &cached);
 		for (int r = 0; r < runs.count; ++r) {
-			for (int j = runs.begin[r]; j < runs.end[r]; ++j) {
-				float dx = p->x[j] - xi, dy = p->y[j] - yi, r2 = dx * dx + dy * dy;
-				if (r2 >= h2 || j == i) continue;
-				float dist = sqrtf(r2), ux, uy;
-				if (dist > 0) {
-					ux = dx / dist;
-					uy = dy / dist;
-				} else {
-					pdl_vec2 u = pdl_coincident_direction(p->id[i], p->id[j]);
-					ux = u.x;
-					uy = u.y;
+			for (int j = runs.begin[r]; j < runs.end[r]; j += 4) {
+				f4 dx = f4_sub(f4_load(p->x + j), xi), dy = f4_sub(f4_load(p->y + j), yi);
+				f4 r2 = f4_add(f4_mul(dx, dx), f4_mul(dy, dy));
+				m4 in = m4_and(m4_lanes(j, runs.end[r], i), f4_lt(r2, h2));
+				if (!m4_bits(in)) continue;
+				f4 dist = f4_sqrt(r2);
+				f4 a = f4_sub(one, f4_mul(dist, inv_h));
+				f4 pressure = f4_add(pi, f4_load(p->pressure + j));
+				f4 near = f4_add(pni, f4_load(p->near_pressure + j));
+				f4 d = f4_mul(dt2_4, f4_add(f4_mul(pressure, a), f4_mul(f4_mul(near, a), a)));
+				d = f4_mul(d, w->uniform_mass ? half : f4_gather(weight_row, p->material + j));
+				/* d along the unit vector dx / dist; a pair at the same place (dist = 0) takes
+				 * its fixed direction below */
+				m4 apart = m4_and(in, f4_gt(r2, zero));
+				f4 scale = f4_mask(apart, f4_div(d, dist));
+				sx = f4_sub(sx, f4_mul(scale, dx));
+				sy = f4_sub(sy, f4_mul(scale, dy));
+				int same = m4_bits(m4_andnot(apart, in));
+				for (int k = 0; same; ++k, same >>= 1) {
+					if (!(same & 1)) continue;
+					float dk[4];
+					f4_store(dk, d);
+					pdl_vec2 u = pdl_coincident_direction(p->id[i], p->id[j + k]);
+					coincident_x -= dk[k] * u.x;
+					coincident_y -= dk[k] * u.y;
 				}
-				float a = 1.0f - dist * inv_h;
-				float d = dt2 * ((pi + p->pressure[j]) * a + (pni + p->near_pressure[j]) * a * a);
-				d *= w->pair_weight[mi + p->material[j]];
-				dx_sum -= d * ux;
-				dy_sum -= d * uy;
 			}
 		}
-		p->x2[i] = xi + dx_sum;
-		p->y2[i] = yi + dy_sum;
+		p->x2[i] = p->x[i] + (f4_sum(sx) + coincident_x);
+		p->y2[i] = p->y[i] + (f4_sum(sy) + coincident_y);
 	}
 }
 
@@ -95,8 +118,8 @@ void pdl_stage_relax(pdl_world* w, float dt)
 {
 	particles* p = &w->p;
 	relax_job job = {w, dt};
-	pdl_pool_for(w->pool, p->count, 512, density_range, &job);
-	pdl_pool_for(w->pool, p->count, 512, displace_range, &job);
+	pdl_pool_for(w->pool, p->count, 256, density_range, &job);
+	pdl_pool_for(w->pool, p->count, 256, displace_range, &job);
 	float* t;
 	t = p->x; p->x = p->x2; p->x2 = t;
 	t = p->y; p->y = p->y2; p->y2 = t;

@@ -83,7 +83,7 @@ void pdl_stage_predict(pdl_world* w, float dt)
 	 * order: springs and relaxation then read neighbours that are near in memory. */
 	pdl_grid* g = &w->grid_pred;
 	pdl_grid_build(g, w->pool, w->p.count, w->p.x, w->p.y, w->def.interaction_radius);
-	pdl_particles_permute(w, g->order);
+	pdl_particles_permute(w, g->order, true);
 }
 
 /* ---- 7. Velocity ---------------------------------------------------------------------------- */

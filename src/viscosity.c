@@ -7,8 +7,12 @@
  * impulses of all its pairs from the frozen velocities (Jacobi), which is order-free (the
  * paper's one-particle-at-a-time sweep drifts in the sweep direction) and parallel; the pair
  * impulse splits by inverse mass (equal halves for equal masses). One safeguard: an impulse
- * never exceeds u, so a very viscous pair stops approaching instead of bouncing apart. */
+ * never exceeds u, so a very viscous pair stops approaching instead of bouncing apart.
+ *
+ * The neighbours are those at the positions the step starts from, as in the paper: the
+ * particles are sorted into the grid of those positions first. */
 #include "core.h"
+#include "simd.h"
 
 #include <math.h>
 
@@ -23,46 +27,59 @@ static void viscosity_range(void* ctx, int begin, int end)
 	pdl_world* w = job->w;
 	particles* p = &w->p;
 	const pdl_grid* g = &w->grid_now;
-	float dt = job->dt, h = w->def.interaction_radius, inv_h = 1.0f / h, h2 = h * h;
+	float h = w->def.interaction_radius;
+	const f4 h2 = f4_set1(h * h), inv_h = f4_set1(1.0f / h), one = f4_set1(1.0f), zero = f4_set1(0);
+	const f4 dt = f4_set1(job->dt), half = f4_set1(0.5f);
+	pdl_grid_runs runs = {0};
+	int32_t cached = -1;
 	for (int i = begin; i < end; ++i) {
-		float xi = p->x[i], yi = p->y[i], vxi = p->vx[i], vyi = p->vy[i];
-		int mi = p->material[i] * PDL_MAX_MATERIALS;
-		float dvx = 0, dvy = 0;
-		pdl_grid_runs runs;
-		pdl_grid_runs_around(g, xi, yi, &runs);
+		const f4 xi = f4_set1(p->x[i]), yi = f4_set1(p->y[i]);
+		const f4 vxi = f4_set1(p->vx[i]), vyi = f4_set1(p->vy[i]);
+		int row = p->material[i] * PDL_MAX_MATERIALS;
+		const f4 sigma_i = f4_set1(w->pair_sigma[row]), beta_i = f4_set1(w->pair_beta[row]);
+		f4 dvx = zero, dvy = zero;
+		pdl_grid_runs_of(g, i, p->x[i], p->y[i], &runs, &cached);
 		for (int r = 0; r < runs.count; ++r) {
-			for (int k = runs.begin[r]; k < runs.end[r]; ++k) {
-				int j = g->order[k];
-				float dx = p->x[j] - xi, dy = p->y[j] - yi, r2 = dx * dx + dy * dy;
-				if (r2 >= h2 || r2 == 0) continue; /* also skips i itself */
-				float dist = sqrtf(r2), ux = dx / dist, uy = dy / dist;
-				float u = (vxi - p->vx[j]) * ux + (vyi - p->vy[j]) * uy;
-				if (u <= 0) continue;
-				int pair = mi + p->material[j];
-				float q = dist * inv_h;
-				float impulse = dt * (1.0f - q) * (w->pair_sigma[pair] * u + w->pair_beta[pair] * u * u);
-				impulse = fminf(impulse, u) * w->pair_weight[pair];
-				dvx -= impulse * ux;
-				dvy -= impulse * uy;
+			for (int j = runs.begin[r]; j < runs.end[r]; j += 4) {
+				f4 dx = f4_sub(f4_load(p->x + j), xi), dy = f4_sub(f4_load(p->y + j), yi);
+				f4 r2 = f4_add(f4_mul(dx, dx), f4_mul(dy, dy));
+				/* pairs at the same place have no direction and are skipped */
+				m4 in = m4_and(m4_and(m4_lanes(j, runs.end[r], i), f4_lt(r2, h2)), f4_gt(r2, zero));
+				if (!m4_bits(in)) continue;
+				f4 dist = f4_sqrt(r2);
+				f4 du = f4_add(f4_mul(f4_sub(vxi, f4_load(p->vx + j)), dx),
+				               f4_mul(f4_sub(vyi, f4_load(p->vy + j)), dy));
+				f4 u = f4_div(du, dist); /* approach speed along r^_ij */
+				in = m4_and(in, f4_gt(u, zero));
+				if (!m4_bits(in)) continue;
+				f4 sigma = sigma_i, beta = beta_i, weight = half;
+				if (!w->uniform_viscosity) {
+					sigma = f4_gather(w->pair_sigma + row, p->material + j);
+					beta = f4_gather(w->pair_beta + row, p->material + j);
+				}
+				if (!w->uniform_mass) weight = f4_gather(w->pair_weight + row, p->material + j);
+				f4 a = f4_sub(one, f4_mul(dist, inv_h));
+				f4 impulse = f4_mul(f4_mul(dt, a), f4_add(f4_mul(sigma, u), f4_mul(f4_mul(beta, u), u)));
+				impulse = f4_mul(f4_min(impulse, u), weight);
+				f4 scale = f4_mask(in, f4_div(impulse, dist));
+				dvx = f4_sub(dvx, f4_mul(scale, dx));
+				dvy = f4_sub(dvy, f4_mul(scale, dy));
 			}
 		}
-		p->vx2[i] = vxi + dvx;
-		p->vy2[i] = vyi + dvy;
+		p->vx2[i] = p->vx[i] + f4_sum(dvx);
+		p->vy2[i] = p->vy[i] + f4_sum(dvy);
 	}
 }
 
 void pdl_stage_viscosity(pdl_world* w, float dt)
 {
-	bool any = false;
-	for (int m = 0; m < w->material_count; ++m)
-		any |= w->materials[m].def.viscosity_sigma > 0 || w->materials[m].def.viscosity_beta > 0;
-	if (!any) return;
+	if (!w->any_viscosity) return;
 	particles* p = &w->p;
-	/* neighbours at the positions the step starts from (the paper applies viscosity before
-	 * prediction); the particles are not moved, `order` indexes them */
-	pdl_grid_build(&w->grid_now, w->pool, p->count, p->x, p->y, w->def.interaction_radius);
+	pdl_grid* g = &w->grid_now;
+	pdl_grid_build(g, w->pool, p->count, p->x, p->y, w->def.interaction_radius);
+	pdl_particles_permute(w, g->order, false);
 	viscosity_job job = {w, dt};
-	pdl_pool_for(w->pool, p->count, 512, viscosity_range, &job);
+	pdl_pool_for(w->pool, p->count, 256, viscosity_range, &job);
 	float* t;
 	t = p->vx; p->vx = p->vx2; p->vx2 = t;
 	t = p->vy; p->vy = p->vy2; p->vy2 = t;

@@ -131,11 +131,19 @@ int pdl_world_thread_count(const pdl_world* w) { return w ? pdl_pool_threads(w->
 void pdl_update_material_tables(pdl_world* w)
 {
 	w->any_springs = false;
+	w->any_viscosity = false;
+	w->uniform_mass = true;
+	w->uniform_viscosity = true;
 	for (int a = 0; a < w->material_count; ++a) {
 		material* ma = &w->materials[a];
+		const pdl_material_def* first = &w->materials[0].def;
 		ma->inv_mass = 1.0f / ma->def.mass;
 		ma->springs = ma->def.spring_stiffness > 0;
 		w->any_springs |= ma->springs;
+		w->any_viscosity |= ma->def.viscosity_sigma > 0 || ma->def.viscosity_beta > 0;
+		w->uniform_mass &= ma->def.mass == first->mass;
+		w->uniform_viscosity &= ma->def.viscosity_sigma == first->viscosity_sigma &&
+		                        ma->def.viscosity_beta == first->viscosity_beta;
 	}
 	for (int a = 0; a < w->material_count; ++a) {
 		for (int b = 0; b < w->material_count; ++b) {
