@@ -104,26 +104,41 @@ static void scene_section(viewer_app* app)
 	}
 }
 
-static void render_section(viewer_app* app)
+static const char* render_mode_label(int i)
 {
-	viewer_render_settings* r = &app->render;
-	int mode = (int)r->mode;
-	if (ImGui::BeginCombo("render (M)", viewer_render_mode_name(r->mode))) {
-		for (int m = 0; m < VIEWER_RENDER_MODE_COUNT; ++m) {
-			if (ImGui::Selectable(viewer_render_mode_name((viewer_render_mode)m), m == mode)) {
-				r->mode = (viewer_render_mode)m;
+	return viewer_render_mode_name((viewer_render_mode)i);
+}
+
+static const char* color_mode_label(int i)
+{
+	return viewer_color_mode_name((viewer_color_mode)i);
+}
+
+/* A combo box over the names of an enum; true when the choice changed. */
+static bool name_combo(const char* label, int* value, int count, const char* (*name)(int))
+{
+	bool changed = false;
+	if (ImGui::BeginCombo(label, name(*value))) {
+		for (int i = 0; i < count; ++i) {
+			if (ImGui::Selectable(name(i), i == *value)) {
+				changed = i != *value;
+				*value = i;
 			}
 		}
 		ImGui::EndCombo();
 	}
-	int color = (int)r->color;
-	if (ImGui::BeginCombo("colour (V)", viewer_color_mode_name(r->color))) {
-		for (int m = 0; m < VIEWER_COLOR_MODE_COUNT; ++m) {
-			if (ImGui::Selectable(viewer_color_mode_name((viewer_color_mode)m), m == color)) {
-				r->color = (viewer_color_mode)m;
-			}
-		}
-		ImGui::EndCombo();
+	return changed;
+}
+
+static void render_section(viewer_app* app)
+{
+	viewer_render_settings* r = &app->render;
+	int mode = (int)r->mode, color = (int)r->color;
+	if (name_combo("render (M)", &mode, VIEWER_RENDER_MODE_COUNT, render_mode_label)) {
+		r->mode = (viewer_render_mode)mode;
+	}
+	if (name_combo("colour (V)", &color, VIEWER_COLOR_MODE_COUNT, color_mode_label)) {
+		r->color = (viewer_color_mode)color;
 	}
 	if (r->mode == VIEWER_RENDER_METABALL) {
 		ImGui::SliderFloat("splat radius / h", &r->splat_radius, 0.2f, 2.0f, "%.2f");
