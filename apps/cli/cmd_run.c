@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char usage[] =
 	"Usage: puddle run SCENE [options]\n"
@@ -65,6 +66,22 @@ typedef struct run_options {
 	bool vtk, ply, csv, quiet;
 	int threads, width, height, color_mode;
 } run_options;
+
+/* A file named by an option must be creatable where it is: its folder must exist. Checked
+ * before the run, so a typo does not cost the whole run at the end. */
+static bool parent_exists(const char* option, const char* path)
+{
+	char dir[1024];
+	snprintf(dir, sizeof dir, "%s", path);
+	char* slash = strrchr(dir, '/');
+	if (!slash) return true;
+	if (slash == dir) slash[1] = 0;
+	else *slash = 0;
+	struct stat st;
+	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) return true;
+	fprintf(stderr, "puddle run: %s: folder '%s' does not exist\n", option, dir);
+	return false;
+}
 
 static int parse_options(int argc, char** argv, run_options* o)
 {
@@ -145,6 +162,8 @@ static int parse_options(int argc, char** argv, run_options* o)
 		fprintf(stderr, "puddle run: --steps and --seconds both say how long; give one\n");
 		return EXIT_USAGE;
 	}
+	if ((o->png_path && !parent_exists("--png", o->png_path)) || (o->video_path && !parent_exists("--video", o->video_path)))
+		return EXIT_USAGE;
 	if (o->video_path) {
 		size_t n = strlen(o->video_path);
 		if (n < 5 || strcmp(o->video_path + n - 4, ".mp4") != 0) {

@@ -57,6 +57,8 @@ def test_help(work):
     check(rc == 2 and "--size: must be WIDTHxHEIGHT, both even" in err, f"bad --size: {rc} {err!r}")
     rc, out, err = run("run")
     check(rc == 2 and "which scene?" in err, f"no scene: {rc} {err!r}")
+    rc, out, err = run("run", os.path.join(SCENES, "drop.json"), "--png", "/nonexistent/x.png")
+    check(rc == 2 and "--png: folder '/nonexistent' does not exist" in err, f"bad --png: {rc} {err!r}")
 
 
 BROKEN = [
