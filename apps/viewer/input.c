@@ -324,6 +324,27 @@ static void spawn(viewer_app* app)
 	if (pdl_world_fill(world, &fill, &e) < 0) viewer_message(app, "spawn: %s", e.message);
 }
 
+void viewer_input_move_obstacle(viewer_app* app, float dt)
+{
+	viewer_input* in = &app->input;
+	if (in->action != VIEWER_POINTER_DRAG_OBSTACLE) return;
+	pdl_world* world = app->scene.world;
+	pdl_boundary_def def;
+	if (!pdl_world_get_boundary(world, in->dragged_obstacle, &def)) {
+		in->action = VIEWER_POINTER_NONE;
+		return;
+	}
+	pdl_vec2 target = {in->mouse_world.x - in->grab_offset.x, in->mouse_world.y - in->grab_offset.y};
+	/* The surface velocity is the move over this step: fluid in contact is carried along by
+	 * the boundary's friction instead of being teleported through. Paused (dt 0), it just
+	 * moves. */
+	def.velocity = dt > 0 ? (pdl_vec2){(target.x - def.position.x) / dt,
+	                                   (target.y - def.position.y) / dt}
+	                      : (pdl_vec2){0, 0};
+	def.position = target;
+	pdl_world_set_boundary(world, in->dragged_obstacle, &def, NULL);
+}
+
 void viewer_input_before_step(viewer_app* app, float dt)
 {
 	pdl_world* world = app->scene.world;
@@ -354,21 +375,7 @@ void viewer_input_before_step(viewer_app* app, float dt)
 		pdl_world_clear_pointer(world, MOUSE_POINTER);
 	}
 
-	if (in->action == VIEWER_POINTER_DRAG_OBSTACLE) {
-		pdl_boundary_def def;
-		if (pdl_world_get_boundary(world, in->dragged_obstacle, &def)) {
-			pdl_vec2 target = {in->mouse_world.x - in->grab_offset.x,
-			                   in->mouse_world.y - in->grab_offset.y};
-			/* The surface velocity is the move over this step: fluid in contact is carried
-			 * along by the boundary's friction instead of being teleported through. */
-			def.velocity = (pdl_vec2){(target.x - def.position.x) / dt,
-			                          (target.y - def.position.y) / dt};
-			def.position = target;
-			pdl_world_set_boundary(world, in->dragged_obstacle, &def, NULL);
-		} else {
-			in->action = VIEWER_POINTER_NONE;
-		}
-	}
+	viewer_input_move_obstacle(app, dt);
 
 	if (in->spawning && in->mouse_inside) {
 		in->spawn_clock -= dt;

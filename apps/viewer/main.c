@@ -578,6 +578,7 @@ int main(int argc, char** argv)
 			}
 		}
 		app.step_once = false;
+		if (steps == 0) viewer_input_move_obstacle(&app, 0.0f); /* obstacles move while paused */
 		for (int s = 0; s < steps && !app.quit; ++s) {
 			if (s > 0) {
 				/* input keeps flowing between catch-up steps */

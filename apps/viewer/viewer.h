@@ -290,6 +290,9 @@ void viewer_input_handle_event(viewer_app* app, const SDL_Event* event);
 /** Applies held buttons and keys to the world before one step of dt seconds: pointer forces,
  * the dragged obstacle, spawning, erasing. */
 void viewer_input_before_step(viewer_app* app, float dt);
+/** Moves the dragged obstacle (if any) to the mouse; dt 0 (paused) moves it without giving
+ * it a velocity. viewer_input_before_step() calls it. */
+void viewer_input_move_obstacle(viewer_app* app, float dt);
 /** Forgets pointers and drags (after a scene change). */
 void viewer_input_reset(viewer_app* app);
 /** Drops a box obstacle centred at p (the C key); returns its id or -1. */

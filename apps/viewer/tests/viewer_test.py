@@ -213,6 +213,13 @@ def case_obstacle(viewer, work, scripts):
     px, py = world_to_pixel(report, 0.0, 30.0)
     check(rows[int(py)][int(px)] != (r, g, b), "obstacle: nothing left where the box was")
 
+    paused = run_viewer(viewer, ["dam", "--frames", "40", "--script",
+                                 os.path.join(scripts, "obstacle-paused.script")], work,
+                        "obstacle-paused")
+    (bx, by), = paused["obstacle_positions"]
+    check(paused["steps"] == 2 and abs(bx - 12.0) < 0.3 and abs(by - 30.0) < 0.3,
+          f"obstacle: paused after 2 steps, a box was still dropped and dragged to ({bx:.2f}, {by:.2f})")
+
 
 def case_pour(viewer, work, scripts):
     before = run_viewer(viewer, ["dam", "--frames", "5"], work, "pour-before")
