@@ -8,10 +8,8 @@ import { Panel } from './panel.js';
 import { Renderer } from './renderer.js';
 import { Tools } from './tools.js';
 
-// Reference 001's scene is the page's default: scenes/stratify.json, or this page's own copy
-// until that file ships.
+// Reference 001's three-class stratification (scenes/stratify.json) is the page's default.
 const DEFAULT_SCENE = 'stratify';
-const FALLBACK_SCENES = { 'stratify-001': new URL('./stratify-001.json', import.meta.url) };
 
 const params = new URLSearchParams(location.search);
 
@@ -44,8 +42,7 @@ class Demo {
 		this.renderer = new Renderer(this.canvas);
 		this.tools = new Tools(this.canvas, this.renderer, this.tool);
 		this.sceneNames = await this.listScenes();
-		if (!this.sceneNames.includes(this.ui.scene))
-			this.ui.scene = this.sceneNames.includes(DEFAULT_SCENE) ? DEFAULT_SCENE : 'stratify-001';
+		if (!this.sceneNames.includes(this.ui.scene)) this.ui.scene = DEFAULT_SCENE;
 		this.panel = new Panel(this);
 		await this.loadScene(this.ui.scene);
 		window.addEventListener('keydown', (e) => {
@@ -59,23 +56,16 @@ class Demo {
 		requestAnimationFrame((t) => this.tick(t));
 	}
 
-	/** The shipped scenes (scenes/*.json via the server's index) plus the page's fallbacks. */
+	/** The shipped scenes: scenes/*.json, listed by server.mjs at /scenes/index.json. */
 	async listScenes() {
-		let shipped = [];
-		try {
-			const response = await fetch('/scenes/index.json');
-			if (response.ok) shipped = (await response.json()).map((f) => f.replace(/\.json$/, ''));
-		} catch {
-			// a static host without the index: only the fallback scene
-		}
-		const names = [...shipped];
-		for (const name of Object.keys(FALLBACK_SCENES)) if (!(name === 'stratify-001' && shipped.includes('stratify'))) names.push(name);
-		return names;
+		const response = await fetch('/scenes/index.json').catch(() => null);
+		// a static host without the index still offers the default scene
+		if (!response?.ok) return [DEFAULT_SCENE];
+		return (await response.json()).map((f) => f.replace(/\.json$/, ''));
 	}
 
 	async loadScene(name) {
-		const url = FALLBACK_SCENES[name] ?? new URL(`/scenes/${name}.json`, location.href);
-		const response = await fetch(url);
+		const response = await fetch(`/scenes/${name}.json`);
 		if (!response.ok) throw new Error(`scene ${name}: HTTP ${response.status}`);
 		const scene = resolveScene(this.puddle, await response.json(), `scenes/${name}.json`);
 		this.ui.scene = name;
