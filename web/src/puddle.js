@@ -49,18 +49,21 @@ export async function loadPuddle(options = {}) {
 	const base = options.distUrl ? new URL(options.distUrl, import.meta.url) : new URL('../dist/', import.meta.url);
 	const name = threaded ? 'puddle-threads' : 'puddle';
 	const { default: factory } = await import(new URL(`${name}.mjs`, base).href);
-	const moduleArgs = {};
+	const threads = threaded ? Math.min(wantThreads, MAX_ENGINE_THREADS) : 1;
+	// Workers to start with the threaded build (web/Makefile THREAD_FLAGS): a world with n threads
+	// uses n - 1, and a world destroyed and replaced in one task keeps its workers until the page
+	// yields, so two worlds' worth.
+	const moduleArgs = threaded ? { puddleWorkers: 2 * (threads - 1) } : {};
 	if (isNode) {
 		const { readFile } = await import('node:fs/promises');
 		moduleArgs.wasmBinary = await readFile(new URL(`${name}.wasm`, base));
 	}
 	const module = await factory(moduleArgs);
-	return new Puddle(module, threaded ? Math.min(wantThreads, MAX_ENGINE_THREADS) : 1, threaded);
+	return new Puddle(module, threads, threaded);
 }
 
-// The threaded build prewarms 8 workers (web/Makefile THREAD_POOL); a world with n threads uses
-// n - 1 of them, and a world destroyed and replaced in one task holds its workers until the
-// page yields, so two worlds' worth must fit.
+// The most threads a world gets in the browser: the stages are short, and the page's main
+// thread spins while the workers run them.
 const MAX_ENGINE_THREADS = 4;
 
 function readFieldTable(module, kind) {

@@ -180,7 +180,7 @@ describe('demo page', () => {
 		await page.close();
 	});
 
-	test('threads: the threaded build runs 2 threads and matches 1 thread bit for bit', async () => {
+	test('threads: the threaded build runs 2 and 4 threads and matches 1 thread bit for bit', async () => {
 		const run = async (threads) => {
 			const { page, errors } = await openDemo(`?paused=1&scene=dam-break&threads=${threads}`);
 			const r = await page.evaluate(() => {
@@ -193,11 +193,40 @@ describe('demo page', () => {
 			await page.close();
 			return r;
 		};
-		const one = await run(1), two = await run(2);
+		const one = await run(1), two = await run(2), four = await run(4);
 		assert.equal(two.isolated, true, 'server.mjs makes the page cross-origin isolated');
 		assert.equal(one.threaded, false);
 		assert.equal(two.threaded, true);
 		assert.equal(two.threads, 2);
+		assert.equal(four.threads, 4);
 		assert.equal(two.hash, one.hash);
+		assert.equal(four.hash, one.hash);
+	});
+
+	test('threads: worlds replaced without yielding neither hang nor lose the results', async () => {
+		const { page, errors } = await openDemo('?paused=1&scene=dam-break&threads=2');
+		const r = await page.evaluate(() => {
+			// each reset destroys a world and makes one in the same task: the first replacement
+			// uses the spare workers, later ones run with fewer threads until the page yields
+			const counts = [];
+			for (let i = 0; i < 3; ++i) {
+				window.demo.reset();
+				counts.push(window.demo.world.threadCount);
+			}
+			window.demo.step(30);
+			return { counts, hash: window.demo.world.hash() };
+		});
+		const single = await page.evaluate(async () => {
+			await new Promise((resolve) => setTimeout(resolve, 50));
+			window.demo.reset();
+			window.demo.step(30);
+			return { threads: window.demo.world.threadCount, hash: window.demo.world.hash() };
+		});
+		assert.equal(r.counts[0], 2);
+		assert.ok(r.counts.every((n) => n >= 1));
+		assert.equal(single.threads, 2, 'workers are back after the page yields');
+		assert.equal(r.hash, single.hash);
+		assert.deepEqual(errors, []);
+		await page.close();
 	});
 });
