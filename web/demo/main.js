@@ -146,6 +146,7 @@ class Demo {
 		const materials = [];
 		for (let m = 0; m < this.world.materialCount; ++m) materials.push(this.world.getMaterial(m));
 		this.renderer.draw(this.world.particles(), this.world.boundaries(), materials, this.style);
+		this.renderer.drawRings(this.tools.rings());
 		++this.window.frames;
 	}
 

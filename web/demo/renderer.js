@@ -367,6 +367,21 @@ export class Renderer {
 		gl.bindVertexArray(null);
 	}
 
+	/** Outlines of the pointers' reach: [{ x, y, radius, color }] in world units. */
+	drawRings(rings) {
+		const gl = this.gl;
+		gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+		for (const r of rings) {
+			const loop = [];
+			for (let i = 0; i < 48; ++i) {
+				const a = (i / 48) * Math.PI * 2;
+				loop.push(r.x + Math.cos(a) * r.radius, r.y + Math.sin(a) * r.radius);
+			}
+			this.drawFans([loop], r.color, gl.LINE_LOOP);
+		}
+		gl.bindVertexArray(null);
+	}
+
 	drawBackground(containers, style) {
 		const gl = this.gl;
 		const [r, g, b] = rgb(containers.length ? style.wallColor : style.background);

@@ -23,6 +23,9 @@ export class Tools {
 		canvas.addEventListener('pointermove', (e) => this.move(e));
 		for (const type of ['pointerup', 'pointercancel', 'lostpointercapture']) canvas.addEventListener(type, (e) => this.up(e));
 		canvas.addEventListener('contextmenu', (e) => e.preventDefault());
+		canvas.addEventListener('pointerleave', () => {
+			this.hover = null;
+		});
 		window.addEventListener('keydown', (e) => {
 			if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
 			if ((e.key === 'b' || e.key === 'c') && this.hover) this.dropBox(this.hover.x, this.hover.y);
@@ -64,7 +67,7 @@ export class Tools {
 
 	move(e) {
 		const p = this.worldPoint(e);
-		this.hover = p;
+		this.hover = e.pointerType === 'touch' ? null : p;
 		const a = this.active.get(e.pointerId);
 		if (!a) return;
 		const now = performance.now(), dt = Math.max(1e-3, (now - a.lastT) / 1000);
@@ -165,8 +168,12 @@ export class Tools {
 		return floor;
 	}
 
-	/** Live pointers for drawing a ring under each (world units). */
-	pointers() {
-		return [...this.active.values()].map((a) => ({ x: a.x, y: a.y, tool: a.tool }));
+	/** Rings to draw: each held pointer's reach, or the hovering one's while nothing is held. */
+	rings() {
+		const colors = { attract: 0xd7dde6, repel: 0xff7a5c, spawn: 0x7ad67a, erase: 0xffd24a };
+		const ring = (p, tool) => ({ x: p.x, y: p.y, radius: tool === 'spawn' ? this.settings.spawnRadius : this.settings.radius, color: colors[tool] });
+		const held = [...this.active.values()].map((a) => ring(a, a.tool));
+		if (held.length || !this.hover || this.settings.tool === 'box') return held;
+		return [ring(this.hover, this.settings.tool)];
 	}
 }
