@@ -61,8 +61,13 @@ export class Tools {
 		}
 		const slot = this.freeSlot();
 		if (slot < 0) return;
-		this.canvas.setPointerCapture?.(e.pointerId);
 		this.active.set(e.pointerId, { slot, tool, x: p.x, y: p.y, vx: 0, vy: 0, lastT: performance.now() });
+		try {
+			// keep receiving moves when the pointer leaves the canvas while pressed
+			this.canvas.setPointerCapture(e.pointerId);
+		} catch {
+			// a pointer the browser no longer tracks (or a synthetic event): no capture needed
+		}
 	}
 
 	move(e) {

@@ -180,6 +180,32 @@ describe('demo page', () => {
 		await page.close();
 	});
 
+	test('touch: two fingers each get an engine pointer and both act on the fluid', async () => {
+		const { page, errors } = await openDemo('?paused=1&scene=dam-break');
+		const fingers = [await screenPoint(page, -8, -7), await screenPoint(page, -12, 4)];
+		const touch = (type, id, p) => page.evaluate(([t, i, x, y]) => {
+			window.demo.canvas.dispatchEvent(new PointerEvent(t, { pointerId: i, pointerType: 'touch', clientX: x, clientY: y, button: 0, bubbles: true }));
+		}, [type, id, p.x, p.y]);
+		const run = async (ids) => {
+			await page.evaluate(() => window.demo.reset());
+			for (const i of ids) await touch('pointerdown', 10 + i, fingers[i]);
+			const r = await page.evaluate(() => {
+				const slots = [...window.demo.tools.active.values()].map((a) => a.slot).sort();
+				window.demo.step(20);
+				return { slots, hash: window.demo.world.hash() };
+			});
+			for (const i of ids) await touch('pointerup', 10 + i, fingers[i]);
+			return r;
+		};
+		const one = await run([0]), two = await run([0, 1]);
+		assert.deepEqual(one.slots, [0]);
+		assert.deepEqual(two.slots, [0, 1]);
+		assert.notEqual(two.hash, one.hash, 'the second finger changes the flow');
+		assert.equal(await page.evaluate(() => window.demo.tools.active.size), 0, 'lifting the fingers frees the pointers');
+		assert.deepEqual(errors, []);
+		await page.close();
+	});
+
 	test('threads: the threaded build runs 2 and 4 threads and matches 1 thread bit for bit', async () => {
 		const run = async (threads) => {
 			const { page, errors } = await openDemo(`?paused=1&scene=dam-break&threads=${threads}`);
