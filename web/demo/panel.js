@@ -64,6 +64,8 @@ export class Panel {
 
 		this.worldFolder = gui.addFolder('World');
 		this.materialsFolder = gui.addFolder('Materials');
+		this.wallsFolder = gui.addFolder('Container and obstacles');
+		this.wallsFolder.close();
 
 		const render = gui.addFolder('Render');
 		render.add(d.style, 'mode', ['metaball', 'particles']).name('mode');
@@ -102,7 +104,13 @@ export class Panel {
 		this.worldFolder.add(world, 'interaction_radius', 0.25 * h, 4 * h, 0.01 * h).name('h (interaction radius)')
 			.onChange((v) => set({ interaction_radius: v }));
 		this.worldFolder.add(world, 'autoSubsteps').name('raise substeps for stiffness');
+		world.max_particles = def.max_particles;
+		this.worldFolder.add(world, 'max_particles', w.particleCount, 4194304, 1000).name('max particles')
+			.onChange((v) => set({ max_particles: Math.max(v, w.particleCount) }));
 		this.worldState = world;
+
+		for (const f of [...this.wallsFolder.folders]) f.destroy();
+		for (const b of w.boundaries()) this.addBoundaryFolder(b, g);
 
 		for (const f of [...this.materialsFolder.folders]) f.destroy();
 		const names = {};
@@ -113,6 +121,21 @@ export class Panel {
 		this.spawnMaterial = this.spawnMaterial.options(names).name('spawn material');
 		d.tool.spawnMaterial = Math.min(d.tool.spawnMaterial, d.scene.materials.length - 1);
 		this.spawnMaterial.updateDisplay();
+	}
+
+	// The scene's container and obstacles: the wall parameters of pdl_boundary_def. Velocity is
+	// the surface velocity (a conveyor); the obstacle itself stays where it is.
+	addBoundaryFolder(b, g) {
+		const d = this.demo, w = d.world;
+		const kinds = ['circle container', 'box container', 'circle', 'box', 'polygon'];
+		const folder = this.wallsFolder.addFolder(`${b.id}: ${kinds[b.kind]}`);
+		const values = { friction: b.friction, restitution: b.restitution, stickiness: b.stickiness, vx: b.velocity.x, vy: b.velocity.y };
+		const set = (fields) => d.safely(() => w.setBoundary(b.id, fields));
+		folder.add(values, 'friction', 0, 1, 0.01).onChange((v) => set({ friction: v }));
+		folder.add(values, 'restitution', 0, 1, 0.01).onChange((v) => set({ restitution: v }));
+		folder.add(values, 'stickiness', 0, 200 * Math.max(1, g / 10), 1).onChange((v) => set({ stickiness: v }));
+		folder.add(values, 'vx', -2 * g, 2 * g, g / 100).name('surface velocity x').onChange((v) => set({ velocity: { x: v, y: values.vy } }));
+		folder.add(values, 'vy', -2 * g, 2 * g, g / 100).name('surface velocity y').onChange((v) => set({ velocity: { x: values.vx, y: v } }));
 	}
 
 	addMaterialFolder(id, name, h) {

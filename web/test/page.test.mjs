@@ -118,6 +118,13 @@ describe('demo page', () => {
 		await sigma.fill('1.25');
 		await sigma.press('Enter');
 		assert.equal(await page.evaluate(() => window.demo.world.getMaterial(0).viscosity_sigma), 1.25);
+
+		// the container's wall parameters too (its folder starts closed)
+		await page.locator('.lil-gui .title:text-is("Container and obstacles")').click();
+		const friction = controller(page, '0: box container', 'friction').locator('input');
+		await friction.fill('0.25');
+		await friction.press('Enter');
+		assert.equal(await page.evaluate(() => window.demo.world.getBoundary(0).friction), 0.25);
 		assert.deepEqual(errors, []);
 		await page.close();
 	});
