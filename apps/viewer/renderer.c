@@ -628,6 +628,37 @@ static bool ensure_field(viewer_renderer* r, int width, int height)
 	return true;
 }
 
+/* The pixels (GL convention: x, y from the bottom-left, width, height) that particles of
+ * radius `reach` can touch, clipped to the viewport. */
+static void fluid_pixel_box(const viewer_app* app, float reach, int gl_viewport_y, int box[4])
+{
+	const viewer_view* view = &app->view;
+	pdl_particle_data p = pdl_world_particles(app->scene.world);
+	float lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
+	for (int i = 0; i < p.count; ++i) {
+		lo_x = fminf(lo_x, p.x[i]);
+		hi_x = fmaxf(hi_x, p.x[i]);
+		lo_y = fminf(lo_y, p.y[i]);
+		hi_y = fmaxf(hi_y, p.y[i]);
+	}
+	float left, top, right, bottom;
+	viewer_view_world_to_pixel(view, (pdl_vec2){lo_x - reach, hi_y + reach}, &left, &top);
+	viewer_view_world_to_pixel(view, (pdl_vec2){hi_x + reach, lo_y - reach}, &right, &bottom);
+	float x0 = fmaxf(floorf(left) - 1.0f, (float)view->viewport_x);
+	float x1 = fminf(ceilf(right) + 1.0f, (float)(view->viewport_x + view->viewport_width));
+	float y0 = fmaxf(floorf(top) - 1.0f, (float)view->viewport_y);
+	float y1 = fminf(ceilf(bottom) + 1.0f, (float)(view->viewport_y + view->viewport_height));
+	if (!(x1 > x0) || !(y1 > y0)) {
+		box[0] = box[1] = box[2] = box[3] = 0;
+		return;
+	}
+	/* top-down rows to GL's bottom-up rows */
+	box[0] = (int)x0;
+	box[1] = gl_viewport_y + (view->viewport_y + view->viewport_height - (int)y1);
+	box[2] = (int)(x1 - x0);
+	box[3] = (int)(y1 - y0);
+}
+
 static void draw_metaballs(viewer_renderer* r, const viewer_app* app, int count,
                            const float scale[2], const float offset[2], float h,
                            int gl_viewport_y)
@@ -653,9 +684,15 @@ static void draw_metaballs(viewer_renderer* r, const viewer_app* app, int count,
 	gl.BindVertexArray(r->particle_vao);
 	gl.DrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, count);
 
-	/* 2. threshold: back on screen, blend the surface over the container */
+	/* 2. threshold: back on screen, blend the surface over the container. Only the particles'
+	 * bounding box (grown by the splat radius) can hold fluid: scissoring the full-screen pass
+	 * to it saves most of the fill when the fluid covers a small part of the view, which is
+	 * what costs on a software rasteriser. */
 	gl.BindFramebuffer(GL_FRAMEBUFFER, 0);
 	gl.Viewport(view->viewport_x, gl_viewport_y, view->viewport_width, view->viewport_height);
+	int box[4];
+	fluid_pixel_box(app, app->render.splat_radius * h, gl_viewport_y, box);
+	gl.Scissor(box[0], box[1], box[2], box[3]);
 	gl.Enable(GL_SCISSOR_TEST);
 	gl.BlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
 	gl.UseProgram(r->threshold_program);
@@ -665,7 +702,8 @@ static void draw_metaballs(viewer_renderer* r, const viewer_app* app, int count,
 	gl.Uniform1f(r->threshold_value, app->render.threshold);
 	gl.Uniform1f(r->threshold_softness, fmaxf(app->render.edge_softness, 1e-3f));
 	gl.BindVertexArray(r->empty_vao);
-	gl.DrawArrays(GL_TRIANGLES, 0, 3);
+	if (box[2] > 0 && box[3] > 0) gl.DrawArrays(GL_TRIANGLES, 0, 3);
+	gl.Scissor(view->viewport_x, gl_viewport_y, view->viewport_width, view->viewport_height);
 }
 
 void viewer_renderer_draw(viewer_renderer* r, const viewer_app* app)
