@@ -111,5 +111,6 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
 		return i > 0 ? process.argv[i + 1] : fallback;
 	};
 	const { url } = await startServer({ port: Number(arg('port', process.env.PORT ?? 8080)), host: arg('host', '127.0.0.1') });
-	console.log(`puddle demo: ${url}/demo/  (threads: ${url}/demo/?threads=2)  Ctrl+C stops`);
+	const shown = url.replace('127.0.0.1', 'localhost');
+	console.log(`puddle demo: ${shown}/  (cross-origin isolated, so threads run; ${shown}/demo/?threads=1 for one)  Ctrl+C stops`);
 }
