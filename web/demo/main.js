@@ -75,6 +75,11 @@ class Demo {
 		return scene;
 	}
 
+	/** The scene picker's action: a scene that fails to load is reported on the page. */
+	selectScene(name) {
+		return this.loadScene(name).catch((e) => this.showError(e));
+	}
+
 	applySceneStyle(scene) {
 		const o = scene.output, h = scene.world.interaction_radius;
 		Object.assign(this.style, { background: o.background, wallColor: o.wall_color, obstacleColor: o.obstacle_color,
@@ -90,7 +95,7 @@ class Demo {
 		this.world = buildWorld(this.puddle, this.scene, { threads: this.ui.threads });
 		this.frame = 0;
 		this.accumulator = 0;
-		this.tools.attach(this.world);
+		this.tools.attach(this.world, this.scene.strokes.length);
 		this.panel.rebuildForScene();
 		this.clearError();
 	}

@@ -36,7 +36,7 @@ export class Panel {
 	buildStatic() {
 		const d = this.demo, gui = this.gui;
 		const scene = gui.addFolder('Scene');
-		this.sceneController = scene.add(d.ui, 'scene', d.sceneNames).name('scene').onChange((name) => d.loadScene(name));
+		this.sceneController = scene.add(d.ui, 'scene', d.sceneNames).name('scene').onChange((name) => d.selectScene(name));
 		scene.add(d.ui, 'paused').name('paused (space)').listen();
 		scene.add(d, 'stepOnce').name('step one frame');
 		scene.add(d, 'reset').name('reset (r)');

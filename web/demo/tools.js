@@ -18,6 +18,7 @@ export class Tools {
 		this.active = new Map(); // pointerId -> { slot, tool, x, y, vx, vy, lastX, lastY, lastT }
 		this.boxes = []; // falling boxes: { id, vy, resting, hw, hh }
 		this.world = null;
+		this.reserved = 0;
 		this.hover = null;
 		canvas.addEventListener('pointerdown', (e) => this.down(e));
 		canvas.addEventListener('pointermove', (e) => this.move(e));
@@ -32,9 +33,13 @@ export class Tools {
 		});
 	}
 
-	/** A new world (scene change or reset): forget its slots and boxes. */
-	attach(world) {
+	/**
+	 * A new world (scene change or reset): forget its slots and boxes. The scene's scripted
+	 * strokes drive pointers 0 .. reserved - 1 (docs/scenes.md), so hands take the slots above.
+	 */
+	attach(world, reserved = 0) {
 		this.world = world;
+		this.reserved = reserved;
 		this.active.clear();
 		this.boxes = [];
 	}
@@ -46,7 +51,7 @@ export class Tools {
 
 	freeSlot() {
 		const used = new Set([...this.active.values()].map((a) => a.slot));
-		for (let s = 0; s < MAX_POINTERS; ++s) if (!used.has(s)) return s;
+		for (let s = this.reserved; s < MAX_POINTERS; ++s) if (!used.has(s)) return s;
 		return -1;
 	}
 
