@@ -9,7 +9,8 @@
 // demo/bench.js): on a machine shared with other work that is the closest to an idle machine.
 // Prints one line per measurement, the load average, the summary and the size of the wasm + JS.
 import { loadavg } from 'node:os';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { openBrowser } from '../test/browser.mjs';
 
@@ -63,12 +64,14 @@ try {
 	await browser.close();
 }
 
-const dist = fileURLToPath(new URL('../dist/', import.meta.url));
-const size = (f) => statSync(dist + f).size;
+const web = fileURLToPath(new URL('../', import.meta.url));
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 console.log(`\nparticles holding 60 steps/s (median step <= ${BUDGET_MS.toFixed(1)} ms, best of ${trials} runs), scenes/${scene}.json, ` +
 	`${summary[0]?.substeps} substep(s) per step, headless Chromium; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}:`);
 for (const s of summary) console.log(`  ${s.threads} thread(s): ${s.particles}`);
-const files = readdirSync(dist).filter((f) => /\.(wasm|mjs|js)$/.test(f));
-console.log('\nshipped engine sizes (uncompressed):');
-for (const f of files) console.log(`  ${f.padEnd(28)} ${kib(size(f))}`);
+const files = [...readdirSync(web + 'dist').filter((f) => /\.(wasm|mjs|js)$/.test(f)).map((f) => `dist/${f}`), 'src/puddle.js', 'src/scene.js'];
+console.log('\nwhat the module ships (size, gzip -9):');
+for (const f of files) {
+	const bytes = readFileSync(web + f);
+	console.log(`  ${f.padEnd(30)} ${kib(bytes.length).padStart(10)} ${kib(gzipSync(bytes, { level: 9 }).length).padStart(10)}`);
+}
