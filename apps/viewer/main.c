@@ -283,6 +283,123 @@ static void print_stats(const viewer_app* app, double wall_seconds, double step_
 	fflush(stdout);
 }
 
+/* ---- The loop ---------------------------------------------------------------------------- */
+
+/* Real time versus simulated time (see the top of this file). */
+typedef struct frame_clock {
+	bool fixed;         /* one step per frame (--frames, --script) */
+	double accumulator; /* real seconds not yet simulated */
+	Uint64 last;
+} frame_clock;
+
+/* How many steps this frame takes. */
+static int steps_due(frame_clock* clock, viewer_app* app)
+{
+	double dt = (double)pdl_world_get_def(app->scene.world).dt;
+	Uint64 now = SDL_GetPerformanceCounter();
+	double elapsed = (double)(now - clock->last) / (double)SDL_GetPerformanceFrequency();
+	clock->last = now;
+	int steps;
+	if (app->paused) {
+		clock->accumulator = 0;
+		steps = app->step_once ? 1 : 0;
+	} else if (clock->fixed) {
+		steps = 1;
+	} else {
+		clock->accumulator += fmin(elapsed, MAX_FRAME_SECONDS);
+		steps = (int)floor(clock->accumulator / dt);
+		clock->accumulator -= steps * dt;
+		if (steps > MAX_CATCH_UP_STEPS) {
+			/* cannot keep up: drop the backlog, the fluid slows down */
+			steps = MAX_CATCH_UP_STEPS;
+			clock->accumulator = 0;
+		}
+	}
+	app->step_once = false;
+	return steps;
+}
+
+/* Draws the world and the panel, and saves a screenshot the user asked for. */
+static void draw_frame(viewer_app* app)
+{
+	Uint64 start = SDL_GetPerformanceCounter();
+	viewer_renderer_draw(app->renderer, app);
+	viewer_panel_draw(app);
+	app->timing.render_ms = smooth(app->timing.render_ms, 1000.0 * seconds_since(start));
+	if (app->screenshot_requested) {
+		app->screenshot_requested = false;
+		char path[512];
+		viewer_screenshot_name(app, path, sizeof path);
+		if (viewer_save_screenshot(&app->view, path)) viewer_message(app, "saved %s", path);
+		else viewer_message(app, "could not save %s", path);
+	}
+}
+
+/* Runs until the window closes (or --frames are done); returns the exit status. */
+static int run(viewer_app* app, const viewer_options* o, viewer_script* script)
+{
+	int status = 0;
+	frame_clock clock = {o->frames > 0 || script != NULL, 0, SDL_GetPerformanceCounter()};
+	double step_seconds = 0;
+	Uint64 run_start = SDL_GetPerformanceCounter();
+	double cpu_start = process_cpu_seconds();
+	Uint64 fps_window_start = run_start;
+	long long fps_window_frames = 0;
+
+	while (!app->quit) {
+		viewer_script_push_due(script, app, app->frame);
+		poll_events(app);
+		carry_out_requests(app);
+		if (app->quit) break;
+
+		int steps = steps_due(&clock, app);
+		if (steps == 0) viewer_input_move_obstacle(app, 0.0f); /* obstacles move while paused */
+		for (int s = 0; s < steps && !app->quit; ++s) {
+			if (s > 0) {
+				/* input keeps flowing between catch-up steps */
+				poll_events(app);
+				carry_out_requests(app);
+			}
+			step_world(app, &step_seconds);
+		}
+
+		draw_frame(app);
+		app->frame += 1;
+		bool last_frame = o->frames > 0 && app->frame >= o->frames;
+		if (last_frame && o->screenshot != NULL && !viewer_save_screenshot(&app->view, o->screenshot)) {
+			fprintf(stderr, "puddle-view: could not save %s\n", o->screenshot);
+			status = 1;
+		}
+		SDL_GL_SwapWindow(app->window);
+
+		fps_window_frames += 1;
+		double window_seconds = seconds_since(fps_window_start);
+		if (window_seconds >= 0.5) {
+			app->timing.display_fps = (double)fps_window_frames / window_seconds;
+			fps_window_frames = 0;
+			fps_window_start = SDL_GetPerformanceCounter();
+		}
+		app->timing.steps_per_second = app->timing.step_ms > 0 ? 1000.0 / app->timing.step_ms : 0;
+		if (last_frame) app->quit = true;
+	}
+
+	double wall = seconds_since(run_start);
+	if (o->stats) print_stats(app, wall, step_seconds, process_cpu_seconds() - cpu_start);
+	if (o->particles_out != NULL && !viewer_write_particle_pixels(app, o->particles_out)) {
+		fprintf(stderr, "puddle-view: could not write %s\n", o->particles_out);
+		status = 1;
+	}
+	if (o->report != NULL && !viewer_write_report(app, o->report, wall)) {
+		fprintf(stderr, "puddle-view: could not write %s\n", o->report);
+		status = 1;
+	}
+	if (script != NULL && !viewer_script_done(script)) {
+		fprintf(stderr, "puddle-view: the run ended before the script did (raise --frames)\n");
+		status = 1;
+	}
+	return status;
+}
+
 /* ---- Command line ------------------------------------------------------------------------- */
 
 static void usage(FILE* out)
@@ -561,95 +678,7 @@ int main(int argc, char** argv)
 		goto done;
 	}
 
-	bool fixed_clock = o.frames > 0 || script != NULL;
-	double accumulator = 0;
-	double step_seconds_total = 0;
-	Uint64 run_start = SDL_GetPerformanceCounter();
-	double cpu_start = process_cpu_seconds();
-	Uint64 last_time = run_start;
-	Uint64 fps_window_start = run_start;
-	long long fps_window_frames = 0;
-
-	while (!app.quit) {
-		viewer_script_push_due(script, &app, app.frame);
-		poll_events(&app);
-		carry_out_requests(&app);
-		if (app.quit) break;
-
-		int steps = 0;
-		double dt = (double)pdl_world_get_def(app.scene.world).dt;
-		Uint64 now = SDL_GetPerformanceCounter();
-		double elapsed = (double)(now - last_time) / (double)SDL_GetPerformanceFrequency();
-		last_time = now;
-		if (app.paused) {
-			accumulator = 0;
-			steps = app.step_once ? 1 : 0;
-		} else if (fixed_clock) {
-			steps = 1;
-		} else {
-			accumulator += fmin(elapsed, MAX_FRAME_SECONDS);
-			steps = (int)floor(accumulator / dt);
-			accumulator -= steps * dt;
-			if (steps > MAX_CATCH_UP_STEPS) {
-				steps = MAX_CATCH_UP_STEPS;
-				accumulator = 0;
-			}
-		}
-		app.step_once = false;
-		if (steps == 0) viewer_input_move_obstacle(&app, 0.0f); /* obstacles move while paused */
-		for (int s = 0; s < steps && !app.quit; ++s) {
-			if (s > 0) {
-				/* input keeps flowing between catch-up steps */
-				poll_events(&app);
-				carry_out_requests(&app);
-			}
-			step_world(&app, &step_seconds_total);
-		}
-
-		Uint64 render_start = SDL_GetPerformanceCounter();
-		viewer_renderer_draw(app.renderer, &app);
-		viewer_panel_draw(&app);
-		app.timing.render_ms = smooth(app.timing.render_ms, 1000.0 * seconds_since(render_start));
-		if (app.screenshot_requested) {
-			app.screenshot_requested = false;
-			char path[512];
-			viewer_screenshot_name(&app, path, sizeof path);
-			if (viewer_save_screenshot(&app.view, path)) viewer_message(&app, "saved %s", path);
-			else viewer_message(&app, "could not save %s", path);
-		}
-		app.frame += 1;
-		bool last_frame = o.frames > 0 && app.frame >= o.frames;
-		if (last_frame && o.screenshot != NULL && !viewer_save_screenshot(&app.view, o.screenshot)) {
-			fprintf(stderr, "puddle-view: could not save %s\n", o.screenshot);
-			status = 1;
-		}
-		SDL_GL_SwapWindow(app.window);
-
-		fps_window_frames += 1;
-		double window_seconds = seconds_since(fps_window_start);
-		if (window_seconds >= 0.5) {
-			app.timing.display_fps = (double)fps_window_frames / window_seconds;
-			fps_window_frames = 0;
-			fps_window_start = SDL_GetPerformanceCounter();
-		}
-		app.timing.steps_per_second = app.timing.step_ms > 0 ? 1000.0 / app.timing.step_ms : 0;
-		if (last_frame) app.quit = true;
-	}
-
-	double wall = seconds_since(run_start);
-	if (o.stats) print_stats(&app, wall, step_seconds_total, process_cpu_seconds() - cpu_start);
-	if (o.particles_out != NULL && !viewer_write_particle_pixels(&app, o.particles_out)) {
-		fprintf(stderr, "puddle-view: could not write %s\n", o.particles_out);
-		status = 1;
-	}
-	if (o.report != NULL && !viewer_write_report(&app, o.report, wall)) {
-		fprintf(stderr, "puddle-view: could not write %s\n", o.report);
-		status = 1;
-	}
-	if (script != NULL && !viewer_script_done(script)) {
-		fprintf(stderr, "puddle-view: the run ended before the script did (raise --frames)\n");
-		status = 1;
-	}
+	status = run(&app, &o, script);
 
 done:
 	viewer_scene_unload(&first_scene);
