@@ -3,7 +3,7 @@
 // particle counts (demo/bench.html: median ms of one World.step(), drawing off), then narrows
 // down the largest count whose median stays within 1000/60 ms by bisection.
 //
-//   node scripts/bench.mjs [--scene dam-break] [--threads 1,2] [--frames 90] [--trials 3]
+//   node scripts/bench.mjs [--scene dam-break] [--threads 1,2] [--frames 100] [--trials 5]
 //
 // Each count runs `frames` frames split into `trials` runs and keeps the lowest run median (see
 // demo/bench.js): on a machine shared with other work that is the closest to an idle machine.
@@ -20,8 +20,8 @@ const arg = (name, fallback) => {
 };
 const scene = arg('scene', 'dam-break');
 const threadCounts = arg('threads', '1,2').split(',').map(Number);
-const frames = Number(arg('frames', 90));
-const trials = Number(arg('trials', 3));
+const frames = Number(arg('frames', 100));
+const trials = Number(arg('trials', 5));
 const BUDGET_MS = 1000 / 60;
 const LADDER = [2500, 5000, 10000, 15000, 20000, 30000, 40000, 60000, 80000];
 
