@@ -80,7 +80,7 @@ function checkKeys(file, path, object, keys) {
 function vec(file, path, v) {
 	if (!Array.isArray(v) || v.length !== 2 || !v.every((c) => typeof c === 'number' && Number.isFinite(c)))
 		throw new SceneError(file, path, 'must be an array [x, y] of two numbers');
-	return { x: v[0], y: v[1] };
+	return { x: Math.fround(v[0]), y: Math.fround(v[1]) };
 }
 
 function color(file, path, v) {
@@ -100,15 +100,20 @@ function list(file, root, key, max) {
 	return v;
 }
 
-// Copies the plain-number keys of `src` onto `dst`; vectors and colours are converted.
-function copyFields(file, path, src, dst, { vectors = [], colors = [] } = {}) {
+// Copies the plain-number keys of `src` onto `dst`; vectors and colours are converted. Numbers
+// are rounded to float32 as the C structs store them, so that emitters and strokes computed here
+// from scene values match io/src/scene_world.c bit for bit; `ints` must be integral.
+function copyFields(file, path, src, dst, { vectors = [], colors = [], ints = [] } = {}) {
 	for (const [key, value] of Object.entries(src)) {
 		if (key === 'shape' || key === 'name' || key === 'material' || key === 'mix') continue;
 		const at = `${path}.${key}`;
 		if (vectors.includes(key)) dst[key] = vec(file, at, value);
 		else if (colors.includes(key)) dst[key] = color(file, at, value);
 		else if (key === 'vertices' || key === 'points') dst[key] = (value ?? []).map((p, i) => vec(file, `${at}[${i}]`, p));
-		else if (typeof value === 'number' && Number.isFinite(value)) dst[key] = value;
+		else if (ints.includes(key)) {
+			if (!Number.isInteger(value)) throw new SceneError(file, at, 'must be an integer');
+			dst[key] = value;
+		} else if (typeof value === 'number' && Number.isFinite(value)) dst[key] = Math.fround(value);
 		else if (key === 'color_mode') dst[key] = value;
 		else throw new SceneError(file, at, 'must be a number');
 	}
@@ -139,7 +144,7 @@ export function resolveScene(puddle, json, file = '<scene>') {
 	if (json.world) {
 		checkKeys(file, 'world', json.world, WORLD_KEYS);
 		const { bounds, ...rest } = json.world;
-		copyFields(file, 'world', rest, s.world, { vectors: ['gravity'] });
+		copyFields(file, 'world', rest, s.world, { vectors: ['gravity'], ints: ['substeps'] });
 		if (bounds) {
 			checkKeys(file, 'world.bounds', bounds, ['min', 'max']);
 			s.bounds = { min: vec(file, 'world.bounds.min', bounds.min), max: vec(file, 'world.bounds.max', bounds.max) };
@@ -147,7 +152,7 @@ export function resolveScene(puddle, json, file = '<scene>') {
 	}
 	if (json.solver) {
 		checkKeys(file, 'solver', json.solver, SOLVER_KEYS);
-		copyFields(file, 'solver', json.solver, s.world);
+		copyFields(file, 'solver', json.solver, s.world, { ints: ['threads', 'max_particles'] });
 	}
 	const materials = list(file, json, 'materials', 32);
 	if (materials.length === 0) throw new SceneError(file, 'materials', 'is required (an array of at least one material)');
@@ -189,7 +194,7 @@ export function resolveScene(puddle, json, file = '<scene>') {
 		const def = copyFields(file, path, f, {
 			...puddle.defaultFillDef(), shape: kind, count: kind === FillShape.POINT ? 1 : 0,
 			material: materialIndex(`${path}.material`, f.material),
-		}, { vectors: ['position', 'end', 'half_extents', 'velocity'] });
+		}, { vectors: ['position', 'end', 'half_extents', 'velocity'], ints: ['count'] });
 		// "mix": particle k of the fill gets material mix[k % n] (reference 001's stirred start)
 		if (f.mix !== undefined && (!Array.isArray(f.mix) || f.mix.length > 32))
 			throw new SceneError(file, `${path}.mix`, 'must be an array of up to 32 material names');
@@ -220,7 +225,7 @@ export function resolveScene(puddle, json, file = '<scene>') {
 	});
 	if (json.output) {
 		checkKeys(file, 'output', json.output, OUTPUT_KEYS);
-		copyFields(file, 'output', json.output, s.output, { colors: ['background', 'wall_color', 'obstacle_color'] });
+		copyFields(file, 'output', json.output, s.output, { colors: ['background', 'wall_color', 'obstacle_color'], ints: ['width', 'height'] });
 		if (!COLOR_MODES.includes(s.output.color_mode))
 			throw new SceneError(file, 'output.color_mode', `must be one of ${COLOR_MODES.join(', ')}`);
 	}
@@ -293,6 +298,12 @@ function rowsBefore(e, rowTime, t) {
 	return Math.ceil((end - e.start) / rowTime - 1e-9);
 }
 
+// Particles in row k: as many as fit across the width at the spacing, one less in odd rows.
+function rowParticles(e, spacing, k) {
+	const n = Math.floor(e.width / spacing + 1e-6) + 1;
+	return k & 1 && n > 1 ? n - 1 : n;
+}
+
 function emitRows(puddle, scene, e, world, frame) {
 	const dt = scene.world.dt, sp = emitterSpacing(puddle, scene, e);
 	const speed = Math.hypot(e.velocity.x, e.velocity.y), rowTime = (sp * HEX_ROW) / speed;
@@ -303,11 +314,15 @@ function emitRows(puddle, scene, e, world, frame) {
 		// the row left at t_k; the frame's step carries it on, so start it behind the nozzle
 		const back = speed * (t0 - (e.start + k * rowTime));
 		const cx = e.position.x + dx * back, cy = e.position.y + dy * back;
-		const half = Math.max(0, 0.5 * e.width - (k & 1 ? 0.5 * sp : 0)); // odd rows sit in the gaps
-		added += world.fill({
-			shape: FillShape.LINE, material: e.material, spacing: sp, velocity: e.velocity,
-			position: { x: cx - px * half, y: cy - py * half }, end: { x: cx + px * half, y: cy + py * half },
-		});
+		// odd rows have one particle less and sit in the gaps of even rows
+		const n = rowParticles(e, sp, k);
+		for (let j = 0; j < n; ++j) {
+			const across = (j - 0.5 * (n - 1)) * sp;
+			added += world.fill({
+				shape: FillShape.POINT, count: 1, material: e.material, velocity: e.velocity,
+				position: { x: cx + px * across, y: cy + py * across },
+			});
+		}
 	}
 	return added;
 }
@@ -386,7 +401,8 @@ export function estimateParticles(puddle, scene) {
 	for (const f of scene.fills) total += fillEstimate(puddle, scene, f);
 	for (const e of scene.emitters) {
 		const sp = emitterSpacing(puddle, scene, e), rowTime = (sp * HEX_ROW) / Math.hypot(e.velocity.x, e.velocity.y);
-		total += rowsBefore(e, rowTime, e.stop) * (Math.floor(e.width / sp) + 1);
+		const rows = rowsBefore(e, rowTime, e.stop);
+		total += Math.ceil(rows / 2) * rowParticles(e, sp, 0) + Math.floor(rows / 2) * rowParticles(e, sp, 1);
 	}
 	return total;
 }
