@@ -730,8 +730,11 @@ void viewer_renderer_draw(viewer_renderer* r, const viewer_app* app)
 	                  2.0f * view->pixels_per_unit / (float)view->viewport_height};
 	float offset[2] = {-view->center.x * scale[0], -view->center.y * scale[1]};
 
+	/* containers and the mask are opaque: no blending (it doubles the fill cost in software) */
+	gl.Disable(GL_BLEND);
 	build_shapes(r, app, SHAPES_CONTAINERS);
 	draw_shapes(r, scale, offset);
+	gl.Enable(GL_BLEND);
 
 	pdl_particle_data particles = pdl_world_particles(world);
 	if (particles.count > 0) {
@@ -745,9 +748,11 @@ void viewer_renderer_draw(viewer_renderer* r, const viewer_app* app)
 		}
 	}
 
-	gl.BlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+	gl.Disable(GL_BLEND);
 	build_shapes(r, app, SHAPES_OUTSIDE_MASK);
 	draw_shapes(r, scale, offset);
+	gl.Enable(GL_BLEND);
+	gl.BlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
 	build_shapes(r, app, SHAPES_OBSTACLES);
 	draw_shapes(r, scale, offset);
 
