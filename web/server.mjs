@@ -55,13 +55,14 @@ async function listScenes() {
 	}
 }
 
-async function handle(req, res) {
-	const headers = {
-		'Cross-Origin-Opener-Policy': 'same-origin',
-		'Cross-Origin-Embedder-Policy': 'require-corp',
-		'Cross-Origin-Resource-Policy': 'same-origin',
-		'Cache-Control': 'no-cache',
-	};
+const ISOLATION_HEADERS = {
+	'Cross-Origin-Opener-Policy': 'same-origin',
+	'Cross-Origin-Embedder-Policy': 'require-corp',
+	'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+async function handle(req, res, isolate) {
+	const headers = { ...(isolate ? ISOLATION_HEADERS : {}), 'Cache-Control': 'no-cache' };
 	const url = new URL(req.url, 'http://localhost');
 	let path = url.pathname;
 	if (path === '/') {
@@ -88,10 +89,14 @@ async function handle(req, res) {
 	}
 }
 
-/** Starts the server; resolves to { server, url }. Port 0 picks a free port (tests use that). */
-export function startServer({ port = 8080, host = '127.0.0.1' } = {}) {
+/**
+ * Starts the server; resolves to { server, url }. Port 0 picks a free port (tests use that).
+ * isolate: false leaves out the COOP/COEP headers, as an ordinary static host would (the tests
+ * check that the page then falls back to one thread).
+ */
+export function startServer({ port = 8080, host = '127.0.0.1', isolate = true } = {}) {
 	const server = createServer((req, res) => {
-		handle(req, res).catch((e) => {
+		handle(req, res, isolate).catch((e) => {
 			res.writeHead(500);
 			res.end(String(e));
 		});

@@ -25,7 +25,7 @@ class Demo {
 			paused: params.get('paused') === '1',
 			speed: 1,
 			maxStepsPerFrame: 3,
-			threads: Math.max(1, Math.min(4, Number(params.get('threads') ?? defaultThreads) || 1)),
+			threads: this.threadsPossible ? Math.max(1, Math.min(4, Number(params.get('threads') ?? defaultThreads) || 1)) : 1,
 		};
 		this.tool = { tool: 'attract', radius: 5, strength: 100, drag: 2, spawnMaterial: 0, spawnRate: 400, spawnRadius: 0.8, boxSize: 3 };
 		this.style = { mode: 'metaball', colorMode: 'material', blobRadius: 1, dotRadius: 0.3, threshold: 0.5, colorMin: 0, colorMax: 0,

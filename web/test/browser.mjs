@@ -11,8 +11,8 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '
 	'--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** Starts the server and a browser; returns { url, context, close() }. */
-export async function openBrowser() {
-	const { server, url } = await startServer({ port: 0 });
+export async function openBrowser({ isolate = true } = {}) {
+	const { server, url } = await startServer({ port: 0, isolate });
 	const profile = mkdtempSync(join(tmpdir(), 'puddle-chromium-'));
 	let context;
 	try {

@@ -236,6 +236,21 @@ describe('demo page', () => {
 		assert.equal(four.hash, one.hash);
 	});
 
+	test('threads: a page that is not cross-origin isolated runs the single-threaded build', async () => {
+		const plain = await openBrowser({ isolate: false });
+		try {
+			const { page, errors } = await newPage(plain, '/demo/?paused=1&scene=dam-break&threads=2');
+			await page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 60000 });
+			const r = await page.evaluate(() => ({
+				isolated: globalThis.crossOriginIsolated, threaded: window.demo.puddle.threaded, threads: window.demo.world.threadCount,
+			}));
+			assert.deepEqual(r, { isolated: false, threaded: false, threads: 1 });
+			assert.deepEqual(errors, []);
+		} finally {
+			await plain.close();
+		}
+	});
+
 	test('threads: worlds replaced without yielding neither hang nor lose the results', async () => {
 		const { page, errors } = await openDemo('?paused=1&scene=dam-break&threads=2');
 		const r = await page.evaluate(() => {
