@@ -420,7 +420,7 @@ static void usage(FILE* out)
 	        "  --preset NAME          turn the scene's fluid into water, lava, slime or stratify\n"
 	        "  --paused               start paused\n"
 	        "  --no-panel             start with the side panel hidden (Tab shows it)\n"
-	        "  --ui-scale F           scale the panel's text and widgets (default 1)\n"
+	        "  --ui-scale F           scale the panel's text and widgets (default: from the display)\n"
 	        "  --vsync on|off         wait for the display's refresh (default: on, off with --frames)\n"
 	        "  --screenshot-dir DIR   where S saves screenshots (default: working directory)\n"
 	        "\n"
@@ -555,6 +555,22 @@ static int parse_options(int argc, char** argv, viewer_options* o, viewer_app* a
 
 /* ---- Main ---------------------------------------------------------------------------------- */
 
+/* The panel's scale. Where the system scales windows itself (macOS, Wayland, Windows with DPI
+ * awareness) the framebuffer is already larger than the window and ImGui follows it, so 1.
+ * Where it does not (X11), a dense screen reports its DPI: scale from the usual 96, in quarter
+ * steps, never below 1. */
+static float display_ui_scale(SDL_Window* window)
+{
+	int window_width, drawable_width, height;
+	SDL_GetWindowSize(window, &window_width, &height);
+	SDL_GL_GetDrawableSize(window, &drawable_width, &height);
+	if (drawable_width > window_width) return 1.0f;
+	float dpi = 0;
+	if (SDL_GetDisplayDPI(SDL_GetWindowDisplayIndex(window), &dpi, NULL, NULL) != 0) return 1.0f;
+	float scale = floorf(dpi / 96.0f * 4.0f + 0.5f) / 4.0f;
+	return scale < 1.0f ? 1.0f : (scale > 3.0f ? 3.0f : scale);
+}
+
 static bool open_window(viewer_app* app, const viewer_options* o, char* err, int err_size)
 {
 	/* Windows scales DPI-unaware windows as bitmaps (blurry); ask for real pixels. Other
@@ -615,14 +631,13 @@ int main(int argc, char** argv)
 	o.window_width = 1280;
 	o.window_height = 800;
 	o.vsync = -1;
-	o.ui_scale = 1.0f;
+	o.ui_scale = 0.0f; /* 0: from the display */
 	o.preset = -1;
 	int parsed = parse_options(argc, argv, &o, &app);
 	if (parsed != 0) return parsed == 1 ? 0 : 2;
 	if (o.render_set) app.render.mode = o.render;
 	if (o.color_set) app.render.color = o.color;
 	app.show_panel = !o.no_panel;
-	app.panel_width *= o.ui_scale;
 	app.paused = o.paused;
 
 	char err[768];
@@ -664,6 +679,8 @@ int main(int argc, char** argv)
 		status = 1;
 		goto done;
 	}
+	if (o.ui_scale <= 0) o.ui_scale = display_ui_scale(app.window);
+	app.panel_width *= o.ui_scale;
 	if (!viewer_panel_init(app.window, app.gl_context, o.ui_scale)) {
 		fprintf(stderr, "puddle-view: could not start Dear ImGui\n");
 		status = 1;
