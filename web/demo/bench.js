@@ -3,7 +3,8 @@
 // World.step() (one frame of dt, all its substeps) over `frames` frames. With trials > 1 the
 // frames are split into that many runs and the lowest run median is kept, which filters out
 // other programs' load on a shared machine. 60 steps/s needs a median <= 16.7 ms.
-// Query: ?scene=dam-break&threads=1&particles=5000,20000&frames=60&warmup=20&trials=1
+// Query: ?scene=dam-break&threads=1&particles=5000,20000&frames=60&warmup=20&trials=1, and
+// &dist=/dist/other/ to time another build of the engine (a folder like dist/) against this one.
 import { loadPuddle } from '../src/puddle.js';
 import { applyFrame, buildWorld, resolveScene, scaleToParticles } from '../src/scene.js';
 
@@ -21,7 +22,7 @@ function median(values) {
 }
 
 async function run() {
-	const puddle = await loadPuddle({ threads });
+	const puddle = await loadPuddle({ threads, distUrl: params.get('dist') ?? undefined });
 	const base = resolveScene(puddle, await (await fetch(`/scenes/${sceneName}.json`)).json(), `scenes/${sceneName}.json`);
 	const rows = [];
 	for (const n of counts) {
