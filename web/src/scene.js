@@ -196,8 +196,8 @@ export function resolveScene(puddle, json, file = '<scene>') {
 			material: materialIndex(`${path}.material`, f.material),
 		}, { vectors: ['position', 'end', 'half_extents', 'velocity'], ints: ['count'] });
 		// "mix": particle k of the fill gets material mix[k % n] (reference 001's stirred start)
-		if (f.mix !== undefined && (!Array.isArray(f.mix) || f.mix.length > 32))
-			throw new SceneError(file, `${path}.mix`, 'must be an array of up to 32 material names');
+		if (f.mix !== undefined && (!Array.isArray(f.mix) || f.mix.length < 1 || f.mix.length > 32))
+			throw new SceneError(file, `${path}.mix`, 'must be an array of 1 to 32 material names');
 		def.mix = (f.mix ?? []).map((name, k) => materialIndex(`${path}.mix[${k}]`, name));
 		s.fills.push(def);
 	});

@@ -62,6 +62,9 @@ describe('scene rules', () => {
 		fails({ ...minimal, fills: [{ shape: 'blob' }] }, 'fills[0].shape');
 		fails({ materials: [{ name: 'w' }] }, 'world.bounds');
 		fails({ ...minimal, world: { gravity: [0] } }, 'world.gravity');
+		fails({ ...minimal, fills: [{ shape: 'disc', radius: 2, mix: [] }] }, 'fills[0].mix');
+		fails({ ...minimal, fills: [{ shape: 'disc', radius: 2, mix: ['water', 'oil'] }] }, 'fills[0].mix[1]');
+		fails({ ...minimal, world: { substeps: 1.5 } }, 'world.substeps');
 	});
 
 	test('values the core refuses name the scene path', () => {
