@@ -1,6 +1,9 @@
 // Types of web/src/scene.js: scene files (docs/scenes.md) resolved and built in JavaScript.
 import type { BoundaryDef, FillDef, MaterialDef, Puddle, Vec2, World, WorldDef } from './puddle.js';
 
+/** The keys the loader knows, per object of the scene file. */
+export declare const SCENE_KEYS: Readonly<Record<'top' | 'world' | 'bounds' | 'solver' | 'materials' | 'container' | 'obstacles' | 'fills' | 'emitters' | 'strokes' | 'output', readonly string[]>>;
+
 export declare const COLOR_MODES: readonly ['material', 'speed', 'density', 'pressure'];
 
 export declare class SceneError extends Error {

@@ -23,6 +23,13 @@ const STROKE_KEYS = ['start', 'end', 'points', 'radius', 'strength', 'drag'];
 const OUTPUT_KEYS = ['width', 'height', 'fps', 'seconds', 'background', 'wall_color', 'obstacle_color',
 	'color_mode', 'blob_radius', 'threshold', 'color_min', 'color_max'];
 
+/** The keys this loader knows, per object, as docs/scenes.md lists them (a test compares). */
+export const SCENE_KEYS = Object.freeze({
+	top: TOP_KEYS, world: WORLD_KEYS, bounds: ['min', 'max'], solver: SOLVER_KEYS, materials: MATERIAL_KEYS,
+	container: CONTAINER_KEYS, obstacles: OBSTACLE_KEYS, fills: FILL_KEYS, emitters: EMITTER_KEYS,
+	strokes: STROKE_KEYS, output: OUTPUT_KEYS,
+});
+
 const CONTAINER_SHAPES = { circle: BoundaryKind.CIRCLE_CONTAINER, box: BoundaryKind.BOX_CONTAINER };
 const OBSTACLE_SHAPES = { circle: BoundaryKind.CIRCLE, box: BoundaryKind.BOX, polygon: BoundaryKind.POLYGON };
 const FILL_SHAPES = { point: FillShape.POINT, line: FillShape.LINE, disc: FillShape.DISC, box: FillShape.BOX,

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
 import { loadPuddle } from '../src/puddle.js';
-import { applyFrame, buildWorld, estimateParticles, resolveScene, scaleToParticles, SceneError, strokeAt } from '../src/scene.js';
+import { applyFrame, buildWorld, estimateParticles, resolveScene, scaleToParticles, SCENE_KEYS, SceneError, strokeAt } from '../src/scene.js';
 
 const scenesDir = new URL('../../scenes/', import.meta.url);
 const shipped = readdirSync(scenesDir).filter((f) => f.endsWith('.json')).sort();
@@ -34,6 +34,28 @@ describe('shipped scenes', () => {
 			assert.ok(Math.abs(estimateParticles(puddle, scene) - (s.particles - added)) <= 0.02 * s.particles + scene.emitters.length * 1e9,
 				'the estimate matches what the fills made');
 			world.destroy();
+		});
+	}
+});
+
+describe('scene format', () => {
+	// docs/scenes.md has one table per object, each row starting with the key in backticks
+	const docs = readFileSync(new URL('../../docs/scenes.md', import.meta.url), 'utf8');
+	const documented = {};
+	let section = null;
+	for (const line of docs.split('\n')) {
+		const heading = line.match(/^## (?:`(\w+)(?:\[i\])?`|(Top level))/);
+		if (heading) section = heading[1] ?? 'top';
+		else if (line.startsWith('## ')) section = null;
+		const row = line.match(/^\| `(\w+)`(?:, `(\w+)`)?/);
+		if (section && row) documented[section] = [...(documented[section] ?? []), row[1], ...(row[2] ? [row[2]] : [])];
+	}
+	const sections = { top: 'top', world: 'world', solver: 'solver', materials: 'materials', container: 'container',
+		obstacles: 'obstacles', fills: 'fills', emitters: 'emitters', strokes: 'strokes', output: 'output' };
+	for (const [section, known] of Object.entries(sections)) {
+		test(`the loader knows exactly the keys docs/scenes.md lists for ${section}`, () => {
+			const expected = (documented[section] ?? []).filter((k) => !(section === 'world' && (k === 'min' || k === 'max')));
+			assert.deepEqual([...SCENE_KEYS[known]].sort(), [...expected].sort());
 		});
 	}
 });
