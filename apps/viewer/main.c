@@ -4,8 +4,9 @@
  * the display: each frame adds the real time that passed to an accumulator and takes as many
  * steps as fit, polling input between steps. When drawing is the slow part, several steps run
  * per shown frame (display frames are dropped, the fluid keeps real time); when stepping is the
- * slow part, at most a few steps run per frame and the rest of the time is dropped (the fluid
- * slows down instead of the loop spiralling), and input is still read every step.
+ * slow part, at most 4 steps or 50 ms of stepping run per frame and the rest of the time is
+ * dropped (the fluid slows down instead of the loop spiralling), and input is still read every
+ * step.
  *
  * With --frames or --script the clock is the step count instead: exactly one step per frame,
  * no vsync, so runs are repeatable and measure the machine's full speed.
@@ -29,6 +30,9 @@
 #define MAX_CATCH_UP_STEPS 4
 /* Longest real-time gap one frame accounts for (a dragged window, a breakpoint). */
 #define MAX_FRAME_SECONDS 0.25
+/* Longest a frame may spend catching up before it draws (and drops the rest of the backlog):
+ * keeps the window drawing at 20 fps or more whatever a step costs. */
+#define MAX_STEPPING_SECONDS 0.05
 
 #ifndef PUDDLE_VIEW_SCENES_DIR
 #define PUDDLE_VIEW_SCENES_DIR "scenes"
@@ -352,10 +356,15 @@ static int run(viewer_app* app, const viewer_options* o, viewer_script* script)
 		carry_out_requests(app);
 		if (app->quit) break;
 
+		Uint64 frame_start = SDL_GetPerformanceCounter();
 		int steps = steps_due(&clock, app);
 		if (steps == 0) viewer_input_move_obstacle(app, 0.0f); /* obstacles move while paused */
 		for (int s = 0; s < steps && !app->quit; ++s) {
 			if (s > 0) {
+				if (!clock.fixed && seconds_since(frame_start) > MAX_STEPPING_SECONDS) {
+					clock.accumulator = 0;
+					break;
+				}
 				/* input keeps flowing between catch-up steps */
 				poll_events(app);
 				carry_out_requests(app);
