@@ -70,6 +70,10 @@ class Demo {
 		const scene = resolveScene(this.puddle, await response.json(), `scenes/${name}.json`);
 		this.ui.scene = name;
 		this.scene = scene;
+		// what the scene shows: its description, two lines of it (all of it on hover)
+		const about = document.getElementById('about');
+		about.textContent = scene.description;
+		about.title = scene.description;
 		this.applySceneStyle(scene);
 		this.reset();
 		return scene;

@@ -47,7 +47,8 @@ export class Panel {
 			.onChange((n) => d.reloadWithThreads(n));
 
 		const tool = gui.addFolder('Tool (right button repels, b drops a box)');
-		tool.add(d.tool, 'tool', TOOLS).name('left button / touch');
+		const toolPicker = tool.add(d.tool, 'tool', TOOLS).name('left button / touch (1-5)');
+		d.tools.onToolChange = () => toolPicker.updateDisplay();
 		// [controller, min, max, step] at h = 1, rescaled for each scene's length unit
 		this.lengthControls = [
 			[tool.add(d.tool, 'radius', 0.1, 20, 0.1).name('radius'), 0.1, 20, 0.1],

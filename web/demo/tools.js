@@ -30,6 +30,12 @@ export class Tools {
 		window.addEventListener('keydown', (e) => {
 			if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
 			if ((e.key === 'b' || e.key === 'c') && this.hover) this.dropBox(this.hover.x, this.hover.y);
+			// 1-5 pick the tool, in the order of TOOLS
+			const pick = TOOLS[Number(e.key) - 1];
+			if (pick) {
+				this.settings.tool = pick;
+				this.onToolChange?.(pick);
+			}
 		});
 	}
 

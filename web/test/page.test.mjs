@@ -151,9 +151,9 @@ describe('demo page', () => {
 		await page.close();
 	});
 
-	test('tools: spawn adds particles, a dropped box falls and lands, erase removes', async () => {
+	test('tools: spawn adds particles, a dropped box falls and lands, erase (key 5) removes', async () => {
 		const { page, errors } = await openDemo('?paused=1&scene=dam-break');
-		await controller(page, 'Tool (right button repels, b drops a box)', 'left button / touch').locator('select').selectOption('spawn');
+		await controller(page, 'Tool (right button repels, b drops a box)', 'left button / touch (1-5)').locator('select').selectOption('spawn');
 		const before = await page.evaluate(() => window.demo.world.particleCount);
 		const spot = await screenPoint(page, 5, 5);
 		await page.mouse.move(spot.x, spot.y);
@@ -175,7 +175,9 @@ describe('demo page', () => {
 		assert.ok(box.y1 < box.y0 - 5, `box fell from ${box.y0} to ${box.y1}`);
 		assert.ok(box.resting, 'box landed');
 
-		await controller(page, 'Tool (right button repels, b drops a box)', 'left button / touch').locator('select').selectOption('erase');
+		// keys 1-5 pick the tool too, and the panel follows
+		await page.keyboard.press('5');
+		assert.equal(await controller(page, 'Tool (right button repels, b drops a box)', 'left button / touch (1-5)').locator('select').inputValue(), 'erase');
 		const low = await screenPoint(page, -11, -8);
 		const n0 = await page.evaluate(() => window.demo.world.particleCount);
 		await page.mouse.move(low.x, low.y);
