@@ -88,6 +88,9 @@ viewer_render_settings viewer_default_render_settings(void)
 	s.field_scale = 0.5f;
 	s.speed_range = 0.0f;
 	s.pressure_range = 0.0f;
+	s.inside_color = 0x1f2129;
+	s.outside_color = 0x0e0f13;
+	s.obstacle_color = 0x8f877d;
 	return s;
 }
 
@@ -167,6 +170,10 @@ void viewer_show_scene(viewer_app* app, viewer_scene* scene, const char* source)
 	app->scene = *scene;
 	app->scene_index = viewer_scene_find(scene->name);
 	app->step = 0;
+	viewer_render_settings defaults = viewer_default_render_settings();
+	app->render.inside_color = scene->has_colors ? scene->inside_color : defaults.inside_color;
+	app->render.outside_color = scene->has_colors ? scene->outside_color : defaults.outside_color;
+	app->render.obstacle_color = scene->has_colors ? scene->obstacle_color : defaults.obstacle_color;
 	pdl_world_def def = pdl_world_get_def(scene->world);
 	app->length_unit = def.interaction_radius;
 	app->acceleration_unit = sqrtf(def.gravity.x * def.gravity.x + def.gravity.y * def.gravity.y);

@@ -152,14 +152,17 @@ typedef struct rgba {
 	float r, g, b, a;
 } rgba;
 
-static const rgba background_color = {0.055f, 0.06f, 0.075f, 1.0f};
-static const rgba container_fill_color = {0.12f, 0.13f, 0.16f, 1.0f};
 static const rgba container_rim_color = {0.42f, 0.45f, 0.52f, 1.0f};
-static const rgba obstacle_color = {0.56f, 0.53f, 0.49f, 1.0f};
 static const rgba obstacle_held_color = {0.85f, 0.78f, 0.6f, 1.0f};
 static const rgba attract_ring_color = {0.55f, 0.85f, 1.0f, 0.7f};
 static const rgba repel_ring_color = {1.0f, 0.55f, 0.45f, 0.7f};
 static const rgba idle_ring_color = {1.0f, 1.0f, 1.0f, 0.18f};
+
+static rgba from_hex(uint32_t color)
+{
+	return (rgba){(float)((color >> 16) & 0xff) / 255.0f, (float)((color >> 8) & 0xff) / 255.0f,
+	              (float)(color & 0xff) / 255.0f, 1.0f};
+}
 
 /* ---- Renderer ---------------------------------------------------------------------------- */
 
@@ -480,6 +483,9 @@ static void build_shapes(viewer_renderer* r, const viewer_app* app, shape_pass p
 	float rim = 3.0f * view->pixel_ratio / ppu;
 	/* far enough to leave the viewport from anywhere in the framed region */
 	float far = 4.0f * (float)(view->viewport_width + view->viewport_height) / ppu;
+	rgba inside = from_hex(app->render.inside_color);
+	rgba outside = from_hex(app->render.outside_color);
+	rgba obstacle = from_hex(app->render.obstacle_color);
 	int limit = pdl_world_boundary_id_limit(world);
 	r->shape_count = 0;
 	for (int id = 0; id < limit; ++id) {
@@ -491,25 +497,25 @@ static void build_shapes(viewer_renderer* r, const viewer_app* app, shape_pass p
 		int segments = circle ? circle_segments(def.radius, ppu) : 0;
 		if (is_container(def.kind)) {
 			if (pass == SHAPES_CONTAINERS && circle) {
-				push_disc(r, def.position, def.radius, segments, container_fill_color);
+				push_disc(r, def.position, def.radius, segments, inside);
 				push_ring(r, def.position, def.radius, def.radius + rim, segments,
 				          container_rim_color);
 			} else if (pass == SHAPES_CONTAINERS) {
-				push_polygon(r, v, n, container_fill_color);
+				push_polygon(r, v, n, inside);
 				push_polygon_rim(r, v, n, rim, container_rim_color);
 			} else if (pass == SHAPES_OUTSIDE_MASK && circle) {
 				/* the ring's outer edge is coarse, but it lies far outside the viewport */
 				push_ring(r, def.position, def.radius + rim, def.radius + rim + far, segments,
-				          background_color);
+				          outside);
 			} else if (pass == SHAPES_OUTSIDE_MASK) {
-				push_polygon_exterior(r, v, n, rim, far, background_color);
+				push_polygon_exterior(r, v, n, rim, far, outside);
 			}
 			continue;
 		}
 		if (pass != SHAPES_OBSTACLES) continue;
 		bool held = app->input.action == VIEWER_POINTER_DRAG_OBSTACLE &&
 		            app->input.dragged_obstacle == id;
-		rgba color = held ? obstacle_held_color : obstacle_color;
+		rgba color = held ? obstacle_held_color : obstacle;
 		if (circle) push_disc(r, def.position, def.radius, segments, color);
 		else push_polygon(r, v, n, color);
 	}
@@ -715,7 +721,8 @@ void viewer_renderer_draw(viewer_renderer* r, const viewer_app* app)
 
 	gl.Viewport(0, 0, view->drawable_width, view->drawable_height);
 	gl.Disable(GL_SCISSOR_TEST);
-	gl.ClearColor(background_color.r, background_color.g, background_color.b, 1.0f);
+	rgba outside = from_hex(app->render.outside_color);
+	gl.ClearColor(outside.r, outside.g, outside.b, 1.0f);
 	gl.Clear(GL_COLOR_BUFFER_BIT);
 	if (world == NULL || view->viewport_width <= 0 || view->viewport_height <= 0) return;
 

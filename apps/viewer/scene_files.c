@@ -50,6 +50,10 @@ bool viewer_scene_file_load(viewer_scene* out, const char* path, const viewer_sc
 	out->has_bounds = true;
 	out->bounds_min = scene->bounds_min;
 	out->bounds_max = scene->bounds_max;
+	out->has_colors = true;
+	out->inside_color = scene->output.background;
+	out->outside_color = scene->output.wall_color;
+	out->obstacle_color = scene->output.obstacle_color;
 	return true;
 }
 

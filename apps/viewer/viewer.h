@@ -66,6 +66,9 @@ typedef struct viewer_render_settings {
 	float speed_range;
 	/** |pressure| at either end of the pressure colour map; 0: the frame's largest |pressure|. */
 	float pressure_range;
+	/** 0xRRGGBB inside containers, outside them, and of obstacles (a scene file's output
+	 * colours when it has them, so the viewer looks like `puddle run`'s pictures). */
+	uint32_t inside_color, outside_color, obstacle_color;
 } viewer_render_settings;
 
 viewer_render_settings viewer_default_render_settings(void);
@@ -114,6 +117,10 @@ typedef struct viewer_scene {
 	/** The region the scene asks to frame; otherwise the containers' bounds are used. */
 	bool has_bounds;
 	pdl_vec2 bounds_min, bounds_max;
+	/** The scene's own colours (0xRRGGBB) for the inside of containers, the outside and
+	 * obstacles; otherwise the viewer's. */
+	bool has_colors;
+	uint32_t inside_color, outside_color, obstacle_color;
 } viewer_scene;
 
 /** Scene loading options from the command line. */
