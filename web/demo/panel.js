@@ -1,5 +1,5 @@
-// The lil-gui panel: every world and material parameter of the core, the material presets, the
-// tools and the render settings. Controllers write straight into the running world between
+// The lil-gui panel: every world, material and wall parameter of the core, the material presets,
+// the tools and the render settings. Controllers write straight into the running world between
 // steps (pdl_world_set_def / pdl_world_set_material take effect on the next step).
 import GUI from 'lil-gui';
 import { MATERIAL_PRESETS, substepsNeeded } from './presets.js';
