@@ -30,10 +30,11 @@ int main(int argc, char** argv)
 	}
 	pdl_material_def water = pdl_default_material_def();
 	pdl_world_add_material(w, &water, NULL);
-	/* a pool twice as wide as deep, at rest density */
+	/* a pool 8 h deep (deeper water needs substeps at this dt, see docs/physics.md), at rest
+	 * density */
 	float s = pdl_rest_spacing(wd.interaction_radius, water.rest_density);
 	float area = particles * s * s * 0.8660254f;
-	float hy = sqrtf(area / 8.0f), hx = 2.0f * hy;
+	float hy = 4.0f * wd.interaction_radius, hx = area / (4.0f * hy);
 	pdl_boundary_def tank = pdl_default_boundary_def();
 	tank.kind = PDL_BOUNDARY_BOX_CONTAINER;
 	tank.half_extents = (pdl_vec2){hx, 2.0f * hy};

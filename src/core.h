@@ -66,8 +66,9 @@ struct pdl_world {
 	bool uniform_viscosity; /* every pair has the same sigma and beta */
 
 	particles p;
-	pdl_grid grid_now;  /* cells of the positions at the start of the step (viscosity) */
-	pdl_grid grid_pred; /* cells of the predicted positions (springs, relaxation) */
+	/* The neighbour grid, built twice a step: at the positions the step starts from (for
+	 * viscosity) and at the predicted positions (springs, relaxation, and the statistics). */
+	pdl_grid grid;
 
 	boundary* boundaries;
 	int boundary_count, boundary_capacity;

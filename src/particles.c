@@ -36,7 +36,7 @@ bool pdl_particles_reserve(pdl_world* w, int capacity)
 		GROW(spring_partner2, (size_t)cap * PDL_K); GROW(spring_rest2, (size_t)cap * PDL_K);
 		GROW(proposals, (size_t)cap * PDL_K);
 	}
-	ok = ok && pdl_grid_reserve(&w->grid_now, cap) && pdl_grid_reserve(&w->grid_pred, cap);
+	ok = ok && pdl_grid_reserve(&w->grid, cap);
 	if (!ok) return false;
 	/* the four-wide loops read up to three entries past the last particle: keep them defined */
 	float* padded[] = {p->x, p->y, p->vx, p->vy, p->x2, p->y2, p->vx2, p->vy2, p->density, p->pressure, p->near_pressure};

@@ -32,7 +32,7 @@ static void density_range(void* ctx, int begin, int end)
 	relax_job* job = ctx;
 	pdl_world* w = job->w;
 	particles* p = &w->p;
-	const pdl_grid* g = &w->grid_pred;
+	const pdl_grid* g = &w->grid;
 	float h = w->def.interaction_radius;
 	const f4 h2 = f4_set1(h * h), inv_h = f4_set1(1.0f / h), one = f4_set1(1.0f);
 	pdl_grid_runs runs = {0};
@@ -66,7 +66,7 @@ static void displace_range(void* ctx, int begin, int end)
 	relax_job* job = ctx;
 	pdl_world* w = job->w;
 	particles* p = &w->p;
-	const pdl_grid* g = &w->grid_pred;
+	const pdl_grid* g = &w->grid;
 	float h = w->def.interaction_radius, dt2 = job->dt * job->dt;
 	const f4 h2 = f4_set1(h * h), inv_h = f4_set1(1.0f / h), one = f4_set1(1.0f), zero = f4_set1(0);
 	const f4 dt2_4 = f4_set1(dt2);

@@ -76,7 +76,7 @@ static void propose_range(void* ctx, int begin, int end)
 	spring_job* job = ctx;
 	pdl_world* w = job->w;
 	particles* p = &w->p;
-	const pdl_grid* g = &w->grid_pred;
+	const pdl_grid* g = &w->grid;
 	float h = w->def.interaction_radius, h2 = h * h;
 	for (int i = begin; i < end; ++i) {
 		int32_t* out = p->proposals + (size_t)i * PDL_K;

@@ -81,7 +81,7 @@ void pdl_stage_predict(pdl_world* w, float dt)
 	pdl_pool_for(w->pool, w->p.count, 4096, predict_range, &job);
 	/* Sort the particles into the cells of their predicted positions and store them in that
 	 * order: springs and relaxation then read neighbours that are near in memory. */
-	pdl_grid* g = &w->grid_pred;
+	pdl_grid* g = &w->grid;
 	pdl_grid_build(g, w->pool, w->p.count, w->p.x, w->p.y, w->def.interaction_radius);
 	pdl_particles_permute(w, g->order, true);
 }

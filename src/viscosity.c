@@ -26,7 +26,7 @@ static void viscosity_range(void* ctx, int begin, int end)
 	viscosity_job* job = ctx;
 	pdl_world* w = job->w;
 	particles* p = &w->p;
-	const pdl_grid* g = &w->grid_now;
+	const pdl_grid* g = &w->grid;
 	float h = w->def.interaction_radius;
 	const f4 h2 = f4_set1(h * h), inv_h = f4_set1(1.0f / h), one = f4_set1(1.0f), zero = f4_set1(0);
 	const f4 dt = f4_set1(job->dt), half = f4_set1(0.5f);
@@ -75,7 +75,7 @@ void pdl_stage_viscosity(pdl_world* w, float dt)
 {
 	if (!w->any_viscosity) return;
 	particles* p = &w->p;
-	pdl_grid* g = &w->grid_now;
+	pdl_grid* g = &w->grid;
 	pdl_grid_build(g, w->pool, p->count, p->x, p->y, w->def.interaction_radius);
 	pdl_particles_permute(w, g->order, false);
 	viscosity_job job = {w, dt};

@@ -1,4 +1,5 @@
 /* The world: creation, defaults, materials, pointers, measurement. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "core.h"
 
 #include <math.h>
@@ -67,8 +68,9 @@ pdl_pointer pdl_default_pointer(void)
 
 double pdl_now_ms(void)
 {
+	/* monotonic, and with microseconds under Emscripten too (timespec_get has milliseconds) */
 	struct timespec ts;
-	timespec_get(&ts, TIME_UTC);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
@@ -103,8 +105,7 @@ void pdl_world_destroy(pdl_world* w)
 	if (!w) return;
 	pdl_pool_destroy(w->pool);
 	pdl_particles_free(&w->p);
-	pdl_grid_free(&w->grid_now);
-	pdl_grid_free(&w->grid_pred);
+	pdl_grid_free(&w->grid);
 	free(w->boundaries);
 	free(w);
 }
@@ -264,8 +265,8 @@ pdl_stats pdl_world_stats(const pdl_world* w)
 	s.momentum = (pdl_vec2){(float)px, (float)py};
 	if (mass > 0) s.centre_of_mass = (pdl_vec2){(float)(mx / mass), (float)(my / mass)};
 	/* neighbours within h, counted with the grid of the last step's predicted positions */
-	const pdl_grid* g = &w->grid_pred;
-	if (p->count > 0 && g->inv_h > 0 && w->steps > 0) {
+	const pdl_grid* g = &w->grid;
+	if (p->count > 0 && g->inv_cell > 0 && w->steps > 0) {
 		for (int i = 0; i < p->count; ++i) {
 			pdl_grid_runs runs;
 			pdl_grid_runs_around(g, p->x[i], p->y[i], &runs);

@@ -37,7 +37,7 @@ static void test_no_allocation_in_the_step(void)
 	ENSURE(allocations > 0);            /* the counters do see the library's allocations */
 	pdl_world_step(w);
 	int before = allocations;
-	for (int s = 0; s < 300; ++s) pdl_world_step(w);
+	for (int s = 0; s < worlds_steps(300); ++s) pdl_world_step(w);
 	printf("  allocations during 300 steps: %d\n", allocations - before);
 	ENSURE(allocations == before);
 	/* adding particles may grow the arrays (outside the step); the steps after it do not */

@@ -29,7 +29,7 @@ static void test_circle_container_holds_while_stirred(void)
 	int n = pdl_world_fill(w, &f, NULL);
 	ENSURE(n > 1500);
 	float worst = 0;
-	for (int frame = 0; frame < 3000; ++frame) {
+	for (int frame = 0; frame < worlds_steps(3000); ++frame) {
 		stir(w, frame, R);
 		pdl_world_step(w);
 		pdl_particle_data p = pdl_world_particles(w);
@@ -66,7 +66,7 @@ static void test_box_container_with_obstacles_holds_while_stirred(void)
 	ENSURE(pdl_world_particle_count(w) == n);
 	int inside_obstacle = 0;
 	float worst = 0;
-	for (int frame = 0; frame < 3000; ++frame) {
+	for (int frame = 0; frame < worlds_steps(3000); ++frame) {
 		stir(w, frame, hy);
 		pdl_world_step(w);
 		pdl_particle_data p = pdl_world_particles(w);
@@ -149,7 +149,7 @@ static void test_particles_do_not_stick_to_the_wall(void)
 	f.radius = R - 0.05f;
 	f.spacing = 0.7f;
 	pdl_world_fill(w, &f, NULL);
-	for (int s = 0; s < 900; ++s) pdl_world_step(w);
+	for (int s = 0; s < 900; ++s) pdl_world_step(w); /* settling: always the full run */
 	float ymin, ymax;
 	worlds_y_range(w, &ymin, &ymax);
 	pdl_particle_data p = pdl_world_particles(w);

@@ -22,7 +22,7 @@ static uint64_t run_dam_break(int threads, int frames)
 
 static void test_hash_equal_across_thread_counts(void)
 {
-	const int frames = 300;
+	const int frames = worlds_steps(300);
 	uint64_t h1 = run_dam_break(1, frames);
 	uint64_t h2 = run_dam_break(2, frames);
 	uint64_t h4 = run_dam_break(4, frames);
@@ -33,7 +33,7 @@ static void test_hash_equal_across_thread_counts(void)
 
 static void test_hash_equal_across_runs(void)
 {
-	uint64_t a = run_dam_break(2, 200), b = run_dam_break(2, 200);
+	uint64_t a = run_dam_break(2, worlds_steps(200)), b = run_dam_break(2, worlds_steps(200));
 	ENSURE(a == b);
 }
 

@@ -88,6 +88,33 @@ static void test_coincident_particles_spread_without_nan(void)
 	pdl_world_destroy(w);
 }
 
+static void test_hashed_grid_restores_exactly(void)
+{
+	/* Restoring a hashed-grid world into one with another reserved capacity (as a snapshot
+	 * resume does) must step bitwise like the original: the hash table size follows the
+	 * particle count, not the capacity. */
+	pdl_world* a = blob_world(0, 0);
+	pdl_fill_def far = pdl_default_fill_def();
+	far.shape = PDL_FILL_DISC;
+	far.radius = 4;
+	far.position = (pdl_vec2){20000, -15000};
+	pdl_world_fill(a, &far, NULL);
+	for (int s = 0; s < 20; ++s) pdl_world_step(a);
+	pdl_world* b = blob_world(0, 0);
+	pdl_fill_def big = pdl_default_fill_def();
+	big.half_extents = (pdl_vec2){30, 30}; /* grows b's capacity well past a's */
+	pdl_world_fill(b, &big, NULL);
+	pdl_particle_data pa = pdl_world_particles(a);
+	ENSURE(pdl_world_set_particles(b, &pa, NULL) == PDL_OK);
+	for (int s = 0; s < 30; ++s) {
+		pdl_world_step(a);
+		pdl_world_step(b);
+	}
+	ENSURE(pdl_world_hash(a) == pdl_world_hash(b));
+	pdl_world_destroy(a);
+	pdl_world_destroy(b);
+}
+
 static void test_empty_and_single_particle_worlds(void)
 {
 	pdl_world* w = worlds_create(4, NULL);
@@ -108,6 +135,7 @@ int main(void)
 	RUN_TEST(test_far_apart_blobs_behave_like_one);
 	RUN_TEST(test_blob_far_from_origin_keeps_together);
 	RUN_TEST(test_coincident_particles_spread_without_nan);
+	RUN_TEST(test_hashed_grid_restores_exactly);
 	RUN_TEST(test_empty_and_single_particle_worlds);
 	return TEST_SUMMARY();
 }

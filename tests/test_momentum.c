@@ -59,7 +59,7 @@ static void test_momentum_conserved_over_1000_steps(void)
 	double p0[2], p1[2], scale;
 	momentum(w, p0, &scale);
 	double max_drift = 0;
-	for (int s = 0; s < 1000; ++s) {
+	for (int s = 0; s < worlds_steps(1000); ++s) {
 		pdl_world_step(w);
 		momentum(w, p1, &scale);
 		double drift = hypot(p1[0] - p0[0], p1[1] - p0[1]);

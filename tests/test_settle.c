@@ -14,7 +14,7 @@ static void test_resting_pool_settles(void)
 	worlds_add_box_container(w, hx, hy);
 	worlds_fill_box(w, 0, 0, -hy + 4, hx, 4);
 	const float g = 10;
-	for (int s = 0; s < 1800; ++s) pdl_world_step(w);
+	for (int s = 0; s < worlds_steps(1800); ++s) pdl_world_step(w);
 	float ymin, ymax;
 	worlds_y_range(w, &ymin, &ymax);
 	float depth = ymax - ymin;
@@ -34,6 +34,7 @@ static void test_resting_pool_settles(void)
 	printf("  %d particles, depth %.2f, interior mean density %.3f (rest %.1f, %+.1f%%), max speed %.4f (limit %.4f)\n",
 	       p.count, depth, mean, rho0, 100 * (mean / rho0 - 1), st.max_speed, limit);
 	ENSURE(n > p.count / 2);
+	if (worlds_quick()) return; /* not settled yet: only the full run asserts the physics */
 	ENSURE_MSG(fabs(mean / rho0 - 1) < 0.05, "mean density %g", mean);
 	ENSURE_MSG(st.max_speed < limit, "max speed %g", st.max_speed);
 	pdl_world_destroy(w);

@@ -19,7 +19,7 @@ static pool_shape settle(int substeps, float dt)
 	pdl_world_set_def(w, &d, NULL);
 	worlds_add_box_container(w, 10, 10);
 	worlds_fill_box(w, 0, -5, -5, 5, 5);
-	int frames = (int)(12.0f / dt); /* 12 simulated seconds */
+	int frames = worlds_steps((int)(12.0f / dt)); /* 12 simulated seconds */
 	for (int s = 0; s < frames; ++s) pdl_world_step(w);
 	float ymin, ymax;
 	worlds_y_range(w, &ymin, &ymax);
@@ -46,6 +46,7 @@ static void test_substeps_keep_the_same_liquid(void)
 	printf("  substeps 2: depth %.2f density %.2f neighbours %.1f\n", two.depth, two.interior_density, two.neighbours);
 	printf("  substeps 8: depth %.2f density %.2f neighbours %.1f\n", eight.depth, eight.interior_density, eight.neighbours);
 	printf("  dt 1/240:   depth %.2f density %.2f neighbours %.1f\n", small_dt.depth, small_dt.interior_density, small_dt.neighbours);
+	if (worlds_quick()) return; /* not settled yet: only the full run compares the pools */
 	pool_shape all[3] = {two, eight, small_dt};
 	for (int k = 0; k < 3; ++k) {
 		/* a gas would fill the 20 x 20 box; the liquid keeps its depth and density */

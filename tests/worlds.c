@@ -113,3 +113,15 @@ void worlds_y_range(const pdl_world* w, float* ymin, float* ymax)
 		if (p.y[i] > *ymax) *ymax = p.y[i];
 	}
 }
+
+bool worlds_quick(void)
+{
+	const char* q = getenv("PUDDLE_TEST_QUICK");
+	return q && *q && *q != '0';
+}
+
+int worlds_steps(int full)
+{
+	if (!worlds_quick()) return full;
+	return full / 6 > 30 ? full / 6 : 30;
+}

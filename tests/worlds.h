@@ -16,6 +16,12 @@ int worlds_fill_box(pdl_world* w, int material, float cx, float cy, float hx, fl
 /* The dam break used by the determinism tests: a column of water, a second heavier material,
  * a slime blob with springs, a box and a polygon obstacle, and a stirring pointer. */
 pdl_world* worlds_dam_break(int threads);
+/* Steps for a long test loop: `full`, or a sixth of it (at least 30) in quick mode
+ * (PUDDLE_TEST_QUICK set, as `make test-tsan` does: a race shows up in a few steps, and
+ * ThreadSanitizer makes every step ten times slower). */
+int worlds_steps(int full);
+/* True in quick mode: physics that needs the full run to settle is then not asserted. */
+bool worlds_quick(void);
 /* Highest and lowest y of the particles. */
 void worlds_y_range(const pdl_world* w, float* ymin, float* ymax);
 

@@ -1,6 +1,7 @@
 /* puddle info: validate a scene and print it resolved, every default filled in. */
 #include "cli.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +63,28 @@ int cmd_info(int argc, char** argv)
 		double margin = k * dt * dt / h;
 		fprintf(stderr, "  materials[%d] %-10s max(k, k_near) dt_sub^2 / h = %.3g%s\n", i, s->materials[i].name, margin,
 		        margin > 0.02 ? "  > 0.02: may be unstable, raise world.substeps" : "");
+	}
+	/* The depth bound: pressure at depth d stiffens the pairs, so dt_sub sqrt(g d) / h must stay
+	 * below about 0.15 (docs/physics.md). d is the fluid's initial extent along gravity (a
+	 * column is at its tallest at the start); emitters add to it later. */
+	pdl_scene_error serr;
+	pdl_world* w = pdl_scene_build_world(s, &serr);
+	if (w) {
+		pdl_vec2 g = s->world.gravity;
+		double gl = sqrt((double)g.x * g.x + (double)g.y * g.y);
+		pdl_particle_data p = pdl_world_particles(w);
+		if (gl > 0 && p.count > 0) {
+			double lo = 1e300, hi = -1e300;
+			for (int i = 0; i < p.count; ++i) {
+				double along = (p.x[i] * g.x + p.y[i] * g.y) / gl;
+				lo = along < lo ? along : lo;
+				hi = along > hi ? along : hi;
+			}
+			double depth = hi - lo, margin = dt * sqrt(gl * depth) / h;
+			fprintf(stderr, "  depth %.3g h: dt_sub sqrt(g depth) / h = %.3g%s\n", depth / h, margin,
+			        margin > 0.15 ? "  > 0.15: may be unstable, raise world.substeps" : "");
+		}
+		pdl_world_destroy(w);
 	}
 	pdl_scene_destroy(s);
 	return EXIT_OK;

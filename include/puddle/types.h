@@ -29,7 +29,8 @@ typedef struct pdl_world_def {
 	/** Length of one pdl_world_step(), in seconds, in (0, 1]. Default 1/60. */
 	float dt;
 	/** Solver steps per pdl_world_step(), each of dt / substeps seconds, in [1, 64]. Default 1.
-	 * More substeps allow stiffer, faster fluids; the fluid itself stays the same. */
+	 * More substeps allow stiffer, faster and deeper fluids; the fluid itself stays the same.
+	 * Keep dt_sub sqrt(g depth) / h below about 0.15 (docs/physics.md, "Time step"). */
 	int substeps;
 	/** Gravity acceleration, world units / s^2, finite. Default (0, -10): y points up. */
 	pdl_vec2 gravity;
