@@ -93,6 +93,11 @@ bool viewer_write_report(const viewer_app* app, const char* path, double wall_se
 		fprintf(f, "%s[%.4f, %.4f]", written++ ? ", " : "", def.position.x, def.position.y);
 	}
 	fprintf(f, "],\n");
+	fprintf(f, "  \"material_colors\": [");
+	for (int m = 0; m < pdl_world_material_count(world); ++m) {
+		fprintf(f, "%s\"#%06x\"", m ? ", " : "", (unsigned)pdl_world_get_material(world, m).color);
+	}
+	fprintf(f, "],\n");
 	fprintf(f, "  \"paused\": %s,\n", app->paused ? "true" : "false");
 	fprintf(f, "  \"show_stats\": %s,\n", app->show_stats ? "true" : "false");
 	fprintf(f, "  \"show_panel\": %s,\n", app->show_panel ? "true" : "false");

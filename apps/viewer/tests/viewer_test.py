@@ -102,11 +102,23 @@ def read_particle_pixels(path):
         return [tuple(float(v) for v in line.split(",")[:2]) for line in f if line.strip()]
 
 
-def is_water(pixel):
-    """The default water colour 0x2a7fd4, shaded by depth: clearly blue, not the grey walls or
-    the near-black background."""
-    r, g, b = pixel
-    return b >= 120 and b - r >= 70
+def fluid_test(report):
+    """A test for "this pixel shows fluid", from the materials' colours in the report: the
+    pixel is a material colour scaled by the threshold pass's depth shading (0.8 to 1.12, with
+    some slack), not the container's grey or the dark background."""
+    colours = [tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in report["material_colors"]]
+
+    def is_fluid(pixel):
+        for m in colours:
+            mm = sum(v * v for v in m)
+            if mm == 0:
+                continue
+            k = sum(p * v for p, v in zip(pixel, m)) / mm
+            residual = math.sqrt(sum((p - k * v) ** 2 for p, v in zip(pixel, m)))
+            if 0.7 <= k <= 1.25 and residual < 30:
+                return True
+        return False
+    return is_fluid
 
 
 def world_to_pixel(report, x, y):
@@ -117,6 +129,7 @@ def world_to_pixel(report, x, y):
 
 
 def check_picture(png, particles_csv, report, name):
+    is_fluid = fluid_test(report)
     width, height, rows = read_png(png)
     check((width, height) == tuple(report["drawable"]),
           f"{name}: screenshot is the window's size {width}x{height}")
@@ -126,11 +139,11 @@ def check_picture(png, particles_csv, report, name):
     particles = read_particle_pixels(particles_csv)
     check(len(particles) == report["particles"], f"{name}: every particle listed")
     inside = [(x, y) for x, y in particles if 0 <= x < width and 0 <= y < height]
-    hits = sum(1 for x, y in inside if is_water(rows[int(y)][int(x)]))
+    hits = sum(1 for x, y in inside if is_fluid(rows[int(y)][int(x)]))
     share = hits / max(len(inside), 1)
     check(share >= 0.97, f"{name}: fluid drawn at {share:.1%} of the particles' pixels")
 
-    # The converse: water-coloured pixels lie near particles (within one h).
+    # The converse: fluid-coloured pixels lie near particles (within one h).
     ppu = report["pixels_per_unit"]
     cell = max(ppu, 1.0)
     grid = {}
@@ -138,21 +151,21 @@ def check_picture(png, particles_csv, report, name):
         grid.setdefault((int(x // cell), int(y // cell)), []).append((x, y))
     vx, vy, vw, vh = report["viewport"]
     rng = random.Random(4)
-    water_samples = far = 0
+    fluid_samples = far = 0
     for _ in range(20000):
         x, y = rng.randrange(vx, vx + vw), rng.randrange(vy, vy + vh)
-        if not is_water(rows[y][x]):
+        if not is_fluid(rows[y][x]):
             continue
-        water_samples += 1
+        fluid_samples += 1
         gx, gy = int(x // cell), int(y // cell)
         near = any((px - x) ** 2 + (py - y) ** 2 <= cell * cell
                    for dx in (-1, 0, 1) for dy in (-1, 0, 1)
                    for px, py in grid.get((gx + dx, gy + dy), ()))
         if not near:
             far += 1
-    check(water_samples > 200, f"{name}: {water_samples} water pixels sampled")
-    check(far <= 0.01 * water_samples,
-          f"{name}: water pixels lie within h of a particle ({far} of {water_samples} do not)")
+    check(fluid_samples > 200, f"{name}: {fluid_samples} fluid pixels sampled")
+    check(far <= 0.01 * fluid_samples,
+          f"{name}: fluid pixels lie within h of a particle ({far} of {fluid_samples} do not)")
     return rows
 
 
