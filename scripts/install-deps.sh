@@ -5,7 +5,7 @@ set -euo pipefail
 
 core=(build-essential cmake pkg-config)
 io=(libcjson-dev libpng-dev libstb-dev ffmpeg python3)
-viewer=(libsdl2-dev libimgui-dev libgl-dev xvfb xauth)
+viewer=(libsdl2-dev libimgui-dev libgl-dev libstb-dev python3 xvfb xauth)
 # node and npm may come from elsewhere (e.g. NodeSource, whose nodejs bundles npm and conflicts
 # with Debian's npm package): a command already on PATH counts as installed.
 web=(emscripten nodejs:node npm:npm chromium)
