@@ -44,12 +44,27 @@ int main(int argc, char** argv)
 	fill.half_extents = (pdl_vec2){hx, hy};
 	pdl_world_fill(w, &fill, NULL);
 	for (int i = 0; i < 100; ++i) pdl_world_step(w); /* warm up */
+	pdl_profile sum = {0};
 	double t0 = now_s();
-	for (int i = 0; i < steps; ++i) pdl_world_step(w);
+	for (int i = 0; i < steps; ++i) {
+		pdl_world_step(w);
+		pdl_profile p = pdl_world_profile(w);
+		sum.forces += p.forces;
+		sum.viscosity += p.viscosity;
+		sum.predict += p.predict;
+		sum.springs += p.springs;
+		sum.relax += p.relax;
+		sum.boundaries += p.boundaries;
+		sum.velocity += p.velocity;
+	}
 	double t1 = now_s();
 	pdl_stats st = pdl_world_stats(w);
 	printf("particles %d threads %d steps %d seconds %.3f ms/step %.3f neighbours %.1f\n", st.particles,
 	       pdl_world_thread_count(w), steps, t1 - t0, 1e3 * (t1 - t0) / steps, st.mean_neighbours);
+	printf("ms/step by stage: forces %.3f viscosity %.3f predict+sort %.3f springs %.3f relax %.3f "
+	       "boundaries %.3f velocity %.3f\n", sum.forces / steps, sum.viscosity / steps,
+	       sum.predict / steps, sum.springs / steps, sum.relax / steps, sum.boundaries / steps,
+	       sum.velocity / steps);
 	pdl_world_destroy(w);
 	return st.non_finite ? 1 : 0;
 }
