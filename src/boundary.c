@@ -289,14 +289,9 @@ static void collide_box_container(body* b, const boundary* w, const surface_para
 	}
 }
 
-typedef struct boundary_job {
-	pdl_world* w;
-	float dt;
-} boundary_job;
-
 static void boundaries_range(void* ctx, int begin, int end)
 {
-	boundary_job* job = ctx;
+	pdl_stage_job* job = ctx;
 	pdl_world* w = job->w;
 	particles* p = &w->p;
 	float dt = job->dt, h = w->def.interaction_radius;
@@ -342,6 +337,6 @@ static void boundaries_range(void* ctx, int begin, int end)
 void pdl_stage_boundaries(pdl_world* w, float dt)
 {
 	if (w->boundary_count == 0) return;
-	boundary_job job = {w, dt};
+	pdl_stage_job job = {w, dt};
 	pdl_pool_for(w->pool, w->p.count, 1024, boundaries_range, &job);
 }

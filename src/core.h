@@ -112,6 +112,12 @@ int pdl_particles_compact(pdl_world* w, const uint8_t* keep);
 /* boundary.c */
 void pdl_boundary_update_shape(boundary* b);
 
+/* What every stage's parallel loop gets: the world and the solver step dt in seconds. */
+typedef struct pdl_stage_job {
+	pdl_world* w;
+	float dt;
+} pdl_stage_job;
+
 /* The stages of one solver step, in order (step.c calls them; Clavet 2005 alg. 1). dt is the
  * solver step in seconds. */
 void pdl_stage_forces(pdl_world* w, float dt);     /* 1. gravity, pointers */

@@ -20,16 +20,11 @@
 
 #include <math.h>
 
-typedef struct relax_job {
-	pdl_world* w;
-	float dt;
-} relax_job;
-
 /* Density pass: rho_i and rho_near_i, then the pressures. Lane k of each neighbour run sums
  * candidates k, k+4, ... (see simd.h), so every backend gives the same bits. */
 static void density_range(void* ctx, int begin, int end)
 {
-	relax_job* job = ctx;
+	pdl_stage_job* job = ctx;
 	pdl_world* w = job->w;
 	particles* p = &w->p;
 	const pdl_grid* g = &w->grid;
@@ -63,7 +58,7 @@ static void density_range(void* ctx, int begin, int end)
 /* Displacement pass: each particle gathers -D m_j / (m_i + m_j) from every pair. */
 static void displace_range(void* ctx, int begin, int end)
 {
-	relax_job* job = ctx;
+	pdl_stage_job* job = ctx;
 	pdl_world* w = job->w;
 	particles* p = &w->p;
 	const pdl_grid* g = &w->grid;
@@ -117,7 +112,7 @@ static void displace_range(void* ctx, int begin, int end)
 void pdl_stage_relax(pdl_world* w, float dt)
 {
 	particles* p = &w->p;
-	relax_job job = {w, dt};
+	pdl_stage_job job = {w, dt};
 	pdl_pool_for(w->pool, p->count, 256, density_range, &job);
 	pdl_pool_for(w->pool, p->count, 256, displace_range, &job);
 	float* t;

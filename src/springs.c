@@ -22,11 +22,6 @@
 
 #include <math.h>
 
-typedef struct spring_job {
-	pdl_world* w;
-	float dt;
-} spring_job;
-
 static inline float distance(const particles* p, int i, int j)
 {
 	float dx = p->x[j] - p->x[i], dy = p->y[j] - p->y[i];
@@ -36,7 +31,7 @@ static inline float distance(const particles* p, int i, int j)
 /* Algorithm 3: plastic flow of rest lengths, and removal. */
 static void plasticity_range(void* ctx, int begin, int end)
 {
-	spring_job* job = ctx;
+	pdl_stage_job* job = ctx;
 	pdl_world* w = job->w;
 	particles* p = &w->p;
 	float h = w->def.interaction_radius, dt = job->dt;
@@ -73,7 +68,7 @@ static bool connected(const int32_t* partner, int j)
 /* Each particle lists its nearest unconnected same-material neighbours, up to its free slots. */
 static void propose_range(void* ctx, int begin, int end)
 {
-	spring_job* job = ctx;
+	pdl_stage_job* job = ctx;
 	pdl_world* w = job->w;
 	particles* p = &w->p;
 	const pdl_grid* g = &w->grid;
@@ -115,7 +110,7 @@ static void propose_range(void* ctx, int begin, int end)
 /* A spring is made where i and j proposed each other. */
 static void accept_range(void* ctx, int begin, int end)
 {
-	spring_job* job = ctx;
+	pdl_stage_job* job = ctx;
 	particles* p = &job->w->p;
 	for (int i = begin; i < end; ++i) {
 		const int32_t* mine = p->proposals + (size_t)i * PDL_K;
@@ -138,7 +133,7 @@ static void accept_range(void* ctx, int begin, int end)
 /* Algorithm 4: spring displacements, gathered per particle from frozen positions. */
 static void displace_range(void* ctx, int begin, int end)
 {
-	spring_job* job = ctx;
+	pdl_stage_job* job = ctx;
 	pdl_world* w = job->w;
 	particles* p = &w->p;
 	float h = w->def.interaction_radius, inv_h = 1.0f / h, dt2 = job->dt * job->dt;
@@ -173,7 +168,7 @@ void pdl_stage_springs(pdl_world* w, float dt)
 {
 	particles* p = &w->p;
 	if (!p->spring_partner) return;
-	spring_job job = {w, dt};
+	pdl_stage_job job = {w, dt};
 	pdl_pool_for(w->pool, p->count, 1024, plasticity_range, &job);
 	if (w->any_springs) {
 		pdl_pool_for(w->pool, p->count, 512, propose_range, &job);

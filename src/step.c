@@ -16,16 +16,11 @@
 
 #include <math.h>
 
-typedef struct stage_job {
-	pdl_world* w;
-	float dt;
-} stage_job;
-
 /* ---- 1. Forces ---------------------------------------------------------------------------- */
 
 static void forces_range(void* ctx, int begin, int end)
 {
-	stage_job* job = ctx;
+	pdl_stage_job* job = ctx;
 	pdl_world* w = job->w;
 	particles* p = &w->p;
 	float dt = job->dt, gx = w->def.gravity.x, gy = w->def.gravity.y;
@@ -56,7 +51,7 @@ static void forces_range(void* ctx, int begin, int end)
 
 void pdl_stage_forces(pdl_world* w, float dt)
 {
-	stage_job job = {w, dt};
+	pdl_stage_job job = {w, dt};
 	pdl_pool_for(w->pool, w->p.count, 4096, forces_range, &job);
 }
 
@@ -64,7 +59,7 @@ void pdl_stage_forces(pdl_world* w, float dt)
 
 static void predict_range(void* ctx, int begin, int end)
 {
-	stage_job* job = ctx;
+	pdl_stage_job* job = ctx;
 	particles* p = &job->w->p;
 	float dt = job->dt;
 	for (int i = begin; i < end; ++i) {
@@ -77,7 +72,7 @@ static void predict_range(void* ctx, int begin, int end)
 
 void pdl_stage_predict(pdl_world* w, float dt)
 {
-	stage_job job = {w, dt};
+	pdl_stage_job job = {w, dt};
 	pdl_pool_for(w->pool, w->p.count, 4096, predict_range, &job);
 	/* Sort the particles into the cells of their predicted positions and store them in that
 	 * order: springs and relaxation then read neighbours that are near in memory. */
@@ -90,7 +85,7 @@ void pdl_stage_predict(pdl_world* w, float dt)
 
 static void velocity_range(void* ctx, int begin, int end)
 {
-	stage_job* job = ctx;
+	pdl_stage_job* job = ctx;
 	particles* p = &job->w->p;
 	float inv_dt = 1.0f / job->dt;
 	for (int i = begin; i < end; ++i) {
@@ -101,7 +96,7 @@ static void velocity_range(void* ctx, int begin, int end)
 
 void pdl_stage_velocity(pdl_world* w, float dt)
 {
-	stage_job job = {w, dt};
+	pdl_stage_job job = {w, dt};
 	pdl_pool_for(w->pool, w->p.count, 4096, velocity_range, &job);
 }
 

@@ -16,14 +16,9 @@
 
 #include <math.h>
 
-typedef struct viscosity_job {
-	pdl_world* w;
-	float dt;
-} viscosity_job;
-
 static void viscosity_range(void* ctx, int begin, int end)
 {
-	viscosity_job* job = ctx;
+	pdl_stage_job* job = ctx;
 	pdl_world* w = job->w;
 	particles* p = &w->p;
 	const pdl_grid* g = &w->grid;
@@ -78,7 +73,7 @@ void pdl_stage_viscosity(pdl_world* w, float dt)
 	pdl_grid* g = &w->grid;
 	pdl_grid_build(g, w->pool, p->count, p->x, p->y, w->def.interaction_radius);
 	pdl_particles_permute(w, g->order, false);
-	viscosity_job job = {w, dt};
+	pdl_stage_job job = {w, dt};
 	pdl_pool_for(w->pool, p->count, 256, viscosity_range, &job);
 	float* t;
 	t = p->vx; p->vx = p->vx2; p->vx2 = t;
