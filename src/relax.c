@@ -65,6 +65,8 @@ static void displace_range(void* ctx, int begin, int end)
 	float h = w->def.interaction_radius, dt2 = job->dt * job->dt;
 	const f4 h2 = f4_set1(h * h), inv_h = f4_set1(1.0f / h), one = f4_set1(1.0f), zero = f4_set1(0);
 	const f4 dt2_4 = f4_set1(dt2);
+	const float *px = p->x, *py = p->y, *pressure_of = p->pressure, *near_of = p->near_pressure;
+	const bool uniform_mass = w->uniform_mass;
 	pdl_grid_runs runs = {0};
 	int32_t cached = -1;
 	for (int i = begin; i < end; ++i) {
@@ -77,16 +79,16 @@ static void displace_range(void* ctx, int begin, int end)
 		pdl_grid_runs_of(g, i, p->x[i], p->y[i], &runs, &cached);
 		for (int r = 0; r < runs.count; ++r) {
 			for (int j = runs.begin[r]; j < runs.end[r]; j += 4) {
-				f4 dx = f4_sub(f4_load(p->x + j), xi), dy = f4_sub(f4_load(p->y + j), yi);
+				f4 dx = f4_sub(f4_load(px + j), xi), dy = f4_sub(f4_load(py + j), yi);
 				f4 r2 = f4_add(f4_mul(dx, dx), f4_mul(dy, dy));
 				m4 in = m4_and(m4_lanes(j, runs.end[r], i), f4_lt(r2, h2));
 				if (!m4_bits(in)) continue;
 				f4 dist = f4_sqrt(r2);
 				f4 a = f4_sub(one, f4_mul(dist, inv_h));
-				f4 pressure = f4_add(pi, f4_load(p->pressure + j));
-				f4 near = f4_add(pni, f4_load(p->near_pressure + j));
+				f4 pressure = f4_add(pi, f4_load(pressure_of + j));
+				f4 near = f4_add(pni, f4_load(near_of + j));
 				f4 d = f4_mul(dt2_4, f4_add(f4_mul(pressure, a), f4_mul(f4_mul(near, a), a)));
-				d = f4_mul(d, w->uniform_mass ? half : f4_gather(weight_row, p->material + j));
+				d = f4_mul(d, uniform_mass ? half : f4_gather(weight_row, p->material + j));
 				/* d along the unit vector dx / dist; a pair at the same place (dist = 0) takes
 				 * its fixed direction below */
 				m4 apart = m4_and(in, f4_gt(r2, zero));

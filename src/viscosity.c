@@ -25,6 +25,9 @@ static void viscosity_range(void* ctx, int begin, int end)
 	float h = w->def.interaction_radius;
 	const f4 h2 = f4_set1(h * h), inv_h = f4_set1(1.0f / h), one = f4_set1(1.0f), zero = f4_set1(0);
 	const f4 dt = f4_set1(job->dt), half = f4_set1(0.5f);
+	const float *px = p->x, *py = p->y, *pvx = p->vx, *pvy = p->vy;
+	const uint8_t* mat = p->material;
+	const bool uniform_viscosity = w->uniform_viscosity, uniform_mass = w->uniform_mass;
 	pdl_grid_runs runs = {0};
 	int32_t cached = -1;
 	for (int i = begin; i < end; ++i) {
@@ -36,27 +39,27 @@ static void viscosity_range(void* ctx, int begin, int end)
 		pdl_grid_runs_of(g, i, p->x[i], p->y[i], &runs, &cached);
 		for (int r = 0; r < runs.count; ++r) {
 			for (int j = runs.begin[r]; j < runs.end[r]; j += 4) {
-				f4 dx = f4_sub(f4_load(p->x + j), xi), dy = f4_sub(f4_load(p->y + j), yi);
+				f4 dx = f4_sub(f4_load(px + j), xi), dy = f4_sub(f4_load(py + j), yi);
 				f4 r2 = f4_add(f4_mul(dx, dx), f4_mul(dy, dy));
 				/* pairs at the same place have no direction and are skipped */
 				m4 in = m4_and(m4_and(m4_lanes(j, runs.end[r], i), f4_lt(r2, h2)), f4_gt(r2, zero));
 				if (!m4_bits(in)) continue;
-				f4 dist = f4_sqrt(r2);
-				f4 du = f4_add(f4_mul(f4_sub(vxi, f4_load(p->vx + j)), dx),
-				               f4_mul(f4_sub(vyi, f4_load(p->vy + j)), dy));
-				f4 u = f4_div(du, dist); /* approach speed along r^_ij */
+				f4 dist = f4_sqrt(r2), inv_dist = f4_div(one, dist);
+				f4 du = f4_add(f4_mul(f4_sub(vxi, f4_load(pvx + j)), dx),
+				               f4_mul(f4_sub(vyi, f4_load(pvy + j)), dy));
+				f4 u = f4_mul(du, inv_dist); /* approach speed along r^_ij */
 				in = m4_and(in, f4_gt(u, zero));
 				if (!m4_bits(in)) continue;
 				f4 sigma = sigma_i, beta = beta_i, weight = half;
-				if (!w->uniform_viscosity) {
-					sigma = f4_gather(w->pair_sigma + row, p->material + j);
-					beta = f4_gather(w->pair_beta + row, p->material + j);
+				if (!uniform_viscosity) {
+					sigma = f4_gather(w->pair_sigma + row, mat + j);
+					beta = f4_gather(w->pair_beta + row, mat + j);
 				}
-				if (!w->uniform_mass) weight = f4_gather(w->pair_weight + row, p->material + j);
+				if (!uniform_mass) weight = f4_gather(w->pair_weight + row, mat + j);
 				f4 a = f4_sub(one, f4_mul(dist, inv_h));
 				f4 impulse = f4_mul(f4_mul(dt, a), f4_add(f4_mul(sigma, u), f4_mul(f4_mul(beta, u), u)));
 				impulse = f4_mul(f4_min(impulse, u), weight);
-				f4 scale = f4_mask(in, f4_div(impulse, dist));
+				f4 scale = f4_mask(in, f4_mul(impulse, inv_dist));
 				dvx = f4_sub(dvx, f4_mul(scale, dx));
 				dvy = f4_sub(dvy, f4_mul(scale, dy));
 			}
