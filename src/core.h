@@ -76,8 +76,7 @@ struct pdl_world {
 	pdl_pointer pointers[PDL_MAX_POINTERS];
 	bool pointer_active[PDL_MAX_POINTERS];
 
-	pdl_pool* pool;
-	int threads;
+	pdl_pool* pool; /* runs def.threads threads (one per core when 0) */
 
 	double time;
 	long long steps;

@@ -81,7 +81,6 @@ static bool start_pool(pdl_world* w, int threads)
 	if (!pool) return false;
 	pdl_pool_destroy(w->pool);
 	w->pool = pool;
-	w->threads = threads;
 	return true;
 }
 
@@ -119,7 +118,7 @@ pdl_error_id pdl_world_set_def(pdl_world* w, const pdl_world_def* def, pdl_error
 	if (id) return id;
 	if (def->max_particles < w->p.count)
 		return pdl_fail(err, PDL_ERR_WORLD_MAX_PARTICLES, def->max_particles);
-	if (def->threads != w->threads && !start_pool(w, def->threads))
+	if (def->threads != w->def.threads && !start_pool(w, def->threads))
 		return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);
 	w->def = *def;
 	return PDL_OK;

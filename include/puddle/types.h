@@ -24,7 +24,7 @@ extern "C" {
 /** How a world is built. Get one from pdl_default_world_def(), then change what you need. */
 typedef struct pdl_world_def {
 	/** h, the interaction radius: particles closer than h push and pull each other (world units,
-	 * > 0). Default 1. The neighbour grid uses cells of size h. */
+	 * > 0). Default 1. The neighbour grid uses cells of size h/2. */
 	float interaction_radius;
 	/** Length of one pdl_world_step(), in seconds, in (0, 1]. Default 1/60. */
 	float dt;
