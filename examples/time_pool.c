@@ -50,7 +50,7 @@ int main(int argc, char** argv)
 		pdl_world_step(w);
 		pdl_profile p = pdl_world_profile(w);
 		sum.forces += p.forces;
-		sum.viscosity += p.viscosity;
+		sum.density += p.density;
 		sum.predict += p.predict;
 		sum.springs += p.springs;
 		sum.relax += p.relax;
@@ -61,9 +61,9 @@ int main(int argc, char** argv)
 	pdl_stats st = pdl_world_stats(w);
 	printf("particles %d threads %d steps %d seconds %.3f ms/step %.3f neighbours %.1f\n", st.particles,
 	       pdl_world_thread_count(w), steps, t1 - t0, 1e3 * (t1 - t0) / steps, st.mean_neighbours);
-	printf("ms/step by stage: forces %.3f viscosity %.3f predict+sort %.3f springs %.3f relax %.3f "
-	       "boundaries %.3f velocity %.3f\n", sum.forces / steps, sum.viscosity / steps,
-	       sum.predict / steps, sum.springs / steps, sum.relax / steps, sum.boundaries / steps,
+	printf("ms/step by stage: forces %.3f predict+sort %.3f springs %.3f density+viscosity %.3f "
+	       "relax %.3f boundaries %.3f velocity %.3f\n", sum.forces / steps, sum.predict / steps,
+	       sum.springs / steps, sum.density / steps, sum.relax / steps, sum.boundaries / steps,
 	       sum.velocity / steps);
 	pdl_world_destroy(w);
 	return st.non_finite ? 1 : 0;

@@ -66,8 +66,8 @@ struct pdl_world {
 	bool uniform_viscosity; /* every pair has the same sigma and beta */
 
 	particles p;
-	/* The neighbour grid, built twice a step: at the positions the step starts from (for
-	 * viscosity) and at the predicted positions (springs, relaxation, and the statistics). */
+	/* The neighbour grid, built once a step at the predicted positions (springs, densities,
+	 * viscosity, relaxation, and the statistics). */
 	pdl_grid grid;
 
 	boundary* boundaries;
@@ -120,10 +120,10 @@ typedef struct pdl_stage_job {
 /* The stages of one solver step, in order (step.c calls them; Clavet 2005 alg. 1). dt is the
  * solver step in seconds. */
 void pdl_stage_forces(pdl_world* w, float dt);     /* 1. gravity, pointers */
-void pdl_stage_viscosity(pdl_world* w, float dt);  /* 2. viscosity impulses (alg. 5) */
-void pdl_stage_predict(pdl_world* w, float dt);    /* 3. x_prev = x, x += dt v, regrid */
-void pdl_stage_springs(pdl_world* w, float dt);    /* 4. plasticity and springs (alg. 3, 4) */
-void pdl_stage_relax(pdl_world* w, float dt);      /* 5. double density relaxation (alg. 2) */
+void pdl_stage_predict(pdl_world* w, float dt);    /* 2. x_prev = x, x += dt v, regrid */
+void pdl_stage_springs(pdl_world* w, float dt);    /* 3. plasticity and springs (alg. 3, 4) */
+void pdl_stage_density(pdl_world* w, float dt);    /* 4. densities, viscosity (alg. 2, 5) */
+void pdl_stage_relax(pdl_world* w, float dt);      /* 5. relaxation displacements (alg. 2) */
 void pdl_stage_boundaries(pdl_world* w, float dt); /* 6. walls and obstacles (section 6) */
 void pdl_stage_velocity(pdl_world* w, float dt);   /* 7. v = (x - x_prev) / dt */
 

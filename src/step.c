@@ -1,13 +1,18 @@
 /* The step. One pdl_world_step() is `substeps` solver steps; each solver step runs the stages
- * of Clavet, Beaudoin & Poulin 2005, algorithm 1, in this order:
+ * of Clavet, Beaudoin & Poulin 2005, algorithm 1:
  *
  *   1. forces      v += dt g                                  (gravity, pointers)
- *   2. viscosity   v += viscosity impulses                    (alg. 5, viscosity.c)
- *   3. predict     x_prev = x; x += dt v; sort into the grid
- *   4. springs     plasticity, spring displacements           (alg. 3 and 4, springs.c)
- *   5. relax       double density relaxation                  (alg. 2, relax.c)
+ *   2. predict     x_prev = x; x += dt v; sort into the grid
+ *   3. springs     plasticity, spring displacements           (alg. 3 and 4, springs.c)
+ *   4. density     densities and pressures, and the viscosity (alg. 2 and 5, relax.c,
+ *                  impulses dv in the same neighbour pass      viscosity.h)
+ *   5. relax       x += relaxation displacement + dt dv       (alg. 2, relax.c)
  *   6. boundaries  collisions, friction, stickiness           (section 6, boundary.c)
  *   7. velocity    v = (x - x_prev) / dt
+ *
+ * The paper applies the viscosity impulses before prediction (its step 2); here they are
+ * computed at the predicted positions, in the density pass, so a step makes two passes over
+ * the neighbour pairs and one sort instead of three and two (docs/physics.md).
  *
  * Every stage is a parallel loop in gather form: a particle reads its neighbours' state from
  * the previous stage and writes only its own, so the result is the same for any thread count
@@ -55,7 +60,7 @@ void pdl_stage_forces(pdl_world* w, float dt)
 	pdl_pool_for(w->pool, w->p.count, 4096, forces_range, &job);
 }
 
-/* ---- 3. Prediction -------------------------------------------------------------------------- */
+/* ---- 2. Prediction -------------------------------------------------------------------------- */
 
 static void predict_range(void* ctx, int begin, int end)
 {
@@ -120,12 +125,12 @@ void pdl_world_step(pdl_world* w)
 		if (w->p.count > 0) {
 			pdl_stage_forces(w, dt);
 			prof.forces += since(&t);
-			pdl_stage_viscosity(w, dt);
-			prof.viscosity += since(&t);
 			pdl_stage_predict(w, dt);
 			prof.predict += since(&t);
 			pdl_stage_springs(w, dt);
 			prof.springs += since(&t);
+			pdl_stage_density(w, dt);
+			prof.density += since(&t);
 			pdl_stage_relax(w, dt);
 			prof.relax += since(&t);
 			pdl_stage_boundaries(w, dt);

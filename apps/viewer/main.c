@@ -212,7 +212,7 @@ static void smooth_profile(pdl_profile* avg, pdl_profile sample)
 {
 	avg->step = (float)smooth(avg->step, sample.step);
 	avg->forces = (float)smooth(avg->forces, sample.forces);
-	avg->viscosity = (float)smooth(avg->viscosity, sample.viscosity);
+	avg->density = (float)smooth(avg->density, sample.density);
 	avg->predict = (float)smooth(avg->predict, sample.predict);
 	avg->springs = (float)smooth(avg->springs, sample.springs);
 	avg->relax = (float)smooth(avg->relax, sample.relax);
@@ -287,10 +287,10 @@ static void print_stats(const viewer_app* app, double wall_seconds, double step_
 	double step_ms = app->step > 0 ? 1000.0 * step_seconds / (double)app->step : 0;
 	printf("puddle-view: scene %s particles %d frames %lld steps %lld wall %.2f s fps %.1f "
 	       "cpu %.2f s cpu_fps %.1f step_ms %.2f render_ms %.2f threads %d | ms/step forces %.2f "
-	       "viscosity %.2f predict %.2f springs %.2f relax %.2f boundaries %.2f velocity %.2f\n",
+	       "density %.2f predict %.2f springs %.2f relax %.2f boundaries %.2f velocity %.2f\n",
 	       app->scene.name, stats.particles, app->frame, app->step, wall_seconds, fps, cpu_seconds,
 	       cpu_fps, step_ms, app->timing.render_ms, pdl_world_thread_count(app->scene.world),
-	       p->forces, p->viscosity, p->predict, p->springs, p->relax, p->boundaries, p->velocity);
+	       p->forces, p->density, p->predict, p->springs, p->relax, p->boundaries, p->velocity);
 	fflush(stdout);
 }
 

@@ -302,7 +302,7 @@ static void stats_overlay(viewer_app* app)
 		ImGui::Text("%d particles, %d threads, %d substeps", pdl_world_particle_count(app->scene.world),
 		            pdl_world_thread_count(app->scene.world), def.substeps);
 		ImGui::Text("step %.2f ms (%.0f steps/s possible)", t->step_ms, t->steps_per_second);
-		ImGui::Text("  forces %.2f  viscosity %.2f", p->forces, p->viscosity);
+		ImGui::Text("  forces %.2f  density %.2f", p->forces, p->density);
 		ImGui::Text("  predict %.2f  springs %.2f", p->predict, p->springs);
 		ImGui::Text("  relax %.2f  boundaries %.2f", p->relax, p->boundaries);
 		ImGui::Text("  velocity %.2f", p->velocity);

@@ -199,10 +199,10 @@ typedef struct pdl_particle_data {
 typedef struct pdl_profile {
 	float step;       /**< whole pdl_world_step(), all substeps */
 	float forces;     /**< gravity and pointers */
-	float viscosity;  /**< viscosity impulses, including their neighbour grid */
 	float predict;    /**< prediction and sorting particles into the grid */
 	float springs;    /**< spring creation, plasticity and displacement */
-	float relax;      /**< double density relaxation: density and displacement passes */
+	float density;    /**< first neighbour pass: densities, pressures, viscosity impulses */
+	float relax;      /**< second neighbour pass: relaxation displacements */
 	float boundaries; /**< collisions with containers and obstacles */
 	float velocity;   /**< velocity from positions */
 } pdl_profile;

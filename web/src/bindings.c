@@ -93,7 +93,7 @@ static const field stats_fields[] = {
 
 static const field profile_fields[] = {
 	FIELD(pdl_profile, step, F32),      FIELD(pdl_profile, forces, F32),
-	FIELD(pdl_profile, viscosity, F32), FIELD(pdl_profile, predict, F32),
+	FIELD(pdl_profile, density, F32), FIELD(pdl_profile, predict, F32),
 	FIELD(pdl_profile, springs, F32),   FIELD(pdl_profile, relax, F32),
 	FIELD(pdl_profile, boundaries, F32), FIELD(pdl_profile, velocity, F32),
 	END,

@@ -97,9 +97,12 @@ export interface Stats {
 export interface Profile {
 	step: number;
 	forces: number;
-	viscosity: number;
+	/** prediction and the sort into the grid */
 	predict: number;
 	springs: number;
+	/** first neighbour pass: densities, pressures and viscosity impulses */
+	density: number;
+	/** second neighbour pass: relaxation displacements */
 	relax: number;
 	boundaries: number;
 	velocity: number;
