@@ -31,6 +31,22 @@ static inline int32_t bucket_of(const pdl_grid* g, int cx, int cy)
 	return (int32_t)hash_cell(cx, cy, g->table_used - 1);
 }
 
+/* Most bands (parallel parts) a build splits its counting sort into. */
+#define GRID_MAX_BANDS 64
+/* Most chunks the bounds pass is split into. */
+#define GRID_MAX_CHUNKS 256
+
+typedef struct build_job {
+	pdl_grid* g;
+	const float *x, *y;
+	int n, grain;
+	int bands;
+	int32_t band_first[GRID_MAX_BANDS + 1]; /* band b sorts buckets [first[b], first[b+1]) */
+	int32_t band_total[GRID_MAX_BANDS];     /* particles in band b */
+	int32_t band_offset[GRID_MAX_BANDS];    /* sorted slots before band b */
+	int bounds[GRID_MAX_CHUNKS][4];          /* per chunk: xmin, xmax, ymin, ymax of its cells */
+} build_job;
+
 bool pdl_grid_reserve(pdl_grid* g, int particles)
 {
 	if (particles <= g->capacity && g->start) return true;
@@ -46,6 +62,7 @@ bool pdl_grid_reserve(pdl_grid* g, int particles)
 	if (!order) return false;
 	g->order = order;
 
+	if (!g->job && !(g->job = malloc(sizeof *g->job))) return false;
 	g->table_size = table;
 	g->capacity = particles;
 	return true;
@@ -56,17 +73,31 @@ void pdl_grid_free(pdl_grid* g)
 	free(g->start);
 	free(g->key);
 	free(g->order);
+	free(g->job);
 	memset(g, 0, sizeof *g);
 }
 
-typedef struct key_job {
-	pdl_grid* g;
-	const float *x, *y;
-} key_job;
+/* Cell range of each chunk. Min and max are exact, so any split gives the same bounds. */
+static void chunk_bounds(void* ctx, int begin, int end)
+{
+	build_job* job = ctx;
+	float inv = job->g->inv_cell;
+	int xmin = cell_coord(job->x[begin], inv), xmax = xmin;
+	int ymin = cell_coord(job->y[begin], inv), ymax = ymin;
+	for (int i = begin + 1; i < end; ++i) {
+		int cx = cell_coord(job->x[i], inv), cy = cell_coord(job->y[i], inv);
+		xmin = cx < xmin ? cx : xmin;
+		xmax = cx > xmax ? cx : xmax;
+		ymin = cy < ymin ? cy : ymin;
+		ymax = cy > ymax ? cy : ymax;
+	}
+	int* b = job->bounds[begin / job->grain];
+	b[0] = xmin, b[1] = xmax, b[2] = ymin, b[3] = ymax;
+}
 
 static void compute_keys(void* ctx, int begin, int end)
 {
-	key_job* job = ctx;
+	build_job* job = ctx;
 	pdl_grid* g = job->g;
 	for (int i = begin; i < end; ++i) {
 		int cx = cell_coord(job->x[i], g->inv_cell), cy = cell_coord(job->y[i], g->inv_cell);
@@ -74,18 +105,91 @@ static void compute_keys(void* ctx, int begin, int end)
 	}
 }
 
+/* Counting sort, part 1 for bands [begin, end): count the particles of the band's buckets, then
+ * turn the counts into the band's local starts. Every band reads all keys but writes only its
+ * own buckets, so bands run in parallel and the result is the serial stable sort's. */
+static void band_count(void* ctx, int begin, int end)
+{
+	build_job* job = ctx;
+	pdl_grid* g = job->g;
+	int32_t* start = g->start;
+	for (int band = begin; band < end; ++band) {
+		int32_t lo = job->band_first[band], hi = job->band_first[band + 1];
+		memset(start + lo, 0, (size_t)(hi - lo) * sizeof *start);
+		for (int i = 0; i < job->n; ++i) {
+			int32_t k = g->key[i];
+			if (k >= lo && k < hi) start[k]++;
+		}
+		int32_t sum = 0;
+		for (int32_t b = lo; b < hi; ++b) {
+			int32_t c = start[b];
+			start[b] = sum;
+			sum += c;
+		}
+		job->band_total[band] = sum;
+	}
+}
+
+/* Part 2: place the band's particles in index order (stable), then record each sorted slot's
+ * bucket and shift the starts back to the first slot of each bucket. */
+static void band_scatter(void* ctx, int begin, int end)
+{
+	build_job* job = ctx;
+	pdl_grid* g = job->g;
+	int32_t* start = g->start;
+	for (int band = begin; band < end; ++band) {
+		int32_t lo = job->band_first[band], hi = job->band_first[band + 1];
+		int32_t offset = job->band_offset[band];
+		for (int32_t b = lo; b < hi; ++b) start[b] += offset;
+		for (int i = 0; i < job->n; ++i) {
+			int32_t k = g->key[i];
+			if (k >= lo && k < hi) g->order[start[k]++] = i;
+		}
+	}
+}
+
+/* Part 3, once every band has scattered (key[] is per particle until then): start[b] now holds
+ * the end of bucket b; walk the band's buckets down, recording each sorted slot's bucket and
+ * moving each start back to its bucket's first slot. */
+static void band_finish(void* ctx, int begin, int end)
+{
+	build_job* job = ctx;
+	pdl_grid* g = job->g;
+	int32_t* start = g->start;
+	for (int band = begin; band < end; ++band) {
+		int32_t lo = job->band_first[band], hi = job->band_first[band + 1];
+		for (int32_t b = hi - 1; b >= lo; --b) {
+			int32_t first = b > lo ? start[b - 1] : job->band_offset[band];
+			for (int32_t k = first; k < start[b]; ++k) g->key[k] = b;
+			start[b] = first;
+		}
+	}
+}
+
 void pdl_grid_build(pdl_grid* g, pdl_pool* pool, int n, const float* x, const float* y, float h)
 {
 	g->inv_cell = 2.0f / h;
-	/* The occupied cell range decides between dense and hashed cells. Min and max are exact,
-	 * so this is the same for any thread count. */
+	build_job* job = g->job;
+	job->g = g;
+	job->x = x;
+	job->y = y;
+	job->n = n;
+	/* The occupied cell range decides between dense and hashed cells. */
+	job->grain = n / GRID_MAX_CHUNKS + 1;
+	if (job->grain < 4096) job->grain = 4096;
+	int chunks = (n + job->grain - 1) / job->grain;
 	int xmin = 0, xmax = 0, ymin = 0, ymax = 0;
-	for (int i = 0; i < n; ++i) {
-		int cx = cell_coord(x[i], g->inv_cell), cy = cell_coord(y[i], g->inv_cell);
-		if (i == 0 || cx < xmin) xmin = cx;
-		if (i == 0 || cx > xmax) xmax = cx;
-		if (i == 0 || cy < ymin) ymin = cy;
-		if (i == 0 || cy > ymax) ymax = cy;
+	if (n > 0) {
+		pdl_pool_for(pool, n, job->grain, chunk_bounds, job);
+		xmin = job->bounds[0][0], xmax = job->bounds[0][1];
+		ymin = job->bounds[0][2], ymax = job->bounds[0][3];
+		for (int c = 1; c < chunks; ++c) {
+			const int* b = job->bounds[c];
+			xmin = b[0] < xmin ? b[0] : xmin;
+			xmax = b[1] > xmax ? b[1] : xmax;
+			ymin = b[2] < ymin ? b[2] : ymin;
+			ymax = b[3] > ymax ? b[3] : ymax;
+		}
 	}
 	/* The table in use depends only on n, never on the capacity reserved, so a world restored
 	 * from a snapshot (with another capacity) hashes cells exactly as the original did. */
@@ -98,26 +202,33 @@ void pdl_grid_build(pdl_grid* g, pdl_pool* pool, int n, const float* x, const fl
 	g->y0 = ymin;
 	g->nx = g->dense ? (int)nx : 0;
 	g->ny = g->dense ? (int)ny : 0;
-	uint32_t buckets = g->dense ? (uint32_t)(nx * ny) : table;
+	int32_t buckets = g->dense ? (int32_t)(nx * ny) : (int32_t)table;
 
-	key_job job = {g, x, y};
-	pdl_pool_for(pool, n, 4096, compute_keys, &job);
+	pdl_pool_for(pool, n, 4096, compute_keys, job);
 
-	/* Stable counting sort: count, prefix sum, scatter, then shift the starts back. */
-	int32_t* start = g->start;
-	memset(start, 0, (buckets + 1) * sizeof *start);
-	for (int i = 0; i < n; ++i) start[g->key[i] + 1]++;
-	for (uint32_t b = 0; b < buckets; ++b) start[b + 1] += start[b];
-	for (int i = 0; i < n; ++i) {
-		int32_t slot = start[g->key[i]]++;
-		g->order[slot] = i;
+	/* Stable counting sort in bands of buckets. The band edges only balance the work (the
+	 * keys in the last sort's order are nearly sorted, so they split the particles about
+	 * evenly); the sorted result is the same for any edges, so for any thread count. */
+	int bands = pdl_pool_threads(pool);
+	if (bands > GRID_MAX_BANDS) bands = GRID_MAX_BANDS;
+	if (n < 8192) bands = 1;
+	job->bands = bands;
+	job->band_first[0] = 0;
+	for (int b = 1; b < bands; ++b) {
+		int32_t edge = g->key[(long long)n * b / bands];
+		job->band_first[b] = edge > job->band_first[b - 1] ? edge : job->band_first[b - 1];
 	}
-	memmove(start + 1, start, buckets * sizeof *start);
-	start[0] = 0;
-	if (!g->dense) start[buckets] = n;
+	job->band_first[bands] = buckets;
+	pdl_pool_for(pool, bands, 1, band_count, job);
+	int32_t offset = 0;
+	for (int b = 0; b < bands; ++b) {
+		job->band_offset[b] = offset;
+		offset += job->band_total[b];
+	}
+	pdl_pool_for(pool, bands, 1, band_scatter, job);
+	pdl_pool_for(pool, bands, 1, band_finish, job);
 	/* from here on key[] is by sorted slot: the callers store particles in this order */
-	for (uint32_t b = 0; b < buckets; ++b)
-		for (int32_t k = start[b]; k < start[b + 1]; ++k) g->key[k] = (int32_t)b;
+	g->start[buckets] = n;
 }
 
 static void runs_of_cell(const pdl_grid* g, int cx, int cy, pdl_grid_runs* runs);

@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct build_job; /* grid.c: the state of a parallel build */
+
 typedef struct pdl_grid {
 	float inv_cell;       /* 1 / cell size = 2 / h */
 	bool dense;
@@ -25,6 +27,7 @@ typedef struct pdl_grid {
 	int32_t* start;       /* table_size + 1: bucket b's particles are order[start[b] .. start[b+1]) */
 	int32_t* key;         /* per sorted slot: its bucket (per particle while sorting) */
 	int32_t* order;       /* sorted slot -> particle index, stable in particle index */
+	struct build_job* job; /* scratch of pdl_grid_build, allocated by pdl_grid_reserve */
 } pdl_grid;
 
 /* Cells on each side of a particle's own cell that can hold neighbours within h. */

@@ -29,10 +29,27 @@ static void forces_range(void* ctx, int begin, int end)
 	pdl_world* w = job->w;
 	particles* p = &w->p;
 	float dt = job->dt, gx = w->def.gravity.x, gy = w->def.gravity.y;
+	/* dt g per material: one multiply-add per particle in the common case of no pointer */
+	float dvx_of[PDL_MAX_MATERIALS], dvy_of[PDL_MAX_MATERIALS];
+	for (int m = 0; m < w->material_count; ++m) {
+		float scale = w->materials[m].def.gravity_scale;
+		dvx_of[m] = dt * (gx * scale);
+		dvy_of[m] = dt * (gy * scale);
+	}
+	bool any_pointer = false;
+	for (int k = 0; k < PDL_MAX_POINTERS; ++k) any_pointer |= w->pointer_active[k];
+	const uint8_t* mat = p->material;
+	float *pvx = p->vx, *pvy = p->vy;
+	if (!any_pointer) {
+		for (int i = begin; i < end; ++i) {
+			pvx[i] += dvx_of[mat[i]];
+			pvy[i] += dvy_of[mat[i]];
+		}
+		return;
+	}
 	for (int i = begin; i < end; ++i) {
-		float scale = w->materials[p->material[i]].def.gravity_scale;
-		float ax = gx * scale, ay = gy * scale;
-		float vx = p->vx[i], vy = p->vy[i];
+		float ax = 0, ay = 0;
+		float vx = pvx[i], vy = pvy[i];
 		for (int k = 0; k < PDL_MAX_POINTERS; ++k) {
 			if (!w->pointer_active[k]) continue;
 			const pdl_pointer* ptr = &w->pointers[k];
@@ -49,8 +66,8 @@ static void forces_range(void* ctx, int begin, int end)
 			vx += (ptr->velocity.x - vx) * pull;
 			vy += (ptr->velocity.y - vy) * pull;
 		}
-		p->vx[i] = vx + dt * ax;
-		p->vy[i] = vy + dt * ay;
+		pvx[i] = (vx + dt * ax) + dvx_of[mat[i]];
+		pvy[i] = (vy + dt * ay) + dvy_of[mat[i]];
 	}
 }
 
