@@ -11,6 +11,13 @@
 
 #define PDL_K PDL_MAX_SPRINGS_PER_PARTICLE
 
+/* relax_avx2.c: an AVX2 copy of the neighbour loops, chosen at run time (GCC on x86-64). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(PUDDLE_NO_SIMD)
+#define PDL_HAVE_AVX2_LOOPS 1
+#else
+#define PDL_HAVE_AVX2_LOOPS 0
+#endif
+
 /* Material with the values the inner loops need precomputed. */
 typedef struct material {
 	pdl_material_def def;
@@ -77,6 +84,7 @@ struct pdl_world {
 	bool pointer_active[PDL_MAX_POINTERS];
 
 	pdl_pool* pool; /* runs def.threads threads (one per core when 0) */
+	bool avx2_loops; /* run the AVX2 copy of the neighbour loops (same bits, faster) */
 
 	double time;
 	long long steps;
@@ -107,6 +115,10 @@ void pdl_particles_free(particles* p);
 void pdl_particles_permute(pdl_world* w, const int32_t* order, bool with_prev);
 /* Keeps particles whose keep[i] != 0, in order; remaps springs. Returns removed count. */
 int pdl_particles_compact(pdl_world* w, const uint8_t* keep);
+
+/* relax.c: whether the processor has AVX2 and the environment variable PUDDLE_SIMD is not
+ * "baseline" (which tests use to compare the two copies of the loops). Read at world creation. */
+bool pdl_relax_has_avx2(void);
 
 /* boundary.c */
 void pdl_boundary_update_shape(boundary* b);

@@ -1,12 +1,16 @@
-/* Internal: four-wide float vectors for the neighbour loops, on SSE2 (every x86-64), WebAssembly
- * SIMD128 (-msimd128), or plain C.
+/* Internal: eight-wide float vectors for the neighbour loops, on AVX2, SSE2 (every x86-64),
+ * WebAssembly SIMD128 (-msimd128), or plain C.
  *
- * All three give bitwise-identical results: lane k of a neighbour run holds candidates
- * k, k+4, k+8, ... of that run, every lane operation is an IEEE operation done the same way in
- * each backend (add, sub, mul, div, sqrt, min, max, compare, bitwise and), and horizontal sums
- * are taken in one fixed order, ((l0 + l1) + (l2 + l3)). The plain-C backend is the reference
- * and also what a compiler without SIMD gets. Wider vectors (AVX2) would change the summation
- * order and with it the last bits of every result, so puddle stays four wide everywhere. */
+ * All backends give bitwise-identical results: lane k of a neighbour run holds candidates
+ * k, k+8, k+16, ... of that run, every lane operation is an IEEE operation done the same way in
+ * each backend (add, sub, mul, div, sqrt, min, compare, bitwise and), and horizontal sums are
+ * taken in one fixed order, ((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7)). SSE2 and
+ * WebAssembly hold the eight lanes in two four-wide registers; AVX2 in one. The plain-C backend
+ * is the reference and also what a compiler without SIMD gets.
+ *
+ * The backend is chosen per translation unit: AVX2 where the file defines PDL_SIMD_USE_AVX2
+ * before including this header (relax_avx2.c, compiled for AVX2 and picked at run time when the
+ * processor has it), otherwise the best the compiler targets. */
 #ifndef PUDDLE_SIMD_H
 #define PUDDLE_SIMD_H
 
@@ -14,6 +18,9 @@
 
 #if defined(PUDDLE_NO_SIMD)
 #define PDL_SIMD_SCALAR 1
+#elif defined(PDL_SIMD_USE_AVX2)
+#define PDL_SIMD_AVX2 1
+#include <immintrin.h>
 #elif defined(__SSE2__) || defined(_M_X64)
 #define PDL_SIMD_SSE2 1
 #include <emmintrin.h>
@@ -24,119 +31,173 @@
 #define PDL_SIMD_SCALAR 1
 #endif
 
-#if PDL_SIMD_SSE2
-typedef __m128 f4;  /* four floats */
-typedef __m128 m4;  /* four lane masks: all ones or all zeros */
-static inline f4 f4_set1(float a) { return _mm_set1_ps(a); }
-static inline f4 f4_load(const float* p) { return _mm_loadu_ps(p); }
-static inline f4 f4_add(f4 a, f4 b) { return _mm_add_ps(a, b); }
-static inline f4 f4_sub(f4 a, f4 b) { return _mm_sub_ps(a, b); }
-static inline f4 f4_mul(f4 a, f4 b) { return _mm_mul_ps(a, b); }
-static inline f4 f4_div(f4 a, f4 b) { return _mm_div_ps(a, b); }
-static inline f4 f4_sqrt(f4 a) { return _mm_sqrt_ps(a); }
-static inline f4 f4_max(f4 a, f4 b) { return _mm_max_ps(a, b); }
-static inline f4 f4_min(f4 a, f4 b) { return _mm_min_ps(a, b); }
-static inline m4 f4_lt(f4 a, f4 b) { return _mm_cmplt_ps(a, b); }
-static inline m4 f4_gt(f4 a, f4 b) { return _mm_cmpgt_ps(a, b); }
-static inline m4 m4_and(m4 a, m4 b) { return _mm_and_ps(a, b); }
-static inline m4 m4_andnot(m4 a, m4 b) { return _mm_andnot_ps(a, b); } /* b and not a */
-static inline f4 f4_mask(m4 m, f4 a) { return _mm_and_ps(m, a); }     /* a where m, else +0 */
-static inline int m4_bits(m4 m) { return _mm_movemask_ps(m); }
+/* Lanes in a vector; particle arrays read a vector at a time run this many floats past the last
+ * particle. */
+#define PDL_LANES 8
+#define PDL_SIMD_PAD PDL_LANES
+
+#if PDL_SIMD_AVX2
+typedef __m256 f8; /* eight floats */
+typedef __m256 m8; /* eight lane masks: all ones or all zeros */
+static inline f8 f8_set1(float a) { return _mm256_set1_ps(a); }
+static inline f8 f8_load(const float* p) { return _mm256_loadu_ps(p); }
+static inline void f8_store(float* p, f8 a) { _mm256_storeu_ps(p, a); }
+static inline f8 f8_add(f8 a, f8 b) { return _mm256_add_ps(a, b); }
+static inline f8 f8_sub(f8 a, f8 b) { return _mm256_sub_ps(a, b); }
+static inline f8 f8_mul(f8 a, f8 b) { return _mm256_mul_ps(a, b); }
+static inline f8 f8_div(f8 a, f8 b) { return _mm256_div_ps(a, b); }
+static inline f8 f8_sqrt(f8 a) { return _mm256_sqrt_ps(a); }
+static inline f8 f8_min(f8 a, f8 b) { return _mm256_min_ps(a, b); }
+static inline m8 f8_lt(f8 a, f8 b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
+static inline m8 f8_gt(f8 a, f8 b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
+static inline m8 m8_and(m8 a, m8 b) { return _mm256_and_ps(a, b); }
+static inline m8 m8_andnot(m8 a, m8 b) { return _mm256_andnot_ps(a, b); } /* b and not a */
+static inline f8 f8_mask(m8 m, f8 a) { return _mm256_and_ps(m, a); }     /* a where m, else +0 */
+static inline int m8_bits(m8 m) { return _mm256_movemask_ps(m); }
 /* lanes whose index base + k is below `end` and is not `self` */
-static inline m4 m4_lanes(int base, int end, int self)
+static inline m8 m8_lanes(int base, int end, int self)
+{
+	__m256i idx = _mm256_add_epi32(_mm256_set1_epi32(base), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+	__m256i in = _mm256_cmpgt_epi32(_mm256_set1_epi32(end), idx);
+	__m256i me = _mm256_cmpeq_epi32(idx, _mm256_set1_epi32(self));
+	return _mm256_castsi256_ps(_mm256_andnot_si256(me, in));
+}
+#elif PDL_SIMD_SSE2 || PDL_SIMD_WASM
+#if PDL_SIMD_SSE2
+typedef __m128 v4;
+static inline v4 v4_set1(float a) { return _mm_set1_ps(a); }
+static inline v4 v4_load(const float* p) { return _mm_loadu_ps(p); }
+static inline void v4_store(float* p, v4 a) { _mm_storeu_ps(p, a); }
+static inline v4 v4_add(v4 a, v4 b) { return _mm_add_ps(a, b); }
+static inline v4 v4_sub(v4 a, v4 b) { return _mm_sub_ps(a, b); }
+static inline v4 v4_mul(v4 a, v4 b) { return _mm_mul_ps(a, b); }
+static inline v4 v4_div(v4 a, v4 b) { return _mm_div_ps(a, b); }
+static inline v4 v4_sqrt(v4 a) { return _mm_sqrt_ps(a); }
+static inline v4 v4_min(v4 a, v4 b) { return _mm_min_ps(a, b); }
+static inline v4 v4_lt(v4 a, v4 b) { return _mm_cmplt_ps(a, b); }
+static inline v4 v4_gt(v4 a, v4 b) { return _mm_cmpgt_ps(a, b); }
+static inline v4 v4_and(v4 a, v4 b) { return _mm_and_ps(a, b); }
+static inline v4 v4_andnot(v4 a, v4 b) { return _mm_andnot_ps(a, b); } /* b and not a */
+static inline int v4_bits(v4 m) { return _mm_movemask_ps(m); }
+static inline v4 v4_lanes(int base, int end, int self)
 {
 	__m128i idx = _mm_add_epi32(_mm_set1_epi32(base), _mm_setr_epi32(0, 1, 2, 3));
 	__m128i in = _mm_cmplt_epi32(idx, _mm_set1_epi32(end));
 	__m128i me = _mm_cmpeq_epi32(idx, _mm_set1_epi32(self));
 	return _mm_castsi128_ps(_mm_andnot_si128(me, in));
 }
-static inline void f4_store(float* p, f4 a) { _mm_storeu_ps(p, a); }
-#elif PDL_SIMD_WASM
-typedef v128_t f4;
-typedef v128_t m4;
-static inline f4 f4_set1(float a) { return wasm_f32x4_splat(a); }
-static inline f4 f4_load(const float* p) { return wasm_v128_load(p); }
-static inline f4 f4_add(f4 a, f4 b) { return wasm_f32x4_add(a, b); }
-static inline f4 f4_sub(f4 a, f4 b) { return wasm_f32x4_sub(a, b); }
-static inline f4 f4_mul(f4 a, f4 b) { return wasm_f32x4_mul(a, b); }
-static inline f4 f4_div(f4 a, f4 b) { return wasm_f32x4_div(a, b); }
-static inline f4 f4_sqrt(f4 a) { return wasm_f32x4_sqrt(a); }
-/* pmax(x, y) = x < y ? y : x, so pmax(b, a) = a > b ? a : b: SSE's maxps(a, b) to the bit
- * (also for -0 and +0, and NaN); likewise pmin(b, a) = minps(a, b). */
-static inline f4 f4_max(f4 a, f4 b) { return wasm_f32x4_pmax(b, a); }
-static inline f4 f4_min(f4 a, f4 b) { return wasm_f32x4_pmin(b, a); }
-static inline m4 f4_lt(f4 a, f4 b) { return wasm_f32x4_lt(a, b); }
-static inline m4 f4_gt(f4 a, f4 b) { return wasm_f32x4_gt(a, b); }
-static inline m4 m4_and(m4 a, m4 b) { return wasm_v128_and(a, b); }
-static inline m4 m4_andnot(m4 a, m4 b) { return wasm_v128_andnot(b, a); }
-static inline f4 f4_mask(m4 m, f4 a) { return wasm_v128_and(m, a); }
-static inline int m4_bits(m4 m) { return (int)wasm_i32x4_bitmask(m); }
-static inline m4 m4_lanes(int base, int end, int self)
+#else
+typedef v128_t v4;
+static inline v4 v4_set1(float a) { return wasm_f32x4_splat(a); }
+static inline v4 v4_load(const float* p) { return wasm_v128_load(p); }
+static inline void v4_store(float* p, v4 a) { wasm_v128_store(p, a); }
+static inline v4 v4_add(v4 a, v4 b) { return wasm_f32x4_add(a, b); }
+static inline v4 v4_sub(v4 a, v4 b) { return wasm_f32x4_sub(a, b); }
+static inline v4 v4_mul(v4 a, v4 b) { return wasm_f32x4_mul(a, b); }
+static inline v4 v4_div(v4 a, v4 b) { return wasm_f32x4_div(a, b); }
+static inline v4 v4_sqrt(v4 a) { return wasm_f32x4_sqrt(a); }
+/* pmin(b, a) = a < b ? a : b: SSE's minps(a, b) to the bit (also for -0, +0 and NaN) */
+static inline v4 v4_min(v4 a, v4 b) { return wasm_f32x4_pmin(b, a); }
+static inline v4 v4_lt(v4 a, v4 b) { return wasm_f32x4_lt(a, b); }
+static inline v4 v4_gt(v4 a, v4 b) { return wasm_f32x4_gt(a, b); }
+static inline v4 v4_and(v4 a, v4 b) { return wasm_v128_and(a, b); }
+static inline v4 v4_andnot(v4 a, v4 b) { return wasm_v128_andnot(b, a); }
+static inline int v4_bits(v4 m) { return (int)wasm_i32x4_bitmask(m); }
+static inline v4 v4_lanes(int base, int end, int self)
 {
 	v128_t idx = wasm_i32x4_add(wasm_i32x4_splat(base), wasm_i32x4_make(0, 1, 2, 3));
 	v128_t in = wasm_i32x4_lt(idx, wasm_i32x4_splat(end));
 	v128_t me = wasm_i32x4_eq(idx, wasm_i32x4_splat(self));
 	return wasm_v128_andnot(in, me);
 }
-static inline void f4_store(float* p, f4 a) { wasm_v128_store(p, a); }
-#else
-typedef struct f4 {
-	float v[4];
-} f4;
-typedef struct m4 {
-	uint32_t v[4];
-} m4;
-#define PDL_F4_MAP(expr)                                                                       \
-	f4 r;                                                                                      \
-	for (int k = 0; k < 4; ++k) r.v[k] = (expr);                                               \
-	return r
-static inline f4 f4_set1(float a) { PDL_F4_MAP(a); }
-static inline f4 f4_load(const float* p) { PDL_F4_MAP(p[k]); }
-static inline f4 f4_add(f4 a, f4 b) { PDL_F4_MAP(a.v[k] + b.v[k]); }
-static inline f4 f4_sub(f4 a, f4 b) { PDL_F4_MAP(a.v[k] - b.v[k]); }
-static inline f4 f4_mul(f4 a, f4 b) { PDL_F4_MAP(a.v[k] * b.v[k]); }
-static inline f4 f4_div(f4 a, f4 b) { PDL_F4_MAP(a.v[k] / b.v[k]); }
-float sqrtf(float);
-static inline f4 f4_sqrt(f4 a) { PDL_F4_MAP(sqrtf(a.v[k])); }
-/* SSE semantics: maxps(a, b) = a > b ? a : b, minps(a, b) = a < b ? a : b */
-static inline f4 f4_max(f4 a, f4 b) { PDL_F4_MAP(a.v[k] > b.v[k] ? a.v[k] : b.v[k]); }
-static inline f4 f4_min(f4 a, f4 b) { PDL_F4_MAP(a.v[k] < b.v[k] ? a.v[k] : b.v[k]); }
-#define PDL_M4_MAP(expr)                                                                       \
-	m4 r;                                                                                      \
-	for (int k = 0; k < 4; ++k) r.v[k] = (expr) ? 0xffffffffu : 0u;                            \
-	return r
-static inline m4 f4_lt(f4 a, f4 b) { PDL_M4_MAP(a.v[k] < b.v[k]); }
-static inline m4 f4_gt(f4 a, f4 b) { PDL_M4_MAP(a.v[k] > b.v[k]); }
-static inline m4 m4_and(m4 a, m4 b) { PDL_M4_MAP(a.v[k] && b.v[k]); }
-static inline m4 m4_andnot(m4 a, m4 b) { PDL_M4_MAP(!a.v[k] && b.v[k]); }
-static inline m4 m4_lanes(int base, int end, int self) { PDL_M4_MAP(base + k < end && base + k != self); }
-static inline f4 f4_mask(m4 m, f4 a) { PDL_F4_MAP(m.v[k] ? a.v[k] : 0.0f); }
-static inline int m4_bits(m4 m)
+#endif
+/* eight lanes as two four-wide halves: lanes 0-3 in lo, 4-7 in hi */
+typedef struct f8 {
+	v4 lo, hi;
+} f8;
+typedef f8 m8;
+#define PDL_F8_PAIR(op, a, b) ((f8){op((a).lo, (b).lo), op((a).hi, (b).hi)})
+static inline f8 f8_set1(float a) { return (f8){v4_set1(a), v4_set1(a)}; }
+static inline f8 f8_load(const float* p) { return (f8){v4_load(p), v4_load(p + 4)}; }
+static inline void f8_store(float* p, f8 a)
 {
-	return (m.v[0] ? 1 : 0) | (m.v[1] ? 2 : 0) | (m.v[2] ? 4 : 0) | (m.v[3] ? 8 : 0);
+	v4_store(p, a.lo);
+	v4_store(p + 4, a.hi);
 }
-static inline void f4_store(float* p, f4 a)
+static inline f8 f8_add(f8 a, f8 b) { return PDL_F8_PAIR(v4_add, a, b); }
+static inline f8 f8_sub(f8 a, f8 b) { return PDL_F8_PAIR(v4_sub, a, b); }
+static inline f8 f8_mul(f8 a, f8 b) { return PDL_F8_PAIR(v4_mul, a, b); }
+static inline f8 f8_div(f8 a, f8 b) { return PDL_F8_PAIR(v4_div, a, b); }
+static inline f8 f8_sqrt(f8 a) { return (f8){v4_sqrt(a.lo), v4_sqrt(a.hi)}; }
+static inline f8 f8_min(f8 a, f8 b) { return PDL_F8_PAIR(v4_min, a, b); }
+static inline m8 f8_lt(f8 a, f8 b) { return PDL_F8_PAIR(v4_lt, a, b); }
+static inline m8 f8_gt(f8 a, f8 b) { return PDL_F8_PAIR(v4_gt, a, b); }
+static inline m8 m8_and(m8 a, m8 b) { return PDL_F8_PAIR(v4_and, a, b); }
+static inline m8 m8_andnot(m8 a, m8 b) { return PDL_F8_PAIR(v4_andnot, a, b); }
+static inline f8 f8_mask(m8 m, f8 a) { return PDL_F8_PAIR(v4_and, m, a); }
+static inline int m8_bits(m8 m) { return v4_bits(m.lo) | v4_bits(m.hi) << 4; }
+static inline m8 m8_lanes(int base, int end, int self)
 {
-	for (int k = 0; k < 4; ++k) p[k] = a.v[k];
+	return (m8){v4_lanes(base, end, self), v4_lanes(base + 4, end, self)};
+}
+#else
+typedef struct f8 {
+	float v[8];
+} f8;
+typedef struct m8 {
+	uint32_t v[8];
+} m8;
+#define PDL_F8_MAP(expr)                                                                       \
+	f8 r;                                                                                      \
+	for (int k = 0; k < 8; ++k) r.v[k] = (expr);                                               \
+	return r
+static inline f8 f8_set1(float a) { PDL_F8_MAP(a); }
+static inline f8 f8_load(const float* p) { PDL_F8_MAP(p[k]); }
+static inline void f8_store(float* p, f8 a)
+{
+	for (int k = 0; k < 8; ++k) p[k] = a.v[k];
+}
+static inline f8 f8_add(f8 a, f8 b) { PDL_F8_MAP(a.v[k] + b.v[k]); }
+static inline f8 f8_sub(f8 a, f8 b) { PDL_F8_MAP(a.v[k] - b.v[k]); }
+static inline f8 f8_mul(f8 a, f8 b) { PDL_F8_MAP(a.v[k] * b.v[k]); }
+static inline f8 f8_div(f8 a, f8 b) { PDL_F8_MAP(a.v[k] / b.v[k]); }
+float sqrtf(float);
+static inline f8 f8_sqrt(f8 a) { PDL_F8_MAP(sqrtf(a.v[k])); }
+/* SSE semantics: minps(a, b) = a < b ? a : b */
+static inline f8 f8_min(f8 a, f8 b) { PDL_F8_MAP(a.v[k] < b.v[k] ? a.v[k] : b.v[k]); }
+#define PDL_M8_MAP(expr)                                                                       \
+	m8 r;                                                                                      \
+	for (int k = 0; k < 8; ++k) r.v[k] = (expr) ? 0xffffffffu : 0u;                            \
+	return r
+static inline m8 f8_lt(f8 a, f8 b) { PDL_M8_MAP(a.v[k] < b.v[k]); }
+static inline m8 f8_gt(f8 a, f8 b) { PDL_M8_MAP(a.v[k] > b.v[k]); }
+static inline m8 m8_and(m8 a, m8 b) { PDL_M8_MAP(a.v[k] && b.v[k]); }
+static inline m8 m8_andnot(m8 a, m8 b) { PDL_M8_MAP(!a.v[k] && b.v[k]); }
+static inline m8 m8_lanes(int base, int end, int self) { PDL_M8_MAP(base + k < end && base + k != self); }
+static inline f8 f8_mask(m8 m, f8 a) { PDL_F8_MAP(m.v[k] ? a.v[k] : 0.0f); }
+static inline int m8_bits(m8 m)
+{
+	int bits = 0;
+	for (int k = 0; k < 8; ++k) bits |= m.v[k] ? 1 << k : 0;
+	return bits;
 }
 #endif
 
-/* table[index[0..3]] */
-static inline f4 f4_gather(const float* table, const uint8_t* index)
+/* table[index[0..7]] */
+static inline f8 f8_gather(const float* table, const uint8_t* index)
 {
-	float v[4] = {table[index[0]], table[index[1]], table[index[2]], table[index[3]]};
-	return f4_load(v);
+	float v[8];
+	for (int k = 0; k < 8; ++k) v[k] = table[index[k]];
+	return f8_load(v);
 }
 
-/* ((l0 + l1) + (l2 + l3)): the one horizontal order every backend uses */
-static inline float f4_sum(f4 a)
+/* ((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7)): the one horizontal order every backend
+ * uses */
+static inline float f8_sum(f8 a)
 {
-	float l[4];
-	f4_store(l, a);
-	return (l[0] + l[1]) + (l[2] + l[3]);
+	float l[8];
+	f8_store(l, a);
+	return ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
 }
-
-/* Particle arrays read four at a time run this many floats past the last particle. */
-#define PDL_SIMD_PAD 4
 
 #endif

@@ -22,8 +22,8 @@
 
 /* What the impulse loop needs for particle i. */
 typedef struct viscosity_i {
-	f4 vx, vy;          /* v_i */
-	f4 sigma, beta;     /* i's pair values when uniform */
+	f8 vx, vy;          /* v_i */
+	f8 sigma, beta;     /* i's pair values when uniform */
 	const float* sigma_row; /* pair tables row of i's material, when not uniform */
 	const float* beta_row;
 	const float* weight_row; /* inverse-mass shares, when masses differ */
@@ -32,26 +32,26 @@ typedef struct viscosity_i {
 
 /* Adds to (dvx, dvy) the velocity change of i from the candidates in lanes `in` (within h, not
  * coincident), at offsets (dx, dy) = x_j - x_i with distance dist and a = 1 - q. */
-static inline void viscosity_impulses(const viscosity_i* vi, m4 in, f4 dx, f4 dy, f4 dist, f4 a,
-                                      f4 vxj, f4 vyj, const uint8_t* mat_j, f4 dt, f4* dvx,
-                                      f4* dvy)
+static inline void viscosity_impulses(const viscosity_i* vi, m8 in, f8 dx, f8 dy, f8 dist, f8 a,
+                                      f8 vxj, f8 vyj, const uint8_t* mat_j, f8 dt, f8* dvx,
+                                      f8* dvy)
 {
-	const f4 zero = f4_set1(0.0f), one = f4_set1(1.0f);
-	f4 inv_dist = f4_div(one, dist);
-	f4 du = f4_add(f4_mul(f4_sub(vi->vx, vxj), dx), f4_mul(f4_sub(vi->vy, vyj), dy));
-	f4 u = f4_mul(du, inv_dist); /* approach speed along r^_ij */
-	in = m4_and(in, f4_gt(u, zero));
-	f4 sigma = vi->sigma, beta = vi->beta, weight = f4_set1(0.5f);
+	const f8 zero = f8_set1(0.0f), one = f8_set1(1.0f);
+	f8 inv_dist = f8_div(one, dist);
+	f8 du = f8_add(f8_mul(f8_sub(vi->vx, vxj), dx), f8_mul(f8_sub(vi->vy, vyj), dy));
+	f8 u = f8_mul(du, inv_dist); /* approach speed along r^_ij */
+	in = m8_and(in, f8_gt(u, zero));
+	f8 sigma = vi->sigma, beta = vi->beta, weight = f8_set1(0.5f);
 	if (!vi->uniform_viscosity) {
-		sigma = f4_gather(vi->sigma_row, mat_j);
-		beta = f4_gather(vi->beta_row, mat_j);
+		sigma = f8_gather(vi->sigma_row, mat_j);
+		beta = f8_gather(vi->beta_row, mat_j);
 	}
-	if (!vi->uniform_mass) weight = f4_gather(vi->weight_row, mat_j);
-	f4 impulse = f4_mul(f4_mul(dt, a), f4_add(f4_mul(sigma, u), f4_mul(f4_mul(beta, u), u)));
-	impulse = f4_mul(f4_min(impulse, u), weight);
-	f4 scale = f4_mask(in, f4_mul(impulse, inv_dist));
-	*dvx = f4_sub(*dvx, f4_mul(scale, dx));
-	*dvy = f4_sub(*dvy, f4_mul(scale, dy));
+	if (!vi->uniform_mass) weight = f8_gather(vi->weight_row, mat_j);
+	f8 impulse = f8_mul(f8_mul(dt, a), f8_add(f8_mul(sigma, u), f8_mul(f8_mul(beta, u), u)));
+	impulse = f8_mul(f8_min(impulse, u), weight);
+	f8 scale = f8_mask(in, f8_mul(impulse, inv_dist));
+	*dvx = f8_sub(*dvx, f8_mul(scale, dx));
+	*dvy = f8_sub(*dvy, f8_mul(scale, dy));
 }
 
 #endif

@@ -1,0 +1,143 @@
+/* Internal: the two neighbour loops of relaxation (relax.c explains the method), written once
+ * with the vectors of simd.h and compiled once per backend: relax.c includes this file for the
+ * backend the compiler targets (SSE2, WebAssembly SIMD128, plain C) and relax_avx2.c for AVX2.
+ * The includer defines RELAX_LOOP(name) to give each copy its own function names; every copy
+ * gives the same bits (simd.h). */
+#include "core.h"
+#include "simd.h"
+#include "viscosity.h"
+
+#ifndef RELAX_LOOP
+#error "define RELAX_LOOP(name) before including relax_loops.h"
+#endif
+
+void RELAX_LOOP(density_range)(void* ctx, int begin, int end);
+void RELAX_LOOP(density_viscosity_range)(void* ctx, int begin, int end);
+void RELAX_LOOP(displace_range)(void* ctx, int begin, int end);
+
+/* First pass: rho_i and rho_near_i, then the pressures; with viscosity on, also i's viscosity
+ * velocity change dv_i (alg. 5), stored as the position change dt dv_i in vx2, vy2. Lane k of
+ * each neighbour run sums candidates k, k+8, ... (see simd.h), so every backend gives the same
+ * bits. */
+static inline void density_pass(const pdl_stage_job* job, int begin, int end, bool with_viscosity)
+{
+	pdl_world* w = job->w;
+	particles* p = &w->p;
+	const pdl_grid* g = &w->grid;
+	float h = w->def.interaction_radius;
+	const f8 h2 = f8_set1(h * h), inv_h = f8_set1(1.0f / h), one = f8_set1(1.0f), zero = f8_set1(0);
+	const f8 dt = f8_set1(job->dt);
+	const float *px = p->x, *py = p->y, *pvx = p->vx, *pvy = p->vy;
+	const uint8_t* mat = p->material;
+	viscosity_i vi = {.uniform_viscosity = w->uniform_viscosity, .uniform_mass = w->uniform_mass};
+	pdl_grid_runs runs = {0};
+	int32_t cached = -1;
+	for (int i = begin; i < end; ++i) {
+		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]);
+		f8 rho = zero, rho_near = zero, dvx = zero, dvy = zero;
+		if (with_viscosity) {
+			int row = mat[i] * PDL_MAX_MATERIALS;
+			vi.vx = f8_set1(pvx[i]);
+			vi.vy = f8_set1(pvy[i]);
+			vi.sigma = f8_set1(w->pair_sigma[row]);
+			vi.beta = f8_set1(w->pair_beta[row]);
+			vi.sigma_row = w->pair_sigma + row;
+			vi.beta_row = w->pair_beta + row;
+			vi.weight_row = w->pair_weight + row;
+		}
+		pdl_grid_runs_of(g, i, px[i], py[i], &runs, &cached);
+		for (int r = 0; r < runs.count; ++r) {
+			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
+				f8 dx = f8_sub(f8_load(px + j), xi), dy = f8_sub(f8_load(py + j), yi);
+				f8 r2 = f8_add(f8_mul(dx, dx), f8_mul(dy, dy));
+				m8 in = m8_and(m8_lanes(j, runs.end[r], i), f8_lt(r2, h2));
+				f8 dist = f8_sqrt(r2);
+				f8 a = f8_mask(in, f8_sub(one, f8_mul(dist, inv_h)));
+				f8 a2 = f8_mul(a, a);
+				rho = f8_add(rho, a2);
+				rho_near = f8_add(rho_near, f8_mul(a2, a));
+				/* pairs at the same place have no direction: no viscosity between them */
+				if (with_viscosity)
+					viscosity_impulses(&vi, m8_and(in, f8_gt(r2, zero)), dx, dy, dist, a,
+					                   f8_load(pvx + j), f8_load(pvy + j), mat + j, dt, &dvx, &dvy);
+			}
+		}
+		const pdl_material_def* m = &w->materials[mat[i]].def;
+		float d = f8_sum(rho), dn = f8_sum(rho_near);
+		p->density[i] = d;
+		p->pressure[i] = m->stiffness * (d - m->rest_density);
+		p->near_pressure[i] = m->near_stiffness * dn;
+		if (with_viscosity) {
+			p->vx2[i] = job->dt * f8_sum(dvx);
+			p->vy2[i] = job->dt * f8_sum(dvy);
+		}
+	}
+}
+
+void RELAX_LOOP(density_range)(void* ctx, int begin, int end) { density_pass(ctx, begin, end, false); }
+
+void RELAX_LOOP(density_viscosity_range)(void* ctx, int begin, int end)
+{
+	density_pass(ctx, begin, end, true);
+}
+
+/* Displacement pass: each particle gathers -D m_j / (m_i + m_j) from every pair. */
+void RELAX_LOOP(displace_range)(void* ctx, int begin, int end)
+{
+	pdl_stage_job* job = ctx;
+	pdl_world* w = job->w;
+	particles* p = &w->p;
+	const pdl_grid* g = &w->grid;
+	float h = w->def.interaction_radius, dt2 = job->dt * job->dt;
+	const f8 h2 = f8_set1(h * h), inv_h = f8_set1(1.0f / h), one = f8_set1(1.0f), zero = f8_set1(0);
+	const f8 dt2_v = f8_set1(dt2);
+	const float *px = p->x, *py = p->y, *pressure_of = p->pressure, *near_of = p->near_pressure;
+	const bool uniform_mass = w->uniform_mass, viscosity = w->any_viscosity;
+	pdl_grid_runs runs = {0};
+	int32_t cached = -1;
+	for (int i = begin; i < end; ++i) {
+		const f8 xi = f8_set1(p->x[i]), yi = f8_set1(p->y[i]);
+		const f8 pi = f8_set1(p->pressure[i]), pni = f8_set1(p->near_pressure[i]);
+		const float* weight_row = w->pair_weight + p->material[i] * PDL_MAX_MATERIALS;
+		const f8 half = f8_set1(0.5f);
+		f8 sx = zero, sy = zero;
+		float coincident_x = 0, coincident_y = 0;
+		pdl_grid_runs_of(g, i, p->x[i], p->y[i], &runs, &cached);
+		for (int r = 0; r < runs.count; ++r) {
+			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
+				f8 dx = f8_sub(f8_load(px + j), xi), dy = f8_sub(f8_load(py + j), yi);
+				f8 r2 = f8_add(f8_mul(dx, dx), f8_mul(dy, dy));
+				m8 in = m8_and(m8_lanes(j, runs.end[r], i), f8_lt(r2, h2));
+				f8 dist = f8_sqrt(r2);
+				f8 a = f8_sub(one, f8_mul(dist, inv_h));
+				f8 pressure = f8_add(pi, f8_load(pressure_of + j));
+				f8 near = f8_add(pni, f8_load(near_of + j));
+				f8 d = f8_mul(dt2_v, f8_add(f8_mul(pressure, a), f8_mul(f8_mul(near, a), a)));
+				d = f8_mul(d, uniform_mass ? half : f8_gather(weight_row, p->material + j));
+				/* d along the unit vector dx / dist; a pair at the same place (dist = 0) takes
+				 * its fixed direction below */
+				m8 apart = m8_and(in, f8_gt(r2, zero));
+				f8 scale = f8_mask(apart, f8_div(d, dist));
+				sx = f8_sub(sx, f8_mul(scale, dx));
+				sy = f8_sub(sy, f8_mul(scale, dy));
+				int same = m8_bits(m8_andnot(apart, in));
+				for (int k = 0; same; ++k, same >>= 1) {
+					if (!(same & 1)) continue;
+					float dk[PDL_LANES];
+					f8_store(dk, d);
+					pdl_vec2 u = pdl_coincident_direction(p->id[i], p->id[j + k]);
+					coincident_x -= dk[k] * u.x;
+					coincident_y -= dk[k] * u.y;
+				}
+			}
+		}
+		float move_x = f8_sum(sx) + coincident_x, move_y = f8_sum(sy) + coincident_y;
+		if (viscosity) { /* dt dv from the first pass */
+			move_x += p->vx2[i];
+			move_y += p->vy2[i];
+		}
+		p->x2[i] = p->x[i] + move_x;
+		p->y2[i] = p->y[i] + move_y;
+	}
+}
+
