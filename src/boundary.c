@@ -44,6 +44,17 @@ void pdl_boundary_update_shape(boundary* b)
 		float ex = c.x - a.x, ey = c.y - a.y, len = sqrtf(ex * ex + ey * ey);
 		b->normals[i] = (pdl_vec2){ey / len, -ex / len}; /* outward for counter-clockwise */
 	}
+	/* obstacles: bounding box of the shape; containers: the box's inner half extents */
+	pdl_vec2 lo = {b->def.position.x - b->def.radius, b->def.position.y - b->def.radius};
+	pdl_vec2 hi = {b->def.position.x + b->def.radius, b->def.position.y + b->def.radius};
+	for (int i = 0; i < b->vertex_count; ++i) {
+		pdl_vec2 v = b->vertices[i];
+		if (i == 0) lo = hi = v;
+		lo = (pdl_vec2){fminf(lo.x, v.x), fminf(lo.y, v.y)};
+		hi = (pdl_vec2){fmaxf(hi.x, v.x), fmaxf(hi.y, v.y)};
+	}
+	b->bounds_min = lo;
+	b->bounds_max = hi;
 }
 
 int pdl_world_add_boundary(pdl_world* w, const pdl_boundary_def* def, pdl_error* err)
@@ -289,13 +300,47 @@ static void collide_box_container(body* b, const boundary* w, const surface_para
 	}
 }
 
+/* True when the segment from (ax, ay) to (x, y) is farther than `margin` from every point of the
+ * wall, so that the wall can neither stop the particle nor pull it (stickiness reaches at most
+ * h): most particles of a pool are, and skip the exact tests. */
+static bool far_from(const boundary* wall, float x, float y, float ax, float ay, float margin)
+{
+	switch (wall->def.kind) {
+	case PDL_BOUNDARY_CIRCLE_CONTAINER: {
+		/* the disc shrunk by the margin is convex: both ends inside it, all of it inside */
+		float r = wall->def.radius - margin, cx = wall->def.position.x, cy = wall->def.position.y;
+		if (r <= 0) return false;
+		float ex = x - cx, ey = y - cy, sx = ax - cx, sy = ay - cy;
+		return ex * ex + ey * ey < r * r && sx * sx + sy * sy < r * r;
+	}
+	case PDL_BOUNDARY_BOX_CONTAINER: { /* the end point only: containers test where it ends */
+		float ox = x - wall->def.position.x, oy = y - wall->def.position.y;
+		float lx = wall->cos_angle * ox + wall->sin_angle * oy;
+		float ly = -wall->sin_angle * ox + wall->cos_angle * oy;
+		return fabsf(lx) < wall->def.half_extents.x - margin &&
+		       fabsf(ly) < wall->def.half_extents.y - margin;
+	}
+	default: /* obstacles: the segment's box misses the shape's box grown by the margin */
+		return fmaxf(x, ax) < wall->bounds_min.x - margin || fminf(x, ax) > wall->bounds_max.x + margin ||
+		       fmaxf(y, ay) < wall->bounds_min.y - margin || fminf(y, ay) > wall->bounds_max.y + margin;
+	}
+}
+
 static void boundaries_range(void* ctx, int begin, int end)
 {
 	pdl_stage_job* job = ctx;
 	pdl_world* w = job->w;
 	particles* p = &w->p;
 	float dt = job->dt, h = w->def.interaction_radius;
+	/* farther than this from a wall, nothing happens: the contact skin is 1e-3 h and the
+	 * stickiness reach stick_distance h <= h */
+	const float margin = 1.01f * h;
 	for (int i = begin; i < end; ++i) {
+		bool near = false;
+		for (int k = 0; k < w->boundary_count && !near; ++k)
+			near = w->boundaries[k].alive &&
+			       !far_from(&w->boundaries[k], p->x[i], p->y[i], p->xp[i], p->yp[i], margin);
+		if (!near) continue;
 		const material* m = &w->materials[p->material[i]];
 		body b = {p->x[i], p->y[i], p->xp[i], p->yp[i], (p->x[i] - p->xp[i]) / dt,
 		          (p->y[i] - p->yp[i]) / dt, false};

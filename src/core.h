@@ -33,6 +33,7 @@ typedef struct boundary {
 	pdl_vec2 vertices[PDL_MAX_POLYGON_VERTICES];  /* counter-clockwise */
 	pdl_vec2 normals[PDL_MAX_POLYGON_VERTICES];   /* outward normal of edge i -> i+1 */
 	float cos_angle, sin_angle;
+	pdl_vec2 bounds_min, bounds_max; /* the shape's bounding box (the broad phase of obstacles) */
 } boundary;
 
 /* Particle arrays, structure of arrays. Each sortable array has a spare of the same size so a
