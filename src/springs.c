@@ -19,6 +19,7 @@
  * particle proposes its nearest unconnected neighbours, as many as it has free slots, and a
  * spring is made where two particles proposed each other. */
 #include "core.h"
+#include "simd.h"
 
 #include <math.h>
 
@@ -28,17 +29,22 @@ static inline float distance(const particles* p, int i, int j)
 	return sqrtf(dx * dx + dy * dy);
 }
 
-/* Algorithm 3: plastic flow of rest lengths, and removal. */
-static void plasticity_range(void* ctx, int begin, int end)
+/* Algorithms 3 and 4 in one pass over each particle's springs, gathered from frozen positions:
+ * plastic flow of the rest length L (and removal past h), then the spring displacement with
+ * the new L, both from the same distance r. Springs made later in the step (below) start at
+ * L = r, so their displacement this step is exactly zero and doing this pass first changes
+ * nothing but the cost. */
+static void plasticity_displace_range(void* ctx, int begin, int end)
 {
 	pdl_stage_job* job = ctx;
 	pdl_world* w = job->w;
 	particles* p = &w->p;
-	float h = w->def.interaction_radius, dt = job->dt;
+	float h = w->def.interaction_radius, inv_h = 1.0f / h, dt = job->dt, dt2 = dt * dt;
 	for (int i = begin; i < end; ++i) {
 		const material* m = &w->materials[p->material[i]];
 		int32_t* partner = p->spring_partner + (size_t)i * PDL_K;
 		float* rest = p->spring_rest + (size_t)i * PDL_K;
+		float k = m->def.spring_stiffness, xi = p->x[i], yi = p->y[i], sx = 0, sy = 0;
 		for (int s = 0; s < PDL_K; ++s) {
 			int j = partner[s];
 			if (j < 0) continue;
@@ -46,33 +52,60 @@ static void plasticity_range(void* ctx, int begin, int end)
 				partner[s] = -1;
 				continue;
 			}
-			float r = distance(p, i, j), L = rest[s];
-			if (r < h) {
+			float dx = p->x[j] - xi, dy = p->y[j] - yi, r = sqrtf(dx * dx + dy * dy);
+			float L = rest[s];
+			if (r < h) { /* algorithm 3 */
 				float d = m->def.yield_ratio * L;
 				if (r > L + d) L += dt * m->def.plasticity * (r - L - d);
 				else if (r < L - d) L -= dt * m->def.plasticity * (L - d - r);
 			}
-			if (L > h) partner[s] = -1;
 			rest[s] = L;
+			if (L > h) {
+				partner[s] = -1;
+				continue;
+			}
+			/* algorithm 4: D = dt^2 k (1 - L/h) (L - r) r^_ij, half to each end (same material) */
+			float ux, uy;
+			if (r > 0) {
+				float inv_r = 1.0f / r;
+				ux = dx * inv_r;
+				uy = dy * inv_r;
+			} else {
+				pdl_vec2 u = pdl_coincident_direction(p->id[i], p->id[j]);
+				ux = u.x;
+				uy = u.y;
+			}
+			float D = 0.5f * dt2 * k * (1.0f - L * inv_h) * (L - r);
+			sx -= D * ux;
+			sy -= D * uy;
 		}
+		p->x2[i] = xi + sx;
+		p->y2[i] = yi + sy;
 	}
 }
 
+/* Whether i already has a spring to j. Branch-free over all slots so the compiler vectorizes
+ * it: most candidates of a blob are connected, and an early exit mispredicts. */
 static bool connected(const int32_t* partner, int j)
 {
-	for (int s = 0; s < PDL_K; ++s)
-		if (partner[s] == j) return true;
-	return false;
+	int any = 0;
+	for (int s = 0; s < PDL_K; ++s) any |= partner[s] == j;
+	return any != 0;
 }
 
-/* Each particle lists its nearest unconnected same-material neighbours, up to its free slots. */
+/* Each particle lists its nearest unconnected same-material neighbours, up to its free slots.
+ * Eight candidates at a time are tested for distance (simd.h); only those within h go on to
+ * the scalar tests. */
 static void propose_range(void* ctx, int begin, int end)
 {
 	pdl_stage_job* job = ctx;
 	pdl_world* w = job->w;
 	particles* p = &w->p;
 	const pdl_grid* g = &w->grid;
-	float h = w->def.interaction_radius, h2 = h * h;
+	float h = w->def.interaction_radius;
+	const f8 h2 = f8_set1(h * h);
+	pdl_grid_runs runs = {0};
+	int32_t cached = -1;
 	for (int i = begin; i < end; ++i) {
 		int32_t* out = p->proposals + (size_t)i * PDL_K;
 		int count = 0;
@@ -80,26 +113,35 @@ static void propose_range(void* ctx, int begin, int end)
 		int free_slots = 0;
 		for (int s = 0; s < PDL_K; ++s) free_slots += partner[s] < 0;
 		uint8_t mat = p->material[i];
+		float xi = p->x[i], yi = p->y[i];
+		pdl_grid_runs_of(g, i, xi, yi, &runs, &cached);
 		if (free_slots > 0 && w->materials[mat].springs) {
 			float best[PDL_K];
-			float xi = p->x[i], yi = p->y[i];
-			pdl_grid_runs runs;
-			pdl_grid_runs_around(g, xi, yi, &runs);
+			const f8 xi8 = f8_set1(xi), yi8 = f8_set1(yi);
 			for (int r = 0; r < runs.count; ++r) {
-				for (int j = runs.begin[r]; j < runs.end[r]; ++j) {
-					if (j == i || p->material[j] != mat) continue;
-					float dx = p->x[j] - xi, dy = p->y[j] - yi, r2 = dx * dx + dy * dy;
-					if (r2 >= h2 || connected(partner, j)) continue;
-					/* insertion into the sorted list of the nearest free_slots candidates */
-					if (count == free_slots && r2 >= best[count - 1]) continue;
-					int at = count < free_slots ? count++ : count - 1;
-					while (at > 0 && best[at - 1] > r2) {
-						best[at] = best[at - 1];
-						out[at] = out[at - 1];
-						--at;
+				for (int j0 = runs.begin[r]; j0 < runs.end[r]; j0 += PDL_LANES) {
+					f8 dx = f8_sub(f8_load(p->x + j0), xi8), dy = f8_sub(f8_load(p->y + j0), yi8);
+					f8 r2v = f8_add(f8_mul(dx, dx), f8_mul(dy, dy));
+					int in = m8_bits(m8_and(m8_lanes(j0, runs.end[r], i), f8_lt(r2v, h2)));
+					float r2s[PDL_LANES];
+					f8_store(r2s, r2v);
+					for (int k = 0; in; ++k, in >>= 1) {
+						if (!(in & 1)) continue;
+						int j = j0 + k;
+						float r2 = r2s[k];
+						if (p->material[j] != mat) continue;
+						/* insertion into the sorted list of the nearest free_slots candidates */
+						if (count == free_slots && r2 >= best[count - 1]) continue;
+						if (connected(partner, j)) continue;
+						int at = count < free_slots ? count++ : count - 1;
+						while (at > 0 && best[at - 1] > r2) {
+							best[at] = best[at - 1];
+							out[at] = out[at - 1];
+							--at;
+						}
+						best[at] = r2;
+						out[at] = j;
 					}
-					best[at] = r2;
-					out[at] = j;
 				}
 			}
 		}
@@ -130,51 +172,17 @@ static void accept_range(void* ctx, int begin, int end)
 	}
 }
 
-/* Algorithm 4: spring displacements, gathered per particle from frozen positions. */
-static void displace_range(void* ctx, int begin, int end)
-{
-	pdl_stage_job* job = ctx;
-	pdl_world* w = job->w;
-	particles* p = &w->p;
-	float h = w->def.interaction_radius, inv_h = 1.0f / h, dt2 = job->dt * job->dt;
-	for (int i = begin; i < end; ++i) {
-		const int32_t* partner = p->spring_partner + (size_t)i * PDL_K;
-		const float* rest = p->spring_rest + (size_t)i * PDL_K;
-		float k = w->materials[p->material[i]].def.spring_stiffness;
-		float xi = p->x[i], yi = p->y[i], sx = 0, sy = 0;
-		for (int s = 0; s < PDL_K; ++s) {
-			int j = partner[s];
-			if (j < 0) continue;
-			float dx = p->x[j] - xi, dy = p->y[j] - yi, r = sqrtf(dx * dx + dy * dy), ux, uy;
-			if (r > 0) {
-				ux = dx / r;
-				uy = dy / r;
-			} else {
-				pdl_vec2 u = pdl_coincident_direction(p->id[i], p->id[j]);
-				ux = u.x;
-				uy = u.y;
-			}
-			float L = rest[s];
-			float d = 0.5f * dt2 * k * (1.0f - L * inv_h) * (L - r); /* same material: halves */
-			sx -= d * ux;
-			sy -= d * uy;
-		}
-		p->x2[i] = xi + sx;
-		p->y2[i] = yi + sy;
-	}
-}
-
 void pdl_stage_springs(pdl_world* w, float dt)
 {
 	particles* p = &w->p;
 	if (!p->spring_partner) return;
 	pdl_stage_job job = {w, dt};
-	pdl_pool_for(w->pool, p->count, 1024, plasticity_range, &job);
+	/* writes x2 and reads x; creation below reads x too, the positions before the springs */
+	pdl_pool_for(w->pool, p->count, 1024, plasticity_displace_range, &job);
 	if (w->any_springs) {
 		pdl_pool_for(w->pool, p->count, 512, propose_range, &job);
 		pdl_pool_for(w->pool, p->count, 1024, accept_range, &job);
 	}
-	pdl_pool_for(w->pool, p->count, 1024, displace_range, &job);
 	float* t;
 	t = p->x; p->x = p->x2; p->x2 = t;
 	t = p->y; p->y = p->y2; p->y2 = t;

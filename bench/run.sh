@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# The standard benchmark table (issue 6): the dam breaks of bench/scenes at about 1k, 10k, 100k
+# and 1M particles, with 1 and 2 threads, each run RUNS times; plus slime with and without its
+# springs at 20k particles. Writes every run's rows to bench/results/latest-runs.csv and the
+# medians, with the machine they ran on, to bench/results/latest.md and latest.csv.
+#
+# Usage: bench/run.sh [RUNS=5] [THREADS=1,2]
+#   PUDDLE=path/to/puddle to bench another build (default: build/apps/cli/puddle, built here).
+# Run it on an idle machine: the figures are wall-clock medians.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${1:-5}
+THREADS=${2:-1,2}
+PUDDLE=${PUDDLE:-build/apps/cli/puddle}
+if [ ! -x "$PUDDLE" ]; then
+	make build >/dev/null
+fi
+out=bench/results
+mkdir -p "$out"
+runs_csv="$out/latest-runs.csv.tmp"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch" "$runs_csv"' EXIT
+
+# slime without springs: the same scene with spring_stiffness 0
+python3 - "$scratch/slime-no-springs.json" <<'EOF'
+import json, sys
+s = json.load(open("scenes/slime.json"))
+s["name"] = "slime-no-springs"
+for m in s["materials"]:
+    m["spring_stiffness"] = 0
+json.dump(s, open(sys.argv[1], "w"), indent=2)
+EOF
+
+# steps timed per row: enough for a stable median, few enough that 1M stays in minutes
+declare -A steps=([1k]=1000 [10k]=400 [100k]=100 [1m]=30)
+declare -A warmup=([1k]=50 [10k]=30 [100k]=20 [1m]=5)
+header=""
+for run in $(seq 1 "$RUNS"); do
+	for size in 1k 10k 100k 1m; do
+		"$PUDDLE" bench "bench/scenes/dam-break-$size.json" --threads "$THREADS" \
+			--steps "${steps[$size]}" --warmup "${warmup[$size]}" --csv "$scratch/row.csv" >/dev/null
+		[ -n "$header" ] || { header=$(head -1 "$scratch/row.csv"); echo "run,$header" >"$runs_csv"; }
+		tail -n +2 "$scratch/row.csv" | sed "s/^/$run,/" >>"$runs_csv"
+	done
+	for scene in scenes/slime.json "$scratch/slime-no-springs.json"; do
+		"$PUDDLE" bench "$scene" --particles 20000 --threads "$THREADS" --steps 100 --warmup 20 \
+			--csv "$scratch/row.csv" >/dev/null
+		tail -n +2 "$scratch/row.csv" | sed "s/^/$run,/" >>"$runs_csv"
+	done
+	echo "bench/run.sh: run $run of $RUNS done" >&2
+done
+mv "$runs_csv" "$out/latest-runs.csv"
+
+machine=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
+cores=$(nproc)
+compiler=$(cc --version | head -1)
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+python3 - "$out" "$RUNS" "$machine" "$cores" "$compiler" "$commit" <<'EOF'
+import csv, statistics, sys, datetime
+out, runs, machine, cores, compiler, commit = sys.argv[1:7]
+rows = list(csv.DictReader(open(f"{out}/latest-runs.csv")))
+groups = {}
+for r in rows:
+    groups.setdefault((r["scene"], int(r["threads"])), []).append(r)
+table = []
+for (scene, threads), rs in groups.items():
+    med = lambda k: statistics.median(float(r[k]) for r in rs)
+    table.append(dict(scene=scene, particles=int(rs[0]["particles"]), threads=threads, runs=len(rs),
+                      median_ms_per_step=med("median_ms_per_step"), steps_per_s=med("steps_per_s"),
+                      particle_steps_per_s=med("particle_steps_per_s"),
+                      mean_neighbours=med("mean_neighbours"), bytes_per_particle=med("bytes_per_particle"),
+                      valid=int(all(r["valid"] == "1" for r in rs))))
+table.sort(key=lambda t: (not t["scene"].startswith("bench"), t["particles"], t["scene"], t["threads"]))
+with open(f"{out}/latest.csv", "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=list(table[0].keys()))
+    w.writeheader()
+    w.writerows(table)
+
+def get(scene_part, threads, exact=False):
+    for t in table:
+        if (t["scene"] == scene_part if exact else scene_part in t["scene"]) and t["threads"] == threads:
+            return t
+lines = [f"# puddle benchmark: {datetime.date.today()}", "",
+         f"Machine: {machine}, {cores} cores; {compiler}; commit {commit}.",
+         f"Each figure is the median of {runs} runs; each run's figure is the median step time of "
+         "its timed steps. Command: `bench/run.sh` (every run's rows: `latest-runs.csv`).", "",
+         "| scene | particles | threads | ms/step | steps/s | particle-steps/s | neighbours | bytes/particle | valid |",
+         "|---|---|---|---|---|---|---|---|---|"]
+for t in table:
+    lines.append(f"| {t['scene']} | {t['particles']:,} | {t['threads']} | {t['median_ms_per_step']:.3f} | "
+                 f"{t['steps_per_s']:,.1f} | {t['particle_steps_per_s']:,.0f} | {t['mean_neighbours']:.1f} | "
+                 f"{t['bytes_per_particle']:.0f} | {'yes' if t['valid'] else 'NO'} |")
+lines += ["", "Issue 6 goals against these figures:", ""]
+def goal(text, ok, figure):
+    lines.append(f"- {'met' if ok else 'NOT met'}: {text}: {figure}")
+t100, t10, t1m = get("100k", 2), get("10k", 2), get("1m", 2)
+if t100: goal("100k particles at >= 120 steps/s on 2 threads", t100["steps_per_s"] >= 120, f"{t100['steps_per_s']:.1f}")
+if t10: goal("10k particles at >= 1,500 steps/s on 2 threads", t10["steps_per_s"] >= 1500, f"{t10['steps_per_s']:.0f}")
+if t1m and t100:
+    r = t1m["particle_steps_per_s"] / t100["particle_steps_per_s"]
+    goal("1M particle-steps/s within 30% of 100k's (2 threads)", r >= 0.7, f"{r:.2f} of it")
+    goal("1M at <= 120 bytes per particle", t1m["bytes_per_particle"] <= 120, f"{t1m['bytes_per_particle']:.0f}")
+for size in ("1k", "10k", "100k", "1m"):
+    a, b = get(f"-{size}", 1), get(f"-{size}", 2)
+    if a and b:
+        s = b["steps_per_s"] / a["steps_per_s"]
+        goal(f"2 threads >= 1.8x 1 thread at {size}", s >= 1.8, f"{s:.2f}x")
+on, off = get("slime", 2, True), get("slime-no-springs", 2, True)
+if on and off:
+    c = on["median_ms_per_step"] / off["median_ms_per_step"]
+    goal("slime with springs <= 2x the cost without (20k, 2 threads)", c <= 2, f"{c:.2f}x")
+goal("every run valid (no particle lost, no NaN)", all(t["valid"] for t in table), "yes" if all(t["valid"] for t in table) else "no")
+open(f"{out}/latest.md", "w").write("\n".join(lines) + "\n")
+print("\n".join(lines))
+EOF
