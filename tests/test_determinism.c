@@ -59,6 +59,32 @@ static void test_thread_count_change_mid_run(void)
 	pdl_world_destroy(ref);
 }
 
+/* A world big enough that the grid's counting sort runs in one band per thread (8192 particles
+ * and more): the bands must give the serial sort's order, from the first step (keys in fill
+ * order) on. */
+static uint64_t run_big_pool(int threads, int frames)
+{
+	pdl_world* w = worlds_create(threads, NULL);
+	worlds_add_box_container(w, 40, 12);
+	worlds_fill_box(w, 0, 0, -4, 38, 7);
+	for (int f = 0; f < frames; ++f) pdl_world_step(w);
+	uint64_t h = pdl_world_hash(w);
+	pdl_world_destroy(w);
+	return h;
+}
+
+static void test_hash_equal_with_sort_bands(void)
+{
+	const int frames = worlds_steps(60);
+	uint64_t h1 = run_big_pool(1, frames), h2 = run_big_pool(2, frames), h3 = run_big_pool(3, frames);
+	pdl_world* w = worlds_create(1, NULL);
+	ENSURE(worlds_fill_box(w, 0, 0, -4, 38, 7) >= 8192); /* several bands at 2 and 3 threads */
+	pdl_world_destroy(w);
+	printf("  hash 1 thread %016" PRIx64 ", 2 threads %016" PRIx64 ", 3 threads %016" PRIx64 "\n", h1, h2, h3);
+	ENSURE(h1 == h2);
+	ENSURE(h1 == h3);
+}
+
 static void test_hash_equal_across_simd_backends(void)
 {
 	/* PUDDLE_SIMD=baseline makes the worlds created after it use the baseline loops */
@@ -76,6 +102,7 @@ int main(void)
 	RUN_TEST(test_hash_equal_across_thread_counts);
 	RUN_TEST(test_hash_equal_across_runs);
 	RUN_TEST(test_thread_count_change_mid_run);
+	RUN_TEST(test_hash_equal_with_sort_bands);
 	RUN_TEST(test_hash_equal_across_simd_backends);
 	return TEST_SUMMARY();
 }
