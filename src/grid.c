@@ -77,22 +77,27 @@ void pdl_grid_free(pdl_grid* g)
 	memset(g, 0, sizeof *g);
 }
 
-/* Cell range of each chunk. Min and max are exact, so any split gives the same bounds. */
+/* Cell range of each chunk of `grain` particles. Min and max are exact, so any split gives the
+ * same bounds. The pool may hand over several chunks at once (all of them when it runs on one
+ * thread), so this walks the chunks of its range. */
 static void chunk_bounds(void* ctx, int begin, int end)
 {
 	build_job* job = ctx;
 	float inv = job->g->inv_cell;
-	int xmin = cell_coord(job->x[begin], inv), xmax = xmin;
-	int ymin = cell_coord(job->y[begin], inv), ymax = ymin;
-	for (int i = begin + 1; i < end; ++i) {
-		int cx = cell_coord(job->x[i], inv), cy = cell_coord(job->y[i], inv);
-		xmin = cx < xmin ? cx : xmin;
-		xmax = cx > xmax ? cx : xmax;
-		ymin = cy < ymin ? cy : ymin;
-		ymax = cy > ymax ? cy : ymax;
+	for (int first = begin; first < end; first += job->grain) {
+		int last = first + job->grain < end ? first + job->grain : end;
+		int xmin = cell_coord(job->x[first], inv), xmax = xmin;
+		int ymin = cell_coord(job->y[first], inv), ymax = ymin;
+		for (int i = first + 1; i < last; ++i) {
+			int cx = cell_coord(job->x[i], inv), cy = cell_coord(job->y[i], inv);
+			xmin = cx < xmin ? cx : xmin;
+			xmax = cx > xmax ? cx : xmax;
+			ymin = cy < ymin ? cy : ymin;
+			ymax = cy > ymax ? cy : ymax;
+		}
+		int* b = job->bounds[first / job->grain];
+		b[0] = xmin, b[1] = xmax, b[2] = ymin, b[3] = ymax;
 	}
-	int* b = job->bounds[begin / job->grain];
-	b[0] = xmin, b[1] = xmax, b[2] = ymin, b[3] = ymax;
 }
 
 static void compute_keys(void* ctx, int begin, int end)
