@@ -2,7 +2,8 @@
 # The standard benchmark table (issue 6): the dam breaks of bench/scenes at about 1k, 10k, 100k
 # and 1M particles, with 1 and 2 threads, each run RUNS times; plus slime with and without its
 # springs at 20k particles. Writes every run's rows to bench/results/latest-runs.csv and the
-# medians, with the machine they ran on, to bench/results/latest.md and latest.csv.
+# medians, with the machine they ran on, to bench/results/latest.md and latest.csv, and the
+# 100k step stage by stage to latest-stages.csv (and latest.md).
 #
 # Usage: bench/run.sh [RUNS=5] [THREADS=1,2]
 #   PUDDLE=path/to/puddle to bench another build (default: build/apps/cli/puddle, built here).
@@ -50,6 +51,9 @@ for run in $(seq 1 "$RUNS"); do
 	echo "bench/run.sh: run $run of $RUNS done" >&2
 done
 mv "$runs_csv" "$out/latest-runs.csv"
+# where a 100k step goes, stage by stage (one more run, with --stages)
+"$PUDDLE" bench bench/scenes/dam-break-100k.json --threads "$THREADS" --steps 100 --warmup 20 --stages \
+	--csv "$out/latest-stages.csv" >/dev/null
 
 machine=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
 cores=$(nproc)
@@ -110,6 +114,15 @@ if on and off:
     c = on["median_ms_per_step"] / off["median_ms_per_step"]
     goal("slime with springs <= 2x the cost without (20k, 2 threads)", c <= 2, f"{c:.2f}x")
 goal("every run valid (no particle lost, no NaN)", all(t["valid"] for t in table), "yes" if all(t["valid"] for t in table) else "no")
+stages = list(csv.DictReader(open(f"{out}/latest-stages.csv")))
+if stages:
+    lines += ["", "Where a step of the 100k dam break goes (mean ms per step, one run with `--stages`):", "",
+              "| threads | step (median) | forces | predict + sort | springs | density + viscosity | relax | boundaries | velocity |",
+              "|---|---|---|---|---|---|---|---|---|"]
+    for r in stages:
+        lines.append(f"| {r['threads']} | {float(r['median_ms_per_step']):.2f} | " + " | ".join(
+            f"{float(r[k]):.2f}" for k in ("forces_ms", "predict_ms", "springs_ms", "density_ms", "relax_ms",
+                                           "boundaries_ms", "velocity_ms")) + " |")
 open(f"{out}/latest.md", "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
 EOF

@@ -31,6 +31,9 @@ static const char usage[] =
 	"  --steps N          timed steps per row (default 100)\n"
 	"  --warmup N         untimed steps before (default 20)\n"
 	"  --csv FILE         also write the rows to FILE\n"
+	"  --stages           add the mean ms per step of each stage of the step (pdl_profile):\n"
+	"                     forces_ms,predict_ms,springs_ms,density_ms,relax_ms,boundaries_ms,\n"
+	"                     velocity_ms\n"
 	"  -h, --help         this help\n"
 	"\n"
 	"Example:\n"
@@ -38,6 +41,7 @@ static const char usage[] =
 
 static const char header[] = "scene,particles,threads,steps,median_ms_per_step,steps_per_s,particle_steps_per_s,"
                              "mean_neighbours,bytes_per_particle,valid\n";
+static const char stage_header[] = ",forces_ms,predict_ms,springs_ms,density_ms,relax_ms,boundaries_ms,velocity_ms";
 
 
 /* Bytes the process holds from the allocator (glibc: in-use heap plus mmapped blocks), so the
@@ -104,6 +108,7 @@ typedef struct bench_row {
 	long long steps;
 	double median_ms, mean_neighbours, bytes_per_particle;
 	bool valid;
+	pdl_profile mean_stages; /* mean ms per step of each stage over the timed steps */
 } bench_row;
 
 static bool bench_one(const pdl_scene* base, double particles, int threads, long long steps, long long warmup,
@@ -123,6 +128,7 @@ static bool bench_one(const pdl_scene* base, double particles, int threads, long
 	}
 	double* ms = malloc((size_t)steps * sizeof *ms);
 	bool ok = ms != NULL;
+	pdl_profile sum = {0};
 	long long frame = 0;
 	for (long long i = 0; ok && i < warmup + steps; ++i, ++frame) {
 		if (pdl_scene_apply_frame(s, w, frame, &err) < 0) {
@@ -132,7 +138,16 @@ static bool bench_one(const pdl_scene* base, double particles, int threads, long
 		}
 		double t = cli_now();
 		pdl_world_step(w);
-		if (i >= warmup) ms[i - warmup] = 1000.0 * (cli_now() - t);
+		if (i < warmup) continue;
+		ms[i - warmup] = 1000.0 * (cli_now() - t);
+		pdl_profile p = pdl_world_profile(w);
+		sum.forces += p.forces;
+		sum.predict += p.predict;
+		sum.springs += p.springs;
+		sum.density += p.density;
+		sum.relax += p.relax;
+		sum.boundaries += p.boundaries;
+		sum.velocity += p.velocity;
 	}
 	if (ok) {
 		qsort(ms, (size_t)steps, sizeof *ms, compare_double);
@@ -145,6 +160,11 @@ static bool bench_one(const pdl_scene* base, double particles, int threads, long
 		long grown = held_bytes() - before;
 		row->bytes_per_particle = st.particles > 0 && grown > 0 ? (double)grown / st.particles : 0;
 		row->valid = st.non_finite == 0 && cli_lost_particles(s, w) == 0;
+		float n = (float)steps;
+		row->mean_stages = (pdl_profile){.forces = sum.forces / n, .predict = sum.predict / n,
+		                                 .springs = sum.springs / n, .density = sum.density / n,
+		                                 .relax = sum.relax / n, .boundaries = sum.boundaries / n,
+		                                 .velocity = sum.velocity / n};
 	}
 	free(ms);
 	pdl_world_destroy(w);
@@ -154,7 +174,8 @@ static bool bench_one(const pdl_scene* base, double particles, int threads, long
 
 int cmd_bench(int argc, char** argv)
 {
-	static const char* const known[] = {"--particles", "--threads", "--steps", "--warmup", "--csv", "--help"};
+	static const char* const known[] = {"--particles", "--threads", "--steps", "--warmup", "--csv", "--stages", "--help"};
+	bool stages = false;
 	long long particles[32] = {0}, threads[32] = {0}, steps = 100, warmup = 20;
 	int particle_count = 0, thread_count = 0, scene_count = 0;
 	const char* csv_path = NULL;
@@ -178,6 +199,8 @@ int cmd_bench(int argc, char** argv)
 			ok = (v = cli_option_value("bench", argc, argv, &i)) && cli_parse_int("bench", a, v, 1, 1000000, &steps);
 		} else if (strcmp(a, "--warmup") == 0) {
 			ok = (v = cli_option_value("bench", argc, argv, &i)) && cli_parse_int("bench", a, v, 0, 1000000, &warmup);
+		} else if (strcmp(a, "--stages") == 0) {
+			stages = true;
 		} else if (strcmp(a, "--csv") == 0) {
 			ok = (csv_path = cli_option_value("bench", argc, argv, &i)) != NULL;
 		} else if (a[0] == '-' && a[1]) {
@@ -225,8 +248,10 @@ int cmd_bench(int argc, char** argv)
 		}
 	}
 	if (exit_code == EXIT_OK) {
-		fputs(header, stdout);
-		if (csv) fputs(header, csv);
+		char head[512];
+		snprintf(head, sizeof head, "%.*s%s\n", (int)strlen(header) - 1, header, stages ? stage_header : "");
+		fputs(head, stdout);
+		if (csv) fputs(head, csv);
 	}
 	for (int i = 0; exit_code == EXIT_OK && i < scene_count; ++i)
 		for (int p = 0; exit_code == EXIT_OK && p < particle_count; ++p)
@@ -238,9 +263,15 @@ int cmd_bench(int argc, char** argv)
 				}
 				double sps = row.median_ms > 0 ? 1000.0 / row.median_ms : 0;
 				char line[512];
-				snprintf(line, sizeof line, "%s,%d,%d,%lld,%.4f,%.2f,%.0f,%.2f,%.0f,%d\n", loaded[i]->name, row.particles,
-				         row.threads, row.steps, row.median_ms, sps, sps * row.particles, row.mean_neighbours,
-				         row.bytes_per_particle, row.valid ? 1 : 0);
+				int len = snprintf(line, sizeof line, "%s,%d,%d,%lld,%.4f,%.2f,%.0f,%.2f,%.0f,%d", loaded[i]->name,
+				                   row.particles, row.threads, row.steps, row.median_ms, sps, sps * row.particles,
+				                   row.mean_neighbours, row.bytes_per_particle, row.valid ? 1 : 0);
+				const pdl_profile* m = &row.mean_stages;
+				if (stages && len > 0 && len < (int)sizeof line)
+					len += snprintf(line + len, sizeof line - (size_t)len, ",%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f",
+					                m->forces, m->predict, m->springs, m->density, m->relax, m->boundaries,
+					                m->velocity);
+				if (len > 0 && len < (int)sizeof line - 1) strcat(line, "\n");
 				fputs(line, stdout);
 				fflush(stdout);
 				if (csv) fputs(line, csv);
