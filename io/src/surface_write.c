@@ -41,7 +41,8 @@ bool pdl_contours_write_svg(const char* path, const pdl_contours* c, char* err, 
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"%.7g %.7g %.7g %.7g\">\n",
 	        ceil(w * scale), ceil(h * scale), lo_x, lo_y, w, h);
-	fprintf(f, "  <title>puddle fluid surface: %d contours (world y up is SVG y down)</title>\n", c->contour_count);
+	fprintf(f, "  <title>puddle fluid surface: %d contour%s (world y up is SVG y down)</title>\n", c->contour_count,
+	        c->contour_count == 1 ? "" : "s");
 	/* the fluid: every contour a subpath of one path, so evenodd makes holes and islands in
 	 * holes come out right without working out which contour is inside which */
 	fprintf(f, "  <path id=\"fluid\" fill=\"#2a7fd4\" fill-rule=\"evenodd\" stroke=\"none\" d=\"");

@@ -454,8 +454,9 @@ static void test_bad_input(void)
 	ENSURE(pdl_surface_field(&def, 2, x, y, NULL, 3, &field, &err));
 	ENSURE(!pdl_field_mesh(&field, field.iso, &mesh, &err) && err.id == PDL_SURFACE_ERR_FIELD);
 	ENSURE(!pdl_field_contours(&field, NAN, &con, &err) && err.id == PDL_SURFACE_ERR_ISO);
-	ENSURE(!pdl_surface_field(&def, 4, x, y, z, 3, &field, &err) && err.id == PDL_SURFACE_ERR_FIELD);
 	pdl_field_free(&field);
+	ENSURE(!pdl_surface_field(&def, 4, x, y, z, 3, &field, &err) && err.id == PDL_SURFACE_ERR_FIELD);
+	ENSURE(field.values == NULL);
 	ENSURE(strcmp(pdl_surface_error_name(PDL_SURFACE_ERR_SPACING), "PDL_SURFACE_ERR_SPACING") == 0);
 }
 
