@@ -462,8 +462,10 @@ int cmd_run(int argc, char** argv)
 		fprintf(stderr, "puddle run: %s\n", r.err);
 		goto done;
 	}
-	if (o.vtk && start > 0) pvd_scan(&r.pvd, r.dir, start - 1);
-	if (o.surface && start > 0) pvd_scan(&r.surface_pvd, r.dir, start - 1);
+	/* the earlier run wrote the frames up to the snapshot's, that one included (a resumed run
+	 * does not write its starting frame again) */
+	if (o.vtk && start > 0) pvd_scan(&r.pvd, r.dir, start);
+	if (o.surface && start > 0) pvd_scan(&r.surface_pvd, r.dir, start);
 	if (o.video_path) {
 		r.video = cli_video_open(o.video_path, s->output.width, s->output.height, 1.0 / ((double)r.video_every * s->world.dt),
 		                         r.err, sizeof r.err);

@@ -272,6 +272,17 @@ def test_surface(work):
     check(files == [f"surface/frame_{f:06d}.vtp" for f in frames], f"surface pvd {files}")
     leftovers = [n for _, _, names in os.walk(out_dir) for n in names if ".tmp." in n]
     check(not leftovers, f"temporary files left: {leftovers}")
+    # a resumed run lists every frame once, the snapshot's own included (the earlier run wrote it)
+    path = os.path.join(SCENES, "slime.json")
+    rdir = os.path.join(work, "r")
+    common = ["--steps", "40", "--surface", "--vtk", "--export-every", "10", "--size", "64x64", "--out", rdir, "--quiet"]
+    rc, out, err = run("run", path, *common, "--snapshot-every", "20")
+    check(rc == 0, f"slime: {rc} {err}")
+    rc, out, err = run("run", path, *common, "--resume", os.path.join(rdir, "snapshots", "snap_000020.pdls"))
+    check(rc == 0, f"slime resumed: {rc} {err}")
+    for name, sub in (("slime_surface.pvd", "surface"), ("slime.pvd", "vtk")):
+        files = [d.get("file") for d in ET.parse(os.path.join(rdir, name)).getroot().findall("./Collection/DataSet")]
+        check(files == [f"{sub}/frame_{f:06d}.vtp" for f in (0, 10, 20, 30, 40)], f"resumed {name}: {files}")
     rc, out, err = run("run", os.path.join(SCENES, "blobs.json"), "--surfce")
     check(rc == 2 and "(did you mean '--surface'?)" in err, f"typo: {rc} {err!r}")
 
