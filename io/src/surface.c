@@ -72,21 +72,36 @@ pdl_surface_def pdl_default_surface_def_3d(void)
 	return d;
 }
 
-pdl_surface_def pdl_surface_def_from_scene(const pdl_scene* scene)
+/* The def at interaction radius h for materials of these rest densities. The lightest material
+ * has the widest spacing and the lowest bulk field: levelling on it keeps every material's bulk
+ * inside the surface (no holes in the light fluid). */
+static pdl_surface_def def_for(float h, const float* rest_density, int materials)
 {
 	pdl_surface_def d = pdl_default_surface_def();
-	float h = scene->world.interaction_radius;
 	d.radius = h;
 	d.cell_size = h / 4;
-	/* The lightest material has the widest spacing and the lowest bulk field: levelling on it
-	 * keeps every material's bulk inside the surface (no holes in the light fluid). */
 	float widest = 0;
-	for (int m = 0; m < scene->material_count; ++m) {
-		float s = pdl_rest_spacing(h, scene->materials[m].def.rest_density);
+	for (int m = 0; m < materials; ++m) {
+		float s = pdl_rest_spacing(h, rest_density[m]);
 		if (s > widest) widest = s;
 	}
 	if (widest > 0) d.spacing = widest;
 	return d;
+}
+
+pdl_surface_def pdl_surface_def_from_scene(const pdl_scene* scene)
+{
+	float rho[PDL_MAX_MATERIALS];
+	for (int m = 0; m < scene->material_count; ++m) rho[m] = scene->materials[m].def.rest_density;
+	return def_for(scene->world.interaction_radius, rho, scene->material_count);
+}
+
+pdl_surface_def pdl_surface_def_from_world(const pdl_world* world)
+{
+	float rho[PDL_MAX_MATERIALS];
+	int n = pdl_world_material_count(world);
+	for (int m = 0; m < n; ++m) rho[m] = pdl_world_get_material(world, m).rest_density;
+	return def_for(pdl_world_get_def(world).interaction_radius, rho, n);
 }
 
 static const double pi = 3.14159265358979323846;

@@ -119,11 +119,12 @@ pdl_surface_def pdl_default_surface_def(void);
 pdl_surface_def pdl_default_surface_def_3d(void);
 
 struct pdl_scene;
-/** The def for a scene (puddle/scene.h): radius = the world's h; cell_size = h/4;
- * spacing = the widest rest
- * spacing of its materials (the lightest one's: its bulk has the lowest field, and levelling on
- * it keeps every material inside the surface). */
+struct pdl_world;
+/** The 2D def for a scene (puddle/scene.h) or a world: radius = the world's h; cell_size = h/4;
+ * spacing = the widest rest spacing of its materials (the lightest one's: its bulk has the
+ * lowest field, and levelling on it keeps every material inside the surface). */
 pdl_surface_def pdl_surface_def_from_scene(const struct pdl_scene* scene);
+pdl_surface_def pdl_surface_def_from_world(const struct pdl_world* world);
 
 /** The absolute iso level the def asks for in `dim` (2 or 3) dimensions: iso_fraction x the
  * bulk value (pi R^2 / 4) / ((sqrt 3 / 2) s^2) in 2D, (64 pi R^3 / 315) / s^3 in 3D. */
