@@ -147,16 +147,14 @@ bool pdl_surface_field(const pdl_surface_def* def, int dim, const float* x, cons
 	const float* pos[3] = {x, y, dim == 3 ? z : NULL};
 
 	/* the grid: the bounding box grown by R and one cell, on whole multiples of the cell */
-	double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-	for (int a = 0; a < dim && count > 0; ++a) {
-		lo[a] = INFINITY, hi[a] = -INFINITY;
-		for (int i = 0; i < count; ++i) {
+	double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+	for (int i = 0; i < count; ++i)
+		for (int a = 0; a < dim; ++a) {
 			float v = pos[a][i];
 			if (!isfinite(v)) return fail(err, PDL_SURFACE_ERR_POSITION, i);
 			if (v < lo[a]) lo[a] = v;
 			if (v > hi[a]) hi[a] = v;
 		}
-	}
 	double c = cell, r = def->radius;
 	long long n[3] = {1, 1, 1}, first_index[3] = {0, 0, 0};
 	double samples = 1;

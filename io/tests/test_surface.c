@@ -431,10 +431,10 @@ static void test_bad_input(void)
 	def.spacing = 0;
 	ENSURE(!pdl_surface_contours(&def, x, y, 3, &con, &err) && err.id == PDL_SURFACE_ERR_SPACING);
 	def = pdl_default_surface_def();
-	y[1] = NAN;
+	y[1] = NAN, x[2] = NAN; /* the first bad particle is named, whichever axis */
 	ENSURE(!pdl_surface_contours(&def, x, y, 3, &con, &err) && err.id == PDL_SURFACE_ERR_POSITION && err.value == 1);
 	ENSURE_MSG(strcmp(err.message, "surface.position must be finite, particle 1 is not") == 0, "%s", err.message);
-	y[1] = 0, z[2] = INFINITY;
+	y[1] = 0, x[2] = 2, z[2] = INFINITY;
 	ENSURE(!pdl_surface_mesh(&def, x, y, z, 3, &mesh, &err) && err.id == PDL_SURFACE_ERR_POSITION && err.value == 2);
 	z[2] = 0;
 	ENSURE(!pdl_surface_contours(&def, x, y, -1, &con, &err) && err.id == PDL_SURFACE_ERR_COUNT);
