@@ -45,6 +45,8 @@ static const char usage[] =
 	"  --color MODE         material, speed, density or pressure (default: output.color_mode)\n"
 	"\n"
 	"Other:\n"
+	"  --particles N        rescale the scene to about N particles (tank, fills, emitters,\n"
+	"                       strokes; h kept), as puddle bench does\n"
 	"  --threads N          worker threads, 0 = one per core (default: solver.threads); results\n"
 	"                       are identical for every N\n"
 	"  --quiet              no progress and no summary\n"
@@ -65,7 +67,7 @@ typedef struct run_options {
 	const char* png_path;
 	const char* video_path;
 	const char* resume_path;
-	long long steps, png_every, export_every, snapshot_every;
+	long long steps, png_every, export_every, snapshot_every, particles;
 	double seconds;
 	bool vtk, ply, csv, surface, quiet;
 	int threads, width, height, color_mode;
@@ -91,7 +93,8 @@ static int parse_options(int argc, char** argv, run_options* o)
 {
 	static const char* const known[] = {"--seconds", "--steps", "--out", "--png", "--png-every", "--video",
 	                                    "--vtk", "--ply", "--csv", "--surface", "--export-every", "--snapshot-every",
-	                                    "--resume", "--size", "--color", "--threads", "--quiet", "--help"};
+	                                    "--resume", "--size", "--color", "--particles", "--threads", "--quiet",
+	                                    "--help"};
 	memset(o, 0, sizeof *o);
 	o->threads = -1;
 	o->color_mode = -1;
@@ -114,6 +117,9 @@ static int parse_options(int argc, char** argv, run_options* o)
 			if (a[2] == 'p') o->png_every = n;
 			else if (a[2] == 'e') o->export_every = n;
 			else o->snapshot_every = n;
+		} else if (strcmp(a, "--particles") == 0) {
+			if (!(v = cli_option_value("run", argc, argv, &i)) || !cli_parse_int("run", a, v, 1, 67108864, &o->particles))
+				return EXIT_USAGE;
 		} else if (strcmp(a, "--threads") == 0) {
 			if (!(v = cli_option_value("run", argc, argv, &i)) || !cli_parse_int("run", a, v, 0, 256, &n)) return EXIT_USAGE;
 			o->threads = (int)n;
@@ -381,6 +387,7 @@ int cmd_run(int argc, char** argv)
 	if (!r.scene) return EXIT_USAGE;
 	pdl_scene* s = r.scene;
 	if (o.threads >= 0) s->world.threads = o.threads;
+	if (o.particles > 0) pdl_scene_scale_to_particles(s, (double)o.particles); /* before the hash --resume checks */
 	if (o.width) s->output.width = o.width, s->output.height = o.height;
 	if (o.color_mode >= 0) s->output.color_mode = (pdl_color_mode)o.color_mode;
 	long long total = o.steps ? o.steps : pdl_scene_frames_for(s, o.seconds > 0 ? o.seconds : s->output.seconds);

@@ -283,6 +283,12 @@ def test_surface(work):
     for name, sub in (("slime_surface.pvd", "surface"), ("slime.pvd", "vtk")):
         files = [d.get("file") for d in ET.parse(os.path.join(rdir, name)).getroot().findall("./Collection/DataSet")]
         check(files == [f"{sub}/frame_{f:06d}.vtp" for f in (0, 10, 20, 30, 40)], f"resumed {name}: {files}")
+    # --particles rescales the scene as bench does; the outline grows with it
+    rc, out, err = run("run", os.path.join(SCENES, "blobs.json"), "--particles", "6000", "--steps", "1", "--surface",
+                       "--size", "64x64", "--out", os.path.join(work, "p"))
+    check(rc == 0 and abs(int(summary_value(out, "particles")) - 6000) < 300, f"--particles 6000: {rc} {out} {err}")
+    rc, out, err = run("run", os.path.join(SCENES, "blobs.json"), "--particles", "0")
+    check(rc == 2 and "--particles: must be an integer in [1, " in err, f"--particles 0: {rc} {err!r}")
     rc, out, err = run("run", os.path.join(SCENES, "blobs.json"), "--surfce")
     check(rc == 2 and "(did you mean '--surface'?)" in err, f"typo: {rc} {err!r}")
 
