@@ -25,9 +25,8 @@
  * spacing (s = 0.35 R) the lattice sum is within 0.03 % of it. io/tests/test_surface.c
  * measures all of these.
  *
- *     pdl_surface_def def = pdl_default_surface_def();
- *     def.radius = world_h;                     // kernel radius
- *     def.spacing = pdl_rest_spacing(world_h, rest_density);
+ *     pdl_surface_def def = pdl_surface_def_from_world(world); // R = h, cells h/4, rest spacing
+ *     pdl_particle_data p = pdl_world_particles(world);
  *     pdl_contours c;
  *     pdl_surface_error err;
  *     if (!pdl_surface_contours(&def, p.x, p.y, p.count, &c, &err)) puts(err.message);
@@ -37,7 +36,8 @@
  *
  * Memory: every function that returns a field, contours or a mesh allocates it (malloc) and the
  * caller frees it with the matching *_free function; the free functions accept zeroed structs
- * and structs from failed calls. Temporaries are freed before the call returns. Nothing is
+ * and structs from failed calls. The result struct is zeroed first, so free an old result
+ * before passing its struct again. Temporaries are freed before the call returns. Nothing is
  * kept between calls and nothing is global, so calls on different data may run in parallel.
  *
  * SPDX-License-Identifier: MIT */
@@ -146,8 +146,8 @@ typedef struct pdl_field {
 /** Closed contours (2D). Contour k is the points offsets[k] .. offsets[k + 1] - 1, closed
  * implicitly (the last point joins the first; no point is repeated). The fluid is on the left
  * of the direction of travel: outer boundaries run counter-clockwise (positive signed area),
- * holes clockwise (negative). Contours never cross and every one has at least 4 points (two may coincide where a
- * sample equals the iso level exactly). */
+ * holes clockwise (negative). Contours never cross and every one has at least 4 points (two
+ * may coincide where a sample equals the iso level exactly). */
 typedef struct pdl_contours {
 	int contour_count;
 	int point_count;
@@ -179,10 +179,13 @@ void pdl_field_free(pdl_field* field);
 /** Marching squares over a 2D field at level `iso`: a corner is inside when its value > iso,
  * crossings are interpolated linearly along cell edges, and a saddle cell (two opposite
  * corners inside) joins its inside corners when the mean of its four corners (the bilinear
- * value at the centre) is > iso, else separates them. Stitched into closed contours. */
+ * value at the centre) is > iso, else separates them. Stitched into closed contours. Samples on
+ * the grid's border and non-finite samples count as outside, so every contour closes (a field
+ * from pdl_surface_field is 0 there anyway). */
 bool pdl_field_contours(const pdl_field* field, float iso, pdl_contours* out, pdl_surface_error* err);
 
-/** Marching tetrahedra over a 3D field at level `iso` (see surface.c for why tetrahedra). */
+/** Marching tetrahedra over a 3D field at level `iso` (see surface.c for why tetrahedra), with
+ * the same inside rule and border rule as pdl_field_contours, so the mesh is always closed. */
 bool pdl_field_mesh(const pdl_field* field, float iso, pdl_mesh* out, pdl_surface_error* err);
 
 /** The two steps in one call: field then contours (2D) or field then mesh (3D), at the def's
