@@ -263,6 +263,15 @@ static void test_ball_mesh(void)
 		inward += p[0] * n[0] + p[1] * n[1] + p[2] * n[2] <= 0;
 	}
 	ENSURE_MSG(inward == 0, "%d normals point inward", inward);
+	/* a field that is not 0 on its border still gives a closed mesh: the border counts as outside */
+	float ones[27];
+	for (int i = 0; i < 27; ++i) ones[i] = 1.0f;
+	pdl_field full = {3, 3, 3, 3, {0, 0, 0}, 1.0f, 0.5f, ones};
+	pdl_mesh box;
+	ENSURE(pdl_field_mesh(&full, 0.5f, &box, NULL));
+	ENSURE_MSG(mesh_closed(&box) && pdl_mesh_volume(&box) > 0, "full field: %d triangles, volume %g", box.triangle_count,
+	           pdl_mesh_volume(&box));
+	pdl_mesh_free(&box);
 	double volume = pdl_mesh_volume(&m), r_eff = r0, expected = 4.0 / 3.0 * pi * r_eff * r_eff * r_eff;
 	print_error("ball volume / (4/3 pi R_eff^3), R_eff = R0", volume, expected);
 	print_error("ball volume / (particles x s^3)", volume, c.count * s * s * s);
