@@ -6,6 +6,7 @@
 #include "puddle/image.h"
 #include "puddle/render.h"
 #include "puddle/snapshot.h"
+#include "puddle/surface.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -33,7 +34,10 @@ static const char usage[] =
 	"  --vtk                ParaView: DIR/vtk/frame_NNNNNN.vtp and DIR/SCENE_NAME.pvd\n"
 	"  --ply                Blender: DIR/ply/frame_NNNNNN.ply\n"
 	"  --csv                DIR/csv/frame_NNNNNN.csv\n"
-	"  --export-every K     frames between --vtk/--ply/--csv files (default: one per video frame)\n"
+	"  --surface            the fluid's outline (marching squares): DIR/surface/frame_NNNNNN.svg\n"
+	"                       and .vtp, and DIR/SCENE_NAME_surface.pvd\n"
+	"  --export-every K     frames between --vtk/--ply/--csv/--surface files (default: one per\n"
+	"                       video frame)\n"
 	"  --snapshot-every K   DIR/snapshots/snap_NNNNNN.pdls every K frames\n"
 	"  --resume SNAP        continue from a snapshot of the same scene; the end state is bitwise\n"
 	"                       the same as an uninterrupted run's\n"
@@ -41,6 +45,8 @@ static const char usage[] =
 	"  --color MODE         material, speed, density or pressure (default: output.color_mode)\n"
 	"\n"
 	"Other:\n"
+	"  --particles N        rescale the scene to about N particles (tank, fills, emitters,\n"
+	"                       strokes; h kept), as puddle bench does\n"
 	"  --threads N          worker threads, 0 = one per core (default: solver.threads); results\n"
 	"                       are identical for every N\n"
 	"  --quiet              no progress and no summary\n"
@@ -61,9 +67,9 @@ typedef struct run_options {
 	const char* png_path;
 	const char* video_path;
 	const char* resume_path;
-	long long steps, png_every, export_every, snapshot_every;
+	long long steps, png_every, export_every, snapshot_every, particles;
 	double seconds;
-	bool vtk, ply, csv, quiet;
+	bool vtk, ply, csv, surface, quiet;
 	int threads, width, height, color_mode;
 } run_options;
 
@@ -86,8 +92,9 @@ static bool parent_exists(const char* option, const char* path)
 static int parse_options(int argc, char** argv, run_options* o)
 {
 	static const char* const known[] = {"--seconds", "--steps", "--out", "--png", "--png-every", "--video",
-	                                    "--vtk", "--ply", "--csv", "--export-every", "--snapshot-every",
-	                                    "--resume", "--size", "--color", "--threads", "--quiet", "--help"};
+	                                    "--vtk", "--ply", "--csv", "--surface", "--export-every", "--snapshot-every",
+	                                    "--resume", "--size", "--color", "--particles", "--threads", "--quiet",
+	                                    "--help"};
 	memset(o, 0, sizeof *o);
 	o->threads = -1;
 	o->color_mode = -1;
@@ -110,6 +117,9 @@ static int parse_options(int argc, char** argv, run_options* o)
 			if (a[2] == 'p') o->png_every = n;
 			else if (a[2] == 'e') o->export_every = n;
 			else o->snapshot_every = n;
+		} else if (strcmp(a, "--particles") == 0) {
+			if (!(v = cli_option_value("run", argc, argv, &i)) || !cli_parse_int("run", a, v, 1, 67108864, &o->particles))
+				return EXIT_USAGE;
 		} else if (strcmp(a, "--threads") == 0) {
 			if (!(v = cli_option_value("run", argc, argv, &i)) || !cli_parse_int("run", a, v, 0, 256, &n)) return EXIT_USAGE;
 			o->threads = (int)n;
@@ -141,6 +151,8 @@ static int parse_options(int argc, char** argv, run_options* o)
 			o->ply = true;
 		} else if (strcmp(a, "--csv") == 0) {
 			o->csv = true;
+		} else if (strcmp(a, "--surface") == 0) {
+			o->surface = true;
 		} else if (strcmp(a, "--quiet") == 0) {
 			o->quiet = true;
 		} else if (a[0] == '-' && a[1]) {
@@ -177,6 +189,7 @@ static int parse_options(int argc, char** argv, run_options* o)
 /* ---- the frames listed in the .pvd collection ---------------------------------------------------- */
 
 typedef struct pvd_list {
+	const char* sub; /* the folder of the .vtp files, relative to the run's folder */
 	int count, capacity;
 	long long* frames;
 } pvd_list;
@@ -200,8 +213,10 @@ static int compare_ll(const void* a, const void* b)
 }
 
 /* A resumed run keeps the earlier frames already on disk in its collection. */
-static void pvd_scan(pvd_list* l, const char* dir, long long up_to)
+static void pvd_scan(pvd_list* l, const char* run_dir, long long up_to)
 {
+	char dir[1100];
+	snprintf(dir, sizeof dir, "%s/%s", run_dir, l->sub);
 	DIR* d = opendir(dir);
 	if (!d) return;
 	for (struct dirent* e; (e = readdir(d));) {
@@ -221,7 +236,7 @@ static bool pvd_write(const pvd_list* l, const char* path, double dt, char* err,
 	double* times = malloc((size_t)(l->count + 1) * sizeof *times);
 	bool ok = names && files && times;
 	for (int i = 0; ok && i < l->count; ++i) {
-		snprintf(names[i], sizeof names[i], "vtk/frame_%06lld.vtp", l->frames[i]);
+		snprintf(names[i], sizeof names[i], "%s/frame_%06lld.vtp", l->sub, l->frames[i]);
 		files[i] = names[i];
 		times[i] = (double)l->frames[i] * dt;
 	}
@@ -239,9 +254,12 @@ typedef struct run_state {
 	pdl_world* world;
 	pdl_renderer* renderer;
 	cli_video* video;
-	pvd_list pvd;
-	char dir[1024], pvd_path[1100];
+	pvd_list pvd, surface_pvd;
+	char dir[1024], pvd_path[1100], surface_pvd_path[1100];
 	long long video_every, export_every, video_frames, pngs, exports, snapshots;
+	pdl_surface_def surface_def;
+	long long surface_frames;
+	double surface_ms_total, surface_ms_max; /* extraction only: field and marching squares */
 	char err[1400];
 } run_state;
 
@@ -252,6 +270,31 @@ static bool make_subdir(run_state* r, const char* sub)
 	if (cli_make_dirs(path)) return true;
 	snprintf(r->err, sizeof r->err, "%s: cannot create folder: %s", path, strerror(errno));
 	return false;
+}
+
+/* The fluid's outline: contours timed (the per-frame budget in the summary), then written. */
+static bool surface_outputs(run_state* r, long long done)
+{
+	pdl_particle_data p = pdl_world_particles(r->world);
+	pdl_contours contours;
+	pdl_surface_error serr;
+	double t0 = cli_now();
+	if (!pdl_surface_contours(&r->surface_def, p.x, p.y, p.count, &contours, &serr)) {
+		snprintf(r->err, sizeof r->err, "frame %lld: %s", done, serr.message);
+		return false;
+	}
+	double ms = 1000.0 * (cli_now() - t0);
+	r->surface_frames++;
+	r->surface_ms_total += ms;
+	if (ms > r->surface_ms_max) r->surface_ms_max = ms;
+	char path[1200];
+	snprintf(path, sizeof path, "%s/surface/frame_%06lld.svg", r->dir, done);
+	bool ok = pdl_contours_write_svg(path, &contours, r->err, sizeof r->err);
+	snprintf(path, sizeof path, "%s/surface/frame_%06lld.vtp", r->dir, done);
+	ok = ok && pdl_contours_write_vtp(path, &contours, r->err, sizeof r->err);
+	pdl_contours_free(&contours);
+	return ok && pvd_add(&r->surface_pvd, done) &&
+	       pvd_write(&r->surface_pvd, r->surface_pvd_path, r->scene->world.dt, r->err, sizeof r->err);
 }
 
 /* Everything a frame writes once `done` frames have run. */
@@ -275,7 +318,7 @@ static bool frame_outputs(run_state* r, long long done)
 		if (!pdl_png_write(path, rgb, out->width, out->height, r->err, sizeof r->err)) return false;
 		r->pngs++;
 	}
-	if ((o->vtk || o->ply || o->csv) && done % r->export_every == 0) {
+	if ((o->vtk || o->ply || o->csv || o->surface) && done % r->export_every == 0) {
 		if (o->vtk) {
 			snprintf(path, sizeof path, "%s/vtk/frame_%06lld.vtp", r->dir, done);
 			if (!pdl_export_vtp(path, r->world, r->err, sizeof r->err)) return false;
@@ -290,6 +333,7 @@ static bool frame_outputs(run_state* r, long long done)
 			snprintf(path, sizeof path, "%s/csv/frame_%06lld.csv", r->dir, done);
 			if (!pdl_export_csv(path, r->world, r->err, sizeof r->err)) return false;
 		}
+		if (o->surface && !surface_outputs(r, done)) return false;
 		r->exports++;
 	}
 	if (o->snapshot_every && done % o->snapshot_every == 0 && done > 0) {
@@ -319,10 +363,14 @@ static void print_summary(const run_state* r, long long start, long long total, 
 	printf("  max speed          %.4g units/s\n", st.max_speed);
 	printf("  particles lost     %d%s\n", lost, lost ? "  (outside world.bounds or not finite)" : "");
 	printf("  state hash         %016llx\n", (unsigned long long)pdl_world_hash(r->world));
+	if (r->surface_frames)
+		printf("  surface            %.2f ms mean, %.2f ms max per frame (field + marching squares, %lld frames)\n",
+		       r->surface_ms_total / (double)r->surface_frames, r->surface_ms_max, r->surface_frames);
 	printf("  wrote              %s", png_path);
 	if (r->video_frames) printf(", %s (%lld frames)", r->o->video_path, r->video_frames);
 	if (r->pngs) printf(", %lld PNG frames", r->pngs);
 	if (r->exports) printf(", %lld export frames", r->exports);
+	if (r->surface_frames) printf(", %lld surface frames", r->surface_frames);
 	if (r->snapshots) printf(", %lld snapshots", r->snapshots);
 	printf("\n");
 }
@@ -339,12 +387,17 @@ int cmd_run(int argc, char** argv)
 	if (!r.scene) return EXIT_USAGE;
 	pdl_scene* s = r.scene;
 	if (o.threads >= 0) s->world.threads = o.threads;
+	if (o.particles > 0) pdl_scene_scale_to_particles(s, (double)o.particles); /* before the hash --resume checks */
 	if (o.width) s->output.width = o.width, s->output.height = o.height;
 	if (o.color_mode >= 0) s->output.color_mode = (pdl_color_mode)o.color_mode;
 	long long total = o.steps ? o.steps : pdl_scene_frames_for(s, o.seconds > 0 ? o.seconds : s->output.seconds);
 	if (o.out_dir) snprintf(r.dir, sizeof r.dir, "%s", o.out_dir);
 	else snprintf(r.dir, sizeof r.dir, "out/%s", s->name);
 	snprintf(r.pvd_path, sizeof r.pvd_path, "%s/%s.pvd", r.dir, s->name);
+	snprintf(r.surface_pvd_path, sizeof r.surface_pvd_path, "%s/%s_surface.pvd", r.dir, s->name);
+	r.pvd.sub = "vtk";
+	r.surface_pvd.sub = "surface";
+	r.surface_def = pdl_surface_def_from_scene(s);
 	char png_path[1100];
 	if (o.png_path) snprintf(png_path, sizeof png_path, "%s", o.png_path);
 	else snprintf(png_path, sizeof png_path, "%s/final.png", r.dir);
@@ -411,15 +464,15 @@ int cmd_run(int argc, char** argv)
 	}
 	if ((o.png_every && !make_subdir(&r, "frames")) || (o.vtk && !make_subdir(&r, "vtk")) ||
 	    (o.ply && !make_subdir(&r, "ply")) || (o.csv && !make_subdir(&r, "csv")) ||
+	    (o.surface && !make_subdir(&r, "surface")) ||
 	    (o.snapshot_every && !make_subdir(&r, "snapshots"))) {
 		fprintf(stderr, "puddle run: %s\n", r.err);
 		goto done;
 	}
-	if (o.vtk && start > 0) {
-		char vtk_dir[1100];
-		snprintf(vtk_dir, sizeof vtk_dir, "%s/vtk", r.dir);
-		pvd_scan(&r.pvd, vtk_dir, start - 1);
-	}
+	/* the earlier run wrote the frames up to the snapshot's, that one included (a resumed run
+	 * does not write its starting frame again) */
+	if (o.vtk && start > 0) pvd_scan(&r.pvd, r.dir, start);
+	if (o.surface && start > 0) pvd_scan(&r.surface_pvd, r.dir, start);
 	if (o.video_path) {
 		r.video = cli_video_open(o.video_path, s->output.width, s->output.height, 1.0 / ((double)r.video_every * s->world.dt),
 		                         r.err, sizeof r.err);
@@ -484,6 +537,7 @@ int cmd_run(int argc, char** argv)
 done:
 	cli_video_abort(r.video);
 	free(r.pvd.frames);
+	free(r.surface_pvd.frames);
 	pdl_renderer_destroy(r.renderer);
 	pdl_world_destroy(r.world);
 	pdl_scene_destroy(s);

@@ -103,6 +103,7 @@ bool viewer_write_report(const viewer_app* app, const char* path, double wall_se
 	fprintf(f, "  \"show_panel\": %s,\n", app->show_panel ? "true" : "false");
 	fprintf(f, "  \"render_mode\": \"%s\",\n", viewer_render_mode_name(app->render.mode));
 	fprintf(f, "  \"color_mode\": \"%s\",\n", viewer_color_mode_name(app->render.color));
+	fprintf(f, "  \"contours\": %s,\n", app->render.contours ? "true" : "false");
 	fprintf(f, "  \"wall_seconds\": %.4f,\n", wall_seconds);
 	fprintf(f, "  \"fps\": %.2f,\n", fps);
 	fprintf(f, "  \"step_ms\": %.4f,\n", t->step_ms);

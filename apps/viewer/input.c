@@ -232,6 +232,9 @@ static void key_down(viewer_app* app, const SDL_KeyboardEvent* key)
 	case SDLK_v:
 		app->render.color = (viewer_color_mode)((app->render.color + 1) % VIEWER_COLOR_MODE_COUNT);
 		break;
+	case SDLK_o:
+		app->render.contours = !app->render.contours;
+		break;
 	case SDLK_ESCAPE:
 	case SDLK_q:
 		app->quit = true;

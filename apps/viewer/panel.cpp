@@ -140,6 +140,9 @@ static void render_section(viewer_app* app)
 	if (name_combo("colour (V)", &color, VIEWER_COLOR_MODE_COUNT, color_mode_label)) {
 		r->color = (viewer_color_mode)color;
 	}
+	ImGui::Checkbox("contours (O)", &r->contours);
+	if (ImGui::IsItemHovered())
+		ImGui::SetTooltip("the fluid's outline: marching squares over the smoothed density field");
 	if (r->mode == VIEWER_RENDER_METABALL) {
 		ImGui::SliderFloat("splat radius / h", &r->splat_radius, 0.2f, 2.0f, "%.2f");
 		ImGui::SliderFloat("threshold", &r->threshold, 0.05f, 3.0f, "%.2f");
@@ -280,6 +283,7 @@ static void help_section(void)
 		"S               screenshot (PNG)\n"
 		"F               stats overlay\n"
 		"M / V           render / colour mode\n"
+		"O               fluid outline (contours)\n"
 		"wheel           pointer size\n"
 		"Tab             hide this panel");
 }
@@ -307,6 +311,7 @@ static void stats_overlay(viewer_app* app)
 		ImGui::Text("  relax %.2f  boundaries %.2f", p->relax, p->boundaries);
 		ImGui::Text("  velocity %.2f", p->velocity);
 		ImGui::Text("draw %.2f ms", t->render_ms);
+		if (app->render.contours) ImGui::Text("  contours %.2f ms", viewer_renderer_contour_ms(app->renderer));
 	}
 	ImGui::End();
 }

@@ -14,9 +14,19 @@
  *
  * Containers, obstacles and the pointer's reach are a few triangles rebuilt every frame.
  *
+ * Contours (O key, with puddle_io): the fluid's outline by marching squares over the smoothed
+ * density field (io/include/puddle/surface.h), computed on the CPU every frame and drawn as
+ * thin quads over the fluid, the same outline `puddle run --surface` writes.
+ *
  * SPDX-License-Identifier: MIT */
 #include "gl.h"
 #include "viewer.h"
+
+#ifdef PUDDLE_VIEW_WITH_IO
+#include "puddle/surface.h"
+
+#include <SDL.h>
+#endif
 
 #include <math.h>
 #include <stddef.h>
@@ -208,7 +218,10 @@ struct viewer_renderer {
 
 	shape_vertex* shapes;
 	int shape_count, shape_capacity;
+	double contour_ms;
 };
+
+double viewer_renderer_contour_ms(const viewer_renderer* r) { return r ? r->contour_ms : 0; }
 
 static GLuint compile_shader(GLenum type, const char* source, char* err, int err_size)
 {
@@ -531,6 +544,38 @@ static void build_shapes(viewer_renderer* r, const viewer_app* app, shape_pass p
 	}
 }
 
+/* The outline: each contour segment a quad 1.5 pixels wide, centred on the segment. */
+static void build_contours(viewer_renderer* r, const viewer_app* app)
+{
+	r->shape_count = 0;
+#ifdef PUDDLE_VIEW_WITH_IO
+	const pdl_world* world = app->scene.world;
+	pdl_particle_data p = pdl_world_particles(world);
+	pdl_surface_def def = pdl_surface_def_from_world(world);
+	pdl_contours c;
+	Uint64 start = SDL_GetPerformanceCounter();
+	if (!pdl_surface_contours(&def, p.x, p.y, p.count, &c, NULL)) return;
+	r->contour_ms = 1000.0 * (double)(SDL_GetPerformanceCounter() - start) / (double)SDL_GetPerformanceFrequency();
+	float half = 0.75f * app->view.pixel_ratio / app->view.pixels_per_unit;
+	rgba line = {0.95f, 0.97f, 1.0f, 0.9f};
+	for (int k = 0; k < c.contour_count; ++k) {
+		int first = c.offsets[k], end = c.offsets[k + 1];
+		for (int i = first; i < end; ++i) {
+			int j = i + 1 < end ? i + 1 : first;
+			pdl_vec2 a = {c.x[i], c.y[i]}, b = {c.x[j], c.y[j]};
+			float dx = b.x - a.x, dy = b.y - a.y, len = sqrtf(dx * dx + dy * dy);
+			if (!(len > 0)) continue;
+			pdl_vec2 n = {-dy / len * half, dx / len * half};
+			push_quad(r, (pdl_vec2){a.x - n.x, a.y - n.y}, (pdl_vec2){b.x - n.x, b.y - n.y},
+			          (pdl_vec2){b.x + n.x, b.y + n.y}, (pdl_vec2){a.x + n.x, a.y + n.y}, line);
+		}
+	}
+	pdl_contours_free(&c);
+#else
+	(void)app;
+#endif
+}
+
 static void draw_shapes(viewer_renderer* r, const float scale[2], const float offset[2])
 {
 	if (r->shape_count == 0) return;
@@ -753,6 +798,13 @@ void viewer_renderer_draw(viewer_renderer* r, const viewer_app* app)
 			set_particle_uniforms(&r->dots, app, scale, offset, app->render.dot_radius * h);
 			gl.DrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, particles.count);
 		}
+	}
+
+	/* the outline, like the fluid, under the mask: where it passes into a wall it is hidden */
+	r->contour_ms = 0;
+	if (app->render.contours) {
+		build_contours(r, app);
+		draw_shapes(r, scale, offset);
 	}
 
 	gl.Disable(GL_BLEND);

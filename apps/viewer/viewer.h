@@ -66,6 +66,10 @@ typedef struct viewer_render_settings {
 	float speed_range;
 	/** |pressure| at either end of the pressure colour map; 0: the frame's largest |pressure|. */
 	float pressure_range;
+	/** Draws the fluid's outline over it (O key): closed contours of the smoothed density field
+	 * by marching squares (io/include/puddle/surface.h). Needs the viewer built with puddle_io;
+	 * without it the switch does nothing. */
+	bool contours;
 	/** 0xRRGGBB inside containers, outside them, and of obstacles (a scene file's output
 	 * colours when it has them, so the viewer looks like `puddle run`'s pictures). */
 	uint32_t inside_color, outside_color, obstacle_color;
@@ -319,6 +323,8 @@ void viewer_renderer_destroy(viewer_renderer* renderer);
  * of the bound default framebuffer, with app's render settings. */
 struct viewer_app;
 void viewer_renderer_draw(viewer_renderer* renderer, const struct viewer_app* app);
+/** Milliseconds the last frame spent extracting contours (0 when they are off). */
+double viewer_renderer_contour_ms(const viewer_renderer* renderer);
 
 /* ---- OpenGL entry points (gl.c) ------------------------------------------------------------ */
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end tests of the puddle command: help, bad input (exact message, exit 2, nothing
 written), info, exports (VTK parsed with xml.etree, PLY, CSV), snapshots and resume, video,
-bench. Usage: test_cli.py PUDDLE SCENES_DIR"""
+bench, surfaces. Usage: test_cli.py PUDDLE SCENES_DIR [TEST_NAME...] (default: every test)"""
 import csv
 import json
 import os
@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import xml.dom.minidom
 import xml.etree.ElementTree as ET
 
 PUDDLE, SCENES = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
@@ -230,7 +231,72 @@ def test_bench(work):
     check([r["threads"] for r in rows] == ["1", "2"], f"threads {[r['threads'] for r in rows]}")
 
 
-for test in (test_help, test_broken_scenes, test_info_every_scene, test_exports, test_resume, test_video, test_bench):
-    case(test)
+def test_surface(work):
+    out_dir = os.path.join(work, "s")
+    rc, out, err = run("run", os.path.join(SCENES, "blobs.json"), "--steps", "60", "--surface", "--export-every", "20",
+                       "--size", "64x64", "--out", out_dir)
+    check(rc == 0, f"run --surface: {rc} {err}")
+    particles = int(summary_value(out, "particles"))
+    budget = summary_value(out, "surface")
+    check(budget is not None and " ms mean, " in budget and "(field + marching squares, 4 frames)" in budget,
+          f"summary line: {budget!r}")
+    frames = [0, 20, 40, 60]
+    for f in frames:
+        svg, vtp = (os.path.join(out_dir, "surface", f"frame_{f:06d}.{ext}") for ext in ("svg", "vtp"))
+        check(os.path.getsize(svg) > 1000 and os.path.getsize(vtp) > 1000, f"frame {f}: small files")
+        dom = xml.dom.minidom.parse(svg)  # raises on malformed XML
+        paths = dom.getElementsByTagName("path")
+        check(dom.documentElement.tagName == "svg" and len(paths) >= 2, f"frame {f}: {len(paths)} paths")
+        check(paths[0].getAttribute("fill-rule") == "evenodd" and paths[0].getAttribute("d").startswith("M"),
+              f"frame {f}: the fluid path")
+        piece = ET.parse(vtp).getroot().find("./PolyData/Piece")
+        n, lines = int(piece.get("NumberOfPoints")), int(piece.get("NumberOfLines"))
+        xy = [float(v) for v in piece.find("./Points/DataArray").text.split()]
+        conn = [int(v) for v in piece.find("./Lines/DataArray[@Name='connectivity']").text.split()]
+        offsets = [int(v) for v in piece.find("./Lines/DataArray[@Name='offsets']").text.split()]
+        check(len(xy) == 3 * n and lines >= 1 and len(offsets) == lines and len(conn) == n + lines,
+              f"frame {f}: {n} points, {lines} lines, {len(conn)} indices")
+        # every polyline closes on its first point; the signed areas add up to the fluid's
+        area, begin = 0.0, 0
+        for end in offsets:
+            loop = conn[begin:end]
+            check(loop[0] == loop[-1], f"frame {f}: a polyline does not close")
+            for a, b in zip(loop, loop[1:]):
+                area += 0.5 * (xy[3 * a] * xy[3 * b + 1] - xy[3 * b] * xy[3 * a + 1])
+            begin = end
+        if f == 0:  # at rest: the area the particles fill, count x (sqrt 3 / 2) s^2 at s = 0.3526 (rho0 = 4)
+            expected = particles * 0.8660254 * 0.3525815 ** 2
+            check(abs(area / expected - 1) < 0.05, f"frame 0: outlined area {area:.2f}, particles fill {expected:.2f}")
+    pvd = ET.parse(os.path.join(out_dir, "blobs_surface.pvd")).getroot()
+    files = [d.get("file") for d in pvd.findall("./Collection/DataSet")]
+    check(files == [f"surface/frame_{f:06d}.vtp" for f in frames], f"surface pvd {files}")
+    leftovers = [n for _, _, names in os.walk(out_dir) for n in names if ".tmp." in n]
+    check(not leftovers, f"temporary files left: {leftovers}")
+    # a resumed run lists every frame once, the snapshot's own included (the earlier run wrote it)
+    path = os.path.join(SCENES, "slime.json")
+    rdir = os.path.join(work, "r")
+    common = ["--steps", "40", "--surface", "--vtk", "--export-every", "10", "--size", "64x64", "--out", rdir, "--quiet"]
+    rc, out, err = run("run", path, *common, "--snapshot-every", "20")
+    check(rc == 0, f"slime: {rc} {err}")
+    rc, out, err = run("run", path, *common, "--resume", os.path.join(rdir, "snapshots", "snap_000020.pdls"))
+    check(rc == 0, f"slime resumed: {rc} {err}")
+    for name, sub in (("slime_surface.pvd", "surface"), ("slime.pvd", "vtk")):
+        files = [d.get("file") for d in ET.parse(os.path.join(rdir, name)).getroot().findall("./Collection/DataSet")]
+        check(files == [f"{sub}/frame_{f:06d}.vtp" for f in (0, 10, 20, 30, 40)], f"resumed {name}: {files}")
+    # --particles rescales the scene as bench does; the outline grows with it
+    rc, out, err = run("run", os.path.join(SCENES, "blobs.json"), "--particles", "6000", "--steps", "1", "--surface",
+                       "--size", "64x64", "--out", os.path.join(work, "p"))
+    check(rc == 0 and abs(int(summary_value(out, "particles")) - 6000) < 300, f"--particles 6000: {rc} {out} {err}")
+    rc, out, err = run("run", os.path.join(SCENES, "blobs.json"), "--particles", "0")
+    check(rc == 2 and "--particles: must be an integer in [1, " in err, f"--particles 0: {rc} {err!r}")
+    rc, out, err = run("run", os.path.join(SCENES, "blobs.json"), "--surfce")
+    check(rc == 2 and "(did you mean '--surface'?)" in err, f"typo: {rc} {err!r}")
+
+
+TESTS = (test_help, test_broken_scenes, test_info_every_scene, test_exports, test_resume, test_video, test_bench,
+         test_surface)
+for test in TESTS:
+    if len(sys.argv) <= 3 or test.__name__ in sys.argv[3:]:
+        case(test)
 print(f"{len(failures)} failed")
 sys.exit(1 if failures else 0)

@@ -260,6 +260,7 @@ def case_keys(viewer, work, scripts):
     check(report["steps"] == 10, f"keys: the new scene ran 10 steps ({report['steps']})")
     check(report["render_mode"] == "dots", "keys: M switched to dots")
     check(report["color_mode"] == "speed", "keys: V switched to speed colouring")
+    check(report["contours"] is True, "keys: O switched the contours on")
     check(report["show_stats"] is True, "keys: F showed the stats overlay")
     check(report["show_panel"] is False, "keys: Tab hid the panel")
     check(report["drawable"] == [900, 600] and report["viewport"] == [0, 0, 900, 600],
