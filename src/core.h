@@ -10,12 +10,16 @@
 #include <stddef.h>
 
 #define PDL_K PDL_MAX_SPRINGS_PER_PARTICLE
+#define PDL_SPH_WALL_TABLE 64
 
 /* Material with the values the inner loops need precomputed. */
 typedef struct material {
 	pdl_material_def def;
 	float inv_mass;
 	bool springs; /* spring_stiffness > 0 */
+	/* SPH rest density rho0, mass / area: the Poly6 density of a hexagonal lattice at this
+	 * material's rest spacing (sph.c, pdl_sph_rest_density); recomputed when h changes */
+	float sph_rest_density;
 } material;
 
 /* A boundary with its shape in world space, recomputed whenever its def changes. */
@@ -81,6 +85,14 @@ struct pdl_world {
 	double time;
 	long long steps;
 	pdl_profile profile;
+	/* SPH: the largest internal acceleration |a| of the last substep, world units / s^2 (the
+	 * CFL rule's force condition for the next step; 0 before the first) */
+	float sph_max_acceleration;
+	/* SPH: the walls' share of the kernel sums, tabulated on the first SPH step (sph.c):
+	 * entry t is for a wall at distance t / PDL_SPH_WALL_TABLE h */
+	bool sph_wall_ready;
+	float sph_wall_density[PDL_SPH_WALL_TABLE + 1];
+	float sph_wall_force[PDL_SPH_WALL_TABLE + 1];
 };
 
 /* error.c */
@@ -89,6 +101,7 @@ pdl_error_id pdl_fail_text(pdl_error* err, pdl_error_id id, const char* detail);
 
 /* validate.c: each returns PDL_OK or fills err */
 pdl_error_id pdl_validate_world_def(const pdl_world_def* def, pdl_error* err);
+pdl_error_id pdl_validate_sph_def(const pdl_sph_def* def, pdl_error* err);
 pdl_error_id pdl_validate_material_def(const pdl_material_def* def, pdl_error* err);
 pdl_error_id pdl_validate_boundary_def(const pdl_boundary_def* def, pdl_error* err);
 pdl_error_id pdl_validate_fill_def(const pdl_world* w, const pdl_fill_def* def, pdl_error* err);
@@ -126,6 +139,14 @@ void pdl_stage_springs(pdl_world* w, float dt);    /* 4. plasticity and springs 
 void pdl_stage_relax(pdl_world* w, float dt);      /* 5. double density relaxation (alg. 2) */
 void pdl_stage_boundaries(pdl_world* w, float dt); /* 6. walls and obstacles (section 6) */
 void pdl_stage_velocity(pdl_world* w, float dt);   /* 7. v = (x - x_prev) / dt */
+
+/* sph.c: the SPH solver (Mueller, Charypar & Gross 2003) */
+/* The substeps the CFL rule asks for in the next pdl_world_step(), in [max(1, substeps),
+ * max_substeps] */
+int pdl_sph_substeps(const pdl_world* w);
+/* One pdl_world_step() of an SPH world: CFL substeps, each forces, grid, density, forces and
+ * symplectic Euler, boundaries, velocity. Fills *prof. */
+void pdl_sph_step(pdl_world* w, pdl_profile* prof);
 
 /* A direction for two particles at the same place: unit, deterministic, and exactly
  * opposite for (b, a), so the pair still conserves momentum (instead of 0/0 = NaN). */

@@ -114,6 +114,12 @@ void pdl_world_step(pdl_world* w)
 {
 	if (!w) return;
 	pdl_profile prof = {0};
+	if (w->def.solver == PDL_SOLVER_SPH) { /* Mueller 2003 SPH, src/sph.c */
+		pdl_sph_step(w, &prof);
+		w->profile = prof;
+		return;
+	}
+	prof.substeps = w->def.substeps;
 	double start = pdl_now_ms(), t = start;
 	float dt = w->def.dt / (float)w->def.substeps;
 	for (int sub = 0; sub < w->def.substeps; ++sub) {

@@ -73,6 +73,11 @@ pdl_error_id pdl_world_set_particles(pdl_world* world, const pdl_particle_data* 
 /** The particle spacing at which a hexagonal lattice has kernel density rest_density
  * (world units), for interaction radius h. pdl_world_fill() uses it when spacing is 0. */
 float pdl_rest_spacing(float interaction_radius, float rest_density);
+/** The SPH rest density rho0 (mass / world unit^2) of a hexagonal lattice of the given spacing:
+ * mass * sum_j W_poly6(r_ij), self included, with the 2D Poly6 kernel of radius h (Mueller 2003
+ * eq. 20, 4 / (pi h^8)). An SPH world uses pdl_sph_rest_density(h, pdl_rest_spacing(h,
+ * material.rest_density), material.mass) for each material, so fills start at rest. */
+float pdl_sph_rest_density(float interaction_radius, float spacing, float mass);
 
 /* ---- Boundaries: containers and obstacles ---------------------------------------------- */
 

@@ -1,0 +1,434 @@
+/* The second solver: smoothed particle hydrodynamics after Mueller, Charypar & Gross 2003
+ * ("Particle-Based Fluid Simulation for Interactive Applications", SCA 2003), weakly
+ * compressible with a stiff equation of state (Monaghan 1994; Becker & Teschner 2007), Akinci
+ * 2013 surface tension, and a CFL-limited adaptive step. World def: solver = PDL_SOLVER_SPH,
+ * settings in world.sph (include/puddle/types.h); docs/physics.md, "SPH", has the equations.
+ *
+ * One pdl_world_step() takes n substeps of dt / n, n from the CFL rule (pdl_sph_substeps).
+ * Each substep:
+ *
+ *   1. forces     v += dt (g + pointers)                  (step.c, the Clavet stage, shared)
+ *   2. grid       sort particles into the neighbour grid at x
+ *   3. density    rho_i = sum_j m_j W_poly6(r_ij), self included, + walls  (Mueller eq. 3)
+ *                 p_i = EOS(rho_i), clamped at 0
+ *   4. normals    n_i = h sum_j m_j / rho_j grad W_poly6        (Akinci eq. 5; tension only)
+ *   5. internal   a_i = pressure (+ walls) + viscosity + surface tension, XSPH, then
+ *                 symplectic Euler: v_i += dt a_i, x_prev_i = x_i, x_i += dt v_i
+ *   6. boundaries walls and obstacles on x / x_prev                      (boundary.c, shared)
+ *   7. velocity   v = (x - x_prev) / dt                                    (step.c, shared)
+ *
+ * Every pass is a gather: particle i reads its neighbours' state from the previous pass and
+ * writes only its own entries, summing its neighbours in grid order, so the result is bitwise
+ * the same for any thread count. Pair terms are written so that the (i, j) and (j, i) terms are
+ * exact negatives (symmetric weights times an antisymmetric difference), which conserves
+ * momentum up to the rounding of the sums.
+ *
+ * Scratch arrays: the passes reuse particle arrays the Clavet stages own, between uses: the
+ * spare xp2 / yp2 (free after a permutation without x_prev) hold the surface normals, and
+ * near_pressure (Clavet-only) holds |a_i| for the CFL rule. */
+#include "core.h"
+#include "kernels.h"
+
+#include <math.h>
+
+/* ---- Rest density ---------------------------------------------------------------------- */
+
+float pdl_sph_rest_density(float h, float spacing, float mass)
+{
+	if (!(h > 0) || !(spacing > 0) || !(mass > 0) || !isfinite(h) || !isfinite(spacing)) return 0;
+	/* The same hexagonal lattice as pdl_world_fill(): rows spacing * sqrt(3)/2 apart, odd rows
+	 * shifted by half a spacing. Summed in double, rounded once. */
+	double H = h, s = spacing, row = s * 0.8660254037844386, sum = 0;
+	double poly6 = 4.0 / (PDL_PI * pow(H, 8));
+	int reach_j = (int)ceil(H / row) + 1, reach_i = (int)ceil(H / s) + 2;
+	for (int j = -reach_j; j <= reach_j; ++j) {
+		double y = j * row, offset = (j & 1) ? 0.5 * s : 0.0;
+		for (int i = -reach_i; i <= reach_i; ++i) {
+			double x = i * s + offset, r2 = x * x + y * y;
+			if (r2 < H * H) sum += poly6 * pow(H * H - r2, 3);
+		}
+	}
+	return (float)(mass * sum);
+}
+
+/* ---- Walls -------------------------------------------------------------------------------
+ *
+ * A particle near a wall is missing the neighbours the wall cuts off: its density sum is too
+ * low (about half at the wall), its pressure clamps to 0, and nothing keeps it from being
+ * squeezed against the wall and its wall neighbours. puddle treats the space behind each wall
+ * as fluid at rest density rho0_i and adds its share to the density in closed form:
+ *
+ *   density   rho_i += rho0_i F(d / h),  F(t) = integral of W_poly6 over the half plane y < -t
+ *                                                (h = 1; F(0) = 1/2, F(1) = 0)
+ *
+ * with d the distance to the wall. The matching force is the one that conserves energy: the
+ * particle's internal energy changes with rho_i as p_i / rho_i^2 (the same rule that gives the
+ * pair forces their p_i / rho_i^2 term), so
+ *
+ *   pressure  a_i = -(p_i / rho_i^2) grad(rho0_i F(d / h)) = (p_i / rho_i^2) rho0_i G(d / h) / h n,
+ *             G(t) = -F'(t) = W_poly6 integrated along the line y = t
+ *
+ * with n the wall's unit normal into the fluid. (A mirror particle, p_j = p_i, would give twice
+ * this; measured, that pumps energy into a resting pool.) Each wall within h counts once: each
+ * side of a box container, each obstacle; in a corner both sides add. The boundary stage still
+ * keeps particles inside and applies friction. */
+
+/* Builds the two tables (dimensionless, h = 1). G(t), the Poly6 kernel integrated along the
+ * line y = t, is closed form: the integral of (a^2 - x^2)^3 over [-a, a] is (32/35) a^7, so
+ * G(t) = 4/pi (32/35) (1 - t^2)^(7/2). F(t) is its integral from t to 1 (Simpson's rule). */
+static double wall_line(double t) { return 128.0 / (35.0 * PDL_PI) * pow(1 - t * t, 3.5); }
+
+static void wall_tables(pdl_world* w)
+{
+	enum { STEPS = 64 }; /* Simpson intervals per table cell */
+	double acc = 0;
+	w->sph_wall_density[PDL_SPH_WALL_TABLE] = 0;
+	w->sph_wall_force[PDL_SPH_WALL_TABLE] = 0;
+	for (int t = PDL_SPH_WALL_TABLE - 1; t >= 0; --t) {
+		double a = (double)t / PDL_SPH_WALL_TABLE, b = (double)(t + 1) / PDL_SPH_WALL_TABLE;
+		double step = (b - a) / STEPS, sum = wall_line(a) + wall_line(b);
+		for (int k = 1; k < STEPS; ++k) sum += (k & 1 ? 4 : 2) * wall_line(a + k * step);
+		acc += sum * step / 3;
+		w->sph_wall_density[t] = (float)acc;
+		w->sph_wall_force[t] = (float)wall_line(a);
+	}
+	w->sph_wall_ready = true;
+}
+
+static float table_at(const float* table, float t)
+{
+	if (!(t > 0)) return table[0];
+	if (t >= 1) return 0;
+	float u = t * PDL_SPH_WALL_TABLE;
+	int k = (int)u;
+	float a = u - (float)k;
+	return table[k] + a * (table[k + 1] - table[k]);
+}
+
+typedef struct wall_contact {
+	float d, nx, ny; /* distance (>= 0) and unit normal into the fluid */
+} wall_contact;
+
+#define MAX_CONTACTS 8
+
+static int add_contact(wall_contact* out, int n, float d, float nx, float ny, float h)
+{
+	if (n >= MAX_CONTACTS || !(d < h)) return n;
+	out[n] = (wall_contact){d > 0 ? d : 0, nx, ny};
+	return n + 1;
+}
+
+/* The walls within h of (x, y). */
+static int wall_contacts(const pdl_world* w, float x, float y, float h, wall_contact* out)
+{
+	int n = 0;
+	for (int b = 0; b < w->boundary_count; ++b) {
+		const boundary* bd = &w->boundaries[b];
+		if (!bd->alive) continue;
+		float dx = x - bd->def.position.x, dy = y - bd->def.position.y;
+		switch (bd->def.kind) {
+		case PDL_BOUNDARY_CIRCLE_CONTAINER:
+		case PDL_BOUNDARY_CIRCLE: {
+			float rc = sqrtf(dx * dx + dy * dy);
+			if (!(rc > 0)) break;
+			if (bd->def.kind == PDL_BOUNDARY_CIRCLE_CONTAINER)
+				n = add_contact(out, n, bd->def.radius - rc, -dx / rc, -dy / rc, h);
+			else
+				n = add_contact(out, n, rc - bd->def.radius, dx / rc, dy / rc, h);
+			break;
+		}
+		case PDL_BOUNDARY_BOX_CONTAINER: {
+			float c = bd->cos_angle, s = bd->sin_angle;
+			float lx = c * dx + s * dy, ly = -s * dx + c * dy;
+			float hx = bd->def.half_extents.x, hy = bd->def.half_extents.y;
+			n = add_contact(out, n, hx - lx, -c, -s, h);
+			n = add_contact(out, n, hx + lx, c, s, h);
+			n = add_contact(out, n, hy - ly, s, -c, h);
+			n = add_contact(out, n, hy + ly, -s, c, h);
+			break;
+		}
+		case PDL_BOUNDARY_BOX:
+		case PDL_BOUNDARY_POLYGON: {
+			/* the nearest side by signed distance (exact on the sides, an estimate near corners) */
+			float best = -INFINITY, nx = 0, ny = 0;
+			for (int e = 0; e < bd->vertex_count; ++e) {
+				float sd = bd->normals[e].x * (x - bd->vertices[e].x) + bd->normals[e].y * (y - bd->vertices[e].y);
+				if (sd > best) {
+					best = sd;
+					nx = bd->normals[e].x;
+					ny = bd->normals[e].y;
+				}
+			}
+			if (bd->vertex_count > 0) n = add_contact(out, n, best, nx, ny, h);
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	return n;
+}
+
+/* ---- The CFL rule ------------------------------------------------------------------------ */
+
+int pdl_sph_substeps(const pdl_world* w)
+{
+	const pdl_sph_def* s = &w->def.sph;
+	const particles* p = &w->p;
+	double h = w->def.interaction_radius, c = s->speed_of_sound, cfl = s->cfl;
+	int least = w->def.substeps > 1 ? w->def.substeps : 1;
+	if (least > s->max_substeps) least = s->max_substeps;
+	/* fastest particle now (the maximum does not depend on the order, so this is deterministic) */
+	float v2max = 0;
+	for (int i = 0; i < p->count; ++i) {
+		float v2 = p->vx[i] * p->vx[i] + p->vy[i] * p->vy[i];
+		if (v2 > v2max) v2max = v2;
+	}
+	/* acceleration bound: the internal forces of the last step, plus gravity and pointers now */
+	double scale = 0;
+	for (int m = 0; m < w->material_count; ++m) scale = fmax(scale, fabs(w->materials[m].def.gravity_scale));
+	double a = w->sph_max_acceleration + hypot(w->def.gravity.x, w->def.gravity.y) * scale;
+	for (int k = 0; k < PDL_MAX_POINTERS; ++k)
+		if (w->pointer_active[k]) a += fabs(w->pointers[k].strength);
+	/* Monaghan 1992 / Becker & Teschner 2007: sound and flow cross at most cfl h per substep,
+	 * the forces move a particle from rest by at most cfl^2 h / 2, and explicit viscosity stays
+	 * stable (its diffusion number nu dt / h^2 below 1/8) */
+	double dt_max = cfl * h / (c + sqrt((double)v2max));
+	if (a > 0) dt_max = fmin(dt_max, cfl * sqrt(h / a));
+	if (s->viscosity > 0) dt_max = fmin(dt_max, cfl * h * h / (8.0 * s->viscosity));
+	double n = ceil(w->def.dt / dt_max);
+	if (!(n <= s->max_substeps)) return s->max_substeps; /* also NaN */
+	return n < least ? least : (int)n;
+}
+
+/* ---- The passes -------------------------------------------------------------------------- */
+
+typedef struct sph_job {
+	pdl_world* w;
+	float dt;
+	pdl_kernels k;
+	float mass[PDL_MAX_MATERIALS], rest[PDL_MAX_MATERIALS]; /* m and rho0 per material */
+	float xsph;    /* the XSPH share for this substep */
+	bool tension;  /* surface_tension > 0: normals pass and tension terms */
+} sph_job;
+
+/* 3. Density (Mueller eq. 3, Poly6 eq. 20) and the equation of state. The runs include i itself
+ * (r = 0), so the self term m_i W(0) is in the sum: without it an isolated particle would have
+ * zero density. */
+static void density_range(void* ctx, int begin, int end)
+{
+	sph_job* job = ctx;
+	pdl_world* w = job->w;
+	particles* p = &w->p;
+	const pdl_grid* g = &w->grid;
+	const pdl_sph_def* s = &w->def.sph;
+	const float h = job->k.h, h2 = job->k.h2, inv_h = 1.0f / h;
+	const float c2 = s->speed_of_sound * s->speed_of_sound, gamma = s->gamma;
+	const float *px = p->x, *py = p->y;
+	pdl_grid_runs runs = {0};
+	int32_t cached = -1;
+	for (int i = begin; i < end; ++i) {
+		float xi = px[i], yi = py[i], sum = 0;
+		pdl_grid_runs_of(g, i, xi, yi, &runs, &cached);
+		for (int r = 0; r < runs.count; ++r)
+			for (int j = runs.begin[r]; j < runs.end[r]; ++j) {
+				float dx = px[j] - xi, dy = py[j] - yi, r2 = dx * dx + dy * dy;
+				if (!(r2 < h2)) continue;
+				float d = h2 - r2;
+				sum += job->mass[p->material[j]] * (d * d * d);
+			}
+		float rho0 = job->rest[p->material[i]], rho = job->k.poly6 * sum;
+		wall_contact walls[MAX_CONTACTS];
+		int nw = wall_contacts(w, xi, yi, h, walls);
+		for (int c = 0; c < nw; ++c) rho += rho0 * table_at(w->sph_wall_density, walls[c].d * inv_h);
+		/* Tait: B = rho0 c^2 / gamma, so dp/drho = c^2 at rho0 for both laws. Negative pressure
+		 * (a particle with fewer neighbours than at rest: the free surface, a splash) is
+		 * clamped to 0: it would pull particles together into clumps (tensile instability). */
+		float pressure = s->eos == PDL_SPH_EOS_TAIT
+		                     ? rho0 * c2 / gamma * (powf(rho / rho0, gamma) - 1.0f)
+		                     : c2 * (rho - rho0);
+		p->density[i] = rho;
+		p->pressure[i] = pressure > 0 ? pressure : 0;
+	}
+}
+
+/* 4. Surface normals for the curvature term, Akinci 2013 eq. 5: n_i = h sum_j m_j / rho_j
+ * grad W(x_i - x_j), with the Poly6 gradient. |n| is about 1 at the surface and 0 inside. */
+static void normals_range(void* ctx, int begin, int end)
+{
+	sph_job* job = ctx;
+	pdl_world* w = job->w;
+	particles* p = &w->p;
+	const pdl_grid* g = &w->grid;
+	const float h = job->k.h, h2 = job->k.h2;
+	const float *px = p->x, *py = p->y, *rho = p->density;
+	pdl_grid_runs runs = {0};
+	int32_t cached = -1;
+	for (int i = begin; i < end; ++i) {
+		float xi = px[i], yi = py[i], nx = 0, ny = 0;
+		pdl_grid_runs_of(g, i, xi, yi, &runs, &cached);
+		for (int r = 0; r < runs.count; ++r)
+			for (int j = runs.begin[r]; j < runs.end[r]; ++j) {
+				float dx = xi - px[j], dy = yi - py[j], r2 = dx * dx + dy * dy;
+				if (!(r2 < h2) || j == i) continue;
+				float s = job->mass[p->material[j]] / rho[j] * pdl_poly6_grad_scale(&job->k, r2);
+				nx += s * dx;
+				ny += s * dy;
+			}
+		p->xp2[i] = h * nx;
+		p->yp2[i] = h * ny;
+	}
+}
+
+/* 5. Internal forces and symplectic Euler. For each neighbour j within h, with u the unit vector
+ * from j to i, r = |x_i - x_j|, and the symmetric weight s_ij = 2 m_j / (rho_i + rho_j):
+ *
+ *   pressure   a_i += m_j (p_i / rho_i^2 + p_j / rho_j^2) |grad W(r)| u
+ *              (Mueller eq. 10 in Monaghan's symmetric form: equal and opposite pair forces),
+ *              W = Poly6 (default) or Spiky (world.sph.pressure_kernel; see types.h: Poly6 is
+ *              the gradient of the density kernel and conserves energy, Spiky is Mueller's)
+ *   viscosity  a_i += nu s_ij (v_j - v_i) lap W_visc(r)       (Mueller eq. 14, symmetrised)
+ *   cohesion   a_i -= gamma_st s_ij C(r) u                     (Akinci eq. 2, per unit mass)
+ *   curvature  a_i -= gamma_st K_ij (n_i - n_j), K_ij = (rho0_i + rho0_j) / (rho_i + rho_j)
+ *                                                              (Akinci eq. 4 and 1)
+ *   XSPH       v_i += eps s_ij W_poly6(r) (v_j - v_i)          (Monaghan 1989)
+ *
+ * Two particles at the same place take the pair's fixed direction (core.h), so they separate
+ * instead of producing 0/0. */
+static void internal_range(void* ctx, int begin, int end)
+{
+	sph_job* job = ctx;
+	pdl_world* w = job->w;
+	particles* p = &w->p;
+	const pdl_grid* g = &w->grid;
+	const pdl_kernels* k = &job->k;
+	const float h2 = k->h2, inv_h = 1.0f / k->h, dt = job->dt, nu = w->def.sph.viscosity;
+	const float gamma_st = w->def.sph.surface_tension, eps = job->xsph;
+	const bool spiky = w->def.sph.pressure_kernel == PDL_SPH_PRESSURE_SPIKY;
+	const float *px = p->x, *py = p->y, *pvx = p->vx, *pvy = p->vy, *rho = p->density;
+	const float *pressure = p->pressure, *nxs = p->xp2, *nys = p->yp2;
+	pdl_grid_runs runs = {0};
+	int32_t cached = -1;
+	for (int i = begin; i < end; ++i) {
+		const float xi = px[i], yi = py[i], vxi = pvx[i], vyi = pvy[i], rhoi = rho[i];
+		const float pi_term = pressure[i] / (rhoi * rhoi), rho0i = job->rest[p->material[i]];
+		const float nxi = job->tension ? nxs[i] : 0, nyi = job->tension ? nys[i] : 0;
+		float ax = 0, ay = 0, lapx = 0, lapy = 0, smx = 0, smy = 0;
+		pdl_grid_runs_of(g, i, xi, yi, &runs, &cached);
+		for (int r = 0; r < runs.count; ++r)
+			for (int j = runs.begin[r]; j < runs.end[r]; ++j) {
+				float dx = xi - px[j], dy = yi - py[j], r2 = dx * dx + dy * dy;
+				if (!(r2 < h2) || j == i) continue;
+				float dist = sqrtf(r2), ux, uy;
+				if (dist > 0) {
+					ux = dx / dist;
+					uy = dy / dist;
+				} else {
+					pdl_vec2 u = pdl_coincident_direction(p->id[i], p->id[j]); /* from i to j */
+					ux = -u.x;
+					uy = -u.y;
+				}
+				const int mj = p->material[j];
+				const float rhoj = rho[j], mass_j = job->mass[mj];
+				const float sym = 2.0f * mass_j / (rhoi + rhoj);
+				float grad = spiky ? pdl_spiky_grad_magnitude(k, dist) : -pdl_poly6_grad_scale(k, r2) * dist;
+				float fp = mass_j * (pi_term + pressure[j] / (rhoj * rhoj)) * grad;
+				ax += fp * ux;
+				ay += fp * uy;
+				float lv = sym * pdl_viscosity_laplacian(k, dist);
+				float dvx = pvx[j] - vxi, dvy = pvy[j] - vyi;
+				lapx += lv * dvx;
+				lapy += lv * dvy;
+				float ws = sym * pdl_poly6(k, r2);
+				smx += ws * dvx;
+				smy += ws * dvy;
+				if (job->tension) {
+					float coh = sym * pdl_cohesion(k, dist);
+					float kij = (rho0i + job->rest[mj]) / (rhoi + rhoj);
+					ax -= gamma_st * (coh * ux + kij * (nxi - nxs[j]));
+					ay -= gamma_st * (coh * uy + kij * (nyi - nys[j]));
+				}
+			}
+		ax += nu * lapx;
+		ay += nu * lapy;
+		wall_contact walls[MAX_CONTACTS];
+		int nw = wall_contacts(w, xi, yi, k->h, walls);
+		for (int c = 0; c < nw; ++c) {
+			float f = pi_term * rho0i * table_at(w->sph_wall_force, walls[c].d * inv_h) * inv_h;
+			ax += f * walls[c].nx;
+			ay += f * walls[c].ny;
+		}
+		float vx = vxi + dt * ax + eps * smx, vy = vyi + dt * ay + eps * smy;
+		p->near_pressure[i] = sqrtf(ax * ax + ay * ay);
+		p->vx2[i] = vx;
+		p->vy2[i] = vy;
+		p->xp[i] = xi;
+		p->yp[i] = yi;
+		p->x2[i] = xi + dt * vx;
+		p->y2[i] = yi + dt * vy;
+	}
+}
+
+/* ---- The step ------------------------------------------------------------------------------- */
+
+static float since(double* t)
+{
+	double now = pdl_now_ms();
+	float ms = (float)(now - *t);
+	*t = now;
+	return ms;
+}
+
+static void swap(float** a, float** b)
+{
+	float* t = *a;
+	*a = *b;
+	*b = t;
+}
+
+void pdl_sph_step(pdl_world* w, pdl_profile* prof)
+{
+	double start = pdl_now_ms(), t = start;
+	particles* p = &w->p;
+	if (!w->sph_wall_ready) wall_tables(w);
+	int n = p->count > 0 ? pdl_sph_substeps(w) : (w->def.substeps > 1 ? w->def.substeps : 1);
+	float dt = w->def.dt / (float)n;
+	sph_job job = {.w = w, .dt = dt, .k = pdl_kernels_make(2, w->def.interaction_radius)};
+	for (int m = 0; m < w->material_count; ++m) {
+		job.mass[m] = w->materials[m].def.mass;
+		job.rest[m] = w->materials[m].sph_rest_density;
+	}
+	/* XSPH: a share eps per 1/60 s is 1 - (1 - eps)^(60 dt) per substep of dt */
+	job.xsph = (float)(1.0 - pow(1.0 - (double)w->def.sph.xsph, 60.0 * (double)dt));
+	job.tension = w->def.sph.surface_tension > 0;
+	float max_accel = 0;
+	for (int sub = 0; sub < n; ++sub) {
+		if (p->count > 0) {
+			pdl_stage_forces(w, dt);
+			prof->forces += since(&t);
+			pdl_grid_build(&w->grid, w->pool, p->count, p->x, p->y, w->def.interaction_radius);
+			pdl_particles_permute(w, w->grid.order, false);
+			prof->predict += since(&t);
+			pdl_pool_for(w->pool, p->count, 256, density_range, &job);
+			if (job.tension) pdl_pool_for(w->pool, p->count, 256, normals_range, &job);
+			prof->relax += since(&t);
+			pdl_pool_for(w->pool, p->count, 256, internal_range, &job);
+			swap(&p->x, &p->x2);
+			swap(&p->y, &p->y2);
+			swap(&p->vx, &p->vx2);
+			swap(&p->vy, &p->vy2);
+			for (int i = 0; i < p->count; ++i)
+				if (p->near_pressure[i] > max_accel) max_accel = p->near_pressure[i];
+			prof->forces += since(&t);
+			pdl_stage_boundaries(w, dt);
+			prof->boundaries += since(&t);
+			pdl_stage_velocity(w, dt);
+			prof->velocity += since(&t);
+		}
+		w->steps++;
+		w->time += dt;
+	}
+	w->sph_max_acceleration = max_accel;
+	prof->substeps = n;
+	prof->step = (float)(pdl_now_ms() - start);
+}
