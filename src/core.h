@@ -85,9 +85,6 @@ struct pdl_world {
 	double time;
 	long long steps;
 	pdl_profile profile;
-	/* SPH: the largest internal acceleration |a| of the last substep, world units / s^2 (the
-	 * CFL rule's force condition for the next step; 0 before the first) */
-	float sph_max_acceleration;
 	/* SPH: the walls' share of the kernel sums, tabulated on the first SPH step (sph.c):
 	 * entry t is for a wall at distance t / PDL_SPH_WALL_TABLE h */
 	bool sph_wall_ready;

@@ -23,9 +23,8 @@
  * exact negatives (symmetric weights times an antisymmetric difference), which conserves
  * momentum up to the rounding of the sums.
  *
- * Scratch arrays: the passes reuse particle arrays the Clavet stages own, between uses: the
- * spare xp2 / yp2 (free after a permutation without x_prev) hold the surface normals, and
- * near_pressure (Clavet-only) holds |a_i| for the CFL rule. */
+ * Scratch arrays: the spare xp2 / yp2 (free after a permutation without x_prev) hold the surface
+ * normals between the normals pass and the internal pass. */
 #include "core.h"
 #include "kernels.h"
 
@@ -178,16 +177,21 @@ int pdl_sph_substeps(const pdl_world* w)
 	double h = w->def.interaction_radius, c = s->speed_of_sound, cfl = s->cfl;
 	int least = w->def.substeps > 1 ? w->def.substeps : 1;
 	if (least > s->max_substeps) least = s->max_substeps;
-	/* fastest particle now (the maximum does not depend on the order, so this is deterministic) */
+	/* fastest particle now (a maximum does not depend on the order: deterministic) */
 	float v2max = 0;
 	for (int i = 0; i < p->count; ++i) {
 		float v2 = p->vx[i] * p->vx[i] + p->vy[i] * p->vy[i];
 		if (v2 > v2max) v2max = v2;
 	}
-	/* acceleration bound: the internal forces of the last step, plus gravity and pointers now */
+	/* Acceleration bound of the forces the sound-speed condition does not cover: gravity,
+	 * pointers, and surface tension (an acceleration of order gamma_st). Pressure and
+	 * viscosity need no term: pressure moves a particle by about c^2 dt^2 / h (drho / rho),
+	 * a small share of cfl^2 h once dt <= cfl h / c, and viscosity has its own condition. The
+	 * bound depends only on the current state, never on the last step, so a run resumed from
+	 * a snapshot takes the same substeps as the run that wrote it. */
 	double scale = 0;
 	for (int m = 0; m < w->material_count; ++m) scale = fmax(scale, fabs(w->materials[m].def.gravity_scale));
-	double a = w->sph_max_acceleration + hypot(w->def.gravity.x, w->def.gravity.y) * scale;
+	double a = hypot(w->def.gravity.x, w->def.gravity.y) * scale + s->surface_tension;
 	for (int k = 0; k < PDL_MAX_POINTERS; ++k)
 		if (w->pointer_active[k]) a += fabs(w->pointers[k].strength);
 	/* Monaghan 1992 / Becker & Teschner 2007: sound and flow cross at most cfl h per substep,
@@ -289,8 +293,15 @@ static void normals_range(void* ctx, int begin, int end)
  *              the gradient of the density kernel and conserves energy, Spiky is Mueller's)
  *   viscosity  a_i += nu s_ij (v_j - v_i) lap W_visc(r)       (Mueller eq. 14, symmetrised)
  *   cohesion   a_i -= gamma_st s_ij C(r) u                     (Akinci eq. 2, per unit mass)
- *   curvature  a_i -= gamma_st K_ij (n_i - n_j), K_ij = (rho0_i + rho0_j) / (rho_i + rho_j)
- *                                                              (Akinci eq. 4 and 1)
+ *   curvature  a_i -= gamma_st K_ij s_ij / h^2 (n_i - n_j),    (Akinci eq. 4 and 1)
+ *              K_ij = (rho0_i + rho0_j) / (rho_i + rho_j)
+ *
+ * Akinci writes the forces per particle, -gamma m_i m_j C u and -gamma m_i (n_i - n_j), so
+ * their balance depends on the mass unit. Here both are accelerations of order gamma_st: the
+ * cohesion weighted by the neighbour's volume s_ij ~ m_j / rho_j (C has units 1 / area), the
+ * curvature term by s_ij / h^2 (summed over a neighbourhood, s_ij / h^2 adds up to about pi),
+ * instead of once per neighbour (about 25 times as strong; measured, gamma_st = 100 then
+ * drives a dam break to 50 h/s). Both pair terms are antisymmetric for equal masses.
  *   XSPH       v_i += eps s_ij W_poly6(r) (v_j - v_i)          (Monaghan 1989)
  *
  * Two particles at the same place take the pair's fixed direction (core.h), so they separate
@@ -302,7 +313,8 @@ static void internal_range(void* ctx, int begin, int end)
 	particles* p = &w->p;
 	const pdl_grid* g = &w->grid;
 	const pdl_kernels* k = &job->k;
-	const float h2 = k->h2, inv_h = 1.0f / k->h, dt = job->dt, nu = w->def.sph.viscosity;
+	const float h2 = k->h2, inv_h = 1.0f / k->h, inv_h2 = 1.0f / k->h2, dt = job->dt;
+	const float nu = w->def.sph.viscosity;
 	const float gamma_st = w->def.sph.surface_tension, eps = job->xsph;
 	const bool spiky = w->def.sph.pressure_kernel == PDL_SPH_PRESSURE_SPIKY;
 	const float *px = p->x, *py = p->y, *pvx = p->vx, *pvy = p->vy, *rho = p->density;
@@ -344,9 +356,9 @@ static void internal_range(void* ctx, int begin, int end)
 				smy += ws * dvy;
 				if (job->tension) {
 					float coh = sym * pdl_cohesion(k, dist);
-					float kij = (rho0i + job->rest[mj]) / (rhoi + rhoj);
-					ax -= gamma_st * (coh * ux + kij * (nxi - nxs[j]));
-					ay -= gamma_st * (coh * uy + kij * (nyi - nys[j]));
+					float curv = (rho0i + job->rest[mj]) / (rhoi + rhoj) * sym * inv_h2;
+					ax -= gamma_st * (coh * ux + curv * (nxi - nxs[j]));
+					ay -= gamma_st * (coh * uy + curv * (nyi - nys[j]));
 				}
 			}
 		ax += nu * lapx;
@@ -359,7 +371,6 @@ static void internal_range(void* ctx, int begin, int end)
 			ay += f * walls[c].ny;
 		}
 		float vx = vxi + dt * ax + eps * smx, vy = vyi + dt * ay + eps * smy;
-		p->near_pressure[i] = sqrtf(ax * ax + ay * ay);
 		p->vx2[i] = vx;
 		p->vy2[i] = vy;
 		p->xp[i] = xi;
@@ -401,7 +412,6 @@ void pdl_sph_step(pdl_world* w, pdl_profile* prof)
 	/* XSPH: a share eps per 1/60 s is 1 - (1 - eps)^(60 dt) per substep of dt */
 	job.xsph = (float)(1.0 - pow(1.0 - (double)w->def.sph.xsph, 60.0 * (double)dt));
 	job.tension = w->def.sph.surface_tension > 0;
-	float max_accel = 0;
 	for (int sub = 0; sub < n; ++sub) {
 		if (p->count > 0) {
 			pdl_stage_forces(w, dt);
@@ -417,8 +427,6 @@ void pdl_sph_step(pdl_world* w, pdl_profile* prof)
 			swap(&p->y, &p->y2);
 			swap(&p->vx, &p->vx2);
 			swap(&p->vy, &p->vy2);
-			for (int i = 0; i < p->count; ++i)
-				if (p->near_pressure[i] > max_accel) max_accel = p->near_pressure[i];
 			prof->forces += since(&t);
 			pdl_stage_boundaries(w, dt);
 			prof->boundaries += since(&t);
@@ -428,7 +436,6 @@ void pdl_sph_step(pdl_world* w, pdl_profile* prof)
 		w->steps++;
 		w->time += dt;
 	}
-	w->sph_max_acceleration = max_accel;
 	prof->substeps = n;
 	prof->step = (float)(pdl_now_ms() - start);
 }

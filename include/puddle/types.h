@@ -94,7 +94,9 @@ typedef struct pdl_sph_def {
 	 * >= 0: the pull a surface particle feels is of this order. 0 turns it off. Default 0. */
 	float surface_tension;
 	/** CFL number, in (0, 1]: each substep obeys dt_sub <= cfl h / (c + v_max),
-	 * dt_sub <= cfl sqrt(h / a_max) and dt_sub <= cfl h^2 / (8 nu). Default 0.4. */
+	 * dt_sub <= cfl sqrt(h / a_max) and dt_sub <= cfl h^2 / (8 nu), with v_max the fastest
+	 * particle at the start of the step and a_max = |g| max|gravity_scale| + the pointers'
+	 * |strength| + surface_tension. Default 0.4. */
 	float cfl;
 	/** Most substeps one pdl_world_step() may take, in [1, 4096]. If the CFL rule asks for more,
 	 * the step takes this many (and may be unstable). Default 256. */
