@@ -52,8 +52,8 @@ typedef enum pdl_sph_pressure_kernel {
 	 * particles never stop repelling. It is not the density kernel's gradient, so the pair
 	 * forces do work the equation of state does not account for: with a stiff equation of state
 	 * that pumps energy into the fluid (measured in a closed box without viscosity: kinetic
-	 * energy grows 1600-fold in 9 s; with Poly6 it decays). Needs strong viscosity (about 10
-	 * world units^2 / s at c = 100) to stay calm. */
+	 * energy grows 2700-fold in 9 s; with Poly6 it halves). A resting pool keeps moving at
+	 * about 0.4 h/s even at viscosity 2 (docs/physics.md, "SPH"). */
 	PDL_SPH_PRESSURE_SPIKY,
 	PDL_SPH_PRESSURE_KERNEL_COUNT
 } pdl_sph_pressure_kernel;
