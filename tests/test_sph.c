@@ -115,7 +115,7 @@ static void test_momentum_conserved(void)
 			for (int i = 0; i < p.count; ++i)
 				scale += pdl_world_get_material(w, p.material[i]).mass * hypot(p.vx[i], p.vy[i]);
 		}
-		for (int s = 0; s < 120; ++s) pdl_world_step(w);
+		for (int s = 0, n = worlds_steps(120); s < n; ++s) pdl_world_step(w);
 		pdl_vec2 p1 = pdl_world_stats(w).momentum;
 		double drift = hypot((double)p1.x - p0.x, (double)p1.y - p0.y) / scale;
 		printf("  %s: momentum (%.4f, %.4f) -> (%.4f, %.4f), drift / sum m|v| = %.2e, max speed %.2f\n",
@@ -172,7 +172,7 @@ static void test_cfl_substeps(void)
 	pdl_world_fill(w, &f, NULL);
 	pdl_world_step(w);
 	int fast = pdl_world_profile(w).substeps, most = fast;
-	for (int s = 1; s < 240; ++s) {
+	for (int s = 1, n = worlds_steps(240); s < n; ++s) {
 		pdl_world_step(w);
 		most = most > pdl_world_profile(w).substeps ? most : pdl_world_profile(w).substeps;
 	}
@@ -186,7 +186,7 @@ static void test_cfl_substeps(void)
 	       at_rest, fast, most, last, s.max_speed, s.non_finite, outside);
 	ENSURE(at_rest == 5);
 	ENSURE(fast == 11);
-	ENSURE(last < fast);
+	if (!worlds_quick()) ENSURE(last < fast); /* slowed down by the walls */
 	ENSURE(s.non_finite == 0);
 	ENSURE(outside == 0);
 	pdl_world_destroy(w);
