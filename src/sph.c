@@ -27,6 +27,7 @@
  * normals between the normals pass and the internal pass. */
 #include "core.h"
 #include "kernels.h"
+#include "simd.h"
 
 #include <math.h>
 
@@ -214,7 +215,20 @@ typedef struct sph_job {
 	float mass[PDL_MAX_MATERIALS], rest[PDL_MAX_MATERIALS]; /* m and rho0 per material */
 	float xsph;    /* the XSPH share for this substep */
 	bool tension;  /* surface_tension > 0: normals pass and tension terms */
+	bool uniform_mass; /* every material has the same mass (and so the same rho0) */
 } sph_job;
+
+/* The passes run four neighbour candidates at a time with simd.h, like relax.c: lane k of a
+ * neighbour run sums candidates k, k+4, ..., and every backend gives the same bits. Lanes past
+ * the run's end or beyond h are masked to +0 before they are added. */
+
+/* Four floats from an array that has no SIMD padding (the normals): lanes past `end` read 0. */
+static inline f4 load_upto(const float* a, int j, int end)
+{
+	float v[4] = {0, 0, 0, 0};
+	for (int k = 0; k < 4 && j + k < end; ++k) v[k] = a[j + k];
+	return f4_load(v);
+}
 
 /* 3. Density (Mueller eq. 3, Poly6 eq. 20) and the equation of state. The runs include i itself
  * (r = 0), so the self term m_i W(0) is in the sum: without it an isolated particle would have
@@ -229,19 +243,24 @@ static void density_range(void* ctx, int begin, int end)
 	const float h = job->k.h, h2 = job->k.h2, inv_h = 1.0f / h;
 	const float c2 = s->speed_of_sound * s->speed_of_sound, gamma = s->gamma;
 	const float *px = p->x, *py = p->y;
+	const f4 h2v = f4_set1(h2), mass0 = f4_set1(job->mass[0]);
 	pdl_grid_runs runs = {0};
 	int32_t cached = -1;
 	for (int i = begin; i < end; ++i) {
-		float xi = px[i], yi = py[i], sum = 0;
+		const float xi = px[i], yi = py[i];
+		const f4 xi4 = f4_set1(xi), yi4 = f4_set1(yi);
+		f4 sum = f4_set1(0);
 		pdl_grid_runs_of(g, i, xi, yi, &runs, &cached);
 		for (int r = 0; r < runs.count; ++r)
-			for (int j = runs.begin[r]; j < runs.end[r]; ++j) {
-				float dx = px[j] - xi, dy = py[j] - yi, r2 = dx * dx + dy * dy;
-				if (!(r2 < h2)) continue;
-				float d = h2 - r2;
-				sum += job->mass[p->material[j]] * (d * d * d);
+			for (int j = runs.begin[r]; j < runs.end[r]; j += 4) {
+				f4 dx = f4_sub(f4_load(px + j), xi4), dy = f4_sub(f4_load(py + j), yi4);
+				f4 r2 = f4_add(f4_mul(dx, dx), f4_mul(dy, dy));
+				m4 in = m4_and(m4_lanes(j, runs.end[r], -1), f4_lt(r2, h2v)); /* self included */
+				f4 d = f4_sub(h2v, r2);
+				f4 m = job->uniform_mass ? mass0 : f4_gather(job->mass, p->material + j);
+				sum = f4_add(sum, f4_mask(in, f4_mul(m, f4_mul(f4_mul(d, d), d))));
 			}
-		float rho0 = job->rest[p->material[i]], rho = job->k.poly6 * sum;
+		float rho0 = job->rest[p->material[i]], rho = job->k.poly6 * f4_sum(sum);
 		wall_contact walls[MAX_CONTACTS];
 		int nw = wall_contacts(w, xi, yi, h, walls);
 		for (int c = 0; c < nw; ++c) rho += rho0 * table_at(w->sph_wall_density, walls[c].d * inv_h);
@@ -264,23 +283,29 @@ static void normals_range(void* ctx, int begin, int end)
 	pdl_world* w = job->w;
 	particles* p = &w->p;
 	const pdl_grid* g = &w->grid;
-	const float h = job->k.h, h2 = job->k.h2;
+	const float h = job->k.h;
 	const float *px = p->x, *py = p->y, *rho = p->density;
+	const f4 h2v = f4_set1(job->k.h2), grad = f4_set1(-job->k.poly6_grad), mass0 = f4_set1(job->mass[0]);
 	pdl_grid_runs runs = {0};
 	int32_t cached = -1;
 	for (int i = begin; i < end; ++i) {
-		float xi = px[i], yi = py[i], nx = 0, ny = 0;
-		pdl_grid_runs_of(g, i, xi, yi, &runs, &cached);
+		const f4 xi = f4_set1(px[i]), yi = f4_set1(py[i]);
+		f4 nx = f4_set1(0), ny = f4_set1(0);
+		pdl_grid_runs_of(g, i, px[i], py[i], &runs, &cached);
 		for (int r = 0; r < runs.count; ++r)
-			for (int j = runs.begin[r]; j < runs.end[r]; ++j) {
-				float dx = xi - px[j], dy = yi - py[j], r2 = dx * dx + dy * dy;
-				if (!(r2 < h2) || j == i) continue;
-				float s = job->mass[p->material[j]] / rho[j] * pdl_poly6_grad_scale(&job->k, r2);
-				nx += s * dx;
-				ny += s * dy;
+			for (int j = runs.begin[r]; j < runs.end[r]; j += 4) {
+				f4 dx = f4_sub(xi, f4_load(px + j)), dy = f4_sub(yi, f4_load(py + j));
+				f4 r2 = f4_add(f4_mul(dx, dx), f4_mul(dy, dy));
+				m4 in = m4_and(m4_lanes(j, runs.end[r], i), f4_lt(r2, h2v));
+				if (!m4_bits(in)) continue;
+				f4 d = f4_sub(h2v, r2);
+				f4 m = job->uniform_mass ? mass0 : f4_gather(job->mass, p->material + j);
+				f4 sc = f4_mask(in, f4_mul(f4_div(m, f4_load(rho + j)), f4_mul(grad, f4_mul(d, d))));
+				nx = f4_add(nx, f4_mul(sc, dx));
+				ny = f4_add(ny, f4_mul(sc, dy));
 			}
-		p->xp2[i] = h * nx;
-		p->yp2[i] = h * ny;
+		p->xp2[i] = h * f4_sum(nx);
+		p->yp2[i] = h * f4_sum(ny);
 	}
 }
 
@@ -295,14 +320,14 @@ static void normals_range(void* ctx, int begin, int end)
  *   cohesion   a_i -= gamma_st s_ij C(r) u                     (Akinci eq. 2, per unit mass)
  *   curvature  a_i -= gamma_st K_ij s_ij / h^2 (n_i - n_j),    (Akinci eq. 4 and 1)
  *              K_ij = (rho0_i + rho0_j) / (rho_i + rho_j)
+ *   XSPH       v_i += eps s_ij W_poly6(r) (v_j - v_i)          (Monaghan 1989)
  *
  * Akinci writes the forces per particle, -gamma m_i m_j C u and -gamma m_i (n_i - n_j), so
  * their balance depends on the mass unit. Here both are accelerations of order gamma_st: the
  * cohesion weighted by the neighbour's volume s_ij ~ m_j / rho_j (C has units 1 / area), the
  * curvature term by s_ij / h^2 (summed over a neighbourhood, s_ij / h^2 adds up to about pi),
  * instead of once per neighbour (about 25 times as strong; measured, gamma_st = 100 then
- * drives a dam break to 50 h/s). Both pair terms are antisymmetric for equal masses.
- *   XSPH       v_i += eps s_ij W_poly6(r) (v_j - v_i)          (Monaghan 1989)
+ * drives a dam break to 50 h/s). Every pair term is antisymmetric: s_ij m_i = s_ji m_j.
  *
  * Two particles at the same place take the pair's fixed direction (core.h), so they separate
  * instead of producing 0/0. */
@@ -313,64 +338,88 @@ static void internal_range(void* ctx, int begin, int end)
 	particles* p = &w->p;
 	const pdl_grid* g = &w->grid;
 	const pdl_kernels* k = &job->k;
-	const float h2 = k->h2, inv_h = 1.0f / k->h, inv_h2 = 1.0f / k->h2, dt = job->dt;
-	const float nu = w->def.sph.viscosity;
+	const float h = k->h, inv_h = 1.0f / h, dt = job->dt, nu = w->def.sph.viscosity;
 	const float gamma_st = w->def.sph.surface_tension, eps = job->xsph;
-	const bool spiky = w->def.sph.pressure_kernel == PDL_SPH_PRESSURE_SPIKY;
+	const bool spiky = w->def.sph.pressure_kernel == PDL_SPH_PRESSURE_SPIKY, tension = job->tension;
 	const float *px = p->x, *py = p->y, *pvx = p->vx, *pvy = p->vy, *rho = p->density;
 	const float *pressure = p->pressure, *nxs = p->xp2, *nys = p->yp2;
+	const f4 zero = f4_set1(0), two = f4_set1(2), hv = f4_set1(h), h2v = f4_set1(k->h2);
+	const f4 mass0 = f4_set1(job->mass[0]);
+	const f4 grad_c = f4_set1(spiky ? k->spiky_grad : k->poly6_grad), lap_c = f4_set1(k->viscosity_lap);
+	const f4 poly6_c = f4_set1(k->poly6), coh_c = f4_set1(k->cohesion), inv_h2 = f4_set1(1.0f / k->h2);
+	const f4 h6_64 = f4_set1(k->h2 * k->h2 * k->h2 / 64.0f), half_h = f4_set1(0.5f * h);
 	pdl_grid_runs runs = {0};
 	int32_t cached = -1;
 	for (int i = begin; i < end; ++i) {
 		const float xi = px[i], yi = py[i], vxi = pvx[i], vyi = pvy[i], rhoi = rho[i];
 		const float pi_term = pressure[i] / (rhoi * rhoi), rho0i = job->rest[p->material[i]];
-		const float nxi = job->tension ? nxs[i] : 0, nyi = job->tension ? nys[i] : 0;
-		float ax = 0, ay = 0, lapx = 0, lapy = 0, smx = 0, smy = 0;
+		const f4 xi4 = f4_set1(xi), yi4 = f4_set1(yi), vxi4 = f4_set1(vxi), vyi4 = f4_set1(vyi);
+		const f4 rhoi4 = f4_set1(rhoi), pi4 = f4_set1(pi_term), rho0i4 = f4_set1(rho0i);
+		const f4 nxi = f4_set1(tension ? nxs[i] : 0), nyi = f4_set1(tension ? nys[i] : 0);
+		f4 ax = zero, ay = zero, lapx = zero, lapy = zero, smx = zero, smy = zero;
+		float cx = 0, cy = 0; /* pairs at the same place */
 		pdl_grid_runs_of(g, i, xi, yi, &runs, &cached);
-		for (int r = 0; r < runs.count; ++r)
-			for (int j = runs.begin[r]; j < runs.end[r]; ++j) {
-				float dx = xi - px[j], dy = yi - py[j], r2 = dx * dx + dy * dy;
-				if (!(r2 < h2) || j == i) continue;
-				float dist = sqrtf(r2), ux, uy;
-				if (dist > 0) {
-					ux = dx / dist;
-					uy = dy / dist;
-				} else {
-					pdl_vec2 u = pdl_coincident_direction(p->id[i], p->id[j]); /* from i to j */
-					ux = -u.x;
-					uy = -u.y;
+		for (int r = 0; r < runs.count; ++r) {
+			const int run_end = runs.end[r];
+			for (int j = runs.begin[r]; j < run_end; j += 4) {
+				f4 dx = f4_sub(xi4, f4_load(px + j)), dy = f4_sub(yi4, f4_load(py + j));
+				f4 r2 = f4_add(f4_mul(dx, dx), f4_mul(dy, dy));
+				m4 in = m4_and(m4_lanes(j, run_end, i), f4_lt(r2, h2v));
+				if (!m4_bits(in)) continue;
+				f4 dist = f4_sqrt(r2), hr = f4_sub(hv, dist), d = f4_sub(h2v, r2);
+				f4 rhoj = f4_load(rho + j);
+				f4 mj = job->uniform_mass ? mass0 : f4_gather(job->mass, p->material + j);
+				f4 sym = f4_div(f4_mul(two, mj), f4_add(rhoi4, rhoj));
+				/* |grad W| along u: Spiky 30/(pi h^5) (h - r)^2, Poly6 24/(pi h^8) (h^2 - r^2)^2 r */
+				f4 grad = spiky ? f4_mul(grad_c, f4_mul(hr, hr)) : f4_mul(grad_c, f4_mul(f4_mul(d, d), dist));
+				f4 fp = f4_mul(f4_mul(mj, f4_add(pi4, f4_div(f4_load(pressure + j), f4_mul(rhoj, rhoj)))), grad);
+				f4 coh = zero;
+				if (tension) { /* Akinci's spline, the inner branch below h / 2 */
+					f4 a = f4_mul(hr, dist), s3 = f4_mul(f4_mul(a, a), a);
+					m4 inner = f4_lt(dist, half_h);
+					f4 spline = f4_add(f4_mask(inner, f4_sub(f4_mul(two, s3), h6_64)), f4_mask(m4_andnot(inner, in), s3));
+					coh = f4_mul(sym, f4_mul(coh_c, spline));
 				}
-				const int mj = p->material[j];
-				const float rhoj = rho[j], mass_j = job->mass[mj];
-				const float sym = 2.0f * mass_j / (rhoi + rhoj);
-				float grad = spiky ? pdl_spiky_grad_magnitude(k, dist) : -pdl_poly6_grad_scale(k, r2) * dist;
-				float fp = mass_j * (pi_term + pressure[j] / (rhoj * rhoj)) * grad;
-				ax += fp * ux;
-				ay += fp * uy;
-				float lv = sym * pdl_viscosity_laplacian(k, dist);
-				float dvx = pvx[j] - vxi, dvy = pvy[j] - vyi;
-				lapx += lv * dvx;
-				lapy += lv * dvy;
-				float ws = sym * pdl_poly6(k, r2);
-				smx += ws * dvx;
-				smy += ws * dvy;
-				if (job->tension) {
-					float coh = sym * pdl_cohesion(k, dist);
-					float curv = (rho0i + job->rest[mj]) / (rhoi + rhoj) * sym * inv_h2;
-					ax -= gamma_st * (coh * ux + curv * (nxi - nxs[j]));
-					ay -= gamma_st * (coh * uy + curv * (nyi - nys[j]));
+				/* along u = (dx, dy) / r; pairs at the same place below */
+				f4 along = f4_sub(fp, f4_mul(f4_set1(gamma_st), coh));
+				m4 apart = m4_and(in, f4_gt(r2, zero));
+				f4 scale = f4_mask(apart, f4_div(along, dist));
+				ax = f4_add(ax, f4_mul(scale, dx));
+				ay = f4_add(ay, f4_mul(scale, dy));
+				int same = m4_bits(m4_andnot(apart, in));
+				for (int l = 0; same; ++l, same >>= 1) {
+					if (!(same & 1)) continue;
+					float al[4];
+					f4_store(al, along);
+					pdl_vec2 u = pdl_coincident_direction(p->id[i], p->id[j + l]); /* from i to j */
+					cx -= al[l] * u.x;
+					cy -= al[l] * u.y;
+				}
+				f4 dvx = f4_sub(f4_load(pvx + j), vxi4), dvy = f4_sub(f4_load(pvy + j), vyi4);
+				f4 lv = f4_mask(in, f4_mul(sym, f4_mul(lap_c, hr)));
+				lapx = f4_add(lapx, f4_mul(lv, dvx));
+				lapy = f4_add(lapy, f4_mul(lv, dvy));
+				f4 ws = f4_mask(in, f4_mul(sym, f4_mul(poly6_c, f4_mul(f4_mul(d, d), d))));
+				smx = f4_add(smx, f4_mul(ws, dvx));
+				smy = f4_add(smy, f4_mul(ws, dvy));
+				if (tension) {
+					f4 rho0j = f4_gather(job->rest, p->material + j);
+					f4 curv = f4_mask(in, f4_mul(f4_div(f4_add(rho0i4, rho0j), f4_add(rhoi4, rhoj)), f4_mul(sym, inv_h2)));
+					f4 nxj = load_upto(nxs, j, run_end), nyj = load_upto(nys, j, run_end);
+					ax = f4_sub(ax, f4_mul(f4_set1(gamma_st), f4_mul(curv, f4_sub(nxi, nxj))));
+					ay = f4_sub(ay, f4_mul(f4_set1(gamma_st), f4_mul(curv, f4_sub(nyi, nyj))));
 				}
 			}
-		ax += nu * lapx;
-		ay += nu * lapy;
+		}
+		float fx = f4_sum(ax) + cx + nu * f4_sum(lapx), fy = f4_sum(ay) + cy + nu * f4_sum(lapy);
 		wall_contact walls[MAX_CONTACTS];
-		int nw = wall_contacts(w, xi, yi, k->h, walls);
+		int nw = wall_contacts(w, xi, yi, h, walls);
 		for (int c = 0; c < nw; ++c) {
 			float f = pi_term * rho0i * table_at(w->sph_wall_force, walls[c].d * inv_h) * inv_h;
-			ax += f * walls[c].nx;
-			ay += f * walls[c].ny;
+			fx += f * walls[c].nx;
+			fy += f * walls[c].ny;
 		}
-		float vx = vxi + dt * ax + eps * smx, vy = vyi + dt * ay + eps * smy;
+		float vx = vxi + dt * fx + eps * f4_sum(smx), vy = vyi + dt * fy + eps * f4_sum(smy);
 		p->vx2[i] = vx;
 		p->vy2[i] = vy;
 		p->xp[i] = xi;
@@ -412,6 +461,7 @@ void pdl_sph_step(pdl_world* w, pdl_profile* prof)
 	/* XSPH: a share eps per 1/60 s is 1 - (1 - eps)^(60 dt) per substep of dt */
 	job.xsph = (float)(1.0 - pow(1.0 - (double)w->def.sph.xsph, 60.0 * (double)dt));
 	job.tension = w->def.sph.surface_tension > 0;
+	job.uniform_mass = w->uniform_mass;
 	for (int sub = 0; sub < n; ++sub) {
 		if (p->count > 0) {
 			pdl_stage_forces(w, dt);
