@@ -215,7 +215,7 @@ typedef struct sph_job {
 	float mass[PDL_MAX_MATERIALS], rest[PDL_MAX_MATERIALS]; /* m and rho0 per material */
 	float xsph;    /* the XSPH share for this substep */
 	bool tension;  /* surface_tension > 0: normals pass and tension terms */
-	bool uniform_mass; /* every material has the same mass (and so the same rho0) */
+	bool uniform_mass; /* every material has the same mass: no per-neighbour mass lookup */
 } sph_job;
 
 /* The passes run four neighbour candidates at a time with simd.h, like relax.c: lane k of a

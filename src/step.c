@@ -11,7 +11,10 @@
  *
  * Every stage is a parallel loop in gather form: a particle reads its neighbours' state from
  * the previous stage and writes only its own, so the result is the same for any thread count
- * and any run. */
+ * and any run.
+ *
+ * A world with def.solver = PDL_SOLVER_SPH takes src/sph.c's step instead, which reuses the
+ * forces, boundaries and velocity stages. */
 #include "core.h"
 
 #include <math.h>
