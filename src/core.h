@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #define PDL_K PDL_MAX_SPRINGS_PER_PARTICLE
+#define PDL_SPH_WALL_TABLE 64
 
 /* relax_avx2.c: an AVX2 copy of the neighbour loops, chosen at run time (GCC on x86-64). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(PUDDLE_NO_SIMD)
@@ -23,6 +24,9 @@ typedef struct material {
 	pdl_material_def def;
 	float inv_mass;
 	bool springs; /* spring_stiffness > 0 */
+	/* SPH rest density rho0, mass / area: the Poly6 density of a hexagonal lattice at this
+	 * material's rest spacing (sph.c, pdl_sph_rest_density); recomputed when h changes */
+	float sph_rest_density;
 } material;
 
 /* A boundary with its shape in world space, recomputed whenever its def changes. */
@@ -90,6 +94,11 @@ struct pdl_world {
 	double time;
 	long long steps;
 	pdl_profile profile;
+	/* SPH: the walls' share of the kernel sums, tabulated on the first SPH step (sph.c):
+	 * entry t is for a wall at distance t / PDL_SPH_WALL_TABLE h */
+	bool sph_wall_ready;
+	float sph_wall_density[PDL_SPH_WALL_TABLE + 1];
+	float sph_wall_force[PDL_SPH_WALL_TABLE + 1];
 };
 
 /* error.c */
@@ -98,6 +107,7 @@ pdl_error_id pdl_fail_text(pdl_error* err, pdl_error_id id, const char* detail);
 
 /* validate.c: each returns PDL_OK or fills err */
 pdl_error_id pdl_validate_world_def(const pdl_world_def* def, pdl_error* err);
+pdl_error_id pdl_validate_sph_def(const pdl_sph_def* def, pdl_error* err);
 pdl_error_id pdl_validate_material_def(const pdl_material_def* def, pdl_error* err);
 pdl_error_id pdl_validate_boundary_def(const pdl_boundary_def* def, pdl_error* err);
 pdl_error_id pdl_validate_fill_def(const pdl_world* w, const pdl_fill_def* def, pdl_error* err);
@@ -139,6 +149,14 @@ void pdl_stage_density(pdl_world* w, float dt);    /* 4. densities, viscosity (a
 void pdl_stage_relax(pdl_world* w, float dt);      /* 5. relaxation displacements (alg. 2) */
 void pdl_stage_boundaries(pdl_world* w, float dt); /* 6. walls and obstacles (section 6) */
 void pdl_stage_velocity(pdl_world* w, float dt);   /* 7. v = (x - x_prev) / dt */
+
+/* sph.c: the SPH solver (Mueller, Charypar & Gross 2003) */
+/* The substeps the CFL rule asks for in the next pdl_world_step(), in [max(1, substeps),
+ * max_substeps] */
+int pdl_sph_substeps(const pdl_world* w);
+/* One pdl_world_step() of an SPH world: CFL substeps, each forces, grid, density, forces and
+ * symplectic Euler, boundaries, velocity. Fills *prof. */
+void pdl_sph_step(pdl_world* w, pdl_profile* prof);
 
 /* A direction for two particles at the same place: unit, deterministic, and exactly
  * opposite for (b, a), so the pair still conserves momentum (instead of 0/0 = NaN). */

@@ -16,7 +16,10 @@
  *
  * Every stage is a parallel loop in gather form: a particle reads its neighbours' state from
  * the previous stage and writes only its own, so the result is the same for any thread count
- * and any run. */
+ * and any run.
+ *
+ * A world with def.solver = PDL_SOLVER_SPH takes src/sph.c's step instead, which reuses the
+ * forces, boundaries and velocity stages. */
 #include "core.h"
 
 #include <math.h>
@@ -136,6 +139,12 @@ void pdl_world_step(pdl_world* w)
 {
 	if (!w) return;
 	pdl_profile prof = {0};
+	if (w->def.solver == PDL_SOLVER_SPH) { /* Mueller 2003 SPH, src/sph.c */
+		pdl_sph_step(w, &prof);
+		w->profile = prof;
+		return;
+	}
+	prof.substeps = w->def.substeps;
 	double start = pdl_now_ms(), t = start;
 	float dt = w->def.dt / (float)w->def.substeps;
 	for (int sub = 0; sub < w->def.substeps; ++sub) {

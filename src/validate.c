@@ -23,6 +23,28 @@ pdl_error_id pdl_validate_world_def(const pdl_world_def* d, pdl_error* err)
 	CHECK(d->threads >= 0 && d->threads <= 256, PDL_ERR_WORLD_THREADS, d->threads);
 	CHECK(d->max_particles >= 1 && d->max_particles <= (1 << 26), PDL_ERR_WORLD_MAX_PARTICLES,
 	      d->max_particles);
+	CHECK((unsigned)d->solver < PDL_SOLVER_KIND_COUNT, PDL_ERR_WORLD_SOLVER, (int)d->solver);
+	if (d->solver == PDL_SOLVER_SPH) return pdl_validate_sph_def(&d->sph, err);
+	return PDL_OK;
+}
+
+/* Checked only for SPH worlds, so that a Clavet world def written field by field (without
+ * pdl_default_world_def) stays valid. */
+pdl_error_id pdl_validate_sph_def(const pdl_sph_def* d, pdl_error* err)
+{
+	CHECK(isfinite(d->speed_of_sound) && d->speed_of_sound > 0, PDL_ERR_SPH_SPEED_OF_SOUND,
+	      d->speed_of_sound);
+	CHECK((unsigned)d->eos < PDL_SPH_EOS_COUNT, PDL_ERR_SPH_EOS, (int)d->eos);
+	CHECK(d->gamma >= 1 && d->gamma <= 10, PDL_ERR_SPH_GAMMA, d->gamma);
+	CHECK((unsigned)d->pressure_kernel < PDL_SPH_PRESSURE_KERNEL_COUNT, PDL_ERR_SPH_PRESSURE_KERNEL,
+	      (int)d->pressure_kernel);
+	CHECK(isfinite(d->viscosity) && d->viscosity >= 0, PDL_ERR_SPH_VISCOSITY, d->viscosity);
+	CHECK(d->xsph >= 0 && d->xsph <= 1, PDL_ERR_SPH_XSPH, d->xsph);
+	CHECK(isfinite(d->surface_tension) && d->surface_tension >= 0, PDL_ERR_SPH_SURFACE_TENSION,
+	      d->surface_tension);
+	CHECK(d->cfl > 0 && d->cfl <= 1, PDL_ERR_SPH_CFL, d->cfl);
+	CHECK(d->max_substeps >= 1 && d->max_substeps <= 4096, PDL_ERR_SPH_MAX_SUBSTEPS,
+	      d->max_substeps);
 	return PDL_OK;
 }
 

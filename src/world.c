@@ -16,6 +16,19 @@ pdl_world_def pdl_default_world_def(void)
 		.gravity = {0.0f, -10.0f},
 		.threads = 0,
 		.max_particles = 1 << 22,
+		.solver = PDL_SOLVER_CLAVET,
+		.sph =
+			{
+				.speed_of_sound = 100.0f,
+				.eos = PDL_SPH_EOS_TAIT,
+				.gamma = 7.0f,
+				.pressure_kernel = PDL_SPH_PRESSURE_POLY6,
+				.viscosity = 0.5f,
+				.xsph = 0.05f,
+				.surface_tension = 0.0f,
+				.cfl = 0.4f,
+				.max_substeps = 256,
+			},
 	};
 }
 
@@ -121,7 +134,9 @@ pdl_error_id pdl_world_set_def(pdl_world* w, const pdl_world_def* def, pdl_error
 		return pdl_fail(err, PDL_ERR_WORLD_MAX_PARTICLES, def->max_particles);
 	if (def->threads != w->def.threads && !start_pool(w, def->threads))
 		return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);
+	bool new_radius = def->interaction_radius != w->def.interaction_radius;
 	w->def = *def;
+	if (new_radius) pdl_update_material_tables(w); /* the SPH rest densities depend on h */
 	return PDL_OK;
 }
 
@@ -139,6 +154,9 @@ void pdl_update_material_tables(pdl_world* w)
 		material* ma = &w->materials[a];
 		const pdl_material_def* first = &w->materials[0].def;
 		ma->inv_mass = 1.0f / ma->def.mass;
+		float h = w->def.interaction_radius;
+		ma->sph_rest_density =
+			pdl_sph_rest_density(h, pdl_rest_spacing(h, ma->def.rest_density), ma->def.mass);
 		ma->springs = ma->def.spring_stiffness > 0;
 		w->any_springs |= ma->springs;
 		w->any_viscosity |= ma->def.viscosity_sigma > 0 || ma->def.viscosity_beta > 0;
@@ -247,7 +265,7 @@ pdl_stats pdl_world_stats(const pdl_world* w)
 		}
 		float speed = sqrtf(p->vx[i] * p->vx[i] + p->vy[i] * p->vy[i]);
 		if (speed > s.max_speed) s.max_speed = speed;
-		float rho0 = m->def.rest_density;
+		float rho0 = w->def.solver == PDL_SOLVER_SPH ? m->sph_rest_density : m->def.rest_density;
 		if (p->density[i] >= 0.5f * rho0) {
 			float e = fabsf(p->density[i] - rho0) / rho0;
 			err_sum += e;

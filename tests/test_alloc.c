@@ -49,8 +49,22 @@ static void test_no_allocation_in_the_step(void)
 	pdl_world_destroy(w);
 }
 
+/* The same for the SPH solver (src/sph.c): its wall tables live in the world, its scratch in
+ * the particle arrays. */
+static void test_no_allocation_in_the_sph_step(void)
+{
+	pdl_world* w = worlds_sph_dam_break(2); /* obstacles, pointer, two materials, surface tension */
+	pdl_world_step(w);
+	int before = allocations;
+	for (int s = 0; s < worlds_steps(120); ++s) pdl_world_step(w);
+	printf("  allocations during 120 SPH steps: %d\n", allocations - before);
+	ENSURE(allocations == before);
+	pdl_world_destroy(w);
+}
+
 int main(void)
 {
 	RUN_TEST(test_no_allocation_in_the_step);
+	RUN_TEST(test_no_allocation_in_the_sph_step);
 	return TEST_SUMMARY();
 }

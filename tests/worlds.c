@@ -103,6 +103,55 @@ pdl_world* worlds_dam_break(int threads)
 	return w;
 }
 
+pdl_world* worlds_sph_create(int threads)
+{
+	pdl_world_def wd = pdl_default_world_def();
+	wd.threads = threads;
+	wd.solver = PDL_SOLVER_SPH;
+	pdl_error err;
+	pdl_world* w = pdl_world_create(&wd, &err);
+	pdl_material_def md = pdl_default_material_def();
+	if (!w || pdl_world_add_material(w, &md, &err) < 0) {
+		fprintf(stderr, "worlds_sph_create: %s\n", err.message);
+		exit(3);
+	}
+	return w;
+}
+
+pdl_world* worlds_sph_dam_break(int threads)
+{
+	pdl_world* w = worlds_sph_create(threads);
+	pdl_world_def d = pdl_world_get_def(w);
+	d.sph.surface_tension = 10;
+	pdl_world_set_def(w, &d, NULL);
+	pdl_material_def heavy = pdl_default_material_def();
+	heavy.mass = 2.0f;
+	int heavy_id = pdl_world_add_material(w, &heavy, NULL);
+	worlds_add_box_container(w, 16, 10);
+	worlds_fill_box(w, 0, -11, -1, 5, 9);
+	worlds_fill_box(w, heavy_id, 9, -8.5f, 4, 1.4f);
+	pdl_boundary_def box = pdl_default_boundary_def();
+	box.position = (pdl_vec2){-2, -8};
+	box.half_extents = (pdl_vec2){1, 2};
+	box.angle = 0.3f;
+	pdl_world_add_boundary(w, &box, NULL);
+	pdl_boundary_def tri = pdl_default_boundary_def();
+	tri.kind = PDL_BOUNDARY_POLYGON;
+	tri.position = (pdl_vec2){4, 2};
+	tri.vertex_count = 3;
+	tri.vertices[0] = (pdl_vec2){-2, 0};
+	tri.vertices[1] = (pdl_vec2){2, 0};
+	tri.vertices[2] = (pdl_vec2){0, 1.5f};
+	pdl_world_add_boundary(w, &tri, NULL);
+	pdl_pointer ptr = pdl_default_pointer();
+	ptr.position = (pdl_vec2){-6, -6};
+	ptr.velocity = (pdl_vec2){15, 0};
+	ptr.drag = 3.0f;
+	ptr.strength = 30.0f;
+	pdl_world_set_pointer(w, 0, &ptr, NULL);
+	return w;
+}
+
 void worlds_y_range(const pdl_world* w, float* ymin, float* ymax)
 {
 	pdl_particle_data p = pdl_world_particles(w);

@@ -16,6 +16,13 @@ int worlds_fill_box(pdl_world* w, int material, float cx, float cy, float hx, fl
 /* The dam break used by the determinism tests: a column of water, a second heavier material,
  * a slime blob with springs, a box and a polygon obstacle, and a stirring pointer. */
 pdl_world* worlds_dam_break(int threads);
+/* An SPH world (world.solver = PDL_SOLVER_SPH, default SPH settings, gravity (0, -10)) with
+ * `threads` threads and one default material; aborts the test program if creation fails. */
+pdl_world* worlds_sph_create(int threads);
+/* The SPH dam break for determinism: scenes/sph-dam-break.json's column in a 32 x 20 tank, plus
+ * a heavier second material, a box and a polygon obstacle, surface tension and a stirring
+ * pointer. */
+pdl_world* worlds_sph_dam_break(int threads);
 /* Steps for a long test loop: `full`, or a sixth of it (at least 30) in quick mode
  * (PUDDLE_TEST_QUICK set, as `make test-tsan` does: a race shows up in a few steps, and
  * ThreadSanitizer makes every step ten times slower). */

@@ -55,9 +55,10 @@ int cmd_info(int argc, char** argv)
 	fprintf(stderr, "%s: valid; about %.0f particles; %.3g s = %lld frames of %.4g s (%d substep%s)\n", path,
 	        pdl_scene_estimate_particles(s), s->output.seconds, pdl_scene_frames_for(s, s->output.seconds),
 	        s->world.dt, s->world.substeps, s->world.substeps == 1 ? "" : "s");
+	bool sph = s->world.solver == PDL_SOLVER_SPH;
 	/* The Jacobi relaxation is stable while k dt_sub^2 / h stays below about 0.02 (measured at
 	 * rest density 4; more neighbours lower it): report the margin, warn when past it. */
-	for (int i = 0; i < s->material_count; ++i) {
+	for (int i = 0; i < s->material_count && !sph; ++i) {
 		const pdl_material_def* m = &s->materials[i].def;
 		double k = m->stiffness > m->near_stiffness ? m->stiffness : m->near_stiffness;
 		double margin = k * dt * dt / h;
@@ -81,8 +82,20 @@ int cmd_info(int argc, char** argv)
 				hi = along > hi ? along : hi;
 			}
 			double depth = hi - lo, margin = dt * sqrt(gl * depth) / h;
-			fprintf(stderr, "  depth %.3g h: dt_sub sqrt(g depth) / h = %.3g%s\n", depth / h, margin,
-			        margin > 0.15 ? "  > 0.15: may be unstable, raise world.substeps" : "");
+			if (!sph)
+				fprintf(stderr, "  depth %.3g h: dt_sub sqrt(g depth) / h = %.3g%s\n", depth / h, margin,
+				        margin > 0.15 ? "  > 0.15: may be unstable, raise world.substeps" : "");
+			else { /* SPH: the CFL rule sets the substeps; what to check is the Mach number */
+				double c = s->world.sph.speed_of_sound, v = sqrt(2 * gl * depth);
+				fprintf(stderr, "  SPH depth %.3g h: falling fluid reaches about sqrt(2 g depth) = %.3g units/s, Mach %.2f, "
+				        "compression about %.1f %%%s\n", depth / h, v, v / c, 100 * (v / c) * (v / c),
+				        v / c > 0.3 ? "  > Mach 0.3: raise solver.speed_of_sound" : "");
+			}
+		}
+		if (sph && p.count > 0) {
+			pdl_world_step(w); /* a scratch world: the CFL rule's choice for the first frame */
+			fprintf(stderr, "  SPH: the CFL rule takes %d substeps in the first frame (c = %g, cfl = %g)\n",
+			        pdl_world_profile(w).substeps, s->world.sph.speed_of_sound, s->world.sph.cfl);
 		}
 		pdl_world_destroy(w);
 	}

@@ -354,8 +354,12 @@ static void print_summary(const run_state* r, long long start, long long total, 
 	long long frames = total - start;
 	printf("puddle run: %s (%s)\n", s->name, r->o->scene_path);
 	printf("  particles          %d\n", st.particles);
-	printf("  simulated time     %.3f s (frames %lld to %lld, %d substep%s each)\n", st.time, start, total,
-	       s->world.substeps, s->world.substeps == 1 ? "" : "s");
+	if (s->world.solver == PDL_SOLVER_SPH) /* the CFL rule picks the substeps each frame */
+		printf("  simulated time     %.3f s (frames %lld to %lld, SPH: %d substeps in the last, %.2f per frame on average)\n",
+		       st.time, start, total, pdl_world_profile(r->world).substeps, total > 0 ? (double)st.steps / (double)total : 0);
+	else
+		printf("  simulated time     %.3f s (frames %lld to %lld, %d substep%s each)\n", st.time, start, total,
+		       s->world.substeps, s->world.substeps == 1 ? "" : "s");
 	printf("  wall time          %.2f s (%.2f s stepping)\n", wall, step_wall);
 	printf("  steps/s            %.1f (stepping only: %.1f)\n", wall > 0 ? (double)frames / wall : 0,
 	       step_wall > 0 ? (double)frames / step_wall : 0);

@@ -39,6 +39,16 @@ typedef struct pdl_vec2 {
 	X(PDL_ERR_WORLD_GRAVITY, "world", "gravity", "must be finite")                              \
 	X(PDL_ERR_WORLD_THREADS, "world", "threads", "must be in [0, 256]")                         \
 	X(PDL_ERR_WORLD_MAX_PARTICLES, "world", "max_particles", "must be in [1, 67108864]")        \
+	X(PDL_ERR_WORLD_SOLVER, "world", "solver", "must be PDL_SOLVER_CLAVET or PDL_SOLVER_SPH")   \
+	X(PDL_ERR_SPH_SPEED_OF_SOUND, "world.sph", "speed_of_sound", "must be finite and > 0")     \
+	X(PDL_ERR_SPH_EOS, "world.sph", "eos", "must be PDL_SPH_EOS_TAIT or PDL_SPH_EOS_LINEAR")    \
+	X(PDL_ERR_SPH_GAMMA, "world.sph", "gamma", "must be in [1, 10]")                            \
+	X(PDL_ERR_SPH_PRESSURE_KERNEL, "world.sph", "pressure_kernel", "must be PDL_SPH_PRESSURE_POLY6 or PDL_SPH_PRESSURE_SPIKY") \
+	X(PDL_ERR_SPH_VISCOSITY, "world.sph", "viscosity", "must be finite and >= 0")               \
+	X(PDL_ERR_SPH_XSPH, "world.sph", "xsph", "must be in [0, 1]")                               \
+	X(PDL_ERR_SPH_SURFACE_TENSION, "world.sph", "surface_tension", "must be finite and >= 0")   \
+	X(PDL_ERR_SPH_CFL, "world.sph", "cfl", "must be in (0, 1]")                                 \
+	X(PDL_ERR_SPH_MAX_SUBSTEPS, "world.sph", "max_substeps", "must be in [1, 4096]")            \
 	X(PDL_ERR_MATERIAL_REST_DENSITY, "material", "rest_density", "must be finite and > 0")      \
 	X(PDL_ERR_MATERIAL_STIFFNESS, "material", "stiffness", "must be finite and >= 0")           \
 	X(PDL_ERR_MATERIAL_NEAR_STIFFNESS, "material", "near_stiffness", "must be finite and >= 0") \
@@ -101,7 +111,8 @@ typedef struct pdl_error {
 
 /** "PDL_ERR_MATERIAL_MASS" for PDL_ERR_MATERIAL_MASS. */
 const char* pdl_error_name(pdl_error_id id);
-/** The struct the field belongs to: "world", "material", "boundary", "fill", "pointer", ... */
+/** The struct the field belongs to: "world", "world.sph", "material", "boundary", "fill",
+ * "pointer", ... */
 const char* pdl_error_struct(pdl_error_id id);
 /** The field the rule is about, as named in the def struct: "rest_density". */
 const char* pdl_error_field(pdl_error_id id);

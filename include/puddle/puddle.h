@@ -35,7 +35,9 @@ pdl_world* pdl_world_create(const pdl_world_def* def, pdl_error* err);
 void pdl_world_destroy(pdl_world* world);
 
 /** Advances one frame: def.substeps solver steps of def.dt / def.substeps seconds each.
- * Each solver step runs the stages of Clavet 2005 algorithm 1 (see src/step.c). */
+ * Each solver step runs the stages of Clavet 2005 algorithm 1 (see src/step.c). With
+ * def.solver = PDL_SOLVER_SPH the frame takes as many SPH substeps as the CFL rule of def.sph
+ * asks for, at least def.substeps (src/sph.c); pdl_world_profile().substeps says how many. */
 void pdl_world_step(pdl_world* world);
 
 pdl_world_def pdl_world_get_def(const pdl_world* world);
@@ -73,6 +75,11 @@ pdl_error_id pdl_world_set_particles(pdl_world* world, const pdl_particle_data* 
 /** The particle spacing at which a hexagonal lattice has kernel density rest_density
  * (world units), for interaction radius h. pdl_world_fill() uses it when spacing is 0. */
 float pdl_rest_spacing(float interaction_radius, float rest_density);
+/** The SPH rest density rho0 (mass / world unit^2) of a hexagonal lattice of the given spacing:
+ * mass * sum_j W_poly6(r_ij), self included, with the 2D Poly6 kernel of radius h (Mueller 2003
+ * eq. 20, 4 / (pi h^8)). An SPH world uses pdl_sph_rest_density(h, pdl_rest_spacing(h,
+ * material.rest_density), material.mass) for each material, so fills start at rest. */
+float pdl_sph_rest_density(float interaction_radius, float spacing, float mass);
 
 /* ---- Boundaries: containers and obstacles ---------------------------------------------- */
 

@@ -21,6 +21,88 @@
 extern "C" {
 #endif
 
+/** Which solver moves a world's particles. */
+typedef enum pdl_solver_kind {
+	/** Clavet, Beaudoin & Poulin 2005 double density relaxation (src/relax.c): position based,
+	 * unconditionally calm, with springs for viscoelastic materials. The default. */
+	PDL_SOLVER_CLAVET = 0,
+	/** Smoothed particle hydrodynamics after Mueller, Charypar & Gross 2003 (src/sph.c): physical
+	 * densities, a stiff equation of state, force based, with an adaptive (CFL) time step. */
+	PDL_SOLVER_SPH,
+	PDL_SOLVER_KIND_COUNT
+} pdl_solver_kind;
+
+/** The SPH equation of state: pressure from density. */
+typedef enum pdl_sph_eos {
+	/** Tait (Monaghan 1994, Becker & Teschner 2007): p = B ((rho/rho0)^gamma - 1),
+	 * B = rho0 c^2 / gamma. Stiff: small compressions give large pressures. The default. */
+	PDL_SPH_EOS_TAIT = 0,
+	/** Linear (Mueller 2003 eq. 12 with k = c^2): p = c^2 (rho - rho0). */
+	PDL_SPH_EOS_LINEAR,
+	PDL_SPH_EOS_COUNT
+} pdl_sph_eos;
+
+/** The kernel whose gradient gives the SPH pressure force. */
+typedef enum pdl_sph_pressure_kernel {
+	/** The gradient of Poly6, the density kernel itself. The pair forces are then exactly the
+	 * forces of the equation of state's energy (Monaghan 1992), so pressure cannot create
+	 * energy: a resting pool settles. The default. */
+	PDL_SPH_PRESSURE_POLY6 = 0,
+	/** Mueller 2003 eq. 21: Spiky's gradient, which does not vanish at r = 0, so close
+	 * particles never stop repelling. It is not the density kernel's gradient, so the pair
+	 * forces do work the equation of state does not account for: with a stiff equation of state
+	 * that pumps energy into the fluid (measured in a closed box without viscosity: kinetic
+	 * energy grows 2700-fold in 9 s; with Poly6 it halves). A resting pool keeps moving at
+	 * about 0.4 h/s even at viscosity 2 (docs/physics.md, "SPH"). */
+	PDL_SPH_PRESSURE_SPIKY,
+	PDL_SPH_PRESSURE_KERNEL_COUNT
+} pdl_sph_pressure_kernel;
+
+/** Settings of the SPH solver (world.solver = PDL_SOLVER_SPH); ignored by Clavet worlds, and
+ * validated only when the world uses SPH. Get them from pdl_default_world_def().sph.
+ *
+ * Rest density is not a setting: each material's SPH rest density rho0 is the Poly6 density
+ * (self included) of a hexagonal lattice at that material's rest spacing
+ * pdl_rest_spacing(h, material.rest_density), times material.mass, so a fill at its default
+ * spacing starts exactly at rest. Materials' mass, gravity_scale and wall_friction/stickiness
+ * apply; the Clavet-only fields (stiffness, near_stiffness, viscosity_sigma/beta, springs) do
+ * not. */
+typedef struct pdl_sph_def {
+	/** c, speed of sound, world units / s, finite and > 0. Sets the stiffness of the equation of
+	 * state (dp/drho = c^2 at rho0) and the time step (CFL). Compression is about
+	 * (v_max / c)^2 in flow and g depth / c^2 at rest: keep c about 10 times the fastest flow
+	 * speed for ~1% density error (Monaghan 1994). Default 100 (h = 1, g = 10: pools ~10 h
+	 * deep compress by ~1%). */
+	float speed_of_sound;
+	/** Equation of state. Default PDL_SPH_EOS_TAIT. Negative pressures are clamped to zero
+	 * with either, so a free surface does not pull itself into clumps. */
+	pdl_sph_eos eos;
+	/** gamma, the Tait exponent, in [1, 10]. Default 7 (water). */
+	float gamma;
+	/** The pressure force's kernel. Default PDL_SPH_PRESSURE_POLY6. */
+	pdl_sph_pressure_kernel pressure_kernel;
+	/** nu, kinematic viscosity, world units^2 / s, finite and >= 0: the Laplacian form of
+	 * Mueller eq. 14, made symmetric (see docs/physics.md). Default 0.5. */
+	float viscosity;
+	/** epsilon, XSPH velocity smoothing (Monaghan 1989) per 1/60 s, in [0, 1]: each particle's
+	 * velocity moves this share towards its neighbours' kernel-weighted mean in 1/60 s. Applied
+	 * per substep as 1 - (1 - epsilon)^(60 dt_sub), so it does not depend on the substep count.
+	 * Default 0.05. */
+	float xsph;
+	/** gamma_st, surface tension (Akinci, Akinci & Teschner 2013: cohesion and curvature
+	 * terms, per unit mass and volume, see docs/physics.md), world units / s^2, finite and
+	 * >= 0: the pull a surface particle feels is of this order. 0 turns it off. Default 0. */
+	float surface_tension;
+	/** CFL number, in (0, 1]: each substep obeys dt_sub <= cfl h / (c + v_max),
+	 * dt_sub <= cfl sqrt(h / a_max) and dt_sub <= cfl h^2 / (8 nu), with v_max the fastest
+	 * particle at the start of the step and a_max = |g| max|gravity_scale| + the pointers'
+	 * |strength| + surface_tension. Default 0.4. */
+	float cfl;
+	/** Most substeps one pdl_world_step() may take, in [1, 4096]. If the CFL rule asks for more,
+	 * the step takes this many (and may be unstable). Default 256. */
+	int max_substeps;
+} pdl_sph_def;
+
 /** How a world is built. Get one from pdl_default_world_def(), then change what you need. */
 typedef struct pdl_world_def {
 	/** h, the interaction radius: particles closer than h push and pull each other (world units,
@@ -40,6 +122,11 @@ typedef struct pdl_world_def {
 	/** The most particles this world will hold, in [1, 2^26]. Default 4,194,304. Adding more fails
 	 * with PDL_ERR_TOO_MANY_PARTICLES instead of running the machine out of memory. */
 	int max_particles;
+	/** The solver. Default PDL_SOLVER_CLAVET. With PDL_SOLVER_SPH each pdl_world_step() takes
+	 * as many substeps as the CFL rule of `sph` asks for, at least `substeps`. */
+	pdl_solver_kind solver;
+	/** SPH settings, used when solver is PDL_SOLVER_SPH. */
+	pdl_sph_def sph;
 } pdl_world_def;
 
 /** A kind of fluid. Every particle has one; up to PDL_MAX_MATERIALS per world. */
@@ -181,9 +268,11 @@ typedef struct pdl_particle_data {
 	const float* vy;
 	const uint8_t* material; /**< material id */
 	const uint32_t* id;      /**< stable id, unique in the world */
-	/** Kernel density rho (Clavet eq. 1) at the last step; read-only output, NULL on input. */
+	/** Kernel density rho (Clavet eq. 1; SPH: Poly6 mass density, Mueller eq. 3) at the last
+	 * step; read-only output, NULL on input. */
 	const float* density;
-	/** Pressure k (rho - rho0) at the last step; read-only output, NULL on input. */
+	/** Pressure k (rho - rho0) (SPH: the equation of state's) at the last step; read-only
+	 * output, NULL on input. */
 	const float* pressure;
 	/** Viscoelastic springs: PDL_MAX_SPRINGS_PER_PARTICLE slots per particle, count * that many
 	 * entries; the partner's current index, -1 for an empty slot. NULL when the world has no
@@ -205,6 +294,11 @@ typedef struct pdl_profile {
 	float relax;      /**< second neighbour pass: relaxation displacements */
 	float boundaries; /**< collisions with containers and obstacles */
 	float velocity;   /**< velocity from positions */
+	/** Solver substeps the last pdl_world_step() took: world.substeps for Clavet, the CFL
+	 * choice for SPH. (SPH worlds book their density and surface normal passes under density,
+	 * their pressure, viscosity and surface tension forces and the integration under relax,
+	 * their grid under predict.) */
+	int substeps;
 } pdl_profile;
 
 /** Summary numbers of the current state. */
@@ -214,8 +308,9 @@ typedef struct pdl_stats {
 	long long steps;           /**< solver substeps taken */
 	double time;               /**< simulated seconds */
 	float max_speed;           /**< world units / s */
-	/** Mean of |rho - rho0| / rho0 over particles with at least half their rest density (the
-	 * free surface is left out: it is not compressed, just thin). */
+	/** Mean of |rho - rho0| / rho0 over particles with at least half their rest density (SPH:
+	 * rho0 is the material's SPH rest density; the free surface is left out: it is not
+	 * compressed, just thin). */
 	float mean_density_error;
 	float max_density_error;   /**< the largest such |rho - rho0| / rho0 */
 	float mean_neighbours;     /**< mean count of neighbours within h */

@@ -222,7 +222,7 @@ static bool read_object(parser* p, const char* path, const cJSON* object, const 
 		const cJSON* v = cJSON_GetObjectItemCaseSensitive(object, f->key);
 		char sub[192];
 		snprintf(sub, sizeof sub, "%s.%s", path, f->key);
-		if (!v) {
+		if (!v && (f->flags & FR_REQUIRED)) {
 			char list[96] = "";
 			for (int i = 0; i < f->name_count; ++i) {
 				size_t n = strlen(list);
@@ -230,9 +230,10 @@ static bool read_object(parser* p, const char* path, const cJSON* object, const 
 			}
 			return fail(p, sub, "is required (one of %s)", list), false;
 		}
-		if (!read_field(p, sub, v, f, base)) return false;
+		/* an optional shape (solver.kind) keeps the default in base when it is not given */
+		if (v && !read_field(p, sub, v, f, base)) return false;
 		shape = pdl_schema_shape_index(o, base);
-		*given |= 1u << o->shape_field;
+		if (v) *given |= 1u << o->shape_field;
 	}
 	for (const cJSON* v = object->child; v; v = v->next) {
 		int k = -1;
@@ -245,7 +246,7 @@ static bool read_object(parser* p, const char* path, const cJSON* object, const 
 		if (k == o->shape_field) continue;
 		const scene_field* f = &o->fields[k];
 		if (f->shapes && shape >= 0 && !(f->shapes & (1u << shape)))
-			return fail(p, sub, "is not used by shape \"%s\"", o->fields[o->shape_field].names[shape]), false;
+			return fail(p, sub, "is not used by %s \"%s\"", o->fields[o->shape_field].key, o->fields[o->shape_field].names[shape]), false;
 		if (!read_field(p, sub, v, f, base)) return false;
 		*given |= 1u << k;
 	}
@@ -256,7 +257,7 @@ static bool read_object(parser* p, const char* path, const cJSON* object, const 
 			char sub[192];
 			snprintf(sub, sizeof sub, "%s.%s", path, f->key);
 			if (shape >= 0 && f->shapes)
-				return fail(p, sub, "is required for shape \"%s\"", o->fields[o->shape_field].names[shape]), false;
+				return fail(p, sub, "is required for %s \"%s\"", o->fields[o->shape_field].key, o->fields[o->shape_field].names[shape]), false;
 			return fail(p, sub, "is required"), false;
 		}
 	}

@@ -29,12 +29,29 @@ static const scene_field bounds_fields[] = {
 };
 const scene_object pdl_schema_bounds = {"bounds", bounds_fields, COUNT(bounds_fields), -1};
 
+/* "kind" is the solver object's shape: optional (default "clavet"), and the SPH keys are used
+ * only with "sph". In pdl_solver_kind order. */
+static const char* const solver_kinds[] = {"clavet", "sph"};
+static const char* const sph_eos_names[] = {"tait", "linear"};
+static const char* const sph_pressure_kernels[] = {"poly6", "spiky"};
+enum { K_CLAVET = 1u << 0, K_SPH = 1u << 1 };
 static const scene_field solver_fields[] = {
+	ENUM("kind", pdl_scene, world.solver, solver_kinds, PDL_SOLVER_CLAVET, 0),
 	NUM("interaction_radius", FT_FLOAT, pdl_scene, world.interaction_radius, 0, INF, FR_LO_OPEN),
 	NUM("threads", FT_INT, pdl_scene, world.threads, 0, 256, 0),
 	NUM("max_particles", FT_INT, pdl_scene, world.max_particles, 1, 67108864, 0),
+	SHAPED("speed_of_sound", FT_FLOAT, pdl_scene, world.sph.speed_of_sound, 0, INF, FR_LO_OPEN, K_SPH),
+	{"eos", FT_ENUM, offsetof(pdl_scene, world.sph.eos), 0, 0, 0, sph_eos_names, COUNT(sph_eos_names), PDL_SPH_EOS_TAIT, 0, K_SPH},
+	SHAPED("gamma", FT_FLOAT, pdl_scene, world.sph.gamma, 1, 10, 0, K_SPH),
+	{"pressure_kernel", FT_ENUM, offsetof(pdl_scene, world.sph.pressure_kernel), 0, 0, 0, sph_pressure_kernels,
+	 COUNT(sph_pressure_kernels), PDL_SPH_PRESSURE_POLY6, 0, K_SPH},
+	SHAPED("viscosity", FT_FLOAT, pdl_scene, world.sph.viscosity, 0, INF, 0, K_SPH),
+	SHAPED("xsph", FT_FLOAT, pdl_scene, world.sph.xsph, 0, 1, 0, K_SPH),
+	SHAPED("surface_tension", FT_FLOAT, pdl_scene, world.sph.surface_tension, 0, INF, 0, K_SPH),
+	SHAPED("cfl", FT_FLOAT, pdl_scene, world.sph.cfl, 0, 1, FR_LO_OPEN, K_SPH),
+	SHAPED("max_substeps", FT_INT, pdl_scene, world.sph.max_substeps, 1, 4096, 0, K_SPH),
 };
-const scene_object pdl_schema_solver = {"solver", solver_fields, COUNT(solver_fields), -1};
+const scene_object pdl_schema_solver = {"solver", solver_fields, COUNT(solver_fields), 0};
 
 /* ---- materials -------------------------------------------------------------------------- */
 

@@ -272,6 +272,10 @@ static void scale_boundary(pdl_boundary_def* b, float k)
 void pdl_scene_scale(pdl_scene* s, float k)
 {
 	if (!s || !(k > 0)) return;
+	/* SPH: flow speeds grow like sqrt(g length) (Froude scaling), so the speed of sound does
+	 * too, keeping the Mach number and with it the density error the same (the CFL rule then
+	 * takes more substeps) */
+	s->world.sph.speed_of_sound *= sqrtf(k);
 	s->bounds_min = scaled(s->bounds_min, k);
 	s->bounds_max = scaled(s->bounds_max, k);
 	if (s->has_container) scale_boundary(&s->container, k);

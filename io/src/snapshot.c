@@ -440,6 +440,10 @@ bool pdl_snapshot_read(const char* path, pdl_world* w, pdl_snapshot_info* info, 
 	pdl_error e;
 	pdl_world_def wd = d.world;
 	wd.threads = pdl_world_get_def(w).threads; /* threads never change results */
+	/* the solver and its SPH settings are not in the snapshot: they are the scene's, which the
+	 * world was built from */
+	wd.solver = pdl_world_get_def(w).solver;
+	wd.sph = pdl_world_get_def(w).sph;
 	if (pdl_world_set_def(w, &wd, &e)) goto refused;
 	for (int m = 0; m < d.material_count; ++m)
 		if (pdl_world_set_material(w, m, &d.materials[m], &e)) goto refused;

@@ -91,6 +91,7 @@ static void test_resume_equals_uninterrupted(void)
 	ENSURE(resume_matches("obstacles", 77, 150));  /* emitter running */
 	ENSURE(resume_matches("slime", 100, 160));     /* springs with plasticity */
 	ENSURE(resume_matches("stratify", 40, 70));    /* three materials */
+	ENSURE(resume_matches("sph-dam-break", 50, 90)); /* the SPH solver: its settings and CFL substeps */
 }
 
 static bool write_bytes(const char* path, const unsigned char* data, size_t n)

@@ -181,8 +181,9 @@ double pdl_scene_estimate_particles(const pdl_scene* scene);
 
 /** Scales every length of the scene (bounds, container, obstacles, fills, emitters, strokes) by
  * `factor` about the origin, keeping h, so the same fluid fills a larger or smaller tank with
- * about factor^2 as many particles. Sunflower counts scale by factor^2. Used by
- * `puddle bench --particles`. */
+ * about factor^2 as many particles. Sunflower counts scale by factor^2. An SPH scene's speed
+ * of sound scales by sqrt(factor), as flow speeds do, so its Mach number and density error stay
+ * the same. Used by `puddle bench --particles`. */
 void pdl_scene_scale(pdl_scene* scene, float factor);
 /** Scales the scene so that pdl_scene_estimate_particles() is about `particles`. Returns the
  * factor used. */

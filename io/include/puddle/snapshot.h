@@ -6,7 +6,9 @@
  * particle in storage order (position, velocity, material, id; springs with rest lengths), the
  * next particle id, the clock (time and solver steps) and the frame counter that drives the
  * scene's scripted strokes and emitters. Pointers are not stored: the scene's strokes set them
- * again from the frame number.
+ * again from the frame number. Nor are the solver kind and the SPH settings: the world keeps
+ * the ones its scene gave it (the SPH CFL rule reads only the particles, so a resumed SPH run
+ * takes the same substeps).
  *
  * Layout (all little-endian):
  *   header, 40 bytes: magic "PDLSNAP\0", u32 version (1), u32 header size (40), u64 payload size,
