@@ -16,7 +16,9 @@ pdl_pool* pdl_pool_create(int threads);
 void pdl_pool_destroy(pdl_pool* pool);
 /* Threads actually running, the caller included. */
 int pdl_pool_threads(const pdl_pool* pool);
-/* Calls fn over [0, count) in chunks of `grain` items and returns when all are done. */
+/* Calls fn over [0, count) in chunks of `grain` items and returns when all are done. Thread t
+ * starts with the t-th of `threads` contiguous segments (its data stays in its cache from stage
+ * to stage), then helps with the others; every chunk starts at a multiple of grain. */
 void pdl_pool_for(pdl_pool* pool, int count, int grain, pdl_task_fn* fn, void* context);
 
 /* Cores the system reports, at least 1. */
