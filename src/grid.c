@@ -77,26 +77,43 @@ void pdl_grid_free(pdl_grid* g)
 	memset(g, 0, sizeof *g);
 }
 
-/* Cell range of each chunk of `grain` particles. Min and max are exact, so any split gives the
- * same bounds. The pool may hand over several chunks at once (all of them when it runs on one
- * thread), so this walks the chunks of its range. */
+/* Cell range of each chunk of `grain` particles. The float minimum and maximum come first
+ * (a loop the compiler vectorizes) and become cells once, which gives the same cells as
+ * taking every particle's cell, because floor is monotonic; a chunk holding an infinite or NaN
+ * coordinate takes every particle's clamped cell instead (cell_coord). Min and max are exact,
+ * so any split gives the same bounds. The pool may hand over several chunks at once (all of
+ * them when it runs on one thread), so this walks the chunks of its range. */
 static void chunk_bounds(void* ctx, int begin, int end)
 {
 	build_job* job = ctx;
 	float inv = job->g->inv_cell;
+	const float *x = job->x, *y = job->y;
 	for (int first = begin; first < end; first += job->grain) {
 		int last = first + job->grain < end ? first + job->grain : end;
-		int xmin = cell_coord(job->x[first], inv), xmax = xmin;
-		int ymin = cell_coord(job->y[first], inv), ymax = ymin;
-		for (int i = first + 1; i < last; ++i) {
-			int cx = cell_coord(job->x[i], inv), cy = cell_coord(job->y[i], inv);
-			xmin = cx < xmin ? cx : xmin;
-			xmax = cx > xmax ? cx : xmax;
-			ymin = cy < ymin ? cy : ymin;
-			ymax = cy > ymax ? cy : ymax;
+		float x_lo = x[first], x_hi = x[first], y_lo = y[first], y_hi = y[first];
+		float finite = 0; /* stays 0 unless a coordinate is inf or NaN (inf - inf = NaN) */
+		for (int i = first; i < last; ++i) {
+			x_lo = x[i] < x_lo ? x[i] : x_lo;
+			x_hi = x[i] > x_hi ? x[i] : x_hi;
+			y_lo = y[i] < y_lo ? y[i] : y_lo;
+			y_hi = y[i] > y_hi ? y[i] : y_hi;
+			finite += (x[i] - x[i]) + (y[i] - y[i]);
 		}
 		int* b = job->bounds[first / job->grain];
-		b[0] = xmin, b[1] = xmax, b[2] = ymin, b[3] = ymax;
+		if (finite == 0) {
+			b[0] = cell_coord(x_lo, inv), b[1] = cell_coord(x_hi, inv);
+			b[2] = cell_coord(y_lo, inv), b[3] = cell_coord(y_hi, inv);
+			continue;
+		}
+		b[0] = b[1] = cell_coord(x[first], inv);
+		b[2] = b[3] = cell_coord(y[first], inv);
+		for (int i = first + 1; i < last; ++i) {
+			int cx = cell_coord(x[i], inv), cy = cell_coord(y[i], inv);
+			b[0] = cx < b[0] ? cx : b[0];
+			b[1] = cx > b[1] ? cx : b[1];
+			b[2] = cy < b[2] ? cy : b[2];
+			b[3] = cy > b[3] ? cy : b[3];
+		}
 	}
 }
 
