@@ -8,6 +8,7 @@
 // /node_modules/) and the repository's shared scenes at /scenes/.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -45,11 +46,20 @@ function resolvePath(urlPath) {
 	return null;
 }
 
+/** SPH scenes run natively only (src/scene.js says why): the page does not offer them. */
+function isSphScene(path) {
+	try {
+		return JSON.parse(readFileSync(path, 'utf8')).solver?.kind === 'sph';
+	} catch {
+		return false;
+	}
+}
+
 async function listScenes() {
 	const { readdir } = await import('node:fs/promises');
 	try {
-		const names = await readdir(join(repoRoot, 'scenes'));
-		return names.filter((n) => n.endsWith('.json')).sort();
+		const names = (await readdir(join(repoRoot, 'scenes'))).filter((n) => n.endsWith('.json')).sort();
+		return names.filter((n) => !isSphScene(join(repoRoot, 'scenes', n)));
 	} catch {
 		return [];
 	}
