@@ -38,7 +38,7 @@ bool pdl_particles_reserve(pdl_world* w, int capacity)
 	}
 	ok = ok && pdl_grid_reserve(&w->grid, cap);
 	if (!ok) return false;
-	/* the four-wide loops read up to three entries past the last particle: keep them defined */
+	/* the eight-lane loops read up to seven entries past the last particle: keep them defined */
 	float* padded[] = {p->x, p->y, p->vx, p->vy, p->x2, p->y2, p->vx2, p->vy2, p->density, p->pressure, p->near_pressure};
 	for (size_t k = 0; k < sizeof padded / sizeof padded[0]; ++k)
 		for (int i = p->capacity; i < cap + PDL_SIMD_PAD; ++i) padded[k][i] = 0;
