@@ -61,6 +61,9 @@ bool pdl_grid_reserve(pdl_grid* g, int particles)
 	int32_t* order = realloc(g->order, (size_t)particles * sizeof *order);
 	if (!order) return false;
 	g->order = order;
+	int32_t* slot_key = realloc(g->slot_key, (size_t)particles * sizeof *slot_key);
+	if (!slot_key) return false;
+	g->slot_key = slot_key;
 
 	if (!g->job && !(g->job = malloc(sizeof *g->job))) return false;
 	g->table_size = table;
@@ -73,6 +76,7 @@ void pdl_grid_free(pdl_grid* g)
 	free(g->start);
 	free(g->key);
 	free(g->order);
+	free(g->slot_key);
 	free(g->job);
 	memset(g, 0, sizeof *g);
 }
@@ -152,8 +156,9 @@ static void band_count(void* ctx, int begin, int end)
 	}
 }
 
-/* Part 2: place the band's particles in index order (stable), then record each sorted slot's
- * bucket and shift the starts back to the first slot of each bucket. */
+/* Part 2: place the band's particles in index order (stable), recording each sorted slot's
+ * bucket. (Writing slot buckets into key[], which both threads have just read, made every
+ * write invalidate the other core's copy: slower on two threads than on one.) */
 static void band_scatter(void* ctx, int begin, int end)
 {
 	build_job* job = ctx;
@@ -165,26 +170,24 @@ static void band_scatter(void* ctx, int begin, int end)
 		for (int32_t b = lo; b < hi; ++b) start[b] += offset;
 		for (int i = 0; i < job->n; ++i) {
 			int32_t k = g->key[i];
-			if (k >= lo && k < hi) g->order[start[k]++] = i;
+			if (k >= lo && k < hi) {
+				g->slot_key[start[k]] = k;
+				g->order[start[k]++] = i;
+			}
 		}
 	}
 }
 
-/* Part 3, once every band has scattered (key[] is per particle until then): start[b] now holds
- * the end of bucket b; walk the band's buckets down, recording each sorted slot's bucket and
- * moving each start back to its bucket's first slot. */
+/* Part 3, once every band has scattered: start[b] now holds the end of bucket b; walk the
+ * band's buckets down, moving each start back to its bucket's first slot. */
 static void band_finish(void* ctx, int begin, int end)
 {
 	build_job* job = ctx;
-	pdl_grid* g = job->g;
-	int32_t* start = g->start;
+	int32_t* start = job->g->start;
 	for (int band = begin; band < end; ++band) {
 		int32_t lo = job->band_first[band], hi = job->band_first[band + 1];
-		for (int32_t b = hi - 1; b >= lo; --b) {
-			int32_t first = b > lo ? start[b - 1] : job->band_offset[band];
-			for (int32_t k = first; k < start[b]; ++k) g->key[k] = b;
-			start[b] = first;
-		}
+		for (int32_t b = hi - 1; b > lo; --b) start[b] = start[b - 1];
+		if (hi > lo) start[lo] = job->band_offset[band];
 	}
 }
 
@@ -249,7 +252,6 @@ void pdl_grid_build(pdl_grid* g, pdl_pool* pool, int n, const float* x, const fl
 	}
 	pdl_pool_for(pool, bands, 1, band_scatter, job);
 	pdl_pool_for(pool, bands, 1, band_finish, job);
-	/* from here on key[] is by sorted slot: the callers store particles in this order */
 	g->start[buckets] = n;
 }
 
@@ -267,7 +269,7 @@ void pdl_grid_runs_of(const pdl_grid* g, int i, float px, float py, pdl_grid_run
 		pdl_grid_runs_around(g, px, py, runs);
 		return;
 	}
-	int32_t bucket = g->key[i];
+	int32_t bucket = g->slot_key[i];
 	if (bucket == *cached) return;
 	*cached = bucket;
 	runs_of_cell(g, g->x0 + bucket % g->nx, g->y0 + bucket / g->nx, runs);

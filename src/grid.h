@@ -25,7 +25,8 @@ typedef struct pdl_grid {
 	uint32_t table_used;  /* buckets of the last build: power of two, >= 4 * particle count */
 	int capacity;         /* particles the arrays hold */
 	int32_t* start;       /* table_size + 1: bucket b's particles are order[start[b] .. start[b+1]) */
-	int32_t* key;         /* per sorted slot: its bucket (per particle while sorting) */
+	int32_t* key;         /* each particle's bucket, in the order before the sort */
+	int32_t* slot_key;    /* each sorted slot's bucket */
 	int32_t* order;       /* sorted slot -> particle index, stable in particle index */
 	struct build_job* job; /* scratch of pdl_grid_build, allocated by pdl_grid_reserve */
 } pdl_grid;
