@@ -50,7 +50,7 @@ static inline void density_pass(const pdl_stage_job* job, int begin, int end, bo
 			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
 				f8 dx = f8_sub(f8_load(px + j), xi), dy = f8_sub(f8_load(py + j), yi);
 				f8 r2 = f8_add(f8_mul(dx, dx), f8_mul(dy, dy));
-				m8 in = m8_and(m8_lanes(j, runs.end[r], i), f8_lt(r2, h2));
+				m8 in = m8_and(m8_first(runs.end[r] - j), f8_lt(r2, h2)); /* i itself too */
 				f8 dist = f8_sqrt(r2);
 				f8 a = f8_mask(in, f8_sub(one, f8_mul(dist, inv_h)));
 				f8 a2 = f8_mul(a, a);
@@ -63,7 +63,9 @@ static inline void density_pass(const pdl_stage_job* job, int begin, int end, bo
 			}
 		}
 		const pdl_material_def* m = &w->materials[mat[i]].def;
-		float d = f8_sum(rho), dn = f8_sum(rho_near);
+		/* the candidates include i itself, at r = 0: (1 - 0)^2 = (1 - 0)^3 = 1 exactly; masking
+		 * it lane by lane cost more than taking it off here */
+		float d = f8_sum(rho) - 1.0f, dn = f8_sum(rho_near) - 1.0f;
 		p->density[i] = d;
 		p->pressure[i] = m->stiffness * (d - m->rest_density);
 		p->near_pressure[i] = m->near_stiffness * dn;
@@ -107,7 +109,7 @@ void RELAX_LOOP(displace_range)(void* ctx, int begin, int end)
 			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
 				f8 dx = f8_sub(f8_load(px + j), xi), dy = f8_sub(f8_load(py + j), yi);
 				f8 r2 = f8_add(f8_mul(dx, dx), f8_mul(dy, dy));
-				m8 in = m8_and(m8_lanes(j, runs.end[r], i), f8_lt(r2, h2));
+				m8 in = m8_and(m8_first(runs.end[r] - j), f8_lt(r2, h2)); /* i itself too */
 				f8 dist = f8_sqrt(r2);
 				f8 a = f8_sub(one, f8_mul(dist, inv_h));
 				f8 pressure = f8_add(pi, f8_load(pressure_of + j));
@@ -122,7 +124,7 @@ void RELAX_LOOP(displace_range)(void* ctx, int begin, int end)
 				sy = f8_sub(sy, f8_mul(scale, dy));
 				int same = m8_bits(m8_andnot(apart, in));
 				for (int k = 0; same; ++k, same >>= 1) {
-					if (!(same & 1)) continue;
+					if (!(same & 1) || j + k == i) continue; /* i itself: no pair */
 					float dk[PDL_LANES];
 					f8_store(dk, d);
 					pdl_vec2 u = pdl_coincident_direction(p->id[i], p->id[j + k]);

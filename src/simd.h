@@ -36,6 +36,10 @@
 #define PDL_LANES 8
 #define PDL_SIMD_PAD PDL_LANES
 
+/* m8_first(n) reads eight of these from entry 8 - n: n all-ones lanes, then zeros (n >= 8: all
+ * lanes). It masks the lanes past the end of a neighbour run. */
+static const uint32_t pdl_lane_masks[16] = {~0u, ~0u, ~0u, ~0u, ~0u, ~0u, ~0u, ~0u, 0, 0, 0, 0, 0, 0, 0, 0};
+
 #if PDL_SIMD_AVX2
 typedef __m256 f8; /* eight floats */
 typedef __m256 m8; /* eight lane masks: all ones or all zeros */
@@ -61,6 +65,11 @@ static inline m8 m8_lanes(int base, int end, int self)
 	__m256i in = _mm256_cmpgt_epi32(_mm256_set1_epi32(end), idx);
 	__m256i me = _mm256_cmpeq_epi32(idx, _mm256_set1_epi32(self));
 	return _mm256_castsi256_ps(_mm256_andnot_si256(me, in));
+}
+/* the first n lanes (n in [0, 8]) */
+static inline m8 m8_first(int n)
+{
+	return _mm256_loadu_ps((const float*)(pdl_lane_masks + 8 - (n < 8 ? n : 8)));
 }
 #elif PDL_SIMD_SSE2 || PDL_SIMD_WASM
 #if PDL_SIMD_SSE2
@@ -140,6 +149,11 @@ static inline m8 m8_lanes(int base, int end, int self)
 {
 	return (m8){v4_lanes(base, end, self), v4_lanes(base + 4, end, self)};
 }
+static inline m8 m8_first(int n)
+{
+	const float* m = (const float*)(pdl_lane_masks + 8 - (n < 8 ? n : 8));
+	return (m8){v4_load(m), v4_load(m + 4)};
+}
 #else
 typedef struct f8 {
 	float v[8];
@@ -174,6 +188,7 @@ static inline m8 f8_gt(f8 a, f8 b) { PDL_M8_MAP(a.v[k] > b.v[k]); }
 static inline m8 m8_and(m8 a, m8 b) { PDL_M8_MAP(a.v[k] && b.v[k]); }
 static inline m8 m8_andnot(m8 a, m8 b) { PDL_M8_MAP(!a.v[k] && b.v[k]); }
 static inline m8 m8_lanes(int base, int end, int self) { PDL_M8_MAP(base + k < end && base + k != self); }
+static inline m8 m8_first(int n) { PDL_M8_MAP(k < n); }
 static inline f8 f8_mask(m8 m, f8 a) { PDL_F8_MAP(m.v[k] ? a.v[k] : 0.0f); }
 static inline int m8_bits(m8 m)
 {
