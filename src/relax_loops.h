@@ -92,7 +92,8 @@ void RELAX_LOOP(displace_range)(void* ctx, int begin, int end)
 	const pdl_grid* g = &w->grid;
 	float h = w->def.interaction_radius, dt2 = job->dt * job->dt;
 	const f8 h2 = f8_set1(h * h), inv_h = f8_set1(1.0f / h), one = f8_set1(1.0f), zero = f8_set1(0);
-	const f8 dt2_v = f8_set1(dt2);
+	/* with equal masses every pair splits in halves: fold the 1/2 into dt^2 */
+	const f8 dt2_v = f8_set1(w->uniform_mass ? 0.5f * dt2 : dt2);
 	const float *px = p->x, *py = p->y, *pressure_of = p->pressure, *near_of = p->near_pressure;
 	const bool uniform_mass = w->uniform_mass, viscosity = w->any_viscosity;
 	pdl_grid_runs runs = {0};
@@ -101,7 +102,6 @@ void RELAX_LOOP(displace_range)(void* ctx, int begin, int end)
 		const f8 xi = f8_set1(p->x[i]), yi = f8_set1(p->y[i]);
 		const f8 pi = f8_set1(p->pressure[i]), pni = f8_set1(p->near_pressure[i]);
 		const float* weight_row = w->pair_weight + p->material[i] * PDL_MAX_MATERIALS;
-		const f8 half = f8_set1(0.5f);
 		f8 sx = zero, sy = zero;
 		float coincident_x = 0, coincident_y = 0;
 		pdl_grid_runs_of(g, i, p->x[i], p->y[i], &runs, &cached);
@@ -114,8 +114,9 @@ void RELAX_LOOP(displace_range)(void* ctx, int begin, int end)
 				f8 a = f8_sub(one, f8_mul(dist, inv_h));
 				f8 pressure = f8_add(pi, f8_load(pressure_of + j));
 				f8 near = f8_add(pni, f8_load(near_of + j));
-				f8 d = f8_mul(dt2_v, f8_add(f8_mul(pressure, a), f8_mul(f8_mul(near, a), a)));
-				d = f8_mul(d, uniform_mass ? half : f8_gather(weight_row, p->material + j));
+				/* dt^2 (P (1 - q) + P_near (1 - q)^2) = dt^2 a (P + P_near a) */
+				f8 d = f8_mul(f8_mul(dt2_v, a), f8_add(pressure, f8_mul(near, a)));
+				if (!uniform_mass) d = f8_mul(d, f8_gather(weight_row, p->material + j));
 				/* d along the unit vector dx / dist; a pair at the same place (dist = 0) takes
 				 * its fixed direction below */
 				m8 apart = m8_and(in, f8_gt(r2, zero));

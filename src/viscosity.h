@@ -47,7 +47,8 @@ static inline void viscosity_impulses(const viscosity_i* vi, m8 in, f8 dx, f8 dy
 		beta = f8_gather(vi->beta_row, mat_j);
 	}
 	if (!vi->uniform_mass) weight = f8_gather(vi->weight_row, mat_j);
-	f8 impulse = f8_mul(f8_mul(dt, a), f8_add(f8_mul(sigma, u), f8_mul(f8_mul(beta, u), u)));
+	/* dt (1 - q) (sigma u + beta u^2) = dt a u (sigma + beta u) */
+	f8 impulse = f8_mul(f8_mul(f8_mul(dt, a), u), f8_add(sigma, f8_mul(beta, u)));
 	impulse = f8_mul(f8_min(impulse, u), weight);
 	f8 scale = f8_mask(in, f8_mul(impulse, inv_dist));
 	*dvx = f8_sub(*dvx, f8_mul(scale, dx));
