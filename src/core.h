@@ -174,4 +174,18 @@ static inline pdl_vec2 pdl_coincident_direction(uint32_t id_a, uint32_t id_b)
 	return (pdl_vec2){s * dirs[h & 7][0], s * dirs[h & 7][1]};
 }
 
+/* Pairs at the same place as i in a neighbour loop's vector: for each lane k set in `same`,
+ * subtracts value[k] times the fixed direction from i to candidate j + k from (*sum_x, *sum_y),
+ * in lane order. Lane i itself (r = 0 too) is skipped: it is no pair. */
+static inline void pdl_coincident_lanes(int same, const float* value, const uint32_t* id, int i,
+                                        int j, float* sum_x, float* sum_y)
+{
+	for (int k = 0; same; ++k, same >>= 1) {
+		if (!(same & 1) || j + k == i) continue;
+		pdl_vec2 u = pdl_coincident_direction(id[i], id[j + k]);
+		*sum_x -= value[k] * u.x;
+		*sum_y -= value[k] * u.y;
+	}
+}
+
 #endif

@@ -40,7 +40,6 @@ typedef struct build_job {
 	pdl_grid* g;
 	const float *x, *y;
 	int n, grain;
-	int bands;
 	int32_t band_first[GRID_MAX_BANDS + 1]; /* band b sorts buckets [first[b], first[b+1]) */
 	int32_t band_total[GRID_MAX_BANDS];     /* particles in band b */
 	int32_t band_offset[GRID_MAX_BANDS];    /* sorted slots before band b */
@@ -237,7 +236,6 @@ void pdl_grid_build(pdl_grid* g, pdl_pool* pool, int n, const float* x, const fl
 	int bands = pdl_pool_threads(pool);
 	if (bands > GRID_MAX_BANDS) bands = GRID_MAX_BANDS;
 	if (n < 8192) bands = 1;
-	job->bands = bands;
 	job->band_first[0] = 0;
 	for (int b = 1; b < bands; ++b) {
 		int32_t edge = g->key[(long long)n * b / bands];

@@ -49,7 +49,7 @@ struct pdl_pool {
 	/* the current job: written before generation is bumped, read after */
 	pdl_task_fn* fn;
 	void* context;
-	int count, grain;
+	int grain;
 };
 
 static inline void cpu_pause(void)
@@ -176,7 +176,6 @@ void pdl_pool_for(pdl_pool* pool, int count, int grain, pdl_task_fn* fn, void* c
 	}
 	pool->fn = fn;
 	pool->context = context;
-	pool->count = count;
 	pool->grain = grain;
 	/* segment t starts at t count / threads, rounded down to a whole chunk, so every chunk
 	 * starts at a multiple of grain whichever thread claims it */

@@ -124,13 +124,10 @@ void RELAX_LOOP(displace_range)(void* ctx, int begin, int end)
 				sx = f8_sub(sx, f8_mul(scale, dx));
 				sy = f8_sub(sy, f8_mul(scale, dy));
 				int same = m8_bits(m8_andnot(apart, in));
-				for (int k = 0; same; ++k, same >>= 1) {
-					if (!(same & 1) || j + k == i) continue; /* i itself: no pair */
+				if (same) {
 					float dk[PDL_LANES];
 					f8_store(dk, d);
-					pdl_vec2 u = pdl_coincident_direction(p->id[i], p->id[j + k]);
-					coincident_x -= dk[k] * u.x;
-					coincident_y -= dk[k] * u.y;
+					pdl_coincident_lanes(same, dk, p->id, i, j, &coincident_x, &coincident_y);
 				}
 			}
 		}

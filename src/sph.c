@@ -387,13 +387,10 @@ static void internal_range(void* ctx, int begin, int end)
 				ax = f8_add(ax, f8_mul(scale, dx));
 				ay = f8_add(ay, f8_mul(scale, dy));
 				int same = m8_bits(m8_andnot(apart, in));
-				for (int l = 0; same; ++l, same >>= 1) {
-					if (!(same & 1)) continue;
+				if (same) { /* along the fixed direction from i to j */
 					float al[PDL_LANES];
 					f8_store(al, along);
-					pdl_vec2 u = pdl_coincident_direction(p->id[i], p->id[j + l]); /* from i to j */
-					cx -= al[l] * u.x;
-					cy -= al[l] * u.y;
+					pdl_coincident_lanes(same, al, p->id, i, j, &cx, &cy);
 				}
 				f8 dvx = f8_sub(f8_load(pvx + j), vxi4), dvy = f8_sub(f8_load(pvy + j), vyi4);
 				f8 lv = f8_mask(in, f8_mul(sym, f8_mul(lap_c, hr)));
