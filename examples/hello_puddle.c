@@ -10,10 +10,10 @@ int main(void)
 	pdl_world_add_material(world, &water, NULL); /* material 0 */
 	pdl_boundary_def tank = pdl_default_boundary_def();
 	tank.kind = PDL_BOUNDARY_BOX_CONTAINER;
-	tank.half_extents = (pdl_vec2){20, 10};
+	tank.half_extents = (pdl_vec3){20, 10};
 	pdl_world_add_boundary(world, &tank, NULL);
 	pdl_fill_def column = pdl_default_fill_def(); /* a 10 x 10 box at rest density */
-	column.position = (pdl_vec2){-14, -4};
+	column.position = (pdl_vec3){-14, -4};
 	pdl_world_fill(world, &column, NULL);
 	for (int frame = 0; frame < 600; ++frame) pdl_world_step(world); /* ten seconds */
 	pdl_particle_data p = pdl_world_particles(world);

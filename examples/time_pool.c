@@ -37,11 +37,11 @@ int main(int argc, char** argv)
 	float hy = 4.0f * wd.interaction_radius, hx = area / (4.0f * hy);
 	pdl_boundary_def tank = pdl_default_boundary_def();
 	tank.kind = PDL_BOUNDARY_BOX_CONTAINER;
-	tank.half_extents = (pdl_vec2){hx, 2.0f * hy};
+	tank.half_extents = (pdl_vec3){hx, 2.0f * hy};
 	pdl_world_add_boundary(w, &tank, NULL);
 	pdl_fill_def fill = pdl_default_fill_def();
-	fill.position = (pdl_vec2){0, -hy};
-	fill.half_extents = (pdl_vec2){hx, hy};
+	fill.position = (pdl_vec3){0, -hy};
+	fill.half_extents = (pdl_vec3){hx, hy};
 	pdl_world_fill(w, &fill, NULL);
 	for (int i = 0; i < 100; ++i) pdl_world_step(w); /* warm up */
 	pdl_profile sum = {0};

@@ -34,25 +34,41 @@ int pdl_boundary_world_vertices(const pdl_boundary_def* d, pdl_vec2 out[PDL_MAX_
 	return n;
 }
 
-void pdl_boundary_update_shape(boundary* b)
+void pdl_boundary_update_shape(boundary* b, bool three)
 {
 	b->cos_angle = cosf(b->def.angle);
 	b->sin_angle = sinf(b->def.angle);
 	b->vertex_count = pdl_boundary_world_vertices(&b->def, b->vertices);
+	b->plane_count = b->vertex_count;
 	for (int i = 0; i < b->vertex_count; ++i) {
 		pdl_vec2 a = b->vertices[i], c = b->vertices[(i + 1) % b->vertex_count];
 		float ex = c.x - a.x, ey = c.y - a.y, len = sqrtf(ex * ex + ey * ey);
 		b->normals[i] = (pdl_vec2){ey / len, -ex / len}; /* outward for counter-clockwise */
+		b->plane_point[i] = (pdl_vec3){a.x, a.y, b->def.position.z};
+		b->plane_normal[i] = (pdl_vec3){b->normals[i].x, b->normals[i].y, 0};
 	}
-	/* obstacles: bounding box of the shape; containers: the box's inner half extents */
-	pdl_vec2 lo = {b->def.position.x - b->def.radius, b->def.position.y - b->def.radius};
-	pdl_vec2 hi = {b->def.position.x + b->def.radius, b->def.position.y + b->def.radius};
+	float hz = three ? (b->def.kind == PDL_BOUNDARY_BOX || b->def.kind == PDL_BOUNDARY_BOX_CONTAINER
+	                        ? b->def.half_extents.z
+	                        : b->def.radius)
+	                 : 0;
+	if (three && b->vertex_count > 0) { /* a 3D box: its top and bottom faces too */
+		pdl_vec3 c = b->def.position;
+		b->plane_point[b->plane_count] = (pdl_vec3){c.x, c.y, c.z + hz};
+		b->plane_normal[b->plane_count++] = (pdl_vec3){0, 0, 1};
+		b->plane_point[b->plane_count] = (pdl_vec3){c.x, c.y, c.z - hz};
+		b->plane_normal[b->plane_count++] = (pdl_vec3){0, 0, -1};
+	}
+	/* obstacles: bounding box of the shape */
+	pdl_vec3 lo = {b->def.position.x - b->def.radius, b->def.position.y - b->def.radius, 0};
+	pdl_vec3 hi = {b->def.position.x + b->def.radius, b->def.position.y + b->def.radius, 0};
 	for (int i = 0; i < b->vertex_count; ++i) {
 		pdl_vec2 v = b->vertices[i];
-		if (i == 0) lo = hi = v;
-		lo = (pdl_vec2){fminf(lo.x, v.x), fminf(lo.y, v.y)};
-		hi = (pdl_vec2){fmaxf(hi.x, v.x), fmaxf(hi.y, v.y)};
+		if (i == 0) lo.x = hi.x = v.x, lo.y = hi.y = v.y;
+		lo.x = fminf(lo.x, v.x), lo.y = fminf(lo.y, v.y);
+		hi.x = fmaxf(hi.x, v.x), hi.y = fmaxf(hi.y, v.y);
 	}
+	lo.z = b->def.position.z - hz;
+	hi.z = b->def.position.z + hz;
 	b->bounds_min = lo;
 	b->bounds_max = hi;
 }
@@ -60,7 +76,7 @@ void pdl_boundary_update_shape(boundary* b)
 int pdl_world_add_boundary(pdl_world* w, const pdl_boundary_def* def, pdl_error* err)
 {
 	if (!w) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN), -1;
-	if (pdl_validate_boundary_def(def, err)) return -1;
+	if (pdl_validate_boundary_def(def, w->def.dimensions, err)) return -1;
 	if (w->boundary_count == w->boundary_capacity) {
 		int cap = w->boundary_capacity ? 2 * w->boundary_capacity : 16;
 		boundary* b = realloc(w->boundaries, (size_t)cap * sizeof *b);
@@ -73,7 +89,7 @@ int pdl_world_add_boundary(pdl_world* w, const pdl_boundary_def* def, pdl_error*
 	memset(b, 0, sizeof *b);
 	b->alive = true;
 	b->def = *def;
-	pdl_boundary_update_shape(b);
+	pdl_boundary_update_shape(b, PDL_IS_3D(w));
 	return id;
 }
 
@@ -83,10 +99,10 @@ pdl_error_id pdl_world_set_boundary(pdl_world* w, int id, const pdl_boundary_def
 {
 	if (!w) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
 	if (!live(w, id)) return pdl_fail(err, PDL_ERR_OBSTACLE_ID, id);
-	pdl_error_id e = pdl_validate_boundary_def(def, err);
+	pdl_error_id e = pdl_validate_boundary_def(def, w->def.dimensions, err);
 	if (e) return e;
 	w->boundaries[id].def = *def;
-	pdl_boundary_update_shape(&w->boundaries[id]);
+	pdl_boundary_update_shape(&w->boundaries[id], PDL_IS_3D(w));
 	return PDL_OK;
 }
 
@@ -109,12 +125,15 @@ int pdl_world_boundary_id_limit(const pdl_world* w) { return w ? w->boundary_cou
 
 /* ---- Collisions ------------------------------------------------------------------------- */
 
+/* Collisions are written once for 2D and 3D: vectors have three components, and in a 2D world
+ * every z (positions, velocities, normals) is 0, so the z terms add nothing. */
+
 /* One particle during the boundary stage: where it is, where it started the step, and the
  * velocity that the velocity stage will turn into (x - x_prev) / dt. */
 typedef struct body {
-	float x, y;   /* current position */
-	float ax, ay; /* start of the step: the swept segment runs from here to (x, y) */
-	float vx, vy; /* implied velocity */
+	float x[3];  /* current position */
+	float a[3];  /* start of the step: the swept segment runs from here to x */
+	float v[3];  /* implied velocity */
 	bool touched;
 } body;
 
@@ -122,110 +141,141 @@ typedef struct surface_params {
 	float friction, restitution, stickiness, stick_distance, skin, dt;
 } surface_params;
 
-/* Clavet section 6 contact: move to the surface point (plus a skin, so the next step starts
+static inline float dot3(const float* a, const float* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+/* Clavet section 6 contact: move to the surface point c (plus a skin, so the next step starts
  * outside), then split the velocity relative to the wall into normal and tangential parts:
  * the inward normal part is reflected by the restitution, the tangential part keeps (1 - mu).
  * Keeping the tangential velocity (and the bounce) is what stops particles from gluing to
  * walls (the anti-stick problem of reference 004): the position is projected, the velocity
  * is not thrown away. n points into the fluid. */
-static void contact(body* b, float cx, float cy, float nx, float ny, const boundary* wall,
+static void contact(body* b, const float c[3], const float n[3], const boundary* wall,
                     const surface_params* s)
 {
-	b->x = cx + nx * s->skin;
-	b->y = cy + ny * s->skin;
-	float rvx = b->vx - wall->def.velocity.x, rvy = b->vy - wall->def.velocity.y;
-	float vn = rvx * nx + rvy * ny;
+	const float wv[3] = {wall->def.velocity.x, wall->def.velocity.y, wall->def.velocity.z};
+	float rv[3];
+	for (int k = 0; k < 3; ++k) {
+		b->x[k] = c[k] + n[k] * s->skin;
+		rv[k] = b->v[k] - wv[k];
+	}
+	float vn = dot3(rv, n);
 	if (vn < 0) {
-		float tx = rvx - vn * nx, ty = rvy - vn * ny;
 		float keep = 1.0f - s->friction;
-		rvx = keep * tx - s->restitution * vn * nx;
-		rvy = keep * ty - s->restitution * vn * ny;
-		b->vx = wall->def.velocity.x + rvx;
-		b->vy = wall->def.velocity.y + rvy;
+		for (int k = 0; k < 3; ++k) {
+			float t = rv[k] - vn * n[k];
+			b->v[k] = wv[k] + (keep * t - s->restitution * vn * n[k]);
+		}
 	}
 	b->touched = true;
 }
 
 /* Clavet section 6 stickiness: I = -dt k_stick d (1 - d / d_stick) n for 0 <= d < d_stick. */
-static void stick(body* b, float d, float nx, float ny, const surface_params* s)
+static void stick(body* b, float d, const float n[3], const surface_params* s)
 {
 	if (s->stickiness <= 0 || d < 0 || d >= s->stick_distance) return;
 	float impulse = s->dt * s->stickiness * d * (1.0f - d / s->stick_distance);
-	b->vx -= impulse * nx;
-	b->vy -= impulse * ny;
+	for (int k = 0; k < 3; ++k) b->v[k] -= impulse * n[k];
 	b->touched = true;
 }
 
-static void collide_circle_obstacle(body* b, const boundary* w, const surface_params* s)
+static void centre_of(const boundary* w, float c[3])
 {
-	float cx = w->def.position.x, cy = w->def.position.y, r = w->def.radius;
-	float fx = b->ax - cx, fy = b->ay - cy;
-	float dx = b->x - b->ax, dy = b->y - b->ay;
-	float c = fx * fx + fy * fy - r * r;
+	c[0] = w->def.position.x, c[1] = w->def.position.y, c[2] = w->def.position.z;
+}
+
+/* Outside a circle (sphere): the first crossing of its surface along the swept segment. */
+static void collide_circle_obstacle(body* b, const boundary* w, const surface_params* s, bool three)
+{
+	float c[3], f[3], d[3], r = w->def.radius;
+	centre_of(w, c);
+	if (!three) c[2] = 0;
+	for (int k = 0; k < 3; ++k) f[k] = b->a[k] - c[k], d[k] = b->x[k] - b->a[k];
+	float cc = dot3(f, f) - r * r;
 	float t = -1;
-	if (c >= 0) { /* started outside: first crossing of the circle along the segment */
-		float a = dx * dx + dy * dy, bb = 2 * (fx * dx + fy * dy);
-		float disc = bb * bb - 4 * a * c;
+	if (cc >= 0) { /* started outside: first crossing along the segment */
+		float a = dot3(d, d), bb = 2 * dot3(f, d);
+		float disc = bb * bb - 4 * a * cc;
 		if (a > 0 && disc >= 0) {
 			float root = (-bb - sqrtf(disc)) / (2 * a);
 			if (root >= 0 && root <= 1) t = root;
 		}
 	}
-	float px, py;
-	if (t >= 0) {
-		px = b->ax + t * dx;
-		py = b->ay + t * dy;
-	} else {
-		px = b->x;
-		py = b->y;
-	}
-	float ox = px - cx, oy = py - cy, dist = sqrtf(ox * ox + oy * oy);
-	float nx = dist > 0 ? ox / dist : 1.0f, ny = dist > 0 ? oy / dist : 0.0f;
+	float o[3];
+	for (int k = 0; k < 3; ++k) o[k] = (t >= 0 ? b->a[k] + t * d[k] : b->x[k]) - c[k];
+	float dist = sqrtf(dot3(o, o));
+	float n[3] = {dist > 0 ? o[0] / dist : 1.0f, dist > 0 ? o[1] / dist : 0.0f, dist > 0 ? o[2] / dist : 0.0f};
 	if (t >= 0 || dist < r) {
-		contact(b, cx + nx * r, cy + ny * r, nx, ny, w, s);
+		float at[3] = {c[0] + n[0] * r, c[1] + n[1] * r, c[2] + n[2] * r};
+		contact(b, at, n, w, s);
 		return;
 	}
-	stick(b, dist - r, nx, ny, s);
+	stick(b, dist - r, n, s);
 }
 
-/* Exact distance from p to a convex polygon it is outside of, with the unit direction from the
- * polygon to p. */
-static float polygon_distance(const boundary* w, float px, float py, float* nx, float* ny)
+/* Exact distance from p to a convex polygon (3D: a box turned about z) it is outside of, with
+ * the unit direction from the shape to p. */
+static float polygon_distance(const boundary* w, const float p[3], bool three, float n[3])
 {
+	if (three) { /* the box in its own frame: clamp, and measure to the clamped point */
+		float o[3] = {p[0] - w->def.position.x, p[1] - w->def.position.y, p[2] - w->def.position.z};
+		float c = w->cos_angle, sn = w->sin_angle;
+		float l[3] = {c * o[0] + sn * o[1], -sn * o[0] + c * o[1], o[2]};
+		float half[3] = {w->def.half_extents.x, w->def.half_extents.y, w->def.half_extents.z};
+		float r[3];
+		for (int k = 0; k < 3; ++k) r[k] = l[k] - fmaxf(-half[k], fminf(half[k], l[k]));
+		float d = sqrtf(dot3(r, r));
+		if (!(d > 0)) return 0;
+		n[0] = (c * r[0] - sn * r[1]) / d;
+		n[1] = (sn * r[0] + c * r[1]) / d;
+		n[2] = r[2] / d;
+		return d;
+	}
 	float best = INFINITY;
 	for (int i = 0; i < w->vertex_count; ++i) {
 		pdl_vec2 a = w->vertices[i], c = w->vertices[(i + 1) % w->vertex_count];
-		float ex = c.x - a.x, ey = c.y - a.y, qx = px - a.x, qy = py - a.y;
+		float ex = c.x - a.x, ey = c.y - a.y, qx = p[0] - a.x, qy = p[1] - a.y;
 		float t = (qx * ex + qy * ey) / (ex * ex + ey * ey);
 		t = t < 0 ? 0 : t > 1 ? 1 : t;
 		float rx = qx - t * ex, ry = qy - t * ey, d = sqrtf(rx * rx + ry * ry);
 		if (d < best) {
 			best = d;
-			*nx = d > 0 ? rx / d : w->normals[i].x;
-			*ny = d > 0 ? ry / d : w->normals[i].y;
+			n[0] = d > 0 ? rx / d : w->normals[i].x;
+			n[1] = d > 0 ? ry / d : w->normals[i].y;
+			n[2] = 0;
 		}
 	}
 	return best;
 }
 
-static void collide_polygon_obstacle(body* b, const boundary* w, const surface_params* s)
+/* Out of a shape the particle ends inside, by the face it is least deep behind (sep < 0). */
+static void push_out(body* b, const boundary* w, int face, float sep, const surface_params* s)
 {
-	/* Cyrus-Beck clip of the segment start -> end against the edges' half-planes: the entry
-	 * point, if any, is where the particle first touched the polygon, however fast it went. */
-	float dx = b->x - b->ax, dy = b->y - b->ay;
+	const float n[3] = {w->plane_normal[face].x, w->plane_normal[face].y, w->plane_normal[face].z};
+	float at[3] = {b->x[0] - sep * n[0], b->x[1] - sep * n[1], b->x[2] - sep * n[2]};
+	contact(b, at, n, w, s);
+}
+
+/* Outside a convex polygon (2D) or box (3D), given as the planes of its faces. */
+static void collide_polygon_obstacle(body* b, const boundary* w, const surface_params* s, bool three)
+{
+	/* Cyrus-Beck clip of the segment start -> end against the faces' half-spaces: the entry
+	 * point, if any, is where the particle first touched the shape, however fast it went. */
+	float d[3] = {b->x[0] - b->a[0], b->x[1] - b->a[1], b->x[2] - b->a[2]};
 	float t_enter = 0, t_exit = 1;
-	int enter_edge = -1;
+	int enter_face = -1;
 	bool start_inside = true, hit = true;
 	float end_sep = -INFINITY;
-	int end_edge = 0;
-	for (int i = 0; i < w->vertex_count; ++i) {
-		pdl_vec2 v = w->vertices[i], n = w->normals[i];
-		float f = n.x * (b->ax - v.x) + n.y * (b->ay - v.y); /* > 0: start outside this edge */
-		float g = n.x * dx + n.y * dy;
+	int end_face = 0;
+	for (int i = 0; i < w->plane_count; ++i) {
+		const float v[3] = {w->plane_point[i].x, w->plane_point[i].y, w->plane_point[i].z};
+		const float n[3] = {w->plane_normal[i].x, w->plane_normal[i].y, w->plane_normal[i].z};
+		const float rel[3] = {b->a[0] - v[0], b->a[1] - v[1], three ? b->a[2] - v[2] : 0};
+		float f = dot3(n, rel); /* > 0: start outside this face */
+		float g = dot3(n, d);
 		float e = f + g; /* end point's separation */
 		if (e > end_sep) {
 			end_sep = e;
-			end_edge = i;
+			end_face = i;
 		}
 		if (f > 0) start_inside = false;
 		if (g == 0) {
@@ -235,7 +285,7 @@ static void collide_polygon_obstacle(body* b, const boundary* w, const surface_p
 			if (g < 0) {
 				if (t > t_enter) {
 					t_enter = t;
-					enter_edge = i;
+					enter_face = i;
 				}
 			} else if (t < t_exit) {
 				t_exit = t;
@@ -243,86 +293,97 @@ static void collide_polygon_obstacle(body* b, const boundary* w, const surface_p
 		}
 	}
 	if (start_inside) {
-		if (end_sep < 0) { /* still inside (the obstacle moved onto it): out by the nearest edge */
-			pdl_vec2 n = w->normals[end_edge];
-			contact(b, b->x - end_sep * n.x, b->y - end_sep * n.y, n.x, n.y, w, s);
-		}
-	} else if (hit && enter_edge >= 0 && t_enter <= t_exit && t_enter <= 1) {
-		pdl_vec2 n = w->normals[enter_edge];
-		contact(b, b->ax + t_enter * dx, b->ay + t_enter * dy, n.x, n.y, w, s);
+		if (end_sep < 0) push_out(b, w, end_face, end_sep, s); /* the obstacle moved onto it */
+	} else if (hit && enter_face >= 0 && t_enter <= t_exit && t_enter <= 1) {
+		const float n[3] = {w->plane_normal[enter_face].x, w->plane_normal[enter_face].y,
+		                    w->plane_normal[enter_face].z};
+		float at[3] = {b->a[0] + t_enter * d[0], b->a[1] + t_enter * d[1], b->a[2] + t_enter * d[2]};
+		contact(b, at, n, w, s);
 		return;
 	} else if (end_sep < 0) { /* rounding: the clip missed but the end is inside */
-		pdl_vec2 n = w->normals[end_edge];
-		contact(b, b->x - end_sep * n.x, b->y - end_sep * n.y, n.x, n.y, w, s);
+		push_out(b, w, end_face, end_sep, s);
 		return;
 	}
 	if (s->stickiness > 0 && end_sep < s->stick_distance) {
-		float nx = 0, ny = 0, d = polygon_distance(w, b->x, b->y, &nx, &ny);
-		stick(b, d, nx, ny, s);
+		float n[3] = {0, 0, 0};
+		float dist = polygon_distance(w, b->x, three, n);
+		stick(b, dist, n, s);
 	}
 }
 
-static void collide_circle_container(body* b, const boundary* w, const surface_params* s)
+/* Inside a circle (sphere). */
+static void collide_circle_container(body* b, const boundary* w, const surface_params* s, bool three)
 {
-	float cx = w->def.position.x, cy = w->def.position.y, r = w->def.radius;
-	float ox = b->x - cx, oy = b->y - cy, dist = sqrtf(ox * ox + oy * oy);
+	float c[3], r = w->def.radius;
+	centre_of(w, c);
+	if (!three) c[2] = 0;
+	float o[3] = {b->x[0] - c[0], b->x[1] - c[1], b->x[2] - c[2]};
+	float dist = sqrtf(dot3(o, o));
 	if (dist == 0) return;
-	float nx = -ox / dist, ny = -oy / dist; /* inward */
+	float n[3] = {-o[0] / dist, -o[1] / dist, -o[2] / dist}; /* inward */
 	float limit = r - s->skin;
 	if (dist > limit) {
-		contact(b, cx - nx * r, cy - ny * r, nx, ny, w, s);
+		float at[3] = {c[0] - n[0] * r, c[1] - n[1] * r, c[2] - n[2] * r};
+		contact(b, at, n, w, s);
 		return;
 	}
-	stick(b, r - dist, nx, ny, s);
+	stick(b, r - dist, n, s);
 }
 
-static void collide_box_container(body* b, const boundary* w, const surface_params* s)
+/* Inside a box turned by angle about z: clamp along each of its axes in turn. */
+static void collide_box_container(body* b, const boundary* w, const surface_params* s, bool three)
 {
 	float c = w->cos_angle, sn = w->sin_angle;
-	float hx = w->def.half_extents.x, hy = w->def.half_extents.y;
-	for (int axis = 0; axis < 2; ++axis) {
-		/* local coordinates, recomputed after each clamp */
-		float ox = b->x - w->def.position.x, oy = b->y - w->def.position.y;
-		float lx = c * ox + sn * oy, ly = -sn * ox + c * oy;
-		float u = axis == 0 ? lx : ly, half = axis == 0 ? hx : hy;
-		/* the axis direction in world space */
-		float ax = axis == 0 ? c : -sn, ay = axis == 0 ? sn : c;
+	float half_of[3] = {w->def.half_extents.x, w->def.half_extents.y, w->def.half_extents.z};
+	/* the box's axes in world space */
+	const float axes[3][3] = {{c, sn, 0}, {-sn, c, 0}, {0, 0, 1}};
+	for (int axis = 0; axis < (three ? 3 : 2); ++axis) {
+		/* local coordinate, recomputed after each clamp */
+		float o[3] = {b->x[0] - w->def.position.x, b->x[1] - w->def.position.y,
+		              three ? b->x[2] - w->def.position.z : 0};
+		float u = dot3(axes[axis], o), half = half_of[axis];
 		for (int side = -1; side <= 1; side += 2) {
 			float depth = side * u - half; /* > 0: outside this wall */
-			float nx = -side * ax, ny = -side * ay;
+			float n[3] = {-side * axes[axis][0], -side * axes[axis][1], -side * axes[axis][2]};
 			if (depth > -s->skin) {
-				contact(b, b->x + nx * depth, b->y + ny * depth, nx, ny, w, s);
+				float at[3] = {b->x[0] + n[0] * depth, b->x[1] + n[1] * depth, b->x[2] + n[2] * depth};
+				contact(b, at, n, w, s);
 				u = side * (half - s->skin);
 			} else {
-				stick(b, -depth, nx, ny, s);
+				stick(b, -depth, n, s);
 			}
 		}
 	}
 }
 
-/* True when the segment from (ax, ay) to (x, y) is farther than `margin` from every point of the
- * wall, so that the wall can neither stop the particle nor pull it (stickiness reaches at most
- * h): most particles of a pool are, and skip the exact tests. */
-static bool far_from(const boundary* wall, float x, float y, float ax, float ay, float margin)
+/* True when the segment from a to x is farther than `margin` from every point of the wall, so
+ * that the wall can neither stop the particle nor pull it (stickiness reaches at most h): most
+ * particles of a pool are, and skip the exact tests. */
+static bool far_from(const boundary* wall, const float x[3], const float a[3], float margin, bool three)
 {
 	switch (wall->def.kind) {
 	case PDL_BOUNDARY_CIRCLE_CONTAINER: {
-		/* the disc shrunk by the margin is convex: both ends inside it, all of it inside */
-		float r = wall->def.radius - margin, cx = wall->def.position.x, cy = wall->def.position.y;
+		/* the ball shrunk by the margin is convex: both ends inside it, all of it inside */
+		float r = wall->def.radius - margin, c[3];
 		if (r <= 0) return false;
-		float ex = x - cx, ey = y - cy, sx = ax - cx, sy = ay - cy;
-		return ex * ex + ey * ey < r * r && sx * sx + sy * sy < r * r;
+		centre_of(wall, c);
+		if (!three) c[2] = 0;
+		float e[3] = {x[0] - c[0], x[1] - c[1], x[2] - c[2]}, st[3] = {a[0] - c[0], a[1] - c[1], a[2] - c[2]};
+		return dot3(e, e) < r * r && dot3(st, st) < r * r;
 	}
 	case PDL_BOUNDARY_BOX_CONTAINER: { /* the end point only: containers test where it ends */
-		float ox = x - wall->def.position.x, oy = y - wall->def.position.y;
+		float ox = x[0] - wall->def.position.x, oy = x[1] - wall->def.position.y;
 		float lx = wall->cos_angle * ox + wall->sin_angle * oy;
 		float ly = -wall->sin_angle * ox + wall->cos_angle * oy;
 		return fabsf(lx) < wall->def.half_extents.x - margin &&
-		       fabsf(ly) < wall->def.half_extents.y - margin;
+		       fabsf(ly) < wall->def.half_extents.y - margin &&
+		       (!three || fabsf(x[2] - wall->def.position.z) < wall->def.half_extents.z - margin);
 	}
 	default: /* obstacles: the segment's box misses the shape's box grown by the margin */
-		return fmaxf(x, ax) < wall->bounds_min.x - margin || fminf(x, ax) > wall->bounds_max.x + margin ||
-		       fmaxf(y, ay) < wall->bounds_min.y - margin || fminf(y, ay) > wall->bounds_max.y + margin;
+		return fmaxf(x[0], a[0]) < wall->bounds_min.x - margin || fminf(x[0], a[0]) > wall->bounds_max.x + margin ||
+		       fmaxf(x[1], a[1]) < wall->bounds_min.y - margin || fminf(x[1], a[1]) > wall->bounds_max.y + margin ||
+		       (three && (fmaxf(x[2], a[2]) < wall->bounds_min.z - margin ||
+		                  fminf(x[2], a[2]) > wall->bounds_max.z + margin));
 	}
 }
 
@@ -332,18 +393,20 @@ static void boundaries_range(void* ctx, int begin, int end)
 	pdl_world* w = job->w;
 	particles* p = &w->p;
 	float dt = job->dt, h = w->def.interaction_radius;
+	const bool three = PDL_IS_3D(w);
 	/* farther than this from a wall, nothing happens: the contact skin is 1e-3 h and the
 	 * stickiness reach stick_distance h <= h */
 	const float margin = 1.01f * h;
 	for (int i = begin; i < end; ++i) {
+		const float x[3] = {p->x[i], p->y[i], three ? p->z[i] : 0};
+		const float a[3] = {p->xp[i], p->yp[i], three ? p->zp[i] : 0};
 		bool near = false;
 		for (int k = 0; k < w->boundary_count && !near; ++k)
-			near = w->boundaries[k].alive &&
-			       !far_from(&w->boundaries[k], p->x[i], p->y[i], p->xp[i], p->yp[i], margin);
+			near = w->boundaries[k].alive && !far_from(&w->boundaries[k], x, a, margin, three);
 		if (!near) continue;
 		const material* m = &w->materials[p->material[i]];
-		body b = {p->x[i], p->y[i], p->xp[i], p->yp[i], (p->x[i] - p->xp[i]) / dt,
-		          (p->y[i] - p->yp[i]) / dt, false};
+		body b = {{x[0], x[1], x[2]}, {a[0], a[1], a[2]},
+		          {(x[0] - a[0]) / dt, (x[1] - a[1]) / dt, (x[2] - a[2]) / dt}, false};
 		/* obstacles first, containers last: whatever an obstacle did, the particle ends inside
 		 * its container */
 		for (int pass = 0; pass < 2; ++pass) {
@@ -362,19 +425,23 @@ static void boundaries_range(void* ctx, int begin, int end)
 					.dt = dt,
 				};
 				switch (wall->def.kind) {
-				case PDL_BOUNDARY_CIRCLE_CONTAINER: collide_circle_container(&b, wall, &s); break;
-				case PDL_BOUNDARY_BOX_CONTAINER: collide_box_container(&b, wall, &s); break;
-				case PDL_BOUNDARY_CIRCLE: collide_circle_obstacle(&b, wall, &s); break;
-				default: collide_polygon_obstacle(&b, wall, &s); break;
+				case PDL_BOUNDARY_CIRCLE_CONTAINER: collide_circle_container(&b, wall, &s, three); break;
+				case PDL_BOUNDARY_BOX_CONTAINER: collide_box_container(&b, wall, &s, three); break;
+				case PDL_BOUNDARY_CIRCLE: collide_circle_obstacle(&b, wall, &s, three); break;
+				default: collide_polygon_obstacle(&b, wall, &s, three); break;
 				}
 			}
 		}
 		if (b.touched) {
-			p->x[i] = b.x;
-			p->y[i] = b.y;
+			p->x[i] = b.x[0];
+			p->y[i] = b.x[1];
 			/* x_prev carries the new velocity into the velocity stage */
-			p->xp[i] = b.x - b.vx * dt;
-			p->yp[i] = b.y - b.vy * dt;
+			p->xp[i] = b.x[0] - b.v[0] * dt;
+			p->yp[i] = b.x[1] - b.v[1] * dt;
+			if (three) {
+				p->z[i] = b.x[2];
+				p->zp[i] = b.x[2] - b.v[2] * dt;
+			}
 		}
 	}
 }

@@ -12,6 +12,9 @@
 #define PDL_K PDL_MAX_SPRINGS_PER_PARTICLE
 #define PDL_SPH_WALL_TABLE 64
 
+/* Whether a world is 3D (its particles have z). */
+#define PDL_IS_3D(w) ((w)->def.dimensions == 3)
+
 /* relax_avx2.c: an AVX2 copy of the neighbour loops, chosen at run time (GCC on x86-64). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(PUDDLE_NO_SIMD)
 #define PDL_HAVE_AVX2_LOOPS 1
@@ -36,24 +39,28 @@ typedef struct boundary {
 	int vertex_count;                             /* box and polygon: world-space corners */
 	pdl_vec2 vertices[PDL_MAX_POLYGON_VERTICES];  /* counter-clockwise */
 	pdl_vec2 normals[PDL_MAX_POLYGON_VERTICES];   /* outward normal of edge i -> i+1 */
+	/* the faces as planes (a point and the outward normal): the edges, and in 3D a box's top
+	 * and bottom (the obstacle collision clips against them) */
+	int plane_count;
+	pdl_vec3 plane_point[PDL_MAX_POLYGON_VERTICES + 2], plane_normal[PDL_MAX_POLYGON_VERTICES + 2];
 	float cos_angle, sin_angle;
-	pdl_vec2 bounds_min, bounds_max; /* the shape's bounding box (the broad phase of obstacles) */
+	pdl_vec3 bounds_min, bounds_max; /* the shape's bounding box (the broad phase of obstacles) */
 } boundary;
 
 /* Particle arrays, structure of arrays. Each sortable array has a spare of the same size so a
  * permutation is a gather into the spare and a pointer swap (no allocation in the step). */
 typedef struct particles {
 	int count, capacity;
-	float *x, *y;   /* position */
-	float *xp, *yp; /* position at the start of the solver step (Clavet alg. 1 x_prev) */
-	float *vx, *vy;
+	float *x, *y, *z;    /* position (z: 3D worlds only, NULL in 2D) */
+	float *xp, *yp, *zp; /* position at the start of the solver step (Clavet alg. 1 x_prev) */
+	float *vx, *vy, *vz;
 	uint8_t* material;
 	uint32_t* id;
 	float *density, *pressure, *near_pressure;
 	int32_t* spring_partner; /* capacity * PDL_K, or NULL while no material has springs */
 	float* spring_rest;
 	/* spares for sorting and Jacobi updates */
-	float *x2, *y2, *xp2, *yp2, *vx2, *vy2;
+	float *x2, *y2, *z2, *xp2, *yp2, *zp2, *vx2, *vy2, *vz2;
 	uint8_t* material2;
 	uint32_t* id2;
 	int32_t* spring_partner2;
@@ -109,7 +116,7 @@ pdl_error_id pdl_fail_text(pdl_error* err, pdl_error_id id, const char* detail);
 pdl_error_id pdl_validate_world_def(const pdl_world_def* def, pdl_error* err);
 pdl_error_id pdl_validate_sph_def(const pdl_sph_def* def, pdl_error* err);
 pdl_error_id pdl_validate_material_def(const pdl_material_def* def, pdl_error* err);
-pdl_error_id pdl_validate_boundary_def(const pdl_boundary_def* def, pdl_error* err);
+pdl_error_id pdl_validate_boundary_def(const pdl_boundary_def* def, int dimensions, pdl_error* err);
 pdl_error_id pdl_validate_fill_def(const pdl_world* w, const pdl_fill_def* def, pdl_error* err);
 pdl_error_id pdl_validate_pointer(const pdl_pointer* p, pdl_error* err);
 
@@ -132,7 +139,7 @@ int pdl_particles_compact(pdl_world* w, const uint8_t* keep);
 bool pdl_relax_has_avx2(void);
 
 /* boundary.c */
-void pdl_boundary_update_shape(boundary* b);
+void pdl_boundary_update_shape(boundary* b, bool three);
 
 /* What every stage's parallel loop gets: the world and the solver step dt in seconds. */
 typedef struct pdl_stage_job {
@@ -159,8 +166,9 @@ int pdl_sph_substeps(const pdl_world* w);
 void pdl_sph_step(pdl_world* w, pdl_profile* prof);
 
 /* A direction for two particles at the same place: unit, deterministic, and exactly
- * opposite for (b, a), so the pair still conserves momentum (instead of 0/0 = NaN). */
-static inline pdl_vec2 pdl_coincident_direction(uint32_t id_a, uint32_t id_b)
+ * opposite for (b, a), so the pair still conserves momentum (instead of 0/0 = NaN). In 2D one
+ * of eight directions in the plane, in 3D one of the eight cube diagonals. */
+static inline pdl_vec3 pdl_coincident_direction(uint32_t id_a, uint32_t id_b, bool three)
 {
 	uint32_t lo = id_a < id_b ? id_a : id_b, hi = id_a < id_b ? id_b : id_a;
 	uint32_t h = lo * 0x9E3779B1u ^ (hi + 0x7F4A7C15u) * 0x85EBCA77u;
@@ -171,20 +179,25 @@ static inline pdl_vec2 pdl_coincident_direction(uint32_t id_a, uint32_t id_b)
 	                                 {-1, 0},        {-0.70710678f, -0.70710678f},
 	                                 {0, -1},        {0.70710678f, -0.70710678f}};
 	float s = id_a < id_b ? 1.0f : -1.0f;
-	return (pdl_vec2){s * dirs[h & 7][0], s * dirs[h & 7][1]};
+	if (three) {
+		const float c = 0.57735027f; /* 1 / sqrt 3 */
+		return (pdl_vec3){s * (h & 1 ? c : -c), s * (h & 2 ? c : -c), s * (h & 4 ? c : -c)};
+	}
+	return (pdl_vec3){s * dirs[h & 7][0], s * dirs[h & 7][1], 0};
 }
 
 /* Pairs at the same place as i in a neighbour loop's vector: for each lane k set in `same`,
- * subtracts value[k] times the fixed direction from i to candidate j + k from (*sum_x, *sum_y),
- * in lane order. Lane i itself (r = 0 too) is skipped: it is no pair. */
+ * subtracts value[k] times the fixed direction from i to candidate j + k from sum (x, y and,
+ * in 3D, z), in lane order. Lane i itself (r = 0 too) is skipped: it is no pair. */
 static inline void pdl_coincident_lanes(int same, const float* value, const uint32_t* id, int i,
-                                        int j, float* sum_x, float* sum_y)
+                                        int j, bool three, float sum[3])
 {
 	for (int k = 0; same; ++k, same >>= 1) {
 		if (!(same & 1) || j + k == i) continue;
-		pdl_vec2 u = pdl_coincident_direction(id[i], id[j + k]);
-		*sum_x -= value[k] * u.x;
-		*sum_y -= value[k] * u.y;
+		pdl_vec3 u = pdl_coincident_direction(id[i], id[j + k], three);
+		sum[0] -= value[k] * u.x;
+		sum[1] -= value[k] * u.y;
+		if (three) sum[2] -= value[k] * u.z;
 	}
 }
 

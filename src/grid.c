@@ -16,19 +16,20 @@ static inline int cell_coord(float v, float inv_h)
 }
 
 
-static inline uint32_t hash_cell(int cx, int cy, uint32_t mask)
+static inline uint32_t hash_cell(int cx, int cy, int cz, uint32_t mask)
 {
-	uint32_t h = (uint32_t)cx * 73856093u ^ (uint32_t)cy * 19349663u;
+	/* Teschner et al. 2003's primes; cz is 0 in 2D */
+	uint32_t h = (uint32_t)cx * 73856093u ^ (uint32_t)cy * 19349663u ^ (uint32_t)cz * 83492791u;
 	h ^= h >> 13;
 	h *= 0x5bd1e995u;
 	h ^= h >> 15;
 	return h & mask;
 }
 
-static inline int32_t bucket_of(const pdl_grid* g, int cx, int cy)
+static inline int32_t bucket_of(const pdl_grid* g, int cx, int cy, int cz)
 {
-	if (g->dense) return (cy - g->y0) * g->nx + (cx - g->x0);
-	return (int32_t)hash_cell(cx, cy, g->table_used - 1);
+	if (g->dense) return ((cz - g->z0) * g->ny + (cy - g->y0)) * g->nx + (cx - g->x0);
+	return (int32_t)hash_cell(cx, cy, cz, g->table_used - 1);
 }
 
 /* Most bands (parallel parts) a build splits its counting sort into. */
@@ -38,12 +39,12 @@ static inline int32_t bucket_of(const pdl_grid* g, int cx, int cy)
 
 typedef struct build_job {
 	pdl_grid* g;
-	const float *x, *y;
+	const float *x, *y, *z; /* z: NULL in 2D */
 	int n, grain;
 	int32_t band_first[GRID_MAX_BANDS + 1]; /* band b sorts buckets [first[b], first[b+1]) */
 	int32_t band_total[GRID_MAX_BANDS];     /* particles in band b */
 	int32_t band_offset[GRID_MAX_BANDS];    /* sorted slots before band b */
-	int bounds[GRID_MAX_CHUNKS][4];          /* per chunk: xmin, xmax, ymin, ymax of its cells */
+	int bounds[GRID_MAX_CHUNKS][6]; /* per chunk: xmin, xmax, ymin, ymax, zmin, zmax of its cells */
 } build_job;
 
 bool pdl_grid_reserve(pdl_grid* g, int particles)
@@ -86,37 +87,44 @@ void pdl_grid_free(pdl_grid* g)
  * coordinate takes every particle's clamped cell instead (cell_coord). Min and max are exact,
  * so any split gives the same bounds. The pool may hand over several chunks at once (all of
  * them when it runs on one thread), so this walks the chunks of its range. */
+static void axis_bounds(const float* v, int first, int last, float inv, int* lo_hi)
+{
+	float lo = v[first], hi = v[first];
+	float finite = 0; /* stays 0 unless a coordinate is inf or NaN (inf - inf = NaN) */
+	for (int i = first; i < last; ++i) {
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+		finite += v[i] - v[i];
+	}
+	if (finite == 0) {
+		lo_hi[0] = cell_coord(lo, inv), lo_hi[1] = cell_coord(hi, inv);
+		return;
+	}
+	lo_hi[0] = lo_hi[1] = cell_coord(v[first], inv);
+	for (int i = first + 1; i < last; ++i) {
+		int c = cell_coord(v[i], inv);
+		lo_hi[0] = c < lo_hi[0] ? c : lo_hi[0];
+		lo_hi[1] = c > lo_hi[1] ? c : lo_hi[1];
+	}
+}
+
+/* Cell range of each chunk of `grain` particles, axis by axis. The float minimum and maximum
+ * come first (a loop the compiler vectorizes) and become cells once, which gives the same cells
+ * as taking every particle's cell, because floor is monotonic; a chunk holding an infinite or
+ * NaN coordinate takes every particle's clamped cell instead (cell_coord). Min and max are
+ * exact, so any split gives the same bounds. The pool may hand over several chunks at once
+ * (all of them when it runs on one thread), so this walks the chunks of its range. */
 static void chunk_bounds(void* ctx, int begin, int end)
 {
 	build_job* job = ctx;
 	float inv = job->g->inv_cell;
-	const float *x = job->x, *y = job->y;
 	for (int first = begin; first < end; first += job->grain) {
 		int last = first + job->grain < end ? first + job->grain : end;
-		float x_lo = x[first], x_hi = x[first], y_lo = y[first], y_hi = y[first];
-		float finite = 0; /* stays 0 unless a coordinate is inf or NaN (inf - inf = NaN) */
-		for (int i = first; i < last; ++i) {
-			x_lo = x[i] < x_lo ? x[i] : x_lo;
-			x_hi = x[i] > x_hi ? x[i] : x_hi;
-			y_lo = y[i] < y_lo ? y[i] : y_lo;
-			y_hi = y[i] > y_hi ? y[i] : y_hi;
-			finite += (x[i] - x[i]) + (y[i] - y[i]);
-		}
 		int* b = job->bounds[first / job->grain];
-		if (finite == 0) {
-			b[0] = cell_coord(x_lo, inv), b[1] = cell_coord(x_hi, inv);
-			b[2] = cell_coord(y_lo, inv), b[3] = cell_coord(y_hi, inv);
-			continue;
-		}
-		b[0] = b[1] = cell_coord(x[first], inv);
-		b[2] = b[3] = cell_coord(y[first], inv);
-		for (int i = first + 1; i < last; ++i) {
-			int cx = cell_coord(x[i], inv), cy = cell_coord(y[i], inv);
-			b[0] = cx < b[0] ? cx : b[0];
-			b[1] = cx > b[1] ? cx : b[1];
-			b[2] = cy < b[2] ? cy : b[2];
-			b[3] = cy > b[3] ? cy : b[3];
-		}
+		axis_bounds(job->x, first, last, inv, b);
+		axis_bounds(job->y, first, last, inv, b + 2);
+		if (job->z) axis_bounds(job->z, first, last, inv, b + 4);
+		else b[4] = b[5] = 0;
 	}
 }
 
@@ -124,10 +132,15 @@ static void compute_keys(void* ctx, int begin, int end)
 {
 	build_job* job = ctx;
 	pdl_grid* g = job->g;
-	for (int i = begin; i < end; ++i) {
-		int cx = cell_coord(job->x[i], g->inv_cell), cy = cell_coord(job->y[i], g->inv_cell);
-		g->key[i] = bucket_of(g, cx, cy);
+	float inv = g->inv_cell;
+	if (!job->z) {
+		for (int i = begin; i < end; ++i)
+			g->key[i] = bucket_of(g, cell_coord(job->x[i], inv), cell_coord(job->y[i], inv), 0);
+		return;
 	}
+	for (int i = begin; i < end; ++i)
+		g->key[i] = bucket_of(g, cell_coord(job->x[i], inv), cell_coord(job->y[i], inv),
+		                      cell_coord(job->z[i], inv));
 }
 
 /* Counting sort, part 1 for bands [begin, end): count the particles of the band's buckets, then
@@ -190,43 +203,49 @@ static void band_finish(void* ctx, int begin, int end)
 	}
 }
 
-void pdl_grid_build(pdl_grid* g, pdl_pool* pool, int n, const float* x, const float* y, float h)
+void pdl_grid_build(pdl_grid* g, pdl_pool* pool, int n, const float* x, const float* y,
+                    const float* z, float h)
 {
-	g->inv_cell = 2.0f / h;
+	g->dims = z ? 3 : 2;
+	g->reach = z ? PDL_GRID_CELLS_PER_H_3D : PDL_GRID_CELLS_PER_H_2D;
+	g->inv_cell = (float)g->reach / h;
 	build_job* job = g->job;
 	job->g = g;
 	job->x = x;
 	job->y = y;
+	job->z = z;
 	job->n = n;
 	/* The occupied cell range decides between dense and hashed cells. */
 	job->grain = n / GRID_MAX_CHUNKS + 1;
 	if (job->grain < 4096) job->grain = 4096;
 	int chunks = (n + job->grain - 1) / job->grain;
-	int xmin = 0, xmax = 0, ymin = 0, ymax = 0;
+	int lo_hi[6] = {0};
 	if (n > 0) {
 		pdl_pool_for(pool, n, job->grain, chunk_bounds, job);
-		xmin = job->bounds[0][0], xmax = job->bounds[0][1];
-		ymin = job->bounds[0][2], ymax = job->bounds[0][3];
-		for (int c = 1; c < chunks; ++c) {
-			const int* b = job->bounds[c];
-			xmin = b[0] < xmin ? b[0] : xmin;
-			xmax = b[1] > xmax ? b[1] : xmax;
-			ymin = b[2] < ymin ? b[2] : ymin;
-			ymax = b[3] > ymax ? b[3] : ymax;
-		}
+		memcpy(lo_hi, job->bounds[0], sizeof lo_hi);
+		for (int c = 1; c < chunks; ++c)
+			for (int k = 0; k < 6; k += 2) {
+				const int* b = job->bounds[c];
+				lo_hi[k] = b[k] < lo_hi[k] ? b[k] : lo_hi[k];
+				lo_hi[k + 1] = b[k + 1] > lo_hi[k + 1] ? b[k + 1] : lo_hi[k + 1];
+			}
 	}
 	/* The table in use depends only on n, never on the capacity reserved, so a world restored
 	 * from a snapshot (with another capacity) hashes cells exactly as the original did. */
 	uint32_t table = 1024;
 	while (table < 4u * (uint32_t)n) table <<= 1;
-	long long nx = (long long)xmax - xmin + 1, ny = (long long)ymax - ymin + 1;
-	g->dense = nx * ny <= (long long)table;
+	long long nx = (long long)lo_hi[1] - lo_hi[0] + 1, ny = (long long)lo_hi[3] - lo_hi[2] + 1;
+	long long nz = (long long)lo_hi[5] - lo_hi[4] + 1;
+	/* (each factor is below 2^31, so compare in steps that cannot overflow) */
+	g->dense = nx * ny <= (long long)table && nx * ny * nz <= (long long)table;
 	g->table_used = table;
-	g->x0 = xmin;
-	g->y0 = ymin;
+	g->x0 = lo_hi[0];
+	g->y0 = lo_hi[2];
+	g->z0 = lo_hi[4];
 	g->nx = g->dense ? (int)nx : 0;
 	g->ny = g->dense ? (int)ny : 0;
-	int32_t buckets = g->dense ? (int32_t)(nx * ny) : (int32_t)table;
+	g->nz = g->dense ? (int)nz : 0;
+	int32_t buckets = g->dense ? (int32_t)(nx * ny * nz) : (int32_t)table;
 
 	pdl_pool_for(pool, n, 4096, compute_keys, job);
 
@@ -253,59 +272,67 @@ void pdl_grid_build(pdl_grid* g, pdl_pool* pool, int n, const float* x, const fl
 	g->start[buckets] = n;
 }
 
-static void runs_of_cell(const pdl_grid* g, int cx, int cy, pdl_grid_runs* runs);
+static void runs_of_cell(const pdl_grid* g, int cx, int cy, int cz, pdl_grid_runs* runs);
 
-void pdl_grid_runs_around(const pdl_grid* g, float px, float py, pdl_grid_runs* runs)
+void pdl_grid_runs_around(const pdl_grid* g, float px, float py, float pz, pdl_grid_runs* runs)
 {
-	runs_of_cell(g, cell_coord(px, g->inv_cell), cell_coord(py, g->inv_cell), runs);
+	int cz = g->dims == 3 ? cell_coord(pz, g->inv_cell) : 0;
+	runs_of_cell(g, cell_coord(px, g->inv_cell), cell_coord(py, g->inv_cell), cz, runs);
 }
 
-void pdl_grid_runs_of(const pdl_grid* g, int i, float px, float py, pdl_grid_runs* runs,
+void pdl_grid_runs_of(const pdl_grid* g, int i, float px, float py, float pz, pdl_grid_runs* runs,
                       int32_t* cached)
 {
 	if (!g->dense) { /* a bucket may hold several cells: locate the particle itself */
-		pdl_grid_runs_around(g, px, py, runs);
+		pdl_grid_runs_around(g, px, py, pz, runs);
 		return;
 	}
 	int32_t bucket = g->slot_key[i];
 	if (bucket == *cached) return;
 	*cached = bucket;
-	runs_of_cell(g, g->x0 + bucket % g->nx, g->y0 + bucket / g->nx, runs);
+	int32_t row = bucket / g->nx;
+	runs_of_cell(g, g->x0 + bucket % g->nx, g->y0 + row % g->ny, g->z0 + row / g->ny, runs);
 }
 
-static void runs_of_cell(const pdl_grid* g, int cx, int cy, pdl_grid_runs* runs)
+static void runs_of_cell(const pdl_grid* g, int cx, int cy, int cz, pdl_grid_runs* runs)
 {
 	runs->count = 0;
+	int reach = g->reach, reach_z = g->dims == 3 ? reach : 0;
 	if (g->dense) {
-		int lo = cx - PDL_GRID_REACH < g->x0 ? g->x0 : cx - PDL_GRID_REACH;
-		int hi = cx + PDL_GRID_REACH >= g->x0 + g->nx ? g->x0 + g->nx - 1 : cx + PDL_GRID_REACH;
+		int lo = cx - reach < g->x0 ? g->x0 : cx - reach;
+		int hi = cx + reach >= g->x0 + g->nx ? g->x0 + g->nx - 1 : cx + reach;
 		if (lo > hi) return;
-		for (int row = cy - PDL_GRID_REACH; row <= cy + PDL_GRID_REACH; ++row) {
-			if (row < g->y0 || row >= g->y0 + g->ny) continue;
-			int base = (row - g->y0) * g->nx - g->x0;
-			int32_t b = g->start[base + lo], e = g->start[base + hi + 1];
-			if (b < e) {
-				runs->begin[runs->count] = b;
-				runs->end[runs->count] = e;
-				runs->count++;
+		for (int layer = cz - reach_z; layer <= cz + reach_z; ++layer) {
+			if (layer < g->z0 || layer >= g->z0 + g->nz) continue;
+			for (int row = cy - reach; row <= cy + reach; ++row) {
+				if (row < g->y0 || row >= g->y0 + g->ny) continue;
+				int base = ((layer - g->z0) * g->ny + (row - g->y0)) * g->nx - g->x0;
+				int32_t b = g->start[base + lo], e = g->start[base + hi + 1];
+				if (b < e) {
+					runs->begin[runs->count] = b;
+					runs->end[runs->count] = e;
+					runs->count++;
+				}
 			}
 		}
 		return;
 	}
 	/* Hashed: one bucket per cell, skipping a bucket already listed (cells may share one). */
-	uint32_t seen[PDL_GRID_SPAN * PDL_GRID_SPAN];
+	uint32_t seen[PDL_GRID_MAX_RUNS];
 	int nseen = 0;
-	for (int dy = -PDL_GRID_REACH; dy <= PDL_GRID_REACH; ++dy) {
-		for (int dx = -PDL_GRID_REACH; dx <= PDL_GRID_REACH; ++dx) {
-			uint32_t b = hash_cell(cx + dx, cy + dy, g->table_used - 1);
-			bool dup = false;
-			for (int k = 0; k < nseen; ++k) dup |= seen[k] == b;
-			if (dup) continue;
-			seen[nseen++] = b;
-			if (g->start[b] < g->start[b + 1]) {
-				runs->begin[runs->count] = g->start[b];
-				runs->end[runs->count] = g->start[b + 1];
-				runs->count++;
+	for (int dz = -reach_z; dz <= reach_z; ++dz) {
+		for (int dy = -reach; dy <= reach; ++dy) {
+			for (int dx = -reach; dx <= reach; ++dx) {
+				uint32_t b = hash_cell(cx + dx, cy + dy, cz + dz, g->table_used - 1);
+				bool dup = false;
+				for (int k = 0; k < nseen; ++k) dup |= seen[k] == b;
+				if (dup) continue;
+				seen[nseen++] = b;
+				if (g->start[b] < g->start[b + 1]) {
+					runs->begin[runs->count] = g->start[b];
+					runs->end[runs->count] = g->start[b + 1];
+					runs->count++;
+				}
 			}
 		}
 	}

@@ -1,12 +1,15 @@
-/* Internal: the uniform neighbour grid. Cells are h/2 x h/2 squares; particles are
- * counting-sorted by cell so that each cell's particles are one run of `order`, and a
- * particle's neighbours within h lie in the 5 x 5 cells around its own. While the occupied
- * cells fit in the table the grid is dense (row-major, so the five cells of a row are one
- * contiguous run: five runs in all); when particles spread over a huge area it hashes cells
- * instead, so unbounded worlds work with the same memory.
+/* Internal: the uniform neighbour grid. Particles are counting-sorted by cell so that each
+ * cell's particles are one run of `order`.
  *
- * Why h/2: the 5 x 5 block of h/2 cells is 2.5h wide against 3h for 3 x 3 cells of size h,
- * so a particle checks 6.25 h^2 of candidates instead of 9 h^2 (the disc it needs is pi h^2). */
+ * 2D: cells are h/2 x h/2 squares and a particle's neighbours within h lie in the 5 x 5 cells
+ * around its own. Why h/2: the 5 x 5 block is 2.5h wide against 3h for 3 x 3 cells of size h,
+ * so a particle checks 6.25 h^2 of candidates instead of 9 h^2 (the disc it needs is pi h^2).
+ * 3D: cells of PDL_GRID_CELLS_PER_H_3D per h; with 1 that is the classic 27-cell search.
+ *
+ * While the occupied cells fit in the table the grid is dense (x fastest, then y, then z, so
+ * the cells of one row around a particle are one contiguous run: 5 runs in 2D, 9 or 25 in
+ * 3D); when particles spread over a huge volume it hashes cells instead, so unbounded worlds
+ * work with the same memory. */
 #ifndef PUDDLE_GRID_H
 #define PUDDLE_GRID_H
 
@@ -18,9 +21,13 @@
 struct build_job; /* grid.c: the state of a parallel build */
 
 typedef struct pdl_grid {
-	float inv_cell;       /* 1 / cell size = 2 / h */
+	float inv_cell;       /* 1 / cell size: 2 / h in 2D */
+	int dims;             /* 2 or 3 */
+	int reach;            /* cells on each side of a particle's own that can hold neighbours */
 	bool dense;
-	int x0, y0, nx, ny;   /* dense: cell (cx, cy) is bucket (cy - y0) * nx + (cx - x0) */
+	/* dense: cell (cx, cy, cz) is bucket ((cz - z0) ny + (cy - y0)) nx + (cx - x0); 2D: z0 = 0,
+	 * nz = 1 */
+	int x0, y0, z0, nx, ny, nz;
 	uint32_t table_size;  /* buckets allocated: power of two, >= 4 * particle capacity */
 	uint32_t table_used;  /* buckets of the last build: power of two, >= 4 * particle count */
 	int capacity;         /* particles the arrays hold */
@@ -31,28 +38,36 @@ typedef struct pdl_grid {
 	struct build_job* job; /* scratch of pdl_grid_build, allocated by pdl_grid_reserve */
 } pdl_grid;
 
-/* Cells on each side of a particle's own cell that can hold neighbours within h. */
-#define PDL_GRID_REACH 2
-#define PDL_GRID_SPAN (2 * PDL_GRID_REACH + 1)
+/* Cells per h: 2 in 2D (see above); in 3D 1 (27 cells of h^3: 27 h^3 of candidates in 9 runs)
+ * or 2 (125 cells of h^3/8: 15.6 h^3 in 25 runs, for the sphere's 4.2 h^3). */
+#define PDL_GRID_CELLS_PER_H_2D 2
+#ifndef PDL_GRID_CELLS_PER_H_3D
+#define PDL_GRID_CELLS_PER_H_3D 1
+#endif
+/* Most runs a neighbourhood can have: one per cell when hashed (5 x 5 in 2D, up to 5 x 5 x 5
+ * in 3D). */
+#define PDL_GRID_MAX_RUNS 125
 
-/* Runs [begin, end) of order[] that cover the 5 x 5 cells around a point: one per row when
- * dense, up to one per cell when hashed. */
+/* Runs [begin, end) of order[] that cover the cells around a point: one per row when dense,
+ * up to one per cell when hashed. */
 typedef struct pdl_grid_runs {
 	int count;
-	int32_t begin[PDL_GRID_SPAN * PDL_GRID_SPAN], end[PDL_GRID_SPAN * PDL_GRID_SPAN];
+	int32_t begin[PDL_GRID_MAX_RUNS], end[PDL_GRID_MAX_RUNS];
 } pdl_grid_runs;
 
 bool pdl_grid_reserve(pdl_grid* grid, int particles);
 void pdl_grid_free(pdl_grid* grid);
-/* Sorts particles [0, n) into cells of size h/2 (never allocates). */
-void pdl_grid_build(pdl_grid* grid, pdl_pool* pool, int n, const float* x, const float* y, float h);
-/* The runs of the cells around (px, py) that can hold points within h of it. */
-void pdl_grid_runs_around(const pdl_grid* grid, float px, float py, pdl_grid_runs* runs);
-/* The runs around the cell particle i was sorted into (at (px, py) when the grid was built).
+/* Sorts particles [0, n) into cells (never allocates). z is NULL in 2D. */
+void pdl_grid_build(pdl_grid* grid, pdl_pool* pool, int n, const float* x, const float* y,
+                    const float* z, float h);
+/* The runs of the cells around (px, py, pz) that can hold points within h of it (2D: pz is
+ * ignored). */
+void pdl_grid_runs_around(const pdl_grid* grid, float px, float py, float pz, pdl_grid_runs* runs);
+/* The runs around the cell particle i was sorted into (at (px, py, pz) when the grid was built).
  * Consecutive particles of one cell share their runs: `cached` remembers the last bucket, start
  * it at -1. The result depends only on the particle's bucket, never on which particles came
  * before it, so it is the same however the loop is split between threads. */
-void pdl_grid_runs_of(const pdl_grid* grid, int i, float px, float py, pdl_grid_runs* runs,
-                      int32_t* cached);
+void pdl_grid_runs_of(const pdl_grid* grid, int i, float px, float py, float pz,
+                      pdl_grid_runs* runs, int32_t* cached);
 
 #endif

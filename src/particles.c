@@ -31,6 +31,10 @@ bool pdl_particles_reserve(pdl_world* w, int capacity)
 	GROW(x2, cap + PDL_SIMD_PAD); GROW(y2, cap + PDL_SIMD_PAD); GROW(xp2, cap); GROW(yp2, cap);
 	GROW(vx2, cap + PDL_SIMD_PAD); GROW(vy2, cap + PDL_SIMD_PAD); GROW(material2, cap + PDL_SIMD_PAD); GROW(id2, cap);
 	GROW(scratch, cap);
+	if (w->def.dimensions == 3) {
+		GROW(z, cap + PDL_SIMD_PAD); GROW(zp, cap); GROW(vz, cap + PDL_SIMD_PAD);
+		GROW(z2, cap + PDL_SIMD_PAD); GROW(zp2, cap); GROW(vz2, cap + PDL_SIMD_PAD);
+	}
 	if (p->spring_partner) {
 		GROW(spring_partner, (size_t)cap * PDL_K); GROW(spring_rest, (size_t)cap * PDL_K);
 		GROW(spring_partner2, (size_t)cap * PDL_K); GROW(spring_rest2, (size_t)cap * PDL_K);
@@ -42,6 +46,11 @@ bool pdl_particles_reserve(pdl_world* w, int capacity)
 	float* padded[] = {p->x, p->y, p->vx, p->vy, p->x2, p->y2, p->vx2, p->vy2, p->density, p->pressure, p->near_pressure};
 	for (size_t k = 0; k < sizeof padded / sizeof padded[0]; ++k)
 		for (int i = p->capacity; i < cap + PDL_SIMD_PAD; ++i) padded[k][i] = 0;
+	if (w->def.dimensions == 3) {
+		float* padded3[] = {p->z, p->vz, p->z2, p->vz2};
+		for (size_t k = 0; k < sizeof padded3 / sizeof padded3[0]; ++k)
+			for (int i = p->capacity; i < cap + PDL_SIMD_PAD; ++i) padded3[k][i] = 0;
+	}
 	for (int i = p->capacity; i < cap + PDL_SIMD_PAD; ++i) p->material[i] = p->material2[i] = 0;
 	p->capacity = cap;
 	return true;
@@ -77,7 +86,8 @@ void pdl_particles_free(particles* p)
 	void* arrays[] = {p->x, p->y, p->xp, p->yp, p->vx, p->vy, p->material, p->id, p->density,
 	                  p->pressure, p->near_pressure, p->spring_partner,
 	                  p->spring_rest, p->x2, p->y2, p->xp2, p->yp2, p->vx2, p->vy2, p->material2,
-	                  p->id2, p->spring_partner2, p->spring_rest2, p->scratch, p->proposals};
+	                  p->id2, p->spring_partner2, p->spring_rest2, p->scratch, p->proposals,
+	                  p->z, p->zp, p->vz, p->z2, p->zp2, p->vz2};
 	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) free(arrays[i]);
 	memset(p, 0, sizeof *p);
 }
@@ -110,11 +120,18 @@ static void permute_range(void* ctx, int begin, int end)
 		p->material2[k] = p->material[i];
 		p->id2[k] = p->id[i];
 	}
+	if (p->z)
+		for (int k = begin; k < end; ++k) {
+			p->z2[k] = p->z[order[k]];
+			p->vz2[k] = p->vz[order[k]];
+		}
 	if (job->with_prev) {
 		for (int k = begin; k < end; ++k) {
 			p->xp2[k] = p->xp[order[k]];
 			p->yp2[k] = p->yp[order[k]];
 		}
+		if (p->z)
+			for (int k = begin; k < end; ++k) p->zp2[k] = p->zp[order[k]];
 	}
 	if (!p->spring_partner) return;
 	for (int k = begin; k < end; ++k) {
@@ -144,12 +161,15 @@ void pdl_particles_permute(pdl_world* w, const int32_t* order, bool with_prev)
 	pdl_pool_for(w->pool, p->count, 2048, permute_range, &job);
 	SWAP(p->x, p->x2);
 	SWAP(p->y, p->y2);
+	SWAP(p->z, p->z2);
 	if (with_prev) {
 		SWAP(p->xp, p->xp2);
 		SWAP(p->yp, p->yp2);
+		SWAP(p->zp, p->zp2);
 	}
 	SWAP(p->vx, p->vx2);
 	SWAP(p->vy, p->vy2);
+	SWAP(p->vz, p->vz2);
 	SWAP(p->material, p->material2);
 	SWAP(p->id, p->id2);
 	if (p->spring_partner) {
@@ -175,6 +195,11 @@ int pdl_particles_compact(pdl_world* w, const uint8_t* keep)
 		p->yp[k] = p->yp[i];
 		p->vx[k] = p->vx[i];
 		p->vy[k] = p->vy[i];
+		if (p->z) {
+			p->z[k] = p->z[i];
+			p->zp[k] = p->zp[i];
+			p->vz[k] = p->vz[i];
+		}
 		p->material[k] = p->material[i];
 		p->id[k] = p->id[i];
 		p->density[k] = p->density[i];
@@ -211,19 +236,40 @@ static double lattice_density(double h, double s)
 	return sum;
 }
 
-float pdl_rest_spacing(float h, float rest_density)
+/* The same sum for a face-centred cubic lattice of nearest-neighbour spacing s (3D's closest
+ * packing): the points (i, j, k) s / sqrt 2 with i + j + k even. */
+static double fcc_density(double h, double s)
+{
+	double a = s * 0.70710678118654752, sum = 0;
+	int reach = (int)ceil(h / a) + 1;
+	for (int k = -reach; k <= reach; ++k)
+		for (int j = -reach; j <= reach; ++j)
+			for (int i = -reach; i <= reach; ++i) {
+				if (((i + j + k) & 1) || (i == 0 && j == 0 && k == 0)) continue;
+				double r = a * sqrt((double)(i * i + j * j + k * k));
+				if (r < h) sum += (1 - r / h) * (1 - r / h);
+			}
+	return sum;
+}
+
+/* The spacing at which density(h, s) = rest_density: density falls as spacing grows, so
+ * bisect on s in [0.02 h, h]. */
+static float spacing_for(double (*density)(double, double), float h, float rest_density)
 {
 	if (!(h > 0) || !(rest_density > 0) || !isfinite(h) || !isfinite(rest_density)) return 0;
-	/* density falls as spacing grows: bisect on s in [0.02 h, h] */
 	double lo = 0.02 * h, hi = h;
-	if (lattice_density(h, lo) < rest_density) return (float)lo;
+	if (density(h, lo) < rest_density) return (float)lo;
 	for (int it = 0; it < 60; ++it) {
 		double mid = 0.5 * (lo + hi);
-		if (lattice_density(h, mid) > rest_density) lo = mid;
+		if (density(h, mid) > rest_density) lo = mid;
 		else hi = mid;
 	}
 	return (float)(0.5 * (lo + hi));
 }
+
+float pdl_rest_spacing(float h, float rest_density) { return spacing_for(lattice_density, h, rest_density); }
+
+float pdl_rest_spacing_3d(float h, float rest_density) { return spacing_for(fcc_density, h, rest_density); }
 
 typedef struct emitter {
 	pdl_world* w;
@@ -231,7 +277,7 @@ typedef struct emitter {
 	int count;
 } emitter;
 
-static void emit(emitter* e, double x, double y)
+static void emit3(emitter* e, double x, double y, double z)
 {
 	particles* p = &e->w->p;
 	int i = p->count + e->count++;
@@ -241,12 +287,85 @@ static void emit(emitter* e, double x, double y)
 	p->yp[i] = (float)y;
 	p->vx[i] = e->def->velocity.x;
 	p->vy[i] = e->def->velocity.y;
+	if (p->z) {
+		p->z[i] = p->zp[i] = (float)z;
+		p->vz[i] = e->def->velocity.z;
+	}
 	p->material[i] = (uint8_t)e->def->material;
 	p->id[i] = p->next_id + (uint32_t)e->count - 1;
 	p->density[i] = 0;
 	p->pressure[i] = 0;
 	if (p->spring_partner)
 		for (int s = 0; s < PDL_K; ++s) p->spring_partner[(size_t)i * PDL_K + s] = -1;
+}
+
+static void emit(emitter* e, double x, double y) { emit3(e, x, y, e->def->position.z); }
+
+/* Face-centred cubic lattice over the box [lo, hi] (3D's hexagonal lattice): points on the
+ * cube grid of step s / sqrt 2 with an even coordinate sum, which are s apart. With ball_r > 0
+ * only points within ball_r of centre are kept. Counts, and emits when e is not NULL. */
+static double fcc_walk(emitter* e, double s, const double lo[3], const double hi[3],
+                       const double centre[3], double ball_r)
+{
+	double a = s * 0.70710678118654752, count = 0;
+	double n[3];
+	for (int d = 0; d < 3; ++d) n[d] = floor((hi[d] - lo[d]) / a + 1e-9);
+	for (double k = 0; k <= n[2]; ++k)
+		for (double j = 0; j <= n[1]; ++j)
+			for (double i = fmod(j + k, 2.0); i <= n[0]; i += 2) {
+				double x = lo[0] + i * a, y = lo[1] + j * a, z = lo[2] + k * a;
+				double dx = x - centre[0], dy = y - centre[1], dz = z - centre[2];
+				if (ball_r > 0 && dx * dx + dy * dy + dz * dz > ball_r * ball_r) continue;
+				if (e) emit3(e, x, y, z);
+				count += 1;
+			}
+	return count;
+}
+
+/* The 3D shapes: point, line, box and ball. */
+static double fill_walk_3d(emitter* e, const pdl_fill_def* d, double s)
+{
+	double c[3] = {d->position.x, d->position.y, d->position.z};
+	switch (d->shape) {
+	case PDL_FILL_POINT:
+		if (e)
+			for (int i = 0; i < (d->count > 0 ? d->count : 1); ++i) emit3(e, c[0], c[1], c[2]);
+		return d->count > 0 ? d->count : 1;
+	case PDL_FILL_LINE: {
+		double dx = d->end.x - c[0], dy = d->end.y - c[1], dz = d->end.z - c[2];
+		double n = floor(sqrt(dx * dx + dy * dy + dz * dz) / s) + 1;
+		if (e)
+			for (double i = 0; i < n; ++i) {
+				double t = n > 1 ? i / (n - 1) : 0;
+				emit3(e, c[0] + t * dx, c[1] + t * dy, c[2] + t * dz);
+			}
+		return n;
+	}
+	case PDL_FILL_BOX: {
+		double half[3] = {d->half_extents.x, d->half_extents.y, d->half_extents.z};
+		double lo[3], hi[3];
+		for (int k = 0; k < 3; ++k) {
+			if (half[k] < 0.5 * s) {
+				if (e) emit3(e, c[0], c[1], c[2]);
+				return 1;
+			}
+			lo[k] = c[k] - half[k] + 0.5 * s;
+			hi[k] = c[k] + half[k] - 0.5 * s;
+		}
+		return fcc_walk(e, s, lo, hi, c, 0);
+	}
+	case PDL_FILL_DISC: {
+		double r = d->radius;
+		if (r < 0.5 * s) {
+			if (e) emit3(e, c[0], c[1], c[2]);
+			return 1;
+		}
+		double lo[3] = {c[0] - r, c[1] - r, c[2] - r}, hi[3] = {c[0] + r, c[1] + r, c[2] + r};
+		return fcc_walk(e, s, lo, hi, c, r - 0.5 * s);
+	}
+	default:
+		return 0; /* spirals are refused in 3D (validate.c) */
+	}
 }
 
 /* Hexagonal lattice rows over a rectangle [x0, x1] x [y0, y1]; with disc_r > 0 only points
@@ -273,8 +392,9 @@ static double hex_walk(emitter* e, double s, double x0, double x1, double y0, do
 
 /* How many particles the fill makes (as a double, so absurd requests do not overflow), and if
  * e is given, makes them. */
-static double fill_walk(emitter* e, const pdl_fill_def* d, double s)
+static double fill_walk(emitter* e, const pdl_fill_def* d, double s, int dimensions)
 {
+	if (dimensions == 3) return fill_walk_3d(e, d, s);
 	double px = d->position.x, py = d->position.y;
 	switch (d->shape) {
 	case PDL_FILL_POINT:
@@ -331,35 +451,43 @@ int pdl_world_fill(pdl_world* w, const pdl_fill_def* def, pdl_error* err)
 {
 	if (!w) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN), -1;
 	if (pdl_validate_fill_def(w, def, err)) return -1;
+	int dims = w->def.dimensions;
+	float h = w->def.interaction_radius, rho0 = w->materials[def->material].def.rest_density;
 	float s = def->spacing;
-	if (s == 0) s = pdl_rest_spacing(w->def.interaction_radius, w->materials[def->material].def.rest_density);
-	/* An upper bound from the area first, so that an absurd request is refused at once
+	if (s == 0) s = dims == 3 ? pdl_rest_spacing_3d(h, rho0) : pdl_rest_spacing(h, rho0);
+	/* An upper bound from the area (volume) first, so that an absurd request is refused at once
 	 * instead of walking billions of lattice points to count them. */
-	double reach_x = def->shape == PDL_FILL_BOX ? 2.0 * def->half_extents.x : 2.0 * def->radius;
-	double reach_y = def->shape == PDL_FILL_BOX ? 2.0 * def->half_extents.y : 2.0 * def->radius;
+	bool box = def->shape == PDL_FILL_BOX;
+	double reach_x = box ? 2.0 * def->half_extents.x : 2.0 * def->radius;
+	double reach_y = box ? 2.0 * def->half_extents.y : 2.0 * def->radius;
+	double reach_z = box ? 2.0 * def->half_extents.z : 2.0 * def->radius;
 	double bound = (reach_x / s + 2) * (reach_y / (s * 0.8660254037844386) + 2);
+	if (dims == 3) { /* FCC: one point per 2 cubes of side s / sqrt 2 */
+		double a = s * 0.70710678118654752;
+		bound = (reach_x / a + 2) * (reach_y / a + 2) * (reach_z / a + 2) * 0.5;
+	}
 	bool lattice = def->shape == PDL_FILL_BOX || def->shape == PDL_FILL_DISC;
-	double n = lattice && bound > w->def.max_particles ? bound : fill_walk(NULL, def, s);
+	double n = lattice && bound > w->def.max_particles ? bound : fill_walk(NULL, def, s, dims);
 	double total = (double)w->p.count + n;
 	if (total > w->def.max_particles) return pdl_fail(err, PDL_ERR_TOO_MANY_PARTICLES, total), -1;
 	if (!pdl_particles_reserve(w, (int)total)) return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, total), -1;
 	emitter e = {w, def, 0};
-	fill_walk(&e, def, s);
+	fill_walk(&e, def, s, dims);
 	w->p.count += e.count;
 	w->p.next_id += (uint32_t)e.count;
 	return e.count;
 }
 
-static int remove_where(pdl_world* w, pdl_vec2 c, float r, pdl_vec2 half, bool circle)
+static int remove_where(pdl_world* w, pdl_vec3 c, float r, pdl_vec3 half, bool ball)
 {
 	particles* p = &w->p;
 	if (p->count == 0) return 0;
 	uint8_t* keep = malloc((size_t)p->count); /* outside the step: allocating is fine here */
 	if (!keep) return 0;
 	for (int i = 0; i < p->count; ++i) {
-		float dx = p->x[i] - c.x, dy = p->y[i] - c.y;
-		bool inside = circle ? dx * dx + dy * dy <= r * r
-		                     : fabsf(dx) <= half.x && fabsf(dy) <= half.y;
+		float dx = p->x[i] - c.x, dy = p->y[i] - c.y, dz = p->z ? p->z[i] - c.z : 0;
+		bool inside = ball ? dx * dx + dy * dy + dz * dz <= r * r
+		                   : fabsf(dx) <= half.x && fabsf(dy) <= half.y && (!p->z || fabsf(dz) <= half.z);
 		keep[i] = !inside;
 	}
 	int removed = pdl_particles_compact(w, keep);
@@ -367,15 +495,15 @@ static int remove_where(pdl_world* w, pdl_vec2 c, float r, pdl_vec2 half, bool c
 	return removed;
 }
 
-int pdl_world_remove_particles_in_circle(pdl_world* w, pdl_vec2 center, float radius)
+int pdl_world_remove_particles_in_circle(pdl_world* w, pdl_vec3 center, float radius)
 {
 	if (!w || !(radius > 0)) return 0;
-	return remove_where(w, center, radius, (pdl_vec2){0, 0}, true);
+	return remove_where(w, center, radius, (pdl_vec3){0, 0, 0}, true);
 }
 
-int pdl_world_remove_particles_in_box(pdl_world* w, pdl_vec2 center, pdl_vec2 half)
+int pdl_world_remove_particles_in_box(pdl_world* w, pdl_vec3 center, pdl_vec3 half)
 {
-	if (!w || !(half.x > 0) || !(half.y > 0)) return 0;
+	if (!w || !(half.x > 0) || !(half.y > 0) || (w->def.dimensions == 3 && !(half.z > 0))) return 0;
 	return remove_where(w, center, 0, half, false);
 }
 
@@ -389,8 +517,10 @@ pdl_particle_data pdl_world_particles(const pdl_world* w)
 	d.count = p->count;
 	d.x = p->x;
 	d.y = p->y;
+	d.z = p->z;
 	d.vx = p->vx;
 	d.vy = p->vy;
+	d.vz = p->vz;
 	d.material = p->material;
 	d.id = p->id;
 	d.density = p->density;
@@ -406,11 +536,13 @@ pdl_error_id pdl_world_set_particles(pdl_world* w, const pdl_particle_data* d, p
 	if (!w || !d) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
 	if (d->count < 0) return pdl_fail(err, PDL_ERR_FILL_COUNT, d->count);
 	if (d->count > w->def.max_particles) return pdl_fail(err, PDL_ERR_TOO_MANY_PARTICLES, d->count);
-	if (d->count > 0 && (!d->x || !d->y || !d->vx || !d->vy || !d->material))
+	bool three = w->def.dimensions == 3;
+	if (d->count > 0 && (!d->x || !d->y || !d->vx || !d->vy || !d->material || (three && (!d->z || !d->vz))))
 		return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
 	for (int i = 0; i < d->count; ++i) {
 		bool ok = isfinite(d->x[i]) && isfinite(d->y[i]) && isfinite(d->vx[i]) &&
-		          isfinite(d->vy[i]) && d->material[i] < w->material_count;
+		          isfinite(d->vy[i]) && d->material[i] < w->material_count &&
+		          (!three || (isfinite(d->z[i]) && isfinite(d->vz[i])));
 		if (!ok) return pdl_fail(err, PDL_ERR_PARTICLE_STATE, i);
 	}
 	if (d->spring_partner) {
@@ -431,6 +563,11 @@ pdl_error_id pdl_world_set_particles(pdl_world* w, const pdl_particle_data* d, p
 		memcpy(p->yp, d->y, n * sizeof *p->yp);
 		memcpy(p->vx, d->vx, n * sizeof *p->vx);
 		memcpy(p->vy, d->vy, n * sizeof *p->vy);
+		if (three) {
+			memcpy(p->z, d->z, n * sizeof *p->z);
+			memcpy(p->zp, d->z, n * sizeof *p->zp);
+			memcpy(p->vz, d->vz, n * sizeof *p->vz);
+		}
 		memcpy(p->material, d->material, n);
 		memset(p->density, 0, n * sizeof *p->density);
 		memset(p->pressure, 0, n * sizeof *p->pressure);

@@ -26,11 +26,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The loops of each backend, [3D][viscosity]. */
+#define LOOP_TABLE(sfx)                                                                        \
+	{{pdl_density_range##sfx, pdl_density_viscosity_range##sfx, pdl_displace_range##sfx},      \
+	 {pdl_density_range_3d##sfx, pdl_density_viscosity_range_3d##sfx, pdl_displace_range_3d##sfx}}
+
 /* The AVX2 copy of the loops (relax_avx2.c). */
 #if PDL_HAVE_AVX2_LOOPS
 void pdl_density_range_avx2(void* ctx, int begin, int end);
 void pdl_density_viscosity_range_avx2(void* ctx, int begin, int end);
 void pdl_displace_range_avx2(void* ctx, int begin, int end);
+void pdl_density_range_3d_avx2(void* ctx, int begin, int end);
+void pdl_density_viscosity_range_3d_avx2(void* ctx, int begin, int end);
+void pdl_displace_range_3d_avx2(void* ctx, int begin, int end);
+static pdl_task_fn* const avx2_loops[2][3] = LOOP_TABLE(_avx2);
 
 bool pdl_relax_has_avx2(void)
 {
@@ -40,27 +49,32 @@ bool pdl_relax_has_avx2(void)
 }
 #else
 bool pdl_relax_has_avx2(void) { return false; }
-#define pdl_density_range_avx2 pdl_density_range
-#define pdl_density_viscosity_range_avx2 pdl_density_viscosity_range
-#define pdl_displace_range_avx2 pdl_displace_range
 #endif
+static pdl_task_fn* const baseline_loops[2][3] = LOOP_TABLE();
+
+/* [0] density, [1] density and viscosity, [2] displacement, for this world's dimensions and
+ * processor. */
+static pdl_task_fn* const* loops_of(const pdl_world* w)
+{
+#if PDL_HAVE_AVX2_LOOPS
+	if (w->avx2_loops) return avx2_loops[PDL_IS_3D(w)];
+#endif
+	return baseline_loops[PDL_IS_3D(w)];
+}
 
 void pdl_stage_density(pdl_world* w, float dt)
 {
 	pdl_stage_job job = {w, dt};
-	bool avx2 = w->avx2_loops;
-	pdl_task_fn* fn;
-	if (w->any_viscosity) fn = avx2 ? pdl_density_viscosity_range_avx2 : pdl_density_viscosity_range;
-	else fn = avx2 ? pdl_density_range_avx2 : pdl_density_range;
-	pdl_pool_for(w->pool, w->p.count, 256, fn, &job);
+	pdl_pool_for(w->pool, w->p.count, 256, loops_of(w)[w->any_viscosity ? 1 : 0], &job);
 }
 
 void pdl_stage_relax(pdl_world* w, float dt)
 {
 	particles* p = &w->p;
 	pdl_stage_job job = {w, dt};
-	pdl_pool_for(w->pool, p->count, 256, w->avx2_loops ? pdl_displace_range_avx2 : pdl_displace_range, &job);
+	pdl_pool_for(w->pool, p->count, 256, loops_of(w)[2], &job);
 	float* t;
 	t = p->x; p->x = p->x2; p->x2 = t;
 	t = p->y; p->y = p->y2; p->y2 = t;
+	t = p->z; p->z = p->z2; p->z2 = t;
 }

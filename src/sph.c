@@ -51,6 +51,24 @@ float pdl_sph_rest_density(float h, float spacing, float mass)
 	return (float)(mass * sum);
 }
 
+float pdl_sph_rest_density_3d(float h, float spacing, float mass)
+{
+	if (!(h > 0) || !(spacing > 0) || !(mass > 0) || !isfinite(h) || !isfinite(spacing)) return 0;
+	/* The same face-centred cubic lattice as pdl_world_fill() in 3D: the points (i, j, k) a
+	 * with a = spacing / sqrt 2 and i + j + k even. 3D Poly6: 315 / (64 pi h^9) (h^2 - r^2)^3. */
+	double H = h, a = spacing * 0.70710678118654752, sum = 0;
+	double poly6 = 315.0 / (64.0 * PDL_PI * pow(H, 9));
+	int reach = (int)ceil(H / a) + 1;
+	for (int k = -reach; k <= reach; ++k)
+		for (int j = -reach; j <= reach; ++j)
+			for (int i = -reach; i <= reach; ++i) {
+				if ((i + j + k) & 1) continue;
+				double r2 = a * a * (double)(i * i + j * j + k * k);
+				if (r2 < H * H) sum += poly6 * pow(H * H - r2, 3);
+			}
+	return (float)(mass * sum);
+}
+
 /* ---- Walls -------------------------------------------------------------------------------
  *
  * A particle near a wall is missing the neighbours the wall cuts off: its density sum is too
@@ -250,7 +268,7 @@ static void density_range(void* ctx, int begin, int end)
 		const float xi = px[i], yi = py[i];
 		const f8 xi4 = f8_set1(xi), yi4 = f8_set1(yi);
 		f8 sum = f8_set1(0);
-		pdl_grid_runs_of(g, i, xi, yi, &runs, &cached);
+		pdl_grid_runs_of(g, i, xi, yi, 0, &runs, &cached);
 		for (int r = 0; r < runs.count; ++r)
 			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
 				f8 dx = f8_sub(f8_load(px + j), xi4), dy = f8_sub(f8_load(py + j), yi4);
@@ -291,7 +309,7 @@ static void normals_range(void* ctx, int begin, int end)
 	for (int i = begin; i < end; ++i) {
 		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]);
 		f8 nx = f8_set1(0), ny = f8_set1(0);
-		pdl_grid_runs_of(g, i, px[i], py[i], &runs, &cached);
+		pdl_grid_runs_of(g, i, px[i], py[i], 0, &runs, &cached);
 		for (int r = 0; r < runs.count; ++r)
 			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
 				f8 dx = f8_sub(xi, f8_load(px + j)), dy = f8_sub(yi, f8_load(py + j));
@@ -357,8 +375,8 @@ static void internal_range(void* ctx, int begin, int end)
 		const f8 rhoi4 = f8_set1(rhoi), pi4 = f8_set1(pi_term), rho0i4 = f8_set1(rho0i);
 		const f8 nxi = f8_set1(tension ? nxs[i] : 0), nyi = f8_set1(tension ? nys[i] : 0);
 		f8 ax = zero, ay = zero, lapx = zero, lapy = zero, smx = zero, smy = zero;
-		float cx = 0, cy = 0; /* pairs at the same place */
-		pdl_grid_runs_of(g, i, xi, yi, &runs, &cached);
+		float same_place[3] = {0, 0, 0}; /* pairs at the same place */
+		pdl_grid_runs_of(g, i, xi, yi, 0, &runs, &cached);
 		for (int r = 0; r < runs.count; ++r) {
 			const int run_end = runs.end[r];
 			for (int j = runs.begin[r]; j < run_end; j += PDL_LANES) {
@@ -390,7 +408,7 @@ static void internal_range(void* ctx, int begin, int end)
 				if (same) { /* along the fixed direction from i to j */
 					float al[PDL_LANES];
 					f8_store(al, along);
-					pdl_coincident_lanes(same, al, p->id, i, j, &cx, &cy);
+					pdl_coincident_lanes(same, al, p->id, i, j, false, same_place);
 				}
 				f8 dvx = f8_sub(f8_load(pvx + j), vxi4), dvy = f8_sub(f8_load(pvy + j), vyi4);
 				f8 lv = f8_mask(in, f8_mul(sym, f8_mul(lap_c, hr)));
@@ -408,7 +426,8 @@ static void internal_range(void* ctx, int begin, int end)
 				}
 			}
 		}
-		float fx = f8_sum(ax) + cx + nu * f8_sum(lapx), fy = f8_sum(ay) + cy + nu * f8_sum(lapy);
+		float fx = f8_sum(ax) + same_place[0] + nu * f8_sum(lapx);
+		float fy = f8_sum(ay) + same_place[1] + nu * f8_sum(lapy);
 		wall_contact walls[MAX_CONTACTS];
 		int nw = wall_contacts(w, xi, yi, h, walls);
 		for (int c = 0; c < nw; ++c) {
@@ -463,7 +482,7 @@ void pdl_sph_step(pdl_world* w, pdl_profile* prof)
 		if (p->count > 0) {
 			pdl_stage_forces(w, dt);
 			prof->forces += since(&t);
-			pdl_grid_build(&w->grid, w->pool, p->count, p->x, p->y, w->def.interaction_radius);
+			pdl_grid_build(&w->grid, w->pool, p->count, p->x, p->y, NULL, w->def.interaction_radius);
 			pdl_particles_permute(w, w->grid.order, false);
 			prof->predict += since(&t);
 			pdl_pool_for(w->pool, p->count, 256, density_range, &job);

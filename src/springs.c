@@ -25,8 +25,8 @@
 
 static inline float distance(const particles* p, int i, int j)
 {
-	float dx = p->x[j] - p->x[i], dy = p->y[j] - p->y[i];
-	return sqrtf(dx * dx + dy * dy);
+	float dx = p->x[j] - p->x[i], dy = p->y[j] - p->y[i], dz = p->z ? p->z[j] - p->z[i] : 0;
+	return sqrtf(dx * dx + dy * dy + dz * dz);
 }
 
 /* Algorithms 3 and 4 in one pass over each particle's springs, gathered from frozen positions:
@@ -40,11 +40,13 @@ static void plasticity_displace_range(void* ctx, int begin, int end)
 	pdl_world* w = job->w;
 	particles* p = &w->p;
 	float h = w->def.interaction_radius, inv_h = 1.0f / h, dt = job->dt, dt2 = dt * dt;
+	const bool three = PDL_IS_3D(w);
 	for (int i = begin; i < end; ++i) {
 		const material* m = &w->materials[p->material[i]];
 		int32_t* partner = p->spring_partner + (size_t)i * PDL_K;
 		float* rest = p->spring_rest + (size_t)i * PDL_K;
-		float k = m->def.spring_stiffness, xi = p->x[i], yi = p->y[i], sx = 0, sy = 0;
+		float k = m->def.spring_stiffness, xi = p->x[i], yi = p->y[i], zi = three ? p->z[i] : 0;
+		float sx = 0, sy = 0, sz = 0;
 		for (int s = 0; s < PDL_K; ++s) {
 			int j = partner[s];
 			if (j < 0) continue;
@@ -52,7 +54,8 @@ static void plasticity_displace_range(void* ctx, int begin, int end)
 				partner[s] = -1;
 				continue;
 			}
-			float dx = p->x[j] - xi, dy = p->y[j] - yi, r = sqrtf(dx * dx + dy * dy);
+			float dx = p->x[j] - xi, dy = p->y[j] - yi, dz = three ? p->z[j] - zi : 0;
+			float r = sqrtf(dx * dx + dy * dy + dz * dz);
 			float L = rest[s];
 			if (r < h) { /* algorithm 3 */
 				float d = m->def.yield_ratio * L;
@@ -65,22 +68,26 @@ static void plasticity_displace_range(void* ctx, int begin, int end)
 				continue;
 			}
 			/* algorithm 4: D = dt^2 k (1 - L/h) (L - r) r^_ij, half to each end (same material) */
-			float ux, uy;
+			float ux, uy, uz;
 			if (r > 0) {
 				float inv_r = 1.0f / r;
 				ux = dx * inv_r;
 				uy = dy * inv_r;
+				uz = dz * inv_r;
 			} else {
-				pdl_vec2 u = pdl_coincident_direction(p->id[i], p->id[j]);
+				pdl_vec3 u = pdl_coincident_direction(p->id[i], p->id[j], three);
 				ux = u.x;
 				uy = u.y;
+				uz = u.z;
 			}
 			float D = 0.5f * dt2 * k * (1.0f - L * inv_h) * (L - r);
 			sx -= D * ux;
 			sy -= D * uy;
+			sz -= D * uz;
 		}
 		p->x2[i] = xi + sx;
 		p->y2[i] = yi + sy;
+		if (three) p->z2[i] = zi + sz;
 	}
 }
 
@@ -104,6 +111,7 @@ static void propose_range(void* ctx, int begin, int end)
 	const pdl_grid* g = &w->grid;
 	float h = w->def.interaction_radius;
 	const f8 h2 = f8_set1(h * h);
+	const bool three = PDL_IS_3D(w);
 	pdl_grid_runs runs = {0};
 	int32_t cached = -1;
 	for (int i = begin; i < end; ++i) {
@@ -113,15 +121,19 @@ static void propose_range(void* ctx, int begin, int end)
 		int free_slots = 0;
 		for (int s = 0; s < PDL_K; ++s) free_slots += partner[s] < 0;
 		uint8_t mat = p->material[i];
-		float xi = p->x[i], yi = p->y[i];
-		pdl_grid_runs_of(g, i, xi, yi, &runs, &cached);
+		float xi = p->x[i], yi = p->y[i], zi = three ? p->z[i] : 0;
+		pdl_grid_runs_of(g, i, xi, yi, zi, &runs, &cached);
 		if (free_slots > 0 && w->materials[mat].springs) {
 			float best[PDL_K];
-			const f8 xi8 = f8_set1(xi), yi8 = f8_set1(yi);
+			const f8 xi8 = f8_set1(xi), yi8 = f8_set1(yi), zi8 = f8_set1(zi);
 			for (int r = 0; r < runs.count; ++r) {
 				for (int j0 = runs.begin[r]; j0 < runs.end[r]; j0 += PDL_LANES) {
 					f8 dx = f8_sub(f8_load(p->x + j0), xi8), dy = f8_sub(f8_load(p->y + j0), yi8);
 					f8 r2v = f8_add(f8_mul(dx, dx), f8_mul(dy, dy));
+					if (three) {
+						f8 dz = f8_sub(f8_load(p->z + j0), zi8);
+						r2v = f8_add(r2v, f8_mul(dz, dz));
+					}
 					int in = m8_bits(m8_and(m8_lanes(j0, runs.end[r], i), f8_lt(r2v, h2)));
 					float r2s[PDL_LANES];
 					f8_store(r2s, r2v);
@@ -186,4 +198,5 @@ void pdl_stage_springs(pdl_world* w, float dt)
 	float* t;
 	t = p->x; p->x = p->x2; p->x2 = t;
 	t = p->y; p->y = p->y2; p->y2 = t;
+	t = p->z; p->z = p->z2; p->z2 = t;
 }

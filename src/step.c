@@ -26,51 +26,79 @@
 
 /* ---- 1. Forces ---------------------------------------------------------------------------- */
 
+/* The acceleration and drag one pointer gives a particle at (x, y, z) with velocity v
+ * (references 001-003: click and drag). In 2D, and in 3D without a direction, the pointer is a
+ * disc (ball) pulling towards its centre; a 3D pointer with a direction is a ray from position
+ * (the mouse ray from a camera) and pulls towards the nearest point of that half-line. The
+ * effect falls off linearly to zero at radius. */
+static void pointer_effect(const pdl_pointer* ptr, bool three, float dt, float x, float y, float z,
+                           float v[3], float a[3])
+{
+	float dx = ptr->position.x - x, dy = ptr->position.y - y, dz = three ? ptr->position.z - z : 0;
+	if (three) {
+		pdl_vec3 d = ptr->direction;
+		float dd = d.x * d.x + d.y * d.y + d.z * d.z;
+		if (dd > 0) { /* offset to the nearest point of the ray: subtract the part along it */
+			float t = -(dx * d.x + dy * d.y + dz * d.z) / dd;
+			if (t > 0) {
+				dx += t * d.x;
+				dy += t * d.y;
+				dz += t * d.z;
+			}
+		}
+	}
+	float r2 = dx * dx + dy * dy + dz * dz;
+	if (r2 >= ptr->radius * ptr->radius) return;
+	float r = sqrtf(r2), falloff = 1.0f - r / ptr->radius;
+	if (r > 0) {
+		a[0] += ptr->strength * falloff * dx / r;
+		a[1] += ptr->strength * falloff * dy / r;
+		a[2] += ptr->strength * falloff * dz / r;
+	}
+	/* drag toward the pointer's velocity, never past it */
+	float pull = fminf(1.0f, dt * ptr->drag * falloff);
+	v[0] += (ptr->velocity.x - v[0]) * pull;
+	v[1] += (ptr->velocity.y - v[1]) * pull;
+	v[2] += (ptr->velocity.z - v[2]) * pull;
+}
+
 static void forces_range(void* ctx, int begin, int end)
 {
 	pdl_stage_job* job = ctx;
 	pdl_world* w = job->w;
 	particles* p = &w->p;
-	float dt = job->dt, gx = w->def.gravity.x, gy = w->def.gravity.y;
+	bool three = PDL_IS_3D(w);
+	float dt = job->dt;
+	pdl_vec3 g = w->def.gravity;
 	/* dt g per material: one multiply-add per particle in the common case of no pointer */
-	float dvx_of[PDL_MAX_MATERIALS], dvy_of[PDL_MAX_MATERIALS];
+	float dvx_of[PDL_MAX_MATERIALS], dvy_of[PDL_MAX_MATERIALS], dvz_of[PDL_MAX_MATERIALS];
 	for (int m = 0; m < w->material_count; ++m) {
 		float scale = w->materials[m].def.gravity_scale;
-		dvx_of[m] = dt * (gx * scale);
-		dvy_of[m] = dt * (gy * scale);
+		dvx_of[m] = dt * (g.x * scale);
+		dvy_of[m] = dt * (g.y * scale);
+		dvz_of[m] = dt * (g.z * scale);
 	}
 	bool any_pointer = false;
 	for (int k = 0; k < PDL_MAX_POINTERS; ++k) any_pointer |= w->pointer_active[k];
 	const uint8_t* mat = p->material;
-	float *pvx = p->vx, *pvy = p->vy;
+	float *pvx = p->vx, *pvy = p->vy, *pvz = p->vz;
 	if (!any_pointer) {
 		for (int i = begin; i < end; ++i) {
 			pvx[i] += dvx_of[mat[i]];
 			pvy[i] += dvy_of[mat[i]];
 		}
+		if (three)
+			for (int i = begin; i < end; ++i) pvz[i] += dvz_of[mat[i]];
 		return;
 	}
 	for (int i = begin; i < end; ++i) {
-		float ax = 0, ay = 0;
-		float vx = pvx[i], vy = pvy[i];
-		for (int k = 0; k < PDL_MAX_POINTERS; ++k) {
-			if (!w->pointer_active[k]) continue;
-			const pdl_pointer* ptr = &w->pointers[k];
-			float dx = ptr->position.x - p->x[i], dy = ptr->position.y - p->y[i];
-			float r2 = dx * dx + dy * dy;
-			if (r2 >= ptr->radius * ptr->radius) continue;
-			float r = sqrtf(r2), falloff = 1.0f - r / ptr->radius;
-			if (r > 0) {
-				ax += ptr->strength * falloff * dx / r;
-				ay += ptr->strength * falloff * dy / r;
-			}
-			/* drag toward the pointer's velocity, never past it */
-			float pull = fminf(1.0f, dt * ptr->drag * falloff);
-			vx += (ptr->velocity.x - vx) * pull;
-			vy += (ptr->velocity.y - vy) * pull;
-		}
-		pvx[i] = (vx + dt * ax) + dvx_of[mat[i]];
-		pvy[i] = (vy + dt * ay) + dvy_of[mat[i]];
+		float a[3] = {0, 0, 0}, v[3] = {pvx[i], pvy[i], three ? pvz[i] : 0};
+		float z = three ? p->z[i] : 0;
+		for (int k = 0; k < PDL_MAX_POINTERS; ++k)
+			if (w->pointer_active[k]) pointer_effect(&w->pointers[k], three, dt, p->x[i], p->y[i], z, v, a);
+		pvx[i] = (v[0] + dt * a[0]) + dvx_of[mat[i]];
+		pvy[i] = (v[1] + dt * a[1]) + dvy_of[mat[i]];
+		if (three) pvz[i] = (v[2] + dt * a[2]) + dvz_of[mat[i]];
 	}
 }
 
@@ -93,6 +121,11 @@ static void predict_range(void* ctx, int begin, int end)
 		p->x[i] += dt * p->vx[i];
 		p->y[i] += dt * p->vy[i];
 	}
+	if (p->z)
+		for (int i = begin; i < end; ++i) {
+			p->zp[i] = p->z[i];
+			p->z[i] += dt * p->vz[i];
+		}
 }
 
 void pdl_stage_predict(pdl_world* w, float dt)
@@ -102,7 +135,7 @@ void pdl_stage_predict(pdl_world* w, float dt)
 	/* Sort the particles into the cells of their predicted positions and store them in that
 	 * order: springs and relaxation then read neighbours that are near in memory. */
 	pdl_grid* g = &w->grid;
-	pdl_grid_build(g, w->pool, w->p.count, w->p.x, w->p.y, w->def.interaction_radius);
+	pdl_grid_build(g, w->pool, w->p.count, w->p.x, w->p.y, w->p.z, w->def.interaction_radius);
 	pdl_particles_permute(w, g->order, true);
 }
 
@@ -117,6 +150,8 @@ static void velocity_range(void* ctx, int begin, int end)
 		p->vx[i] = (p->x[i] - p->xp[i]) * inv_dt;
 		p->vy[i] = (p->y[i] - p->yp[i]) * inv_dt;
 	}
+	if (p->z)
+		for (int i = begin; i < end; ++i) p->vz[i] = (p->z[i] - p->zp[i]) * inv_dt;
 }
 
 void pdl_stage_velocity(pdl_world* w, float dt)

@@ -9,17 +9,33 @@
 	} while (0)
 
 static bool finite2(pdl_vec2 v) { return isfinite(v.x) && isfinite(v.y); }
+/* Vectors are checked in all three components in 2D too (z is ignored there, but a NaN is
+ * still a mistake worth reporting). */
+static bool finite3(pdl_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
 /* the first non-finite component, for the message */
-static float bad2(pdl_vec2 v) { return isfinite(v.x) ? v.y : v.x; }
+static float bad3(pdl_vec3 v) { return !isfinite(v.x) ? v.x : !isfinite(v.y) ? v.y : v.z; }
+
+/* Half extents: x and y > 0, and z too in 3D; the first that breaks the rule goes in *bad. */
+static bool positive_extents(pdl_vec3 e, int dimensions, float* bad)
+{
+	float c[3] = {e.x, e.y, e.z};
+	for (int k = 0; k < (dimensions == 3 ? 3 : 2); ++k)
+		if (!(isfinite(c[k]) && c[k] > 0)) {
+			*bad = c[k];
+			return false;
+		}
+	return true;
+}
 
 pdl_error_id pdl_validate_world_def(const pdl_world_def* d, pdl_error* err)
 {
 	if (!d) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
+	CHECK(d->dimensions == 2 || d->dimensions == 3, PDL_ERR_WORLD_DIMENSIONS, d->dimensions);
 	CHECK(isfinite(d->interaction_radius) && d->interaction_radius > 0,
 	      PDL_ERR_WORLD_INTERACTION_RADIUS, d->interaction_radius);
 	CHECK(isfinite(d->dt) && d->dt > 0 && d->dt <= 1, PDL_ERR_WORLD_DT, d->dt);
 	CHECK(d->substeps >= 1 && d->substeps <= 64, PDL_ERR_WORLD_SUBSTEPS, d->substeps);
-	CHECK(finite2(d->gravity), PDL_ERR_WORLD_GRAVITY, bad2(d->gravity));
+	CHECK(finite3(d->gravity), PDL_ERR_WORLD_GRAVITY, bad3(d->gravity));
 	CHECK(d->threads >= 0 && d->threads <= 256, PDL_ERR_WORLD_THREADS, d->threads);
 	CHECK(d->max_particles >= 1 && d->max_particles <= (1 << 26), PDL_ERR_WORLD_MAX_PARTICLES,
 	      d->max_particles);
@@ -78,11 +94,12 @@ pdl_error_id pdl_validate_material_def(const pdl_material_def* d, pdl_error* err
 
 static float cross(pdl_vec2 a, pdl_vec2 b) { return a.x * b.y - a.y * b.x; }
 
-pdl_error_id pdl_validate_boundary_def(const pdl_boundary_def* d, pdl_error* err)
+pdl_error_id pdl_validate_boundary_def(const pdl_boundary_def* d, int dimensions, pdl_error* err)
 {
 	if (!d) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
 	CHECK((unsigned)d->kind < PDL_BOUNDARY_KIND_COUNT, PDL_ERR_BOUNDARY_KIND, (int)d->kind);
-	CHECK(finite2(d->position), PDL_ERR_BOUNDARY_POSITION, bad2(d->position));
+	CHECK(dimensions != 3 || d->kind != PDL_BOUNDARY_POLYGON, PDL_ERR_BOUNDARY_KIND_3D, (int)d->kind);
+	CHECK(finite3(d->position), PDL_ERR_BOUNDARY_POSITION, bad3(d->position));
 	CHECK(isfinite(d->angle), PDL_ERR_BOUNDARY_ANGLE, d->angle);
 	switch (d->kind) {
 	case PDL_BOUNDARY_CIRCLE_CONTAINER:
@@ -91,10 +108,8 @@ pdl_error_id pdl_validate_boundary_def(const pdl_boundary_def* d, pdl_error* err
 		break;
 	case PDL_BOUNDARY_BOX_CONTAINER:
 	case PDL_BOUNDARY_BOX: {
-		pdl_vec2 e = d->half_extents;
-		float bad = !(isfinite(e.x) && e.x > 0) ? e.x : e.y;
-		CHECK(isfinite(e.x) && e.x > 0 && isfinite(e.y) && e.y > 0, PDL_ERR_BOUNDARY_HALF_EXTENTS,
-		      bad);
+		float bad = 0;
+		CHECK(positive_extents(d->half_extents, dimensions, &bad), PDL_ERR_BOUNDARY_HALF_EXTENTS, bad);
 		break;
 	}
 	case PDL_BOUNDARY_POLYGON: {
@@ -117,7 +132,7 @@ pdl_error_id pdl_validate_boundary_def(const pdl_boundary_def* d, pdl_error* err
 	default:
 		break;
 	}
-	CHECK(finite2(d->velocity), PDL_ERR_BOUNDARY_VELOCITY, bad2(d->velocity));
+	CHECK(finite3(d->velocity), PDL_ERR_BOUNDARY_VELOCITY, bad3(d->velocity));
 	CHECK(d->friction >= 0 && d->friction <= 1, PDL_ERR_BOUNDARY_FRICTION, d->friction);
 	CHECK(d->restitution >= 0 && d->restitution <= 1, PDL_ERR_BOUNDARY_RESTITUTION, d->restitution);
 	CHECK(isfinite(d->stickiness) && d->stickiness >= 0, PDL_ERR_BOUNDARY_STICKINESS, d->stickiness);
@@ -127,29 +142,31 @@ pdl_error_id pdl_validate_boundary_def(const pdl_boundary_def* d, pdl_error* err
 pdl_error_id pdl_validate_fill_def(const pdl_world* w, const pdl_fill_def* d, pdl_error* err)
 {
 	if (!d) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
+	int dims = w->def.dimensions;
 	CHECK((unsigned)d->shape < PDL_FILL_SHAPE_COUNT, PDL_ERR_FILL_SHAPE, (int)d->shape);
+	CHECK(dims != 3 || d->shape != PDL_FILL_SPIRAL, PDL_ERR_FILL_SHAPE_3D, (int)d->shape);
 	CHECK(d->material >= 0 && d->material < w->material_count, PDL_ERR_MATERIAL_ID, d->material);
-	CHECK(finite2(d->position), PDL_ERR_FILL_POSITION, bad2(d->position));
-	if (d->shape == PDL_FILL_LINE) CHECK(finite2(d->end), PDL_ERR_FILL_POSITION, bad2(d->end));
+	CHECK(finite3(d->position), PDL_ERR_FILL_POSITION, bad3(d->position));
+	if (d->shape == PDL_FILL_LINE) CHECK(finite3(d->end), PDL_ERR_FILL_POSITION, bad3(d->end));
 	if (d->shape == PDL_FILL_DISC || d->shape == PDL_FILL_SPIRAL)
 		CHECK(isfinite(d->radius) && d->radius > 0, PDL_ERR_FILL_RADIUS, d->radius);
 	if (d->shape == PDL_FILL_BOX) {
-		pdl_vec2 e = d->half_extents;
-		float bad = !(isfinite(e.x) && e.x > 0) ? e.x : e.y;
-		CHECK(isfinite(e.x) && e.x > 0 && isfinite(e.y) && e.y > 0, PDL_ERR_FILL_HALF_EXTENTS, bad);
+		float bad = 0;
+		CHECK(positive_extents(d->half_extents, dims, &bad), PDL_ERR_FILL_HALF_EXTENTS, bad);
 	}
 	CHECK(d->spacing == 0 || (isfinite(d->spacing) && d->spacing >= 0.01f * w->def.interaction_radius),
 	      PDL_ERR_FILL_SPACING, d->spacing);
 	CHECK(d->count >= 0, PDL_ERR_FILL_COUNT, d->count);
-	CHECK(finite2(d->velocity), PDL_ERR_FILL_VELOCITY, bad2(d->velocity));
+	CHECK(finite3(d->velocity), PDL_ERR_FILL_VELOCITY, bad3(d->velocity));
 	return PDL_OK;
 }
 
 pdl_error_id pdl_validate_pointer(const pdl_pointer* p, pdl_error* err)
 {
 	if (!p) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
-	CHECK(finite2(p->position), PDL_ERR_POINTER_POSITION, bad2(p->position));
-	CHECK(finite2(p->velocity), PDL_ERR_POINTER_VELOCITY, bad2(p->velocity));
+	CHECK(finite3(p->position), PDL_ERR_POINTER_POSITION, bad3(p->position));
+	CHECK(finite3(p->direction), PDL_ERR_POINTER_DIRECTION, bad3(p->direction));
+	CHECK(finite3(p->velocity), PDL_ERR_POINTER_VELOCITY, bad3(p->velocity));
 	CHECK(isfinite(p->radius) && p->radius > 0, PDL_ERR_POINTER_RADIUS, p->radius);
 	CHECK(isfinite(p->strength), PDL_ERR_POINTER_STRENGTH, p->strength);
 	CHECK(isfinite(p->drag) && p->drag >= 0, PDL_ERR_POINTER_DRAG, p->drag);

@@ -20,9 +20,11 @@
 
 #include "simd.h"
 
+#include <stdbool.h>
+
 /* What the impulse loop needs for particle i. */
 typedef struct viscosity_i {
-	f8 vx, vy;          /* v_i */
+	f8 vx, vy, vz;      /* v_i (vz: 3D only) */
 	f8 sigma, beta;     /* i's pair values when uniform */
 	const float* sigma_row; /* pair tables row of i's material, when not uniform */
 	const float* beta_row;
@@ -30,15 +32,17 @@ typedef struct viscosity_i {
 	bool uniform_viscosity, uniform_mass;
 } viscosity_i;
 
-/* Adds to (dvx, dvy) the velocity change of i from the candidates in lanes `in` (within h, not
- * coincident), at offsets (dx, dy) = x_j - x_i with distance dist and a = 1 - q. */
-static inline void viscosity_impulses(const viscosity_i* vi, m8 in, f8 dx, f8 dy, f8 dist, f8 a,
-                                      f8 vxj, f8 vyj, const uint8_t* mat_j, f8 dt, f8* dvx,
-                                      f8* dvy)
+/* Adds to (dvx, dvy, dvz) the velocity change of i from the candidates in lanes `in` (within h,
+ * not coincident), at offsets (dx, dy, dz) = x_j - x_i with distance dist and a = 1 - q. The z
+ * terms count only when `three` (a constant: the 2D copy has none). */
+static inline void viscosity_impulses(const viscosity_i* vi, m8 in, f8 dx, f8 dy, f8 dz, f8 dist,
+                                      f8 a, f8 vxj, f8 vyj, f8 vzj, const uint8_t* mat_j, f8 dt,
+                                      bool three, f8* dvx, f8* dvy, f8* dvz)
 {
 	const f8 zero = f8_set1(0.0f), one = f8_set1(1.0f);
 	f8 inv_dist = f8_div(one, dist);
 	f8 du = f8_add(f8_mul(f8_sub(vi->vx, vxj), dx), f8_mul(f8_sub(vi->vy, vyj), dy));
+	if (three) du = f8_add(du, f8_mul(f8_sub(vi->vz, vzj), dz));
 	f8 u = f8_mul(du, inv_dist); /* approach speed along r^_ij */
 	in = m8_and(in, f8_gt(u, zero));
 	f8 sigma = vi->sigma, beta = vi->beta, weight = f8_set1(0.5f);
@@ -53,6 +57,7 @@ static inline void viscosity_impulses(const viscosity_i* vi, m8 in, f8 dx, f8 dy
 	f8 scale = f8_mask(in, f8_mul(impulse, inv_dist));
 	*dvx = f8_sub(*dvx, f8_mul(scale, dx));
 	*dvy = f8_sub(*dvy, f8_mul(scale, dy));
+	if (three) *dvz = f8_sub(*dvz, f8_mul(scale, dz));
 }
 
 #endif

@@ -10,6 +10,7 @@
 pdl_world_def pdl_default_world_def(void)
 {
 	return (pdl_world_def){
+		.dimensions = 2,
 		.interaction_radius = 1.0f,
 		.dt = 1.0f / 60.0f,
 		.substeps = 1,
@@ -58,7 +59,7 @@ pdl_boundary_def pdl_default_boundary_def(void)
 	memset(&d, 0, sizeof d);
 	d.kind = PDL_BOUNDARY_BOX;
 	d.radius = 1.0f;
-	d.half_extents = (pdl_vec2){1.0f, 1.0f};
+	d.half_extents = (pdl_vec3){1.0f, 1.0f, 1.0f};
 	d.friction = 1.0f;
 	d.stickiness = 1.0f;
 	return d;
@@ -70,7 +71,7 @@ pdl_fill_def pdl_default_fill_def(void)
 	memset(&d, 0, sizeof d);
 	d.shape = PDL_FILL_BOX;
 	d.radius = 5.0f;
-	d.half_extents = (pdl_vec2){5.0f, 5.0f};
+	d.half_extents = (pdl_vec3){5.0f, 5.0f, 5.0f};
 	return d;
 }
 
@@ -130,6 +131,8 @@ pdl_error_id pdl_world_set_def(pdl_world* w, const pdl_world_def* def, pdl_error
 	if (!w) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
 	pdl_error_id id = pdl_validate_world_def(def, err);
 	if (id) return id;
+	if (def->dimensions != w->def.dimensions)
+		return pdl_fail(err, PDL_ERR_WORLD_DIMENSIONS, def->dimensions);
 	if (def->max_particles < w->p.count)
 		return pdl_fail(err, PDL_ERR_WORLD_MAX_PARTICLES, def->max_particles);
 	if (def->threads != w->def.threads && !start_pool(w, def->threads))
@@ -156,7 +159,8 @@ void pdl_update_material_tables(pdl_world* w)
 		ma->inv_mass = 1.0f / ma->def.mass;
 		float h = w->def.interaction_radius;
 		ma->sph_rest_density =
-			pdl_sph_rest_density(h, pdl_rest_spacing(h, ma->def.rest_density), ma->def.mass);
+			PDL_IS_3D(w) ? pdl_sph_rest_density_3d(h, pdl_rest_spacing_3d(h, ma->def.rest_density), ma->def.mass)
+			             : pdl_sph_rest_density(h, pdl_rest_spacing(h, ma->def.rest_density), ma->def.mass);
 		ma->springs = ma->def.spring_stiffness > 0;
 		w->any_springs |= ma->springs;
 		w->any_viscosity |= ma->def.viscosity_sigma > 0 || ma->def.viscosity_beta > 0;
@@ -254,16 +258,19 @@ pdl_stats pdl_world_stats(const pdl_world* w)
 	s.particles = p->count;
 	s.steps = w->steps;
 	s.time = w->time;
-	double err_sum = 0, mx = 0, my = 0, px = 0, py = 0, mass = 0, neighbours = 0;
+	double err_sum = 0, mx = 0, my = 0, mz = 0, px = 0, py = 0, pz = 0, mass = 0, neighbours = 0;
+	const bool three = PDL_IS_3D(w);
 	int err_count = 0;
 	float h = w->def.interaction_radius;
 	for (int i = 0; i < p->count; ++i) {
 		const material* m = &w->materials[p->material[i]];
-		if (!(isfinite(p->x[i]) && isfinite(p->y[i]) && isfinite(p->vx[i]) && isfinite(p->vy[i]))) {
+		float z = three ? p->z[i] : 0, vz = three ? p->vz[i] : 0;
+		if (!(isfinite(p->x[i]) && isfinite(p->y[i]) && isfinite(p->vx[i]) && isfinite(p->vy[i]) &&
+		      isfinite(z) && isfinite(vz))) {
 			s.non_finite++;
 			continue;
 		}
-		float speed = sqrtf(p->vx[i] * p->vx[i] + p->vy[i] * p->vy[i]);
+		float speed = sqrtf(p->vx[i] * p->vx[i] + p->vy[i] * p->vy[i] + vz * vz);
 		if (speed > s.max_speed) s.max_speed = speed;
 		float rho0 = w->def.solver == PDL_SOLVER_SPH ? m->sph_rest_density : m->def.rest_density;
 		if (p->density[i] >= 0.5f * rho0) {
@@ -276,24 +283,27 @@ pdl_stats pdl_world_stats(const pdl_world* w)
 		mass += mi;
 		mx += mi * p->x[i];
 		my += mi * p->y[i];
+		mz += mi * z;
 		px += mi * p->vx[i];
 		py += mi * p->vy[i];
+		pz += mi * vz;
 	}
 	s.mean_density_error = err_count ? (float)(err_sum / err_count) : 0;
-	s.momentum = (pdl_vec2){(float)px, (float)py};
-	if (mass > 0) s.centre_of_mass = (pdl_vec2){(float)(mx / mass), (float)(my / mass)};
+	s.momentum = (pdl_vec3){(float)px, (float)py, (float)pz};
+	if (mass > 0) s.centre_of_mass = (pdl_vec3){(float)(mx / mass), (float)(my / mass), (float)(mz / mass)};
 	/* neighbours within h, counted with the grid of the last step's predicted positions */
 	const pdl_grid* g = &w->grid;
 	if (p->count > 0 && g->inv_cell > 0 && w->steps > 0) {
 		for (int i = 0; i < p->count; ++i) {
 			pdl_grid_runs runs;
-			pdl_grid_runs_around(g, p->x[i], p->y[i], &runs);
+			pdl_grid_runs_around(g, p->x[i], p->y[i], three ? p->z[i] : 0, &runs);
 			for (int r = 0; r < runs.count; ++r)
 				for (int k = runs.begin[r]; k < runs.end[r]; ++k) {
 					int j = k; /* the particles were permuted into grid order */
 					if (j >= p->count || j == i) continue;
 					float dx = p->x[j] - p->x[i], dy = p->y[j] - p->y[i];
-					if (dx * dx + dy * dy < h * h) neighbours += 1;
+					float dz = three ? p->z[j] - p->z[i] : 0;
+					if (dx * dx + dy * dy + dz * dz < h * h) neighbours += 1;
 				}
 		}
 		s.mean_neighbours = (float)(neighbours / p->count);
@@ -324,6 +334,10 @@ uint64_t pdl_world_hash(const pdl_world* w)
 	h = fnv(h, p->y, n * sizeof *p->y);
 	h = fnv(h, p->vx, n * sizeof *p->vx);
 	h = fnv(h, p->vy, n * sizeof *p->vy);
+	if (p->z) {
+		h = fnv(h, p->z, n * sizeof *p->z);
+		h = fnv(h, p->vz, n * sizeof *p->vz);
+	}
 	h = fnv(h, p->material, n);
 	h = fnv(h, p->id, n * sizeof *p->id);
 	if (p->spring_partner) {

@@ -14,8 +14,8 @@ static void test_fill_shapes(void)
 	ENSURE(s > 0.2f && s < 0.6f);
 	pdl_fill_def f = pdl_default_fill_def();
 	f.shape = PDL_FILL_LINE;
-	f.position = (pdl_vec2){0, 0};
-	f.end = (pdl_vec2){10, 0};
+	f.position = (pdl_vec3){0, 0};
+	f.end = (pdl_vec3){10, 0};
 	f.spacing = 0.5f;
 	ENSURE(pdl_world_fill(w, &f, NULL) == 21);
 	f.shape = PDL_FILL_SPIRAL;
@@ -48,15 +48,15 @@ static void test_remove_in_regions(void)
 	pdl_world* w = worlds_create(1, NULL);
 	worlds_fill_box(w, 0, 0, 0, 5, 5);
 	int n = pdl_world_particle_count(w);
-	int gone = pdl_world_remove_particles_in_circle(w, (pdl_vec2){0, 0}, 2);
+	int gone = pdl_world_remove_particles_in_circle(w, (pdl_vec3){0, 0}, 2);
 	ENSURE(gone > 0 && pdl_world_particle_count(w) == n - gone);
 	pdl_particle_data p = pdl_world_particles(w);
 	for (int i = 0; i < p.count; ++i) ENSURE(hypotf(p.x[i], p.y[i]) > 2);
-	int gone2 = pdl_world_remove_particles_in_box(w, (pdl_vec2){4, 0}, (pdl_vec2){1, 10});
+	int gone2 = pdl_world_remove_particles_in_box(w, (pdl_vec3){4, 0}, (pdl_vec3){1, 10});
 	ENSURE(gone2 > 0);
 	p = pdl_world_particles(w);
 	for (int i = 0; i < p.count; ++i) ENSURE(!(fabsf(p.x[i] - 4) <= 1));
-	ENSURE(pdl_world_remove_particles_in_circle(w, (pdl_vec2){0, 0}, -1) == 0);
+	ENSURE(pdl_world_remove_particles_in_circle(w, (pdl_vec3){0, 0}, -1) == 0);
 	for (int s = 0; s < 10; ++s) pdl_world_step(w);
 	ENSURE(pdl_world_stats(w).non_finite == 0);
 	pdl_world_destroy(w);
@@ -68,12 +68,12 @@ static void test_obstacles_added_moved_removed(void)
 	worlds_add_box_container(w, 10, 10);
 	worlds_fill_box(w, 0, 0, -7, 9, 2);
 	pdl_boundary_def box = pdl_default_boundary_def();
-	box.position = (pdl_vec2){0, 5};
+	box.position = (pdl_vec3){0, 5};
 	int id = pdl_world_add_boundary(w, &box, NULL);
 	ENSURE(id == 1 && pdl_world_boundary_id_limit(w) == 2);
 	for (int s = 0; s < 30; ++s) pdl_world_step(w);
 	/* drop the box into the pool: it must push the particles out of its way */
-	box.position = (pdl_vec2){0, -7};
+	box.position = (pdl_vec3){0, -7};
 	ENSURE(pdl_world_set_boundary(w, id, &box, NULL) == PDL_OK);
 	pdl_world_step(w);
 	pdl_particle_data p = pdl_world_particles(w);
@@ -99,7 +99,7 @@ static void test_parameters_change_between_steps(void)
 	for (int s = 0; s < 60; ++s) pdl_world_step(w);
 	ENSURE(pdl_world_stats(w).centre_of_mass.y > before + 1);
 	pdl_world_def d = pdl_world_get_def(w);
-	d.gravity = (pdl_vec2){10, 0};
+	d.gravity = (pdl_vec3){10, 0};
 	d.interaction_radius = 1.2f;
 	ENSURE(pdl_world_set_def(w, &d, NULL) == PDL_OK);
 	m.gravity_scale = 1;
@@ -116,11 +116,11 @@ static void test_pointer_attracts_and_repels(void)
 	for (int sign = -1; sign <= 1; sign += 2) {
 		pdl_world* w = worlds_create(2, NULL);
 		pdl_world_def d = pdl_world_get_def(w);
-		d.gravity = (pdl_vec2){0, 0};
+		d.gravity = (pdl_vec3){0, 0};
 		pdl_world_set_def(w, &d, NULL);
 		worlds_fill_box(w, 0, 0, 0, 4, 4);
 		pdl_pointer p = pdl_default_pointer();
-		p.position = (pdl_vec2){5, 0};
+		p.position = (pdl_vec3){5, 0};
 		p.radius = 6;
 		p.strength = 200.0f * sign;
 		ENSURE(pdl_world_set_pointer(w, 3, &p, NULL) == PDL_OK);

@@ -10,8 +10,8 @@ static void stir(pdl_world* w, int frame, float radius)
 {
 	float a = frame * 0.05f;
 	pdl_pointer p = pdl_default_pointer();
-	p.position = (pdl_vec2){0.6f * radius * cosf(a), 0.6f * radius * sinf(a)};
-	p.velocity = (pdl_vec2){-0.6f * radius * 3.0f * sinf(a), 0.6f * radius * 3.0f * cosf(a)};
+	p.position = (pdl_vec3){0.6f * radius * cosf(a), 0.6f * radius * sinf(a)};
+	p.velocity = (pdl_vec3){-0.6f * radius * 3.0f * sinf(a), 0.6f * radius * 3.0f * cosf(a)};
 	p.radius = 0.4f * radius;
 	p.strength = (frame / 200) % 2 ? -1500.0f : 1500.0f;
 	p.drag = 20.0f;
@@ -52,13 +52,13 @@ static void test_box_container_with_obstacles_holds_while_stirred(void)
 	pdl_world* w = worlds_create(2, NULL);
 	worlds_add_box_container(w, hx, hy);
 	pdl_boundary_def box = pdl_default_boundary_def();
-	box.position = (pdl_vec2){5, -4};
-	box.half_extents = (pdl_vec2){2, 1};
+	box.position = (pdl_vec3){5, -4};
+	box.half_extents = (pdl_vec3){2, 1};
 	box.angle = 0.5f;
 	int box_id = pdl_world_add_boundary(w, &box, NULL);
 	pdl_boundary_def disc = pdl_default_boundary_def();
 	disc.kind = PDL_BOUNDARY_CIRCLE;
-	disc.position = (pdl_vec2){-8, 2};
+	disc.position = (pdl_vec3){-8, 2};
 	disc.radius = 2.5f;
 	int disc_id = pdl_world_add_boundary(w, &disc, NULL);
 	int n = worlds_fill_box(w, 0, -10, -6, 9, 5);
@@ -94,15 +94,15 @@ static void test_fast_particles_do_not_tunnel(void)
 	/* particles fired at 5000 units/s (80 units a step) at a wall 0.2 thick */
 	pdl_world* w = worlds_create(1, NULL);
 	pdl_world_def d = pdl_world_get_def(w);
-	d.gravity = (pdl_vec2){0, 0};
+	d.gravity = (pdl_vec3){0, 0};
 	pdl_world_set_def(w, &d, NULL);
 	pdl_boundary_def wall = pdl_default_boundary_def();
-	wall.position = (pdl_vec2){0, 0};
-	wall.half_extents = (pdl_vec2){0.1f, 20};
+	wall.position = (pdl_vec3){0, 0};
+	wall.half_extents = (pdl_vec3){0.1f, 20};
 	pdl_world_add_boundary(w, &wall, NULL);
 	pdl_boundary_def thin = pdl_default_boundary_def();
 	thin.kind = PDL_BOUNDARY_POLYGON;
-	thin.position = (pdl_vec2){0, 40};
+	thin.position = (pdl_vec3){0, 40};
 	thin.vertex_count = 3;
 	thin.vertices[0] = (pdl_vec2){-0.05f, -20}; /* spans y 20..60, 0.1 wide at the bottom */
 	thin.vertices[1] = (pdl_vec2){0.05f, -20};
@@ -110,21 +110,21 @@ static void test_fast_particles_do_not_tunnel(void)
 	pdl_world_add_boundary(w, &thin, NULL);
 	pdl_boundary_def pole = pdl_default_boundary_def();
 	pole.kind = PDL_BOUNDARY_CIRCLE;
-	pole.position = (pdl_vec2){0, -40};
+	pole.position = (pdl_vec3){0, -40};
 	pole.radius = 0.3f;
 	pdl_world_add_boundary(w, &pole, NULL);
 	pdl_fill_def line = pdl_default_fill_def();
 	line.shape = PDL_FILL_LINE;
 	line.spacing = 1.5f;
-	line.velocity = (pdl_vec2){5000, 0};
+	line.velocity = (pdl_vec3){5000, 0};
 	for (float y = -15; y <= 45; y += 0.37f) {
-		line.position = (pdl_vec2){-3, y};
-		line.end = (pdl_vec2){-3, y};
+		line.position = (pdl_vec3){-3, y};
+		line.end = (pdl_vec3){-3, y};
 		pdl_world_fill(w, &line, NULL);
 	}
 	for (int k = 0; k < 5; ++k) { /* head-on at the pole (a glancing hit may rightly slide
 		                               * round it), 3 units apart so they do not push each other */
-		line.position = (pdl_vec2){-3.0f - 3.0f * k, -40.0f};
+		line.position = (pdl_vec3){-3.0f - 3.0f * k, -40.0f};
 		line.end = line.position;
 		pdl_world_fill(w, &line, NULL);
 	}
@@ -180,8 +180,8 @@ static void test_sticky_walls_hold_fluid_that_slippery_walls_drop(void)
 		m.stick_distance = 0.8f;
 		pdl_world* w = worlds_create(1, &m);
 		pdl_boundary_def ceiling = pdl_default_boundary_def();
-		ceiling.position = (pdl_vec2){0, 5};
-		ceiling.half_extents = (pdl_vec2){10, 1};
+		ceiling.position = (pdl_vec3){0, 5};
+		ceiling.half_extents = (pdl_vec3){10, 1};
 		ceiling.stickiness = 1.0f;
 		pdl_world_add_boundary(w, &ceiling, NULL);
 		worlds_add_box_container(w, 20, 20);
@@ -204,14 +204,14 @@ static void test_moving_obstacle_pushes_fluid(void)
 	worlds_add_box_container(w, 20, 10);
 	worlds_fill_box(w, 0, 0, -7, 19, 2.5f);
 	pdl_boundary_def paddle = pdl_default_boundary_def();
-	paddle.position = (pdl_vec2){-17, -6};
-	paddle.half_extents = (pdl_vec2){0.5f, 3.5f};
+	paddle.position = (pdl_vec3){-17, -6};
+	paddle.half_extents = (pdl_vec3){0.5f, 3.5f};
 	int id = pdl_world_add_boundary(w, &paddle, NULL);
 	for (int s = 0; s < 60; ++s) pdl_world_step(w);
 	float before = pdl_world_stats(w).centre_of_mass.x;
 	for (int s = 0; s < 120; ++s) { /* move 20 units to the right over 2 s */
 		paddle.position.x += 10.0f / 60.0f;
-		paddle.velocity = (pdl_vec2){10, 0};
+		paddle.velocity = (pdl_vec3){10, 0};
 		ENSURE(pdl_world_set_boundary(w, id, &paddle, NULL) == PDL_OK);
 		pdl_world_step(w);
 	}

@@ -14,7 +14,7 @@ static uint64_t run_dam_break(int threads, int frames)
 	for (int f = 0; f < frames; ++f) {
 		if (f == frames / 2) { /* change things mid-run, as an app would */
 			pdl_world_clear_pointer(w, 0);
-			pdl_world_remove_particles_in_circle(w, (pdl_vec2){0, -10}, 2.0f);
+			pdl_world_remove_particles_in_circle(w, (pdl_vec3){0, -10}, 2.0f);
 		}
 		pdl_world_step(w);
 	}

@@ -195,7 +195,7 @@ SPOIL(pdl_fill_def, f_spacing, d->spacing = 0.001f)
 SPOIL(pdl_fill_def, f_spacing_nan, d->spacing = NAN)
 SPOIL(pdl_fill_def, f_count, (d->shape = PDL_FILL_POINT, d->count = -1))
 SPOIL(pdl_fill_def, f_vel, d->velocity.x = NAN)
-SPOIL(pdl_fill_def, f_million_times, (d->half_extents = (pdl_vec2){5e4f, 5e4f}))
+SPOIL(pdl_fill_def, f_million_times, (d->half_extents = (pdl_vec3){5e4f, 5e4f}))
 SPOIL(pdl_fill_def, f_point_many, (d->shape = PDL_FILL_POINT, d->count = 2000000000))
 
 typedef struct fill_case {

@@ -10,13 +10,13 @@ static pdl_world* blob_world(float offset_x, float offset_y)
 {
 	pdl_world* w = worlds_create(2, NULL);
 	pdl_world_def d = pdl_world_get_def(w);
-	d.gravity = (pdl_vec2){0, 0};
+	d.gravity = (pdl_vec3){0, 0};
 	pdl_world_set_def(w, &d, NULL);
 	pdl_fill_def f = pdl_default_fill_def();
 	f.shape = PDL_FILL_DISC;
 	f.radius = 4;
-	f.position = (pdl_vec2){offset_x, offset_y};
-	f.velocity = (pdl_vec2){1, 0.5f};
+	f.position = (pdl_vec3){offset_x, offset_y};
+	f.velocity = (pdl_vec3){1, 0.5f};
 	pdl_world_fill(w, &f, NULL);
 	return w;
 }
@@ -31,7 +31,7 @@ static void test_far_apart_blobs_behave_like_one(void)
 	pdl_fill_def far = pdl_default_fill_def();
 	far.shape = PDL_FILL_DISC;
 	far.radius = 4;
-	far.position = (pdl_vec2){20000, -15000};
+	far.position = (pdl_vec3){20000, -15000};
 	int n_far = pdl_world_fill(pair, &far, NULL);
 	ENSURE(n_far > 0);
 	for (int s = 0; s < 200; ++s) {
@@ -74,7 +74,7 @@ static void test_coincident_particles_spread_without_nan(void)
 	pdl_fill_def f = pdl_default_fill_def();
 	f.shape = PDL_FILL_POINT;
 	f.count = 200;
-	f.position = (pdl_vec2){1, 2};
+	f.position = (pdl_vec3){1, 2};
 	ENSURE(pdl_world_fill(w, &f, NULL) == 200);
 	for (int s = 0; s < 300; ++s) pdl_world_step(w);
 	pdl_stats st = pdl_world_stats(w);
@@ -97,12 +97,12 @@ static void test_hashed_grid_restores_exactly(void)
 	pdl_fill_def far = pdl_default_fill_def();
 	far.shape = PDL_FILL_DISC;
 	far.radius = 4;
-	far.position = (pdl_vec2){20000, -15000};
+	far.position = (pdl_vec3){20000, -15000};
 	pdl_world_fill(a, &far, NULL);
 	for (int s = 0; s < 20; ++s) pdl_world_step(a);
 	pdl_world* b = blob_world(0, 0);
 	pdl_fill_def big = pdl_default_fill_def();
-	big.half_extents = (pdl_vec2){30, 30}; /* grows b's capacity well past a's */
+	big.half_extents = (pdl_vec3){30, 30}; /* grows b's capacity well past a's */
 	pdl_world_fill(b, &big, NULL);
 	pdl_particle_data pa = pdl_world_particles(a);
 	ENSURE(pdl_world_set_particles(b, &pa, NULL) == PDL_OK);

@@ -26,7 +26,7 @@ static pdl_world* collision_world(void)
 	light.viscosity_beta = 0.3f;
 	pdl_world* w = worlds_create(2, &light);
 	pdl_world_def d = pdl_world_get_def(w);
-	d.gravity = (pdl_vec2){0, 0};
+	d.gravity = (pdl_vec3){0, 0};
 	pdl_world_set_def(w, &d, NULL);
 	pdl_material_def heavy = pdl_default_material_def();
 	heavy.mass = 3.0f;
@@ -36,19 +36,19 @@ static pdl_world* collision_world(void)
 	pdl_fill_def a = pdl_default_fill_def();
 	a.shape = PDL_FILL_DISC;
 	a.radius = 4;
-	a.position = (pdl_vec2){-6, 0.5f};
-	a.velocity = (pdl_vec2){6, 0};
+	a.position = (pdl_vec3){-6, 0.5f};
+	a.velocity = (pdl_vec3){6, 0};
 	pdl_world_fill(w, &a, NULL);
 	pdl_fill_def b = a;
 	b.material = heavy_id;
-	b.position = (pdl_vec2){6, -0.5f};
-	b.velocity = (pdl_vec2){-3, 1};
+	b.position = (pdl_vec3){6, -0.5f};
+	b.velocity = (pdl_vec3){-3, 1};
 	pdl_world_fill(w, &b, NULL);
 	/* two particles at the same spot: the coincident-pair direction must conserve too */
 	pdl_fill_def c = pdl_default_fill_def();
 	c.shape = PDL_FILL_POINT;
 	c.count = 3;
-	c.position = (pdl_vec2){-6, 0.5f};
+	c.position = (pdl_vec3){-6, 0.5f};
 	pdl_world_fill(w, &c, NULL);
 	return w;
 }
@@ -79,7 +79,7 @@ static void test_centre_of_mass_moves_uniformly(void)
 {
 	/* with momentum conserved the centre of mass moves in a straight line at constant speed */
 	pdl_world* w = collision_world();
-	pdl_vec2 c0 = pdl_world_stats(w).centre_of_mass;
+	pdl_vec3 c0 = pdl_world_stats(w).centre_of_mass;
 	for (int s = 0; s < 300; ++s) pdl_world_step(w);
 	pdl_stats st = pdl_world_stats(w);
 	double total_mass = 0, px = 0, py = 0;

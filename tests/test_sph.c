@@ -32,7 +32,7 @@ static void test_fill_starts_at_rest(void)
 {
 	pdl_world* w = worlds_sph_create(2);
 	pdl_world_def d = pdl_world_get_def(w);
-	d.gravity = (pdl_vec2){0, 0};
+	d.gravity = (pdl_vec3){0, 0};
 	ENSURE(pdl_world_set_def(w, &d, NULL) == PDL_OK);
 	worlds_fill_box(w, 0, 0, 0, 6, 4);
 	for (int f = 0; f < 60; ++f) pdl_world_step(w);
@@ -95,7 +95,7 @@ static void test_momentum_conserved(void)
 	for (int kernel = 0; kernel < PDL_SPH_PRESSURE_KERNEL_COUNT; ++kernel) {
 		pdl_world* w = worlds_sph_create(2);
 		pdl_world_def d = pdl_world_get_def(w);
-		d.gravity = (pdl_vec2){0, 0};
+		d.gravity = (pdl_vec3){0, 0};
 		d.sph.surface_tension = 20;
 		d.sph.pressure_kernel = (pdl_sph_pressure_kernel)kernel;
 		ENSURE(pdl_world_set_def(w, &d, NULL) == PDL_OK);
@@ -105,23 +105,23 @@ static void test_momentum_conserved(void)
 		pdl_fill_def f = pdl_default_fill_def();
 		f.shape = PDL_FILL_DISC;
 		f.radius = 3;
-		f.position = (pdl_vec2){-5, 0};
-		f.velocity = (pdl_vec2){6, 1};
+		f.position = (pdl_vec3){-5, 0};
+		f.velocity = (pdl_vec3){6, 1};
 		pdl_world_fill(w, &f, NULL);
 		f.material = heavy_id;
 		f.radius = 2.5f;
-		f.position = (pdl_vec2){4, 0.7f};
-		f.velocity = (pdl_vec2){-4, 0};
+		f.position = (pdl_vec3){4, 0.7f};
+		f.velocity = (pdl_vec3){-4, 0};
 		pdl_world_fill(w, &f, NULL);
 		double scale = 0;
-		pdl_vec2 p0 = pdl_world_stats(w).momentum;
+		pdl_vec3 p0 = pdl_world_stats(w).momentum;
 		{
 			pdl_particle_data p = pdl_world_particles(w);
 			for (int i = 0; i < p.count; ++i)
 				scale += pdl_world_get_material(w, p.material[i]).mass * hypot(p.vx[i], p.vy[i]);
 		}
 		for (int s = 0, n = worlds_steps(120); s < n; ++s) pdl_world_step(w);
-		pdl_vec2 p1 = pdl_world_stats(w).momentum;
+		pdl_vec3 p1 = pdl_world_stats(w).momentum;
 		double drift = hypot((double)p1.x - p0.x, (double)p1.y - p0.y) / scale;
 		printf("  %s: momentum (%.4f, %.4f) -> (%.4f, %.4f), drift / sum m|v| = %.2e, max speed %.2f\n",
 		       kernel ? "spiky" : "poly6", p0.x, p0.y, p1.x, p1.y, drift, max_speed(w));
@@ -137,7 +137,7 @@ static uint64_t run_sph_dam_break(int threads, int frames)
 	for (int f = 0; f < frames; ++f) {
 		if (f == frames / 2) { /* change things mid-run, as an app would */
 			pdl_world_clear_pointer(w, 0);
-			pdl_world_remove_particles_in_circle(w, (pdl_vec2){-8, -8}, 1.5f);
+			pdl_world_remove_particles_in_circle(w, (pdl_vec3){-8, -8}, 1.5f);
 		}
 		pdl_world_step(w);
 	}
@@ -171,9 +171,9 @@ static void test_cfl_substeps(void)
 	pdl_world* w = worlds_sph_create(2);
 	worlds_add_box_container(w, 40, 10);
 	pdl_fill_def f = pdl_default_fill_def();
-	f.position = (pdl_vec2){-30, -8};
-	f.half_extents = (pdl_vec2){4, 1.9f};
-	f.velocity = (pdl_vec2){150, 0};
+	f.position = (pdl_vec3){-30, -8};
+	f.half_extents = (pdl_vec3){4, 1.9f};
+	f.velocity = (pdl_vec3){150, 0};
 	pdl_world_fill(w, &f, NULL);
 	pdl_world_step(w);
 	int fast = pdl_world_profile(w).substeps, most = fast;

@@ -23,7 +23,7 @@ static drop_result drop_blob(float spring_stiffness, float plasticity)
 	pdl_fill_def f = pdl_default_fill_def();
 	f.shape = PDL_FILL_DISC;
 	f.radius = 3;
-	f.position = (pdl_vec2){0, 0};
+	f.position = (pdl_vec3){0, 0};
 	pdl_world_fill(w, &f, NULL);
 	drop_result r = {0};
 	float prev_y = 0;
@@ -74,11 +74,11 @@ static void test_removing_particles_removes_their_springs(void)
 	m.spring_stiffness = 500;
 	pdl_world* w = worlds_create(1, &m);
 	pdl_fill_def f = pdl_default_fill_def();
-	f.half_extents = (pdl_vec2){3, 3};
+	f.half_extents = (pdl_vec3){3, 3};
 	pdl_world_fill(w, &f, NULL);
 	pdl_world_step(w);
 	int before = pdl_world_stats(w).springs;
-	int removed = pdl_world_remove_particles_in_box(w, (pdl_vec2){0, 0}, (pdl_vec2){1.5f, 10});
+	int removed = pdl_world_remove_particles_in_box(w, (pdl_vec3){0, 0}, (pdl_vec3){1.5f, 10});
 	ENSURE(removed > 0);
 	/* every spring slot points at a live particle that points back */
 	pdl_particle_data p = pdl_world_particles(w);

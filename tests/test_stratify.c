@@ -74,7 +74,7 @@ static void test_three_classes_stratify(void)
 		f.material = ids[c];
 		f.radius = 12;
 		f.count = 600;
-		f.position = (pdl_vec2){0.35f * (c - 1), 0.2f * (c - 1)};
+		f.position = (pdl_vec3){0.35f * (c - 1), 0.2f * (c - 1)};
 		pdl_world_fill(w, &f, NULL);
 	}
 	double mixed[3], mixed_overlap;

@@ -32,7 +32,7 @@ int worlds_add_box_container(pdl_world* w, float hx, float hy)
 {
 	pdl_boundary_def bd = pdl_default_boundary_def();
 	bd.kind = PDL_BOUNDARY_BOX_CONTAINER;
-	bd.half_extents = (pdl_vec2){hx, hy};
+	bd.half_extents = (pdl_vec3){hx, hy};
 	bd.friction = 0.2f;
 	return add_container(w, &bd);
 }
@@ -50,8 +50,8 @@ int worlds_fill_box(pdl_world* w, int material, float cx, float cy, float hx, fl
 {
 	pdl_fill_def fd = pdl_default_fill_def();
 	fd.material = material;
-	fd.position = (pdl_vec2){cx, cy};
-	fd.half_extents = (pdl_vec2){hx, hy};
+	fd.position = (pdl_vec3){cx, cy};
+	fd.half_extents = (pdl_vec3){hx, hy};
 	pdl_error err;
 	int n = pdl_world_fill(w, &fd, &err);
 	if (n < 0) {
@@ -79,25 +79,25 @@ pdl_world* worlds_dam_break(int threads)
 	pdl_fill_def blob = pdl_default_fill_def();
 	blob.shape = PDL_FILL_DISC;
 	blob.material = slime_id;
-	blob.position = (pdl_vec2){5, 8};
+	blob.position = (pdl_vec3){5, 8};
 	blob.radius = 3;
 	pdl_world_fill(w, &blob, NULL);
 	pdl_boundary_def box = pdl_default_boundary_def();
-	box.position = (pdl_vec2){-3, -10};
-	box.half_extents = (pdl_vec2){1.5f, 3};
+	box.position = (pdl_vec3){-3, -10};
+	box.half_extents = (pdl_vec3){1.5f, 3};
 	box.angle = 0.3f;
 	pdl_world_add_boundary(w, &box, NULL);
 	pdl_boundary_def tri = pdl_default_boundary_def();
 	tri.kind = PDL_BOUNDARY_POLYGON;
-	tri.position = (pdl_vec2){8, 0};
+	tri.position = (pdl_vec3){8, 0};
 	tri.vertex_count = 3;
 	tri.vertices[0] = (pdl_vec2){-3, 0};
 	tri.vertices[1] = (pdl_vec2){3, 0};
 	tri.vertices[2] = (pdl_vec2){0, 2};
 	pdl_world_add_boundary(w, &tri, NULL);
 	pdl_pointer ptr = pdl_default_pointer();
-	ptr.position = (pdl_vec2){-10, -10};
-	ptr.velocity = (pdl_vec2){20, 0};
+	ptr.position = (pdl_vec3){-10, -10};
+	ptr.velocity = (pdl_vec3){20, 0};
 	ptr.drag = 5.0f;
 	pdl_world_set_pointer(w, 0, &ptr, NULL);
 	return w;
@@ -131,21 +131,21 @@ pdl_world* worlds_sph_dam_break(int threads)
 	worlds_fill_box(w, 0, -11, -1, 5, 9);
 	worlds_fill_box(w, heavy_id, 9, -8.5f, 4, 1.4f);
 	pdl_boundary_def box = pdl_default_boundary_def();
-	box.position = (pdl_vec2){-2, -8};
-	box.half_extents = (pdl_vec2){1, 2};
+	box.position = (pdl_vec3){-2, -8};
+	box.half_extents = (pdl_vec3){1, 2};
 	box.angle = 0.3f;
 	pdl_world_add_boundary(w, &box, NULL);
 	pdl_boundary_def tri = pdl_default_boundary_def();
 	tri.kind = PDL_BOUNDARY_POLYGON;
-	tri.position = (pdl_vec2){4, 2};
+	tri.position = (pdl_vec3){4, 2};
 	tri.vertex_count = 3;
 	tri.vertices[0] = (pdl_vec2){-2, 0};
 	tri.vertices[1] = (pdl_vec2){2, 0};
 	tri.vertices[2] = (pdl_vec2){0, 1.5f};
 	pdl_world_add_boundary(w, &tri, NULL);
 	pdl_pointer ptr = pdl_default_pointer();
-	ptr.position = (pdl_vec2){-6, -6};
-	ptr.velocity = (pdl_vec2){15, 0};
+	ptr.position = (pdl_vec3){-6, -6};
+	ptr.velocity = (pdl_vec3){15, 0};
 	ptr.drag = 3.0f;
 	ptr.strength = 30.0f;
 	pdl_world_set_pointer(w, 0, &ptr, NULL);

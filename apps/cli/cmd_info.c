@@ -71,7 +71,7 @@ int cmd_info(int argc, char** argv)
 	pdl_scene_error serr;
 	pdl_world* w = pdl_scene_build_world(s, &serr);
 	if (w) {
-		pdl_vec2 g = s->world.gravity;
+		pdl_vec3 g = s->world.gravity;
 		double gl = sqrt((double)g.x * g.x + (double)g.y * g.y);
 		pdl_particle_data p = pdl_world_particles(w);
 		if (gl > 0 && p.count > 0) {

@@ -99,10 +99,10 @@ int viewer_input_drop_box(viewer_app* app, pdl_vec2 p)
 {
 	pdl_boundary_def def = pdl_default_boundary_def();
 	def.kind = PDL_BOUNDARY_BOX;
-	def.position = p;
+	def.position = viewer_vec3(p);
 	float h = length_unit(app);
-	def.half_extents = (pdl_vec2){app->interaction.box_half_extents.x * h,
-	                              app->interaction.box_half_extents.y * h};
+	def.half_extents = (pdl_vec3){app->interaction.box_half_extents.x * h,
+	                              app->interaction.box_half_extents.y * h, h};
 	pdl_error e;
 	int id = pdl_world_add_boundary(app->scene.world, &def, &e);
 	if (id < 0) {
@@ -183,7 +183,7 @@ static void release(viewer_app* app, int button)
 		/* leave the obstacle at rest: a moving surface would keep dragging fluid */
 		pdl_boundary_def def;
 		if (pdl_world_get_boundary(app->scene.world, in->dragged_obstacle, &def)) {
-			def.velocity = (pdl_vec2){0, 0};
+			def.velocity = (pdl_vec3){0, 0, 0};
 			pdl_world_set_boundary(app->scene.world, in->dragged_obstacle, &def, NULL);
 		}
 		in->dragged_obstacle = -1;
@@ -315,14 +315,14 @@ static void spawn(viewer_app* app)
 	pdl_fill_def fill = pdl_default_fill_def();
 	fill.shape = PDL_FILL_DISC;
 	fill.material = material;
-	fill.position = in->mouse_world;
+	fill.position = viewer_vec3(in->mouse_world);
 	fill.radius = radius;
 	/* new fluid leaves with the hand's motion, capped so a flick does not fire it off */
 	float speed = sqrtf(in->mouse_velocity.x * in->mouse_velocity.x +
 	                    in->mouse_velocity.y * in->mouse_velocity.y);
 	float cap = 20.0f * h;
 	float k = speed > cap ? cap / speed : 1.0f;
-	fill.velocity = (pdl_vec2){in->mouse_velocity.x * k, in->mouse_velocity.y * k};
+	fill.velocity = (pdl_vec3){in->mouse_velocity.x * k, in->mouse_velocity.y * k, 0};
 	pdl_error e;
 	if (pdl_world_fill(world, &fill, &e) < 0) viewer_message(app, "spawn: %s", e.message);
 }
@@ -341,10 +341,10 @@ void viewer_input_move_obstacle(viewer_app* app, float dt)
 	/* The surface velocity is the move over this step: fluid in contact is carried along by
 	 * the boundary's friction instead of being teleported through. Paused (dt 0), it just
 	 * moves. */
-	def.velocity = dt > 0 ? (pdl_vec2){(target.x - def.position.x) / dt,
-	                                   (target.y - def.position.y) / dt}
-	                      : (pdl_vec2){0, 0};
-	def.position = target;
+	def.velocity = dt > 0 ? (pdl_vec3){(target.x - def.position.x) / dt,
+	                                   (target.y - def.position.y) / dt, 0}
+	                      : (pdl_vec3){0, 0, 0};
+	def.position = viewer_vec3(target);
 	pdl_world_set_boundary(world, in->dragged_obstacle, &def, NULL);
 }
 
@@ -364,8 +364,8 @@ void viewer_input_before_step(viewer_app* app, float dt)
 
 	if (in->action == VIEWER_POINTER_ATTRACT || in->action == VIEWER_POINTER_REPEL) {
 		pdl_pointer pointer = pdl_default_pointer();
-		pointer.position = in->mouse_world;
-		pointer.velocity = in->mouse_velocity;
+		pointer.position = viewer_vec3(in->mouse_world);
+		pointer.velocity = viewer_vec3(in->mouse_velocity);
 		pointer.radius = viewer_pointer_radius(app);
 		float pull = pointer_acceleration(app);
 		pointer.strength = in->action == VIEWER_POINTER_ATTRACT ? pull : -pull;
@@ -392,7 +392,7 @@ void viewer_input_before_step(viewer_app* app, float dt)
 	}
 
 	if (in->erasing && in->mouse_inside) {
-		pdl_world_remove_particles_in_circle(world, in->mouse_world,
+		pdl_world_remove_particles_in_circle(world, viewer_vec3(in->mouse_world),
 		                                     0.5f * viewer_pointer_radius(app));
 	}
 }

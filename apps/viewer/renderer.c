@@ -510,15 +510,15 @@ static void build_shapes(viewer_renderer* r, const viewer_app* app, shape_pass p
 		int segments = circle ? circle_segments(def.radius, ppu) : 0;
 		if (is_container(def.kind)) {
 			if (pass == SHAPES_CONTAINERS && circle) {
-				push_disc(r, def.position, def.radius, segments, inside);
-				push_ring(r, def.position, def.radius, def.radius + rim, segments,
+				push_disc(r, viewer_vec2(def.position), def.radius, segments, inside);
+				push_ring(r, viewer_vec2(def.position), def.radius, def.radius + rim, segments,
 				          container_rim_color);
 			} else if (pass == SHAPES_CONTAINERS) {
 				push_polygon(r, v, n, inside);
 				push_polygon_rim(r, v, n, rim, container_rim_color);
 			} else if (pass == SHAPES_OUTSIDE_MASK && circle) {
 				/* the ring's outer edge is coarse, but it lies far outside the viewport */
-				push_ring(r, def.position, def.radius + rim, def.radius + rim + far, segments,
+				push_ring(r, viewer_vec2(def.position), def.radius + rim, def.radius + rim + far, segments,
 				          outside);
 			} else if (pass == SHAPES_OUTSIDE_MASK) {
 				push_polygon_exterior(r, v, n, rim, far, outside);
@@ -529,7 +529,7 @@ static void build_shapes(viewer_renderer* r, const viewer_app* app, shape_pass p
 		bool held = app->input.action == VIEWER_POINTER_DRAG_OBSTACLE &&
 		            app->input.dragged_obstacle == id;
 		rgba color = held ? obstacle_held_color : obstacle;
-		if (circle) push_disc(r, def.position, def.radius, segments, color);
+		if (circle) push_disc(r, viewer_vec2(def.position), def.radius, segments, color);
 		else push_polygon(r, v, n, color);
 	}
 	if (pass == SHAPES_OBSTACLES && app->input.mouse_inside &&

@@ -196,8 +196,8 @@ static void add_box(scene_builder* b, pdl_boundary_kind kind, float x, float y, 
 {
 	pdl_boundary_def def = pdl_default_boundary_def();
 	def.kind = kind;
-	def.position = scaled(b, x, y);
-	def.half_extents = scaled(b, hx, hy);
+	def.position = viewer_vec3(scaled(b, x, y));
+	def.half_extents = viewer_vec3(scaled(b, hx, hy));
 	def.angle = angle;
 	if (kind == PDL_BOUNDARY_BOX_CONTAINER) def.friction = 0.2f;
 	pdl_error e;
@@ -208,7 +208,7 @@ static void add_circle(scene_builder* b, pdl_boundary_kind kind, float x, float 
 {
 	pdl_boundary_def def = pdl_default_boundary_def();
 	def.kind = kind;
-	def.position = scaled(b, x, y);
+	def.position = viewer_vec3(scaled(b, x, y));
 	def.radius = radius * b->scale;
 	if (kind == PDL_BOUNDARY_CIRCLE_CONTAINER) def.friction = 0.2f;
 	pdl_error e;
@@ -220,8 +220,8 @@ static void fill_box(scene_builder* b, int material, float x, float y, float hx,
 	pdl_fill_def def = pdl_default_fill_def();
 	def.shape = PDL_FILL_BOX;
 	def.material = material;
-	def.position = scaled(b, x, y);
-	def.half_extents = scaled(b, hx, hy);
+	def.position = viewer_vec3(scaled(b, x, y));
+	def.half_extents = viewer_vec3(scaled(b, hx, hy));
 	pdl_error e;
 	if (pdl_world_fill(b->world, &def, &e) < 0) fail(b, &e);
 }
@@ -232,7 +232,7 @@ static void fill_sunflower(scene_builder* b, int material, float x, float y, flo
 	pdl_fill_def def = pdl_default_fill_def();
 	def.shape = PDL_FILL_SPIRAL;
 	def.material = material;
-	def.position = scaled(b, x, y);
+	def.position = viewer_vec3(scaled(b, x, y));
 	def.radius = radius * b->scale;
 	def.count = 0;
 	pdl_error e;

@@ -99,6 +99,19 @@ typedef struct viewer_view {
 
 /** Fits world_min..world_max into the viewport with a margin, keeping the aspect ratio. */
 void viewer_view_fit(viewer_view* view);
+/* A plane point as a 3D vector (z = 0) for the library's vector fields. */
+static inline pdl_vec3 viewer_vec3(pdl_vec2 v)
+{
+	pdl_vec3 r = {v.x, v.y, 0};
+	return r;
+}
+/* The plane part of a 3D vector. */
+static inline pdl_vec2 viewer_vec2(pdl_vec3 v)
+{
+	pdl_vec2 r = {v.x, v.y};
+	return r;
+}
+
 pdl_vec2 viewer_view_window_to_world(const viewer_view* view, float window_x, float window_y);
 /** World point to window point (what a mouse event at that spot would carry). */
 void viewer_view_world_to_window(const viewer_view* view, pdl_vec2 p, float* window_x,

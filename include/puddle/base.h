@@ -27,6 +27,11 @@ typedef struct pdl_vec2 {
 	float x, y;
 } pdl_vec2;
 
+/** A 3D vector; 2D worlds use x and y and ignore z (keep it 0). Units as pdl_vec2. */
+typedef struct pdl_vec3 {
+	float x, y, z;
+} pdl_vec3;
+
 /* Every way a call can fail. Each id names one field and one rule, so tests and tools can
  * assert the exact failure. X(id, struct, field, rule) */
 #define PDL_ERROR_LIST(X)                                                                       \
@@ -39,6 +44,7 @@ typedef struct pdl_vec2 {
 	X(PDL_ERR_WORLD_GRAVITY, "world", "gravity", "must be finite")                              \
 	X(PDL_ERR_WORLD_THREADS, "world", "threads", "must be in [0, 256]")                         \
 	X(PDL_ERR_WORLD_MAX_PARTICLES, "world", "max_particles", "must be in [1, 67108864]")        \
+	X(PDL_ERR_WORLD_DIMENSIONS, "world", "dimensions", "must be 2 or 3 and cannot change")   \
 	X(PDL_ERR_WORLD_SOLVER, "world", "solver", "must be PDL_SOLVER_CLAVET or PDL_SOLVER_SPH")   \
 	X(PDL_ERR_SPH_SPEED_OF_SOUND, "world.sph", "speed_of_sound", "must be finite and > 0")     \
 	X(PDL_ERR_SPH_EOS, "world.sph", "eos", "must be PDL_SPH_EOS_TAIT or PDL_SPH_EOS_LINEAR")    \
@@ -69,6 +75,7 @@ typedef struct pdl_vec2 {
 	X(PDL_ERR_BOUNDARY_ANGLE, "boundary", "angle", "must be finite")                            \
 	X(PDL_ERR_BOUNDARY_RADIUS, "boundary", "radius", "must be finite and > 0")                  \
 	X(PDL_ERR_BOUNDARY_HALF_EXTENTS, "boundary", "half_extents", "must be finite and > 0")      \
+	X(PDL_ERR_BOUNDARY_KIND_3D, "boundary", "kind", "polygons are 2D only")                  \
 	X(PDL_ERR_BOUNDARY_VERTEX_COUNT, "boundary", "vertex_count", "must be in [3, 16]")          \
 	X(PDL_ERR_BOUNDARY_VERTICES, "boundary", "vertices", "must be finite, convex, counter-clockwise, with non-zero area") \
 	X(PDL_ERR_BOUNDARY_VELOCITY, "boundary", "velocity", "must be finite")                      \
@@ -77,6 +84,7 @@ typedef struct pdl_vec2 {
 	X(PDL_ERR_BOUNDARY_STICKINESS, "boundary", "stickiness", "must be finite and >= 0")         \
 	X(PDL_ERR_OBSTACLE_ID, "obstacle", "id", "must name an obstacle of this world")             \
 	X(PDL_ERR_FILL_SHAPE, "fill", "shape", "must be a known shape")                             \
+	X(PDL_ERR_FILL_SHAPE_3D, "fill", "shape", "spirals are 2D only")                        \
 	X(PDL_ERR_FILL_POSITION, "fill", "position", "must be finite")                              \
 	X(PDL_ERR_FILL_RADIUS, "fill", "radius", "must be finite and > 0")                          \
 	X(PDL_ERR_FILL_HALF_EXTENTS, "fill", "half_extents", "must be finite and > 0")              \
@@ -88,6 +96,7 @@ typedef struct pdl_vec2 {
 	X(PDL_ERR_POINTER_POSITION, "pointer", "position", "must be finite")                        \
 	X(PDL_ERR_POINTER_VELOCITY, "pointer", "velocity", "must be finite")                        \
 	X(PDL_ERR_POINTER_RADIUS, "pointer", "radius", "must be finite and > 0")                    \
+	X(PDL_ERR_POINTER_DIRECTION, "pointer", "direction", "must be finite")                  \
 	X(PDL_ERR_POINTER_STRENGTH, "pointer", "strength", "must be finite")                        \
 	X(PDL_ERR_POINTER_DRAG, "pointer", "drag", "must be finite and >= 0")                       \
 	X(PDL_ERR_PARTICLE_STATE, "particle", "state", "must be finite with a valid material")

@@ -60,26 +60,33 @@ int pdl_world_material_count(const pdl_world* world);
 
 /** Adds particles in a shape; returns how many were added, or -1 (and adds none). */
 int pdl_world_fill(pdl_world* world, const pdl_fill_def* def, pdl_error* err);
-/** Removes the particles inside a circle; returns how many. Springs to them go too. */
-int pdl_world_remove_particles_in_circle(pdl_world* world, pdl_vec2 center, float radius);
-/** Removes the particles inside an axis-aligned box; returns how many. */
-int pdl_world_remove_particles_in_box(pdl_world* world, pdl_vec2 center, pdl_vec2 half_extents);
+/** Removes the particles inside a circle (3D: a sphere); returns how many. Springs to them go
+ * too. */
+int pdl_world_remove_particles_in_circle(pdl_world* world, pdl_vec3 center, float radius);
+/** Removes the particles inside an axis-aligned box (3D: half_extents.z too); returns how many. */
+int pdl_world_remove_particles_in_box(pdl_world* world, pdl_vec3 center, pdl_vec3 half_extents);
 int pdl_world_particle_count(const pdl_world* world);
 /** Zero-copy view of all particle arrays (see pdl_particle_data). */
 pdl_particle_data pdl_world_particles(const pdl_world* world);
-/** Replaces every particle with the given state (x, y, vx, vy, material required; id,
- * springs optional), as a snapshot restore does. On error nothing changes. */
+/** Replaces every particle with the given state (x, y, vx, vy, material required, and z, vz in
+ * 3D; id, springs optional), as a snapshot restore does. On error nothing changes. */
 pdl_error_id pdl_world_set_particles(pdl_world* world, const pdl_particle_data* data,
                                      pdl_error* err);
 
 /** The particle spacing at which a hexagonal lattice has kernel density rest_density
  * (world units), for interaction radius h. pdl_world_fill() uses it when spacing is 0. */
 float pdl_rest_spacing(float interaction_radius, float rest_density);
+/** The same for 3D worlds: the nearest-neighbour spacing of a face-centred cubic lattice with
+ * kernel density rest_density. */
+float pdl_rest_spacing_3d(float interaction_radius, float rest_density);
 /** The SPH rest density rho0 (mass / world unit^2) of a hexagonal lattice of the given spacing:
  * mass * sum_j W_poly6(r_ij), self included, with the 2D Poly6 kernel of radius h (Mueller 2003
  * eq. 20, 4 / (pi h^8)). An SPH world uses pdl_sph_rest_density(h, pdl_rest_spacing(h,
  * material.rest_density), material.mass) for each material, so fills start at rest. */
 float pdl_sph_rest_density(float interaction_radius, float spacing, float mass);
+/** The same for 3D worlds: the 3D Poly6 sum (315 / (64 pi h^9)) over the face-centred cubic
+ * lattice of pdl_rest_spacing_3d, mass / world unit^3. */
+float pdl_sph_rest_density_3d(float interaction_radius, float spacing, float mass);
 
 /* ---- Boundaries: containers and obstacles ---------------------------------------------- */
 

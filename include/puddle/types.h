@@ -105,8 +105,11 @@ typedef struct pdl_sph_def {
 
 /** How a world is built. Get one from pdl_default_world_def(), then change what you need. */
 typedef struct pdl_world_def {
+	/** 2 or 3. Default 2. Fixed when the world is created. A 3D world uses every vector's z, and
+	 * its circles are spheres and its discs balls; polygons and spirals are 2D only. */
+	int dimensions;
 	/** h, the interaction radius: particles closer than h push and pull each other (world units,
-	 * > 0). Default 1. The neighbour grid uses cells of size h/2. */
+	 * > 0). Default 1. The neighbour grid uses cells of size h/2 (2D) or h (3D). */
 	float interaction_radius;
 	/** Length of one pdl_world_step(), in seconds, in (0, 1]. Default 1/60. */
 	float dt;
@@ -114,8 +117,9 @@ typedef struct pdl_world_def {
 	 * More substeps allow stiffer, faster and deeper fluids; the fluid itself stays the same.
 	 * Keep dt_sub sqrt(g depth) / h below about 0.15 (docs/physics.md, "Time step"). */
 	int substeps;
-	/** Gravity acceleration, world units / s^2, finite. Default (0, -10): y points up. */
-	pdl_vec2 gravity;
+	/** Gravity acceleration, world units / s^2, finite. Default (0, -10, 0): y points up. 2D worlds
+	 * ignore z. */
+	pdl_vec3 gravity;
 	/** Threads for the step, in [0, 256]. 0 means one per available core. Default 0.
 	 * Results are bitwise identical for every thread count. */
 	int threads;
@@ -178,32 +182,33 @@ typedef struct pdl_material_def {
 
 /** The kinds of boundary. Containers keep fluid inside; obstacles keep fluid outside. */
 typedef enum pdl_boundary_kind {
-	PDL_BOUNDARY_CIRCLE_CONTAINER = 0, /**< inside a circle: position, radius */
+	PDL_BOUNDARY_CIRCLE_CONTAINER = 0, /**< inside a circle (3D: sphere): position, radius */
 	PDL_BOUNDARY_BOX_CONTAINER,        /**< inside a box: position, half_extents, angle */
-	PDL_BOUNDARY_CIRCLE,               /**< outside a circle: position, radius */
+	PDL_BOUNDARY_CIRCLE,               /**< outside a circle (3D: sphere): position, radius */
 	PDL_BOUNDARY_BOX,                  /**< outside a box: position, half_extents, angle */
-	PDL_BOUNDARY_POLYGON,              /**< outside a convex polygon: position, angle, vertices */
+	PDL_BOUNDARY_POLYGON,              /**< 2D: outside a convex polygon: position, angle, vertices */
 	PDL_BOUNDARY_KIND_COUNT
 } pdl_boundary_kind;
 
 /** A wall: a container or a static or moving obstacle. */
 typedef struct pdl_boundary_def {
 	pdl_boundary_kind kind; /**< Default PDL_BOUNDARY_BOX. */
-	/** Centre (circle, box) or origin of the vertices (polygon), world units. Default (0, 0). */
-	pdl_vec2 position;
-	/** Rotation in radians, counter-clockwise (box, polygon). Default 0. */
+	/** Centre (circle, box) or origin of the vertices (polygon), world units. Default (0, 0, 0). */
+	pdl_vec3 position;
+	/** Rotation in radians, counter-clockwise (box, polygon); in 3D a box turns about the z axis.
+	 * Default 0. */
 	float angle;
 	/** Circle radius, world units, > 0. Default 1. */
 	float radius;
-	/** Box half width and half height, world units, > 0. Default (1, 1). */
-	pdl_vec2 half_extents;
+	/** Box half width, height (and depth in 3D), world units, > 0. Default (1, 1, 1). */
+	pdl_vec3 half_extents;
 	/** Polygon vertex count in [3, PDL_MAX_POLYGON_VERTICES]. */
 	int vertex_count;
 	/** Polygon vertices relative to position, convex, counter-clockwise, world units. */
 	pdl_vec2 vertices[PDL_MAX_POLYGON_VERTICES];
 	/** Velocity of the boundary's surface, world units / s: friction and bounce act on the
-	 * particle's velocity relative to it, so a moving paddle drags fluid along. Default (0, 0). */
-	pdl_vec2 velocity;
+	 * particle's velocity relative to it, so a moving paddle drags fluid along. Default 0. */
+	pdl_vec3 velocity;
 	/** Multiplies the material's wall_friction mu, [0, 1]: 0 makes this wall slippery for every
 	 * material. Default 1. */
 	float friction;
@@ -218,9 +223,9 @@ typedef struct pdl_boundary_def {
 typedef enum pdl_fill_shape {
 	PDL_FILL_POINT = 0, /**< count particles at position (coincident; they spread apart) */
 	PDL_FILL_LINE,      /**< from position to end, spacing apart */
-	PDL_FILL_DISC,      /**< hexagonal lattice inside a disc: position, radius */
-	PDL_FILL_BOX,       /**< hexagonal lattice inside a box: position, half_extents */
-	PDL_FILL_SPIRAL,    /**< Fermat (sunflower) spiral disc: position, radius, count */
+	PDL_FILL_DISC,      /**< lattice inside a disc (3D: ball): position, radius */
+	PDL_FILL_BOX,       /**< lattice inside a box: position, half_extents */
+	PDL_FILL_SPIRAL,    /**< 2D: Fermat (sunflower) spiral disc: position, radius, count */
 	PDL_FILL_SHAPE_COUNT
 } pdl_fill_shape;
 
@@ -228,10 +233,10 @@ typedef enum pdl_fill_shape {
 typedef struct pdl_fill_def {
 	pdl_fill_shape shape; /**< Default PDL_FILL_BOX. */
 	int material;         /**< Material id from pdl_world_add_material(). Default 0. */
-	pdl_vec2 position;    /**< Centre, point or line start, world units. Default (0, 0). */
-	pdl_vec2 end;         /**< Line end, world units. Default (0, 0). */
-	float radius;         /**< Disc and spiral radius, world units, > 0. Default 5. */
-	pdl_vec2 half_extents; /**< Box half size, world units, > 0. Default (5, 5). */
+	pdl_vec3 position;    /**< Centre, point or line start, world units. Default 0. */
+	pdl_vec3 end;         /**< Line end, world units. Default 0. */
+	float radius;         /**< Disc (3D: ball) and spiral radius, world units, > 0. Default 5. */
+	pdl_vec3 half_extents; /**< Box half size, world units, > 0. Default (5, 5, 5). */
 	/** Distance between neighbouring particles, world units. 0 (the default) picks the spacing
 	 * at which the material is at its rest density, so the fluid starts calm. Otherwise it must
 	 * be at least 0.01 h. */
@@ -239,14 +244,19 @@ typedef struct pdl_fill_def {
 	/** Point: how many particles (0 counts as 1). Spiral: how many particles, 0 = as many as the
 	 * spacing gives. >= 0. Default 0. */
 	int count;
-	pdl_vec2 velocity; /**< Initial velocity, world units / s. Default (0, 0). */
+	pdl_vec3 velocity; /**< Initial velocity, world units / s. Default 0. */
 } pdl_fill_def;
 
 /** A mouse or touch pushing the fluid (references 001-003: click and drag). */
 typedef struct pdl_pointer {
-	pdl_vec2 position; /**< world units */
+	pdl_vec3 position; /**< world units */
+	/** 3D only: a ray. Zero (the default) makes the pointer a ball around position; any other
+	 * direction makes it the half-line from position along it (a mouse ray from the camera), and
+	 * particles within radius of that line are pulled towards it (or pushed, strength < 0) and
+	 * dragged along velocity. Need not be unit length; finite. 2D worlds ignore it. */
+	pdl_vec3 direction;
 	/** The pointer's own velocity, world units / s: with drag > 0 the fluid is carried along. */
-	pdl_vec2 velocity;
+	pdl_vec3 velocity;
 	/** Reach, world units, > 0. The effect falls off linearly to zero at the edge. Default 5. */
 	float radius;
 	/** Acceleration toward the pointer at its centre, world units / s^2. Negative repels.
@@ -264,8 +274,10 @@ typedef struct pdl_particle_data {
 	int count;
 	const float* x;  /**< position, world units */
 	const float* y;
+	const float* z;  /**< 3D worlds only; NULL in 2D */
 	const float* vx; /**< velocity, world units / s */
 	const float* vy;
+	const float* vz; /**< 3D worlds only; NULL in 2D */
 	const uint8_t* material; /**< material id */
 	const uint32_t* id;      /**< stable id, unique in the world */
 	/** Kernel density rho (Clavet eq. 1; SPH: Poly6 mass density, Mueller eq. 3) at the last
@@ -315,8 +327,8 @@ typedef struct pdl_stats {
 	float max_density_error;   /**< the largest such |rho - rho0| / rho0 */
 	float mean_neighbours;     /**< mean count of neighbours within h */
 	int non_finite;            /**< particles with a NaN or infinite position or velocity */
-	pdl_vec2 momentum;         /**< sum of mass * velocity */
-	pdl_vec2 centre_of_mass;
+	pdl_vec3 momentum;         /**< sum of mass * velocity */
+	pdl_vec3 centre_of_mass;
 } pdl_stats;
 
 /** A world with default settings: h = 1, dt = 1/60, one substep, gravity (0, -10). */

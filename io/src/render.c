@@ -217,7 +217,7 @@ static shape_px shape_of(const pdl_renderer* r, const pdl_boundary_def* b)
 	s.container = b->kind == PDL_BOUNDARY_CIRCLE_CONTAINER || b->kind == PDL_BOUNDARY_BOX_CONTAINER;
 	s.circle = b->kind == PDL_BOUNDARY_CIRCLE_CONTAINER || b->kind == PDL_BOUNDARY_CIRCLE;
 	if (s.circle) {
-		pdl_vec2 c = pdl_render_to_pixel(r, b->position);
+		pdl_vec2 c = pdl_render_to_pixel(r, (pdl_vec2){b->position.x, b->position.y});
 		s.cx = c.x, s.cy = c.y, s.radius = b->radius * r->scale;
 		return s;
 	}

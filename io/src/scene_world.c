@@ -144,8 +144,8 @@ static int emit_rows(const pdl_scene* s, const pdl_scene_emitter* e, pdl_world* 
 			f.shape = PDL_FILL_POINT;
 			f.count = 1;
 			f.material = e->material;
-			f.position = (pdl_vec2){(float)(cx + px * across), (float)(cy + py * across)};
-			f.velocity = e->velocity;
+			f.position = (pdl_vec3){(float)(cx + px * across), (float)(cy + py * across), 0};
+			f.velocity = (pdl_vec3){e->velocity.x, e->velocity.y, 0};
 			if (pdl_world_fill(w, &f, perr) < 0) return -1;
 			added++;
 		}
@@ -187,7 +187,10 @@ int pdl_scene_apply_frame(const pdl_scene* s, pdl_world* w, long long frame, pdl
 		const pdl_scene_stroke* st = &s->strokes[i];
 		if (t >= st->start && t < st->end) {
 			pdl_pointer ptr = pdl_default_pointer();
-			stroke_at(st, t, &ptr.position, &ptr.velocity);
+			pdl_vec2 at, speed;
+			stroke_at(st, t, &at, &speed);
+			ptr.position = (pdl_vec3){at.x, at.y, 0};
+			ptr.velocity = (pdl_vec3){speed.x, speed.y, 0};
 			ptr.radius = st->radius;
 			ptr.strength = st->strength;
 			ptr.drag = st->drag;
@@ -260,12 +263,13 @@ double pdl_scene_estimate_particles(const pdl_scene* s)
 }
 
 static pdl_vec2 scaled(pdl_vec2 v, float k) { return (pdl_vec2){v.x * k, v.y * k}; }
+static pdl_vec3 scaled3(pdl_vec3 v, float k) { return (pdl_vec3){v.x * k, v.y * k, v.z * k}; }
 
 static void scale_boundary(pdl_boundary_def* b, float k)
 {
-	b->position = scaled(b->position, k);
+	b->position = scaled3(b->position, k);
 	b->radius *= k;
-	b->half_extents = scaled(b->half_extents, k);
+	b->half_extents = scaled3(b->half_extents, k);
 	for (int i = 0; i < b->vertex_count; ++i) b->vertices[i] = scaled(b->vertices[i], k);
 }
 
@@ -282,10 +286,10 @@ void pdl_scene_scale(pdl_scene* s, float k)
 	for (int i = 0; i < s->obstacle_count; ++i) scale_boundary(&s->obstacles[i], k);
 	for (int i = 0; i < s->fill_count; ++i) {
 		pdl_fill_def* f = &s->fills[i].def;
-		f->position = scaled(f->position, k);
-		f->end = scaled(f->end, k);
+		f->position = scaled3(f->position, k);
+		f->end = scaled3(f->end, k);
 		f->radius *= k;
-		f->half_extents = scaled(f->half_extents, k);
+		f->half_extents = scaled3(f->half_extents, k);
 		if (f->shape == PDL_FILL_SPIRAL && f->count > 0) f->count = (int)lround((double)f->count * k * k);
 	}
 	for (int i = 0; i < s->emitter_count; ++i) {

@@ -71,6 +71,7 @@ static void put_f64(buffer* b, double v)
 	put_u64(b, u);
 }
 static void put_vec2(buffer* b, pdl_vec2 v) { put_f32(b, v.x), put_f32(b, v.y); }
+static void put_vec3(buffer* b, pdl_vec3 v) { put_f32(b, v.x), put_f32(b, v.y), put_f32(b, v.z); }
 
 static void put_material(buffer* b, const pdl_material_def* m)
 {
@@ -84,13 +85,13 @@ static void put_material(buffer* b, const pdl_material_def* m)
 static void put_boundary(buffer* b, const pdl_boundary_def* d)
 {
 	put_i32(b, (int32_t)d->kind);
-	put_vec2(b, d->position);
+	put_vec3(b, d->position);
 	put_f32(b, d->angle);
 	put_f32(b, d->radius);
-	put_vec2(b, d->half_extents);
+	put_vec3(b, d->half_extents);
 	put_i32(b, d->vertex_count);
 	for (int i = 0; i < PDL_MAX_POLYGON_VERTICES; ++i) put_vec2(b, d->vertices[i]);
-	put_vec2(b, d->velocity);
+	put_vec3(b, d->velocity);
 	put_f32(b, d->friction);
 	put_f32(b, d->restitution);
 	put_f32(b, d->stickiness);
@@ -112,7 +113,7 @@ bool pdl_snapshot_write(const char* path, const pdl_world* w, const pdl_snapshot
 	put_f32(&b, wd.interaction_radius);
 	put_f32(&b, wd.dt);
 	put_i32(&b, wd.substeps);
-	put_vec2(&b, wd.gravity);
+	put_vec3(&b, wd.gravity);
 	put_i32(&b, wd.max_particles);
 
 	int materials = pdl_world_material_count(w);
@@ -230,6 +231,14 @@ static pdl_vec2 get_vec2(cursor* c)
 	v.y = get_f32(c);
 	return v;
 }
+static pdl_vec3 get_vec3(cursor* c)
+{
+	pdl_vec3 v;
+	v.x = get_f32(c);
+	v.y = get_f32(c);
+	v.z = get_f32(c);
+	return v;
+}
 
 static void get_material(cursor* c, pdl_material_def* m)
 {
@@ -244,13 +253,13 @@ static void get_boundary(cursor* c, pdl_boundary_def* d)
 {
 	memset(d, 0, sizeof *d);
 	d->kind = (pdl_boundary_kind)get_i32(c);
-	d->position = get_vec2(c);
+	d->position = get_vec3(c);
 	d->angle = get_f32(c);
 	d->radius = get_f32(c);
-	d->half_extents = get_vec2(c);
+	d->half_extents = get_vec3(c);
 	d->vertex_count = get_i32(c);
 	for (int i = 0; i < PDL_MAX_POLYGON_VERTICES; ++i) d->vertices[i] = get_vec2(c);
-	d->velocity = get_vec2(c);
+	d->velocity = get_vec3(c);
 	d->friction = get_f32(c);
 	d->restitution = get_f32(c);
 	d->stickiness = get_f32(c);
@@ -356,7 +365,7 @@ static bool load(const char* path, decoded* d, char* err, size_t err_size)
 	d->world.interaction_radius = get_f32(&c);
 	d->world.dt = get_f32(&c);
 	d->world.substeps = get_i32(&c);
-	d->world.gravity = get_vec2(&c);
+	d->world.gravity = get_vec3(&c);
 	d->world.max_particles = get_i32(&c);
 	uint32_t materials = get_u32(&c);
 	if (materials > PDL_MAX_MATERIALS) goto corrupt;

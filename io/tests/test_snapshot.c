@@ -156,7 +156,7 @@ static void test_damaged_snapshots_refused(void)
 	bytes[8] = 99; /* version */
 	ENSURE(write_bytes(bad, bytes, n));
 	ENSURE(!pdl_snapshot_read(bad, target, NULL, err, sizeof err));
-	ENSURE_MSG(strstr(err, "snapshot version 99 is not supported (this build reads version 1)"), "%s", err);
+	ENSURE_MSG(strstr(err, "snapshot version 99 is not supported (this build reads version 2)"), "%s", err);
 	ENSURE(pdl_world_hash(target) == before);
 	ENSURE(!pdl_snapshot_read("/nonexistent/snap.pdls", target, NULL, err, sizeof err));
 	ENSURE_MSG(strstr(err, "cannot open"), "%s", err);

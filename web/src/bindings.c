@@ -180,14 +180,14 @@ EMSCRIPTEN_KEEPALIVE void pdlw_world_profile(const pdl_world* world, pdl_profile
 EMSCRIPTEN_KEEPALIVE int pdlw_world_remove_particles_in_circle(pdl_world* world, float x, float y,
                                                                 float radius)
 {
-	return pdl_world_remove_particles_in_circle(world, (pdl_vec2){x, y}, radius);
+	return pdl_world_remove_particles_in_circle(world, (pdl_vec3){x, y, 0}, radius);
 }
 
 EMSCRIPTEN_KEEPALIVE int pdlw_world_remove_particles_in_box(pdl_world* world, float x, float y,
                                                              float half_width, float half_height)
 {
-	return pdl_world_remove_particles_in_box(world, (pdl_vec2){x, y},
-	                                         (pdl_vec2){half_width, half_height});
+	return pdl_world_remove_particles_in_box(world, (pdl_vec3){x, y, 0},
+	                                         (pdl_vec3){half_width, half_height, 1});
 }
 
 /* ---- 64-bit values ------------------------------------------------------------------- */

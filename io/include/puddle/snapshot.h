@@ -32,7 +32,7 @@
 extern "C" {
 #endif
 
-#define PDL_SNAPSHOT_VERSION 1
+#define PDL_SNAPSHOT_VERSION 2
 
 /** What the caller keeps beside the world. */
 typedef struct pdl_snapshot_info {
