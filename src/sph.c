@@ -23,8 +23,11 @@
  * exact negatives (symmetric weights times an antisymmetric difference), which conserves
  * momentum up to the rounding of the sums.
  *
- * Scratch arrays: the spare xp2 / yp2 (free after a permutation without x_prev) hold the surface
- * normals between the normals pass and the internal pass. */
+ * Scratch arrays: the spare xp2 / yp2 / zp2 (free after a permutation without x_prev) hold the
+ * surface normals between the normals pass and the internal pass.
+ *
+ * 2D and 3D share every pass: each is written once with a constant `three` that switches the z
+ * terms on, and the kernels take their 3D normalisation (kernels.h). */
 #include "core.h"
 #include "kernels.h"
 #include "simd.h"
@@ -92,23 +95,29 @@ float pdl_sph_rest_density_3d(float h, float spacing, float mass)
  * keeps particles inside and applies friction. */
 
 /* Builds the two tables (dimensionless, h = 1). G(t), the Poly6 kernel integrated along the
- * line y = t, is closed form: the integral of (a^2 - x^2)^3 over [-a, a] is (32/35) a^7, so
- * G(t) = 4/pi (32/35) (1 - t^2)^(7/2). F(t) is its integral from t to 1 (Simpson's rule). */
-static double wall_line(double t) { return 128.0 / (35.0 * PDL_PI) * pow(1 - t * t, 3.5); }
+ * line y = t (3D: over the plane y = t), is closed form. 2D: the integral of (a^2 - x^2)^3 over
+ * [-a, a] is (32/35) a^7, so G(t) = 4/pi (32/35) (1 - t^2)^(7/2). 3D: the integral of
+ * (a^2 - rho^2)^3 over the disc of radius a is pi a^8 / 4, so G(t) = 315/(64 pi) pi/4
+ * (1 - t^2)^4. F(t) is its integral from t to 1 (Simpson's rule); F(0) = 1/2 in both. */
+static double wall_line(double t, bool three)
+{
+	return three ? 315.0 / 256.0 * pow(1 - t * t, 4) : 128.0 / (35.0 * PDL_PI) * pow(1 - t * t, 3.5);
+}
 
 static void wall_tables(pdl_world* w)
 {
+	const bool three = PDL_IS_3D(w);
 	enum { STEPS = 64 }; /* Simpson intervals per table cell */
 	double acc = 0;
 	w->sph_wall_density[PDL_SPH_WALL_TABLE] = 0;
 	w->sph_wall_force[PDL_SPH_WALL_TABLE] = 0;
 	for (int t = PDL_SPH_WALL_TABLE - 1; t >= 0; --t) {
 		double a = (double)t / PDL_SPH_WALL_TABLE, b = (double)(t + 1) / PDL_SPH_WALL_TABLE;
-		double step = (b - a) / STEPS, sum = wall_line(a) + wall_line(b);
-		for (int k = 1; k < STEPS; ++k) sum += (k & 1 ? 4 : 2) * wall_line(a + k * step);
+		double step = (b - a) / STEPS, sum = wall_line(a, three) + wall_line(b, three);
+		for (int k = 1; k < STEPS; ++k) sum += (k & 1 ? 4 : 2) * wall_line(a + k * step, three);
 		acc += sum * step / 3;
 		w->sph_wall_density[t] = (float)acc;
-		w->sph_wall_force[t] = (float)wall_line(a);
+		w->sph_wall_force[t] = (float)wall_line(a, three);
 	}
 	w->sph_wall_ready = true;
 }
@@ -124,60 +133,67 @@ static float table_at(const float* table, float t)
 }
 
 typedef struct wall_contact {
-	float d, nx, ny; /* distance (>= 0) and unit normal into the fluid */
+	float d, n[3]; /* distance (>= 0) and unit normal into the fluid (n[2] = 0 in 2D) */
 } wall_contact;
 
 #define MAX_CONTACTS 8
 
-static int add_contact(wall_contact* out, int n, float d, float nx, float ny, float h)
+static int add_contact(wall_contact* out, int n, float d, float nx, float ny, float nz, float h)
 {
 	if (n >= MAX_CONTACTS || !(d < h)) return n;
-	out[n] = (wall_contact){d > 0 ? d : 0, nx, ny};
+	out[n] = (wall_contact){d > 0 ? d : 0, {nx, ny, nz}};
 	return n + 1;
 }
 
-/* The walls within h of (x, y). */
-static int wall_contacts(const pdl_world* w, float x, float y, float h, wall_contact* out)
+/* The walls within h of x (x[2] = 0 in 2D). */
+static int wall_contacts(const pdl_world* w, const float x[3], float h, wall_contact* out)
 {
+	const bool three = PDL_IS_3D(w);
 	int n = 0;
 	for (int b = 0; b < w->boundary_count; ++b) {
 		const boundary* bd = &w->boundaries[b];
 		if (!bd->alive) continue;
-		float dx = x - bd->def.position.x, dy = y - bd->def.position.y;
+		float dx = x[0] - bd->def.position.x, dy = x[1] - bd->def.position.y;
+		float dz = three ? x[2] - bd->def.position.z : 0;
 		switch (bd->def.kind) {
 		case PDL_BOUNDARY_CIRCLE_CONTAINER:
 		case PDL_BOUNDARY_CIRCLE: {
-			float rc = sqrtf(dx * dx + dy * dy);
+			float rc = sqrtf(dx * dx + dy * dy + dz * dz);
 			if (!(rc > 0)) break;
 			if (bd->def.kind == PDL_BOUNDARY_CIRCLE_CONTAINER)
-				n = add_contact(out, n, bd->def.radius - rc, -dx / rc, -dy / rc, h);
+				n = add_contact(out, n, bd->def.radius - rc, -dx / rc, -dy / rc, -dz / rc, h);
 			else
-				n = add_contact(out, n, rc - bd->def.radius, dx / rc, dy / rc, h);
+				n = add_contact(out, n, rc - bd->def.radius, dx / rc, dy / rc, dz / rc, h);
 			break;
 		}
 		case PDL_BOUNDARY_BOX_CONTAINER: {
 			float c = bd->cos_angle, s = bd->sin_angle;
 			float lx = c * dx + s * dy, ly = -s * dx + c * dy;
 			float hx = bd->def.half_extents.x, hy = bd->def.half_extents.y;
-			n = add_contact(out, n, hx - lx, -c, -s, h);
-			n = add_contact(out, n, hx + lx, c, s, h);
-			n = add_contact(out, n, hy - ly, s, -c, h);
-			n = add_contact(out, n, hy + ly, -s, c, h);
+			n = add_contact(out, n, hx - lx, -c, -s, 0, h);
+			n = add_contact(out, n, hx + lx, c, s, 0, h);
+			n = add_contact(out, n, hy - ly, s, -c, 0, h);
+			n = add_contact(out, n, hy + ly, -s, c, 0, h);
+			if (three) {
+				float hz = bd->def.half_extents.z;
+				n = add_contact(out, n, hz - dz, 0, 0, -1, h);
+				n = add_contact(out, n, hz + dz, 0, 0, 1, h);
+			}
 			break;
 		}
 		case PDL_BOUNDARY_BOX:
 		case PDL_BOUNDARY_POLYGON: {
-			/* the nearest side by signed distance (exact on the sides, an estimate near corners) */
-			float best = -INFINITY, nx = 0, ny = 0;
-			for (int e = 0; e < bd->vertex_count; ++e) {
-				float sd = bd->normals[e].x * (x - bd->vertices[e].x) + bd->normals[e].y * (y - bd->vertices[e].y);
+			/* the nearest face by signed distance (exact on the faces, an estimate near edges) */
+			float best = -INFINITY, nb[3] = {0, 0, 0};
+			for (int e = 0; e < bd->plane_count; ++e) {
+				pdl_vec3 v = bd->plane_point[e], nn = bd->plane_normal[e];
+				float sd = nn.x * (x[0] - v.x) + nn.y * (x[1] - v.y) + (three ? nn.z * (x[2] - v.z) : 0);
 				if (sd > best) {
 					best = sd;
-					nx = bd->normals[e].x;
-					ny = bd->normals[e].y;
+					nb[0] = nn.x, nb[1] = nn.y, nb[2] = nn.z;
 				}
 			}
-			if (bd->vertex_count > 0) n = add_contact(out, n, best, nx, ny, h);
+			if (bd->plane_count > 0) n = add_contact(out, n, best, nb[0], nb[1], nb[2], h);
 			break;
 		}
 		default:
@@ -199,7 +215,7 @@ int pdl_sph_substeps(const pdl_world* w)
 	/* fastest particle now (a maximum does not depend on the order: deterministic) */
 	float v2max = 0;
 	for (int i = 0; i < p->count; ++i) {
-		float v2 = p->vx[i] * p->vx[i] + p->vy[i] * p->vy[i];
+		float v2 = p->vx[i] * p->vx[i] + p->vy[i] * p->vy[i] + (p->vz ? p->vz[i] * p->vz[i] : 0);
 		if (v2 > v2max) v2max = v2;
 	}
 	/* Acceleration bound of the forces the sound-speed condition does not cover: gravity,
@@ -210,7 +226,9 @@ int pdl_sph_substeps(const pdl_world* w)
 	 * a snapshot takes the same substeps as the run that wrote it. */
 	double scale = 0;
 	for (int m = 0; m < w->material_count; ++m) scale = fmax(scale, fabs(w->materials[m].def.gravity_scale));
-	double a = hypot(w->def.gravity.x, w->def.gravity.y) * scale + s->surface_tension;
+	pdl_vec3 g = w->def.gravity;
+	double a = sqrt((double)g.x * g.x + (double)g.y * g.y + (PDL_IS_3D(w) ? (double)g.z * g.z : 0)) * scale +
+	           s->surface_tension;
 	for (int k = 0; k < PDL_MAX_POINTERS; ++k)
 		if (w->pointer_active[k]) a += fabs(w->pointers[k].strength);
 	/* Monaghan 1992 / Becker & Teschner 2007: sound and flow cross at most cfl h per substep,
@@ -251,7 +269,7 @@ static inline f8 load_upto(const float* a, int j, int end)
 /* 3. Density (Mueller eq. 3, Poly6 eq. 20) and the equation of state. The runs include i itself
  * (r = 0), so the self term m_i W(0) is in the sum: without it an isolated particle would have
  * zero density. */
-static void density_range(void* ctx, int begin, int end)
+static inline void density_pass(void* ctx, int begin, int end, bool three)
 {
 	sph_job* job = ctx;
 	pdl_world* w = job->w;
@@ -260,19 +278,23 @@ static void density_range(void* ctx, int begin, int end)
 	const pdl_sph_def* s = &w->def.sph;
 	const float h = job->k.h, h2 = job->k.h2, inv_h = 1.0f / h;
 	const float c2 = s->speed_of_sound * s->speed_of_sound, gamma = s->gamma;
-	const float *px = p->x, *py = p->y;
+	const float *px = p->x, *py = p->y, *pz = p->z;
 	const f8 h2v = f8_set1(h2), mass0 = f8_set1(job->mass[0]);
 	pdl_grid_runs runs = {0};
 	int32_t cached = -1;
 	for (int i = begin; i < end; ++i) {
-		const float xi = px[i], yi = py[i];
-		const f8 xi4 = f8_set1(xi), yi4 = f8_set1(yi);
+		const float xi = px[i], yi = py[i], zi = three ? pz[i] : 0;
+		const f8 xi4 = f8_set1(xi), yi4 = f8_set1(yi), zi4 = f8_set1(zi);
 		f8 sum = f8_set1(0);
-		pdl_grid_runs_of(g, i, xi, yi, 0, &runs, &cached);
+		pdl_grid_runs_of(g, i, xi, yi, zi, &runs, &cached);
 		for (int r = 0; r < runs.count; ++r)
 			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
 				f8 dx = f8_sub(f8_load(px + j), xi4), dy = f8_sub(f8_load(py + j), yi4);
 				f8 r2 = f8_add(f8_mul(dx, dx), f8_mul(dy, dy));
+				if (three) {
+					f8 dz = f8_sub(f8_load(pz + j), zi4);
+					r2 = f8_add(r2, f8_mul(dz, dz));
+				}
 				m8 in = m8_and(m8_lanes(j, runs.end[r], -1), f8_lt(r2, h2v)); /* self included */
 				f8 d = f8_sub(h2v, r2);
 				f8 m = job->uniform_mass ? mass0 : f8_gather(job->mass, p->material + j);
@@ -280,7 +302,8 @@ static void density_range(void* ctx, int begin, int end)
 			}
 		float rho0 = job->rest[p->material[i]], rho = job->k.poly6 * f8_sum(sum);
 		wall_contact walls[MAX_CONTACTS];
-		int nw = wall_contacts(w, xi, yi, h, walls);
+		const float at[3] = {xi, yi, zi};
+		int nw = wall_contacts(w, at, h, walls);
 		for (int c = 0; c < nw; ++c) rho += rho0 * table_at(w->sph_wall_density, walls[c].d * inv_h);
 		/* Tait: B = rho0 c^2 / gamma, so dp/drho = c^2 at rho0 for both laws. Negative pressure
 		 * (a particle with fewer neighbours than at rest: the free surface, a splash) is
@@ -293,27 +316,34 @@ static void density_range(void* ctx, int begin, int end)
 	}
 }
 
+static void density_range(void* ctx, int begin, int end) { density_pass(ctx, begin, end, false); }
+static void density_range_3d(void* ctx, int begin, int end) { density_pass(ctx, begin, end, true); }
+
 /* 4. Surface normals for the curvature term, Akinci 2013 eq. 5: n_i = h sum_j m_j / rho_j
  * grad W(x_i - x_j), with the Poly6 gradient. |n| is about 1 at the surface and 0 inside. */
-static void normals_range(void* ctx, int begin, int end)
+static inline void normals_pass(void* ctx, int begin, int end, bool three)
 {
 	sph_job* job = ctx;
 	pdl_world* w = job->w;
 	particles* p = &w->p;
 	const pdl_grid* g = &w->grid;
 	const float h = job->k.h;
-	const float *px = p->x, *py = p->y, *rho = p->density;
+	const float *px = p->x, *py = p->y, *pz = p->z, *rho = p->density;
 	const f8 h2v = f8_set1(job->k.h2), grad = f8_set1(-job->k.poly6_grad), mass0 = f8_set1(job->mass[0]);
 	pdl_grid_runs runs = {0};
 	int32_t cached = -1;
 	for (int i = begin; i < end; ++i) {
-		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]);
-		f8 nx = f8_set1(0), ny = f8_set1(0);
-		pdl_grid_runs_of(g, i, px[i], py[i], 0, &runs, &cached);
+		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi = f8_set1(three ? pz[i] : 0);
+		f8 nx = f8_set1(0), ny = f8_set1(0), nz = f8_set1(0), dz = f8_set1(0);
+		pdl_grid_runs_of(g, i, px[i], py[i], three ? pz[i] : 0, &runs, &cached);
 		for (int r = 0; r < runs.count; ++r)
 			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
 				f8 dx = f8_sub(xi, f8_load(px + j)), dy = f8_sub(yi, f8_load(py + j));
 				f8 r2 = f8_add(f8_mul(dx, dx), f8_mul(dy, dy));
+				if (three) {
+					dz = f8_sub(zi, f8_load(pz + j));
+					r2 = f8_add(r2, f8_mul(dz, dz));
+				}
 				m8 in = m8_and(m8_lanes(j, runs.end[r], i), f8_lt(r2, h2v));
 				if (!m8_bits(in)) continue;
 				f8 d = f8_sub(h2v, r2);
@@ -321,11 +351,16 @@ static void normals_range(void* ctx, int begin, int end)
 				f8 sc = f8_mask(in, f8_mul(f8_div(m, f8_load(rho + j)), f8_mul(grad, f8_mul(d, d))));
 				nx = f8_add(nx, f8_mul(sc, dx));
 				ny = f8_add(ny, f8_mul(sc, dy));
+				if (three) nz = f8_add(nz, f8_mul(sc, dz));
 			}
 		p->xp2[i] = h * f8_sum(nx);
 		p->yp2[i] = h * f8_sum(ny);
+		if (three) p->zp2[i] = h * f8_sum(nz);
 	}
 }
+
+static void normals_range(void* ctx, int begin, int end) { normals_pass(ctx, begin, end, false); }
+static void normals_range_3d(void* ctx, int begin, int end) { normals_pass(ctx, begin, end, true); }
 
 /* 5. Internal forces and symplectic Euler. For each neighbour j within h, with u the unit vector
  * from j to i, r = |x_i - x_j|, and the symmetric weight s_ij = 2 m_j / (rho_i + rho_j):
@@ -349,7 +384,7 @@ static void normals_range(void* ctx, int begin, int end)
  *
  * Two particles at the same place take the pair's fixed direction (core.h), so they separate
  * instead of producing 0/0. */
-static void internal_range(void* ctx, int begin, int end)
+static inline void internal_pass(void* ctx, int begin, int end, bool three)
 {
 	sph_job* job = ctx;
 	pdl_world* w = job->w;
@@ -359,8 +394,8 @@ static void internal_range(void* ctx, int begin, int end)
 	const float h = k->h, inv_h = 1.0f / h, dt = job->dt, nu = w->def.sph.viscosity;
 	const float gamma_st = w->def.sph.surface_tension, eps = job->xsph;
 	const bool spiky = w->def.sph.pressure_kernel == PDL_SPH_PRESSURE_SPIKY, tension = job->tension;
-	const float *px = p->x, *py = p->y, *pvx = p->vx, *pvy = p->vy, *rho = p->density;
-	const float *pressure = p->pressure, *nxs = p->xp2, *nys = p->yp2;
+	const float *px = p->x, *py = p->y, *pz = p->z, *pvx = p->vx, *pvy = p->vy, *pvz = p->vz;
+	const float *rho = p->density, *pressure = p->pressure, *nxs = p->xp2, *nys = p->yp2, *nzs = p->zp2;
 	const f8 zero = f8_set1(0), two = f8_set1(2), hv = f8_set1(h), h2v = f8_set1(k->h2);
 	const f8 mass0 = f8_set1(job->mass[0]);
 	const f8 grad_c = f8_set1(spiky ? k->spiky_grad : k->poly6_grad), lap_c = f8_set1(k->viscosity_lap);
@@ -370,18 +405,26 @@ static void internal_range(void* ctx, int begin, int end)
 	int32_t cached = -1;
 	for (int i = begin; i < end; ++i) {
 		const float xi = px[i], yi = py[i], vxi = pvx[i], vyi = pvy[i], rhoi = rho[i];
+		const float zi = three ? pz[i] : 0, vzi = three ? pvz[i] : 0;
 		const float pi_term = pressure[i] / (rhoi * rhoi), rho0i = job->rest[p->material[i]];
 		const f8 xi4 = f8_set1(xi), yi4 = f8_set1(yi), vxi4 = f8_set1(vxi), vyi4 = f8_set1(vyi);
+		const f8 zi4 = f8_set1(zi), vzi4 = f8_set1(vzi);
 		const f8 rhoi4 = f8_set1(rhoi), pi4 = f8_set1(pi_term), rho0i4 = f8_set1(rho0i);
 		const f8 nxi = f8_set1(tension ? nxs[i] : 0), nyi = f8_set1(tension ? nys[i] : 0);
-		f8 ax = zero, ay = zero, lapx = zero, lapy = zero, smx = zero, smy = zero;
+		const f8 nzi = f8_set1(tension && three ? nzs[i] : 0);
+		f8 ax = zero, ay = zero, az = zero, lapx = zero, lapy = zero, lapz = zero;
+		f8 smx = zero, smy = zero, smz = zero, dz = zero;
 		float same_place[3] = {0, 0, 0}; /* pairs at the same place */
-		pdl_grid_runs_of(g, i, xi, yi, 0, &runs, &cached);
+		pdl_grid_runs_of(g, i, xi, yi, zi, &runs, &cached);
 		for (int r = 0; r < runs.count; ++r) {
 			const int run_end = runs.end[r];
 			for (int j = runs.begin[r]; j < run_end; j += PDL_LANES) {
 				f8 dx = f8_sub(xi4, f8_load(px + j)), dy = f8_sub(yi4, f8_load(py + j));
 				f8 r2 = f8_add(f8_mul(dx, dx), f8_mul(dy, dy));
+				if (three) {
+					dz = f8_sub(zi4, f8_load(pz + j));
+					r2 = f8_add(r2, f8_mul(dz, dz));
+				}
 				m8 in = m8_and(m8_lanes(j, run_end, i), f8_lt(r2, h2v));
 				if (!m8_bits(in)) continue;
 				f8 dist = f8_sqrt(r2), hr = f8_sub(hv, dist), d = f8_sub(h2v, r2);
@@ -404,11 +447,12 @@ static void internal_range(void* ctx, int begin, int end)
 				f8 scale = f8_mask(apart, f8_div(along, dist));
 				ax = f8_add(ax, f8_mul(scale, dx));
 				ay = f8_add(ay, f8_mul(scale, dy));
+				if (three) az = f8_add(az, f8_mul(scale, dz));
 				int same = m8_bits(m8_andnot(apart, in));
 				if (same) { /* along the fixed direction from i to j */
 					float al[PDL_LANES];
 					f8_store(al, along);
-					pdl_coincident_lanes(same, al, p->id, i, j, false, same_place);
+					pdl_coincident_lanes(same, al, p->id, i, j, three, same_place);
 				}
 				f8 dvx = f8_sub(f8_load(pvx + j), vxi4), dvy = f8_sub(f8_load(pvy + j), vyi4);
 				f8 lv = f8_mask(in, f8_mul(sym, f8_mul(lap_c, hr)));
@@ -417,33 +461,52 @@ static void internal_range(void* ctx, int begin, int end)
 				f8 ws = f8_mask(in, f8_mul(sym, f8_mul(poly6_c, f8_mul(f8_mul(d, d), d))));
 				smx = f8_add(smx, f8_mul(ws, dvx));
 				smy = f8_add(smy, f8_mul(ws, dvy));
+				if (three) {
+					f8 dvz = f8_sub(f8_load(pvz + j), vzi4);
+					lapz = f8_add(lapz, f8_mul(lv, dvz));
+					smz = f8_add(smz, f8_mul(ws, dvz));
+				}
 				if (tension) {
 					f8 rho0j = f8_gather(job->rest, p->material + j);
 					f8 curv = f8_mask(in, f8_mul(f8_div(f8_add(rho0i4, rho0j), f8_add(rhoi4, rhoj)), f8_mul(sym, inv_h2)));
 					f8 nxj = load_upto(nxs, j, run_end), nyj = load_upto(nys, j, run_end);
 					ax = f8_sub(ax, f8_mul(f8_set1(gamma_st), f8_mul(curv, f8_sub(nxi, nxj))));
 					ay = f8_sub(ay, f8_mul(f8_set1(gamma_st), f8_mul(curv, f8_sub(nyi, nyj))));
+					if (three) {
+						f8 nzj = load_upto(nzs, j, run_end);
+						az = f8_sub(az, f8_mul(f8_set1(gamma_st), f8_mul(curv, f8_sub(nzi, nzj))));
+					}
 				}
 			}
 		}
-		float fx = f8_sum(ax) + same_place[0] + nu * f8_sum(lapx);
-		float fy = f8_sum(ay) + same_place[1] + nu * f8_sum(lapy);
+		float f[3] = {f8_sum(ax) + same_place[0] + nu * f8_sum(lapx),
+		              f8_sum(ay) + same_place[1] + nu * f8_sum(lapy),
+		              three ? f8_sum(az) + same_place[2] + nu * f8_sum(lapz) : 0};
 		wall_contact walls[MAX_CONTACTS];
-		int nw = wall_contacts(w, xi, yi, h, walls);
+		const float at[3] = {xi, yi, zi};
+		int nw = wall_contacts(w, at, h, walls);
 		for (int c = 0; c < nw; ++c) {
-			float f = pi_term * rho0i * table_at(w->sph_wall_force, walls[c].d * inv_h) * inv_h;
-			fx += f * walls[c].nx;
-			fy += f * walls[c].ny;
+			float fw = pi_term * rho0i * table_at(w->sph_wall_force, walls[c].d * inv_h) * inv_h;
+			for (int e = 0; e < 3; ++e) f[e] += fw * walls[c].n[e];
 		}
-		float vx = vxi + dt * fx + eps * f8_sum(smx), vy = vyi + dt * fy + eps * f8_sum(smy);
+		float vx = vxi + dt * f[0] + eps * f8_sum(smx), vy = vyi + dt * f[1] + eps * f8_sum(smy);
 		p->vx2[i] = vx;
 		p->vy2[i] = vy;
 		p->xp[i] = xi;
 		p->yp[i] = yi;
 		p->x2[i] = xi + dt * vx;
 		p->y2[i] = yi + dt * vy;
+		if (three) {
+			float vz = vzi + dt * f[2] + eps * f8_sum(smz);
+			p->vz2[i] = vz;
+			p->zp[i] = zi;
+			p->z2[i] = zi + dt * vz;
+		}
 	}
 }
+
+static void internal_range(void* ctx, int begin, int end) { internal_pass(ctx, begin, end, false); }
+static void internal_range_3d(void* ctx, int begin, int end) { internal_pass(ctx, begin, end, true); }
 
 /* ---- The step ------------------------------------------------------------------------------- */
 
@@ -469,7 +532,8 @@ void pdl_sph_step(pdl_world* w, pdl_profile* prof)
 	if (!w->sph_wall_ready) wall_tables(w);
 	int n = p->count > 0 ? pdl_sph_substeps(w) : (w->def.substeps > 1 ? w->def.substeps : 1);
 	float dt = w->def.dt / (float)n;
-	sph_job job = {.w = w, .dt = dt, .k = pdl_kernels_make(2, w->def.interaction_radius)};
+	const bool three = PDL_IS_3D(w);
+	sph_job job = {.w = w, .dt = dt, .k = pdl_kernels_make(three ? 3 : 2, w->def.interaction_radius)};
 	for (int m = 0; m < w->material_count; ++m) {
 		job.mass[m] = w->materials[m].def.mass;
 		job.rest[m] = w->materials[m].sph_rest_density;
@@ -482,17 +546,22 @@ void pdl_sph_step(pdl_world* w, pdl_profile* prof)
 		if (p->count > 0) {
 			pdl_stage_forces(w, dt);
 			prof->forces += since(&t);
-			pdl_grid_build(&w->grid, w->pool, p->count, p->x, p->y, NULL, w->def.interaction_radius);
+			pdl_grid_build(&w->grid, w->pool, p->count, p->x, p->y, p->z, w->def.interaction_radius);
 			pdl_particles_permute(w, w->grid.order, false);
 			prof->predict += since(&t);
-			pdl_pool_for(w->pool, p->count, 256, density_range, &job);
-			if (job.tension) pdl_pool_for(w->pool, p->count, 256, normals_range, &job);
+			pdl_pool_for(w->pool, p->count, 256, three ? density_range_3d : density_range, &job);
+			if (job.tension)
+				pdl_pool_for(w->pool, p->count, 256, three ? normals_range_3d : normals_range, &job);
 			prof->density += since(&t);
-			pdl_pool_for(w->pool, p->count, 256, internal_range, &job);
+			pdl_pool_for(w->pool, p->count, 256, three ? internal_range_3d : internal_range, &job);
 			swap(&p->x, &p->x2);
 			swap(&p->y, &p->y2);
 			swap(&p->vx, &p->vx2);
 			swap(&p->vy, &p->vy2);
+			if (three) {
+				swap(&p->z, &p->z2);
+				swap(&p->vz, &p->vz2);
+			}
 			prof->relax += since(&t);
 			pdl_stage_boundaries(w, dt);
 			prof->boundaries += since(&t);

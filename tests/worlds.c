@@ -174,3 +174,70 @@ int worlds_steps(int full)
 	if (!worlds_quick()) return full;
 	return full / 6 > 30 ? full / 6 : 30;
 }
+
+pdl_world* worlds_3d_create(int threads, pdl_solver_kind solver, const pdl_material_def* material)
+{
+	pdl_world_def d = pdl_default_world_def();
+	d.dimensions = 3;
+	d.threads = threads;
+	d.solver = solver;
+	pdl_error e;
+	pdl_world* w = pdl_world_create(&d, &e);
+	if (!w) {
+		fprintf(stderr, "worlds_3d_create: %s\n", e.message);
+		exit(2);
+	}
+	pdl_material_def m = material ? *material : pdl_default_material_def();
+	if (pdl_world_add_material(w, &m, &e) < 0) {
+		fprintf(stderr, "worlds_3d_create: %s\n", e.message);
+		exit(2);
+	}
+	return w;
+}
+
+pdl_world* worlds_dam_break_3d(int threads, pdl_solver_kind solver)
+{
+	pdl_world* w = worlds_3d_create(threads, solver, NULL);
+	pdl_world_def d = pdl_world_get_def(w);
+	d.substeps = 2;
+	pdl_world_set_def(w, &d, NULL);
+	pdl_material_def heavy = pdl_default_material_def();
+	heavy.mass = 2.0f;
+	heavy.spring_stiffness = solver == PDL_SOLVER_CLAVET ? 150.0f : 0.0f;
+	int heavy_id = pdl_world_add_material(w, &heavy, NULL);
+	pdl_boundary_def tank = pdl_default_boundary_def();
+	tank.kind = PDL_BOUNDARY_BOX_CONTAINER;
+	tank.half_extents = (pdl_vec3){8, 5, 4};
+	pdl_world_add_boundary(w, &tank, NULL);
+	pdl_boundary_def ball = pdl_default_boundary_def();
+	ball.kind = PDL_BOUNDARY_CIRCLE;
+	ball.position = (pdl_vec3){2, -4, 0};
+	ball.radius = 1.5f;
+	pdl_world_add_boundary(w, &ball, NULL);
+	pdl_boundary_def box = pdl_default_boundary_def();
+	box.position = (pdl_vec3){5, -4, 1};
+	box.half_extents = (pdl_vec3){0.8f, 1, 1.5f};
+	box.angle = 0.4f;
+	pdl_world_add_boundary(w, &box, NULL);
+	pdl_fill_def column = pdl_default_fill_def();
+	column.position = (pdl_vec3){-6, -1.5f, 0};
+	column.half_extents = (pdl_vec3){2, 3.5f, 4};
+	pdl_world_fill(w, &column, NULL);
+	pdl_fill_def blob = pdl_default_fill_def();
+	blob.shape = PDL_FILL_DISC;
+	blob.material = heavy_id;
+	blob.position = (pdl_vec3){0, 2, 0.5f};
+	blob.radius = 1.5f;
+	blob.velocity = (pdl_vec3){1, 0, -2};
+	pdl_world_fill(w, &blob, NULL);
+	/* a pointer ray from the front, stirring */
+	pdl_pointer ray = pdl_default_pointer();
+	ray.position = (pdl_vec3){-4, -2, 10};
+	ray.direction = (pdl_vec3){0.1f, 0, -1};
+	ray.radius = 2;
+	ray.strength = -60;
+	ray.drag = 2;
+	ray.velocity = (pdl_vec3){3, 0, 0};
+	pdl_world_set_pointer(w, 0, &ray, NULL);
+	return w;
+}

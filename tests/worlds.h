@@ -23,6 +23,13 @@ pdl_world* worlds_sph_create(int threads);
  * a heavier second material, a box and a polygon obstacle, surface tension and a stirring
  * pointer. */
 pdl_world* worlds_sph_dam_break(int threads);
+/* A 3D world (dimensions 3) with the given solver, threads and one material (default if
+ * NULL); aborts the test program if creation fails. */
+pdl_world* worlds_3d_create(int threads, pdl_solver_kind solver, const pdl_material_def* material);
+/* The 3D dam break for determinism and containment: a 16 x 10 x 8 tank, a water column, a
+ * heavier blob (with springs under Clavet), a sphere and a turned box obstacle, and a pointer
+ * ray pushing and dragging. */
+pdl_world* worlds_dam_break_3d(int threads, pdl_solver_kind solver);
 /* Steps for a long test loop: `full`, or a sixth of it (at least 30) in quick mode
  * (PUDDLE_TEST_QUICK set, as `make test-tsan` does: a race shows up in a few steps, and
  * ThreadSanitizer makes every step ten times slower). */
