@@ -83,9 +83,11 @@ static pdl_vec3 pixel_ray(const pdl_renderer* r, float x, float y)
  * the camera, so it turns with the camera and the side facing the viewer is always lit. */
 static const pdl_vec3 light_view = {-0.40f, 0.70f, 0.59f};
 /* Share of the colour seen without the light, and the highlight's strength and sharpness. */
-#define AMBIENT 0.28f
-#define SPECULAR 0.30f
+#define AMBIENT 0.35f
+#define SPECULAR 0.35f
 #define SHININESS 40.0f
+/* Most a far surface fades towards the background. */
+#define FOG 0.35f
 
 /* Lambert + Blinn-Phong for a unit normal n in view space. */
 static rgbf shade(rgbf base, pdl_vec3 n)
@@ -220,18 +222,25 @@ typedef struct scene3 {
 	bool outline;     /* a sphere container's outline circle */
 	float outline_x, outline_y, outline_radius;
 	rgbf edge_color, background, background_top;
+	float fog_start, fog_scale; /* fog grows from view depth fog_start, by fog_scale per unit */
+	float edge_margin;          /* edges show over surfaces up to this much nearer, world units */
 } scene3;
 
-static void build_scene(const pdl_renderer* r, const pdl_world* world, scene3* sc)
+static void build_scene(const pdl_renderer* r, const pdl_world* world, float sphere_radius, scene3* sc)
 {
 	const pdl_render_def* d = &r->def;
 	memset(sc, 0, sizeof *sc);
+	sc->edge_margin = 0.05f + 2 * sphere_radius;
 	rgbf wall = unpack(d->wall_color), white = {1, 1, 1};
 	sc->background = unpack(d->background);
 	/* a slightly lighter sky above: it reads as depth */
 	sc->background_top = mix(sc->background, white, 0.06f);
 	sc->edge_color = mix(wall, white, 0.55f);
 	sc->half_width = fmaxf(0.6f, (float)d->height / 720.0f);
+	/* from nothing a fifth of the camera distance before the target (about the front of a box
+	 * pdl_camera_framing frames) to FOG that far and 0.4 distance behind it */
+	float dist = d->camera.distance > 0 ? d->camera.distance : 1;
+	sc->fog_start = 0.8f * dist, sc->fog_scale = 1.0f / (0.6f * dist);
 	int limit = pdl_world_boundary_id_limit(world);
 	for (int id = 0; id < limit; ++id) {
 		pdl_boundary_def b;
@@ -413,14 +422,17 @@ static void* shade_band(void* arg)
 				float nz = sqrtf(fmaxf(0.0f, 1 - nx * nx - ny * ny));
 				c = shade(particle_color(job, colors, particle), v3(nx, ny, nz));
 			}
-			/* edges in front of the nearest surface; a small depth margin keeps the floor's own
-			 * edges (at the floor's depth) and walls flush with fluid visible */
+			/* depth cue: surfaces behind the target fade a little towards the background */
+			if (depth < INFINITY) c = mix(c, sc->background, FOG * fminf(1.0f, fmaxf(0.0f, (depth - sc->fog_start) * sc->fog_scale)));
+			/* edges in front of the nearest surface. The margin keeps the floor's own edges (at
+			 * the floor's depth) visible, and edges over spheres that touch, or poke through, the
+			 * walls: particle centres stay inside the container, not their spheres. */
 			for (int k = 0; k < sc->edge_count; ++k) {
 				const edge_px* e = &sc->edges[k];
 				if (fx < e->min_x || fx > e->max_x || fy < e->min_y || fy > e->max_y) continue;
 				float inv_w, dist = edge_distance(e, fx, fy, &inv_w);
 				float cover = fminf(1.0f, fmaxf(0.0f, sc->half_width + 0.5f - dist));
-				if (cover <= 0 || !(1.0f / inv_w < depth * 1.002f + 0.05f)) continue;
+				if (cover <= 0 || !(1.0f / inv_w < depth * 1.002f + sc->edge_margin)) continue;
 				c = mix(c, sc->edge_color, cover);
 			}
 			if (sc->outline) {
@@ -476,7 +488,9 @@ const uint8_t* pdl_render_3d(pdl_renderer* r, const pdl_world* world)
 	float lo = 0, hi = 1;
 	if (d->color_mode != PDL_COLOR_MATERIAL) scalar_range(d, &p, &lo, &hi);
 	scene3 scene;
-	build_scene(r, world, &scene);
+	float largest = 0;
+	for (int m = 0; m < materials; ++m) largest = fmaxf(largest, radius[m]);
+	build_scene(r, world, largest, &scene);
 	int bands = render_bands(d);
 	job3 jobs[PDL_RENDER_MAX_THREADS];
 	for (int b = 0; b < bands; ++b)
