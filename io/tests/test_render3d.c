@@ -5,6 +5,7 @@
 
 #include "puddle/camera.h"
 #include "puddle/render.h"
+#include "puddle/scene.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -258,6 +259,38 @@ static void test_sphere_container_outline(void)
 	pdl_world_destroy(w);
 }
 
+/* pdl_render_project puts points where the camera's matrix does; a scene's render def frames the
+ * scene's bounds. */
+static void test_projection_matches_camera(void)
+{
+	pdl_render_def d = def_3d(300, 200);
+	d.camera.yaw = -70, d.camera.pitch = 40;
+	pdl_renderer* r = pdl_renderer_create(&d);
+	ENSURE(r);
+	float m[16];
+	pdl_camera_matrix(&d.camera, 300.0f / 200.0f, m);
+	pdl_vec3 points[3] = {{0, 0, 0}, {-16, 8, 6}, {12, -7, -5}};
+	for (int k = 0; k < 3; ++k) {
+		float in[4] = {points[k].x, points[k].y, points[k].z, 1}, clip[4];
+		for (int row = 0; row < 4; ++row) {
+			clip[row] = 0;
+			for (int col = 0; col < 4; ++col) clip[row] += m[col * 4 + row] * in[col];
+		}
+		float px = 0.5f * (clip[0] / clip[3] + 1) * 300, py = 0.5f * (1 - clip[1] / clip[3]) * 200;
+		pdl_vec3 q = pdl_render_project(r, points[k]);
+		ENSURE_MSG(fabsf(q.x - px) < 0.01f && fabsf(q.y - py) < 0.01f && fabsf(q.z - clip[3]) < 1e-3f,
+		           "point %d: %g %g %g, matrix %g %g %g", k, q.x, q.y, q.z, px, py, clip[3]);
+	}
+	pdl_renderer_destroy(r);
+	pdl_scene* scene = pdl_scene_load(PUDDLE_SCENES_DIR "/dam-break.json", NULL);
+	ENSURE(scene);
+	pdl_render_def from_scene = pdl_render_def_from_scene(scene);
+	ENSURE(from_scene.camera.distance > 0);
+	ENSURE(fabsf(from_scene.camera.target.x - 0.5f * (scene->bounds_min.x + scene->bounds_max.x)) < 1e-4f);
+	ENSURE(fabsf(from_scene.camera.target.y - 0.5f * (scene->bounds_min.y + scene->bounds_max.y)) < 1e-4f);
+	pdl_scene_destroy(scene);
+}
+
 /* ---- 2D pictures are unchanged ----------------------------------------------------------------- */
 
 /* A 2D world built from plain arithmetic (no fill, no step), so its state is the same
@@ -344,6 +377,7 @@ int main(void)
 	RUN_TEST(test_nearer_sphere_hides_farther);
 	RUN_TEST(test_threads_same_picture);
 	RUN_TEST(test_sphere_container_outline);
+	RUN_TEST(test_projection_matches_camera);
 	RUN_TEST(test_2d_picture_unchanged);
 	return TEST_SUMMARY();
 }
