@@ -1,19 +1,23 @@
-/* The software renderer: splat, threshold, anti-alias, draw walls (see render.h). */
-#include "puddle/render.h"
+/* The software renderer of 2D worlds: splat, threshold, anti-alias, draw walls (see render.h);
+ * 3D worlds are drawn by render3d.c. */
+#include "render_internal.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct pdl_renderer {
-	pdl_render_def def;
-	float scale;          /* pixels per world unit */
-	float cx, cy;         /* world point at the image centre */
-	float* field;         /* sum of splat weights */
-	float* acc;           /* weighted colour (3 per pixel) or weighted scalar (1 per pixel) */
-	uint8_t* rgb;
-};
+
+/* SCENE CAMERA: the camera 3D pictures of a scene are seen through. pdl_scene has no camera yet
+ * (it is being added on another branch, with 3D bounds), so this frames the scene's bounds: x and
+ * y from bounds_min/max, z as deep as the larger of the x and y extents, centred on z = 0. Once
+ * pdl_scene has `camera` (the scene's "camera" object, its missing keys already filled from
+ * pdl_camera_framing of the 3D bounds), this whole function becomes `return s->camera;`. */
+static pdl_camera scene_camera(const pdl_scene* s)
+{
+	float half_depth = 0.5f * fmaxf(s->bounds_max.x - s->bounds_min.x, s->bounds_max.y - s->bounds_min.y);
+	return pdl_camera_framing((pdl_vec3){s->bounds_min.x, s->bounds_min.y, -half_depth},
+	                          (pdl_vec3){s->bounds_max.x, s->bounds_max.y, half_depth});
+}
 
 pdl_render_def pdl_render_def_from_scene(const pdl_scene* s)
 {
@@ -34,6 +38,7 @@ pdl_render_def pdl_render_def_from_scene(const pdl_scene* s)
 	d.threads = 1;
 	for (int i = 0; i < PDL_MAX_MATERIALS; ++i)
 		d.material_colors[i] = i < s->material_count ? s->materials[i].def.color : 0xffffff;
+	d.camera = scene_camera(s);
 	return d;
 }
 
@@ -57,6 +62,7 @@ pdl_renderer* pdl_renderer_create(const pdl_render_def* def)
 	r->scale = fminf((float)def->width / vw, (float)def->height / vh);
 	r->cx = 0.5f * (def->view_min.x + def->view_max.x);
 	r->cy = 0.5f * (def->view_min.y + def->view_max.y);
+	pdl_render_3d_setup(r);
 	return r;
 }
 
@@ -66,6 +72,7 @@ void pdl_renderer_destroy(pdl_renderer* r)
 	free(r->field);
 	free(r->acc);
 	free(r->rgb);
+	pdl_render_3d_free(r);
 	free(r);
 }
 
@@ -81,55 +88,7 @@ float pdl_render_field(const pdl_renderer* r, int x, int y)
 	return r->field[(size_t)y * (size_t)r->def.width + (size_t)x];
 }
 
-/* ---- colours ------------------------------------------------------------------------------------ */
-
-typedef struct rgbf {
-	float r, g, b;
-} rgbf;
-
-static rgbf unpack(uint32_t c)
-{
-	return (rgbf){(float)((c >> 16) & 255) / 255.0f, (float)((c >> 8) & 255) / 255.0f, (float)(c & 255) / 255.0f};
-}
-
-static rgbf mix(rgbf a, rgbf b, float t)
-{
-	return (rgbf){a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t};
-}
-
-/* A perceptually ordered ramp, dark blue - teal - green - yellow - red, for scalar modes. */
-static rgbf ramp(float t)
-{
-	static const float stops[5][3] = {
-		{0.17f, 0.20f, 0.55f}, {0.13f, 0.56f, 0.69f}, {0.35f, 0.78f, 0.40f}, {0.97f, 0.83f, 0.25f}, {0.89f, 0.26f, 0.20f}};
-	if (!(t > 0)) t = 0;
-	if (t > 1) t = 1;
-	float x = t * 4.0f;
-	int i = (int)x;
-	if (i > 3) i = 3;
-	float u = x - (float)i;
-	rgbf a = {stops[i][0], stops[i][1], stops[i][2]}, b = {stops[i + 1][0], stops[i + 1][1], stops[i + 1][2]};
-	return mix(a, b, u);
-}
-
-static uint8_t to_byte(float v)
-{
-	if (!(v > 0)) return 0;
-	if (v >= 1) return 255;
-	return (uint8_t)(v * 255.0f + 0.5f);
-}
-
 /* ---- the fluid ----------------------------------------------------------------------------------- */
-
-static float scalar_of(const pdl_particle_data* p, pdl_color_mode mode, int i)
-{
-	switch (mode) {
-	case PDL_COLOR_SPEED: return sqrtf(p->vx[i] * p->vx[i] + p->vy[i] * p->vy[i]);
-	case PDL_COLOR_DENSITY: return p->density ? p->density[i] : 0;
-	case PDL_COLOR_PRESSURE: return p->pressure ? p->pressure[i] : 0;
-	default: return 0;
-	}
-}
 
 /* Adds every particle's splat to the rows [row0, row1) of the field. Each band of rows belongs
  * to one thread, so no two threads write the same pixel and the sums are the same for any thread
@@ -180,24 +139,6 @@ static void splat(pdl_renderer* r, const pdl_particle_data* p, int row0, int row
 			}
 		}
 	}
-}
-
-static void scalar_range(const pdl_renderer* r, const pdl_particle_data* p, float* lo, float* hi)
-{
-	const pdl_render_def* d = &r->def;
-	if (d->color_max != d->color_min) {
-		*lo = d->color_min, *hi = d->color_max;
-		return;
-	}
-	float a = INFINITY, b = -INFINITY;
-	for (int i = 0; i < p->count; ++i) {
-		float v = scalar_of(p, d->color_mode, i);
-		if (!isfinite(v)) continue;
-		a = fminf(a, v), b = fmaxf(b, v);
-	}
-	if (d->color_mode == PDL_COLOR_SPEED) a = 0;
-	if (!(b > a)) b = a + 1;
-	*lo = a, *hi = b;
 }
 
 /* ---- walls ---------------------------------------------------------------------------------------- */
@@ -318,27 +259,14 @@ static void* composite_band(void* arg)
 	return NULL;
 }
 
-/* Runs fn on every band, band 0 on this thread; falls back to this thread alone if a thread
- * cannot be started (the result is the same either way). */
-static void run_bands(frame_job* jobs, int bands, void* (*fn)(void*))
-{
-	pthread_t threads[PDL_RENDER_MAX_THREADS];
-	bool started[PDL_RENDER_MAX_THREADS] = {false};
-	for (int b = 1; b < bands; ++b) started[b] = pthread_create(&threads[b], NULL, fn, &jobs[b]) == 0;
-	fn(&jobs[0]);
-	for (int b = 1; b < bands; ++b) {
-		if (started[b]) pthread_join(threads[b], NULL);
-		else fn(&jobs[b]);
-	}
-}
-
 const uint8_t* pdl_render(pdl_renderer* r, const pdl_world* world)
 {
-	if (!r) return NULL;
+	if (!r || !world) return NULL;
+	if (pdl_world_get_def(world).dimensions == 3) return pdl_render_3d(r, world);
 	const pdl_render_def* d = &r->def;
 	pdl_particle_data p = pdl_world_particles(world);
 	float lo = 0, hi = 1;
-	if (d->color_mode != PDL_COLOR_MATERIAL) scalar_range(r, &p, &lo, &hi);
+	if (d->color_mode != PDL_COLOR_MATERIAL) scalar_range(d, &p, &lo, &hi);
 	shape_px shapes[64];
 	int shape_count = 0;
 	int limit = pdl_world_boundary_id_limit(world);
@@ -347,13 +275,12 @@ const uint8_t* pdl_render(pdl_renderer* r, const pdl_world* world)
 		if (!pdl_world_get_boundary(world, id, &b)) continue;
 		shapes[shape_count++] = shape_of(r, &b);
 	}
-	int bands = d->threads < 1 ? 1 : d->threads > PDL_RENDER_MAX_THREADS ? PDL_RENDER_MAX_THREADS : d->threads;
-	if (bands > d->height) bands = d->height;
+	int bands = render_bands(d);
 	frame_job jobs[PDL_RENDER_MAX_THREADS];
 	for (int b = 0; b < bands; ++b)
 		jobs[b] = (frame_job){r, &p, shapes, shape_count, lo, hi, (int)((long long)d->height * b / bands),
 		                      (int)((long long)d->height * (b + 1) / bands)};
-	run_bands(jobs, bands, splat_band);
-	run_bands(jobs, bands, composite_band);
+	run_bands(jobs, sizeof jobs[0], bands, splat_band);
+	run_bands(jobs, sizeof jobs[0], bands, composite_band);
 	return r->rgb;
 }

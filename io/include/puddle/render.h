@@ -5,10 +5,24 @@
  * (coverage = (F - T) / |grad F| + 1/2, a signed distance in pixels). Containers and obstacles are
  * drawn over it, also anti-aliased. Output is 8-bit RGB, top row first.
  *
+ * 3D worlds (world def dimensions 3) are seen through def.camera (puddle/camera.h), with a
+ * perspective projection at aspect width / height. Every particle is a sphere of radius half its
+ * material's rest spacing (pdl_rest_spacing_3d), rasterized into a per-pixel depth buffer (the
+ * nearest surface wins; at equal depth the particle stored first), and shaded by one fixed light
+ * above, left of and behind the camera (it turns with the camera): ambient + Lambert diffuse in
+ * the colour the colour mode gives (material, speed, density or pressure, as in 2D), plus a small
+ * white highlight (Blinn-Phong). Obstacles are ray-traced per pixel and shaded the same way in
+ * obstacle_color: boxes (turned by their angle about z) and spheres. A box container is drawn as
+ * its floor (a lighter quad in wall_color) and its 12 edges, anti-aliased lines that fluid and
+ * obstacles in front of them hide; a sphere container as its far inner wall and its outline.
+ * Everything else is background. blob_radius, threshold and view_min/max are not used in 3D.
+ * Bands of rows go to threads here too, and the picture is the same for any thread count.
+ *
  * SPDX-License-Identifier: MIT */
 #ifndef PUDDLE_RENDER_H
 #define PUDDLE_RENDER_H
 
+#include "puddle/camera.h"
 #include "puddle/puddle.h"
 #include "puddle/scene.h"
 
@@ -38,9 +52,12 @@ typedef struct pdl_render_def {
 	int threads;
 	/** Material colours, 0xRRGGBB, by material id (defaults: the world's material colours). */
 	uint32_t material_colors[PDL_MAX_MATERIALS];
+	/** 3D worlds only: the camera the picture is seen through (ranges as in camera.h). */
+	pdl_camera camera;
 } pdl_render_def;
 
-/** The scene's output section as a render def (size, view = scene bounds, colours). */
+/** The scene's output section as a render def (size, view = scene bounds, colours; camera: one
+ * framing the scene's bounds). */
 pdl_render_def pdl_render_def_from_scene(const pdl_scene* scene);
 
 typedef struct pdl_renderer pdl_renderer;
@@ -53,10 +70,14 @@ void pdl_renderer_destroy(pdl_renderer* renderer);
  * the next call. */
 const uint8_t* pdl_render(pdl_renderer* renderer, const pdl_world* world);
 
-/** World position to pixel coordinates (x right, y down), as pdl_render maps them. */
+/** World position to pixel coordinates (x right, y down), as pdl_render maps them in 2D. */
 pdl_vec2 pdl_render_to_pixel(const pdl_renderer* renderer, pdl_vec2 world_position);
 
-/** The last frame's field value at pixel (x, y), for tests: >= threshold means fluid. */
+/** 3D: where def.camera shows a world position: pixel x (right) and y (down) in .x and .y, and
+ * the view depth in .z (world units along the view direction; <= 0 behind the camera). */
+pdl_vec3 pdl_render_project(const pdl_renderer* renderer, pdl_vec3 world_position);
+
+/** The last 2D frame's field value at pixel (x, y), for tests: >= threshold means fluid. */
 float pdl_render_field(const pdl_renderer* renderer, int x, int y);
 
 #ifdef __cplusplus

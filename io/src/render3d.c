@@ -1,0 +1,505 @@
+/* The software renderer of 3D worlds (render.h): particles as shaded spheres in a depth buffer,
+ * obstacles and the container's floor ray-traced per pixel, the container's edges as
+ * anti-aliased lines. Three passes, each split into bands: project the particles (bands of
+ * particles), rasterize the spheres (bands of rows), shade (bands of rows). Every band writes
+ * only its own particles or rows and reads particles in storage order, so the picture does not
+ * depend on the thread count. */
+#include "render_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Most obstacles drawn; more are left out of the picture (scenes hold at most 16). */
+#define MAX_SOLIDS 64
+/* A box has 12 edges. */
+#define MAX_EDGES 12
+
+/* ---- vectors ------------------------------------------------------------------------------------ */
+
+static pdl_vec3 v3(float x, float y, float z) { return (pdl_vec3){x, y, z}; }
+static pdl_vec3 add(pdl_vec3 a, pdl_vec3 b) { return v3(a.x + b.x, a.y + b.y, a.z + b.z); }
+static pdl_vec3 sub(pdl_vec3 a, pdl_vec3 b) { return v3(a.x - b.x, a.y - b.y, a.z - b.z); }
+static pdl_vec3 scale(pdl_vec3 a, float s) { return v3(a.x * s, a.y * s, a.z * s); }
+static float dot(pdl_vec3 a, pdl_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static pdl_vec3 cross(pdl_vec3 a, pdl_vec3 b)
+{
+	return v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+static pdl_vec3 normalize(pdl_vec3 a)
+{
+	float len = sqrtf(dot(a, a));
+	return len > 0 ? scale(a, 1.0f / len) : a;
+}
+
+/* ---- the camera ----------------------------------------------------------------------------------- */
+
+void pdl_render_3d_setup(pdl_renderer* r)
+{
+	const pdl_camera* c = &r->def.camera;
+	pdl_view3* v = &r->view;
+	v->eye = pdl_camera_eye(c);
+	v->f = normalize(sub(c->target, v->eye));
+	/* the camera's right is forward x up; pitch stays within +-89 degrees, so it is never 0 */
+	v->r = normalize(cross(v->f, v3(0, 1, 0)));
+	v->u = cross(v->r, v->f);
+	float fov = c->fov > 0 && c->fov < 180 ? c->fov : 45;
+	v->tan_y = tanf(0.5f * fov * 3.14159265358979323846f / 180.0f);
+	v->tan_x = v->tan_y * (float)r->def.width / (float)r->def.height;
+	v->focal = 0.5f * (float)r->def.height / v->tan_y;
+	/* the near plane of pdl_camera_matrix */
+	v->near = c->distance > 0 ? c->distance / 100 : 0.01f;
+}
+
+void pdl_render_3d_free(pdl_renderer* r)
+{
+	free(r->depth);
+	free(r->hit);
+	free(r->projected);
+	r->depth = NULL, r->hit = NULL, r->projected = NULL;
+	r->projected_capacity = 0;
+}
+
+pdl_vec3 pdl_render_project(const pdl_renderer* r, pdl_vec3 p)
+{
+	const pdl_view3* v = &r->view;
+	pdl_vec3 d = sub(p, v->eye);
+	float w = dot(d, v->f);
+	float ndc_x = dot(d, v->r) / (w * v->tan_x), ndc_y = dot(d, v->u) / (w * v->tan_y);
+	return v3(0.5f * (ndc_x + 1) * (float)r->def.width, 0.5f * (1 - ndc_y) * (float)r->def.height, w);
+}
+
+/* The ray through the centre of pixel (x, y): eye + t dir, with t the view depth. */
+static pdl_vec3 pixel_ray(const pdl_renderer* r, float x, float y)
+{
+	const pdl_view3* v = &r->view;
+	float ndc_x = 2 * x / (float)r->def.width - 1, ndc_y = 1 - 2 * y / (float)r->def.height;
+	return add(v->f, add(scale(v->r, ndc_x * v->tan_x), scale(v->u, ndc_y * v->tan_y)));
+}
+
+/* ---- shading ------------------------------------------------------------------------------------- */
+
+/* The light, in view space (x right, y up, z towards the viewer): from above, left and behind
+ * the camera, so it turns with the camera and the side facing the viewer is always lit. */
+static const pdl_vec3 light_view = {-0.40f, 0.70f, 0.59f};
+/* Share of the colour seen without the light, and the highlight's strength and sharpness. */
+#define AMBIENT 0.35f
+#define SPECULAR 0.35f
+#define SHININESS 40.0f
+/* Most a far surface fades towards the background. */
+#define FOG 0.35f
+
+/* Lambert + Blinn-Phong for a unit normal n in view space. */
+static rgbf shade(rgbf base, pdl_vec3 n)
+{
+	pdl_vec3 l = normalize(light_view);
+	pdl_vec3 half = normalize(add(l, v3(0, 0, 1)));
+	float diffuse = fmaxf(0.0f, dot(n, l)), spec = fmaxf(0.0f, dot(n, half));
+	spec = SPECULAR * powf(spec, SHININESS);
+	float k = AMBIENT + (1 - AMBIENT) * diffuse;
+	return (rgbf){base.r * k + spec, base.g * k + spec, base.b * k + spec};
+}
+
+/* A world direction in view space. */
+static pdl_vec3 to_view(const pdl_view3* v, pdl_vec3 n) { return v3(dot(n, v->r), dot(n, v->u), -dot(n, v->f)); }
+
+/* ---- solids: obstacles and the container's far surfaces, ray-traced ------------------------------- */
+
+typedef enum solid_kind { SOLID_BOX, SOLID_SPHERE, SOLID_FLOOR, SOLID_BOWL } solid_kind;
+
+/* A box is kept in its own frame: local = Rz(-angle) (world - centre). */
+typedef struct solid {
+	solid_kind kind;
+	pdl_vec3 centre, half; /* half: box half extents; .x is a sphere's radius */
+	float cos_a, sin_a;    /* the box's turn about z */
+	rgbf color;
+} solid;
+
+static pdl_vec3 to_local(const solid* s, pdl_vec3 d)
+{
+	return v3(s->cos_a * d.x + s->sin_a * d.y, -s->sin_a * d.x + s->cos_a * d.y, d.z);
+}
+
+static pdl_vec3 from_local(const solid* s, pdl_vec3 d)
+{
+	return v3(s->cos_a * d.x - s->sin_a * d.y, s->sin_a * d.x + s->cos_a * d.y, d.z);
+}
+
+/* The nearest hit of the ray eye + t dir with t in (near, *t), shortening *t and setting the
+ * world normal; false if none. */
+static bool intersect(const solid* s, pdl_vec3 eye, pdl_vec3 dir, float near, float* t, pdl_vec3* normal)
+{
+	switch (s->kind) {
+	case SOLID_SPHERE:
+	case SOLID_BOWL: {
+		pdl_vec3 oc = sub(eye, s->centre);
+		float a = dot(dir, dir), b = dot(oc, dir), c = dot(oc, oc) - s->half.x * s->half.x;
+		float disc = b * b - a * c;
+		if (disc < 0) return false;
+		/* an obstacle shows its near side, the inside of a container its far side */
+		float hit = s->kind == SOLID_SPHERE ? (-b - sqrtf(disc)) / a : (-b + sqrtf(disc)) / a;
+		if (!(hit > near && hit < *t)) return false;
+		*t = hit;
+		pdl_vec3 n = scale(sub(add(eye, scale(dir, hit)), s->centre), 1.0f / s->half.x);
+		*normal = s->kind == SOLID_SPHERE ? n : scale(n, -1);
+		return true;
+	}
+	case SOLID_BOX: {
+		/* slabs: the ray is inside the box between the largest entry and the smallest exit */
+		pdl_vec3 o = to_local(s, sub(eye, s->centre)), d = to_local(s, dir);
+		float o3[3] = {o.x, o.y, o.z}, d3[3] = {d.x, d.y, d.z}, h3[3] = {s->half.x, s->half.y, s->half.z};
+		float enter = -INFINITY, leave = INFINITY;
+		int axis = 0;
+		for (int k = 0; k < 3; ++k) {
+			if (d3[k] == 0) {
+				if (fabsf(o3[k]) > h3[k]) return false;
+				continue;
+			}
+			float t0 = (-h3[k] - o3[k]) / d3[k], t1 = (h3[k] - o3[k]) / d3[k];
+			if (t0 > t1) {
+				float swap = t0;
+				t0 = t1, t1 = swap;
+			}
+			if (t0 > enter) enter = t0, axis = k;
+			if (t1 < leave) leave = t1;
+		}
+		if (!(enter <= leave && enter > near && enter < *t)) return false;
+		*t = enter;
+		float n3[3] = {0, 0, 0};
+		n3[axis] = d3[axis] > 0 ? -1.0f : 1.0f;
+		*normal = from_local(s, v3(n3[0], n3[1], n3[2]));
+		return true;
+	}
+	case SOLID_FLOOR: {
+		/* the container's bottom face, local y = -half.y, seen from either side */
+		pdl_vec3 o = to_local(s, sub(eye, s->centre)), d = to_local(s, dir);
+		if (d.y == 0) return false;
+		float hit = (-s->half.y - o.y) / d.y;
+		if (!(hit > near && hit < *t)) return false;
+		float x = o.x + hit * d.x, z = o.z + hit * d.z;
+		if (fabsf(x) > s->half.x || fabsf(z) > s->half.z) return false;
+		*t = hit;
+		*normal = from_local(s, v3(0, o.y > -s->half.y ? 1.0f : -1.0f, 0));
+		return true;
+	}
+	}
+	return false;
+}
+
+/* ---- the container's edges and outline ------------------------------------------------------------ */
+
+/* A line in pixels, with 1 / view depth at its ends (linear in screen space, so the depth at
+ * any point of it is exact). */
+typedef struct edge_px {
+	float x0, y0, iw0, x1, y1, iw1;
+	float min_x, min_y, max_x, max_y; /* bounding box grown by the line's half width + 1 */
+} edge_px;
+
+/* Projects the world segment a-b, cut at the near plane; false if it is wholly behind it. */
+static bool project_edge(const pdl_renderer* r, pdl_vec3 a, pdl_vec3 b, float half_width, edge_px* e)
+{
+	const pdl_view3* v = &r->view;
+	float wa = dot(sub(a, v->eye), v->f), wb = dot(sub(b, v->eye), v->f);
+	float cut = 2 * v->near;
+	if (wa < cut && wb < cut) return false;
+	if (wa < cut) a = add(a, scale(sub(b, a), (cut - wa) / (wb - wa)));
+	if (wb < cut) b = add(b, scale(sub(a, b), (cut - wb) / (wa - wb)));
+	pdl_vec3 pa = pdl_render_project(r, a), pb = pdl_render_project(r, b);
+	*e = (edge_px){pa.x, pa.y, 1.0f / pa.z, pb.x, pb.y, 1.0f / pb.z, 0, 0, 0, 0};
+	float grow = half_width + 1;
+	e->min_x = fminf(pa.x, pb.x) - grow, e->max_x = fmaxf(pa.x, pb.x) + grow;
+	e->min_y = fminf(pa.y, pb.y) - grow, e->max_y = fmaxf(pa.y, pb.y) + grow;
+	return true;
+}
+
+/* Everything the shading pass draws besides the particles. */
+typedef struct scene3 {
+	solid solids[MAX_SOLIDS + 1];
+	int solid_count;
+	edge_px edges[MAX_EDGES];
+	int edge_count;
+	float half_width; /* of edge lines, pixels */
+	bool outline;     /* a sphere container's outline circle */
+	float outline_x, outline_y, outline_radius;
+	rgbf edge_color, background, background_top;
+	float fog_start, fog_scale; /* fog grows from view depth fog_start, by fog_scale per unit */
+	float edge_margin;          /* edges show over surfaces up to this much nearer, world units */
+} scene3;
+
+static void build_scene(const pdl_renderer* r, const pdl_world* world, float sphere_radius, scene3* sc)
+{
+	const pdl_render_def* d = &r->def;
+	memset(sc, 0, sizeof *sc);
+	sc->edge_margin = 0.05f + 2 * sphere_radius;
+	rgbf wall = unpack(d->wall_color), white = {1, 1, 1};
+	sc->background = unpack(d->background);
+	/* a slightly lighter sky above: it reads as depth */
+	sc->background_top = mix(sc->background, white, 0.06f);
+	sc->edge_color = mix(wall, white, 0.55f);
+	sc->half_width = fmaxf(0.6f, (float)d->height / 720.0f);
+	/* from nothing a fifth of the camera distance before the target (about the front of a box
+	 * pdl_camera_framing frames) to FOG that far and 0.4 distance behind it */
+	float dist = d->camera.distance > 0 ? d->camera.distance : 1;
+	sc->fog_start = 0.8f * dist, sc->fog_scale = 1.0f / (0.6f * dist);
+	int limit = pdl_world_boundary_id_limit(world);
+	for (int id = 0; id < limit; ++id) {
+		pdl_boundary_def b;
+		if (!pdl_world_get_boundary(world, id, &b)) continue;
+		solid s = {SOLID_BOX, b.position, b.half_extents, cosf(b.angle), sinf(b.angle), unpack(d->obstacle_color)};
+		switch (b.kind) {
+		case PDL_BOUNDARY_BOX:
+		case PDL_BOUNDARY_CIRCLE:
+			if (b.kind == PDL_BOUNDARY_CIRCLE) s.kind = SOLID_SPHERE, s.half = v3(b.radius, b.radius, b.radius);
+			if (sc->solid_count < MAX_SOLIDS) sc->solids[sc->solid_count++] = s;
+			break;
+		case PDL_BOUNDARY_BOX_CONTAINER: {
+			if (sc->edge_count > 0) break; /* one container's edges */
+			s.kind = SOLID_FLOOR;
+			s.color = mix(wall, white, 0.18f);
+			sc->solids[sc->solid_count++] = s;
+			pdl_vec3 corner[8];
+			for (int k = 0; k < 8; ++k) {
+				pdl_vec3 local = v3(k & 1 ? b.half_extents.x : -b.half_extents.x, k & 2 ? b.half_extents.y : -b.half_extents.y,
+				                    k & 4 ? b.half_extents.z : -b.half_extents.z);
+				corner[k] = add(b.position, from_local(&s, local));
+			}
+			/* the 12 edges join corners that differ in one bit */
+			for (int k = 0; k < 8; ++k)
+				for (int bit = 1; bit < 8; bit <<= 1)
+					if (!(k & bit) && project_edge(r, corner[k], corner[k | bit], sc->half_width, &sc->edges[sc->edge_count]))
+						sc->edge_count++;
+			break;
+		}
+		case PDL_BOUNDARY_CIRCLE_CONTAINER: {
+			if (sc->outline) break;
+			s.kind = SOLID_BOWL, s.half = v3(b.radius, b.radius, b.radius);
+			s.color = mix(wall, white, 0.12f);
+			sc->solids[sc->solid_count++] = s;
+			/* the silhouette of a sphere seen from distance D is a cone of half angle asin(R / D) */
+			pdl_vec3 to_centre = sub(b.position, r->view.eye);
+			float dist2 = dot(to_centre, to_centre), cone = dist2 - b.radius * b.radius;
+			pdl_vec3 c = pdl_render_project(r, b.position);
+			if (cone > 0 && c.z > r->view.near) {
+				sc->outline = true;
+				sc->outline_x = c.x, sc->outline_y = c.y;
+				sc->outline_radius = r->view.focal * b.radius / sqrtf(cone);
+			}
+			break;
+		}
+		default: break; /* polygons are 2D only */
+		}
+	}
+}
+
+/* ---- pass 1: particles to pixels ------------------------------------------------------------------ */
+
+typedef struct job3 {
+	pdl_renderer* r;
+	const pdl_particle_data* p;
+	const float* radius; /* world units, by material */
+	const scene3* sc;
+	float lo, hi;        /* scalar colour range */
+	int from, to;        /* particles (pass 1) or rows (passes 2 and 3) */
+} job3;
+
+/* Each particle's pixel centre, view depth and pixel radius; radius 0 for particles that cannot
+ * reach the picture (behind the near plane, off screen, or not finite). */
+static void* project_band(void* arg)
+{
+	const job3* job = arg;
+	const pdl_renderer* r = job->r;
+	const pdl_particle_data* p = job->p;
+	float width = (float)r->def.width, height = (float)r->def.height;
+	for (int i = job->from; i < job->to; ++i) {
+		float* out = r->projected + 4 * (size_t)i;
+		out[3] = 0;
+		pdl_vec3 at = v3(p->x[i], p->y[i], p->z[i]);
+		if (!isfinite(at.x) || !isfinite(at.y) || !isfinite(at.z)) continue;
+		float world_radius = job->radius[p->material[i] % PDL_MAX_MATERIALS];
+		pdl_vec3 q = pdl_render_project(r, at);
+		if (!(q.z > r->view.near + world_radius)) continue;
+		/* at least the pixel it is on, so far particles do not vanish */
+		float rad = fmaxf(0.75f, world_radius * r->view.focal / q.z);
+		if (q.x + rad < 0 || q.x - rad > width || q.y + rad < 0 || q.y - rad > height) continue;
+		out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = rad;
+	}
+	return NULL;
+}
+
+/* ---- pass 2: spheres into the depth buffer --------------------------------------------------------- */
+
+/* Rasterizes every sphere over the rows [from, to): each pixel keeps the nearest sphere surface
+ * (depth of the sphere's front at that pixel, view-aligned: w - R sqrt(1 - q^2)); a tie keeps
+ * the particle stored first. */
+static void* sphere_band(void* arg)
+{
+	const job3* job = arg;
+	pdl_renderer* r = job->r;
+	int w = r->def.width, row0 = job->from, row1 = job->to;
+	size_t first = (size_t)row0 * (size_t)w, n = (size_t)(row1 - row0) * (size_t)w;
+	for (size_t k = first; k < first + n; ++k) r->depth[k] = INFINITY, r->hit[k] = -1;
+	const pdl_particle_data* p = job->p;
+	for (int i = 0; i < p->count; ++i) {
+		const float* q = r->projected + 4 * (size_t)i;
+		float rad = q[3];
+		if (rad <= 0) continue;
+		float cx = q[0], cy = q[1];
+		int y0 = (int)floorf(cy - rad), y1 = (int)ceilf(cy + rad);
+		if (y1 < row0 || y0 >= row1) continue;
+		if (y0 < row0) y0 = row0;
+		if (y1 > row1 - 1) y1 = row1 - 1;
+		float world_radius = job->radius[p->material[i] % PDL_MAX_MATERIALS];
+		float r2 = rad * rad, inv_r2 = 1.0f / r2;
+		for (int y = y0; y <= y1; ++y) {
+			float dy = (float)y + 0.5f - cy, span2 = r2 - dy * dy;
+			if (span2 <= 0) continue;
+			float span = sqrtf(span2);
+			int x0 = (int)floorf(cx - span), x1 = (int)ceilf(cx + span);
+			if (x0 < 0) x0 = 0;
+			if (x1 > w - 1) x1 = w - 1;
+			size_t row = (size_t)y * (size_t)w;
+			for (int x = x0; x <= x1; ++x) {
+				float dx = (float)x + 0.5f - cx, q2 = (dx * dx + dy * dy) * inv_r2;
+				if (q2 >= 1) continue;
+				float z = q[2] - world_radius * sqrtf(1 - q2);
+				size_t at = row + (size_t)x;
+				if (z < r->depth[at]) r->depth[at] = z, r->hit[at] = i;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* ---- pass 3: shading --------------------------------------------------------------------------------- */
+
+static rgbf particle_color(const job3* job, const rgbf* colors, int i)
+{
+	const pdl_render_def* d = &job->r->def;
+	if (d->color_mode == PDL_COLOR_MATERIAL) return colors[job->p->material[i] % PDL_MAX_MATERIALS];
+	return ramp((scalar_of(job->p, d->color_mode, i) - job->lo) / (job->hi - job->lo));
+}
+
+/* Distance in pixels from (x, y) to the segment, and 1 / view depth at its nearest point. */
+static float edge_distance(const edge_px* e, float x, float y, float* inv_w)
+{
+	float ex = e->x1 - e->x0, ey = e->y1 - e->y0, len2 = ex * ex + ey * ey;
+	float t = len2 > 0 ? ((x - e->x0) * ex + (y - e->y0) * ey) / len2 : 0;
+	t = fminf(1.0f, fmaxf(0.0f, t));
+	*inv_w = e->iw0 + (e->iw1 - e->iw0) * t;
+	float dx = x - (e->x0 + t * ex), dy = y - (e->y0 + t * ey);
+	return sqrtf(dx * dx + dy * dy);
+}
+
+static void* shade_band(void* arg)
+{
+	const job3* job = arg;
+	pdl_renderer* r = job->r;
+	const pdl_render_def* d = &r->def;
+	const scene3* sc = job->sc;
+	const pdl_view3* v = &r->view;
+	int w = d->width;
+	rgbf colors[PDL_MAX_MATERIALS];
+	for (int m = 0; m < PDL_MAX_MATERIALS; ++m) colors[m] = unpack(d->material_colors[m]);
+	for (int y = job->from; y < job->to; ++y) {
+		float fy = (float)y + 0.5f;
+		rgbf sky = mix(sc->background_top, sc->background, fy / (float)d->height);
+		for (int x = 0; x < w; ++x) {
+			size_t at = (size_t)y * (size_t)w + (size_t)x;
+			float fx = (float)x + 0.5f;
+			float depth = r->depth[at];
+			int particle = r->hit[at];
+			/* solids nearer than the nearest sphere replace it */
+			pdl_vec3 dir = pixel_ray(r, fx, fy), normal = {0, 0, 0};
+			int solid_hit = -1;
+			for (int k = 0; k < sc->solid_count; ++k)
+				if (intersect(&sc->solids[k], v->eye, dir, v->near, &depth, &normal)) solid_hit = k;
+			rgbf c = sky;
+			if (solid_hit >= 0) {
+				c = shade(sc->solids[solid_hit].color, to_view(v, normal));
+			} else if (particle >= 0) {
+				const float* q = r->projected + 4 * (size_t)particle;
+				float nx = (fx - q[0]) / q[3], ny = (q[1] - fy) / q[3];
+				float nz = sqrtf(fmaxf(0.0f, 1 - nx * nx - ny * ny));
+				c = shade(particle_color(job, colors, particle), v3(nx, ny, nz));
+			}
+			/* depth cue: surfaces behind the target fade a little towards the background */
+			if (depth < INFINITY) c = mix(c, sc->background, FOG * fminf(1.0f, fmaxf(0.0f, (depth - sc->fog_start) * sc->fog_scale)));
+			/* edges in front of the nearest surface. The margin keeps the floor's own edges (at
+			 * the floor's depth) visible, and edges over spheres that touch, or poke through, the
+			 * walls: particle centres stay inside the container, not their spheres. */
+			for (int k = 0; k < sc->edge_count; ++k) {
+				const edge_px* e = &sc->edges[k];
+				if (fx < e->min_x || fx > e->max_x || fy < e->min_y || fy > e->max_y) continue;
+				float inv_w, dist = edge_distance(e, fx, fy, &inv_w);
+				float cover = fminf(1.0f, fmaxf(0.0f, sc->half_width + 0.5f - dist));
+				if (cover <= 0 || !(1.0f / inv_w < depth * 1.002f + sc->edge_margin)) continue;
+				c = mix(c, sc->edge_color, cover);
+			}
+			if (sc->outline) {
+				float dist = fabsf(hypotf(fx - sc->outline_x, fy - sc->outline_y) - sc->outline_radius);
+				float cover = fminf(1.0f, fmaxf(0.0f, sc->half_width + 0.5f - dist));
+				if (cover > 0) c = mix(c, sc->edge_color, cover);
+			}
+			r->rgb[3 * at] = to_byte(c.r);
+			r->rgb[3 * at + 1] = to_byte(c.g);
+			r->rgb[3 * at + 2] = to_byte(c.b);
+		}
+	}
+	return NULL;
+}
+
+/* ---- the picture ------------------------------------------------------------------------------------- */
+
+static bool reserve(pdl_renderer* r, int particles)
+{
+	size_t pixels = (size_t)r->def.width * (size_t)r->def.height;
+	if (!r->depth) r->depth = malloc(pixels * sizeof *r->depth);
+	if (!r->hit) r->hit = malloc(pixels * sizeof *r->hit);
+	if (!r->depth || !r->hit) return false;
+	if (particles > r->projected_capacity) {
+		int capacity = particles + particles / 4 + 64;
+		float* grown = realloc(r->projected, 4 * (size_t)capacity * sizeof *grown);
+		if (!grown) return false;
+		r->projected = grown, r->projected_capacity = capacity;
+	}
+	return true;
+}
+
+const uint8_t* pdl_render_3d(pdl_renderer* r, const pdl_world* world)
+{
+	const pdl_render_def* d = &r->def;
+	pdl_particle_data p = pdl_world_particles(world);
+	if (!reserve(r, p.count)) return NULL;
+	/* each material's sphere: half its rest spacing, so spheres at rest just touch. The spacing
+	 * is a lattice-sum solve (about a millisecond), so it is kept until h or the material's rest
+	 * density changes. */
+	float h = pdl_world_get_def(world).interaction_radius, radius[PDL_MAX_MATERIALS];
+	int materials = pdl_world_material_count(world);
+	for (int m = 0; m < PDL_MAX_MATERIALS; ++m) {
+		float rest_density = m < materials ? pdl_world_get_material(world, m).rest_density : 0;
+		pdl_sphere_size* cached = &r->sphere_size[m];
+		if (m < materials && (cached->h != h || cached->rest_density != rest_density)) {
+			cached->h = h, cached->rest_density = rest_density;
+			cached->radius = 0.5f * pdl_rest_spacing_3d(h, rest_density);
+		}
+		/* particles of a material the world does not have yet: material 0's size */
+		radius[m] = m < materials ? cached->radius : m > 0 ? radius[0] : 0.25f * h;
+	}
+	float lo = 0, hi = 1;
+	if (d->color_mode != PDL_COLOR_MATERIAL) scalar_range(d, &p, &lo, &hi);
+	scene3 scene;
+	float largest = 0;
+	for (int m = 0; m < materials; ++m) largest = fmaxf(largest, radius[m]);
+	build_scene(r, world, largest, &scene);
+	int bands = render_bands(d);
+	job3 jobs[PDL_RENDER_MAX_THREADS];
+	for (int b = 0; b < bands; ++b)
+		jobs[b] = (job3){r, &p, radius, &scene, lo, hi, (int)((long long)p.count * b / bands),
+		                 (int)((long long)p.count * (b + 1) / bands)};
+	run_bands(jobs, sizeof jobs[0], bands, project_band);
+	for (int b = 0; b < bands; ++b)
+		jobs[b].from = (int)((long long)d->height * b / bands), jobs[b].to = (int)((long long)d->height * (b + 1) / bands);
+	run_bands(jobs, sizeof jobs[0], bands, sphere_band);
+	run_bands(jobs, sizeof jobs[0], bands, shade_band);
+	return r->rgb;
+}

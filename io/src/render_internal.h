@@ -1,0 +1,149 @@
+/* Private to the renderer (render.c draws 2D worlds, render3d.c 3D ones): the renderer's state
+ * and the colour and threading helpers both use. */
+#ifndef PUDDLE_RENDER_INTERNAL_H
+#define PUDDLE_RENDER_INTERNAL_H
+
+#include "puddle/render.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The orbit camera resolved for one picture size (render3d.c). A pixel's ray is
+ * eye + t (f + ndc_x tan_x r + ndc_y tan_y u): its f component is 1, so t is the view depth. */
+typedef struct pdl_view3 {
+	pdl_vec3 eye;        /* world units */
+	pdl_vec3 f, r, u;    /* forward, right, up: unit, right-handed */
+	float tan_x, tan_y;  /* half the field of view, horizontal and vertical, as tangents */
+	float focal;         /* pixels per world unit at view depth 1: height / (2 tan_y) */
+	float near;          /* nothing nearer than this view depth is drawn, world units */
+} pdl_view3;
+
+/* A material's sphere radius in 3D pictures, kept with what it was computed from. */
+typedef struct pdl_sphere_size {
+	float h, rest_density; /* 0, 0: not computed */
+	float radius;          /* world units */
+} pdl_sphere_size;
+
+struct pdl_renderer {
+	pdl_render_def def;
+	/* 2D */
+	float scale;          /* pixels per world unit */
+	float cx, cy;         /* world point at the image centre */
+	float* field;         /* sum of splat weights */
+	float* acc;           /* weighted colour (3 per pixel) or weighted scalar (1 per pixel) */
+	uint8_t* rgb;
+	/* 3D: allocated by the first 3D frame */
+	pdl_view3 view;
+	float* depth;         /* per pixel: view depth of the nearest sphere surface, world units */
+	int32_t* hit;         /* per pixel: index of that sphere's particle, -1 for none */
+	float* projected;     /* per particle: pixel x, y, view depth, pixel radius (0: not drawn) */
+	int projected_capacity;
+	pdl_sphere_size sphere_size[PDL_MAX_MATERIALS];
+};
+
+/* Draws a 3D world (render3d.c); NULL if out of memory. */
+const uint8_t* pdl_render_3d(pdl_renderer* renderer, const pdl_world* world);
+/* Sets renderer->view from def.camera and the picture size (render3d.c). */
+void pdl_render_3d_setup(pdl_renderer* renderer);
+/* Frees the 3D buffers (render3d.c). */
+void pdl_render_3d_free(pdl_renderer* renderer);
+
+/* ---- colours ------------------------------------------------------------------------------------ */
+
+typedef struct rgbf {
+	float r, g, b;
+} rgbf;
+
+static inline rgbf unpack(uint32_t c)
+{
+	return (rgbf){(float)((c >> 16) & 255) / 255.0f, (float)((c >> 8) & 255) / 255.0f, (float)(c & 255) / 255.0f};
+}
+
+static inline rgbf mix(rgbf a, rgbf b, float t)
+{
+	return (rgbf){a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t};
+}
+
+/* A perceptually ordered ramp, dark blue - teal - green - yellow - red, for scalar modes. */
+static inline rgbf ramp(float t)
+{
+	static const float stops[5][3] = {
+		{0.17f, 0.20f, 0.55f}, {0.13f, 0.56f, 0.69f}, {0.35f, 0.78f, 0.40f}, {0.97f, 0.83f, 0.25f}, {0.89f, 0.26f, 0.20f}};
+	if (!(t > 0)) t = 0;
+	if (t > 1) t = 1;
+	float x = t * 4.0f;
+	int i = (int)x;
+	if (i > 3) i = 3;
+	float u = x - (float)i;
+	rgbf a = {stops[i][0], stops[i][1], stops[i][2]}, b = {stops[i + 1][0], stops[i + 1][1], stops[i + 1][2]};
+	return mix(a, b, u);
+}
+
+static inline uint8_t to_byte(float v)
+{
+	if (!(v > 0)) return 0;
+	if (v >= 1) return 255;
+	return (uint8_t)(v * 255.0f + 0.5f);
+}
+
+/* The value a scalar colour mode shows for particle i (speed counts vz in 3D worlds). */
+static inline float scalar_of(const pdl_particle_data* p, pdl_color_mode mode, int i)
+{
+	switch (mode) {
+	case PDL_COLOR_SPEED:
+		if (p->vz) return sqrtf(p->vx[i] * p->vx[i] + p->vy[i] * p->vy[i] + p->vz[i] * p->vz[i]);
+		return sqrtf(p->vx[i] * p->vx[i] + p->vy[i] * p->vy[i]);
+	case PDL_COLOR_DENSITY: return p->density ? p->density[i] : 0;
+	case PDL_COLOR_PRESSURE: return p->pressure ? p->pressure[i] : 0;
+	default: return 0;
+	}
+}
+
+/* The ramp's range: the def's, or this frame's smallest and largest value (speed from 0). */
+static inline void scalar_range(const pdl_render_def* d, const pdl_particle_data* p, float* lo, float* hi)
+{
+	if (d->color_max != d->color_min) {
+		*lo = d->color_min, *hi = d->color_max;
+		return;
+	}
+	float a = INFINITY, b = -INFINITY;
+	for (int i = 0; i < p->count; ++i) {
+		float v = scalar_of(p, d->color_mode, i);
+		if (!isfinite(v)) continue;
+		a = fminf(a, v), b = fmaxf(b, v);
+	}
+	if (d->color_mode == PDL_COLOR_SPEED) a = 0;
+	if (!(b > a)) b = a + 1;
+	*lo = a, *hi = b;
+}
+
+/* ---- threads ------------------------------------------------------------------------------------ */
+
+/* How many bands of rows the def's thread count gives for this picture. */
+static inline int render_bands(const pdl_render_def* d)
+{
+	int bands = d->threads < 1 ? 1 : d->threads > PDL_RENDER_MAX_THREADS ? PDL_RENDER_MAX_THREADS : d->threads;
+	if (bands > d->height) bands = d->height;
+	return bands;
+}
+
+/* Runs fn on every job (jobs is an array of `bands` jobs of job_size bytes), job 0 on this
+ * thread; falls back to this thread alone if a thread cannot be started (the result is the same
+ * either way, since every job writes only its own rows or particles). */
+static inline void run_bands(void* jobs, size_t job_size, int bands, void* (*fn)(void*))
+{
+	pthread_t threads[PDL_RENDER_MAX_THREADS];
+	bool started[PDL_RENDER_MAX_THREADS] = {false};
+	char* at = jobs;
+	for (int b = 1; b < bands; ++b) started[b] = pthread_create(&threads[b], NULL, fn, at + (size_t)b * job_size) == 0;
+	fn(at);
+	for (int b = 1; b < bands; ++b) {
+		if (started[b]) pthread_join(threads[b], NULL);
+		else fn(at + (size_t)b * job_size);
+	}
+}
+
+#endif

@@ -1,0 +1,383 @@
+/* 3D pictures: a dam-break-like world renders fluid where its particles are, nearer spheres
+ * hide farther ones, container edges and obstacles are drawn, the picture is the same for any
+ * thread count, and 2D pictures are byte for byte what they were before 3D drawing came. */
+#include "test.h"
+
+#include "puddle/camera.h"
+#include "puddle/render.h"
+#include "puddle/scene.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WATER 0x2a7fd4u
+#define RED 0xe02020u
+#define GREEN 0x20e020u
+
+static const pdl_vec3 tank_half = {16, 8, 6};
+
+static pdl_render_def def_3d(int width, int height)
+{
+	pdl_render_def d;
+	memset(&d, 0, sizeof d);
+	d.width = width, d.height = height, d.threads = 1;
+	d.color_mode = PDL_COLOR_MATERIAL;
+	d.background = 0x10161f, d.wall_color = 0x2b3440, d.obstacle_color = 0x6b7686;
+	d.material_colors[0] = WATER, d.material_colors[1] = RED, d.material_colors[2] = GREEN;
+	d.camera = pdl_camera_framing((pdl_vec3){-tank_half.x, -tank_half.y, -tank_half.z}, tank_half);
+	return d;
+}
+
+/* A 3D box tank with a column of water in its left part (a few thousand particles), a sphere
+ * obstacle on the right, stepped `frames` times. */
+static pdl_world* dam_world(int frames)
+{
+	pdl_world_def wd = pdl_default_world_def();
+	wd.dimensions = 3, wd.threads = 2;
+	pdl_world* w = pdl_world_create(&wd, NULL);
+	if (!w) return NULL;
+	pdl_material_def water = pdl_default_material_def();
+	water.color = WATER;
+	pdl_world_add_material(w, &water, NULL);
+	pdl_boundary_def tank = pdl_default_boundary_def();
+	tank.kind = PDL_BOUNDARY_BOX_CONTAINER;
+	tank.half_extents = tank_half;
+	pdl_world_add_boundary(w, &tank, NULL);
+	pdl_boundary_def ball = pdl_default_boundary_def();
+	ball.kind = PDL_BOUNDARY_CIRCLE;
+	ball.position = (pdl_vec3){9, -5, 0}, ball.radius = 2.5f;
+	pdl_world_add_boundary(w, &ball, NULL);
+	pdl_fill_def column = pdl_default_fill_def();
+	column.position = (pdl_vec3){-12, -4, 0}, column.half_extents = (pdl_vec3){3.5f, 3.5f, 3.5f};
+	if (pdl_world_fill(w, &column, NULL) < 1000) {
+		pdl_world_destroy(w);
+		return NULL;
+	}
+	for (int f = 0; f < frames; ++f) pdl_world_step(w);
+	return w;
+}
+
+static const uint8_t* pixel(const uint8_t* rgb, int width, int x, int y) { return rgb + 3 * ((size_t)y * (size_t)width + (size_t)x); }
+
+/* Water blue, lit or in shade: blue well above red, green between. */
+static bool is_water(const uint8_t* c) { return c[2] > c[0] + 40 && c[2] > 60 && c[1] > c[0]; }
+
+/* Most of the 5 x 5 pixels around (x, y) are water (a single pixel may be a dark gap between
+ * spheres). */
+static bool mostly_water(const uint8_t* rgb, int width, int x, int y)
+{
+	int count = 0;
+	for (int dy = -2; dy <= 2; ++dy)
+		for (int dx = -2; dx <= 2; ++dx) count += is_water(pixel(rgb, width, x + dx, y + dy));
+	return count >= 13;
+}
+
+static void test_fluid_drawn_where_particles_are(void)
+{
+	pdl_world* w = dam_world(10);
+	ENSURE(w);
+	pdl_render_def d = def_3d(320, 180);
+	pdl_renderer* r = pdl_renderer_create(&d);
+	ENSURE(r);
+	const uint8_t* rgb = pdl_render(r, w);
+	ENSURE(rgb);
+	/* the screen rectangle the particles can cover: their projections grown by a sphere */
+	pdl_particle_data p = pdl_world_particles(w);
+	float lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
+	float sx = 0, sy = 0, sz = 0;
+	for (int i = 0; i < p.count; ++i) {
+		pdl_vec3 q = pdl_render_project(r, (pdl_vec3){p.x[i], p.y[i], p.z[i]});
+		ENSURE(q.z > 0);
+		lo_x = fminf(lo_x, q.x), hi_x = fmaxf(hi_x, q.x), lo_y = fminf(lo_y, q.y), hi_y = fmaxf(hi_y, q.y);
+		sx += p.x[i], sy += p.y[i], sz += p.z[i];
+	}
+	float margin = 4; /* pixels: a sphere's radius here is about 2 */
+	int water = 0, stray = 0;
+	for (int y = 0; y < 180; ++y)
+		for (int x = 0; x < 320; ++x) {
+			if (!is_water(pixel(rgb, 320, x, y))) continue;
+			water++;
+			if (x < lo_x - margin || x > hi_x + margin || y < lo_y - margin || y > hi_y + margin) stray++;
+		}
+	ENSURE_MSG(stray == 0, "%d water pixels outside the particles' rectangle", stray);
+	float area = (hi_x - lo_x) * (hi_y - lo_y);
+	ENSURE_MSG(water > area / 2, "%d water pixels, the particles' rectangle has %g", water, area);
+	/* the column is on the left of the tank, which is in the middle of the picture */
+	ENSURE(hi_x < 160);
+	/* the fluid's middle is hidden behind its own front, which is water too */
+	pdl_vec3 mid = pdl_render_project(r, (pdl_vec3){sx / (float)p.count, sy / (float)p.count, sz / (float)p.count});
+	ENSURE(mostly_water(rgb, 320, (int)mid.x, (int)mid.y));
+	/* the picture is not water at the tank's empty right end, which shows the floor */
+	pdl_vec3 floor = pdl_render_project(r, (pdl_vec3){14, -tank_half.y, 3});
+	const uint8_t* c = pixel(rgb, 320, (int)floor.x, (int)floor.y);
+	ENSURE_MSG(!is_water(c) && abs(c[0] - c[2]) < 40, "floor pixel %d,%d,%d", c[0], c[1], c[2]);
+	/* the sphere obstacle is grey, lit from the upper left: its upper left brighter */
+	pdl_vec3 ball = pdl_render_project(r, (pdl_vec3){9, -5, 0});
+	const uint8_t* centre = pixel(rgb, 320, (int)ball.x, (int)ball.y);
+	const uint8_t* upper_left = pixel(rgb, 320, (int)ball.x - 5, (int)ball.y - 5);
+	const uint8_t* lower_right = pixel(rgb, 320, (int)ball.x + 6, (int)ball.y + 6);
+	ENSURE_MSG(abs(centre[0] - centre[2]) < 40 && centre[1] > 60, "ball %d,%d,%d", centre[0], centre[1], centre[2]);
+	ENSURE(upper_left[1] > lower_right[1]);
+	pdl_renderer_destroy(r);
+	pdl_world_destroy(w);
+}
+
+static void test_container_edges_drawn(void)
+{
+	pdl_world* w = dam_world(0);
+	ENSURE(w);
+	pdl_render_def d = def_3d(320, 180);
+	pdl_renderer* r = pdl_renderer_create(&d);
+	const uint8_t* rgb = pdl_render(r, w);
+	ENSURE(rgb);
+	/* the top front edge and the near vertical edge on the right are in front of everything:
+	 * light lines on the dark background */
+	pdl_vec3 points[2] = {{0, tank_half.y, tank_half.z}, {tank_half.x, 0, tank_half.z}};
+	for (int k = 0; k < 2; ++k) {
+		pdl_vec3 q = pdl_render_project(r, points[k]);
+		int brightest = 0;
+		for (int dy = -1; dy <= 1; ++dy)
+			for (int dx = -1; dx <= 1; ++dx) {
+				int green = pixel(rgb, 320, (int)q.x + dx, (int)q.y + dy)[1];
+				if (green > brightest) brightest = green;
+			}
+		ENSURE_MSG(brightest > 110, "edge %d at %g,%g: brightest green %d", k, q.x, q.y, brightest);
+	}
+	/* and halfway between the tank's top edge and the picture's top, nothing: background */
+	pdl_vec3 top = pdl_render_project(r, (pdl_vec3){0, tank_half.y, -tank_half.z});
+	const uint8_t* sky = pixel(rgb, 320, (int)top.x, (int)(top.y / 2));
+	ENSURE_MSG(sky[0] < 50 && sky[1] < 50 && sky[2] < 60, "sky %d,%d,%d", sky[0], sky[1], sky[2]);
+	pdl_renderer_destroy(r);
+	pdl_world_destroy(w);
+}
+
+/* Two particles on the camera's centre ray, 3 units before and behind the target, the nearer of
+ * material near_material and stored first if near_first. */
+static void two_on_a_ray(pdl_world* w, const pdl_camera* cam, int near_first, int near_material, int far_material)
+{
+	pdl_vec3 e = pdl_camera_eye(cam);
+	pdl_vec3 f = {(cam->target.x - e.x) / cam->distance, (cam->target.y - e.y) / cam->distance,
+	              (cam->target.z - e.z) / cam->distance};
+	float gap = 3;
+	float x[2], y[2], z[2], zero[2] = {0, 0};
+	uint8_t material[2];
+	int near = near_first ? 0 : 1, far = 1 - near;
+	x[near] = cam->target.x - gap * f.x, y[near] = cam->target.y - gap * f.y, z[near] = cam->target.z - gap * f.z;
+	x[far] = cam->target.x + gap * f.x, y[far] = cam->target.y + gap * f.y, z[far] = cam->target.z + gap * f.z;
+	material[near] = (uint8_t)near_material, material[far] = (uint8_t)far_material;
+	pdl_particle_data data = {.count = 2, .x = x, .y = y, .z = z, .vx = zero, .vy = zero, .vz = zero, .material = material};
+	pdl_error err;
+	pdl_world_set_particles(w, &data, &err);
+}
+
+static void test_nearer_sphere_hides_farther(void)
+{
+	pdl_world_def wd = pdl_default_world_def();
+	wd.dimensions = 3, wd.threads = 1;
+	pdl_world* w = pdl_world_create(&wd, NULL);
+	ENSURE(w);
+	pdl_material_def m = pdl_default_material_def();
+	for (int k = 0; k < 3; ++k) pdl_world_add_material(w, &m, NULL);
+	/* spheres of about 4 pixels' radius */
+	pdl_render_def d = def_3d(128, 72);
+	d.camera = pdl_default_camera();
+	d.camera.distance = 8;
+	pdl_renderer* r = pdl_renderer_create(&d);
+	ENSURE(r);
+	/* both storage orders, both colour pairs: the nearer one wins at the centre pixel */
+	for (int order = 0; order < 2; ++order)
+		for (int pair = 0; pair < 2; ++pair) {
+			int near = pair ? 1 : 2, far = pair ? 2 : 1;
+			two_on_a_ray(w, &d.camera, order, near, far);
+			ENSURE(pdl_world_particle_count(w) == 2);
+			const uint8_t* c = pixel(pdl_render(r, w), 128, 64, 36);
+			bool red = c[0] > 2 * c[1] + 40, green = c[1] > 2 * c[0] + 40;
+			ENSURE_MSG(near == 1 ? red : green, "order %d, near material %d: centre %d,%d,%d", order, near, c[0], c[1], c[2]);
+		}
+	pdl_renderer_destroy(r);
+	pdl_world_destroy(w);
+}
+
+static void test_threads_same_picture(void)
+{
+	pdl_world* w = dam_world(20);
+	ENSURE(w);
+	enum { W = 240, H = 135 };
+	uint8_t* pictures[4];
+	int threads[4] = {1, 3, 16, 1};
+	for (int t = 0; t < 4; ++t) {
+		pdl_render_def d = def_3d(W, H);
+		d.threads = threads[t];
+		d.color_mode = t == 3 ? PDL_COLOR_MATERIAL : PDL_COLOR_SPEED;
+		pdl_renderer* r = pdl_renderer_create(&d);
+		ENSURE(r);
+		pictures[t] = malloc(W * H * 3);
+		ENSURE(pictures[t]);
+		memcpy(pictures[t], pdl_render(r, w), W * H * 3);
+		/* a second frame from the same renderer is the same */
+		ENSURE(memcmp(pictures[t], pdl_render(r, w), W * H * 3) == 0);
+		pdl_renderer_destroy(r);
+	}
+	ENSURE(memcmp(pictures[0], pictures[1], W * H * 3) == 0);
+	ENSURE(memcmp(pictures[0], pictures[2], W * H * 3) == 0);
+	ENSURE(memcmp(pictures[0], pictures[3], W * H * 3) != 0); /* material colours differ from speed's */
+	for (int t = 0; t < 4; ++t) free(pictures[t]);
+	pdl_world_destroy(w);
+}
+
+static void test_sphere_container_outline(void)
+{
+	pdl_world_def wd = pdl_default_world_def();
+	wd.dimensions = 3, wd.threads = 1;
+	pdl_world* w = pdl_world_create(&wd, NULL);
+	pdl_material_def m = pdl_default_material_def();
+	pdl_world_add_material(w, &m, NULL);
+	pdl_boundary_def bowl = pdl_default_boundary_def();
+	bowl.kind = PDL_BOUNDARY_CIRCLE_CONTAINER, bowl.radius = 10;
+	pdl_world_add_boundary(w, &bowl, NULL);
+	pdl_fill_def ball = pdl_default_fill_def();
+	ball.shape = PDL_FILL_DISC, ball.radius = 4, ball.position = (pdl_vec3){0, -5, 0};
+	ENSURE(pdl_world_fill(w, &ball, NULL) > 100);
+	pdl_render_def d = def_3d(200, 200);
+	d.camera = pdl_camera_framing((pdl_vec3){-10, -10, -10}, (pdl_vec3){10, 10, 10});
+	pdl_renderer* r = pdl_renderer_create(&d);
+	const uint8_t* rgb = pdl_render(r, w);
+	ENSURE(rgb);
+	/* the outline's radius: the sphere's silhouette cone, half angle asin(R / D) */
+	float focal = 100 / tanf(0.5f * d.camera.fov * 3.14159265f / 180);
+	float radius = focal * 10 / sqrtf(d.camera.distance * d.camera.distance - 100);
+	/* scanning the middle row from the left, the first light pixel is the outline */
+	int first = -1;
+	for (int x = 0; x < 100 && first < 0; ++x)
+		if (pixel(rgb, 200, x, 100)[1] > 90) first = x;
+	ENSURE_MSG(fabsf((float)first - (100 - radius)) < 2, "outline at x %d, expected %g", first, 100 - radius);
+	/* the ball of water at the bottom */
+	pdl_vec3 q = pdl_render_project(r, (pdl_vec3){0, -5, 0});
+	ENSURE(mostly_water(rgb, 200, (int)q.x, (int)q.y));
+	pdl_renderer_destroy(r);
+	pdl_world_destroy(w);
+}
+
+/* pdl_render_project puts points where the camera's matrix does; a scene's render def frames the
+ * scene's bounds. */
+static void test_projection_matches_camera(void)
+{
+	pdl_render_def d = def_3d(300, 200);
+	d.camera.yaw = -70, d.camera.pitch = 40;
+	pdl_renderer* r = pdl_renderer_create(&d);
+	ENSURE(r);
+	float m[16];
+	pdl_camera_matrix(&d.camera, 300.0f / 200.0f, m);
+	pdl_vec3 points[3] = {{0, 0, 0}, {-16, 8, 6}, {12, -7, -5}};
+	for (int k = 0; k < 3; ++k) {
+		float in[4] = {points[k].x, points[k].y, points[k].z, 1}, clip[4];
+		for (int row = 0; row < 4; ++row) {
+			clip[row] = 0;
+			for (int col = 0; col < 4; ++col) clip[row] += m[col * 4 + row] * in[col];
+		}
+		float px = 0.5f * (clip[0] / clip[3] + 1) * 300, py = 0.5f * (1 - clip[1] / clip[3]) * 200;
+		pdl_vec3 q = pdl_render_project(r, points[k]);
+		ENSURE_MSG(fabsf(q.x - px) < 0.01f && fabsf(q.y - py) < 0.01f && fabsf(q.z - clip[3]) < 1e-3f,
+		           "point %d: %g %g %g, matrix %g %g %g", k, q.x, q.y, q.z, px, py, clip[3]);
+	}
+	pdl_renderer_destroy(r);
+	pdl_scene* scene = pdl_scene_load(PUDDLE_SCENES_DIR "/dam-break.json", NULL);
+	ENSURE(scene);
+	pdl_render_def from_scene = pdl_render_def_from_scene(scene);
+	ENSURE(from_scene.camera.distance > 0);
+	ENSURE(fabsf(from_scene.camera.target.x - 0.5f * (scene->bounds_min.x + scene->bounds_max.x)) < 1e-4f);
+	ENSURE(fabsf(from_scene.camera.target.y - 0.5f * (scene->bounds_min.y + scene->bounds_max.y)) < 1e-4f);
+	pdl_scene_destroy(scene);
+}
+
+/* ---- 2D pictures are unchanged ----------------------------------------------------------------- */
+
+/* A 2D world built from plain arithmetic (no fill, no step), so its state is the same
+ * everywhere: a box container, a circle, a box and a triangle obstacle, two materials. */
+static pdl_world* flat_world(void)
+{
+	pdl_world_def wd = pdl_default_world_def();
+	wd.threads = 1;
+	pdl_world* w = pdl_world_create(&wd, NULL);
+	pdl_material_def m = pdl_default_material_def();
+	pdl_world_add_material(w, &m, NULL);
+	m.color = 0xd4502a;
+	pdl_world_add_material(w, &m, NULL);
+	pdl_boundary_def b = pdl_default_boundary_def();
+	b.kind = PDL_BOUNDARY_BOX_CONTAINER, b.half_extents = (pdl_vec3){10, 6, 0};
+	pdl_world_add_boundary(w, &b, NULL);
+	b = pdl_default_boundary_def();
+	b.kind = PDL_BOUNDARY_CIRCLE, b.position = (pdl_vec3){5, -2, 0}, b.radius = 1.5f;
+	pdl_world_add_boundary(w, &b, NULL);
+	b = pdl_default_boundary_def();
+	b.kind = PDL_BOUNDARY_BOX, b.position = (pdl_vec3){1, -4.5f, 0}, b.half_extents = (pdl_vec3){1, 0.5f, 0};
+	pdl_world_add_boundary(w, &b, NULL);
+	b = pdl_default_boundary_def();
+	b.kind = PDL_BOUNDARY_POLYGON, b.position = (pdl_vec3){-4, 3, 0}, b.vertex_count = 3;
+	b.vertices[0] = (pdl_vec2){-1, -1}, b.vertices[1] = (pdl_vec2){1, -1}, b.vertices[2] = (pdl_vec2){0, 1};
+	pdl_world_add_boundary(w, &b, NULL);
+	enum { COLS = 24, ROWS = 10, N = COLS * ROWS };
+	static float x[N], y[N], vx[N], vy[N];
+	static uint8_t material[N];
+	for (int i = 0; i < N; ++i) {
+		int col = i % COLS, row = i / COLS;
+		x[i] = -9.5f + 0.5f * (float)col + 0.25f * (float)(row % 2);
+		y[i] = -5.5f + 0.45f * (float)row;
+		vx[i] = 0.25f * (float)(i % 7) - 0.5f, vy[i] = 0.125f * (float)(i % 5);
+		material[i] = (uint8_t)(col >= COLS / 2);
+	}
+	pdl_particle_data data = {.count = N, .x = x, .y = y, .vx = vx, .vy = vy, .material = material};
+	if (pdl_world_set_particles(w, &data, NULL) != PDL_OK) {
+		pdl_world_destroy(w);
+		return NULL;
+	}
+	return w;
+}
+
+static uint64_t fnv1a(const uint8_t* bytes, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < n; ++i) h = (h ^ bytes[i]) * 1099511628211ull;
+	return h;
+}
+
+static void test_2d_picture_unchanged(void)
+{
+	pdl_world* w = flat_world();
+	ENSURE(w);
+	/* The hashes of these pictures as the renderer drew them before 3D drawing was added
+	 * (commit a8d1f95). The 2D renderer uses only IEEE +, *, / and sqrtf (correctly rounded),
+	 * floorf and ceilf, and the build never contracts or reorders them, so they hold on any
+	 * machine. */
+	const uint64_t expected[2] = {0xd7da73e4851c38ddull, 0x9103c02c2986da07ull};
+	for (int mode = 0; mode < 2; ++mode) {
+		pdl_render_def d;
+		memset(&d, 0, sizeof d);
+		d.width = 160, d.height = 96, d.threads = mode ? 3 : 1;
+		d.view_min = (pdl_vec2){-10.5f, -6.5f}, d.view_max = (pdl_vec2){10.5f, 6.5f};
+		d.color_mode = mode ? PDL_COLOR_SPEED : PDL_COLOR_MATERIAL;
+		d.blob_radius = 1, d.threshold = 0.5f;
+		d.background = 0x10161f, d.wall_color = 0x2b3440, d.obstacle_color = 0x6b7686;
+		d.material_colors[0] = 0x2a7fd4, d.material_colors[1] = 0xd4502a;
+		pdl_renderer* r = pdl_renderer_create(&d);
+		ENSURE(r);
+		uint64_t h = fnv1a(pdl_render(r, w), 160 * 96 * 3);
+		pdl_renderer_destroy(r);
+		ENSURE_MSG(h == expected[mode], "mode %d: picture hash 0x%016llx, expected 0x%016llx", mode,
+		           (unsigned long long)h, (unsigned long long)expected[mode]);
+	}
+	pdl_world_destroy(w);
+}
+
+int main(void)
+{
+	RUN_TEST(test_fluid_drawn_where_particles_are);
+	RUN_TEST(test_container_edges_drawn);
+	RUN_TEST(test_nearer_sphere_hides_farther);
+	RUN_TEST(test_threads_same_picture);
+	RUN_TEST(test_sphere_container_outline);
+	RUN_TEST(test_projection_matches_camera);
+	RUN_TEST(test_2d_picture_unchanged);
+	return TEST_SUMMARY();
+}
