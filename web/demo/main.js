@@ -5,6 +5,7 @@
 // fetch, added to the picker under its file name: how the tests load their 3D fixture).
 // 2D scenes are drawn by renderer.js (metaballs); 3D scenes (world.dimensions 3) by
 // renderer3d.js through the orbit camera of orbit.js.
+import * as cameraTools from '../src/camera.js';
 import { loadPuddle, threadsAvailable } from '../src/puddle.js';
 import { applyFrame, buildWorld, resolveScene } from '../src/scene.js';
 import { Orbit } from './orbit.js';
@@ -37,6 +38,7 @@ class Demo {
 			resolution: 1, background: 0x10161f, wallColor: 0x2b3440, obstacleColor: 0x6b7686, sphereRadius: 0.3 };
 		// 3D: camera gestures (orbit.js); leftOrbits makes left drag and one finger orbit too
 		this.view3d = { leftOrbits: false };
+		this.cameraTools = cameraTools; // for tests and the console
 		this.frame = 0;
 		this.accumulator = 0;
 		this.window = { start: performance.now(), frames: 0, steps: 0, stepMs: 0 };

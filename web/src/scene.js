@@ -38,25 +38,17 @@ export const SCENE_KEYS = Object.freeze({
 	strokes: STROKE_KEYS, output: OUTPUT_KEYS, camera: CAMERA_KEYS,
 });
 
-// Shape names per dimension, in the order error messages list them. "sphere" and "circle" name the
-// same shape, as do "ball" and "disc" (a circle is a sphere in 3D, a sphere a circle in 2D);
-// "polygon" and "sunflower" are 2D only.
-const CONTAINER_SHAPES = {
-	2: { circle: BoundaryKind.CIRCLE_CONTAINER, box: BoundaryKind.BOX_CONTAINER, sphere: BoundaryKind.CIRCLE_CONTAINER },
-	3: { box: BoundaryKind.BOX_CONTAINER, sphere: BoundaryKind.CIRCLE_CONTAINER, circle: BoundaryKind.CIRCLE_CONTAINER },
-};
-const OBSTACLE_SHAPES = {
-	2: { circle: BoundaryKind.CIRCLE, box: BoundaryKind.BOX, polygon: BoundaryKind.POLYGON, sphere: BoundaryKind.CIRCLE },
-	3: { box: BoundaryKind.BOX, sphere: BoundaryKind.CIRCLE, circle: BoundaryKind.CIRCLE },
-};
-const FILL_SHAPES = {
-	2: { point: FillShape.POINT, line: FillShape.LINE, disc: FillShape.DISC, box: FillShape.BOX, sunflower: FillShape.SPIRAL,
-		ball: FillShape.DISC },
-	3: { point: FillShape.POINT, line: FillShape.LINE, box: FillShape.BOX, ball: FillShape.DISC, disc: FillShape.DISC },
-};
-const ONLY_2D = ['polygon', 'sunflower'];
+// Shape names per dimension, as io/src/scene_schema.c lists them in its messages. Either
+// dimension's name is accepted ("sphere" is "circle" in 2D and the other way round, "ball" and
+// "disc" likewise); "polygon" and "sunflower" have no 3D name and are refused in 3D scenes.
+const CONTAINER_SHAPES = [['circle', 'sphere', BoundaryKind.CIRCLE_CONTAINER], ['box', 'box', BoundaryKind.BOX_CONTAINER]];
+const OBSTACLE_SHAPES = [['circle', 'sphere', BoundaryKind.CIRCLE], ['box', 'box', BoundaryKind.BOX], ['polygon', null, BoundaryKind.POLYGON]];
+const FILL_SHAPES = [['point', 'point', FillShape.POINT], ['line', 'line', FillShape.LINE], ['disc', 'ball', FillShape.DISC],
+	['box', 'box', FillShape.BOX], ['sunflower', null, FillShape.SPIRAL]];
 // the 2D name of each shape, which SHAPE_ONLY and SHAPE_REQUIRES use
 const CANONICAL = { sphere: 'circle', ball: 'disc' };
+const NAME_3D = { circle: 'sphere', disc: 'ball' };
+
 // Keys that only some shapes use, and the ones a shape requires (docs/scenes.md "used by").
 const SHAPE_ONLY = {
 	container: { radius: ['circle'], half_extents: ['box'], angle: ['box'] },
@@ -72,13 +64,15 @@ const SHAPE_REQUIRES = {
 	fill: { line: ['end'], disc: ['radius'], sunflower: ['radius'], box: ['half_extents'], point: [] },
 };
 
-function checkShapeKeys(file, path, object, what) {
+// Messages name the shape as the scene's dimension calls it ("sphere" in 3D, "circle" in 2D).
+function checkShapeKeys(file, path, object, what, dims) {
 	const shape = CANONICAL[object.shape] ?? object.shape;
+	const name = dims === 3 ? NAME_3D[shape] ?? shape : shape;
 	for (const [key, shapes] of Object.entries(SHAPE_ONLY[what]))
 		if (key in object && !shapes.includes(shape))
-			throw new SceneError(file, `${path}.${key}`, `is not used by shape "${object.shape}"`);
+			throw new SceneError(file, `${path}.${key}`, `is not used by shape "${name}"`);
 	for (const key of SHAPE_REQUIRES[what][shape] ?? [])
-		if (!(key in object)) throw new SceneError(file, `${path}.${key}`, `is required for shape "${object.shape}"`);
+		if (!(key in object)) throw new SceneError(file, `${path}.${key}`, `is required for shape "${name}"`);
 }
 
 function checkRequired(file, path, object, keys) {
@@ -124,12 +118,14 @@ function color(file, path, v) {
 	return parseColor(v);
 }
 
-function shape(file, path, v, shapesByDims, dims) {
-	const shapes = shapesByDims[dims];
-	if (dims === 3 && ONLY_2D.includes(v) && v in shapesByDims[2]) throw new SceneError(file, path, `"${v}" is 2D only`);
-	if (typeof v !== 'string' || !Object.hasOwn(shapes, v))
-		throw new SceneError(file, path, `must be one of ${Object.keys(shapes).map((s) => `"${s}"`).join(', ')}`);
-	return shapes[v];
+function shape(file, path, v, shapes, dims) {
+	const found = shapes.find(([name2, name3]) => v === name2 || (name3 !== null && v === name3));
+	if (found) {
+		if (dims === 3 && found[1] === null) throw new SceneError(file, path, `"${v}" is 2D only`);
+		return found[2];
+	}
+	const names = shapes.map(([name2, name3]) => (dims === 3 ? name3 : name2)).filter((n) => n !== null);
+	throw new SceneError(file, path, `must be one of ${names.map((n) => `"${n}"`).join(', ')}`);
 }
 
 function list(file, root, key, max) {
@@ -174,7 +170,7 @@ export function resolveScene(puddle, json, file = '<scene>') {
 	let dims = 2;
 	if (json.world && typeof json.world === 'object' && 'dimensions' in json.world) {
 		dims = json.world.dimensions;
-		if (dims !== 2 && dims !== 3) throw new SceneError(file, 'world.dimensions', 'must be 2 or 3');
+		if (dims !== 2 && dims !== 3) throw new SceneError(file, 'world.dimensions', 'must be an integer in [2, 3]');
 	}
 	const s = {
 		name: json.name ?? file.replace(/^.*\//, '').replace(/\.json$/, ''),
@@ -235,7 +231,7 @@ export function resolveScene(puddle, json, file = '<scene>') {
 	if (json.container) {
 		checkKeys(file, 'container', json.container, CONTAINER_KEYS);
 		const kind = shape(file, 'container.shape', json.container.shape, CONTAINER_SHAPES, dims);
-		checkShapeKeys(file, 'container', json.container, 'container');
+		checkShapeKeys(file, 'container', json.container, 'container', dims);
 		s.container = copyFields(file, 'container', json.container, { ...puddle.defaultBoundaryDef(), kind },
 			{ vectors: ['position', 'half_extents'], dims });
 	}
@@ -243,7 +239,7 @@ export function resolveScene(puddle, json, file = '<scene>') {
 		const path = `obstacles[${i}]`;
 		checkKeys(file, path, o, OBSTACLE_KEYS);
 		const kind = shape(file, `${path}.shape`, o.shape, OBSTACLE_SHAPES, dims);
-		checkShapeKeys(file, path, o, 'obstacle');
+		checkShapeKeys(file, path, o, 'obstacle', dims);
 		const def = copyFields(file, path, o, { ...puddle.defaultBoundaryDef(), kind },
 			{ vectors: ['position', 'half_extents', 'velocity'], dims });
 		if (def.vertices) def.vertex_count = def.vertices.length;
@@ -253,7 +249,7 @@ export function resolveScene(puddle, json, file = '<scene>') {
 		const path = `fills[${i}]`;
 		checkKeys(file, path, f, FILL_KEYS);
 		const kind = shape(file, `${path}.shape`, f.shape, FILL_SHAPES, dims);
-		checkShapeKeys(file, path, f, 'fill');
+		checkShapeKeys(file, path, f, 'fill', dims);
 		const def = copyFields(file, path, f, {
 			...puddle.defaultFillDef(), shape: kind, count: kind === FillShape.POINT ? 1 : 0,
 			material: materialIndex(`${path}.material`, f.material),
@@ -295,10 +291,9 @@ export function resolveScene(puddle, json, file = '<scene>') {
 	}
 	// Defaults that depend on other keys (scene_parse.c resolve()).
 	if (!s.bounds) {
-		// 2D: the container's box; 3D: the container's, or without one everything's (fills,
-		// obstacles, emitters, strokes); grown by 2% of its size on each side
-		const box = s.container ? boundaryBox(s.container, dims) : dims === 3 ? everythingBox(s) : null;
-		if (!box) throw new SceneError(file, 'world.bounds', 'is required when there is no container');
+		// the container's box (3D: with its depth) grown by 2% of its size on each side
+		if (!s.container) throw new SceneError(file, 'world.bounds', 'is required when there is no container');
+		const box = boundaryBox(s.container, dims);
 		const axes = dims === 3 ? ['x', 'y', 'z'] : ['x', 'y'];
 		s.bounds = { min: {}, max: {} };
 		for (const a of axes) {
@@ -308,7 +303,7 @@ export function resolveScene(puddle, json, file = '<scene>') {
 		}
 	}
 	if (json.camera !== undefined) {
-		if (dims !== 3) throw new SceneError(file, 'camera', 'is 3D only (a 2D scene has no camera; set world.dimensions to 3)');
+		if (dims !== 3) throw new SceneError(file, 'camera', 'is used by 3D scenes only (world.dimensions 3)');
 		s.camera = resolveCamera(file, json.camera, s.bounds);
 	} else if (dims === 3) {
 		s.camera = cameraFraming(s.bounds.min, s.bounds.max);
@@ -366,36 +361,6 @@ export function boundaryBox(b, dims = 2) {
 	return { min: { x: p.x - hx, y: p.y - hy }, max: { x: p.x + hx, y: p.y + hy } };
 }
 
-// The box around every fill, obstacle, emitter nozzle and stroke point of a 3D scene, or null.
-function everythingBox(s) {
-	const min = { x: Infinity, y: Infinity, z: Infinity }, max = { x: -Infinity, y: -Infinity, z: -Infinity };
-	const add = (p, r = 0) => {
-		for (const a of ['x', 'y', 'z']) {
-			min[a] = Math.min(min[a], p[a] - r);
-			max[a] = Math.max(max[a], p[a] + r);
-		}
-	};
-	for (const o of s.obstacles) {
-		const b = boundaryBox(o, 3);
-		add(b.min);
-		add(b.max);
-	}
-	for (const f of s.fills) {
-		if (f.shape === FillShape.BOX) {
-			add({ x: f.position.x - f.half_extents.x, y: f.position.y - f.half_extents.y, z: f.position.z - f.half_extents.z });
-			add({ x: f.position.x + f.half_extents.x, y: f.position.y + f.half_extents.y, z: f.position.z + f.half_extents.z });
-		} else if (f.shape === FillShape.DISC) add(f.position, f.radius);
-		else {
-			add(f.position);
-			if (f.shape === FillShape.LINE) add(f.end);
-		}
-	}
-	for (const e of s.emitters) add(e.position, 0.5 * e.width);
-	for (const st of s.strokes) for (const p of st.points) add(p, st.radius);
-	if (!(max.x > min.x || max.y > min.y || max.z > min.z)) return null;
-	return { min, max };
-}
-
 /** Makes the world of a resolved scene (pdl_scene_build_world). `overrides` change world def fields (threads). */
 export function buildWorld(puddle, scene, overrides = {}) {
 	const world = puddle.createWorld({ ...scene.world, ...overrides });
@@ -445,7 +410,11 @@ function emitterSpacing(puddle, scene, e) {
 	return e.spacing > 0 ? e.spacing : restSpacing(puddle, scene, e.material);
 }
 
-const speedOf = (v) => Math.hypot(v.x, v.y, v.z ?? 0);
+// |velocity| as scene_world.c computes it: hypot in 2D, the root of the sum of squares in 3D
+const speedOf = (v) => (v.z === undefined ? Math.hypot(v.x, v.y) : Math.sqrt(v.x * v.x + v.y * v.y + v.z * v.z));
+// gap between square layers of a face-centred cubic lattice, in spacings: the 3D emitter's rows
+const FCC_LAYER = 0.7071067811865476;
+const rowGap = (e) => (e.velocity.z === undefined ? HEX_ROW : FCC_LAYER);
 
 // Rows leave at t_k = start + k * rowTime while t_k < stop; rows launched before time t.
 function rowsBefore(e, rowTime, t) {
@@ -454,41 +423,51 @@ function rowsBefore(e, rowTime, t) {
 	return Math.ceil((end - e.start) / rowTime - 1e-9);
 }
 
-// Particles in row k: as many as fit across the width at the spacing, one less in odd rows.
-function rowParticles(e, spacing, k) {
+// Particles along one side of row k: as many as fit across the width at the spacing, one less
+// in odd rows.
+function rowSide(e, spacing, k) {
 	const n = Math.floor(e.width / spacing + 1e-6) + 1;
 	return k & 1 && n > 1 ? n - 1 : n;
 }
 
-// The direction across an emitter's rows: in 2D the velocity turned left; in 3D the horizontal
-// direction across the velocity (velocity x up), or +x for a vertical jet.
-function across(e, speed) {
-	const d = { x: e.velocity.x / speed, y: e.velocity.y / speed, z: (e.velocity.z ?? 0) / speed };
-	if (e.velocity.z === undefined) return { x: -d.y, y: d.x };
-	const len = Math.hypot(d.z, d.x);
-	return len > 1e-6 ? { x: -d.z / len, y: 0, z: d.x / len } : { x: 1, y: 0, z: 0 };
+// Particles in row k: a line across the velocity (2D), a square (3D).
+function rowParticles(e, spacing, k) {
+	const n = rowSide(e, spacing, k);
+	return e.velocity.z === undefined ? n : n * n;
+}
+
+// Two unit vectors across the unit direction d (3D), fixed by d alone: u = d x y, or d x x for
+// a nearly vertical d; v = d x u (scene_world.c across()).
+function acrossDirections(d) {
+	const a = Math.abs(d[1]) > 0.9 ? [1, 0, 0] : [0, 1, 0];
+	const u = [d[1] * a[2] - d[2] * a[1], d[2] * a[0] - d[0] * a[2], d[0] * a[1] - d[1] * a[0]];
+	const len = Math.sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+	for (let i = 0; i < 3; ++i) u[i] /= len;
+	const v = [d[1] * u[2] - d[2] * u[1], d[2] * u[0] - d[0] * u[2], d[0] * u[1] - d[1] * u[0]];
+	return { u, v };
 }
 
 function emitRows(puddle, scene, e, world, frame) {
-	const dt = scene.world.dt, sp = emitterSpacing(puddle, scene, e);
-	const speed = speedOf(e.velocity), rowTime = (sp * HEX_ROW) / speed;
+	const dt = scene.world.dt, sp = emitterSpacing(puddle, scene, e), three = e.velocity.z !== undefined;
+	const speed = speedOf(e.velocity), rowTime = (sp * rowGap(e)) / speed;
 	const t0 = frame * dt, first = rowsBefore(e, rowTime, t0), last = rowsBefore(e, rowTime, (frame + 1) * dt);
-	const dx = e.velocity.x / speed, dy = e.velocity.y / speed, dz = (e.velocity.z ?? 0) / speed;
-	const p = across(e, speed);
+	const d = [e.velocity.x / speed, e.velocity.y / speed, three ? e.velocity.z / speed : 0];
+	const { u, v } = three ? acrossDirections(d) : { u: [-d[1], d[0], 0], v: [0, 0, 0] };
 	let added = 0;
 	for (let k = first; k < last; ++k) {
 		// the row left at t_k; the frame's step carries it on, so start it behind the nozzle
 		const back = speed * (t0 - (e.start + k * rowTime));
-		const cx = e.position.x + dx * back, cy = e.position.y + dy * back, cz = (e.position.z ?? 0) + dz * back;
-		// odd rows have one particle less and sit in the gaps of even rows
-		const n = rowParticles(e, sp, k);
-		for (let j = 0; j < n; ++j) {
-			const a = (j - 0.5 * (n - 1)) * sp;
-			added += world.fill({
-				shape: FillShape.POINT, count: 1, material: e.material, velocity: e.velocity,
-				position: { x: cx + p.x * a, y: cy + p.y * a, z: cz + (p.z ?? 0) * a },
-			});
-		}
+		const c = [e.position.x + d[0] * back, e.position.y + d[1] * back, (three ? e.position.z : 0) + d[2] * back];
+		// odd rows have one particle less per side and sit in the gaps of even rows
+		const n = rowSide(e, sp, k), nv = three ? n : 1;
+		for (let jv = 0; jv < nv; ++jv)
+			for (let j = 0; j < n; ++j) {
+				const a = (j - 0.5 * (n - 1)) * sp, b = (jv - 0.5 * (nv - 1)) * sp;
+				added += world.fill({
+					shape: FillShape.POINT, count: 1, material: e.material, velocity: e.velocity,
+					position: { x: c[0] + u[0] * a + v[0] * b, y: c[1] + u[1] * a + v[1] * b, z: c[2] + u[2] * a + v[2] * b },
+				});
+			}
 	}
 	return added;
 }
@@ -500,7 +479,11 @@ const lerp = (a, b, u) => {
 	return out;
 };
 const zero = (p) => (p.z !== undefined ? { x: 0, y: 0, z: 0 } : { x: 0, y: 0 });
-const distance = (a, b) => Math.hypot(b.x - a.x, b.y - a.y, (b.z ?? 0) - (a.z ?? 0));
+// (the root of the sum of squares, as scene_world.c's dist3, in both dimensions)
+const distance = (a, b) => {
+	const dx = b.x - a.x, dy = b.y - a.y, dz = (b.z ?? 0) - (a.z ?? 0);
+	return Math.sqrt(dx * dx + dy * dy + dz * dz);
+};
 
 /** Position and velocity of a stroke at time t: constant speed along its points (2D or 3D). */
 export function strokeAt(st, t) {
@@ -612,7 +595,7 @@ export function estimateParticles(puddle, scene) {
 	let total = 0;
 	for (const f of scene.fills) total += fillEstimate(puddle, scene, f);
 	for (const e of scene.emitters) {
-		const sp = emitterSpacing(puddle, scene, e), rowTime = (sp * HEX_ROW) / speedOf(e.velocity);
+		const sp = emitterSpacing(puddle, scene, e), rowTime = (sp * rowGap(e)) / speedOf(e.velocity);
 		const rows = rowsBefore(e, rowTime, e.stop);
 		total += Math.ceil(rows / 2) * rowParticles(e, sp, 0) + Math.floor(rows / 2) * rowParticles(e, sp, 1);
 	}

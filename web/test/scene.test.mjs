@@ -213,7 +213,7 @@ describe('3D scenes', () => {
 	});
 
 	test('bad 3D scenes are refused with the exact message', () => {
-		refuses({ ...base, world: { dimensions: 4 } }, 'x.json: world.dimensions: must be 2 or 3');
+		refuses({ ...base, world: { dimensions: 4 } }, 'x.json: world.dimensions: must be an integer in [2, 3]');
 		refuses({ ...base, world: { dimensions: 3, gravity: [0, -10] } },
 			'x.json: world.gravity: must be [x, y, z] (3 numbers) in a 3D scene');
 		refuses({ ...base, fills: [{ shape: 'box', position: [0, 0], half_extents: [1, 1, 1] }] },
@@ -225,7 +225,13 @@ describe('3D scenes', () => {
 		refuses({ ...base, obstacles: [{ shape: 'box', half_extents: [1, 1, 1] }, { shape: 'sphere', radius: 1 },
 			{ shape: 'polygon', vertices: [[0, 0], [1, 0], [0, 1]] }] }, 'x.json: obstacles[2].shape: "polygon" is 2D only');
 		refuses({ ...base, fills: [{ shape: 'sunflower', radius: 2 }] }, 'x.json: fills[0].shape: "sunflower" is 2D only');
-		refuses({ ...base, container: { shape: 'cylinder' } }, 'x.json: container.shape: must be one of "box", "sphere", "circle"');
+		refuses({ ...base, container: { shape: 'cylinder' } }, 'x.json: container.shape: must be one of "sphere", "box"');
+		refuses({ ...base, fills: [{ shape: 'blob' }] }, 'x.json: fills[0].shape: must be one of "point", "line", "ball", "box"');
+		refuses({ materials: [{ name: 'water' }], container: { shape: 'cylinder' } }, 'x.json: container.shape: must be one of "circle", "box"');
+		refuses({ ...base, container: { shape: 'circle', radius: 5, half_extents: [1, 1, 1] } },
+			'x.json: container.half_extents: is not used by shape "sphere"');
+		refuses({ ...base, fills: [{ shape: 'disc' }] }, 'x.json: fills[0].radius: is required for shape "ball"');
+		refuses({ world: { dimensions: 3 }, materials: [{ name: 'water' }] }, 'x.json: world.bounds: is required when there is no container');
 		refuses({ ...base, camera: { pitch: 90 } }, 'x.json: camera.pitch: must be in [-89, 89]');
 		refuses({ ...base, camera: { fov: 2 } }, 'x.json: camera.fov: must be in [5, 120]');
 		refuses({ ...base, camera: { distance: 0 } }, 'x.json: camera.distance: must be > 0');
@@ -233,17 +239,27 @@ describe('3D scenes', () => {
 		refuses({ ...base, camera: { target: [0, 0] } }, 'x.json: camera.target: must be [x, y, z] (3 numbers) in a 3D scene');
 		refuses({ ...base, camera: { zoom: 2 } }, 'x.json: camera.zoom: is not a known key');
 		refuses({ materials: [{ name: 'water' }], container: { shape: 'box', half_extents: [6, 4] }, camera: {} },
-			'x.json: camera: is 3D only (a 2D scene has no camera; set world.dimensions to 3)');
+			'x.json: camera: is used by 3D scenes only (world.dimensions 3)');
 		// a 2D scene keeps its 2-number vectors
 		refuses({ materials: [{ name: 'water' }], container: { shape: 'box', half_extents: [6, 4, 3] } },
 			'x.json: container.half_extents: must be an array [x, y] of two numbers');
 	});
 
-	test('without a container a 3D scene is framed by everything in it', () => {
-		const s = resolveScene(puddle, { world: { dimensions: 3 }, materials: [{ name: 'water' }],
-			fills: [{ shape: 'ball', position: [0, 0, 0], radius: 2 }], obstacles: [{ shape: 'box', position: [5, 0, 0], half_extents: [1, 1, 1] }] });
-		assert.deepEqual(s.bounds.min, { x: -2 - 0.16, y: -2 - 0.08, z: -2 - 0.08 });
-		assert.deepEqual(s.bounds.max, { x: 6 + 0.16, y: 2 + 0.08, z: 2 + 0.08 });
+	test('given 3D bounds frame the camera; a 3D emitter launches square rows as estimated', () => {
+		const s = resolveScene(puddle, { world: { dimensions: 3, bounds: { min: [-4, -4, -4], max: [4, 4, 4] } }, materials: [{ name: 'water' }],
+			emitters: [{ position: [0, 2, 0], velocity: [0, -4, 1], width: 1.2, stop: 0.4 }] });
+		assert.deepEqual(s.camera.target, { x: 0, y: 0, z: 0 });
+		const world = buildWorld(puddle, s);
+		let added = 0;
+		for (let f = 0; f < 30; ++f) {
+			added += applyFrame(puddle, s, world, f);
+			world.step();
+		}
+		assert.equal(added, estimateParticles(puddle, s));
+		assert.equal(world.particleCount, added);
+		const p = world.particles();
+		assert.ok(Math.max(...p.z) - Math.min(...p.z) > 0.8, 'rows are squares across the jet');
+		world.destroy();
 	});
 
 	test('a mixed 3D fill deals materials round-robin and keeps z', () => {
