@@ -491,7 +491,8 @@ export function strokeAt(st, t) {
 	let length = 0;
 	for (let i = 1; i < pts.length; ++i) length += distance(pts[i - 1], pts[i]);
 	if (length <= 0) return { position: { ...pts[0] }, velocity: zero(pts[0]) };
-	const speed = length / (st.end - st.start);
+	// end - start in float arithmetic, as C subtracts the struct's two floats
+	const speed = length / Math.fround(st.end - st.start);
 	let target = speed * (t - st.start);
 	for (let i = 1; i < pts.length; ++i) {
 		const a = pts[i - 1], b = pts[i], seg = distance(a, b);
