@@ -1,11 +1,17 @@
 // The demo page: loads the engine, a scene from scenes/, runs it at a fixed 60 steps per second
 // of wall time (the scene's dt), draws it, and reports fps, steps per second and ms per step.
 // Query flags: ?scene=NAME, ?threads=N (N > 1 needs a cross-origin isolated page, which
-// web/server.mjs provides), ?paused=1.
+// web/server.mjs provides), ?paused=1, ?sceneUrl=URL (a scene file from anywhere the page may
+// fetch, added to the picker under its file name: how the tests load their 3D fixture).
+// 2D scenes are drawn by renderer.js (metaballs); 3D scenes (world.dimensions 3) by
+// renderer3d.js through the orbit camera of orbit.js.
+import * as cameraTools from '../src/camera.js';
 import { loadPuddle, threadsAvailable } from '../src/puddle.js';
 import { applyFrame, buildWorld, resolveScene } from '../src/scene.js';
+import { Orbit } from './orbit.js';
 import { Panel } from './panel.js';
 import { Renderer } from './renderer.js';
+import { Renderer3D } from './renderer3d.js';
 import { Tools } from './tools.js';
 
 // Reference 001's three-class stratification (scenes/stratify.json) is the page's default.
@@ -29,7 +35,10 @@ class Demo {
 		};
 		this.tool = { tool: 'attract', radius: 5, strength: 100, drag: 2, spawnMaterial: 0, spawnRate: 400, spawnRadius: 0.8, boxSize: 3 };
 		this.style = { mode: 'metaball', colorMode: 'material', blobRadius: 1, dotRadius: 0.3, threshold: 0.5, colorMin: 0, colorMax: 0,
-			resolution: 1, background: 0x10161f, wallColor: 0x2b3440, obstacleColor: 0x6b7686 };
+			resolution: 1, background: 0x10161f, wallColor: 0x2b3440, obstacleColor: 0x6b7686, sphereRadius: 0.3 };
+		// 3D: camera gestures (orbit.js); leftOrbits makes left drag and one finger orbit too
+		this.view3d = { leftOrbits: false };
+		this.cameraTools = cameraTools; // for tests and the console
 		this.frame = 0;
 		this.accumulator = 0;
 		this.window = { start: performance.now(), frames: 0, steps: 0, stepMs: 0 };
@@ -40,8 +49,19 @@ class Demo {
 		this.puddle = await loadPuddle({ threads: this.ui.threads });
 		this.stats.build = this.puddle.threaded ? 'wasm simd + threads' : 'wasm simd, single thread';
 		this.renderer = new Renderer(this.canvas);
-		this.tools = new Tools(this.canvas, this.renderer, this.tool);
+		this.renderer3d = new Renderer3D(this.canvas);
+		this.orbit = new Orbit(this.canvas, this.view3d);
+		this.orbit.onChange = () => this.panel?.updateCamera();
+		this.tools = new Tools(this.canvas, this.renderer, this.tool, this.orbit);
+		this.sceneUrls = {};
 		this.sceneNames = await this.listScenes();
+		const extra = params.get('sceneUrl');
+		if (extra) {
+			const name = extra.replace(/^.*\//, '').replace(/\.json$/, '');
+			this.sceneUrls[name] = extra;
+			if (!this.sceneNames.includes(name)) this.sceneNames.push(name);
+			if (!params.get('scene')) this.ui.scene = name;
+		}
 		if (!this.sceneNames.includes(this.ui.scene)) this.ui.scene = DEFAULT_SCENE;
 		this.panel = new Panel(this);
 		await this.loadScene(this.ui.scene);
@@ -65,11 +85,14 @@ class Demo {
 	}
 
 	async loadScene(name) {
-		const response = await fetch(`/scenes/${name}.json`);
+		const url = this.sceneUrls[name] ?? `/scenes/${name}.json`;
+		const response = await fetch(url);
 		if (!response.ok) throw new Error(`scene ${name}: HTTP ${response.status}`);
-		const scene = resolveScene(this.puddle, await response.json(), `scenes/${name}.json`);
+		const scene = resolveScene(this.puddle, await response.json(), url.replace(/^\//, ''));
 		this.ui.scene = name;
 		this.scene = scene;
+		this.orbit.attach(scene.camera);
+		document.getElementById('help').textContent = scene.dimensions === 3 ? HELP_3D : HELP_2D;
 		// what the scene shows: its description, two lines of it (all of it on hover)
 		const about = document.getElementById('about');
 		about.textContent = scene.description;
@@ -89,7 +112,10 @@ class Demo {
 		Object.assign(this.style, { background: o.background, wallColor: o.wall_color, obstacleColor: o.obstacle_color,
 			colorMode: o.color_mode, blobRadius: o.blob_radius, dotRadius: 0.3 * h, threshold: o.threshold,
 			colorMin: o.color_min, colorMax: o.color_max });
-		const g = Math.hypot(scene.world.gravity.x, scene.world.gravity.y) || 10;
+		const g = Math.hypot(scene.world.gravity.x, scene.world.gravity.y, scene.world.gravity.z ?? 0) || 10;
+		// 3D spheres: half the rest spacing, so neighbours just touch
+		const sp = scene.dimensions === 3 ? this.puddle.restSpacing3d(h, scene.materials[0].def.rest_density) : 0.6 * h;
+		this.style.sphereRadius = 0.5 * sp;
 		Object.assign(this.tool, { radius: 5 * h, strength: 10 * g, spawnRadius: 0.8 * h, boxSize: 3 * h });
 	}
 
@@ -150,6 +176,14 @@ class Demo {
 	}
 
 	render() {
+		if (this.scene.dimensions === 3) {
+			this.renderer3d.resize(this.style.resolution);
+			const materials = [];
+			for (let m = 0; m < this.world.materialCount; ++m) materials.push(this.world.getMaterial(m));
+			this.renderer3d.draw(this.world.particles(), this.world.boundaries(), materials, this.style, this.orbit.camera, this.scene.bounds);
+			++this.window.frames;
+			return;
+		}
 		this.renderer.resize(this.style.resolution);
 		this.renderer.fit(this.scene.bounds);
 		const materials = [];
@@ -207,7 +241,19 @@ class Demo {
 		this.render();
 		return this.renderer.coverage();
 	}
+
+	/** For tests and the console: turns the 3D camera by degrees of yaw and pitch. */
+	orbitBy(yaw, pitch) {
+		this.orbit.orbit(yaw, pitch);
+	}
+
+	resetCamera() {
+		this.orbit.reset();
+	}
 }
+
+const HELP_2D = 'drag: attract · right drag: repel · 1-5: attract, repel, spawn, box, erase · b: drop a box · space: pause · r: reset';
+const HELP_3D = 'drag: tool along the mouse ray · right drag: orbit (shift: pan) · wheel / pinch: zoom · 1-5: attract, repel, spawn, box, erase · b: box · space: pause · r: reset';
 
 const demo = new Demo();
 window.demo = demo;

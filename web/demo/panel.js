@@ -63,17 +63,23 @@ export class Panel {
 		);
 		tool.add(d, 'clearBoxes').name('remove dropped boxes');
 
+		// the orbit camera of 3D scenes (hidden for 2D ones); the gestures are in orbit.js
+		this.cameraFolder = gui.addFolder('Camera');
+		this.cameraFolder.add(d.view3d, 'leftOrbits').name('left drag / touch orbits');
+		this.cameraFolder.add(d, 'resetCamera').name("reset to the scene's camera");
+		this.cameraControls = [];
 		this.worldFolder = gui.addFolder('World');
 		this.materialsFolder = gui.addFolder('Materials');
 		this.wallsFolder = gui.addFolder('Container and obstacles');
 		this.wallsFolder.close();
 
 		const render = gui.addFolder('Render');
-		render.add(d.style, 'mode', ['metaball', 'particles']).name('mode');
+		this.modeControl = render.add(d.style, 'mode', ['metaball', 'particles']).name('mode (2D)');
 		render.add(d.style, 'colorMode', COLOR_MODES).name('colour');
 		this.lengthControls.push(
 			[render.add(d.style, 'blobRadius', 0.1, 4, 0.01).name('blob radius'), 0.1, 4, 0.01],
 			[render.add(d.style, 'dotRadius', 0.05, 2, 0.01).name('dot radius'), 0.05, 2, 0.01],
+			[render.add(d.style, 'sphereRadius', 0.05, 2, 0.01).name('sphere radius (3D)').listen(), 0.05, 2, 0.01],
 		);
 		render.add(d.style, 'threshold', 0.05, 4, 0.01).name('threshold (splats)');
 		render.add(d.style, 'colorMin').name('ramp min').listen();
@@ -81,10 +87,42 @@ export class Panel {
 		render.add(d.style, 'resolution', 0.25, 2, 0.05).name('resolution scale');
 	}
 
+	/** The camera folder's controllers, for the scene's camera (3D) or hidden (2D). */
+	rebuildCamera() {
+		const d = this.demo, cam = d.orbit.camera;
+		for (const c of this.cameraControls) c.destroy();
+		this.cameraControls = [];
+		this.cameraFolder.show(!!cam);
+		if (!cam) return;
+		const size = Math.max(1, cam.distance);
+		const f = this.cameraFolder;
+		this.cameraControls.push(
+			f.add(cam, 'yaw', -360, 360, 0.5).name('yaw (deg)'),
+			f.add(cam, 'pitch', -89, 89, 0.5).name('pitch (deg)'),
+			f.add(cam, 'distance', size / 20, size * 5, size / 200).name('distance'),
+			f.add(cam, 'fov', 5, 120, 1).name('fov (deg)'),
+			f.add(cam.target, 'x', -size, size, size / 200).name('target x'),
+			f.add(cam.target, 'y', -size, size, size / 200).name('target y'),
+			f.add(cam.target, 'z', -size, size, size / 200).name('target z'),
+		);
+	}
+
+	/** The camera moved by a gesture: show its numbers. */
+	updateCamera() {
+		for (const c of this.cameraControls) c.updateDisplay();
+	}
+
 	/** Controllers that depend on the scene: world, materials, spawn material, length scales. */
 	rebuildForScene() {
 		const d = this.demo, w = d.world, h = w.def.interaction_radius;
-		const g = Math.max(1, Math.hypot(w.def.gravity.x, w.def.gravity.y));
+		const three = w.dimensions === 3;
+		const g = Math.max(1, Math.hypot(w.def.gravity.x, w.def.gravity.y, w.def.gravity.z));
+		// the camera object is replaced when a scene loads; a reset of the same scene keeps it
+		if (this.cameraOf !== d.orbit.camera) {
+			this.cameraOf = d.orbit.camera;
+			this.rebuildCamera();
+		}
+		this.modeControl.show(!three);
 		this.sceneController.updateDisplay();
 		for (const [c, lo, hi, step] of this.lengthControls) c.min(lo * h).max(hi * h).step(step * h).updateDisplay();
 		this.strength.min(0).max(50 * g).step(g / 10).updateDisplay();
@@ -92,7 +130,7 @@ export class Panel {
 		for (const c of [...this.worldFolder.controllersRecursive()]) c.destroy();
 		for (const f of [...this.worldFolder.folders]) f.destroy();
 		const def = w.def;
-		const world = { dt: def.dt, substeps: def.substeps, gravity_x: def.gravity.x, gravity_y: def.gravity.y,
+		const world = { dt: def.dt, substeps: def.substeps, gravity_x: def.gravity.x, gravity_y: def.gravity.y, gravity_z: def.gravity.z,
 			interaction_radius: def.interaction_radius, autoSubsteps: true };
 		const set = (values) => d.safely(() => w.setDef(values));
 		this.worldFolder.add(world, 'dt', 1 / 480, 1 / 15, 0.0001).name('dt (s per frame)').onChange((v) => {
@@ -100,8 +138,9 @@ export class Panel {
 			this.fixSubsteps(world);
 		});
 		this.substeps = this.worldFolder.add(world, 'substeps', 1, 32, 1).name('substeps').onChange((v) => set({ substeps: v }));
-		this.worldFolder.add(world, 'gravity_x', -5 * g, 5 * g, g / 100).name('gravity x').onChange((v) => set({ gravity: { x: v, y: w.def.gravity.y } }));
-		this.worldFolder.add(world, 'gravity_y', -5 * g, 5 * g, g / 100).name('gravity y').onChange((v) => set({ gravity: { x: w.def.gravity.x, y: v } }));
+		this.worldFolder.add(world, 'gravity_x', -5 * g, 5 * g, g / 100).name('gravity x').onChange((v) => set({ gravity: { ...w.def.gravity, x: v } }));
+		this.worldFolder.add(world, 'gravity_y', -5 * g, 5 * g, g / 100).name('gravity y').onChange((v) => set({ gravity: { ...w.def.gravity, y: v } }));
+		if (three) this.worldFolder.add(world, 'gravity_z', -5 * g, 5 * g, g / 100).name('gravity z').onChange((v) => set({ gravity: { ...w.def.gravity, z: v } }));
 		this.worldFolder.add(world, 'interaction_radius', 0.25 * h, 4 * h, 0.01 * h).name('h (interaction radius)')
 			.onChange((v) => set({ interaction_radius: v }));
 		this.worldFolder.add(world, 'autoSubsteps').name('raise substeps for stiffness');
@@ -128,15 +167,18 @@ export class Panel {
 	// the surface velocity (a conveyor); the obstacle itself stays where it is.
 	addBoundaryFolder(b, g) {
 		const d = this.demo, w = d.world;
-		const kinds = ['circle container', 'box container', 'circle', 'box', 'polygon'];
+		const three = w.dimensions === 3;
+		const kinds = three ? ['sphere container', 'box container', 'sphere', 'box', 'polygon'] : ['circle container', 'box container', 'circle', 'box', 'polygon'];
 		const folder = this.wallsFolder.addFolder(`${b.id}: ${kinds[b.kind]}`);
-		const values = { friction: b.friction, restitution: b.restitution, stickiness: b.stickiness, vx: b.velocity.x, vy: b.velocity.y };
+		const values = { friction: b.friction, restitution: b.restitution, stickiness: b.stickiness, vx: b.velocity.x, vy: b.velocity.y, vz: b.velocity.z };
 		const set = (fields) => d.safely(() => w.setBoundary(b.id, fields));
 		folder.add(values, 'friction', 0, 1, 0.01).onChange((v) => set({ friction: v }));
 		folder.add(values, 'restitution', 0, 1, 0.01).onChange((v) => set({ restitution: v }));
 		folder.add(values, 'stickiness', 0, 200 * Math.max(1, g / 10), 1).onChange((v) => set({ stickiness: v }));
-		folder.add(values, 'vx', -2 * g, 2 * g, g / 100).name('surface velocity x').onChange((v) => set({ velocity: { x: v, y: values.vy } }));
-		folder.add(values, 'vy', -2 * g, 2 * g, g / 100).name('surface velocity y').onChange((v) => set({ velocity: { x: values.vx, y: v } }));
+		const velocity = () => ({ x: values.vx, y: values.vy, z: values.vz });
+		folder.add(values, 'vx', -2 * g, 2 * g, g / 100).name('surface velocity x').onChange(() => set({ velocity: velocity() }));
+		folder.add(values, 'vy', -2 * g, 2 * g, g / 100).name('surface velocity y').onChange(() => set({ velocity: velocity() }));
+		if (three) folder.add(values, 'vz', -2 * g, 2 * g, g / 100).name('surface velocity z').onChange(() => set({ velocity: velocity() }));
 	}
 
 	addMaterialFolder(id, name, h) {

@@ -402,7 +402,8 @@ export class Renderer {
 	/** Fraction of pixels that differ from the top-left pixel (a blank canvas gives 0). */
 	coverage() {
 		const gl = this.gl;
-		const { w, h } = this.target;
+		// the canvas, whichever renderer (this or renderer3d.js) drew it last
+		const w = this.canvas.width, h = this.canvas.height;
 		const pixels = new Uint8Array(w * h * 4);
 		gl.bindFramebuffer(gl.FRAMEBUFFER, null);
 		gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, pixels);

@@ -2,7 +2,7 @@
  *
  * The public API (include/puddle/puddle.h) is exported unchanged wherever its functions take
  * and return only scalars and pointers. What is here covers the rest: functions that return a
- * struct by value or take a pdl_vec2 by value, 64-bit results (JavaScript numbers hold 53
+ * struct by value or take a pdl_vec3 by value, 64-bit results (JavaScript numbers hold 53
  * bits), and a description of every public struct's fields, so web/src/puddle.js reads and
  * writes defs by name and offsetof() rather than by offsets copied into JavaScript. A field
  * added to a def in the headers needs one line in a table below to appear in JavaScript. */
@@ -13,7 +13,7 @@
 #include <string.h>
 
 /* How puddle.js reads a field: matches FIELD_TYPES in puddle.js. */
-enum field_type { F32 = 1, I32 = 2, U32 = 3, VEC2 = 4, VEC2_ARRAY = 5, F64 = 6, I64 = 7, PTR = 8 };
+enum field_type { F32 = 1, I32 = 2, U32 = 3, VEC2 = 4, VEC2_ARRAY = 5, F64 = 6, I64 = 7, PTR = 8, VEC3 = 9 };
 
 typedef struct field {
 	const char* name; /* the C field name; NULL ends a table */
@@ -26,8 +26,9 @@ typedef struct field {
 #define END {NULL, 0, 0, 0}
 
 static const field world_def_fields[] = {
+	FIELD(pdl_world_def, dimensions, I32),
 	FIELD(pdl_world_def, interaction_radius, F32), FIELD(pdl_world_def, dt, F32),
-	FIELD(pdl_world_def, substeps, I32),           FIELD(pdl_world_def, gravity, VEC2),
+	FIELD(pdl_world_def, substeps, I32),           FIELD(pdl_world_def, gravity, VEC3),
 	FIELD(pdl_world_def, threads, I32),            FIELD(pdl_world_def, max_particles, I32),
 	END,
 };
@@ -45,13 +46,13 @@ static const field material_def_fields[] = {
 
 static const field boundary_def_fields[] = {
 	FIELD(pdl_boundary_def, kind, I32),
-	FIELD(pdl_boundary_def, position, VEC2),
+	FIELD(pdl_boundary_def, position, VEC3),
 	FIELD(pdl_boundary_def, angle, F32),
 	FIELD(pdl_boundary_def, radius, F32),
-	FIELD(pdl_boundary_def, half_extents, VEC2),
+	FIELD(pdl_boundary_def, half_extents, VEC3),
 	FIELD(pdl_boundary_def, vertex_count, I32),
 	{"vertices", (int)offsetof(pdl_boundary_def, vertices), VEC2_ARRAY, PDL_MAX_POLYGON_VERTICES},
-	FIELD(pdl_boundary_def, velocity, VEC2),
+	FIELD(pdl_boundary_def, velocity, VEC3),
 	FIELD(pdl_boundary_def, friction, F32),
 	FIELD(pdl_boundary_def, restitution, F32),
 	FIELD(pdl_boundary_def, stickiness, F32),
@@ -60,22 +61,24 @@ static const field boundary_def_fields[] = {
 
 static const field fill_def_fields[] = {
 	FIELD(pdl_fill_def, shape, I32),          FIELD(pdl_fill_def, material, I32),
-	FIELD(pdl_fill_def, position, VEC2),      FIELD(pdl_fill_def, end, VEC2),
-	FIELD(pdl_fill_def, radius, F32),         FIELD(pdl_fill_def, half_extents, VEC2),
+	FIELD(pdl_fill_def, position, VEC3),      FIELD(pdl_fill_def, end, VEC3),
+	FIELD(pdl_fill_def, radius, F32),         FIELD(pdl_fill_def, half_extents, VEC3),
 	FIELD(pdl_fill_def, spacing, F32),        FIELD(pdl_fill_def, count, I32),
-	FIELD(pdl_fill_def, velocity, VEC2),      END,
+	FIELD(pdl_fill_def, velocity, VEC3),      END,
 };
 
 static const field pointer_fields[] = {
-	FIELD(pdl_pointer, position, VEC2), FIELD(pdl_pointer, velocity, VEC2),
+	FIELD(pdl_pointer, position, VEC3), FIELD(pdl_pointer, direction, VEC3),
+	FIELD(pdl_pointer, velocity, VEC3),
 	FIELD(pdl_pointer, radius, F32),    FIELD(pdl_pointer, strength, F32),
 	FIELD(pdl_pointer, drag, F32),      END,
 };
 
 static const field particle_data_fields[] = {
 	FIELD(pdl_particle_data, count, I32),          FIELD(pdl_particle_data, x, PTR),
-	FIELD(pdl_particle_data, y, PTR),              FIELD(pdl_particle_data, vx, PTR),
-	FIELD(pdl_particle_data, vy, PTR),             FIELD(pdl_particle_data, material, PTR),
+	FIELD(pdl_particle_data, y, PTR),              FIELD(pdl_particle_data, z, PTR),
+	FIELD(pdl_particle_data, vx, PTR),             FIELD(pdl_particle_data, vy, PTR),
+	FIELD(pdl_particle_data, vz, PTR),             FIELD(pdl_particle_data, material, PTR),
 	FIELD(pdl_particle_data, id, PTR),             FIELD(pdl_particle_data, density, PTR),
 	FIELD(pdl_particle_data, pressure, PTR),       FIELD(pdl_particle_data, spring_partner, PTR),
 	FIELD(pdl_particle_data, spring_rest, PTR),    FIELD(pdl_particle_data, next_id, U32),
@@ -87,8 +90,8 @@ static const field stats_fields[] = {
 	FIELD(pdl_stats, steps, I64),              FIELD(pdl_stats, time, F64),
 	FIELD(pdl_stats, max_speed, F32),          FIELD(pdl_stats, mean_density_error, F32),
 	FIELD(pdl_stats, max_density_error, F32),  FIELD(pdl_stats, mean_neighbours, F32),
-	FIELD(pdl_stats, non_finite, I32),         FIELD(pdl_stats, momentum, VEC2),
-	FIELD(pdl_stats, centre_of_mass, VEC2),    END,
+	FIELD(pdl_stats, non_finite, I32),         FIELD(pdl_stats, momentum, VEC3),
+	FIELD(pdl_stats, centre_of_mass, VEC3),    END,
 };
 
 static const field profile_fields[] = {
@@ -175,19 +178,22 @@ EMSCRIPTEN_KEEPALIVE void pdlw_world_profile(const pdl_world* world, pdl_profile
 	*out = pdl_world_profile(world);
 }
 
-/* ---- pdl_vec2 by value --------------------------------------------------------------- */
+/* ---- pdl_vec3 by value --------------------------------------------------------------- */
 
-EMSCRIPTEN_KEEPALIVE int pdlw_world_remove_particles_in_circle(pdl_world* world, float x, float y,
+/* A circle in 2D worlds (z ignored), a sphere in 3D ones. */
+EMSCRIPTEN_KEEPALIVE int pdlw_world_remove_particles_in_circle(pdl_world* world, float x, float y, float z,
                                                                 float radius)
 {
-	return pdl_world_remove_particles_in_circle(world, (pdl_vec3){x, y, 0}, radius);
+	return pdl_world_remove_particles_in_circle(world, (pdl_vec3){x, y, z}, radius);
 }
 
-EMSCRIPTEN_KEEPALIVE int pdlw_world_remove_particles_in_box(pdl_world* world, float x, float y,
-                                                             float half_width, float half_height)
+/* 2D worlds ignore z and half_depth. */
+EMSCRIPTEN_KEEPALIVE int pdlw_world_remove_particles_in_box(pdl_world* world, float x, float y, float z,
+                                                             float half_width, float half_height,
+                                                             float half_depth)
 {
-	return pdl_world_remove_particles_in_box(world, (pdl_vec3){x, y, 0},
-	                                         (pdl_vec3){half_width, half_height, 1});
+	return pdl_world_remove_particles_in_box(world, (pdl_vec3){x, y, z},
+	                                         (pdl_vec3){half_width, half_height, half_depth});
 }
 
 /* ---- 64-bit values ------------------------------------------------------------------- */

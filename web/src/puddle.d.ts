@@ -2,8 +2,14 @@
 // documented field by field in include/puddle/types.h.
 
 export interface Vec2 { x: number; y: number }
-/** Vectors are accepted as {x, y} or [x, y]; they are returned as {x, y}. */
+/** pdl_vec3; 2D worlds ignore z. */
+export interface Vec3 { x: number; y: number; z: number }
+/** Polygon vertices (2D only) are accepted as {x, y} or [x, y]. */
 export type Vec2Input = Vec2 | [number, number];
+/** Def vectors are accepted as {x, y}, {x, y, z}, [x, y] or [x, y, z] (z defaults to 0); they are returned as {x, y, z}. */
+export type Vec3Input = Vec2 | { x: number; y: number; z?: number } | [number, number] | [number, number, number];
+/** {x, y, z} of any Vec3Input (z defaults to 0). */
+export declare function vec3(v: Vec3Input, what?: string): Vec3;
 
 export declare const BoundaryKind: Readonly<{ CIRCLE_CONTAINER: 0; BOX_CONTAINER: 1; CIRCLE: 2; BOX: 3; POLYGON: 4 }>;
 export declare const FillShape: Readonly<{ POINT: 0; LINE: 1; DISC: 2; BOX: 3; SPIRAL: 4 }>;
@@ -11,10 +17,12 @@ export declare const MAX_POINTERS: 8;
 
 /** pdl_world_def */
 export interface WorldDef {
+	/** 2 (default) or 3; fixed when the world is created. */
+	dimensions: number;
 	interaction_radius: number;
 	dt: number;
 	substeps: number;
-	gravity: Vec2;
+	gravity: Vec3;
 	threads: number;
 	max_particles: number;
 }
@@ -41,13 +49,15 @@ export interface MaterialDef {
 /** pdl_boundary_def */
 export interface BoundaryDef {
 	kind: number;
-	position: Vec2;
+	position: Vec3;
+	/** Radians, counter-clockwise; in 3D a box turns about the z axis. */
 	angle: number;
 	radius: number;
-	half_extents: Vec2;
+	half_extents: Vec3;
 	vertex_count: number;
+	/** Polygons only (2D only). */
 	vertices: Vec2[];
-	velocity: Vec2;
+	velocity: Vec3;
 	friction: number;
 	restitution: number;
 	stickiness: number;
@@ -57,26 +67,28 @@ export interface BoundaryDef {
 export interface FillDef {
 	shape: number;
 	material: number;
-	position: Vec2;
-	end: Vec2;
+	position: Vec3;
+	end: Vec3;
 	radius: number;
-	half_extents: Vec2;
+	half_extents: Vec3;
 	spacing: number;
 	count: number;
-	velocity: Vec2;
+	velocity: Vec3;
 }
 
 /** pdl_pointer */
 export interface Pointer {
-	position: Vec2;
-	velocity: Vec2;
+	position: Vec3;
+	/** 3D only: non-zero makes the pointer the half-line from position along it (a mouse ray). */
+	direction: Vec3;
+	velocity: Vec3;
 	radius: number;
 	/** Negative repels. */
 	strength: number;
 	drag: number;
 }
 
-type Input<T> = { [K in keyof T]?: T[K] extends Vec2 ? Vec2Input : T[K] extends Vec2[] ? Vec2Input[] : T[K] extends number ? number | (K extends 'color' ? string : never) : T[K] };
+type Input<T> = { [K in keyof T]?: T[K] extends Vec3 ? Vec3Input : T[K] extends Vec2[] ? Vec2Input[] : T[K] extends number ? number | (K extends 'color' ? string : never) : T[K] };
 
 /** pdl_stats */
 export interface Stats {
@@ -89,8 +101,8 @@ export interface Stats {
 	max_density_error: number;
 	mean_neighbours: number;
 	non_finite: number;
-	momentum: Vec2;
-	centre_of_mass: Vec2;
+	momentum: Vec3;
+	centre_of_mass: Vec3;
 }
 
 /** pdl_profile: milliseconds per stage of the last step. */
@@ -113,8 +125,12 @@ export interface ParticleViews {
 	count: number;
 	x: Float32Array;
 	y: Float32Array;
+	/** 3D worlds only; null in 2D. */
+	z: Float32Array | null;
 	vx: Float32Array;
 	vy: Float32Array;
+	/** 3D worlds only; null in 2D. */
+	vz: Float32Array | null;
 	density: Float32Array;
 	pressure: Float32Array;
 	material: Uint8Array;
@@ -125,17 +141,26 @@ export interface ParticleViews {
 export interface ParticleState {
 	x: ArrayLike<number>;
 	y: ArrayLike<number>;
+	/** Required in 3D worlds. */
+	z?: ArrayLike<number>;
 	vx: ArrayLike<number>;
 	vy: ArrayLike<number>;
+	/** Required in 3D worlds. */
+	vz?: ArrayLike<number>;
 	material: ArrayLike<number>;
 	id?: ArrayLike<number>;
 	nextId?: number;
 }
 
+export interface SpawnOptions { material?: number; count?: number; radius?: number; velocity?: Vec3Input }
+
 export interface LiveBoundary extends BoundaryDef {
 	id: number;
-	/** World-space corners of boxes and polygons, counter-clockwise; empty for circles. */
-	corners: Vec2[];
+	/**
+	 * World-space corners of boxes and polygons, counter-clockwise; empty for circles. In 3D a box
+	 * has 8 corners with z: its back face (z - half_extents.z), then its front face.
+	 */
+	corners: (Vec2 & { z?: number })[];
 }
 
 export declare class PuddleError extends Error {
@@ -165,11 +190,15 @@ export declare class Puddle {
 	defaultFillDef(): FillDef;
 	defaultPointer(): Pointer;
 	restSpacing(interactionRadius: number, restDensity: number): number;
+	/** Face-centred cubic rest spacing, 3D (pdl_rest_spacing_3d). */
+	restSpacing3d(interactionRadius: number, restDensity: number): number;
 	createWorld(def?: Input<WorldDef>): World;
 }
 
 export declare class World {
 	readonly puddle: Puddle;
+	/** 2 or 3. */
+	readonly dimensions: number;
 	destroy(): void;
 	step(frames?: number): void;
 	readonly def: WorldDef;
@@ -179,15 +208,20 @@ export declare class World {
 	setMaterial(id: number, values: Input<MaterialDef>): void;
 	readonly materialCount: number;
 	fill(def?: Input<FillDef>): number;
-	spawn(x: number, y: number, options?: { material?: number; count?: number; radius?: number; velocity?: Vec2Input }): number;
+	spawn(x: number, y: number, options?: SpawnOptions): number;
+	spawn(position: Vec3Input, options?: SpawnOptions): number;
+	/** A circle in 2D, a sphere in 3D. */
 	removeParticlesInCircle(x: number, y: number, radius: number): number;
+	removeParticlesInCircle(centre: Vec3Input, radius: number): number;
 	removeParticlesInBox(x: number, y: number, halfWidth: number, halfHeight: number): number;
+	removeParticlesInBox(centre: Vec3Input, halfExtents: Vec3Input): number;
 	readonly particleCount: number;
 	particles(): ParticleViews;
-	positions(): { count: number; x: Float32Array; y: Float32Array };
+	positions(): { count: number; x: Float32Array; y: Float32Array; z: Float32Array | null };
 	setParticles(state: ParticleState): void;
 	addBoundary(def?: Input<BoundaryDef>): number;
 	addBox(x: number, y: number, halfWidth: number, halfHeight: number, extra?: Input<BoundaryDef>): number;
+	addBox(centre: Vec3Input, halfExtents: Vec3Input, extra?: Input<BoundaryDef>): number;
 	getBoundary(id: number): BoundaryDef | null;
 	setBoundary(id: number, values: Input<BoundaryDef>): void;
 	removeBoundary(id: number): void;

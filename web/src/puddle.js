@@ -1,14 +1,15 @@
 // puddle in JavaScript: the C core (include/puddle/puddle.h) compiled to WebAssembly, wrapped in
 // a small object API. Def fields keep their C names (rest_density, half_extents, ...), so the
-// header's documentation of units and ranges applies word for word; vectors are {x, y} (arrays
-// [x, y] are accepted too). Particle arrays are zero-copy views into wasm memory.
+// header's documentation of units and ranges applies word for word; vectors are read as
+// {x, y, z} (pdl_vec3; 2D worlds ignore z) and written from {x, y}, {x, y, z}, [x, y] or
+// [x, y, z], z defaulting to 0. Particle arrays are zero-copy views into wasm memory.
 
 const STRUCT_KINDS = [
 	'world_def', 'material_def', 'boundary_def', 'fill_def', 'pointer',
 	'particle_data', 'stats', 'profile', 'error',
 ];
 // Field types as in web/src/bindings.c.
-const F32 = 1, I32 = 2, U32 = 3, VEC2 = 4, VEC2_ARRAY = 5, F64 = 6, I64 = 7, PTR = 8;
+const F32 = 1, I32 = 2, U32 = 3, VEC2 = 4, VEC2_ARRAY = 5, F64 = 6, I64 = 7, PTR = 8, VEC3 = 9;
 
 /** Boundary kinds (pdl_boundary_kind). */
 export const BoundaryKind = Object.freeze({
@@ -83,6 +84,15 @@ function vec2(v, what) {
 	throw new TypeError(`${what} must be {x, y} or [x, y]`);
 }
 
+/** {x, y, z} of {x, y}, {x, y, z}, [x, y] or [x, y, z]; a missing z is 0 (2D worlds ignore it). */
+export function vec3(v, what = 'vector') {
+	if (Array.isArray(v) && (v.length === 2 || v.length === 3)) return { x: +v[0], y: +v[1], z: +(v[2] ?? 0) };
+	if (v && typeof v === 'object' && !Array.isArray(v)) return { x: +v.x, y: +v.y, z: +(v.z ?? 0) };
+	throw new TypeError(`${what} must be {x, y, z}, {x, y}, [x, y, z] or [x, y]`);
+}
+
+const isVector = (v) => Array.isArray(v) || (v !== null && typeof v === 'object');
+
 /** "#rrggbb", "rrggbb" or a number, as 0xRRGGBB. */
 export function parseColor(c) {
 	if (typeof c === 'number') return c >>> 0;
@@ -130,6 +140,9 @@ export class Puddle {
 			case F64: out[f.name] = dv.getFloat64(a, true); break;
 			case I64: out[f.name] = Number(dv.getBigInt64(a, true)); break;
 			case VEC2: out[f.name] = { x: dv.getFloat32(a, true), y: dv.getFloat32(a + 4, true) }; break;
+			case VEC3:
+				out[f.name] = { x: dv.getFloat32(a, true), y: dv.getFloat32(a + 4, true), z: dv.getFloat32(a + 8, true) };
+				break;
 			case VEC2_ARRAY: {
 				const list = [];
 				for (let i = 0; i < f.count; ++i)
@@ -161,6 +174,13 @@ export class Puddle {
 				const v = vec2(value, `${kind}.${name}`);
 				dv.setFloat32(a, v.x, true);
 				dv.setFloat32(a + 4, v.y, true);
+				break;
+			}
+			case VEC3: {
+				const v = vec3(value, `${kind}.${name}`);
+				dv.setFloat32(a, v.x, true);
+				dv.setFloat32(a + 4, v.y, true);
+				dv.setFloat32(a + 8, v.z, true);
 				break;
 			}
 			case VEC2_ARRAY: {
@@ -207,7 +227,15 @@ export class Puddle {
 		return this.module._pdl_rest_spacing(interactionRadius, restDensity);
 	}
 
-	/** A new world; `def` overrides pdl_default_world_def(). threads defaults to this.threads. */
+	/** Spacing of a face-centred cubic lattice at rest density, 3D (pdl_rest_spacing_3d). */
+	restSpacing3d(interactionRadius, restDensity) {
+		return this.module._pdl_rest_spacing_3d(interactionRadius, restDensity);
+	}
+
+	/**
+	 * A new world; `def` overrides pdl_default_world_def(). threads defaults to this.threads.
+	 * `dimensions: 3` makes a 3D world (fixed for its life).
+	 */
 	createWorld(def = {}) {
 		const ptr = this.module._pdl_world_create(
 			this.fillDefaults('world_def', { threads: this.threads, ...def }), this.errorPtr);
@@ -222,6 +250,8 @@ export class World {
 		this.puddle = puddle;
 		this.module = puddle.module;
 		this.ptr = ptr;
+		/** 2 or 3 (pdl_world_def.dimensions), fixed at creation. */
+		this.dimensions = this.def.dimensions;
 	}
 
 	destroy() {
@@ -287,18 +317,30 @@ export class World {
 		return n;
 	}
 
-	/** Adds `count` particles at (x, y) in a small disc: the spawn tool of the demo. */
-	spawn(x, y, { material = 0, count = 1, radius = 0, velocity = { x: 0, y: 0 } } = {}) {
-		if (radius > 0) return this.fill({ shape: FillShape.SPIRAL, material, position: { x, y }, radius, count, velocity });
-		return this.fill({ shape: FillShape.POINT, material, position: { x, y }, count, velocity });
+	/**
+	 * Adds `count` particles at a point: spawn(x, y, options) or spawn(position, options) with a
+	 * vector position (3D). In 2D a radius spreads them over a small sunflower disc; in 3D, where
+	 * spirals do not exist, they start at the point and the solver spreads them.
+	 */
+	spawn(...args) {
+		const [at, options] = isVector(args[0]) ? [vec3(args[0], 'spawn position'), args[1]] : [{ x: args[0], y: args[1], z: 0 }, args[2]];
+		const { material = 0, count = 1, radius = 0, velocity = { x: 0, y: 0 } } = options ?? {};
+		if (radius > 0 && this.dimensions === 2) return this.fill({ shape: FillShape.SPIRAL, material, position: at, radius, count, velocity });
+		return this.fill({ shape: FillShape.POINT, material, position: at, count, velocity });
 	}
 
-	removeParticlesInCircle(x, y, radius) {
-		return this.module._pdlw_world_remove_particles_in_circle(this.ptr, x, y, radius);
+	/** Removes the particles in a circle (3D: sphere): (x, y, radius) or (centre, radius). Returns how many. */
+	removeParticlesInCircle(...args) {
+		const [c, r] = isVector(args[0]) ? [vec3(args[0], 'centre'), args[1]] : [{ x: args[0], y: args[1], z: 0 }, args[2]];
+		return this.module._pdlw_world_remove_particles_in_circle(this.ptr, c.x, c.y, c.z, r);
 	}
 
-	removeParticlesInBox(x, y, halfWidth, halfHeight) {
-		return this.module._pdlw_world_remove_particles_in_box(this.ptr, x, y, halfWidth, halfHeight);
+	/** Removes the particles in an axis-aligned box: (x, y, halfWidth, halfHeight) or (centre, halfExtents). */
+	removeParticlesInBox(...args) {
+		const [c, h] = isVector(args[0])
+			? [vec3(args[0], 'centre'), vec3(args[1], 'half extents')]
+			: [{ x: args[0], y: args[1], z: 0 }, { x: args[2], y: args[3], z: 1 }];
+		return this.module._pdlw_world_remove_particles_in_box(this.ptr, c.x, c.y, c.z, h.x, h.y, h.z);
 	}
 
 	get particleCount() { return this.module._pdl_world_particle_count(this.ptr); }
@@ -317,7 +359,7 @@ export class World {
 		const f32 = (p) => (p ? new Float32Array(buf, p, n) : null);
 		return {
 			count: n,
-			x: f32(d.x), y: f32(d.y), vx: f32(d.vx), vy: f32(d.vy),
+			x: f32(d.x), y: f32(d.y), z: f32(d.z), vx: f32(d.vx), vy: f32(d.vy), vz: f32(d.vz),
 			density: f32(d.density), pressure: f32(d.pressure),
 			material: new Uint8Array(buf, d.material, n),
 			id: new Uint32Array(buf, d.id, n),
@@ -327,20 +369,23 @@ export class World {
 
 	/**
 	 * Replaces every particle (pdl_world_set_particles), as a snapshot restore does: x, y, vx, vy
-	 * and material are required arrays of one length; id is optional (new ids from nextId
-	 * otherwise). Springs are dropped. On error nothing changes.
+	 * (and z, vz in a 3D world) and material are required arrays of one length; id is optional
+	 * (new ids from nextId otherwise). Springs are dropped. On error nothing changes.
 	 */
-	setParticles({ x, y, vx, vy, material, id, nextId = 0 }) {
+	setParticles({ x, y, z, vx, vy, vz, material, id, nextId = 0 }) {
 		const n = x.length;
-		for (const [name, a] of Object.entries({ y, vx, vy, material }))
+		const three = this.dimensions === 3;
+		const floats = three ? { x, y, z, vx, vy, vz } : { x, y, vx, vy };
+		for (const [name, a] of Object.entries({ ...floats, material }))
 			if (!a || a.length !== n) throw new TypeError(`setParticles: ${name} must have ${n} entries like x`);
+		const names = Object.keys(floats), arrays = Object.values(floats), k = arrays.length;
 		const m = this.module;
-		// one block: four float arrays, ids, then materials (4-byte aligned)
-		const block = m._malloc(Math.max(1, 4 * 4 * n + 4 * n + n));
+		// one block: the float arrays, ids, then materials (4-byte aligned)
+		const block = m._malloc(Math.max(1, 4 * k * n + 4 * n + n));
 		try {
 			const buf = m.HEAPU8.buffer;
-			[x, y, vx, vy].forEach((a, k) => new Float32Array(buf, block + 4 * n * k, n).set(a));
-			const ids = block + 16 * n, mats = block + 20 * n;
+			arrays.forEach((a, i) => new Float32Array(buf, block + 4 * n * i, n).set(a));
+			const ids = block + 4 * k * n, mats = ids + 4 * n;
 			if (id) new Uint32Array(buf, ids, n).set(id);
 			new Uint8Array(buf, mats, n).set(material);
 			const s = this.puddle.structs.particle_data;
@@ -349,7 +394,7 @@ export class World {
 			const at = (name) => s.scratch + s.byName.get(name).offset;
 			dv.setInt32(at('count'), n, true);
 			dv.setUint32(at('next_id'), nextId, true);
-			['x', 'y', 'vx', 'vy'].forEach((name, k) => dv.setUint32(at(name), block + 4 * n * k, true));
+			names.forEach((name, i) => dv.setUint32(at(name), block + 4 * n * i, true));
 			dv.setUint32(at('id'), id ? ids : 0, true);
 			dv.setUint32(at('material'), mats, true);
 			if (m._pdl_world_set_particles(this.ptr, s.scratch, this.puddle.errorPtr)) this.puddle.throwError();
@@ -358,10 +403,10 @@ export class World {
 		}
 	}
 
-	/** Positions only: { count, x, y } as zero-copy Float32Array views (see particles()). */
+	/** Positions only: { count, x, y, z } as zero-copy Float32Array views (z null in 2D; see particles()). */
 	positions() {
 		const p = this.particles();
-		return { count: p.count, x: p.x, y: p.y };
+		return { count: p.count, x: p.x, y: p.y, z: p.z };
 	}
 
 	// ---- boundaries: containers and obstacles ----
@@ -374,9 +419,15 @@ export class World {
 		return id;
 	}
 
-	/** A box obstacle centred at (x, y): the "drop a box" of reference 002. */
-	addBox(x, y, halfWidth, halfHeight, extra = {}) {
-		return this.addBoundary({ kind: BoundaryKind.BOX, position: { x, y }, half_extents: { x: halfWidth, y: halfHeight }, ...extra });
+	/**
+	 * A box obstacle: addBox(x, y, halfWidth, halfHeight, extra) centred at (x, y), the "drop a
+	 * box" of reference 002, or addBox(centre, halfExtents, extra) with vectors (3D).
+	 */
+	addBox(...args) {
+		const [position, half_extents, extra] = isVector(args[0])
+			? [vec3(args[0], 'centre'), vec3(args[1], 'half extents'), args[2]]
+			: [{ x: args[0], y: args[1] }, { x: args[2], y: args[3] }, args[4]];
+		return this.addBoundary({ kind: BoundaryKind.BOX, position, half_extents, ...extra });
 	}
 
 	/** The boundary's def, or null if the id is not live. */
@@ -400,7 +451,11 @@ export class World {
 		if (this.module._pdl_world_remove_boundary(this.ptr, id, this.puddle.errorPtr)) this.puddle.throwError();
 	}
 
-	/** Every live boundary: { id, ...def, corners } with world-space corners for boxes and polygons. */
+	/**
+	 * Every live boundary: { id, ...def, corners } with world-space corners for boxes and polygons
+	 * ({x, y}, counter-clockwise). In a 3D world a box has 8 corners {x, y, z}: the 4 of its
+	 * back face (z - half_extents.z), counter-clockwise seen from +z, then the 4 of its front.
+	 */
 	boundaries() {
 		const out = [];
 		const limit = this.module._pdl_world_boundary_id_limit(this.ptr);
@@ -411,6 +466,10 @@ export class World {
 			const n = this.module._pdl_boundary_world_vertices(s.scratch, this.puddle.verticesScratch);
 			const v = new Float32Array(this.module.HEAPU8.buffer, this.puddle.verticesScratch, 2 * n);
 			def.corners = Array.from({ length: n }, (_, i) => ({ x: v[2 * i], y: v[2 * i + 1] }));
+			if (this.dimensions === 3) {
+				const z = def.position.z, hz = def.half_extents.z;
+				def.corners = n === 4 ? [-hz, hz].flatMap((dz) => def.corners.map((c) => ({ ...c, z: z + dz }))) : [];
+			}
 			def.vertices = def.vertices.slice(0, def.kind === BoundaryKind.POLYGON ? def.vertex_count : 0);
 			out.push({ id, ...def });
 		}
@@ -419,7 +478,10 @@ export class World {
 
 	// ---- pointers ----
 
-	/** Turns pointer `index` (0..7) on; fields over pdl_default_pointer(). Negative strength repels. */
+	/**
+	 * Turns pointer `index` (0..7) on; fields over pdl_default_pointer(). Negative strength repels.
+	 * In 3D a non-zero `direction` makes it a ray from `position` (a mouse ray from the camera).
+	 */
 	setPointer(index, pointer) {
 		const p = this.puddle.fillDefaults('pointer', pointer);
 		if (this.module._pdl_world_set_pointer(this.ptr, index, p, this.puddle.errorPtr)) this.puddle.throwError();

@@ -1,8 +1,12 @@
 // Types of web/src/scene.js: scene files (docs/scenes.md) resolved and built in JavaScript.
+import type { Camera } from './camera.js';
 import type { BoundaryDef, FillDef, MaterialDef, Puddle, Vec2, World, WorldDef } from './puddle.js';
 
+/** A scene vector: {x, y} in 2D scenes, {x, y, z} in 3D ones. */
+export type SceneVec = Vec2 & { z?: number };
+
 /** The keys the loader knows, per object of the scene file. */
-export declare const SCENE_KEYS: Readonly<Record<'top' | 'world' | 'bounds' | 'solver' | 'materials' | 'container' | 'obstacles' | 'fills' | 'emitters' | 'strokes' | 'output', readonly string[]>>;
+export declare const SCENE_KEYS: Readonly<Record<'top' | 'world' | 'bounds' | 'solver' | 'materials' | 'container' | 'obstacles' | 'fills' | 'emitters' | 'strokes' | 'output' | 'camera', readonly string[]>>;
 
 export declare const COLOR_MODES: readonly ['material', 'speed', 'density', 'pressure'];
 
@@ -20,8 +24,8 @@ export interface SceneFill extends FillDef {
 
 export interface SceneEmitter {
 	material: number;
-	position: Vec2;
-	velocity: Vec2;
+	position: SceneVec;
+	velocity: SceneVec;
 	width: number;
 	spacing: number;
 	start: number;
@@ -31,7 +35,7 @@ export interface SceneEmitter {
 export interface SceneStroke {
 	start: number;
 	end: number;
-	points: Vec2[];
+	points: SceneVec[];
 	radius: number;
 	strength: number;
 	drag: number;
@@ -56,8 +60,13 @@ export interface SceneOutput {
 export interface Scene {
 	name: string;
 	description: string;
+	/** 2 or 3 (world.dimensions). */
+	dimensions: number;
 	world: WorldDef;
-	bounds: { min: Vec2; max: Vec2 };
+	/** 3D scenes: with z. */
+	bounds: { min: SceneVec; max: SceneVec };
+	/** The orbit camera of a 3D scene (the file's keys over the framing of bounds); null in 2D. */
+	camera: Camera | null;
 	materials: { name: string; def: MaterialDef }[];
 	container: BoundaryDef | null;
 	obstacles: BoundaryDef[];
@@ -71,8 +80,8 @@ export declare function resolveScene(puddle: Puddle, json: unknown, file?: strin
 export declare function buildWorld(puddle: Puddle, scene: Scene, overrides?: Partial<WorldDef>): World;
 /** Emitters and strokes of frame `frame`, before its step; returns the particles added. */
 export declare function applyFrame(puddle: Puddle, scene: Scene, world: World, frame: number): number;
-export declare function strokeAt(stroke: SceneStroke, t: number): { position: Vec2; velocity: Vec2 };
-export declare function boundaryBox(b: BoundaryDef): { min: Vec2; max: Vec2 };
+export declare function strokeAt(stroke: SceneStroke, t: number): { position: SceneVec; velocity: SceneVec };
+export declare function boundaryBox(b: BoundaryDef, dimensions?: number): { min: SceneVec; max: SceneVec };
 export declare function estimateParticles(puddle: Puddle, scene: Scene): number;
 export declare function scaleScene(scene: Scene, factor: number): Scene;
 export declare function scaleToParticles(puddle: Puddle, scene: Scene, particles: number): Scene;

@@ -4,13 +4,18 @@
 // buildWorld() adds materials, container, obstacles and fills like pdl_scene_build_world(), and
 // applyFrame() runs emitters and scripted strokes like pdl_scene_apply_frame(). Value ranges are
 // checked by the core itself when the defs reach it (its messages name the field).
+// 3D scenes ("world": {"dimensions": 3}) take [x, y, z] for every vector, spheres and balls for
+// circles and discs (either name in either dimension), and an optional orbit camera.
+import { cameraFraming } from './camera.js';
 import { BoundaryKind, FillShape, parseColor, PuddleError } from './puddle.js';
 
 const HEX_ROW = 0.8660254037844386; // row height of a hexagonal lattice, in spacings
 
 const TOP_KEYS = ['name', 'description', 'world', 'solver', 'materials', 'container', 'obstacles',
-	'fills', 'emitters', 'strokes', 'output'];
-const WORLD_KEYS = ['gravity', 'dt', 'substeps', 'bounds'];
+	'fills', 'emitters', 'strokes', 'output', 'camera'];
+const WORLD_KEYS = ['dimensions', 'gravity', 'dt', 'substeps', 'bounds'];
+// the orbit camera of 3D scenes (io/include/puddle/camera.h)
+const CAMERA_KEYS = ['target', 'yaw', 'pitch', 'distance', 'fov'];
 const SOLVER_KEYS = ['kind', 'interaction_radius', 'threads', 'max_particles'];
 // keys of the SPH solver (solver.kind "sph"), which the web build does not run (see resolveScene)
 const SPH_KEYS = ['speed_of_sound', 'eos', 'gamma', 'pressure_kernel', 'viscosity', 'xsph', 'surface_tension', 'cfl',
@@ -30,13 +35,20 @@ const OUTPUT_KEYS = ['width', 'height', 'fps', 'seconds', 'background', 'wall_co
 export const SCENE_KEYS = Object.freeze({
 	top: TOP_KEYS, world: WORLD_KEYS, bounds: ['min', 'max'], solver: [...SOLVER_KEYS, ...SPH_KEYS], materials: MATERIAL_KEYS,
 	container: CONTAINER_KEYS, obstacles: OBSTACLE_KEYS, fills: FILL_KEYS, emitters: EMITTER_KEYS,
-	strokes: STROKE_KEYS, output: OUTPUT_KEYS,
+	strokes: STROKE_KEYS, output: OUTPUT_KEYS, camera: CAMERA_KEYS,
 });
 
-const CONTAINER_SHAPES = { circle: BoundaryKind.CIRCLE_CONTAINER, box: BoundaryKind.BOX_CONTAINER };
-const OBSTACLE_SHAPES = { circle: BoundaryKind.CIRCLE, box: BoundaryKind.BOX, polygon: BoundaryKind.POLYGON };
-const FILL_SHAPES = { point: FillShape.POINT, line: FillShape.LINE, disc: FillShape.DISC, box: FillShape.BOX,
-	sunflower: FillShape.SPIRAL };
+// Shape names per dimension, as io/src/scene_schema.c lists them in its messages. Either
+// dimension's name is accepted ("sphere" is "circle" in 2D and the other way round, "ball" and
+// "disc" likewise); "polygon" and "sunflower" have no 3D name and are refused in 3D scenes.
+const CONTAINER_SHAPES = [['circle', 'sphere', BoundaryKind.CIRCLE_CONTAINER], ['box', 'box', BoundaryKind.BOX_CONTAINER]];
+const OBSTACLE_SHAPES = [['circle', 'sphere', BoundaryKind.CIRCLE], ['box', 'box', BoundaryKind.BOX], ['polygon', null, BoundaryKind.POLYGON]];
+const FILL_SHAPES = [['point', 'point', FillShape.POINT], ['line', 'line', FillShape.LINE], ['disc', 'ball', FillShape.DISC],
+	['box', 'box', FillShape.BOX], ['sunflower', null, FillShape.SPIRAL]];
+// the 2D name of each shape, which SHAPE_ONLY and SHAPE_REQUIRES use
+const CANONICAL = { sphere: 'circle', ball: 'disc' };
+const NAME_3D = { circle: 'sphere', disc: 'ball' };
+
 // Keys that only some shapes use, and the ones a shape requires (docs/scenes.md "used by").
 const SHAPE_ONLY = {
 	container: { radius: ['circle'], half_extents: ['box'], angle: ['box'] },
@@ -52,12 +64,15 @@ const SHAPE_REQUIRES = {
 	fill: { line: ['end'], disc: ['radius'], sunflower: ['radius'], box: ['half_extents'], point: [] },
 };
 
-function checkShapeKeys(file, path, object, what) {
+// Messages name the shape as the scene's dimension calls it ("sphere" in 3D, "circle" in 2D).
+function checkShapeKeys(file, path, object, what, dims) {
+	const shape = CANONICAL[object.shape] ?? object.shape;
+	const name = dims === 3 ? NAME_3D[shape] ?? shape : shape;
 	for (const [key, shapes] of Object.entries(SHAPE_ONLY[what]))
-		if (key in object && !shapes.includes(object.shape))
-			throw new SceneError(file, `${path}.${key}`, `is not used by shape "${object.shape}"`);
-	for (const key of SHAPE_REQUIRES[what][object.shape] ?? [])
-		if (!(key in object)) throw new SceneError(file, `${path}.${key}`, `is required for shape "${object.shape}"`);
+		if (key in object && !shapes.includes(shape))
+			throw new SceneError(file, `${path}.${key}`, `is not used by shape "${name}"`);
+	for (const key of SHAPE_REQUIRES[what][shape] ?? [])
+		if (!(key in object)) throw new SceneError(file, `${path}.${key}`, `is required for shape "${name}"`);
 }
 
 function checkRequired(file, path, object, keys) {
@@ -87,9 +102,14 @@ function checkKeys(file, path, object, keys) {
 		if (!keys.includes(key)) throw new SceneError(file, path ? `${path}.${key}` : key, 'is not a known key');
 }
 
-function vec(file, path, v) {
-	if (!Array.isArray(v) || v.length !== 2 || !v.every((c) => typeof c === 'number' && Number.isFinite(c)))
-		throw new SceneError(file, path, 'must be an array [x, y] of two numbers');
+// A vector of the scene's dimension: {x, y} in 2D, {x, y, z} in 3D, rounded to float32.
+function vec(file, path, v, dims = 2) {
+	const numbers = Array.isArray(v) && v.every((c) => typeof c === 'number' && Number.isFinite(c));
+	if (dims === 3) {
+		if (!numbers || v.length !== 3) throw new SceneError(file, path, 'must be [x, y, z] (3 numbers) in a 3D scene');
+		return { x: Math.fround(v[0]), y: Math.fround(v[1]), z: Math.fround(v[2]) };
+	}
+	if (!numbers || v.length !== 2) throw new SceneError(file, path, 'must be an array [x, y] of two numbers');
 	return { x: Math.fround(v[0]), y: Math.fround(v[1]) };
 }
 
@@ -98,9 +118,14 @@ function color(file, path, v) {
 	return parseColor(v);
 }
 
-function shape(file, path, v, shapes) {
-	if (!(v in shapes)) throw new SceneError(file, path, `must be one of ${Object.keys(shapes).map((s) => `"${s}"`).join(', ')}`);
-	return shapes[v];
+function shape(file, path, v, shapes, dims) {
+	const found = shapes.find(([name2, name3]) => v === name2 || (name3 !== null && v === name3));
+	if (found) {
+		if (dims === 3 && found[1] === null) throw new SceneError(file, path, `"${v}" is 2D only`);
+		return found[2];
+	}
+	const names = shapes.map(([name2, name3]) => (dims === 3 ? name3 : name2)).filter((n) => n !== null);
+	throw new SceneError(file, path, `must be one of ${names.map((n) => `"${n}"`).join(', ')}`);
 }
 
 function list(file, root, key, max) {
@@ -113,13 +138,17 @@ function list(file, root, key, max) {
 // Copies the plain-number keys of `src` onto `dst`; vectors and colours are converted. Numbers
 // are rounded to float32 as the C structs store them, so that emitters and strokes computed here
 // from scene values match io/src/scene_world.c bit for bit; `ints` must be integral.
-function copyFields(file, path, src, dst, { vectors = [], colors = [], ints = [] } = {}) {
+function copyFields(file, path, src, dst, { vectors = [], colors = [], ints = [], dims = 2 } = {}) {
 	for (const [key, value] of Object.entries(src)) {
 		if (key === 'shape' || key === 'name' || key === 'material' || key === 'mix') continue;
 		const at = `${path}.${key}`;
-		if (vectors.includes(key)) dst[key] = vec(file, at, value);
+		if (vectors.includes(key)) dst[key] = vec(file, at, value, dims);
 		else if (colors.includes(key)) dst[key] = color(file, at, value);
-		else if (key === 'vertices' || key === 'points') dst[key] = (value ?? []).map((p, i) => vec(file, `${at}[${i}]`, p));
+		// polygon vertices stay [x, y] (polygons are 2D only); stroke points have the scene's dimension
+		else if (key === 'vertices' || key === 'points') {
+			if (!Array.isArray(value)) throw new SceneError(file, at, 'must be an array');
+			dst[key] = value.map((p, i) => vec(file, `${at}[${i}]`, p, key === 'points' ? dims : 2));
+		}
 		else if (ints.includes(key)) {
 			if (!Number.isInteger(value)) throw new SceneError(file, at, 'must be an integer');
 			dst[key] = value;
@@ -137,11 +166,19 @@ function copyFields(file, path, src, dst, { vectors = [], colors = [], ints = []
  */
 export function resolveScene(puddle, json, file = '<scene>') {
 	checkKeys(file, '', json, TOP_KEYS);
+	// the dimension first: every vector key's length depends on it
+	let dims = 2;
+	if (json.world && typeof json.world === 'object' && 'dimensions' in json.world) {
+		dims = json.world.dimensions;
+		if (dims !== 2 && dims !== 3) throw new SceneError(file, 'world.dimensions', 'must be an integer in [2, 3]');
+	}
 	const s = {
 		name: json.name ?? file.replace(/^.*\//, '').replace(/\.json$/, ''),
 		description: json.description ?? '',
-		world: { ...puddle.defaultWorldDef(), max_particles: 1000000 },
+		world: { ...puddle.defaultWorldDef(), max_particles: 1000000, dimensions: dims },
+		dimensions: dims,
 		bounds: null,
+		camera: null,
 		materials: [],
 		container: null,
 		obstacles: [],
@@ -153,11 +190,11 @@ export function resolveScene(puddle, json, file = '<scene>') {
 	};
 	if (json.world) {
 		checkKeys(file, 'world', json.world, WORLD_KEYS);
-		const { bounds, ...rest } = json.world;
-		copyFields(file, 'world', rest, s.world, { vectors: ['gravity'], ints: ['substeps'] });
+		const { bounds, dimensions, ...rest } = json.world;
+		copyFields(file, 'world', rest, s.world, { vectors: ['gravity'], ints: ['substeps'], dims });
 		if (bounds) {
 			checkKeys(file, 'world.bounds', bounds, ['min', 'max']);
-			s.bounds = { min: vec(file, 'world.bounds.min', bounds.min), max: vec(file, 'world.bounds.max', bounds.max) };
+			s.bounds = { min: vec(file, 'world.bounds.min', bounds.min, dims), max: vec(file, 'world.bounds.max', bounds.max, dims) };
 		}
 	}
 	if (json.solver) {
@@ -193,30 +230,30 @@ export function resolveScene(puddle, json, file = '<scene>') {
 	};
 	if (json.container) {
 		checkKeys(file, 'container', json.container, CONTAINER_KEYS);
-		const kind = shape(file, 'container.shape', json.container.shape, CONTAINER_SHAPES);
-		checkShapeKeys(file, 'container', json.container, 'container');
+		const kind = shape(file, 'container.shape', json.container.shape, CONTAINER_SHAPES, dims);
+		checkShapeKeys(file, 'container', json.container, 'container', dims);
 		s.container = copyFields(file, 'container', json.container, { ...puddle.defaultBoundaryDef(), kind },
-			{ vectors: ['position', 'half_extents'] });
+			{ vectors: ['position', 'half_extents'], dims });
 	}
 	list(file, json, 'obstacles', 64).forEach((o, i) => {
 		const path = `obstacles[${i}]`;
 		checkKeys(file, path, o, OBSTACLE_KEYS);
-		const kind = shape(file, `${path}.shape`, o.shape, OBSTACLE_SHAPES);
-		checkShapeKeys(file, path, o, 'obstacle');
+		const kind = shape(file, `${path}.shape`, o.shape, OBSTACLE_SHAPES, dims);
+		checkShapeKeys(file, path, o, 'obstacle', dims);
 		const def = copyFields(file, path, o, { ...puddle.defaultBoundaryDef(), kind },
-			{ vectors: ['position', 'half_extents', 'velocity'] });
+			{ vectors: ['position', 'half_extents', 'velocity'], dims });
 		if (def.vertices) def.vertex_count = def.vertices.length;
 		s.obstacles.push(def);
 	});
 	list(file, json, 'fills', 64).forEach((f, i) => {
 		const path = `fills[${i}]`;
 		checkKeys(file, path, f, FILL_KEYS);
-		const kind = shape(file, `${path}.shape`, f.shape, FILL_SHAPES);
-		checkShapeKeys(file, path, f, 'fill');
+		const kind = shape(file, `${path}.shape`, f.shape, FILL_SHAPES, dims);
+		checkShapeKeys(file, path, f, 'fill', dims);
 		const def = copyFields(file, path, f, {
 			...puddle.defaultFillDef(), shape: kind, count: kind === FillShape.POINT ? 1 : 0,
 			material: materialIndex(`${path}.material`, f.material),
-		}, { vectors: ['position', 'end', 'half_extents', 'velocity'], ints: ['count'] });
+		}, { vectors: ['position', 'end', 'half_extents', 'velocity'], ints: ['count'], dims });
 		// "mix": particle k of the fill gets material mix[k % n] (reference 001's stirred start)
 		if (f.mix !== undefined && (!Array.isArray(f.mix) || f.mix.length < 1 || f.mix.length > 32))
 			throw new SceneError(file, `${path}.mix`, 'must be an array of 1 to 32 material names');
@@ -228,9 +265,9 @@ export function resolveScene(puddle, json, file = '<scene>') {
 		checkKeys(file, path, e, EMITTER_KEYS);
 		checkRequired(file, path, e, ['position', 'velocity', 'width', 'stop']);
 		const em = copyFields(file, path, e, { material: materialIndex(`${path}.material`, e.material), spacing: 0, start: 0 },
-			{ vectors: ['position', 'velocity'] });
-		if (!em.velocity || (em.velocity.x === 0 && em.velocity.y === 0))
-			throw new SceneError(file, path, 'velocity must not be [0, 0] (rows are launched along it)');
+			{ vectors: ['position', 'velocity'], dims });
+		if (!em.velocity || (em.velocity.x === 0 && em.velocity.y === 0 && !em.velocity.z))
+			throw new SceneError(file, path, `velocity must not be ${dims === 3 ? '[0, 0, 0]' : '[0, 0]'} (rows are launched along it)`);
 		if (!(em.stop > em.start)) throw new SceneError(file, path, 'stop must be greater than start');
 		if (!(em.width > 0)) throw new SceneError(file, `${path}.width`, 'must be > 0');
 		s.emitters.push(em);
@@ -240,8 +277,9 @@ export function resolveScene(puddle, json, file = '<scene>') {
 		checkKeys(file, path, st, STROKE_KEYS);
 		checkRequired(file, path, st, ['end', 'points']);
 		const p = puddle.defaultPointer();
-		const stroke = copyFields(file, path, st, { start: 0, radius: p.radius, strength: p.strength, drag: p.drag });
-		if (!stroke.points?.length) throw new SceneError(file, `${path}.points`, 'must be an array of 1 to 64 points [x, y]');
+		const stroke = copyFields(file, path, st, { start: 0, radius: p.radius, strength: p.strength, drag: p.drag }, { dims });
+		if (!stroke.points?.length)
+			throw new SceneError(file, `${path}.points`, `must be an array of 1 to 64 points ${dims === 3 ? '[x, y, z]' : '[x, y]'}`);
 		if (!(stroke.end > stroke.start)) throw new SceneError(file, `${path}.end`, 'must be greater than start');
 		s.strokes.push(stroke);
 	});
@@ -253,23 +291,73 @@ export function resolveScene(puddle, json, file = '<scene>') {
 	}
 	// Defaults that depend on other keys (scene_parse.c resolve()).
 	if (!s.bounds) {
+		// the container's box (3D: with its depth) grown by 2% of its size on each side
 		if (!s.container) throw new SceneError(file, 'world.bounds', 'is required when there is no container');
-		const box = boundaryBox(s.container);
-		const mx = 0.02 * (box.max.x - box.min.x), my = 0.02 * (box.max.y - box.min.y);
-		s.bounds = { min: { x: box.min.x - mx, y: box.min.y - my }, max: { x: box.max.x + mx, y: box.max.y + my } };
+		const box = boundaryBox(s.container, dims);
+		const axes = dims === 3 ? ['x', 'y', 'z'] : ['x', 'y'];
+		s.bounds = { min: {}, max: {} };
+		for (const a of axes) {
+			const m = 0.02 * (box.max[a] - box.min[a]);
+			s.bounds.min[a] = box.min[a] - m;
+			s.bounds.max[a] = box.max[a] + m;
+		}
+	}
+	if (json.camera !== undefined) {
+		if (dims !== 3) throw new SceneError(file, 'camera', 'is used by 3D scenes only (world.dimensions 3)');
+		s.camera = resolveCamera(file, json.camera, s.bounds);
+	} else if (dims === 3) {
+		s.camera = cameraFraming(s.bounds.min, s.bounds.max);
 	}
 	if (s.output.fps === 0) s.output.fps = Math.min(240, 1 / s.world.dt);
 	if (s.output.blob_radius === 0) s.output.blob_radius = s.world.interaction_radius;
 	return s;
 }
 
-/** Axis-aligned bounding box of a circle or (rotated) box boundary. */
-export function boundaryBox(b) {
+// camera.h's ranges: yaw any finite value, pitch in [-89, 89], distance > 0, fov in [5, 120]
+const CAMERA_RULES = {
+	yaw: [(v) => true, 'must be a number'],
+	pitch: [(v) => v >= -89 && v <= 89, 'must be in [-89, 89]'],
+	distance: [(v) => v > 0, 'must be > 0'],
+	fov: [(v) => v >= 5 && v <= 120, 'must be in [5, 120]'],
+};
+
+/** A scene's camera object over pdl_camera_framing(bounds): the keys given replace the framing's. */
+function resolveCamera(file, json, bounds) {
+	checkKeys(file, 'camera', json, CAMERA_KEYS);
+	const camera = cameraFraming(bounds.min, bounds.max);
+	for (const [key, value] of Object.entries(json)) {
+		const at = `camera.${key}`;
+		if (key === 'target') {
+			camera.target = vec(file, at, value, 3);
+			continue;
+		}
+		if (typeof value !== 'number' || !Number.isFinite(value)) throw new SceneError(file, at, 'must be a number');
+		const [ok, rule] = CAMERA_RULES[key];
+		if (!ok(value)) throw new SceneError(file, at, rule);
+		camera[key] = Math.fround(value);
+	}
+	return camera;
+}
+
+/**
+ * Axis-aligned bounding box of a circle (sphere) or box boundary, turned by its angle about z.
+ * With dims 3 the box has z too.
+ */
+export function boundaryBox(b, dims = 2) {
 	const p = b.position ?? { x: 0, y: 0 };
-	if (b.kind === BoundaryKind.CIRCLE_CONTAINER || b.kind === BoundaryKind.CIRCLE)
-		return { min: { x: p.x - b.radius, y: p.y - b.radius }, max: { x: p.x + b.radius, y: p.y + b.radius } };
-	const c = Math.abs(Math.cos(b.angle ?? 0)), sn = Math.abs(Math.sin(b.angle ?? 0));
-	const hx = c * b.half_extents.x + sn * b.half_extents.y, hy = sn * b.half_extents.x + c * b.half_extents.y;
+	const round = b.kind === BoundaryKind.CIRCLE_CONTAINER || b.kind === BoundaryKind.CIRCLE;
+	let hx, hy, hz;
+	if (round) hx = hy = hz = b.radius;
+	else {
+		const c = Math.abs(Math.cos(b.angle ?? 0)), sn = Math.abs(Math.sin(b.angle ?? 0));
+		hx = c * b.half_extents.x + sn * b.half_extents.y;
+		hy = sn * b.half_extents.x + c * b.half_extents.y;
+		hz = b.half_extents.z ?? 0;
+	}
+	if (dims === 3) {
+		const z = p.z ?? 0;
+		return { min: { x: p.x - hx, y: p.y - hy, z: z - hz }, max: { x: p.x + hx, y: p.y + hy, z: z + hz } };
+	}
 	return { min: { x: p.x - hx, y: p.y - hy }, max: { x: p.x + hx, y: p.y + hy } };
 }
 
@@ -304,14 +392,29 @@ function applyMix(world, mix, first) {
 	const p = world.particles();
 	const material = Uint8Array.from(p.material);
 	for (let i = first; i < p.count; ++i) material[i] = mix[(i - first) % mix.length];
-	world.setParticles({ x: p.x.slice(), y: p.y.slice(), vx: p.vx.slice(), vy: p.vy.slice(), id: p.id.slice(), nextId: p.nextId, material });
+	world.setParticles({ x: p.x.slice(), y: p.y.slice(), z: p.z?.slice(), vx: p.vx.slice(), vy: p.vy.slice(), vz: p.vz?.slice(),
+		id: p.id.slice(), nextId: p.nextId, material });
 }
 
 // ---- emitters and strokes (io/src/scene_world.c) ----
 
-function emitterSpacing(puddle, scene, e) {
-	return e.spacing > 0 ? e.spacing : puddle.restSpacing(scene.world.interaction_radius, scene.materials[e.material].def.rest_density);
+const is3d = (scene) => scene.dimensions === 3;
+
+// The rest spacing of a material: hexagonal lattice in 2D, face-centred cubic in 3D.
+function restSpacing(puddle, scene, material) {
+	const h = scene.world.interaction_radius, rho = scene.materials[material].def.rest_density;
+	return is3d(scene) ? puddle.restSpacing3d(h, rho) : puddle.restSpacing(h, rho);
 }
+
+function emitterSpacing(puddle, scene, e) {
+	return e.spacing > 0 ? e.spacing : restSpacing(puddle, scene, e.material);
+}
+
+// |velocity| as scene_world.c computes it: hypot in 2D, the root of the sum of squares in 3D
+const speedOf = (v) => (v.z === undefined ? Math.hypot(v.x, v.y) : Math.sqrt(v.x * v.x + v.y * v.y + v.z * v.z));
+// gap between square layers of a face-centred cubic lattice, in spacings: the 3D emitter's rows
+const FCC_LAYER = 0.7071067811865476;
+const rowGap = (e) => (e.velocity.z === undefined ? HEX_ROW : FCC_LAYER);
 
 // Rows leave at t_k = start + k * rowTime while t_k < stop; rows launched before time t.
 function rowsBefore(e, rowTime, t) {
@@ -320,61 +423,95 @@ function rowsBefore(e, rowTime, t) {
 	return Math.ceil((end - e.start) / rowTime - 1e-9);
 }
 
-// Particles in row k: as many as fit across the width at the spacing, one less in odd rows.
-function rowParticles(e, spacing, k) {
+// Particles along one side of row k: as many as fit across the width at the spacing, one less
+// in odd rows.
+function rowSide(e, spacing, k) {
 	const n = Math.floor(e.width / spacing + 1e-6) + 1;
 	return k & 1 && n > 1 ? n - 1 : n;
 }
 
+// Particles in row k: a line across the velocity (2D), a square (3D).
+function rowParticles(e, spacing, k) {
+	const n = rowSide(e, spacing, k);
+	return e.velocity.z === undefined ? n : n * n;
+}
+
+// Two unit vectors across the unit direction d (3D), fixed by d alone: u = d x y, or d x x for
+// a nearly vertical d; v = d x u (scene_world.c across()).
+function acrossDirections(d) {
+	const a = Math.abs(d[1]) > 0.9 ? [1, 0, 0] : [0, 1, 0];
+	const u = [d[1] * a[2] - d[2] * a[1], d[2] * a[0] - d[0] * a[2], d[0] * a[1] - d[1] * a[0]];
+	const len = Math.sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+	for (let i = 0; i < 3; ++i) u[i] /= len;
+	const v = [d[1] * u[2] - d[2] * u[1], d[2] * u[0] - d[0] * u[2], d[0] * u[1] - d[1] * u[0]];
+	return { u, v };
+}
+
 function emitRows(puddle, scene, e, world, frame) {
-	const dt = scene.world.dt, sp = emitterSpacing(puddle, scene, e);
-	const speed = Math.hypot(e.velocity.x, e.velocity.y), rowTime = (sp * HEX_ROW) / speed;
+	const dt = scene.world.dt, sp = emitterSpacing(puddle, scene, e), three = e.velocity.z !== undefined;
+	const speed = speedOf(e.velocity), rowTime = (sp * rowGap(e)) / speed;
 	const t0 = frame * dt, first = rowsBefore(e, rowTime, t0), last = rowsBefore(e, rowTime, (frame + 1) * dt);
-	const dx = e.velocity.x / speed, dy = e.velocity.y / speed, px = -dy, py = dx;
+	const d = [e.velocity.x / speed, e.velocity.y / speed, three ? e.velocity.z / speed : 0];
+	const { u, v } = three ? acrossDirections(d) : { u: [-d[1], d[0], 0], v: [0, 0, 0] };
 	let added = 0;
 	for (let k = first; k < last; ++k) {
 		// the row left at t_k; the frame's step carries it on, so start it behind the nozzle
 		const back = speed * (t0 - (e.start + k * rowTime));
-		const cx = e.position.x + dx * back, cy = e.position.y + dy * back;
-		// odd rows have one particle less and sit in the gaps of even rows
-		const n = rowParticles(e, sp, k);
-		for (let j = 0; j < n; ++j) {
-			const across = (j - 0.5 * (n - 1)) * sp;
-			added += world.fill({
-				shape: FillShape.POINT, count: 1, material: e.material, velocity: e.velocity,
-				position: { x: cx + px * across, y: cy + py * across },
-			});
-		}
+		const c = [e.position.x + d[0] * back, e.position.y + d[1] * back, (three ? e.position.z : 0) + d[2] * back];
+		// odd rows have one particle less per side and sit in the gaps of even rows
+		const n = rowSide(e, sp, k), nv = three ? n : 1;
+		for (let jv = 0; jv < nv; ++jv)
+			for (let j = 0; j < n; ++j) {
+				const a = (j - 0.5 * (n - 1)) * sp, b = (jv - 0.5 * (nv - 1)) * sp;
+				added += world.fill({
+					shape: FillShape.POINT, count: 1, material: e.material, velocity: e.velocity,
+					position: { x: c[0] + u[0] * a + v[0] * b, y: c[1] + u[1] * a + v[1] * b, z: c[2] + u[2] * a + v[2] * b },
+				});
+			}
 	}
 	return added;
 }
 
-/** Position and velocity of a stroke at time t: constant speed along its points. */
+// the vector of a point of a stroke, {x, y} or {x, y, z} as the scene's points are
+const lerp = (a, b, u) => {
+	const out = { x: a.x + (b.x - a.x) * u, y: a.y + (b.y - a.y) * u };
+	if (a.z !== undefined) out.z = a.z + (b.z - a.z) * u;
+	return out;
+};
+const zero = (p) => (p.z !== undefined ? { x: 0, y: 0, z: 0 } : { x: 0, y: 0 });
+// (the root of the sum of squares, as scene_world.c's dist3, in both dimensions)
+const distance = (a, b) => {
+	const dx = b.x - a.x, dy = b.y - a.y, dz = (b.z ?? 0) - (a.z ?? 0);
+	return Math.sqrt(dx * dx + dy * dy + dz * dz);
+};
+
+/** Position and velocity of a stroke at time t: constant speed along its points (2D or 3D). */
 export function strokeAt(st, t) {
 	const pts = st.points;
 	let length = 0;
-	for (let i = 1; i < pts.length; ++i) length += Math.hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
-	if (length <= 0) return { position: { ...pts[0] }, velocity: { x: 0, y: 0 } };
-	const speed = length / (st.end - st.start);
+	for (let i = 1; i < pts.length; ++i) length += distance(pts[i - 1], pts[i]);
+	if (length <= 0) return { position: { ...pts[0] }, velocity: zero(pts[0]) };
+	// end - start in float arithmetic, as C subtracts the struct's two floats
+	const speed = length / Math.fround(st.end - st.start);
 	let target = speed * (t - st.start);
 	for (let i = 1; i < pts.length; ++i) {
-		const a = pts[i - 1], b = pts[i], seg = Math.hypot(b.x - a.x, b.y - a.y);
+		const a = pts[i - 1], b = pts[i], seg = distance(a, b);
 		if (seg <= 0) continue;
 		if (target <= seg || i === pts.length - 1) {
 			const u = Math.min(1, target / seg);
-			return {
-				position: { x: a.x + (b.x - a.x) * u, y: a.y + (b.y - a.y) * u },
-				velocity: { x: ((b.x - a.x) / seg) * speed, y: ((b.y - a.y) / seg) * speed },
-			};
+			const velocity = { x: ((b.x - a.x) / seg) * speed, y: ((b.y - a.y) / seg) * speed };
+			if (a.z !== undefined) velocity.z = ((b.z - a.z) / seg) * speed;
+			return { position: lerp(a, b, u), velocity };
 		}
 		target -= seg;
 	}
-	return { position: { ...pts[0] }, velocity: { x: 0, y: 0 } };
+	return { position: { ...pts[0] }, velocity: zero(pts[0]) };
 }
 
 /**
  * Scripted events of frame `frame` (0, 1, ...), before that frame's step: stroke k drives
- * pointer k, emitters add their rows. Returns the particles added. Scene time is frame * dt.
+ * pointer k (in 3D a ball around the stroke's point), emitters add their rows. Returns the
+ * particles added. Scene time is frame * dt.
  */
 export function applyFrame(puddle, scene, world, frame) {
 	const t = frame * scene.world.dt;
@@ -393,9 +530,46 @@ export function applyFrame(puddle, scene, world, frame) {
 
 // ---- particle estimates and scaling (io/src/scene_world.c), for benchmarks ----
 
+// The core's face-centred cubic walk (src/particles.c fcc_walk), counting only: points of the
+// cube grid of step s / sqrt 2 with an even index sum, inside the box [lo, hi] (and the ball).
+function fccCount(s, lo, hi, centre, ballR) {
+	const a = s * 0.70710678118654752;
+	const n = [0, 1, 2].map((d) => Math.floor((hi[d] - lo[d]) / a + 1e-9));
+	let count = 0;
+	for (let k = 0; k <= n[2]; ++k)
+		for (let j = 0; j <= n[1]; ++j)
+			for (let i = (j + k) % 2; i <= n[0]; i += 2) {
+				if (ballR > 0) {
+					const dx = lo[0] + i * a - centre[0], dy = lo[1] + j * a - centre[1], dz = lo[2] + k * a - centre[2];
+					if (dx * dx + dy * dy + dz * dz > ballR * ballR) continue;
+				}
+				count += 1;
+			}
+	return count;
+}
+
+function fillEstimate3d(f, sp) {
+	const c = [f.position.x, f.position.y, f.position.z];
+	switch (f.shape) {
+	case FillShape.POINT: return f.count > 0 ? f.count : 1;
+	case FillShape.LINE: return Math.floor(Math.hypot(f.end.x - c[0], f.end.y - c[1], f.end.z - c[2]) / sp) + 1;
+	case FillShape.BOX: {
+		const half = [f.half_extents.x, f.half_extents.y, f.half_extents.z];
+		if (half.some((h) => h < 0.5 * sp)) return 1;
+		return fccCount(sp, c.map((v, k) => v - half[k] + 0.5 * sp), c.map((v, k) => v + half[k] - 0.5 * sp), c, 0);
+	}
+	case FillShape.DISC: {
+		const r = f.radius;
+		if (r < 0.5 * sp) return 1;
+		return fccCount(sp, c.map((v) => v - r), c.map((v) => v + r), c, r - 0.5 * sp);
+	}
+	default: return 0;
+	}
+}
+
 function fillEstimate(puddle, scene, f) {
-	const h = scene.world.interaction_radius;
-	const sp = f.spacing > 0 ? f.spacing : puddle.restSpacing(h, scene.materials[f.material].def.rest_density);
+	const sp = f.spacing > 0 ? f.spacing : restSpacing(puddle, scene, f.material);
+	if (is3d(scene)) return fillEstimate3d(f, sp);
 	switch (f.shape) {
 	case FillShape.POINT: return f.count;
 	case FillShape.LINE: return Math.floor(Math.hypot(f.end.x - f.position.x, f.end.y - f.position.y) / sp) + 1;
@@ -422,14 +596,14 @@ export function estimateParticles(puddle, scene) {
 	let total = 0;
 	for (const f of scene.fills) total += fillEstimate(puddle, scene, f);
 	for (const e of scene.emitters) {
-		const sp = emitterSpacing(puddle, scene, e), rowTime = (sp * HEX_ROW) / Math.hypot(e.velocity.x, e.velocity.y);
+		const sp = emitterSpacing(puddle, scene, e), rowTime = (sp * rowGap(e)) / speedOf(e.velocity);
 		const rows = rowsBefore(e, rowTime, e.stop);
 		total += Math.ceil(rows / 2) * rowParticles(e, sp, 0) + Math.floor(rows / 2) * rowParticles(e, sp, 1);
 	}
 	return total;
 }
 
-const scaled = (v, k) => ({ x: v.x * k, y: v.y * k });
+const scaled = (v, k) => (v.z !== undefined ? { x: v.x * k, y: v.y * k, z: v.z * k } : { x: v.x * k, y: v.y * k });
 
 function scaleBoundary(b, k) {
 	return { ...b, position: scaled(b.position, k), radius: b.radius * k, half_extents: scaled(b.half_extents, k),
@@ -441,6 +615,7 @@ export function scaleScene(scene, k) {
 	return {
 		...scene,
 		bounds: { min: scaled(scene.bounds.min, k), max: scaled(scene.bounds.max, k) },
+		camera: scene.camera && { ...scene.camera, target: scaled(scene.camera.target, k), distance: scene.camera.distance * k },
 		container: scene.container && scaleBoundary(scene.container, k),
 		obstacles: scene.obstacles.map((o) => scaleBoundary(o, k)),
 		fills: scene.fills.map((f) => ({
@@ -457,10 +632,11 @@ export function scaleScene(scene, k) {
 export function scaleToParticles(puddle, scene, particles) {
 	const now = estimateParticles(puddle, scene);
 	if (!(now > 0) || !(particles > 0)) return scene;
-	// particles grow with area: scale lengths by the square root, then once more to absorb the
-	// lattice's rounding at the edges
-	let k = Math.sqrt(particles / now);
+	// particles grow with area (3D: volume): scale lengths by the square (cube) root, then once
+	// more to absorb the lattice's rounding at the edges
+	const root = is3d(scene) ? Math.cbrt : Math.sqrt;
+	let k = root(particles / now);
 	const got = estimateParticles(puddle, scaleScene(scene, k));
-	if (got > 0) k *= Math.sqrt(particles / got);
+	if (got > 0) k *= root(particles / got);
 	return scaleScene(scene, k);
 }

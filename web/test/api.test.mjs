@@ -37,7 +37,8 @@ describe('engine', () => {
 	test('defaults are the core defaults (include/puddle/types.h)', () => {
 		const w = puddle.defaultWorldDef(), m = puddle.defaultMaterialDef(), p = puddle.defaultPointer();
 		assert.equal(w.interaction_radius, 1);
-		assert.deepEqual(w.gravity, { x: 0, y: -10 });
+		assert.equal(w.dimensions, 2);
+		assert.deepEqual(w.gravity, { x: 0, y: -10, z: 0 }, 'vectors read back as {x, y, z}');
 		assert.equal(w.substeps, 1);
 		assert.equal(m.rest_density, 4);
 		assert.equal(m.stiffness, 60);
@@ -67,6 +68,8 @@ describe('engine', () => {
 		const world = tank();
 		world.step();
 		const p = world.particles();
+		assert.equal(p.z, null, 'no z in a 2D world');
+		assert.equal(p.vz, null);
 		assert.ok(p.x instanceof Float32Array);
 		assert.equal(p.x.buffer, puddle.module.HEAPU8.buffer);
 		assert.equal(p.x.length, world.particleCount);
@@ -120,7 +123,7 @@ describe('engine', () => {
 		const id = world.addBox(0, -10, 2, 2);
 		assert.equal(world.getBoundary(id).kind, BoundaryKind.BOX);
 		world.setBoundary(id, { position: [3, -11], velocity: { x: 0, y: -1 } });
-		assert.deepEqual(world.getBoundary(id).position, { x: 3, y: -11 });
+		assert.deepEqual(world.getBoundary(id).position, { x: 3, y: -11, z: 0 });
 		world.step(20);
 		const p = world.positions();
 		let inside = 0;
@@ -140,7 +143,7 @@ describe('engine', () => {
 		assert.equal(b.getMaterial(0).viscosity_sigma, 4);
 		assert.equal(b.getMaterial(0).color, 0xff0000);
 		b.setDef({ gravity: [0, -20], substeps: 2 });
-		assert.deepEqual(b.def.gravity, { x: 0, y: -20 });
+		assert.deepEqual(b.def.gravity, { x: 0, y: -20, z: 0 });
 		assert.equal(b.def.substeps, 2);
 		a.step(10);
 		b.step(10);
@@ -176,5 +179,98 @@ describe('engine', () => {
 		assert.throws(() => world.fill({ shape: FillShape.BOX, half_extents: { x: 10, y: 10 } }), (e) => e.id === 'PDL_ERR_TOO_MANY_PARTICLES');
 		assert.equal(world.particleCount, 0);
 		world.destroy();
+	});
+});
+
+/** A 3D box tank 16 x 12 x 10 with a block of water in one corner (as test/native/world3d_hash.c). */
+function tank3d(extra = {}) {
+	const world = puddle.createWorld({ dimensions: 3, ...extra });
+	world.addMaterial({});
+	world.addBoundary({ kind: BoundaryKind.BOX_CONTAINER, half_extents: [8, 6, 5] });
+	world.fill({ shape: FillShape.BOX, position: [-5, -3, 0], half_extents: [3, 3, 5] });
+	return world;
+}
+
+describe('3D worlds', () => {
+	test('dimensions 3: z and vz views, 3-component defs and stats', () => {
+		const world = tank3d();
+		assert.equal(world.dimensions, 3);
+		assert.equal(world.def.dimensions, 3);
+		assert.deepEqual(world.def.gravity, { x: 0, y: -10, z: 0 });
+		const n = world.particleCount;
+		assert.ok(n > 300, `${n} particles`);
+		world.step(10);
+		const p = world.particles();
+		assert.ok(p.z instanceof Float32Array && p.vz instanceof Float32Array);
+		assert.equal(p.z.length, n);
+		assert.ok(p.z.every((z) => z >= -5 && z <= 5), 'z inside the tank');
+		assert.ok(p.z.some((z) => z > 2) && p.z.some((z) => z < -2), 'the block fills the depth');
+		const s = world.stats();
+		assert.equal(s.non_finite, 0);
+		assert.equal(typeof s.centre_of_mass.z, 'number');
+		assert.ok(Math.abs(s.centre_of_mass.z) < 0.5, `centre of mass z ${s.centre_of_mass.z}`);
+		assert.equal(world.positions().z.length, n);
+		world.destroy();
+	});
+
+	test('gravity along z moves the fluid along z; {x, y} input keeps z = 0', () => {
+		const world = tank3d({ gravity: [0, 0, 10] });
+		assert.deepEqual(world.def.gravity, { x: 0, y: 0, z: 10 });
+		world.step(30);
+		assert.ok(world.stats().centre_of_mass.z > 0.3);
+		world.setDef({ gravity: { x: 0, y: -10 } });
+		assert.deepEqual(world.def.gravity, { x: 0, y: -10, z: 0 });
+		world.destroy();
+	});
+
+	test('a pointer ray pulls the fluid towards the line, a sphere remove and a 3D box remove work', () => {
+		const free = tank3d(), pulled = tank3d();
+		// a ray along -z through (2, -3): the fluid column at x = -5 is drawn to it
+		pulled.setPointer(0, { position: [2, -3, 20], direction: [0, 0, -1], radius: 8, strength: 200 });
+		free.step(30);
+		pulled.step(30);
+		assert.ok(pulled.stats().centre_of_mass.x > free.stats().centre_of_mass.x + 0.2);
+		const n = free.particleCount;
+		const ball = free.removeParticlesInCircle([-5, -4, 0], 2);
+		assert.ok(ball > 0);
+		const box = free.removeParticlesInBox([-5, -4, 3], [2, 2, 1]);
+		assert.ok(box > 0);
+		assert.equal(free.particleCount, n - ball - box);
+		for (const w of [free, pulled]) w.destroy();
+	});
+
+	test('3D boundaries: box corners in 3D, spheres, polygons refused', () => {
+		const world = tank3d();
+		const id = world.addBox([0, 0, 1], [1, 2, 3]);
+		const box = world.boundaries().find((b) => b.id === id);
+		assert.equal(box.corners.length, 8);
+		assert.deepEqual(box.corners[0], { x: -1, y: -2, z: -2 });
+		assert.deepEqual(box.corners[6], { x: 1, y: 2, z: 4 });
+		world.addBoundary({ kind: BoundaryKind.CIRCLE, position: [4, 0, 0], radius: 1 });
+		assert.throws(() => world.addBoundary({ kind: BoundaryKind.POLYGON, vertex_count: 3, vertices: [[0, 0], [1, 0], [0, 1]] }),
+			(e) => e.id === 'PDL_ERR_BOUNDARY_KIND_3D');
+		assert.throws(() => world.fill({ shape: FillShape.SPIRAL, radius: 1 }), (e) => e.id === 'PDL_ERR_FILL_SHAPE_3D');
+		assert.equal(world.spawn([0, 4, 0], { count: 5, radius: 1 }), 5);
+		world.destroy();
+	});
+
+	test('setParticles needs z and vz in 3D and round-trips them', () => {
+		const world = tank3d();
+		assert.throws(() => world.setParticles({ x: [1], y: [0], vx: [0], vy: [0], material: [0] }), /z must have 1 entries/);
+		world.setParticles({ x: [1, 2], y: [0, 0], z: [3, -3], vx: [0, 0], vy: [0, 0], vz: [1, 0], material: [0, 0] });
+		const p = world.particles();
+		assert.deepEqual([...p.z].sort((a, b) => a - b), [-3, 3]);
+		world.destroy();
+	});
+
+	test('the same 3D world built twice hashes the same; restSpacing3d is the FCC spacing', () => {
+		const a = tank3d(), b = tank3d();
+		a.step(20);
+		b.step(20);
+		assert.equal(a.hash(), b.hash());
+		assert.ok(Math.abs(puddle.restSpacing3d(1, 4) - 0.498) < 0.002, `${puddle.restSpacing3d(1, 4)}`);
+		assert.throws(() => puddle.createWorld({ dimensions: 4 }), (e) => e.id === 'PDL_ERR_WORLD_DIMENSIONS');
+		a.destroy();
+		b.destroy();
 	});
 });

@@ -17,7 +17,7 @@ test('npm pack gives a package that loads and steps from its tarball', () => {
 		const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], { cwd: webDir, encoding: 'utf8' });
 		const [{ filename, files }] = JSON.parse(out);
 		const names = files.map((f) => f.path);
-		for (const f of ['src/puddle.js', 'src/puddle.d.ts', 'src/scene.js', 'dist/puddle.wasm', 'dist/puddle-threads.worker.js', 'README.md'])
+		for (const f of ['src/puddle.js', 'src/puddle.d.ts', 'src/scene.js', 'src/camera.js', 'dist/puddle.wasm', 'dist/puddle-threads.worker.js', 'README.md'])
 			assert.ok(names.includes(f), `${f} is packed`);
 		assert.ok(!names.some((f) => f.startsWith('demo/') || f.startsWith('test/')), 'demo and tests stay out');
 

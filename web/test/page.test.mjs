@@ -1,6 +1,8 @@
 // The demo page in Debian's headless Chromium (SwiftShader WebGL 2): it loads cleanly and draws,
 // a scripted drag moves the fluid, the panel changes the simulation, every shipped scene loads,
-// the tools work, and the threaded build gives the single-threaded build's results.
+// the tools work, and the threaded build gives the single-threaded build's results. 3D: the
+// test fixture (test/fixtures/scene-3d.json, loaded with ?sceneUrl=) draws, an orbit changes the
+// picture, the wheel zooms, a left drag sends a pointer ray that moves the fluid, touch works.
 // Tests that compare runs pause the page (?paused=1) and step it explicitly, so they do not
 // depend on how fast this machine renders.
 import assert from 'node:assert/strict';
@@ -276,6 +278,138 @@ describe('demo page', () => {
 		assert.ok(r.counts.every((n) => n >= 1));
 		assert.equal(single.threads, 2, 'workers are back after the page yields');
 		assert.equal(r.hash, single.hash);
+		assert.deepEqual(errors, []);
+		await page.close();
+	});
+});
+
+describe('demo page, 3D', () => {
+	const FIXTURE = '?paused=1&sceneUrl=/test/fixtures/scene-3d.json';
+	// Runs in the page: a cheap fingerprint of the canvas pixels.
+	const pixels = () => {
+		window.demo.render();
+		const gl = window.demo.renderer3d.gl, c = window.demo.canvas;
+		const data = new Uint8Array(c.width * c.height * 4);
+		gl.readPixels(0, 0, c.width, c.height, gl.RGBA, gl.UNSIGNED_BYTE, data);
+		let sum = 0;
+		for (let i = 0; i < data.length; i += 4) sum = (sum * 31 + data[i] + 3 * data[i + 1] + 7 * data[i + 2]) % 1000000007;
+		return sum;
+	};
+
+	test('a 3D scene loads from ?sceneUrl=, draws shaded spheres, and an orbit (right drag) changes the picture', async () => {
+		const { page, errors } = await openDemo(FIXTURE);
+		const state = await page.evaluate(() => {
+			window.demo.step(10);
+			return {
+				scene: window.demo.ui.scene, dimensions: window.demo.world.dimensions, camera: { ...window.demo.orbit.camera },
+				coverage: window.demo.coverage(), listed: window.demo.sceneNames.includes('scene-3d'),
+				help: document.getElementById('help').textContent,
+			};
+		});
+		assert.equal(state.scene, 'scene-3d');
+		assert.equal(state.dimensions, 3);
+		assert.ok(state.listed, 'the picker lists the extra scene');
+		assert.equal(state.camera.yaw, 20, "the scene's camera");
+		assert.ok(state.coverage.differ > 0.05, `canvas not blank: ${state.coverage.differ}`);
+		assert.ok(state.coverage.colors >= 16, `shaded: ${state.coverage.colors} colours`);
+		assert.match(state.help, /orbit/);
+
+		const before = await page.evaluate(`(${pixels})()`);
+		const box = await page.locator('#view').boundingBox();
+		await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+		await page.mouse.down({ button: 'right' });
+		await page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height / 2 + 30, { steps: 4 });
+		await page.mouse.up({ button: 'right' });
+		const after = await page.evaluate(() => ({ camera: { ...window.demo.orbit.camera }, coverage: window.demo.coverage().differ }));
+		assert.ok(Math.abs(after.camera.yaw - 20) > 10, `yaw ${after.camera.yaw}`);
+		assert.ok(after.camera.pitch > 30, `pitch ${after.camera.pitch}`);
+		assert.ok(after.coverage > 0.05, 'still drawn');
+		assert.notEqual(await page.evaluate(`(${pixels})()`), before, 'the picture changed');
+		// the panel's camera folder shows the new yaw; "reset" goes back to the scene's camera
+		assert.equal(Number(await controller(page, 'Camera', 'yaw (deg)').locator('input').inputValue()), after.camera.yaw);
+		await controller(page, 'Camera', "reset to the scene's camera").locator('button').click();
+		assert.equal(await page.evaluate(() => window.demo.orbit.camera.yaw), 20);
+
+		// the wheel zooms
+		const d0 = await page.evaluate(() => window.demo.orbit.camera.distance);
+		await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+		await page.mouse.wheel(0, 300);
+		await page.waitForFunction((d) => window.demo.orbit.camera.distance > d, d0);
+		assert.deepEqual(errors, []);
+		await page.close();
+	});
+
+	test('left drag sends a pointer ray from the eye that pushes the fluid (repel tool)', async () => {
+		const { page, errors } = await openDemo(FIXTURE);
+		const com = () => {
+			window.demo.step(30);
+			return window.demo.world.stats().centre_of_mass;
+		};
+		const free = await page.evaluate((c) => {
+			window.demo.reset();
+			return eval(c)();
+		}, `(${com})`);
+		await page.keyboard.press('2'); // repel
+		await page.evaluate(() => window.demo.reset());
+		// aim at the water column's right side (x = -3) and press
+		const at = await page.evaluate(() => {
+			const r = window.demo.canvas.getBoundingClientRect();
+			const p = window.demo.orbit.toCss(-2.5, -3, 0);
+			return { x: r.left + p.x, y: r.top + p.y };
+		});
+		await page.mouse.move(at.x, at.y);
+		await page.mouse.down();
+		const pushed = await page.evaluate((c) => {
+			const slot = [...window.demo.tools.active.values()][0];
+			const p = window.demo.world.particles();
+			return { com: eval(c)(), ray: !!slot?.dir, eye: slot?.eye, n: p.count };
+		}, `(${com})`);
+		await page.mouse.up();
+		assert.ok(pushed.ray, 'the held pointer is a ray');
+		const eye = await page.evaluate(() => {
+			const { cameraEye } = window.demo.cameraTools;
+			return cameraEye(window.demo.orbit.camera);
+		});
+		assert.deepEqual(pushed.eye, eye, 'the ray starts at the eye');
+		assert.ok(pushed.com.x < free.x - 0.05, `centre of mass x: ${pushed.com.x} with the ray, ${free.x} without`);
+		assert.equal(await page.evaluate(() => window.demo.tools.active.size), 0);
+		assert.deepEqual(errors, []);
+		await page.close();
+	});
+
+	test('touch in 3D: one finger uses the tool, two fingers pinch-zoom the camera', async () => {
+		const { page, errors } = await openDemo(FIXTURE);
+		const box = await page.locator('#view').boundingBox();
+		const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
+		const touch = (type, id, x, y) => page.evaluate(([t, i, px, py]) => {
+			window.demo.canvas.dispatchEvent(new PointerEvent(t, { pointerId: i, pointerType: 'touch', clientX: px, clientY: py, button: 0, bubbles: true }));
+		}, [type, id, x, y]);
+		await touch('pointerdown', 21, cx - 40, cy);
+		assert.equal(await page.evaluate(() => window.demo.tools.active.size), 1, 'one finger: the tool');
+		const d0 = await page.evaluate(() => window.demo.orbit.camera.distance);
+		await touch('pointerdown', 22, cx + 40, cy);
+		assert.equal(await page.evaluate(() => window.demo.tools.active.size), 0, 'two fingers: the camera');
+		await touch('pointermove', 22, cx + 120, cy);
+		const d1 = await page.evaluate(() => window.demo.orbit.camera.distance);
+		assert.ok(d1 < d0 * 0.8, `spreading the fingers zooms in: ${d0} -> ${d1}`);
+		await touch('pointerup', 21, cx - 40, cy);
+		await touch('pointerup', 22, cx + 120, cy);
+		assert.equal(await page.evaluate(() => window.demo.orbit.gesture.size), 0);
+		assert.deepEqual(errors, []);
+		await page.close();
+	});
+
+	test('switching from a 3D scene back to a 2D one keeps the 2D view', async () => {
+		const { page, errors } = await openDemo(FIXTURE);
+		await controller(page, 'Scene', 'scene').locator('select').selectOption('dam-break');
+		await page.waitForFunction(() => window.demo.ui.scene === 'dam-break' && window.demo.world.stepCount === 0, null, { timeout: 30000 });
+		const s = await page.evaluate(() => {
+			window.demo.step(5);
+			return { dimensions: window.demo.world.dimensions, coverage: window.demo.coverage().differ, camera: window.demo.orbit.camera };
+		});
+		assert.equal(s.dimensions, 2);
+		assert.equal(s.camera, null);
+		assert.ok(s.coverage > 0.05);
 		assert.deepEqual(errors, []);
 		await page.close();
 	});

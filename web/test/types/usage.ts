@@ -19,3 +19,24 @@ async function main() {
   console.log(h, w.stats().centre_of_mass.x, w.profile().relax, w.boundaries()[0].corners);
 }
 main();
+// 3D: the same API with dimensions 3, 3-component vectors and the orbit camera
+import { cameraFraming, cameraMatrix, cameraRay, cameraEye, type Camera } from '../../src/camera.js';
+async function main3d() {
+  const p = await loadPuddle();
+  const w: World = p.createWorld({ dimensions: 3, gravity: [0, -10, 0] });
+  w.addMaterial({});
+  w.addBoundary({ kind: BoundaryKind.BOX_CONTAINER, half_extents: [8, 6, 5] });
+  w.fill({ shape: FillShape.BOX, position: { x: -4, y: 0, z: 0 }, half_extents: [3, 4, 5] });
+  const cam: Camera = cameraFraming({ x: -8, y: -6, z: -5 }, { x: 8, y: 6, z: 5 });
+  const m: Float32Array = cameraMatrix(cam, 16 / 9);
+  w.setPointer(0, { position: cameraEye(cam), direction: cameraRay(cam, 16 / 9, 0, 0), strength: -100 });
+  w.step();
+  const { z, vz } = w.particles();
+  const depth: number = (z ? z[0] : 0) + (vz ? vz[0] : 0) + m[0] + p.restSpacing3d(1, 4);
+  const removed: number = w.removeParticlesInCircle([0, 0, 0], 2) + w.removeParticlesInBox(0, 0, 1, 1);
+  const id: number = w.addBox([0, -5, 0], [1, 1, 1]) + w.spawn([0, 4, 0], { count: 3 }) + w.spawn(1, 2);
+  const s = resolveScene(p, {});
+  const camera: Camera | null = s.camera;
+  console.log(depth, removed, id, camera?.yaw, s.dimensions, w.stats().centre_of_mass.z, w.dimensions);
+}
+main3d();
