@@ -197,6 +197,8 @@ static void move_mouse(viewer_app* app, float x, float y)
 	if (app->three_d && in->orbiting) viewer_view3d_orbit(app, dx, dy);
 	if (app->three_d && in->panning) viewer_view3d_pan(app, dx, dy);
 	update_mouse(app, x, y);
+	/* the camera moved: the anchor's jump is not a motion of the hand */
+	if (app->three_d && (in->orbiting || in->panning)) in->anchor_at_last_step = in->anchor;
 }
 
 /* 3D presses: camera drags, an obstacle grabbed along the ray, or the pointer. */
@@ -321,7 +323,7 @@ static void key_down(viewer_app* app, const SDL_KeyboardEvent* key)
 	case SDLK_HOME:
 		if (app->three_d) {
 			viewer_view3d_frame(app);
-			update_mouse(app, in->mouse_x, in->mouse_y);
+			viewer_input_refresh_mouse(app);
 		}
 		break;
 	case SDLK_DELETE:
@@ -379,7 +381,7 @@ void viewer_input_handle_event(viewer_app* app, const SDL_Event* e)
 		    (SDL_GetModState() & KMOD_SHIFT) == 0) {
 			/* 3D: the wheel zooms (shift + wheel sizes the pointer, below) */
 			viewer_view3d_zoom(app, (float)e->wheel.y);
-			update_mouse(app, app->input.mouse_x, app->input.mouse_y);
+			viewer_input_refresh_mouse(app);
 		} else if (!viewer_panel_wants_mouse()) {
 			/* the wheel sizes the pointer's reach */
 			float factor = powf(1.1f, (float)e->wheel.y);
