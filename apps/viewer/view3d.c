@@ -47,7 +47,8 @@ void viewer_view3d_frame(viewer_app* app)
 	float radius = 0.5f * sqrtf(dot(size, size));
 	float half_v = 0.5f * c.fov * DEG;
 	float half_h = atanf(tanf(half_v) * viewer_view_aspect(&app->view));
-	float d = radius / sinf(fminf(half_v, half_h));
+	/* 5% to spare: the sphere's edge is the picture's edge */
+	float d = 1.05f * radius / sinf(fminf(half_v, half_h));
 	if (d > 0) c.distance = d;
 	app->camera = c;
 }
