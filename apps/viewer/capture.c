@@ -54,7 +54,14 @@ bool viewer_write_particle_pixels(const viewer_app* app, const char* path)
 	fprintf(f, "pixel_x,pixel_y,material\n");
 	for (int i = 0; i < p.count; ++i) {
 		float px, py;
-		viewer_view_world_to_pixel(&app->view, (pdl_vec2){p.x[i], p.y[i]}, &px, &py);
+		if (app->three_d && p.z != NULL) {
+			/* behind the eye: no pixel, written far outside the picture */
+			if (!viewer_view3d_world_to_pixel(app, (pdl_vec3){p.x[i], p.y[i], p.z[i]}, &px, &py)) {
+				px = py = -1e6f;
+			}
+		} else {
+			viewer_view_world_to_pixel(&app->view, (pdl_vec2){p.x[i], p.y[i]}, &px, &py);
+		}
 		fprintf(f, "%.2f,%.2f,%d\n", px, py, p.material[i]);
 	}
 	return fclose(f) == 0;
@@ -78,6 +85,15 @@ bool viewer_write_report(const viewer_app* app, const char* path, double wall_se
 	fprintf(f, "  \"non_finite\": %d,\n", stats.non_finite);
 	fprintf(f, "  \"centre_of_mass\": [%.6f, %.6f],\n", stats.centre_of_mass.x,
 	        stats.centre_of_mass.y);
+	fprintf(f, "  \"dimensions\": %d,\n", app->three_d ? 3 : 2);
+	if (app->three_d) {
+		const pdl_camera* c = &app->camera;
+		fprintf(f, "  \"centre_of_mass_3d\": [%.6f, %.6f, %.6f],\n", stats.centre_of_mass.x,
+		        stats.centre_of_mass.y, stats.centre_of_mass.z);
+		fprintf(f, "  \"camera\": {\"target\": [%.4f, %.4f, %.4f], \"yaw\": %.4f, \"pitch\": %.4f, "
+		        "\"distance\": %.4f, \"fov\": %.4f},\n",
+		        c->target.x, c->target.y, c->target.z, c->yaw, c->pitch, c->distance, c->fov);
+	}
 	fprintf(f, "  \"drawable\": [%d, %d],\n", app->view.drawable_width, app->view.drawable_height);
 	fprintf(f, "  \"viewport\": [%d, %d, %d, %d],\n", app->view.viewport_x, app->view.viewport_y,
 	        app->view.viewport_width, app->view.viewport_height);
@@ -90,7 +106,12 @@ bool viewer_write_report(const viewer_app* app, const char* path, double wall_se
 		if (!pdl_world_get_boundary(world, id, &def)) continue;
 		if (def.kind == PDL_BOUNDARY_CIRCLE_CONTAINER || def.kind == PDL_BOUNDARY_BOX_CONTAINER)
 			continue;
-		fprintf(f, "%s[%.4f, %.4f]", written++ ? ", " : "", def.position.x, def.position.y);
+		if (app->three_d) {
+			fprintf(f, "%s[%.4f, %.4f, %.4f]", written++ ? ", " : "", def.position.x,
+			        def.position.y, def.position.z);
+		} else {
+			fprintf(f, "%s[%.4f, %.4f]", written++ ? ", " : "", def.position.x, def.position.y);
+		}
 	}
 	fprintf(f, "],\n");
 	fprintf(f, "  \"material_colors\": [");

@@ -26,3 +26,48 @@ bool viewer_gl_load(char* err, int err_size)
 #undef VIEWER_GL_LOAD
 	return true;
 }
+
+static GLuint compile_shader(GLenum type, const char* source, char* err, int err_size)
+{
+	GLuint shader = gl.CreateShader(type);
+	gl.ShaderSource(shader, 1, &source, NULL);
+	gl.CompileShader(shader);
+	GLint ok = 0;
+	gl.GetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+	if (!ok) {
+		char log[1024];
+		gl.GetShaderInfoLog(shader, sizeof log, NULL, log);
+		snprintf(err, (size_t)err_size, "shader compile failed: %s", log);
+		gl.DeleteShader(shader);
+		return 0;
+	}
+	return shader;
+}
+
+GLuint viewer_gl_program(const char* vertex_source, const char* fragment_source, char* err,
+                           int err_size)
+{
+	GLuint vertex = compile_shader(GL_VERTEX_SHADER, vertex_source, err, err_size);
+	if (vertex == 0) return 0;
+	GLuint fragment = compile_shader(GL_FRAGMENT_SHADER, fragment_source, err, err_size);
+	if (fragment == 0) {
+		gl.DeleteShader(vertex);
+		return 0;
+	}
+	GLuint program = gl.CreateProgram();
+	gl.AttachShader(program, vertex);
+	gl.AttachShader(program, fragment);
+	gl.LinkProgram(program);
+	gl.DeleteShader(vertex);
+	gl.DeleteShader(fragment);
+	GLint ok = 0;
+	gl.GetProgramiv(program, GL_LINK_STATUS, &ok);
+	if (!ok) {
+		char log[1024];
+		gl.GetProgramInfoLog(program, sizeof log, NULL, log);
+		snprintf(err, (size_t)err_size, "shader link failed: %s", log);
+		gl.DeleteProgram(program);
+		return 0;
+	}
+	return program;
+}

@@ -32,6 +32,8 @@
 	X(PFNGLDELETESHADERPROC, DeleteShader)                              \
 	X(PFNGLDELETETEXTURESPROC, DeleteTextures)                          \
 	X(PFNGLDELETEVERTEXARRAYSPROC, DeleteVertexArrays)                  \
+	X(PFNGLDEPTHFUNCPROC, DepthFunc)                                    \
+	X(PFNGLDEPTHMASKPROC, DepthMask)                                    \
 	X(PFNGLDISABLEPROC, Disable)                                        \
 	X(PFNGLDISABLEVERTEXATTRIBARRAYPROC, DisableVertexAttribArray)      \
 	X(PFNGLSCISSORPROC, Scissor)                                        \
@@ -62,7 +64,9 @@
 	X(PFNGLUNIFORM1FPROC, Uniform1f)                                    \
 	X(PFNGLUNIFORM1IPROC, Uniform1i)                                    \
 	X(PFNGLUNIFORM2FPROC, Uniform2f)                                    \
+	X(PFNGLUNIFORM3FPROC, Uniform3f)                                    \
 	X(PFNGLUNIFORM3FVPROC, Uniform3fv)                                  \
+	X(PFNGLUNIFORMMATRIX4FVPROC, UniformMatrix4fv)                      \
 	X(PFNGLUNIFORM1FVPROC, Uniform1fv)                                  \
 	X(PFNGLUSEPROGRAMPROC, UseProgram)                                  \
 	X(PFNGLVERTEXATTRIBDIVISORPROC, VertexAttribDivisor)                \
@@ -77,5 +81,9 @@ typedef struct viewer_gl_api {
 
 /** Filled by viewer_gl_load() (viewer.h) once the context is current. */
 extern viewer_gl_api gl;
+
+/** Compiles and links a vertex + fragment shader pair; 0 with the compiler's log in err. */
+GLuint viewer_gl_program(const char* vertex_source, const char* fragment_source, char* err,
+                         int err_size);
 
 #endif

@@ -6,6 +6,12 @@
  * middle button pours particles, X erases them, C drops a box, and a left drag that starts on an
  * obstacle moves the obstacle, carrying fluid with it through the boundary's velocity.
  *
+ * In a 3D world (view3d.c) the mouse is a ray from the camera's eye: left drag pulls the fluid
+ * towards that ray (shift + left pushes it away), right drag or alt + left drag orbits the
+ * camera, middle drag pans it, the wheel zooms (shift + wheel sizes the pointer), Home
+ * re-frames; E pours, X erases and C drops a box at the ray's anchor point (view3d.c says
+ * where), and a left drag that starts on an obstacle moves it in the plane facing the camera.
+ *
  * Events only record what is held and where; viewer_input_before_step() turns that into world
  * changes once per step, with the step's dt, so a drag acts the same at any display rate.
  *
@@ -47,7 +53,8 @@ float viewer_pointer_radius(const viewer_app* app)
 static float pointer_acceleration(const viewer_app* app)
 {
 	pdl_world_def def = pdl_world_get_def(app->scene.world);
-	float g = sqrtf(def.gravity.x * def.gravity.x + def.gravity.y * def.gravity.y);
+	float g = sqrtf(def.gravity.x * def.gravity.x + def.gravity.y * def.gravity.y +
+	                def.gravity.z * def.gravity.z);
 	if (g <= 0) g = 10.0f * def.interaction_radius;
 	return app->interaction.pointer_strength * g;
 }
@@ -95,14 +102,17 @@ static int obstacle_at(const pdl_world* world, pdl_vec2 p)
 	return hit;
 }
 
-int viewer_input_drop_box(viewer_app* app, pdl_vec2 p)
+/* A box obstacle centred at p. In 3D its depth is its width, so it is a square column seen from
+ * above; in 2D z is unused. */
+static int drop_box_at(viewer_app* app, pdl_vec3 p)
 {
 	pdl_boundary_def def = pdl_default_boundary_def();
 	def.kind = PDL_BOUNDARY_BOX;
-	def.position = viewer_vec3(p);
+	def.position = p;
 	float h = length_unit(app);
 	def.half_extents = (pdl_vec3){app->interaction.box_half_extents.x * h,
-	                              app->interaction.box_half_extents.y * h, h};
+	                              app->interaction.box_half_extents.y * h,
+	                              app->three_d ? app->interaction.box_half_extents.x * h : h};
 	pdl_error e;
 	int id = pdl_world_add_boundary(app->scene.world, &def, &e);
 	if (id < 0) {
@@ -113,9 +123,26 @@ int viewer_input_drop_box(viewer_app* app, pdl_vec2 p)
 	return id;
 }
 
+int viewer_input_drop_box(viewer_app* app, pdl_vec2 p)
+{
+	return drop_box_at(app, viewer_vec3(p));
+}
+
+/* 3D: a box in the air above the fluid falls through nothing (obstacles are fixed), so it is
+ * placed at the anchor, inside the container by its own half size. */
+static int drop_box_3d(viewer_app* app)
+{
+	float h = length_unit(app);
+	float margin = fmaxf(app->interaction.box_half_extents.x, app->interaction.box_half_extents.y) * h;
+	pdl_vec3 p = viewer_view3d_anchor(app, app->input.ray_origin, app->input.ray_direction, margin);
+	return drop_box_at(app, p);
+}
+
 static void remove_obstacle_at(viewer_app* app, pdl_vec2 p)
 {
-	int id = obstacle_at(app->scene.world, p);
+	int id = app->three_d ? viewer_view3d_pick_obstacle(app->scene.world, app->input.ray_origin,
+	                                                    app->input.ray_direction, NULL)
+	                      : obstacle_at(app->scene.world, p);
 	if (id < 0) return;
 	if (app->input.action == VIEWER_POINTER_DRAG_OBSTACLE && app->input.dragged_obstacle == id) {
 		app->input.action = VIEWER_POINTER_NONE;
@@ -130,6 +157,9 @@ void viewer_input_reset(viewer_app* app)
 	in->dragged_obstacle = -1;
 	in->spawning = false;
 	in->erasing = false;
+	in->orbiting = false;
+	in->panning = false;
+	in->anchor_velocity = (pdl_vec3){0, 0, 0};
 	in->spawn_clock = 0;
 	in->mouse_velocity = (pdl_vec2){0, 0};
 	in->obstacles_added = 0;
@@ -146,12 +176,73 @@ static void update_mouse(viewer_app* app, float x, float y)
 	const viewer_view* v = &app->view;
 	in->mouse_inside = px >= (float)v->viewport_x && px < (float)(v->viewport_x + v->viewport_width) &&
 	                   py >= (float)v->viewport_y && py < (float)(v->viewport_y + v->viewport_height);
+	if (app->three_d) {
+		viewer_view3d_ray(app, x, y, &in->ray_origin, &in->ray_direction);
+		float margin = app->interaction.spawn_radius * length_unit(app);
+		in->anchor = viewer_view3d_anchor(app, in->ray_origin, in->ray_direction, margin);
+	}
+}
+
+void viewer_input_refresh_mouse(viewer_app* app)
+{
+	update_mouse(app, app->input.mouse_x, app->input.mouse_y);
+	app->input.anchor_at_last_step = app->input.anchor;
+}
+
+/* 3D: a mouse move while orbiting or panning moves the camera by the hand's motion. */
+static void move_mouse(viewer_app* app, float x, float y)
+{
+	viewer_input* in = &app->input;
+	float dx = x - in->mouse_x, dy = y - in->mouse_y;
+	if (app->three_d && in->orbiting) viewer_view3d_orbit(app, dx, dy);
+	if (app->three_d && in->panning) viewer_view3d_pan(app, dx, dy);
+	update_mouse(app, x, y);
+	/* the camera moved: the anchor's jump is not a motion of the hand */
+	if (app->three_d && (in->orbiting || in->panning)) in->anchor_at_last_step = in->anchor;
+}
+
+/* 3D presses: camera drags, an obstacle grabbed along the ray, or the pointer. */
+static void press_3d(viewer_app* app, int button)
+{
+	viewer_input* in = &app->input;
+	bool alt = (SDL_GetModState() & KMOD_ALT) != 0;
+	bool shift = (SDL_GetModState() & KMOD_SHIFT) != 0;
+	if (button == SDL_BUTTON_RIGHT || (button == SDL_BUTTON_LEFT && alt)) {
+		in->orbiting = true;
+		return;
+	}
+	if (button == SDL_BUTTON_MIDDLE) {
+		in->panning = true;
+		return;
+	}
+	if (button != SDL_BUTTON_LEFT) return;
+	if (!shift) {
+		float t;
+		int id = viewer_view3d_pick_obstacle(app->scene.world, in->ray_origin, in->ray_direction, &t);
+		pdl_boundary_def def;
+		if (id >= 0 && pdl_world_get_boundary(app->scene.world, id, &def)) {
+			in->action = VIEWER_POINTER_DRAG_OBSTACLE;
+			in->dragged_obstacle = id;
+			in->grab_point = (pdl_vec3){in->ray_origin.x + t * in->ray_direction.x,
+			                            in->ray_origin.y + t * in->ray_direction.y,
+			                            in->ray_origin.z + t * in->ray_direction.z};
+			in->grab_offset_3d = (pdl_vec3){in->grab_point.x - def.position.x,
+			                                in->grab_point.y - def.position.y,
+			                                in->grab_point.z - def.position.z};
+			return;
+		}
+	}
+	in->action = shift ? VIEWER_POINTER_REPEL : VIEWER_POINTER_ATTRACT;
 }
 
 static void press(viewer_app* app, int button)
 {
 	viewer_input* in = &app->input;
 	if (!in->mouse_inside || viewer_panel_wants_mouse()) return;
+	if (app->three_d) {
+		press_3d(app, button);
+		return;
+	}
 	if (button == SDL_BUTTON_MIDDLE) {
 		in->spawning = true;
 		return;
@@ -175,7 +266,17 @@ static void press(viewer_app* app, int button)
 static void release(viewer_app* app, int button)
 {
 	viewer_input* in = &app->input;
-	if (button == SDL_BUTTON_MIDDLE) {
+	if (app->three_d) {
+		if (button == SDL_BUTTON_RIGHT || (button == SDL_BUTTON_LEFT && in->orbiting)) {
+			in->orbiting = false;
+			return;
+		}
+		if (button == SDL_BUTTON_MIDDLE) {
+			in->panning = false;
+			return;
+		}
+		if (button != SDL_BUTTON_LEFT) return;
+	} else if (button == SDL_BUTTON_MIDDLE) {
 		in->spawning = false;
 		return;
 	}
@@ -216,7 +317,14 @@ static void key_down(viewer_app* app, const SDL_KeyboardEvent* key)
 		app->show_stats = !app->show_stats;
 		break;
 	case SDLK_c:
-		viewer_input_drop_box(app, in->mouse_world);
+		if (app->three_d) drop_box_3d(app);
+		else viewer_input_drop_box(app, in->mouse_world);
+		break;
+	case SDLK_HOME:
+		if (app->three_d) {
+			viewer_view3d_frame(app);
+			viewer_input_refresh_mouse(app);
+		}
 		break;
 	case SDLK_DELETE:
 	case SDLK_BACKSPACE:
@@ -258,7 +366,7 @@ void viewer_input_handle_event(viewer_app* app, const SDL_Event* e)
 {
 	switch (e->type) {
 	case SDL_MOUSEMOTION:
-		update_mouse(app, (float)e->motion.x, (float)e->motion.y);
+		move_mouse(app, (float)e->motion.x, (float)e->motion.y);
 		break;
 	case SDL_MOUSEBUTTONDOWN:
 		update_mouse(app, (float)e->button.x, (float)e->button.y);
@@ -269,7 +377,12 @@ void viewer_input_handle_event(viewer_app* app, const SDL_Event* e)
 		release(app, e->button.button);
 		break;
 	case SDL_MOUSEWHEEL:
-		if (!viewer_panel_wants_mouse()) {
+		if (!viewer_panel_wants_mouse() && app->three_d &&
+		    (SDL_GetModState() & KMOD_SHIFT) == 0) {
+			/* 3D: the wheel zooms (shift + wheel sizes the pointer, below) */
+			viewer_view3d_zoom(app, (float)e->wheel.y);
+			viewer_input_refresh_mouse(app);
+		} else if (!viewer_panel_wants_mouse()) {
 			/* the wheel sizes the pointer's reach */
 			float factor = powf(1.1f, (float)e->wheel.y);
 			float r = app->interaction.pointer_radius * factor;
@@ -327,10 +440,73 @@ static void spawn(viewer_app* app)
 	if (pdl_world_fill(world, &fill, &e) < 0) viewer_message(app, "spawn: %s", e.message);
 }
 
+/* 3D pouring: a small ball of particles at the anchor, unless the fluid there is already at
+ * half its rest density (as in 2D). */
+static void spawn_3d(viewer_app* app)
+{
+	pdl_world* world = app->scene.world;
+	viewer_input* in = &app->input;
+	int materials = pdl_world_material_count(world);
+	if (materials == 0) return;
+	int material = app->interaction.spawn_material;
+	if (material < 0 || material >= materials) material = 0;
+	float h = pdl_world_get_def(world).interaction_radius;
+	float radius = app->interaction.spawn_radius * h;
+	float spacing = pdl_rest_spacing_3d(h, pdl_world_get_material(world, material).rest_density);
+	/* a face-centred cubic lattice of nearest spacing s holds sqrt(2) / s^3 particles a unit^3 */
+	float rest_count = 4.18879f * radius * radius * radius * 1.41421356f / (spacing * spacing * spacing);
+	pdl_vec3 c = in->anchor;
+	pdl_particle_data p = pdl_world_particles(world);
+	int near = 0;
+	for (int i = 0; i < p.count; ++i) {
+		float dx = p.x[i] - c.x, dy = p.y[i] - c.y, dz = p.z[i] - c.z;
+		if (dx * dx + dy * dy + dz * dz < radius * radius) ++near;
+	}
+	if ((float)near > 0.5f * rest_count) return;
+	pdl_fill_def fill = pdl_default_fill_def();
+	fill.shape = PDL_FILL_DISC;
+	fill.material = material;
+	fill.position = c;
+	fill.radius = radius;
+	pdl_vec3 v = in->anchor_velocity;
+	float speed = sqrtf(v.x * v.x + v.y * v.y + v.z * v.z);
+	float cap = 20.0f * h;
+	float k = speed > cap ? cap / speed : 1.0f;
+	fill.velocity = (pdl_vec3){v.x * k, v.y * k, v.z * k};
+	pdl_error e;
+	if (pdl_world_fill(world, &fill, &e) < 0) viewer_message(app, "spawn: %s", e.message);
+}
+
+/* 3D: the grabbed obstacle follows the ray in the plane facing the camera through the point
+ * where it was grabbed. */
+static void move_obstacle_3d(viewer_app* app, float dt)
+{
+	viewer_input* in = &app->input;
+	pdl_world* world = app->scene.world;
+	pdl_boundary_def def;
+	if (!pdl_world_get_boundary(world, in->dragged_obstacle, &def)) {
+		in->action = VIEWER_POINTER_NONE;
+		return;
+	}
+	pdl_vec3 p = viewer_view3d_on_plane(app, in->ray_origin, in->ray_direction, in->grab_point);
+	pdl_vec3 target = {p.x - in->grab_offset_3d.x, p.y - in->grab_offset_3d.y,
+	                   p.z - in->grab_offset_3d.z};
+	def.velocity = dt > 0 ? (pdl_vec3){(target.x - def.position.x) / dt,
+	                                   (target.y - def.position.y) / dt,
+	                                   (target.z - def.position.z) / dt}
+	                      : (pdl_vec3){0, 0, 0};
+	def.position = target;
+	pdl_world_set_boundary(world, in->dragged_obstacle, &def, NULL);
+}
+
 void viewer_input_move_obstacle(viewer_app* app, float dt)
 {
 	viewer_input* in = &app->input;
 	if (in->action != VIEWER_POINTER_DRAG_OBSTACLE) return;
+	if (app->three_d) {
+		move_obstacle_3d(app, dt);
+		return;
+	}
 	pdl_world* world = app->scene.world;
 	pdl_boundary_def def;
 	if (!pdl_world_get_boundary(world, in->dragged_obstacle, &def)) {
@@ -348,8 +524,58 @@ void viewer_input_move_obstacle(viewer_app* app, float dt)
 	pdl_world_set_boundary(world, in->dragged_obstacle, &def, NULL);
 }
 
+/* 3D: the pointer is the mouse ray; it drags the fluid with the motion of the ray's anchor. */
+static void before_step_3d(viewer_app* app, float dt)
+{
+	pdl_world* world = app->scene.world;
+	viewer_input* in = &app->input;
+	static const float smoothing = 0.5f;
+	pdl_vec3 moved = {(in->anchor.x - in->anchor_at_last_step.x) / dt,
+	                  (in->anchor.y - in->anchor_at_last_step.y) / dt,
+	                  (in->anchor.z - in->anchor_at_last_step.z) / dt};
+	in->anchor_at_last_step = in->anchor;
+	in->anchor_velocity.x += smoothing * (moved.x - in->anchor_velocity.x);
+	in->anchor_velocity.y += smoothing * (moved.y - in->anchor_velocity.y);
+	in->anchor_velocity.z += smoothing * (moved.z - in->anchor_velocity.z);
+
+	if (in->action == VIEWER_POINTER_ATTRACT || in->action == VIEWER_POINTER_REPEL) {
+		pdl_pointer pointer = pdl_default_pointer();
+		pointer.position = in->ray_origin;
+		pointer.direction = in->ray_direction;
+		pointer.velocity = in->anchor_velocity;
+		pointer.radius = viewer_pointer_radius(app);
+		float pull = pointer_acceleration(app);
+		pointer.strength = in->action == VIEWER_POINTER_ATTRACT ? pull : -pull;
+		pointer.drag = app->interaction.pointer_drag;
+		pdl_error e;
+		if (pdl_world_set_pointer(world, MOUSE_POINTER, &pointer, &e) != PDL_OK) {
+			viewer_message(app, "pointer: %s", e.message);
+		}
+	} else {
+		pdl_world_clear_pointer(world, MOUSE_POINTER);
+	}
+	viewer_input_move_obstacle(app, dt);
+	if (in->spawning && in->mouse_inside) {
+		in->spawn_clock -= dt;
+		if (in->spawn_clock <= 0) {
+			spawn_3d(app);
+			in->spawn_clock += app->interaction.spawn_interval;
+			if (in->spawn_clock < 0) in->spawn_clock = 0;
+		}
+	} else {
+		in->spawn_clock = 0;
+	}
+	if (in->erasing && in->mouse_inside) {
+		pdl_world_remove_particles_in_circle(world, in->anchor, 0.5f * viewer_pointer_radius(app));
+	}
+}
+
 void viewer_input_before_step(viewer_app* app, float dt)
 {
+	if (app->three_d) {
+		before_step_3d(app, dt);
+		return;
+	}
 	pdl_world* world = app->scene.world;
 	viewer_input* in = &app->input;
 

@@ -149,6 +149,7 @@ void viewer_update_view(viewer_app* app)
 	viewer_view_fit(v);
 	app->input.mouse_world = viewer_view_window_to_world(v, app->input.mouse_x, app->input.mouse_y);
 	app->input.mouse_world_at_last_step = app->input.mouse_world;
+	if (app->three_d) viewer_input_refresh_mouse(app);
 }
 
 /* ---- App --------------------------------------------------------------------------------- */
@@ -167,17 +168,26 @@ void viewer_show_scene(viewer_app* app, viewer_scene* scene, const char* source)
 	if (source != app->scene_source) {
 		snprintf(app->scene_source, sizeof app->scene_source, "%s", source);
 	}
+	pdl_world_def def = pdl_world_get_def(scene->world);
+	/* R reloads the same scene: a 3D view keeps the camera the user chose */
+	bool keep_camera = app->three_d && def.dimensions == 3 &&
+	                   strcmp(app->scene.name, scene->name) == 0;
 	viewer_scene_unload(&app->scene);
 	app->scene = *scene;
+	app->three_d = def.dimensions == 3;
+	if (app->three_d) {
+		viewer_scene_bounds_3d(&app->scene, &app->bounds3_min, &app->bounds3_max);
+		if (!keep_camera) viewer_view3d_frame(app);
+	}
 	app->scene_index = viewer_scene_find(scene->name);
 	app->step = 0;
 	viewer_render_settings defaults = viewer_default_render_settings();
 	app->render.inside_color = scene->has_colors ? scene->inside_color : defaults.inside_color;
 	app->render.outside_color = scene->has_colors ? scene->outside_color : defaults.outside_color;
 	app->render.obstacle_color = scene->has_colors ? scene->obstacle_color : defaults.obstacle_color;
-	pdl_world_def def = pdl_world_get_def(scene->world);
 	app->length_unit = def.interaction_radius;
-	app->acceleration_unit = sqrtf(def.gravity.x * def.gravity.x + def.gravity.y * def.gravity.y);
+	app->acceleration_unit = sqrtf(def.gravity.x * def.gravity.x + def.gravity.y * def.gravity.y +
+	                               def.gravity.z * def.gravity.z);
 	if (app->acceleration_unit <= 0) app->acceleration_unit = 10.0f * def.interaction_radius;
 	if (app->interaction.spawn_material >= pdl_world_material_count(scene->world)) {
 		app->interaction.spawn_material = 0;
@@ -452,7 +462,10 @@ static void usage(FILE* out)
 	        "Keys: left drag attract | right or shift+left drag repel | drag an obstacle to move it\n"
 	        "      E or middle button pour | X erase | C drop a box | Delete remove the obstacle\n"
 	        "      Space pause | . step | R reset | 1-9 scenes | S screenshot | F stats | Tab panel\n"
-	        "      M render mode | V colour mode | wheel pointer size | Esc quit\n");
+	        "      M render mode | V colour mode | wheel pointer size | Esc quit\n"
+	        "3D:   left drag pull along the mouse ray | shift+left push | right or alt+left drag\n"
+	        "      orbit | middle drag pan | wheel zoom | shift+wheel pointer size | Home re-frame\n"
+	        "      E pour | X erase | C drop a box (at the ray's anchor, docs/viewer.md)\n");
 }
 
 static bool parse_int(const char* s, long long lo, long long hi, long long* out)
@@ -603,7 +616,8 @@ static bool open_window(viewer_app* app, const viewer_options* o, char* err, int
 	/* macOS gives a core profile only to forward-compatible contexts */
 	SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, SDL_GL_CONTEXT_FORWARD_COMPATIBLE_FLAG);
 	SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
-	SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 0);
+	/* a depth buffer for 3D worlds (sphere impostors write their depth); 2D draws without it */
+	SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
 	SDL_GL_SetAttribute(SDL_GL_STENCIL_SIZE, 0);
 	char title[128];
 	snprintf(title, sizeof title, "puddle %s", pdl_version_string());

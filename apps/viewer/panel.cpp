@@ -140,10 +140,21 @@ static void render_section(viewer_app* app)
 	if (name_combo("colour (V)", &color, VIEWER_COLOR_MODE_COUNT, color_mode_label)) {
 		r->color = (viewer_color_mode)color;
 	}
-	ImGui::Checkbox("contours (O)", &r->contours);
-	if (ImGui::IsItemHovered())
-		ImGui::SetTooltip("the fluid's outline: marching squares over the smoothed density field");
-	if (r->mode == VIEWER_RENDER_METABALL) {
+	if (app->three_d) {
+		/* 3D draws spheres in both modes (renderer3d.c): metaball's overlap into one body */
+		if (r->mode == VIEWER_RENDER_METABALL) {
+			ImGui::SliderFloat("sphere size", &r->splat_radius, 0.2f, 2.0f, "%.2f");
+			if (ImGui::IsItemHovered()) ImGui::SetTooltip("sphere radius = 0.4 h x this");
+		} else {
+			ImGui::SliderFloat("dot radius / h", &r->dot_radius, 0.05f, 1.0f, "%.2f");
+		}
+	} else {
+		ImGui::Checkbox("contours (O)", &r->contours);
+		if (ImGui::IsItemHovered())
+			ImGui::SetTooltip("the fluid's outline: marching squares over the smoothed density field");
+	}
+	if (app->three_d) {
+	} else if (r->mode == VIEWER_RENDER_METABALL) {
 		ImGui::SliderFloat("splat radius / h", &r->splat_radius, 0.2f, 2.0f, "%.2f");
 		ImGui::SliderFloat("threshold", &r->threshold, 0.05f, 3.0f, "%.2f");
 		ImGui::SliderFloat("edge softness", &r->edge_softness, 0.001f, 1.0f, "%.3f");
@@ -177,7 +188,8 @@ static void world_section(viewer_app* app, bool* auto_substeps)
 		ImGui::SetTooltip("raise substeps as soon as a stiffness needs them\n(k dt_sub^2 / h below about 0.02)");
 	}
 	float g = 4.0f * app->acceleration_unit, h = app->length_unit;
-	changed |= ImGui::SliderFloat2("gravity", &def.gravity.x, -g, g, "%.1f");
+	if (app->three_d) changed |= ImGui::SliderFloat3("gravity", &def.gravity.x, -g, g, "%.1f");
+	else changed |= ImGui::SliderFloat2("gravity", &def.gravity.x, -g, g, "%.1f");
 	changed |= ImGui::SliderFloat("h (radius)", &def.interaction_radius, 0.25f * h, 4.0f * h, "%.2f");
 	changed |= ImGui::SliderInt("threads (0: all)", &def.threads, 0, 64);
 	ImGui::Text("running on %d thread(s)", pdl_world_thread_count(world));
@@ -267,6 +279,42 @@ static void interaction_section(viewer_app* app)
 	ImGui::SliderFloat2("box half size / h", &s->box_half_extents.x, 0.25f, 20.0f, "%.2f");
 }
 
+/* The 3D camera: what the mouse sets, as numbers to read or type. */
+static void camera_section(viewer_app* app)
+{
+	pdl_camera* c = &app->camera;
+	bool changed = false;
+	changed |= ImGui::DragFloat3("target", &c->target.x, 0.05f * app->length_unit, 0.0f, 0.0f, "%.2f");
+	changed |= ImGui::SliderFloat("yaw", &c->yaw, -180.0f, 180.0f, "%.1f deg");
+	changed |= ImGui::SliderFloat("pitch", &c->pitch, -89.0f, 89.0f, "%.1f deg");
+	changed |= ImGui::SliderFloat("distance", &c->distance, 1.0f * app->length_unit,
+	                              400.0f * app->length_unit, "%.1f", ImGuiSliderFlags_Logarithmic);
+	changed |= ImGui::SliderFloat("fov", &c->fov, 5.0f, 120.0f, "%.0f deg");
+	if (ImGui::Button("re-frame (Home)")) {
+		viewer_view3d_frame(app);
+		changed = true;
+	}
+	/* the mouse's ray moved with the camera; that is not a motion of the hand */
+	if (changed) viewer_input_refresh_mouse(app);
+}
+
+static void help_section_3d(void)
+{
+	ImGui::TextUnformatted(
+		"left drag        pull along the mouse ray\n"
+		"shift + left     push away from the ray\n"
+		"drag obstacle    move it (camera plane)\n"
+		"right / alt+left orbit the camera\n"
+		"middle drag      pan\n"
+		"wheel            zoom (shift: pointer size)\n"
+		"Home             re-frame the scene\n"
+		"E / X / C        pour / erase / drop a box\n"
+		"Delete           remove obstacle under mouse\n"
+		"space / . / R    pause / step / reset\n"
+		"M / V            sphere size / colour mode\n"
+		"Tab              hide this panel");
+}
+
 static void help_section(void)
 {
 	ImGui::TextUnformatted(
@@ -342,8 +390,14 @@ extern "C" void viewer_panel_draw(viewer_app* app)
 			if (ImGui::CollapsingHeader("materials", ImGuiTreeNodeFlags_DefaultOpen)) {
 				material_section(app);
 			}
+			if (app->three_d && ImGui::CollapsingHeader("3D", ImGuiTreeNodeFlags_DefaultOpen)) {
+				camera_section(app);
+			}
 			if (ImGui::CollapsingHeader("interaction")) interaction_section(app);
-			if (ImGui::CollapsingHeader("keys and mouse")) help_section();
+			if (ImGui::CollapsingHeader("keys and mouse")) {
+				if (app->three_d) help_section_3d();
+				else help_section();
+			}
 			ImGui::PopItemWidth();
 			if (app->message[0]) {
 				ImGui::Separator();

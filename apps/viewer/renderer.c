@@ -219,59 +219,16 @@ struct viewer_renderer {
 	shape_vertex* shapes;
 	int shape_count, shape_capacity;
 	double contour_ms;
+	/* 3D worlds are drawn by renderer3d.c */
+	viewer_renderer3d* three_d;
 };
 
 double viewer_renderer_contour_ms(const viewer_renderer* r) { return r ? r->contour_ms : 0; }
 
-static GLuint compile_shader(GLenum type, const char* source, char* err, int err_size)
-{
-	GLuint shader = gl.CreateShader(type);
-	gl.ShaderSource(shader, 1, &source, NULL);
-	gl.CompileShader(shader);
-	GLint ok = 0;
-	gl.GetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-	if (!ok) {
-		char log[1024];
-		gl.GetShaderInfoLog(shader, sizeof log, NULL, log);
-		snprintf(err, (size_t)err_size, "shader compile failed: %s", log);
-		gl.DeleteShader(shader);
-		return 0;
-	}
-	return shader;
-}
-
-static GLuint link_program(const char* vertex_source, const char* fragment_source, char* err,
-                           int err_size)
-{
-	GLuint vertex = compile_shader(GL_VERTEX_SHADER, vertex_source, err, err_size);
-	if (vertex == 0) return 0;
-	GLuint fragment = compile_shader(GL_FRAGMENT_SHADER, fragment_source, err, err_size);
-	if (fragment == 0) {
-		gl.DeleteShader(vertex);
-		return 0;
-	}
-	GLuint program = gl.CreateProgram();
-	gl.AttachShader(program, vertex);
-	gl.AttachShader(program, fragment);
-	gl.LinkProgram(program);
-	gl.DeleteShader(vertex);
-	gl.DeleteShader(fragment);
-	GLint ok = 0;
-	gl.GetProgramiv(program, GL_LINK_STATUS, &ok);
-	if (!ok) {
-		char log[1024];
-		gl.GetProgramInfoLog(program, sizeof log, NULL, log);
-		snprintf(err, (size_t)err_size, "shader link failed: %s", log);
-		gl.DeleteProgram(program);
-		return 0;
-	}
-	return program;
-}
-
 static bool make_particle_program(particle_program* p, const char* fragment_source, char* err,
                                   int err_size)
 {
-	p->program = link_program(particle_vertex_shader, fragment_source, err, err_size);
+	p->program = viewer_gl_program(particle_vertex_shader, fragment_source, err, err_size);
 	if (p->program == 0) return false;
 	p->scale = gl.GetUniformLocation(p->program, "u_scale");
 	p->offset = gl.GetUniformLocation(p->program, "u_offset");
@@ -297,9 +254,9 @@ viewer_renderer* viewer_renderer_create(char* err, int err_size)
 		viewer_renderer_destroy(r);
 		return NULL;
 	}
-	r->threshold_program = link_program(fullscreen_vertex_shader, threshold_fragment_shader, err,
+	r->threshold_program = viewer_gl_program(fullscreen_vertex_shader, threshold_fragment_shader, err,
 	                                    err_size);
-	r->shape_program = link_program(shape_vertex_shader, shape_fragment_shader, err, err_size);
+	r->shape_program = viewer_gl_program(shape_vertex_shader, shape_fragment_shader, err, err_size);
 	if (r->threshold_program == 0 || r->shape_program == 0) {
 		viewer_renderer_destroy(r);
 		return NULL;
@@ -349,6 +306,11 @@ viewer_renderer* viewer_renderer_create(char* err, int err_size)
 
 	gl.GenFramebuffers(1, &r->field_framebuffer);
 	gl.GenTextures(1, &r->field_texture);
+	r->three_d = viewer_renderer3d_create(err, err_size);
+	if (r->three_d == NULL) {
+		viewer_renderer_destroy(r);
+		return NULL;
+	}
 	return r;
 }
 
@@ -367,6 +329,7 @@ void viewer_renderer_destroy(viewer_renderer* r)
 	if (r->shape_vao) gl.DeleteVertexArrays(1, &r->shape_vao);
 	if (r->field_framebuffer) gl.DeleteFramebuffers(1, &r->field_framebuffer);
 	if (r->field_texture) gl.DeleteTextures(1, &r->field_texture);
+	viewer_renderer3d_destroy(r->three_d);
 	free(r->shapes);
 	free(r);
 }
@@ -763,6 +726,11 @@ void viewer_renderer_draw(viewer_renderer* r, const viewer_app* app)
 	const pdl_world* world = app->scene.world;
 	/* GL counts viewport rows from the bottom; the view counts from the top. */
 	int gl_viewport_y = view->drawable_height - (view->viewport_y + view->viewport_height);
+	if (app->three_d) {
+		r->contour_ms = 0;
+		viewer_renderer3d_draw(r->three_d, app);
+		return;
+	}
 
 	gl.Viewport(0, 0, view->drawable_width, view->drawable_height);
 	gl.Disable(GL_SCISSOR_TEST);

@@ -3,8 +3,10 @@
  * The list: the scene files of scenes/ (when built with puddle_io, see scene_files.c), then the
  * viewer's own scenes, built in code so that it also runs with nothing but the core library.
  * Each is written at one scale; --particles rebuilds it with every length multiplied by
- * sqrt(wanted / built), which keeps the fluid (h, densities) and changes how much of it there is.
- * Sizes are in units of h = 1: a fill spaced at rest density 4 holds about 9 particles per unit^2.
+ * sqrt(wanted / built) (3D: the cube root), which keeps the fluid (h, densities) and changes how
+ * much of it there is. Sizes are in units of h = 1: a fill spaced at rest density 4 holds about 9
+ * particles per unit^2 in 2D, and about 11.4 per unit^3 in 3D (a face-centred cubic lattice of
+ * spacing 0.498 h, sqrt(2) / 0.498^3).
  *
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L /* opendir */
@@ -113,7 +115,9 @@ bool viewer_apply_preset(pdl_world* world, viewer_preset preset, char* err, int 
 		/* set_particles copies from the arrays it is given, so hand it copies, not the world's
 		 * own buffers (a copy onto itself is an overlapping memcpy) */
 		size_t n = (size_t)p.count;
-		float* state = malloc(4 * n * sizeof *state);
+		/* x, y, vx, vy, and in 3D z, vz */
+		size_t arrays = p.z != NULL ? 6 : 4;
+		float* state = malloc(arrays * n * sizeof *state);
 		uint32_t* id = malloc(n * sizeof *id);
 		uint8_t* material = malloc(n);
 		if (state == NULL || id == NULL || material == NULL) {
@@ -127,6 +131,10 @@ bool viewer_apply_preset(pdl_world* world, viewer_preset preset, char* err, int 
 		memcpy(state + n, p.y, n * sizeof *state);
 		memcpy(state + 2 * n, p.vx, n * sizeof *state);
 		memcpy(state + 3 * n, p.vy, n * sizeof *state);
+		if (p.z != NULL) {
+			memcpy(state + 4 * n, p.z, n * sizeof *state);
+			memcpy(state + 5 * n, p.vz, n * sizeof *state);
+		}
 		memcpy(id, p.id, n * sizeof *id);
 		for (size_t i = 0; i < n; ++i) {
 			material[i] = (uint8_t)(preset == VIEWER_PRESET_STRATIFY ? id[i] % 3u : 0u);
@@ -136,6 +144,8 @@ bool viewer_apply_preset(pdl_world* world, viewer_preset preset, char* err, int 
 		changed.y = state + n;
 		changed.vx = state + 2 * n;
 		changed.vy = state + 3 * n;
+		changed.z = p.z != NULL ? state + 4 * n : NULL;
+		changed.vz = p.z != NULL ? state + 5 * n : NULL;
 		changed.id = id;
 		changed.material = material;
 		changed.density = NULL;
@@ -239,6 +249,69 @@ static void fill_sunflower(scene_builder* b, int material, float x, float y, flo
 	if (pdl_world_fill(b->world, &def, &e) < 0) fail(b, &e);
 }
 
+/* ---- 3D: built with the core API (world_def.dimensions = 3) ---- */
+
+static pdl_vec3 scaled3(const scene_builder* b, float x, float y, float z)
+{
+	return (pdl_vec3){x * b->scale, y * b->scale, z * b->scale};
+}
+
+static void add_box3(scene_builder* b, pdl_boundary_kind kind, pdl_vec3 position, pdl_vec3 half)
+{
+	pdl_boundary_def def = pdl_default_boundary_def();
+	def.kind = kind;
+	def.position = scaled3(b, position.x, position.y, position.z);
+	def.half_extents = scaled3(b, half.x, half.y, half.z);
+	if (kind == PDL_BOUNDARY_BOX_CONTAINER) def.friction = 0.2f;
+	pdl_error e;
+	if (pdl_world_add_boundary(b->world, &def, &e) < 0) fail(b, &e);
+}
+
+static void fill_box3(scene_builder* b, int material, pdl_vec3 position, pdl_vec3 half,
+                      pdl_vec3 velocity)
+{
+	pdl_fill_def def = pdl_default_fill_def();
+	def.shape = PDL_FILL_BOX;
+	def.material = material;
+	def.position = scaled3(b, position.x, position.y, position.z);
+	def.half_extents = scaled3(b, half.x, half.y, half.z);
+	def.velocity = velocity;
+	pdl_error e;
+	if (pdl_world_fill(b->world, &def, &e) < 0) fail(b, &e);
+}
+
+static void fill_ball3(scene_builder* b, int material, pdl_vec3 position, float radius,
+                       pdl_vec3 velocity)
+{
+	pdl_fill_def def = pdl_default_fill_def();
+	def.shape = PDL_FILL_DISC; /* a ball in 3D */
+	def.material = material;
+	def.position = scaled3(b, position.x, position.y, position.z);
+	def.radius = radius * b->scale;
+	def.velocity = velocity;
+	pdl_error e;
+	if (pdl_world_fill(b->world, &def, &e) < 0) fail(b, &e);
+}
+
+/* A 3D dam break: a column of water 8 x 14 x 14 (about 18k particles) against the left wall
+ * of a tank 32 x 20 x 14, released. */
+static void build_dam_3d(scene_builder* b)
+{
+	int water = add_material(b, viewer_preset_material(VIEWER_PRESET_WATER, 0));
+	add_box3(b, PDL_BOUNDARY_BOX_CONTAINER, (pdl_vec3){0, 10, 0}, (pdl_vec3){16, 10, 7});
+	fill_box3(b, water, (pdl_vec3){-11.8f, 7, 0}, (pdl_vec3){4, 7, 6.9f}, (pdl_vec3){0, 0, 0});
+}
+
+/* A 3D drop: a ball of water (radius 3.5, about 2k particles) thrown down into a pool 4 deep in a
+ * square tank 20 x 16 x 20 (about 17.5k). */
+static void build_drop_3d(scene_builder* b)
+{
+	int water = add_material(b, viewer_preset_material(VIEWER_PRESET_WATER, 0));
+	add_box3(b, PDL_BOUNDARY_BOX_CONTAINER, (pdl_vec3){0, 8, 0}, (pdl_vec3){10, 8, 10});
+	fill_box3(b, water, (pdl_vec3){0, 2, 0}, (pdl_vec3){9.9f, 2, 9.9f}, (pdl_vec3){0, 0, 0});
+	fill_ball3(b, water, (pdl_vec3){0, 11.5f, 0}, 3.5f, (pdl_vec3){0, -12.0f * b->scale, 0});
+}
+
 /* A dam break: a column of water released into a wide tank. */
 static void build_dam(scene_builder* b)
 {
@@ -299,15 +372,19 @@ typedef struct builtin_scene {
 	const char* name;
 	const char* description;
 	void (*build)(scene_builder* b);
+	int dimensions; /* 2 or 3 */
 } builtin_scene;
 
 static const builtin_scene builtin_scenes[] = {
-	{"dam", "a column of water released into a wide tank", build_dam},
-	{"pool", "a calm pool of water at rest, to stir and splash", build_pool},
-	{"blobs", "three blobs of water dropped into a round container (reference 004)", build_blobs},
-	{"stratify", "three densities mixed, settling into layers (reference 001)", build_stratify},
-	{"lava", "viscous lava over a ramp and a boulder (reference 002)", build_lava},
-	{"slime", "a viscoelastic lump with springs and plasticity (Clavet section 4)", build_slime},
+	{"dam", "a column of water released into a wide tank", build_dam, 2},
+	{"pool", "a calm pool of water at rest, to stir and splash", build_pool, 2},
+	{"blobs", "three blobs of water dropped into a round container (reference 004)", build_blobs, 2},
+	{"stratify", "three densities mixed, settling into layers (reference 001)", build_stratify, 2},
+	{"lava", "viscous lava over a ramp and a boulder (reference 002)", build_lava, 2},
+	{"slime", "a viscoelastic lump with springs and plasticity (Clavet section 4)", build_slime, 2},
+	{"dam3d", "3D: a column of water collapsing in a box tank (about 18k particles)",
+	 build_dam_3d, 3},
+	{"drop3d", "3D: a ball of water dropped into a pool (about 19k particles)", build_drop_3d, 3},
 };
 
 #define BUILTIN_SCENE_COUNT ((int)(sizeof builtin_scenes / sizeof builtin_scenes[0]))
@@ -397,6 +474,7 @@ static pdl_world* build_builtin(const builtin_scene* s, float scale, int threads
                                 int err_size)
 {
 	pdl_world_def def = pdl_default_world_def();
+	def.dimensions = s->dimensions;
 	/* Two substeps, as the shipped scene files use: at one, the Jacobi relaxation of a falling
 	 * column overshoots and the fluid sprays (stable, but not calm). */
 	def.substeps = 2;
@@ -424,7 +502,8 @@ static bool load_builtin(viewer_scene* scene, const builtin_scene* s,
 	int built = pdl_world_particle_count(world);
 	if (options->particles > 0 && built > 0 && options->particles != built) {
 		pdl_world_destroy(world);
-		float scale = sqrtf((float)options->particles / (float)built);
+		float ratio = (float)options->particles / (float)built;
+		float scale = s->dimensions == 3 ? cbrtf(ratio) : sqrtf(ratio);
 		world = build_builtin(s, scale, options->threads, err, err_size);
 		if (world == NULL) return false;
 	}
@@ -512,5 +591,50 @@ void viewer_scene_bounds(const viewer_scene* scene, pdl_vec2* lo, pdl_vec2* hi)
 			*lo = (pdl_vec2){-10, -10};
 			*hi = (pdl_vec2){10, 10};
 		}
+	}
+}
+
+void viewer_scene_bounds_3d(const viewer_scene* scene, pdl_vec3* lo, pdl_vec3* hi)
+{
+	const pdl_world* world = scene->world;
+	*lo = (pdl_vec3){INFINITY, INFINITY, INFINITY};
+	*hi = (pdl_vec3){-INFINITY, -INFINITY, -INFINITY};
+	int limit = pdl_world_boundary_id_limit(world);
+	bool found = false;
+	for (int id = 0; id < limit; ++id) {
+		pdl_boundary_def def;
+		if (!pdl_world_get_boundary(world, id, &def)) continue;
+		pdl_vec3 half;
+		if (def.kind == PDL_BOUNDARY_CIRCLE_CONTAINER) {
+			half = (pdl_vec3){def.radius, def.radius, def.radius};
+		} else if (def.kind == PDL_BOUNDARY_BOX_CONTAINER) {
+			/* turned by angle about z: the x-y footprint grows, z stays */
+			float c = fabsf(cosf(def.angle)), s = fabsf(sinf(def.angle));
+			half = (pdl_vec3){c * def.half_extents.x + s * def.half_extents.y,
+			                  s * def.half_extents.x + c * def.half_extents.y, def.half_extents.z};
+		} else {
+			continue;
+		}
+		lo->x = fminf(lo->x, def.position.x - half.x);
+		lo->y = fminf(lo->y, def.position.y - half.y);
+		lo->z = fminf(lo->z, def.position.z - half.z);
+		hi->x = fmaxf(hi->x, def.position.x + half.x);
+		hi->y = fmaxf(hi->y, def.position.y + half.y);
+		hi->z = fmaxf(hi->z, def.position.z + half.z);
+		found = true;
+	}
+	if (found) return;
+	pdl_particle_data p = pdl_world_particles(world);
+	for (int i = 0; i < p.count && p.z != NULL; ++i) {
+		lo->x = fminf(lo->x, p.x[i]);
+		lo->y = fminf(lo->y, p.y[i]);
+		lo->z = fminf(lo->z, p.z[i]);
+		hi->x = fmaxf(hi->x, p.x[i]);
+		hi->y = fmaxf(hi->y, p.y[i]);
+		hi->z = fmaxf(hi->z, p.z[i]);
+	}
+	if (!(lo->x <= hi->x)) {
+		*lo = (pdl_vec3){-10, -10, -10};
+		*hi = (pdl_vec3){10, 10, 10};
 	}
 }

@@ -11,6 +11,12 @@
  *     120     keydown   e                  # hold E ...
  *     140     keyup     e                  # ... and let go
  *     150     resize    900 600            # the window is resized to 900 x 600 points
+ *     160     orbit     30 -10             # a right-button drag turning the camera 30 degrees
+ *                                          # of yaw and -10 of pitch (3D)
+ *     170     wheel     2                  # two wheel clicks up (3D: zoom in)
+ *
+ * In a 3D world a screen point has no single world point, so positions are the viewport's
+ * normalized coordinates instead: x and y in [-1, 1], y up, (0, 0) its centre.
  *
  * Every line becomes the SDL event a person's hand would make, pushed into SDL's own queue
  * with the position converted to window points, so a script tests the same code a user drives.
@@ -20,6 +26,7 @@
 
 #include <SDL.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +39,8 @@ typedef enum script_kind {
 	SCRIPT_KEY_DOWN,
 	SCRIPT_KEY_UP,
 	SCRIPT_RESIZE,
+	SCRIPT_ORBIT,
+	SCRIPT_WHEEL,
 } script_kind;
 
 typedef struct script_event {
@@ -42,6 +51,8 @@ typedef struct script_event {
 	bool has_position;
 	pdl_vec2 position; /* world units */
 	int width, height; /* resize, window points */
+	float yaw, pitch;  /* orbit, degrees */
+	int wheel;         /* wheel clicks, up > 0 */
 	int line;
 } script_event;
 
@@ -119,8 +130,27 @@ static bool parse_line(char* text, script_event* ev, char* why, size_t why_size)
 		ev->kind = SCRIPT_RESIZE;
 		return true;
 	}
+	if (strcmp(verb, "orbit") == 0) {
+		if (sscanf(rest, "%f %f", &ev->yaw, &ev->pitch) != 2 || !(fabsf(ev->yaw) <= 3600.0f) ||
+		    !(fabsf(ev->pitch) <= 3600.0f)) {
+			snprintf(why, why_size, "orbit needs YAW PITCH in degrees (each within +-3600)");
+			return false;
+		}
+		ev->kind = SCRIPT_ORBIT;
+		return true;
+	}
+	if (strcmp(verb, "wheel") == 0) {
+		if (sscanf(rest, "%d", &ev->wheel) != 1 || ev->wheel < -100 || ev->wheel > 100) {
+			snprintf(why, why_size, "wheel needs a number of clicks in [-100, 100]");
+			return false;
+		}
+		ev->kind = SCRIPT_WHEEL;
+		return true;
+	}
 	snprintf(why, why_size,
-	         "unknown event '%s' (move, press, release, key, keydown, keyup, resize)", verb);
+	         "unknown event '%s' (move, press, release, key, keydown, keyup, resize, orbit, "
+	         "wheel)",
+	         verb);
 	return false;
 }
 
@@ -206,6 +236,20 @@ static void push_motion(viewer_app* app, float x, float y)
 	SDL_PushEvent(&e);
 }
 
+/* A motion from (x0, y0) to (x1, y1), window points, whatever the mouse's last position. */
+static void push_motion_from(viewer_app* app, float x0, float y0, float x1, float y1)
+{
+	SDL_Event e;
+	SDL_zero(e);
+	e.type = SDL_MOUSEMOTION;
+	e.motion.windowID = SDL_GetWindowID(app->window);
+	e.motion.x = (Sint32)x1;
+	e.motion.y = (Sint32)y1;
+	e.motion.xrel = (Sint32)(x1 - x0);
+	e.motion.yrel = (Sint32)(y1 - y0);
+	SDL_PushEvent(&e);
+}
+
 static void push_button(viewer_app* app, bool down, int button, float x, float y)
 {
 	SDL_Event e;
@@ -239,7 +283,8 @@ void viewer_script_push_due(viewer_script* s, viewer_app* app, long long frame)
 		const script_event* ev = &s->events[s->next++];
 		float x = app->input.mouse_x, y = app->input.mouse_y;
 		if (ev->has_position) {
-			viewer_view_world_to_window(&app->view, ev->position, &x, &y);
+			if (app->three_d) viewer_view3d_ndc_to_window(&app->view, ev->position.x, ev->position.y, &x, &y);
+			else viewer_view_world_to_window(&app->view, ev->position, &x, &y);
 			/* a person's hand moves to a spot before pressing there */
 			if (ev->kind != SCRIPT_MOVE) push_motion(app, x, y);
 		}
@@ -259,6 +304,27 @@ void viewer_script_push_due(viewer_script* s, viewer_app* app, long long frame)
 		case SCRIPT_KEY_UP:
 			push_key(app, ev->kind == SCRIPT_KEY_DOWN, ev->key);
 			break;
+		case SCRIPT_ORBIT: {
+			/* a right-button drag from where the mouse is, by the points that turn the camera
+			 * that far (the hand goes back without the button, as a person's would) */
+			float dx = -ev->yaw / VIEWER_ORBIT_DEGREES_PER_POINT;
+			float dy = ev->pitch / VIEWER_ORBIT_DEGREES_PER_POINT;
+			push_button(app, true, SDL_BUTTON_RIGHT, x, y);
+			push_motion_from(app, x, y, x + dx, y + dy);
+			push_button(app, false, SDL_BUTTON_RIGHT, x + dx, y + dy);
+			push_motion_from(app, x + dx, y + dy, x, y);
+			break;
+		}
+		case SCRIPT_WHEEL: {
+			SDL_Event e;
+			SDL_zero(e);
+			e.type = SDL_MOUSEWHEEL;
+			e.wheel.windowID = SDL_GetWindowID(app->window);
+			e.wheel.y = ev->wheel;
+			e.wheel.direction = SDL_MOUSEWHEEL_NORMAL;
+			SDL_PushEvent(&e);
+			break;
+		}
 		case SCRIPT_RESIZE:
 			/* what dragging the window's edge does; the window system answers with a size
 			 * event, as it would for a person */

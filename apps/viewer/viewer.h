@@ -13,6 +13,7 @@
 #ifndef PUDDLE_VIEWER_H
 #define PUDDLE_VIEWER_H
 
+#include "puddle/camera.h"
 #include "puddle/puddle.h"
 
 #include <stdbool.h>
@@ -140,6 +141,9 @@ typedef struct viewer_scene {
 	uint32_t inside_color, outside_color, obstacle_color;
 } viewer_scene;
 
+/** A 3D scene's world box [lo, hi]: its containers' bounds, else its particles'. */
+void viewer_scene_bounds_3d(const viewer_scene* scene, pdl_vec3* lo, pdl_vec3* hi);
+
 /** Scene loading options from the command line. */
 typedef struct viewer_scene_options {
 	/** 0 keeps the scene's own particle count; otherwise the scene is resized to hold about
@@ -234,6 +238,16 @@ typedef struct viewer_input {
 	pdl_vec2 grab_offset;
 	/** Where the mouse was at the previous step: its velocity is the difference over dt. */
 	pdl_vec2 mouse_world_at_last_step;
+	/** 3D: the mouse ray (from the camera's eye, unit direction) and the point on it where
+	 * pours, boxes and the eraser act (view3d.c, viewer_view3d_anchor), and that point at the
+	 * previous step. */
+	pdl_vec3 ray_origin, ray_direction;
+	pdl_vec3 anchor, anchor_at_last_step;
+	pdl_vec3 anchor_velocity;
+	/** 3D: the camera is being orbited (right or alt + left drag) or panned (middle drag). */
+	bool orbiting, panning;
+	/** 3D: the dragged obstacle moves in the plane facing the camera through grab_point. */
+	pdl_vec3 grab_point, grab_offset_3d;
 	bool spawning; /**< spawn key or middle button held */
 	bool erasing;  /**< erase key held */
 	double spawn_clock; /**< simulated seconds until the next spawned disc */
@@ -267,6 +281,11 @@ typedef struct viewer_app {
 	int scene_index;
 
 	viewer_view view;
+	/** The shown world is 3D: drawn through `camera`, mouse input acts along rays. */
+	bool three_d;
+	pdl_camera camera;
+	/** The 3D world box the camera frames (Home re-frames it). */
+	pdl_vec3 bounds3_min, bounds3_max;
 	viewer_render_settings render;
 	viewer_interaction_settings interaction;
 	viewer_input input;
@@ -317,6 +336,9 @@ void viewer_input_before_step(viewer_app* app, float dt);
 /** Moves the dragged obstacle (if any) to the mouse; dt 0 (paused) moves it without giving
  * it a velocity. viewer_input_before_step() calls it. */
 void viewer_input_move_obstacle(viewer_app* app, float dt);
+/** Recomputes the mouse's world point (3D: its ray and anchor) after the view or camera
+ * changed, without making it a motion of the pointer. */
+void viewer_input_refresh_mouse(viewer_app* app);
 /** Forgets pointers and drags (after a scene change). */
 void viewer_input_reset(viewer_app* app);
 /** Drops a box obstacle centred at p (the C key); returns its id or -1. */
@@ -325,6 +347,40 @@ int viewer_input_drop_box(viewer_app* app, pdl_vec2 p);
 float viewer_pointer_radius(const viewer_app* app);
 /** Live obstacles (not containers) in the world. */
 int viewer_obstacle_count(const pdl_world* world);
+
+/* ---- 3D view (view3d.c) ----------------------------------------------------------------- */
+
+/** Degrees the camera turns per window point of an orbit drag. */
+#define VIEWER_ORBIT_DEGREES_PER_POINT 0.3f
+
+/** The simulation viewport's width / height. */
+float viewer_view_aspect(const viewer_view* view);
+/** Points the camera at the whole 3D world box (Home). */
+void viewer_view3d_frame(viewer_app* app);
+/** The ray from the eye through a window point: origin and unit direction. */
+void viewer_view3d_ray(const viewer_app* app, float window_x, float window_y, pdl_vec3* origin,
+                       pdl_vec3* direction);
+/** Where 3D pours, boxes and the eraser act: the ray's crossing with the plane facing the
+ * camera through the world box's centre, pulled inside the box by `margin` world units. */
+pdl_vec3 viewer_view3d_anchor(const viewer_app* app, pdl_vec3 origin, pdl_vec3 direction,
+                              float margin);
+/** The crossing of a ray with the plane facing the camera through `point`. */
+pdl_vec3 viewer_view3d_on_plane(const viewer_app* app, pdl_vec3 origin, pdl_vec3 direction,
+                                pdl_vec3 point);
+/** The nearest obstacle (not container) the ray hits, or -1; its hit distance in *t. */
+int viewer_view3d_pick_obstacle(const pdl_world* world, pdl_vec3 origin, pdl_vec3 direction,
+                                float* t);
+/** World point to drawable pixel (origin top-left); false when it is behind the camera. */
+bool viewer_view3d_world_to_pixel(const viewer_app* app, pdl_vec3 p, float* pixel_x,
+                                  float* pixel_y);
+/** Window point of a point in the viewport's normalized coordinates (x, y in [-1, 1], y up):
+ * how scripts give positions in 3D scenes. */
+void viewer_view3d_ndc_to_window(const viewer_view* view, float ndc_x, float ndc_y,
+                                 float* window_x, float* window_y);
+/** Orbits (right / alt + left drag), pans (middle drag) and zooms (wheel) the camera. */
+void viewer_view3d_orbit(viewer_app* app, float dx_points, float dy_points);
+void viewer_view3d_pan(viewer_app* app, float dx_points, float dy_points);
+void viewer_view3d_zoom(viewer_app* app, float wheel_steps);
 
 /* ---- Rendering (renderer.c) -------------------------------------------------------------- */
 
@@ -336,6 +392,11 @@ void viewer_renderer_destroy(viewer_renderer* renderer);
  * of the bound default framebuffer, with app's render settings. */
 struct viewer_app;
 void viewer_renderer_draw(viewer_renderer* renderer, const struct viewer_app* app);
+/** The 3D drawing (renderer3d.c), made and called by the renderer when the world is 3D. */
+typedef struct viewer_renderer3d viewer_renderer3d;
+viewer_renderer3d* viewer_renderer3d_create(char* err, int err_size);
+void viewer_renderer3d_destroy(viewer_renderer3d* renderer);
+void viewer_renderer3d_draw(viewer_renderer3d* renderer, const struct viewer_app* app);
 /** Milliseconds the last frame spent extracting contours (0 when they are off). */
 double viewer_renderer_contour_ms(const viewer_renderer* renderer);
 

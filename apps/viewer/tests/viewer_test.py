@@ -5,7 +5,8 @@ report, and check what a person would see.
 
     viewer_test.py --viewer build/apps/viewer/puddle-view --scripts apps/viewer/tests CASE
 
-CASE is one of: picture, dots, drag, obstacle, pour, keys, scenes, cli. Only the Python standard library
+CASE is one of: picture, dots, drag, obstacle, pour, keys, scenes, cli, and for 3D worlds
+picture3d, orbit3d, interact3d. Only the Python standard library
 is used (the PNG is decoded with zlib), so the test needs nothing beyond python3.
 """
 import argparse
@@ -169,6 +170,157 @@ def check_picture(png, particles_csv, report, name):
     return rows
 
 
+# ---- 3D ------------------------------------------------------------------------------------
+
+def fluid_test_3d(report):
+    """3D spheres are shaded (ambient 0.38 to full light, plus a white highlight of at most 0.22):
+    a fluid pixel is a material colour scaled by 0.3 to 1.3, give or take the highlight."""
+    colours = [tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in report["material_colors"]]
+
+    def is_fluid(pixel):
+        for m in colours:
+            mm = sum(v * v for v in m)
+            if mm == 0:
+                continue
+            k = sum(p * v for p, v in zip(pixel, m)) / mm
+            residual = math.sqrt(sum((p - k * v) ** 2 for p, v in zip(pixel, m)))
+            if 0.3 <= k <= 1.3 and residual < 60:
+                return True
+        return False
+    return is_fluid
+
+
+def check_picture_3d(png, particles_csv, report, name):
+    check(report["dimensions"] == 3, f"{name}: the world is 3D")
+    is_fluid = fluid_test_3d(report)
+    width, height, rows = read_png(png)
+    check((width, height) == tuple(report["drawable"]),
+          f"{name}: screenshot is the window's size {width}x{height}")
+    colours = {rows[y][x] for y in range(0, height, 7) for x in range(0, width, 7)}
+    check(len(colours) > 20, f"{name}: the picture is not blank ({len(colours)} distinct colours)")
+    vx, vy, vw, vh = report["viewport"]
+    samples = [(x, y) for y in range(vy, vy + vh, 5) for x in range(vx, vx + vw, 5)]
+    share = sum(1 for x, y in samples if is_fluid(rows[y][x])) / len(samples)
+    check(share > 0.03, f"{name}: fluid-coloured pixels cover {share:.1%} of the view")
+    # every particle's pixel shows fluid: the particle itself or one in front of it
+    particles = read_particle_pixels(particles_csv)
+    check(len(particles) == report["particles"], f"{name}: every particle listed")
+    inside = [(x, y) for x, y in particles if vx <= x < vx + vw and vy <= y < vy + vh]
+    check(len(inside) > 0.9 * len(particles), f"{name}: the camera sees the fluid "
+          f"({len(inside)} of {len(particles)} particles in view)")
+    hits = sum(1 for x, y in inside if is_fluid(rows[int(y)][int(x)]))
+    share = hits / max(len(inside), 1)
+    check(share >= 0.95, f"{name}: fluid drawn at {share:.1%} of the particles' pixels")
+    return rows
+
+
+def case_picture3d(viewer, work):
+    for scene in ("dam3d", "drop3d"):
+        png = os.path.join(work, scene + ".png")
+        csv = os.path.join(work, scene + ".csv")
+        report = run_viewer(viewer, [scene, "--frames", "60", "--no-panel", "--screenshot", png,
+                                     "--particles-out", csv], work, scene)
+        check(report["steps"] == 60 and report["non_finite"] == 0,
+              f"{scene}: 60 steps, {report['particles']} particles, all finite")
+        check(15000 <= report["particles"] <= 20000, f"{scene}: 15-20k particles")
+        check_picture_3d(png, csv, report, scene)
+    # the dots mode draws spheres too, and the panel may share the window
+    png = os.path.join(work, "dots3d.png")
+    csv = os.path.join(work, "dots3d.csv")
+    report = run_viewer(viewer, ["drop3d", "--frames", "5", "--render", "dots", "--color", "speed",
+                                 "--screenshot", png, "--particles-out", csv], work, "dots3d")
+    _, _, rows = read_png(png)
+    vx, vy, vw, vh = report["viewport"]
+    colours = {rows[y][x] for y in range(vy, vy + vh, 6) for x in range(vx, vx + vw, 6)}
+    check(len(colours) > 50, f"dots3d: speed-coloured spheres drawn ({len(colours)} colours)")
+
+
+def differing_share(a, b, viewport):
+    vx, vy, vw, vh = viewport
+    samples = [(x, y) for y in range(vy, vy + vh, 4) for x in range(vx, vx + vw, 4)]
+    return sum(1 for x, y in samples if a[y][x] != b[y][x]) / len(samples)
+
+
+def case_orbit3d(viewer, work):
+    # Paused, so only the camera can change the picture.
+    base = ["dam3d", "--paused", "--frames", "12", "--no-panel"]
+    still_png = os.path.join(work, "still.png")
+    still = run_viewer(viewer, base + ["--screenshot", still_png], work, "still")
+    script = write_script(work, "orbit", ["2 orbit 60 10", "6 wheel 2"])
+    orbit_png = os.path.join(work, "orbit.png")
+    orbit = run_viewer(viewer, base + ["--script", script, "--screenshot", orbit_png], work, "orbit")
+    c0, c1 = still["camera"], orbit["camera"]
+    check(abs((c1["yaw"] - c0["yaw"]) - 60) < 0.5 and abs((c1["pitch"] - c0["pitch"]) - 10) < 0.5,
+          f"orbit3d: the orbit turned the camera by yaw 60, pitch 10 ({c0['yaw']:.1f}, "
+          f"{c0['pitch']:.1f} -> {c1['yaw']:.1f}, {c1['pitch']:.1f})")
+    check(abs(c1["distance"] / c0["distance"] - 0.81) < 0.01,
+          f"orbit3d: two wheel clicks zoomed in to 0.81 of the distance ({c1['distance']:.2f})")
+    _, _, a = read_png(still_png)
+    _, _, b = read_png(orbit_png)
+    share = differing_share(a, b, still["viewport"])
+    check(share > 0.1, f"orbit3d: the picture changed ({share:.1%} of the view's pixels)")
+    check(still["steps"] == 0 and orbit["steps"] == 0, "orbit3d: paused, the fluid did not move")
+    home = write_script(work, "home", ["2 orbit 60 10", "4 press middle 0 0", "5 move 0.3 0.2",
+                                       "6 release middle", "8 key Home"])
+    back = run_viewer(viewer, base + ["--script", home], work, "home")
+    c2 = back["camera"]
+    check(all(abs(c2[k] - c0[k]) < 1e-3 for k in ("yaw", "pitch", "distance")) and
+          all(abs(p - q) < 1e-3 for p, q in zip(c2["target"], c0["target"])),
+          "orbit3d: Home re-framed the scene after an orbit and a pan")
+
+
+def ray_from_camera(report, ndc_x, ndc_y):
+    """pdl_camera_eye and pdl_camera_ray (io/src/camera.c) from the report's camera."""
+    c = report["camera"]
+    yaw, pitch = math.radians(c["yaw"]), math.radians(c["pitch"])
+    f = (-math.sin(yaw) * math.cos(pitch), -math.sin(pitch), -math.cos(yaw) * math.cos(pitch))
+    r = (math.cos(yaw), 0.0, -math.sin(yaw))
+    u = (r[1] * f[2] - r[2] * f[1], r[2] * f[0] - r[0] * f[2], r[0] * f[1] - r[1] * f[0])
+    eye = tuple(t - c["distance"] * fk for t, fk in zip(c["target"], f))
+    _, _, vw, vh = report["viewport"]
+    t = math.tan(math.radians(c["fov"]) / 2)
+    d = [f[k] + ndc_x * t * vw / vh * r[k] + ndc_y * t * u[k] for k in range(3)]
+    n = math.sqrt(sum(v * v for v in d))
+    return eye, tuple(v / n for v in d)
+
+
+def distance_to_ray(point, eye, direction):
+    q = [p - e for p, e in zip(point, eye)]
+    along = sum(a * b for a, b in zip(q, direction))
+    return math.sqrt(max(sum(v * v for v in q) - along * along, 0.0))
+
+
+def case_interact3d(viewer, work):
+    args = ["drop3d", "--frames", "70", "--no-panel"]
+    control = run_viewer(viewer, args, work, "control3d")
+    # pull: hold the left button on a ray through the upper right of the view
+    pull = write_script(work, "pull3d", ["5 press left 0.3 -0.3", "65 release left"])
+    pulled = run_viewer(viewer, args + ["--script", pull], work, "pull3d")
+    eye, direction = ray_from_camera(control, 0.3, -0.3)
+    d0 = distance_to_ray(control["centre_of_mass_3d"], eye, direction)
+    d1 = distance_to_ray(pulled["centre_of_mass_3d"], eye, direction)
+    check(d1 < d0 - 0.3, f"interact3d: pulling along the mouse ray moved the centre of mass "
+          f"towards it ({d1:.2f} < {d0:.2f} - 0.3 world units)")
+    check(pulled["particles"] == control["particles"] and pulled["non_finite"] == 0,
+          "interact3d: no particles lost, all finite")
+    # pour with E held, then drop a box with C, then drag the box with the left button
+    pour = write_script(work, "pour3d", ["2 move 0.1 0.3", "3 keydown e", "33 keyup e",
+                                         "40 move 0 0", "41 key c",
+                                         "45 press left 0 0", "46 move 0.1 0", "47 move 0.2 0",
+                                         "48 move 0.3 0", "60 release left"])
+    poured = run_viewer(viewer, args + ["--script", pour], work, "pour3d")
+    added = poured["particles"] - control["particles"]
+    check(added > 50, f"interact3d: holding E poured {added} particles")
+    check(poured["obstacles_added"] == 1 and poured["obstacles"] == 1,
+          "interact3d: C dropped one box obstacle")
+    (bx, by, bz), = poured["obstacle_positions"]
+    eye, direction = ray_from_camera(poured, 0.3, 0.0)
+    off = distance_to_ray((bx, by, bz), eye, direction)
+    check(off < 1.0, f"interact3d: the box was dragged onto the ray through (0.3, 0) "
+          f"({off:.2f} world units off it, at {bx:.2f}, {by:.2f}, {bz:.2f})")
+    check(poured["non_finite"] == 0, "interact3d: all particles finite")
+
+
 def write_script(work, name, lines):
     path = os.path.join(work, name + ".script")
     with open(path, "w") as f:
@@ -312,7 +464,7 @@ def main():
     parser.add_argument("--scripts", required=True, help="directory of the .script files")
     parser.add_argument("--work", help="directory for outputs (default: a temporary one)")
     parser.add_argument("case", choices=["picture", "dots", "drag", "obstacle", "pour", "keys",
-                                         "scenes", "cli"])
+                                         "scenes", "cli", "picture3d", "orbit3d", "interact3d"])
     a = parser.parse_args()
     work = a.work or tempfile.mkdtemp(prefix="puddle-view-")
     os.makedirs(work, exist_ok=True)
@@ -333,6 +485,12 @@ def main():
             case_scenes(a.viewer, work)
         elif a.case == "cli":
             case_cli(a.viewer, work)
+        elif a.case == "picture3d":
+            case_picture3d(a.viewer, work)
+        elif a.case == "orbit3d":
+            case_orbit3d(a.viewer, work)
+        elif a.case == "interact3d":
+            case_interact3d(a.viewer, work)
     except Failure as failure:
         print("FAIL:", failure)
         return 1

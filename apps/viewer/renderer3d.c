@@ -1,0 +1,601 @@
+/* puddle-view: drawing 3D worlds (pdl_world_def.dimensions == 3) with OpenGL 3.3 core, through
+ * the orbit camera (app->camera, pdl_camera_matrix).
+ *
+ * Particles are sphere impostors: one instanced quad per particle (one draw call, the world's
+ * own structure-of-arrays buffers as vertex buffers, as in 2D), facing the camera; the fragment
+ * shader finds the point of the sphere under each pixel, shades it with its normal (ambient,
+ * diffuse and a small highlight) and writes that point's depth, so spheres cut into each other,
+ * the walls and the obstacles where real balls would. Colours are the 2D view's: material,
+ * speed, density or pressure, with the same colour maps.
+ *
+ * The container: its faces turned away from the camera (the far walls and, seen from above,
+ * the floor) are filled, shaded per face, so the fluid is seen against a tank and never behind
+ * a wall; then its 12 edges as lines (a sphere container: its outline and equator). Obstacles
+ * are shaded solids (boxes face by face, spheres per vertex) with their edges. While the pointer
+ * acts (a drag, a pour, the eraser) its reach is a ring round the anchor point, facing the
+ * camera. Shading of walls and obstacles is computed on
+ * the CPU into the vertex colours: a few hundred vertices a frame.
+ *
+ * SPDX-License-Identifier: MIT */
+#include "gl.h"
+#include "viewer.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---- Shaders ----------------------------------------------------------------------------- */
+
+static const char* sphere_vertex_shader =
+	"#version 330 core\n"
+	"layout(location = 0) in vec2 a_corner;\n"
+	"layout(location = 1) in float a_x;\n"
+	"layout(location = 2) in float a_y;\n"
+	"layout(location = 3) in float a_z;\n"
+	"layout(location = 4) in float a_vx;\n"
+	"layout(location = 5) in float a_vy;\n"
+	"layout(location = 6) in float a_vz;\n"
+	"layout(location = 7) in float a_density;\n"
+	"layout(location = 8) in float a_pressure;\n"
+	"layout(location = 9) in float a_material;\n"
+	"uniform mat4 u_view_projection;\n"
+	"uniform vec3 u_right;\n"
+	"uniform vec3 u_up;\n"
+	"uniform float u_radius;\n"
+	"uniform int u_color_mode;\n"
+	"uniform vec3 u_material_color[32];\n"
+	"uniform float u_rest_density[32];\n"
+	"uniform float u_speed_range;\n"
+	"uniform float u_pressure_range;\n"
+	"out vec2 v_corner;\n"
+	"out vec3 v_color;\n"
+	"out vec3 v_center;\n"
+	"vec3 ramp(float t) {\n"
+	"  t = clamp(t, 0.0, 1.0);\n"
+	"  vec3 c = vec3(1.5) - abs(4.0 * t - vec3(3.0, 2.0, 1.0));\n"
+	"  return clamp(c, 0.0, 1.0) * 0.85 + 0.1;\n"
+	"}\n"
+	"vec3 diverging(float t) {\n"
+	"  t = clamp(t, -1.0, 1.0);\n"
+	"  vec3 mid = vec3(0.9, 0.9, 0.88);\n"
+	"  return t < 0.0 ? mix(mid, vec3(0.17, 0.36, 0.85), -t) : mix(mid, vec3(0.86, 0.2, 0.14), t);\n"
+	"}\n"
+	"void main() {\n"
+	"  int m = clamp(int(a_material + 0.5), 0, 31);\n"
+	"  vec3 c = u_material_color[m];\n"
+	"  if (u_color_mode == 1) c = ramp(length(vec3(a_vx, a_vy, a_vz)) / u_speed_range);\n"
+	"  else if (u_color_mode == 2) c = ramp(0.5 * a_density / u_rest_density[m]);\n"
+	"  else if (u_color_mode == 3) c = diverging(a_pressure / u_pressure_range);\n"
+	"  v_color = c;\n"
+	"  v_corner = a_corner;\n"
+	"  v_center = vec3(a_x, a_y, a_z);\n"
+	"  vec3 p = v_center + (u_right * a_corner.x + u_up * a_corner.y) * u_radius;\n"
+	"  gl_Position = u_view_projection * vec4(p, 1.0);\n"
+	"}\n";
+
+/* The sphere under the pixel: its normal from the quad corner, its depth from that point. */
+static const char* sphere_fragment_shader =
+	"#version 330 core\n"
+	"in vec2 v_corner;\n"
+	"in vec3 v_color;\n"
+	"in vec3 v_center;\n"
+	"uniform mat4 u_view_projection;\n"
+	"uniform vec3 u_right;\n"
+	"uniform vec3 u_up;\n"
+	"uniform vec3 u_back;\n"
+	"uniform vec3 u_light;\n"
+	"uniform float u_radius;\n"
+	"out vec4 frag;\n"
+	"void main() {\n"
+	"  float r2 = dot(v_corner, v_corner);\n"
+	"  if (r2 > 1.0) discard;\n"
+	"  vec3 n = u_right * v_corner.x + u_up * v_corner.y + u_back * sqrt(1.0 - r2);\n"
+	"  vec4 clip = u_view_projection * vec4(v_center + n * u_radius, 1.0);\n"
+	"  gl_FragDepth = 0.5 * clip.z / clip.w + 0.5;\n"
+	"  float diffuse = max(dot(n, u_light), 0.0);\n"
+	"  vec3 half_vector = normalize(u_light + u_back);\n"
+	"  float highlight = pow(max(dot(n, half_vector), 0.0), 40.0);\n"
+	"  frag = vec4(v_color * (0.38 + 0.62 * diffuse) + vec3(0.22 * highlight), 1.0);\n"
+	"}\n";
+
+static const char* solid_vertex_shader =
+	"#version 330 core\n"
+	"layout(location = 0) in vec3 a_position;\n"
+	"layout(location = 1) in vec4 a_color;\n"
+	"uniform mat4 u_view_projection;\n"
+	"out vec4 v_color;\n"
+	"void main() {\n"
+	"  v_color = a_color;\n"
+	"  gl_Position = u_view_projection * vec4(a_position, 1.0);\n"
+	"}\n";
+
+static const char* solid_fragment_shader =
+	"#version 330 core\n"
+	"in vec4 v_color;\n"
+	"out vec4 frag;\n"
+	"void main() { frag = v_color; }\n";
+
+/* ---- Geometry helpers -------------------------------------------------------------------- */
+
+typedef struct color4 {
+	float r, g, b, a;
+} color4;
+
+typedef struct solid_vertex {
+	float x, y, z;
+	color4 color;
+} solid_vertex;
+
+typedef struct vertex_list {
+	solid_vertex* v;
+	int count, capacity;
+} vertex_list;
+
+enum {
+	SPHERE_X = 0,
+	SPHERE_Y,
+	SPHERE_Z,
+	SPHERE_VX,
+	SPHERE_VY,
+	SPHERE_VZ,
+	SPHERE_DENSITY,
+	SPHERE_PRESSURE,
+	SPHERE_MATERIAL,
+	SPHERE_ARRAY_COUNT
+};
+
+struct viewer_renderer3d {
+	GLuint sphere_program;
+	GLint s_view_projection, s_right, s_up, s_back, s_light, s_radius, s_color_mode,
+		s_material_color, s_rest_density, s_speed_range, s_pressure_range;
+	GLuint solid_program;
+	GLint solid_view_projection;
+	GLuint sphere_vao, corner_buffer, sphere_buffers[SPHERE_ARRAY_COUNT];
+	GLuint solid_vao, solid_buffer;
+	vertex_list triangles, lines;
+};
+
+static const color4 edge_color = {0.55f, 0.58f, 0.66f, 1.0f};
+static const color4 held_color = {0.85f, 0.78f, 0.6f, 1.0f};
+static const color4 attract_color = {0.55f, 0.85f, 1.0f, 0.8f};
+static const color4 repel_color = {1.0f, 0.55f, 0.45f, 0.8f};
+static const color4 idle_color = {1.0f, 1.0f, 1.0f, 0.3f};
+
+static color4 hex_color(uint32_t c)
+{
+	return (color4){(float)((c >> 16) & 0xff) / 255.0f, (float)((c >> 8) & 0xff) / 255.0f,
+	                (float)(c & 0xff) / 255.0f, 1.0f};
+}
+
+static pdl_vec3 v3(float x, float y, float z) { return (pdl_vec3){x, y, z}; }
+static pdl_vec3 add(pdl_vec3 a, pdl_vec3 b) { return v3(a.x + b.x, a.y + b.y, a.z + b.z); }
+static pdl_vec3 sub(pdl_vec3 a, pdl_vec3 b) { return v3(a.x - b.x, a.y - b.y, a.z - b.z); }
+static pdl_vec3 mul(pdl_vec3 a, float k) { return v3(a.x * k, a.y * k, a.z * k); }
+static float dot(pdl_vec3 a, pdl_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static pdl_vec3 cross(pdl_vec3 a, pdl_vec3 b)
+{
+	return v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+static pdl_vec3 normalize(pdl_vec3 a)
+{
+	float l = sqrtf(dot(a, a));
+	return l > 0 ? mul(a, 1.0f / l) : a;
+}
+
+/* The light, from above, a little from the front-right; unit. */
+static pdl_vec3 light_direction(void) { return normalize(v3(0.35f, 1.0f, 0.55f)); }
+
+/* Lambert shading of a surface colour for a normal, with the spheres' ambient share. */
+static color4 shade(color4 c, pdl_vec3 normal)
+{
+	float k = 0.45f + 0.55f * fmaxf(dot(normalize(normal), light_direction()), 0.0f);
+	return (color4){c.r * k, c.g * k, c.b * k, c.a};
+}
+
+static void push(vertex_list* l, pdl_vec3 p, color4 c)
+{
+	if (l->count == l->capacity) {
+		int capacity = l->capacity ? 2 * l->capacity : 1024;
+		solid_vertex* grown = realloc(l->v, (size_t)capacity * sizeof *grown);
+		if (grown == NULL) return;
+		l->v = grown;
+		l->capacity = capacity;
+	}
+	l->v[l->count++] = (solid_vertex){p.x, p.y, p.z, c};
+}
+
+static void push_quad(vertex_list* l, pdl_vec3 a, pdl_vec3 b, pdl_vec3 c, pdl_vec3 d, color4 color)
+{
+	push(l, a, color);
+	push(l, b, color);
+	push(l, c, color);
+	push(l, a, color);
+	push(l, c, color);
+	push(l, d, color);
+}
+
+static void push_line(vertex_list* l, pdl_vec3 a, pdl_vec3 b, color4 color)
+{
+	push(l, a, color);
+	push(l, b, color);
+}
+
+/* The 8 corners of a box turned by angle about z; corner k has x, y, z signs from bits 0-2. */
+static void box_corners(const pdl_boundary_def* def, pdl_vec3 out[8])
+{
+	float c = cosf(def->angle), s = sinf(def->angle);
+	for (int k = 0; k < 8; ++k) {
+		float x = (k & 1 ? 1.0f : -1.0f) * def->half_extents.x;
+		float y = (k & 2 ? 1.0f : -1.0f) * def->half_extents.y;
+		float z = (k & 4 ? 1.0f : -1.0f) * def->half_extents.z;
+		out[k] = v3(def->position.x + c * x - s * y, def->position.y + s * x + c * y,
+		            def->position.z + z);
+	}
+}
+
+/* The six faces of a box as corner indices, counter-clockwise seen from outside. */
+static const int box_faces[6][4] = {
+	{0, 4, 6, 2}, /* -x */
+	{1, 3, 7, 5}, /* +x */
+	{0, 1, 5, 4}, /* -y */
+	{2, 6, 7, 3}, /* +y */
+	{0, 2, 3, 1}, /* -z */
+	{4, 5, 7, 6}, /* +z */
+};
+
+static void push_box_edges(vertex_list* l, const pdl_vec3 c[8], color4 color)
+{
+	for (int a = 0; a < 8; ++a) {
+		for (int bit = 1; bit < 8; bit <<= 1) {
+			if (a & bit) continue;
+			push_line(l, c[a], c[a | bit], color);
+		}
+	}
+}
+
+/* Faces of a box: `facing_away` picks the faces turned away from the eye (a container's far
+ * walls) instead of those turned to it (an obstacle's visible sides; the others are hidden by
+ * the depth test anyway, so all are pushed). */
+static void push_box_faces(vertex_list* l, const pdl_vec3 c[8], pdl_vec3 eye, color4 color,
+                           bool container)
+{
+	for (int f = 0; f < 6; ++f) {
+		const int* q = box_faces[f];
+		pdl_vec3 n = normalize(cross(sub(c[q[1]], c[q[0]]), sub(c[q[2]], c[q[0]])));
+		pdl_vec3 centre = mul(add(add(c[q[0]], c[q[1]]), add(c[q[2]], c[q[3]])), 0.25f);
+		bool away = dot(n, sub(eye, centre)) < 0;
+		if (container && !away) continue;
+		/* a container's wall is lit from inside: its inward normal; its floor (the face whose
+		 * inward normal is up) a little lighter, for the eye to find the ground */
+		color4 base = color;
+		if (container && n.y < -0.9f) {
+			base = (color4){color.r + 0.1f * (1.0f - color.r), color.g + 0.1f * (1.0f - color.g),
+			                color.b + 0.1f * (1.0f - color.b), color.a};
+		}
+		color4 shaded = shade(base, container ? mul(n, -1.0f) : n);
+		push_quad(l, c[q[0]], c[q[1]], c[q[2]], c[q[3]], shaded);
+	}
+}
+
+static void push_sphere(vertex_list* l, pdl_vec3 centre, float radius, color4 color)
+{
+	enum { RINGS = 16, SEGMENTS = 32 };
+	for (int i = 0; i < RINGS; ++i) {
+		float t0 = 3.14159265f * (float)i / RINGS, t1 = 3.14159265f * (float)(i + 1) / RINGS;
+		for (int j = 0; j < SEGMENTS; ++j) {
+			float p0 = 6.2831853f * (float)j / SEGMENTS, p1 = 6.2831853f * (float)(j + 1) / SEGMENTS;
+			pdl_vec3 n[4] = {
+				v3(sinf(t0) * cosf(p0), cosf(t0), sinf(t0) * sinf(p0)),
+				v3(sinf(t1) * cosf(p0), cosf(t1), sinf(t1) * sinf(p0)),
+				v3(sinf(t1) * cosf(p1), cosf(t1), sinf(t1) * sinf(p1)),
+				v3(sinf(t0) * cosf(p1), cosf(t0), sinf(t0) * sinf(p1)),
+			};
+			int order[6] = {0, 1, 2, 0, 2, 3};
+			for (int k = 0; k < 6; ++k) {
+				pdl_vec3 nn = n[order[k]];
+				push(l, add(centre, mul(nn, radius)), shade(color, nn));
+			}
+		}
+	}
+}
+
+/* Lines across a box container's floor, about 16 across its longer side at a round spacing,
+ * a hair above it (so they win the depth test over the floor): depth cues for the eye. */
+static void push_floor_grid(vertex_list* l, const pdl_boundary_def* def, color4 floor)
+{
+	float hx = def->half_extents.x, hz = def->half_extents.z;
+	float raw = 2.0f * fmaxf(hx, hz) / 16.0f;
+	float step = powf(10.0f, floorf(log10f(raw)));
+	if (raw > 5.0f * step) step *= 5.0f;
+	else if (raw > 2.0f * step) step *= 2.0f;
+	float lift = 1e-3f * fmaxf(hx, hz);
+	color4 line = {floor.r + 0.16f * (1.0f - floor.r), floor.g + 0.16f * (1.0f - floor.g),
+	               floor.b + 0.16f * (1.0f - floor.b), 1.0f};
+	float c = cosf(def->angle), s = sinf(def->angle);
+	pdl_vec3 o = def->position;
+	float y = -def->half_extents.y + lift;
+	/* local (x, z) -> world, turned about z like the box (a turned box's floor tilts) */
+#define FLOOR_POINT(lx, lz) v3(o.x + c * (lx) - s * y, o.y + s * (lx) + c * y, o.z + (lz))
+	for (float x = ceilf(-hx / step) * step; x < hx; x += step) {
+		push_line(l, FLOOR_POINT(x, -hz), FLOOR_POINT(x, hz), line);
+	}
+	for (float z = ceilf(-hz / step) * step; z < hz; z += step) {
+		push_line(l, FLOOR_POINT(-hx, z), FLOOR_POINT(hx, z), line);
+	}
+#undef FLOOR_POINT
+}
+
+/* A circle of `radius` round centre in the plane spanned by unit vectors u and w. */
+static void push_circle(vertex_list* l, pdl_vec3 centre, pdl_vec3 u, pdl_vec3 w, float radius,
+                        color4 color)
+{
+	enum { SEGMENTS = 96 };
+	for (int i = 0; i < SEGMENTS; ++i) {
+		float a0 = 6.2831853f * (float)i / SEGMENTS, a1 = 6.2831853f * (float)(i + 1) / SEGMENTS;
+		pdl_vec3 p0 = add(centre, add(mul(u, radius * cosf(a0)), mul(w, radius * sinf(a0))));
+		pdl_vec3 p1 = add(centre, add(mul(u, radius * cosf(a1)), mul(w, radius * sinf(a1))));
+		push_line(l, p0, p1, color);
+	}
+}
+
+/* ---- Renderer ---------------------------------------------------------------------------- */
+
+viewer_renderer3d* viewer_renderer3d_create(char* err, int err_size)
+{
+	viewer_renderer3d* r = calloc(1, sizeof *r);
+	if (r == NULL) {
+		snprintf(err, (size_t)err_size, "out of memory");
+		return NULL;
+	}
+	r->sphere_program = viewer_gl_program(sphere_vertex_shader, sphere_fragment_shader, err, err_size);
+	r->solid_program = viewer_gl_program(solid_vertex_shader, solid_fragment_shader, err, err_size);
+	if (r->sphere_program == 0 || r->solid_program == 0) {
+		viewer_renderer3d_destroy(r);
+		return NULL;
+	}
+	GLuint p = r->sphere_program;
+	r->s_view_projection = gl.GetUniformLocation(p, "u_view_projection");
+	r->s_right = gl.GetUniformLocation(p, "u_right");
+	r->s_up = gl.GetUniformLocation(p, "u_up");
+	r->s_back = gl.GetUniformLocation(p, "u_back");
+	r->s_light = gl.GetUniformLocation(p, "u_light");
+	r->s_radius = gl.GetUniformLocation(p, "u_radius");
+	r->s_color_mode = gl.GetUniformLocation(p, "u_color_mode");
+	r->s_material_color = gl.GetUniformLocation(p, "u_material_color");
+	r->s_rest_density = gl.GetUniformLocation(p, "u_rest_density");
+	r->s_speed_range = gl.GetUniformLocation(p, "u_speed_range");
+	r->s_pressure_range = gl.GetUniformLocation(p, "u_pressure_range");
+	r->solid_view_projection = gl.GetUniformLocation(r->solid_program, "u_view_projection");
+
+	static const float corners[8] = {-1, -1, 1, -1, -1, 1, 1, 1};
+	gl.GenVertexArrays(1, &r->sphere_vao);
+	gl.BindVertexArray(r->sphere_vao);
+	gl.GenBuffers(1, &r->corner_buffer);
+	gl.BindBuffer(GL_ARRAY_BUFFER, r->corner_buffer);
+	gl.BufferData(GL_ARRAY_BUFFER, sizeof corners, corners, GL_STATIC_DRAW);
+	gl.EnableVertexAttribArray(0);
+	gl.VertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, NULL);
+	gl.GenBuffers(SPHERE_ARRAY_COUNT, r->sphere_buffers);
+	for (int a = 0; a < SPHERE_ARRAY_COUNT; ++a) {
+		GLuint location = (GLuint)(a + 1);
+		gl.BindBuffer(GL_ARRAY_BUFFER, r->sphere_buffers[a]);
+		gl.BufferData(GL_ARRAY_BUFFER, 4, NULL, GL_STREAM_DRAW);
+		gl.EnableVertexAttribArray(location);
+		if (a == SPHERE_MATERIAL) gl.VertexAttribPointer(location, 1, GL_UNSIGNED_BYTE, GL_FALSE, 0, NULL);
+		else gl.VertexAttribPointer(location, 1, GL_FLOAT, GL_FALSE, 0, NULL);
+		gl.VertexAttribDivisor(location, 1);
+	}
+
+	gl.GenVertexArrays(1, &r->solid_vao);
+	gl.BindVertexArray(r->solid_vao);
+	gl.GenBuffers(1, &r->solid_buffer);
+	gl.BindBuffer(GL_ARRAY_BUFFER, r->solid_buffer);
+	gl.EnableVertexAttribArray(0);
+	gl.VertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(solid_vertex), NULL);
+	gl.EnableVertexAttribArray(1);
+	gl.VertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(solid_vertex),
+	                       (const void*)offsetof(solid_vertex, color));
+	gl.BindVertexArray(0);
+	return r;
+}
+
+void viewer_renderer3d_destroy(viewer_renderer3d* r)
+{
+	if (r == NULL) return;
+	if (r->sphere_program) gl.DeleteProgram(r->sphere_program);
+	if (r->solid_program) gl.DeleteProgram(r->solid_program);
+	if (r->corner_buffer) gl.DeleteBuffers(1, &r->corner_buffer);
+	if (r->sphere_buffers[0]) gl.DeleteBuffers(SPHERE_ARRAY_COUNT, r->sphere_buffers);
+	if (r->solid_buffer) gl.DeleteBuffers(1, &r->solid_buffer);
+	if (r->sphere_vao) gl.DeleteVertexArrays(1, &r->sphere_vao);
+	if (r->solid_vao) gl.DeleteVertexArrays(1, &r->solid_vao);
+	free(r->triangles.v);
+	free(r->lines.v);
+	free(r);
+}
+
+static void draw_list(viewer_renderer3d* r, vertex_list* l, GLenum mode)
+{
+	if (l->count == 0) return;
+	gl.BindVertexArray(r->solid_vao);
+	gl.BindBuffer(GL_ARRAY_BUFFER, r->solid_buffer);
+	gl.BufferData(GL_ARRAY_BUFFER, (GLsizeiptr)l->count * (GLsizeiptr)sizeof(solid_vertex), l->v,
+	              GL_STREAM_DRAW);
+	gl.DrawArrays(mode, 0, l->count);
+}
+
+/* The colour map's range: the setting, or (at 0) the largest value this frame. */
+static float color_range(const viewer_app* app, const pdl_particle_data* p, float setting)
+{
+	if (setting > 0) return setting;
+	float largest = 0;
+	if (app->render.color == VIEWER_COLOR_SPEED) {
+		for (int i = 0; i < p->count; ++i) {
+			largest = fmaxf(largest, p->vx[i] * p->vx[i] + p->vy[i] * p->vy[i] + p->vz[i] * p->vz[i]);
+		}
+		largest = sqrtf(largest);
+	} else if (app->render.color == VIEWER_COLOR_PRESSURE && p->pressure != NULL) {
+		for (int i = 0; i < p->count; ++i) largest = fmaxf(largest, fabsf(p->pressure[i]));
+	}
+	return fmaxf(largest, 1e-3f);
+}
+
+static void draw_spheres(viewer_renderer3d* r, const viewer_app* app, const float vp[16],
+                         pdl_vec3 right, pdl_vec3 up, pdl_vec3 back)
+{
+	const pdl_world* world = app->scene.world;
+	pdl_particle_data p = pdl_world_particles(world);
+	if (p.count == 0 || p.z == NULL) return;
+	const void* arrays[SPHERE_ARRAY_COUNT] = {p.x,  p.y,       p.z,        p.vx,      p.vy,
+	                                          p.vz, p.density, p.pressure, p.material};
+	gl.BindVertexArray(r->sphere_vao);
+	for (int a = 0; a < SPHERE_ARRAY_COUNT; ++a) {
+		GLuint location = (GLuint)(a + 1);
+		if (arrays[a] == NULL) {
+			gl.DisableVertexAttribArray(location);
+			continue;
+		}
+		gl.EnableVertexAttribArray(location);
+		size_t element = a == SPHERE_MATERIAL ? sizeof(uint8_t) : sizeof(float);
+		gl.BindBuffer(GL_ARRAY_BUFFER, r->sphere_buffers[a]);
+		gl.BufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)p.count * element), arrays[a],
+		              GL_STREAM_DRAW);
+	}
+	float colors[3 * PDL_MAX_MATERIALS];
+	float rest[PDL_MAX_MATERIALS];
+	int materials = pdl_world_material_count(world);
+	for (int m = 0; m < PDL_MAX_MATERIALS; ++m) {
+		pdl_material_def def = pdl_world_get_material(world, m < materials ? m : 0);
+		colors[3 * m + 0] = (float)((def.color >> 16) & 0xff) / 255.0f;
+		colors[3 * m + 1] = (float)((def.color >> 8) & 0xff) / 255.0f;
+		colors[3 * m + 2] = (float)(def.color & 0xff) / 255.0f;
+		rest[m] = def.rest_density;
+	}
+	float h = pdl_world_get_def(world).interaction_radius;
+	/* Dots: spheres of the dot radius, each one seen. Metaball (the default): spheres of 0.3 h
+	 * at the default splat radius, a little over half the 3D rest spacing (0.498 h), so
+	 * neighbours overlap and the fluid reads as one body; the splat slider scales them. */
+	float radius = app->render.mode == VIEWER_RENDER_DOTS
+	                   ? app->render.dot_radius * h
+	                   : 0.3f * h * app->render.splat_radius / 0.75f;
+	pdl_vec3 light = light_direction();
+	gl.UseProgram(r->sphere_program);
+	gl.UniformMatrix4fv(r->s_view_projection, 1, GL_FALSE, vp);
+	gl.Uniform3f(r->s_right, right.x, right.y, right.z);
+	gl.Uniform3f(r->s_up, up.x, up.y, up.z);
+	gl.Uniform3f(r->s_back, back.x, back.y, back.z);
+	gl.Uniform3f(r->s_light, light.x, light.y, light.z);
+	gl.Uniform1f(r->s_radius, radius);
+	gl.Uniform1i(r->s_color_mode, (GLint)app->render.color);
+	gl.Uniform3fv(r->s_material_color, PDL_MAX_MATERIALS, colors);
+	gl.Uniform1fv(r->s_rest_density, PDL_MAX_MATERIALS, rest);
+	if (app->render.color == VIEWER_COLOR_SPEED) {
+		gl.Uniform1f(r->s_speed_range, color_range(app, &p, app->render.speed_range));
+	}
+	if (app->render.color == VIEWER_COLOR_PRESSURE) {
+		gl.Uniform1f(r->s_pressure_range, color_range(app, &p, app->render.pressure_range));
+	}
+	gl.DrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, p.count);
+}
+
+static bool is_container(pdl_boundary_kind kind)
+{
+	return kind == PDL_BOUNDARY_CIRCLE_CONTAINER || kind == PDL_BOUNDARY_BOX_CONTAINER;
+}
+
+/* Containers' far walls (triangles) and edges (lines); obstacles' solids and edges. */
+static void build_walls(viewer_renderer3d* r, const viewer_app* app, pdl_vec3 eye, pdl_vec3 right,
+                        pdl_vec3 up)
+{
+	const pdl_world* world = app->scene.world;
+	color4 inside = hex_color(app->render.inside_color);
+	color4 obstacle = hex_color(app->render.obstacle_color);
+	r->triangles.count = 0;
+	r->lines.count = 0;
+	int limit = pdl_world_boundary_id_limit(world);
+	for (int id = 0; id < limit; ++id) {
+		pdl_boundary_def def;
+		if (!pdl_world_get_boundary(world, id, &def)) continue;
+		bool held = app->input.action == VIEWER_POINTER_DRAG_OBSTACLE &&
+		            app->input.dragged_obstacle == id;
+		color4 solid = held ? held_color : obstacle;
+		if (def.kind == PDL_BOUNDARY_BOX_CONTAINER || def.kind == PDL_BOUNDARY_BOX) {
+			pdl_vec3 c[8];
+			box_corners(&def, c);
+			bool container = is_container(def.kind);
+			push_box_faces(&r->triangles, c, eye, container ? inside : solid, container);
+			color4 edges = container ? edge_color : shade(solid, v3(0, 1, 0));
+			if (!container) edges = (color4){edges.r * 0.6f, edges.g * 0.6f, edges.b * 0.6f, 1.0f};
+			push_box_edges(&r->lines, c, edges);
+			if (container && eye.y > c[0].y) push_floor_grid(&r->lines, &def, inside);
+		} else if (def.kind == PDL_BOUNDARY_CIRCLE_CONTAINER) {
+			/* its outline as seen from the eye, and its equator */
+			push_circle(&r->lines, def.position, right, up, def.radius, edge_color);
+			push_circle(&r->lines, def.position, v3(1, 0, 0), v3(0, 0, 1), def.radius, edge_color);
+		} else if (def.kind == PDL_BOUNDARY_CIRCLE) {
+			push_sphere(&r->triangles, def.position, def.radius, solid);
+		}
+	}
+}
+
+/* The pointer's reach, a ring round the anchor facing the camera. */
+static void build_pointer(viewer_renderer3d* r, const viewer_app* app, pdl_vec3 right, pdl_vec3 up)
+{
+	r->lines.count = 0;
+	const viewer_input* in = &app->input;
+	/* only while it acts: at rest the anchor is a point in the middle of the tank that nothing
+	 * on screen marks, and a ring hanging there reads as an object */
+	bool acting = in->action == VIEWER_POINTER_ATTRACT || in->action == VIEWER_POINTER_REPEL ||
+	              in->spawning || in->erasing;
+	if (!acting || !in->mouse_inside) return;
+	color4 color = in->action == VIEWER_POINTER_ATTRACT ? attract_color
+	               : in->action == VIEWER_POINTER_REPEL ? repel_color
+	                                                    : idle_color;
+	push_circle(&r->lines, in->anchor, right, up, viewer_pointer_radius(app), color);
+}
+
+void viewer_renderer3d_draw(viewer_renderer3d* r, const viewer_app* app)
+{
+	const viewer_view* view = &app->view;
+	int gl_viewport_y = view->drawable_height - (view->viewport_y + view->viewport_height);
+	gl.Viewport(0, 0, view->drawable_width, view->drawable_height);
+	gl.Disable(GL_SCISSOR_TEST);
+	color4 outside = hex_color(app->render.outside_color);
+	gl.ClearColor(outside.r, outside.g, outside.b, 1.0f);
+	gl.DepthMask(GL_TRUE);
+	gl.Clear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+	if (app->scene.world == NULL || view->viewport_width <= 0 || view->viewport_height <= 0) return;
+	gl.Viewport(view->viewport_x, gl_viewport_y, view->viewport_width, view->viewport_height);
+
+	float vp[16];
+	pdl_camera_matrix(&app->camera, viewer_view_aspect(view), vp);
+	pdl_vec3 eye = pdl_camera_eye(&app->camera);
+	pdl_vec3 back = normalize(sub(eye, app->camera.target));
+	pdl_vec3 right = normalize(cross(v3(0, 1, 0), back));
+	pdl_vec3 up = cross(back, right);
+
+	gl.Enable(GL_DEPTH_TEST);
+	gl.DepthFunc(GL_LEQUAL);
+	gl.Disable(GL_BLEND);
+	build_walls(r, app, eye, right, up);
+	gl.UseProgram(r->solid_program);
+	gl.UniformMatrix4fv(r->solid_view_projection, 1, GL_FALSE, vp);
+	draw_list(r, &r->triangles, GL_TRIANGLES);
+
+	draw_spheres(r, app, vp, right, up, back);
+
+	gl.UseProgram(r->solid_program);
+	draw_list(r, &r->lines, GL_LINES);
+
+	/* the pointer ring over everything, blended */
+	gl.Disable(GL_DEPTH_TEST);
+	gl.Enable(GL_BLEND);
+	gl.BlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+	build_pointer(r, app, right, up);
+	draw_list(r, &r->lines, GL_LINES);
+
+	gl.BindVertexArray(0);
+	gl.UseProgram(0);
+	gl.Viewport(0, 0, view->drawable_width, view->drawable_height);
+}
