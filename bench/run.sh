@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The standard benchmark table (issue 6): the dam breaks of bench/scenes at about 1k, 10k, 100k
 # and 1M particles, with 1 and 2 threads, each run RUNS times; plus slime with and without its
-# springs at 20k particles. Writes every run's rows to bench/results/latest-runs.csv and the
+# springs at 20k particles; and the 3D dam breaks at about 10k and 100k (issue 7). Writes every run's rows to bench/results/latest-runs.csv and the
 # medians, with the machine they ran on, to bench/results/latest.md and latest.csv, and the
 # 100k step stage by stage to latest-stages.csv (and latest.md).
 #
@@ -33,11 +33,11 @@ json.dump(s, open(sys.argv[1], "w"), indent=2)
 EOF
 
 # steps timed per row: enough for a stable median, few enough that 1M stays in minutes
-declare -A steps=([1k]=1000 [10k]=400 [100k]=100 [1m]=30)
-declare -A warmup=([1k]=50 [10k]=30 [100k]=20 [1m]=5)
+declare -A steps=([1k]=1000 [10k]=400 [100k]=100 [1m]=30 [3d-10k]=200 [3d-100k]=40)
+declare -A warmup=([1k]=50 [10k]=30 [100k]=20 [1m]=5 [3d-10k]=20 [3d-100k]=10)
 header=""
 for run in $(seq 1 "$RUNS"); do
-	for size in 1k 10k 100k 1m; do
+	for size in 1k 10k 100k 1m 3d-10k 3d-100k; do
 		"$PUDDLE" bench "bench/scenes/dam-break-$size.json" --threads "$THREADS" \
 			--steps "${steps[$size]}" --warmup "${warmup[$size]}" --csv "$scratch/row.csv" >/dev/null
 		[ -n "$header" ] || { header=$(head -1 "$scratch/row.csv"); echo "run,$header" >"$runs_csv"; }
@@ -97,15 +97,19 @@ for t in table:
 lines += ["", "Issue 6 goals against these figures:", ""]
 def goal(text, ok, figure):
     lines.append(f"- {'met' if ok else 'NOT met'}: {text}: {figure}")
-t100, t10, t1m = get("100k", 2), get("10k", 2), get("1m", 2)
+t100, t10, t1m = get("bench-dam-break-100k", 2, True), get("bench-dam-break-10k", 2, True), get("bench-dam-break-1m", 2, True)
 if t100: goal("100k particles at >= 120 steps/s on 2 threads", t100["steps_per_s"] >= 120, f"{t100['steps_per_s']:.1f}")
 if t10: goal("10k particles at >= 1,500 steps/s on 2 threads", t10["steps_per_s"] >= 1500, f"{t10['steps_per_s']:.0f}")
 if t1m and t100:
     r = t1m["particle_steps_per_s"] / t100["particle_steps_per_s"]
     goal("1M particle-steps/s within 30% of 100k's (2 threads)", r >= 0.7, f"{r:.2f} of it")
     goal("1M at <= 120 bytes per particle", t1m["bytes_per_particle"] <= 120, f"{t1m['bytes_per_particle']:.0f}")
-for size in ("1k", "10k", "100k", "1m"):
-    a, b = get(f"-{size}", 1), get(f"-{size}", 2)
+def exact_size(size, threads):
+    return get(f"bench-dam-break-{size}", threads, True)
+t3 = exact_size("3d-100k", 2)
+if t3: goal(f"issue 7: 3D dam break ({t3['particles']:,} particles) at >= 30 steps/s on 2 threads", t3["steps_per_s"] >= 30, f"{t3['steps_per_s']:.1f}")
+for size in ("1k", "10k", "100k", "1m", "3d-10k", "3d-100k"):
+    a, b = exact_size(size, 1), exact_size(size, 2)
     if a and b:
         s = b["steps_per_s"] / a["steps_per_s"]
         goal(f"2 threads >= 1.8x 1 thread at {size}", s >= 1.8, f"{s:.2f}x")
