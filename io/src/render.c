@@ -21,8 +21,8 @@ pdl_render_def pdl_render_def_from_scene(const pdl_scene* s)
 	memset(&d, 0, sizeof d);
 	d.width = s->output.width;
 	d.height = s->output.height;
-	d.view_min = s->bounds_min;
-	d.view_max = s->bounds_max;
+	d.view_min = (pdl_vec2){s->bounds_min.x, s->bounds_min.y}; /* x, y of the 3D bounds */
+	d.view_max = (pdl_vec2){s->bounds_max.x, s->bounds_max.y};
 	d.color_mode = s->output.color_mode;
 	d.blob_radius = s->output.blob_radius;
 	d.threshold = s->output.threshold;
