@@ -420,7 +420,22 @@ float pdl_scene_scale_to_particles(pdl_scene* s, double particles)
 		*s = original;
 		pdl_scene_scale(s, (float)k);
 	}
-	return (float)k;
+	if (!scene_3d(s)) return (float)k;
+	/* 3D: the layers of a thin pool come in whole spacings, so one correction can overshoot by
+	 * 10 %; a few more steps keep the closest factor */
+	double best_k = k, best = fabs(pdl_scene_estimate_particles(s) - particles);
+	for (int it = 0; it < 8 && best > 0.01 * particles; ++it) {
+		got = pdl_scene_estimate_particles(s);
+		if (!(got > 0)) break;
+		k *= root(particles / got);
+		*s = original;
+		pdl_scene_scale(s, (float)k);
+		double miss = fabs(pdl_scene_estimate_particles(s) - particles);
+		if (miss < best) best = miss, best_k = k;
+	}
+	*s = original;
+	pdl_scene_scale(s, (float)best_k);
+	return (float)best_k;
 }
 
 const char* pdl_color_mode_name(pdl_color_mode m)
