@@ -112,7 +112,8 @@ static float emitter_spacing(const pdl_scene* s, const pdl_scene_emitter* e)
 
 static double emitter_speed(const pdl_scene* s, const pdl_scene_emitter* e)
 {
-	double z = scene_3d(s) ? e->velocity.z : 0;
+	if (!scene_3d(s)) return hypot(e->velocity.x, e->velocity.y); /* 2D: as before, to the last bit */
+	double z = e->velocity.z;
 	return sqrt((double)e->velocity.x * e->velocity.x + (double)e->velocity.y * e->velocity.y + z * z);
 }
 
@@ -198,7 +199,7 @@ static int emit_rows(const pdl_scene* s, const pdl_scene_emitter* e, pdl_world* 
 static double dist3(pdl_vec3 a, pdl_vec3 b)
 {
 	double dx = b.x - a.x, dy = b.y - a.y, dz = b.z - a.z;
-	return sqrt(dx * dx + dy * dy + dz * dz);
+	return dz == 0 ? hypot(dx, dy) : sqrt(dx * dx + dy * dy + dz * dz); /* 2D strokes: as before */
 }
 
 /* 2D strokes have z = 0 in every point, so the same walk serves both. */
