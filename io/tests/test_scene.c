@@ -79,7 +79,7 @@ static void test_shipped_scenes_run(void)
 		pdl_world* w = pdl_scene_build_world(s, &err);
 		ENSURE_MSG(w, "%s", err.message);
 		/* 3D scenes (20,000 particles) for fewer frames: the sanitizer builds run this too */
-		long long frames = s->world.dimensions == 3 ? 60 : 200;
+		long long frames = s->world.dimensions == 3 ? 30 : 200;
 		for (long long f = 0; f < frames; ++f) {
 			ENSURE(pdl_scene_apply_frame(s, w, f, &err) >= 0);
 			pdl_world_step(w);

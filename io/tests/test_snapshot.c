@@ -93,9 +93,9 @@ static void test_resume_equals_uninterrupted(void)
 	ENSURE(resume_matches("stratify", 40, 70));    /* three materials */
 	ENSURE(resume_matches("sph-dam-break", 50, 90)); /* the SPH solver: its settings and CFL substeps */
 	/* 3D scenes: z and vz are in the snapshot */
-	ENSURE(resume_matches("dam-break-3d", 30, 50));
-	ENSURE(resume_matches("drop-3d", 20, 35));
-	ENSURE(resume_matches("stratify-3d", 15, 30)); /* three materials */
+	ENSURE(resume_matches("dam-break-3d", 20, 30));
+	ENSURE(resume_matches("drop-3d", 12, 20));
+	ENSURE(resume_matches("stratify-3d", 10, 20)); /* three materials */
 }
 
 /* A 3D snapshot restores z and vz exactly, and a 2D world refuses it (and the other way). */
