@@ -139,6 +139,8 @@ int cli_lost_particles(const pdl_scene* s, const pdl_world* w)
 		bool inside = p.x[i] >= s->bounds_min.x && p.x[i] <= s->bounds_max.x && p.y[i] >= s->bounds_min.y &&
 		              p.y[i] <= s->bounds_max.y; /* false for NaN */
 		bool finite = isfinite(p.vx[i]) && isfinite(p.vy[i]);
+		if (p.z) /* 3D worlds */
+			inside = inside && p.z[i] >= s->bounds_min.z && p.z[i] <= s->bounds_max.z, finite = finite && isfinite(p.vz[i]);
 		lost += !(inside && finite);
 	}
 	return lost;

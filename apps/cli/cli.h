@@ -14,6 +14,7 @@ enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
 
 int cmd_run(int argc, char** argv);
 int cmd_info(int argc, char** argv);
+int cmd_validate(int argc, char** argv);
 int cmd_bench(int argc, char** argv);
 
 /* ---- args.c: option parsing with messages in one style ---- */

@@ -35,7 +35,8 @@ static const char usage[] =
 	"  --ply                Blender: DIR/ply/frame_NNNNNN.ply\n"
 	"  --csv                DIR/csv/frame_NNNNNN.csv\n"
 	"  --surface            the fluid's outline (marching squares): DIR/surface/frame_NNNNNN.svg\n"
-	"                       and .vtp, and DIR/SCENE_NAME_surface.pvd\n"
+	"                       and .vtp, and DIR/SCENE_NAME_surface.pvd; 3D scenes: its closed surface\n"
+	"                       (marching tetrahedra): DIR/surface/frame_NNNNNN.obj and .ply\n"
 	"  --export-every K     frames between --vtk/--ply/--csv/--surface files (default: one per\n"
 	"                       video frame)\n"
 	"  --snapshot-every K   DIR/snapshots/snap_NNNNNN.pdls every K frames\n"
@@ -272,14 +273,37 @@ static bool make_subdir(run_state* r, const char* sub)
 	return false;
 }
 
-/* The fluid's outline: contours timed (the per-frame budget in the summary), then written. */
+/* The 3D surface def: the 2D one's radius (h) and lightest-material rule, cells of h/3, and as
+ * spacing the edge of the cube with the volume one particle has in the rest FCC lattice
+ * (s^3 / sqrt 2 for neighbours s apart, so the edge is s / 2^(1/6)): the bulk field the iso
+ * level is a fraction of. */
+static pdl_surface_def surface_def_3d(const pdl_scene* s)
+{
+	pdl_surface_def d = pdl_default_surface_def_3d();
+	float h = s->world.interaction_radius, widest = 0;
+	for (int m = 0; m < s->material_count; ++m) {
+		float sp = pdl_rest_spacing_3d(h, s->materials[m].def.rest_density);
+		widest = sp > widest ? sp : widest;
+	}
+	d.radius = h;
+	d.cell_size = h / 3;
+	d.spacing = widest * 0.8908987181403393f; /* 2^(-1/6) */
+	return d;
+}
+
+/* The fluid's surface: contours (2D) or a marching-tetrahedra mesh (3D), timed (the per-frame
+ * budget in the summary), then written. */
 static bool surface_outputs(run_state* r, long long done)
 {
 	pdl_particle_data p = pdl_world_particles(r->world);
 	pdl_contours contours;
+	pdl_mesh mesh;
 	pdl_surface_error serr;
+	bool is_3d = p.z != NULL;
 	double t0 = cli_now();
-	if (!pdl_surface_contours(&r->surface_def, p.x, p.y, p.count, &contours, &serr)) {
+	bool made = is_3d ? pdl_surface_mesh(&r->surface_def, p.x, p.y, p.z, p.count, &mesh, &serr)
+	                  : pdl_surface_contours(&r->surface_def, p.x, p.y, p.count, &contours, &serr);
+	if (!made) {
 		snprintf(r->err, sizeof r->err, "frame %lld: %s", done, serr.message);
 		return false;
 	}
@@ -288,6 +312,14 @@ static bool surface_outputs(run_state* r, long long done)
 	r->surface_ms_total += ms;
 	if (ms > r->surface_ms_max) r->surface_ms_max = ms;
 	char path[1200];
+	if (is_3d) { /* OBJ and PLY, which Blender and ParaView both read; no .pvd (it lists .vtp) */
+		snprintf(path, sizeof path, "%s/surface/frame_%06lld.obj", r->dir, done);
+		bool ok = pdl_mesh_write_obj(path, &mesh, r->err, sizeof r->err);
+		snprintf(path, sizeof path, "%s/surface/frame_%06lld.ply", r->dir, done);
+		ok = ok && pdl_mesh_write_ply(path, &mesh, r->err, sizeof r->err);
+		pdl_mesh_free(&mesh);
+		return ok;
+	}
 	snprintf(path, sizeof path, "%s/surface/frame_%06lld.svg", r->dir, done);
 	bool ok = pdl_contours_write_svg(path, &contours, r->err, sizeof r->err);
 	snprintf(path, sizeof path, "%s/surface/frame_%06lld.vtp", r->dir, done);
@@ -354,6 +386,7 @@ static void print_summary(const run_state* r, long long start, long long total, 
 	long long frames = total - start;
 	printf("puddle run: %s (%s)\n", s->name, r->o->scene_path);
 	printf("  particles          %d\n", st.particles);
+	printf("  dimensions         %d\n", s->world.dimensions);
 	if (s->world.solver == PDL_SOLVER_SPH) /* the CFL rule picks the substeps each frame */
 		printf("  simulated time     %.3f s (frames %lld to %lld, SPH: %d substeps in the last, %.2f per frame on average)\n",
 		       st.time, start, total, pdl_world_profile(r->world).substeps, total > 0 ? (double)st.steps / (double)total : 0);
@@ -368,8 +401,9 @@ static void print_summary(const run_state* r, long long start, long long total, 
 	printf("  particles lost     %d%s\n", lost, lost ? "  (outside world.bounds or not finite)" : "");
 	printf("  state hash         %016llx\n", (unsigned long long)pdl_world_hash(r->world));
 	if (r->surface_frames)
-		printf("  surface            %.2f ms mean, %.2f ms max per frame (field + marching squares, %lld frames)\n",
-		       r->surface_ms_total / (double)r->surface_frames, r->surface_ms_max, r->surface_frames);
+		printf("  surface            %.2f ms mean, %.2f ms max per frame (field + marching %s, %lld frames)\n",
+		       r->surface_ms_total / (double)r->surface_frames, r->surface_ms_max,
+		       s->world.dimensions == 3 ? "tetrahedra" : "squares", r->surface_frames);
 	printf("  wrote              %s", png_path);
 	if (r->video_frames) printf(", %s (%lld frames)", r->o->video_path, r->video_frames);
 	if (r->pngs) printf(", %lld PNG frames", r->pngs);
@@ -401,7 +435,7 @@ int cmd_run(int argc, char** argv)
 	snprintf(r.surface_pvd_path, sizeof r.surface_pvd_path, "%s/%s_surface.pvd", r.dir, s->name);
 	r.pvd.sub = "vtk";
 	r.surface_pvd.sub = "surface";
-	r.surface_def = pdl_surface_def_from_scene(s);
+	r.surface_def = s->world.dimensions == 3 ? surface_def_3d(s) : pdl_surface_def_from_scene(s);
 	char png_path[1100];
 	if (o.png_path) snprintf(png_path, sizeof png_path, "%s", o.png_path);
 	else snprintf(png_path, sizeof png_path, "%s/final.png", r.dir);
@@ -476,7 +510,7 @@ int cmd_run(int argc, char** argv)
 	/* the earlier run wrote the frames up to the snapshot's, that one included (a resumed run
 	 * does not write its starting frame again) */
 	if (o.vtk && start > 0) pvd_scan(&r.pvd, r.dir, start);
-	if (o.surface && start > 0) pvd_scan(&r.surface_pvd, r.dir, start);
+	if (o.surface && start > 0 && s->world.dimensions == 2) pvd_scan(&r.surface_pvd, r.dir, start);
 	if (o.video_path) {
 		r.video = cli_video_open(o.video_path, s->output.width, s->output.height, 1.0 / ((double)r.video_every * s->world.dt),
 		                         r.err, sizeof r.err);

@@ -8,11 +8,12 @@
 static const char usage[] =
 	"Usage: puddle COMMAND [options]\n"
 	"\n"
-	"A 2D particle fluid (Clavet, Beaudoin & Poulin 2005, double density relaxation).\n"
+	"A 2D and 3D particle fluid (Clavet, Beaudoin & Poulin 2005, double density relaxation).\n"
 	"\n"
 	"Commands:\n"
 	"  run SCENE      simulate a scene: pictures, video, ParaView/Blender/CSV exports, snapshots\n"
 	"  info SCENE     check a scene file and print it with every default filled in\n"
+	"  validate SCENE...  check scene files (2D or 3D): one line each, exit 2 if any is broken\n"
 	"  bench [SCENE]  time the solver on scenes, particle counts and thread counts; CSV rows\n"
 	"\n"
 	"Options:\n"
@@ -36,6 +37,7 @@ int main(int argc, char** argv)
 			char* sub[] = {argv[2], help, NULL};
 			if (strcmp(argv[2], "run") == 0) return cmd_run(2, sub);
 			if (strcmp(argv[2], "info") == 0) return cmd_info(2, sub);
+			if (strcmp(argv[2], "validate") == 0) return cmd_validate(2, sub);
 			if (strcmp(argv[2], "bench") == 0) return cmd_bench(2, sub);
 		}
 		fputs(usage, stdout);
@@ -47,8 +49,9 @@ int main(int argc, char** argv)
 	}
 	if (strcmp(cmd, "run") == 0) return cmd_run(argc - 1, argv + 1);
 	if (strcmp(cmd, "info") == 0) return cmd_info(argc - 1, argv + 1);
+	if (strcmp(cmd, "validate") == 0) return cmd_validate(argc - 1, argv + 1);
 	if (strcmp(cmd, "bench") == 0) return cmd_bench(argc - 1, argv + 1);
-	static const char* const known[] = {"run", "info", "bench", "help", "--help", "--version"};
+	static const char* const known[] = {"run", "info", "validate", "bench", "help", "--help", "--version"};
 	const char* best = pdl_suggest(cmd, known, (int)(sizeof known / sizeof known[0]));
 	fprintf(stderr, "puddle: unknown command '%s'%s%s%s\nTry 'puddle --help'.\n", cmd, best ? " (did you mean '" : "",
 	        best ? best : "", best ? "'?)" : "");

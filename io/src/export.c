@@ -54,14 +54,16 @@ static bool write_file(const char* path, const pdl_world* w, writer write, char*
 
 /* ---- VTK ---------------------------------------------------------------------------------------- */
 
+/* comps 3: the vector (a, b, c), c = NULL (2D worlds) writing z = 0; comps 1: the scalar a */
 static void vtp_floats(FILE* f, const char* name, int comps, const pdl_particle_data* p, const int* order,
-                       const float* a, const float* b)
+                       const float* a, const float* b, const float* c)
 {
 	fprintf(f, "        <DataArray type=\"Float32\" Name=\"%s\" NumberOfComponents=\"%d\" format=\"ascii\">\n", name, comps);
 	for (int k = 0; k < p->count; ++k) {
 		int i = order[k];
 		/* %.9g: every float reads back exactly */
-		if (comps == 3) fprintf(f, "%.9g %.9g 0\n", (double)a[i], (double)b[i]);
+		if (comps == 3 && c) fprintf(f, "%.9g %.9g %.9g\n", (double)a[i], (double)b[i], (double)c[i]);
+		else if (comps == 3) fprintf(f, "%.9g %.9g 0\n", (double)a[i], (double)b[i]);
 		else fprintf(f, "%.9g\n", a ? (double)a[i] : 0.0);
 	}
 	fprintf(f, "        </DataArray>\n");
@@ -75,11 +77,11 @@ static void write_vtp(FILE* f, const pdl_world* w, const pdl_particle_data* p, c
 	fprintf(f, "  <PolyData>\n    <Piece NumberOfPoints=\"%d\" NumberOfVerts=\"%d\" NumberOfLines=\"0\" "
 	           "NumberOfStrips=\"0\" NumberOfPolys=\"0\">\n", n, n);
 	fprintf(f, "      <Points>\n");
-	vtp_floats(f, "position", 3, p, order, p->x, p->y);
+	vtp_floats(f, "position", 3, p, order, p->x, p->y, p->z);
 	fprintf(f, "      </Points>\n      <PointData Scalars=\"density\" Vectors=\"velocity\">\n");
-	vtp_floats(f, "velocity", 3, p, order, p->vx, p->vy);
-	vtp_floats(f, "density", 1, p, order, p->density, NULL);
-	vtp_floats(f, "pressure", 1, p, order, p->pressure, NULL);
+	vtp_floats(f, "velocity", 3, p, order, p->vx, p->vy, p->vz);
+	vtp_floats(f, "density", 1, p, order, p->density, NULL, NULL);
+	vtp_floats(f, "pressure", 1, p, order, p->pressure, NULL, NULL);
 	fprintf(f, "        <DataArray type=\"Int32\" Name=\"material\" format=\"ascii\">\n");
 	for (int k = 0; k < n; ++k) fprintf(f, "%d\n", p->material[order[k]]);
 	fprintf(f, "        </DataArray>\n        <DataArray type=\"UInt32\" Name=\"id\" format=\"ascii\">\n");
@@ -128,9 +130,11 @@ bool pdl_export_pvd(const char* path, const char* const* files, const double* ti
 
 static void write_ply(FILE* f, const pdl_world* w, const pdl_particle_data* p, const int* order)
 {
-	fprintf(f, "ply\nformat ascii 1.0\ncomment puddle particles, t = %.9g s, z = 0\n", pdl_world_time(w));
+	bool is_3d = p->z != NULL;
+	fprintf(f, "ply\nformat ascii 1.0\ncomment puddle particles, t = %.9g s%s\n", pdl_world_time(w), is_3d ? "" : ", z = 0");
 	fprintf(f, "element vertex %d\n", p->count);
 	fprintf(f, "property float x\nproperty float y\nproperty float z\nproperty float vx\nproperty float vy\n");
+	if (is_3d) fprintf(f, "property float vz\n");
 	fprintf(f, "property float density\nproperty float pressure\nproperty uchar material\n");
 	fprintf(f, "property uchar red\nproperty uchar green\nproperty uchar blue\nend_header\n");
 	uint32_t colors[PDL_MAX_MATERIALS];
@@ -138,9 +142,14 @@ static void write_ply(FILE* f, const pdl_world* w, const pdl_particle_data* p, c
 	for (int k = 0; k < p->count; ++k) {
 		int i = order[k];
 		uint32_t c = colors[p->material[i] % PDL_MAX_MATERIALS];
-		fprintf(f, "%.9g %.9g 0 %.9g %.9g %.9g %.9g %d %u %u %u\n", (double)p->x[i], (double)p->y[i], (double)p->vx[i],
-		        (double)p->vy[i], p->density ? (double)p->density[i] : 0.0, p->pressure ? (double)p->pressure[i] : 0.0,
-		        p->material[i], (unsigned)(c >> 16) & 255u, (unsigned)(c >> 8) & 255u, (unsigned)c & 255u);
+		if (is_3d)
+			fprintf(f, "%.9g %.9g %.9g %.9g %.9g %.9g ", (double)p->x[i], (double)p->y[i], (double)p->z[i], (double)p->vx[i],
+			        (double)p->vy[i], (double)p->vz[i]);
+		else
+			fprintf(f, "%.9g %.9g 0 %.9g %.9g ", (double)p->x[i], (double)p->y[i], (double)p->vx[i], (double)p->vy[i]);
+		fprintf(f, "%.9g %.9g %d %u %u %u\n", p->density ? (double)p->density[i] : 0.0,
+		        p->pressure ? (double)p->pressure[i] : 0.0, p->material[i], (unsigned)(c >> 16) & 255u,
+		        (unsigned)(c >> 8) & 255u, (unsigned)c & 255u);
 	}
 }
 
@@ -154,12 +163,15 @@ bool pdl_export_ply(const char* path, const pdl_world* w, char* err, size_t err_
 static void write_csv(FILE* f, const pdl_world* w, const pdl_particle_data* p, const int* order)
 {
 	(void)w;
-	fprintf(f, "id,material,x,y,vx,vy,density,pressure\n");
+	bool is_3d = p->z != NULL;
+	fprintf(f, is_3d ? "id,material,x,y,z,vx,vy,vz,density,pressure\n" : "id,material,x,y,vx,vy,density,pressure\n");
 	for (int k = 0; k < p->count; ++k) {
 		int i = order[k];
-		fprintf(f, "%u,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", (unsigned)p->id[i], p->material[i], (double)p->x[i],
-		        (double)p->y[i], (double)p->vx[i], (double)p->vy[i], p->density ? (double)p->density[i] : 0.0,
-		        p->pressure ? (double)p->pressure[i] : 0.0);
+		fprintf(f, "%u,%d,%.9g,%.9g,", (unsigned)p->id[i], p->material[i], (double)p->x[i], (double)p->y[i]);
+		if (is_3d) fprintf(f, "%.9g,", (double)p->z[i]);
+		fprintf(f, "%.9g,%.9g,", (double)p->vx[i], (double)p->vy[i]);
+		if (is_3d) fprintf(f, "%.9g,", (double)p->vz[i]);
+		fprintf(f, "%.9g,%.9g\n", p->density ? (double)p->density[i] : 0.0, p->pressure ? (double)p->pressure[i] : 0.0);
 	}
 }
 

@@ -7,17 +7,9 @@
 #include <string.h>
 
 
-/* SCENE CAMERA: the camera 3D pictures of a scene are seen through. pdl_scene has no camera yet
- * (it is being added on another branch, with 3D bounds), so this frames the scene's bounds: x and
- * y from bounds_min/max, z as deep as the larger of the x and y extents, centred on z = 0. Once
- * pdl_scene has `camera` (the scene's "camera" object, its missing keys already filled from
- * pdl_camera_framing of the 3D bounds), this whole function becomes `return s->camera;`. */
-static pdl_camera scene_camera(const pdl_scene* s)
-{
-	float half_depth = 0.5f * fmaxf(s->bounds_max.x - s->bounds_min.x, s->bounds_max.y - s->bounds_min.y);
-	return pdl_camera_framing((pdl_vec3){s->bounds_min.x, s->bounds_min.y, -half_depth},
-	                          (pdl_vec3){s->bounds_max.x, s->bounds_max.y, half_depth});
-}
+/* The camera 3D pictures of a scene are seen through: the scene's "camera" object, its missing
+ * keys filled from pdl_camera_framing of the 3D bounds when the scene was loaded. */
+static pdl_camera scene_camera(const pdl_scene* s) { return s->camera; }
 
 pdl_render_def pdl_render_def_from_scene(const pdl_scene* s)
 {
@@ -25,8 +17,8 @@ pdl_render_def pdl_render_def_from_scene(const pdl_scene* s)
 	memset(&d, 0, sizeof d);
 	d.width = s->output.width;
 	d.height = s->output.height;
-	d.view_min = s->bounds_min;
-	d.view_max = s->bounds_max;
+	d.view_min = (pdl_vec2){s->bounds_min.x, s->bounds_min.y}; /* x, y of the 3D bounds */
+	d.view_max = (pdl_vec2){s->bounds_max.x, s->bounds_max.y};
 	d.color_mode = s->output.color_mode;
 	d.blob_radius = s->output.blob_radius;
 	d.threshold = s->output.threshold;

@@ -28,6 +28,16 @@ static cJSON* vec2_item(pdl_vec2 v)
 	return a;
 }
 
+/* [x, y] in a 2D scene, [x, y, z] in a 3D one */
+static cJSON* vec_item(pdl_vec3 v, int dimensions)
+{
+	cJSON* a = cJSON_CreateArray();
+	cJSON_AddItemToArray(a, float_item(v.x));
+	cJSON_AddItemToArray(a, float_item(v.y));
+	if (dimensions == 3) cJSON_AddItemToArray(a, float_item(v.z));
+	return a;
+}
+
 static cJSON* field_item(const pdl_scene* s, const scene_field* f, const void* base)
 {
 	const char* at = (const char*)base + f->offset;
@@ -38,7 +48,7 @@ static cJSON* field_item(const pdl_scene* s, const scene_field* f, const void* b
 		memcpy(&i, at, sizeof i);
 		return cJSON_CreateNumber(i);
 	}
-	case FT_VEC2: return vec2_item(*(const pdl_vec2*)at);
+	case FT_VEC: return vec_item(*(const pdl_vec3*)at, s->world.dimensions);
 	case FT_COLOR: {
 		char c[8];
 		pdl_schema_color_text(*(const uint32_t*)at, c);
@@ -48,8 +58,8 @@ static cJSON* field_item(const pdl_scene* s, const scene_field* f, const void* b
 	case FT_ENUM: {
 		int i;
 		memcpy(&i, at, sizeof i);
-		i -= f->base;
-		return cJSON_CreateString(i >= 0 && i < f->name_count ? f->names[i] : "?");
+		const char* name = pdl_schema_enum_name(f, i - f->base, s->world.dimensions);
+		return cJSON_CreateString(name ? name : "?");
 	}
 	case FT_MATERIAL: {
 		int m;
@@ -71,6 +81,13 @@ static cJSON* field_item(const pdl_scene* s, const scene_field* f, const void* b
 		memcpy(&n, (const char*)base + f->size, sizeof n);
 		cJSON* a = cJSON_CreateArray();
 		for (int i = 0; i < n; ++i) cJSON_AddItemToArray(a, vec2_item(((const pdl_vec2*)at)[i]));
+		return a;
+	}
+	case FT_PATH: {
+		int n;
+		memcpy(&n, (const char*)base + f->size, sizeof n);
+		cJSON* a = cJSON_CreateArray();
+		for (int i = 0; i < n; ++i) cJSON_AddItemToArray(a, vec_item(((const pdl_vec3*)at)[i], s->world.dimensions));
 		return a;
 	}
 	}
@@ -121,6 +138,8 @@ char* pdl_scene_to_json(const pdl_scene* s)
 	                      list_item(s, &pdl_schema_emitter, s->emitters, sizeof s->emitters[0], s->emitter_count));
 	cJSON_AddItemToObject(root, "strokes", list_item(s, &pdl_schema_stroke, s->strokes, sizeof s->strokes[0], s->stroke_count));
 	cJSON_AddItemToObject(root, "output", object_item(s, &pdl_schema_output, &s->output));
+	/* 3D scenes: the resolved camera, also when the file gave none (it is then the framing) */
+	if (s->world.dimensions == 3) cJSON_AddItemToObject(root, "camera", object_item(s, &pdl_schema_camera, &s->camera));
 	char* text = cJSON_Print(root);
 	cJSON_Delete(root);
 	if (!text) return NULL;
@@ -141,6 +160,7 @@ uint64_t pdl_scene_hash(const pdl_scene* s)
 	if (!sim) return 0;
 	sim->world.threads = 0;
 	memset(&sim->output, 0, sizeof sim->output);
+	memset(&sim->camera, 0, sizeof sim->camera); /* pictures only */
 	sim->name[0] = 0;
 	sim->source[0] = 0;
 	sim->description[0] = 0;

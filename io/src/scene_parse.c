@@ -74,18 +74,49 @@ static bool read_number(parser* p, const char* path, const cJSON* v, const scene
 	return true;
 }
 
+/* A vector key: [x, y] in a 2D scene (z keeps its default), [x, y, z] in a 3D scene. */
+static bool read_vec(parser* p, const char* path, const cJSON* v, const scene_field* f, pdl_vec3* out)
+{
+	int n = p->scene->world.dimensions == 3 ? 3 : 2;
+	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != n) {
+		if (n == 3) return fail(p, path, "must be [x, y, z] (3 numbers) in a 3D scene"), false;
+		return fail(p, path, "must be an array [x, y] of two numbers, got %s", type_name(v)), false;
+	}
+	double c[3] = {0, 0, out->z};
+	for (int i = 0; i < n; ++i) {
+		char sub[208]; /* path (< 192) and "[i]" */
+		snprintf(sub, sizeof sub, "%s[%d]", path, i);
+		if (!read_number(p, sub, cJSON_GetArrayItem(v, i), f, &c[i])) return false;
+	}
+	*out = (pdl_vec3){(float)c[0], (float)c[1], (float)c[2]};
+	return true;
+}
+
+/* Polygon vertices: always [x, y] (polygons are 2D only). */
 static bool read_vec2(parser* p, const char* path, const cJSON* v, const scene_field* f, pdl_vec2* out)
 {
 	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2)
 		return fail(p, path, "must be an array [x, y] of two numbers, got %s", type_name(v)), false;
 	double c[2];
 	for (int i = 0; i < 2; ++i) {
-		char sub[192];
+		char sub[208]; /* path (< 192) and "[i]" */
 		snprintf(sub, sizeof sub, "%s[%d]", path, i);
 		if (!read_number(p, sub, cJSON_GetArrayItem(v, i), f, &c[i])) return false;
 	}
 	*out = (pdl_vec2){(float)c[0], (float)c[1]};
 	return true;
+}
+
+/* "\"point\", \"line\", ..." : the names of an enum in this scene's dimensions. */
+static void enum_list(const parser* p, const scene_field* f, char* list, size_t size)
+{
+	list[0] = 0;
+	for (int i = 0, k = 0; i < f->name_count; ++i) {
+		const char* name = pdl_schema_enum_name(f, i, p->scene->world.dimensions);
+		if (!name) continue;
+		size_t n = strlen(list);
+		snprintf(list + n, size - n, "%s\"%s\"", k++ ? ", " : "", name);
+	}
 }
 
 static bool read_color(parser* p, const char* path, const cJSON* v, uint32_t* out)
@@ -117,8 +148,8 @@ static bool read_field(parser* p, const char* path, const cJSON* v, const scene_
 		memcpy(at, &i, sizeof i);
 		return true;
 	}
-	case FT_VEC2:
-		return read_vec2(p, path, v, f, (pdl_vec2*)at);
+	case FT_VEC:
+		return read_vec(p, path, v, f, (pdl_vec3*)at);
 	case FT_COLOR:
 		return read_color(p, path, v, (uint32_t*)at);
 	case FT_TEXT: {
@@ -130,19 +161,27 @@ static bool read_field(parser* p, const char* path, const cJSON* v, const scene_
 	}
 	case FT_ENUM: {
 		const char* s = cJSON_GetStringValue(v);
-		for (int i = 0; s && i < f->name_count; ++i)
-			if (strcmp(s, f->names[i]) == 0) {
-				int value = f->base + i;
-				memcpy(at, &value, sizeof value);
-				return true;
-			}
-		char list[160] = "";
-		for (int i = 0; i < f->name_count; ++i) {
-			size_t n = strlen(list);
-			snprintf(list + n, sizeof list - n, "%s\"%s\"", i ? ", " : "", f->names[i]);
+		bool is_3d = p->scene->world.dimensions == 3;
+		/* either dimension's name is accepted ("sphere" is "circle" in 2D and the other way
+		 * round), but a 2D-only value (no 3D name) is refused in a 3D scene */
+		for (int i = 0; s && i < f->name_count; ++i) {
+			const char* name3 = f->names_3d ? f->names_3d[i] : f->names[i];
+			if (strcmp(s, f->names[i]) != 0 && !(name3 && strcmp(s, name3) == 0)) continue;
+			if (is_3d && !name3) return fail(p, path, "\"%s\" is 2D only", s), false;
+			int value = f->base + i;
+			memcpy(at, &value, sizeof value);
+			return true;
 		}
+		char list[160];
+		enum_list(p, f, list, sizeof list);
 		if (!s) return fail(p, path, "must be one of %s, got %s", list, type_name(v)), false;
-		const char* near = pdl_suggest(s, f->names, f->name_count);
+		const char* names[32];
+		int count = 0;
+		for (int i = 0; i < f->name_count && count < 32; ++i) {
+			const char* name = pdl_schema_enum_name(f, i, p->scene->world.dimensions);
+			if (name) names[count++] = name;
+		}
+		const char* near = pdl_suggest(s, names, count);
 		if (near) return fail(p, path, "must be one of %s, got \"%s\" (did you mean \"%s\"?)", list, s, near), false;
 		return fail(p, path, "must be one of %s, got \"%s\"", list, s), false;
 	}
@@ -177,17 +216,21 @@ static bool read_field(parser* p, const char* path, const cJSON* v, const scene_
 		memcpy((char*)base + f->size, &n, sizeof n);
 		return true;
 	}
-	case FT_POINTS: {
+	case FT_POINTS:
+	case FT_PATH: {
+		bool path3 = f->type == FT_PATH && p->scene->world.dimensions == 3;
+		const char* shape = path3 ? "[x, y, z]" : "[x, y]";
 		int n = cJSON_IsArray(v) ? cJSON_GetArraySize(v) : -1;
-		if (n < 0) return fail(p, path, "must be an array of %g to %g points [x, y], got %s", f->lo, f->hi, type_name(v)), false;
+		if (n < 0) return fail(p, path, "must be an array of %g to %g points %s, got %s", f->lo, f->hi, shape, type_name(v)), false;
 		if (n < f->lo || n > f->hi)
-			return fail(p, path, "must be an array of %g to %g points [x, y], got %d points", f->lo, f->hi, n), false;
-		pdl_vec2* pts = (pdl_vec2*)at;
-		scene_field any = {"", FT_VEC2, 0, -HUGE_VAL, HUGE_VAL, 0, NULL, 0, 0, 0, 0};
+			return fail(p, path, "must be an array of %g to %g points %s, got %d points", f->lo, f->hi, shape, n), false;
+		scene_field any = {"", FT_VEC, 0, -HUGE_VAL, HUGE_VAL, 0, NULL, 0, 0, 0, 0, NULL};
 		for (int i = 0; i < n; ++i) {
 			char sub[192];
 			snprintf(sub, sizeof sub, "%s[%d]", path, i);
-			if (!read_vec2(p, sub, cJSON_GetArrayItem(v, i), &any, &pts[i])) return false;
+			bool ok = f->type == FT_PATH ? read_vec(p, sub, cJSON_GetArrayItem(v, i), &any, (pdl_vec3*)at + i)
+			                             : read_vec2(p, sub, cJSON_GetArrayItem(v, i), &any, (pdl_vec2*)at + i);
+			if (!ok) return false;
 		}
 		memcpy((char*)base + f->size, &n, sizeof n);
 		return true;
@@ -202,6 +245,12 @@ static bool check_duplicates(parser* p, const char* path, const cJSON* object)
 		for (const cJSON* b = a->next; b; b = b->next)
 			if (strcmp(a->string, b->string) == 0) return fail(p, path, "key \"%s\" appears twice", a->string), false;
 	return true;
+}
+
+static const char* shape_name(const parser* p, const scene_object* o, int shape)
+{
+	const char* name = pdl_schema_enum_name(&o->fields[o->shape_field], shape, p->scene->world.dimensions);
+	return name ? name : o->fields[o->shape_field].names[shape];
 }
 
 /* Reads one object against its schema into base (which holds the defaults). *given gets bit i
@@ -223,11 +272,8 @@ static bool read_object(parser* p, const char* path, const cJSON* object, const 
 		char sub[192];
 		snprintf(sub, sizeof sub, "%s.%s", path, f->key);
 		if (!v && (f->flags & FR_REQUIRED)) {
-			char list[96] = "";
-			for (int i = 0; i < f->name_count; ++i) {
-				size_t n = strlen(list);
-				snprintf(list + n, sizeof list - n, "%s\"%s\"", i ? ", " : "", f->names[i]);
-			}
+			char list[160];
+			enum_list(p, f, list, sizeof list);
 			return fail(p, sub, "is required (one of %s)", list), false;
 		}
 		/* an optional shape (solver.kind) keeps the default in base when it is not given */
@@ -246,7 +292,7 @@ static bool read_object(parser* p, const char* path, const cJSON* object, const 
 		if (k == o->shape_field) continue;
 		const scene_field* f = &o->fields[k];
 		if (f->shapes && shape >= 0 && !(f->shapes & (1u << shape)))
-			return fail(p, sub, "is not used by %s \"%s\"", o->fields[o->shape_field].key, o->fields[o->shape_field].names[shape]), false;
+			return fail(p, sub, "is not used by %s \"%s\"", o->fields[o->shape_field].key, shape_name(p, o, shape)), false;
 		if (!read_field(p, sub, v, f, base)) return false;
 		*given |= 1u << k;
 	}
@@ -257,7 +303,7 @@ static bool read_object(parser* p, const char* path, const cJSON* object, const 
 			char sub[192];
 			snprintf(sub, sizeof sub, "%s.%s", path, f->key);
 			if (shape >= 0 && f->shapes)
-				return fail(p, sub, "is required for %s \"%s\"", o->fields[o->shape_field].key, o->fields[o->shape_field].names[shape]), false;
+				return fail(p, sub, "is required for %s \"%s\"", o->fields[o->shape_field].key, shape_name(p, o, shape)), false;
 			return fail(p, sub, "is required"), false;
 		}
 	}
@@ -344,16 +390,24 @@ static bool check_with_engine(parser* p)
 	return ok;
 }
 
-static void grow_box(pdl_vec2* lo, pdl_vec2* hi, const pdl_boundary_def* b)
+/* The bounding box of a boundary: x and y from its corners (a box turns about z), z from its
+ * depth (3D) or 0 (2D). */
+static void grow_box(pdl_vec3* lo, pdl_vec3* hi, const pdl_boundary_def* b, int dimensions)
 {
+	float dz = dimensions == 3 ? (b->kind == PDL_BOUNDARY_CIRCLE_CONTAINER || b->kind == PDL_BOUNDARY_CIRCLE
+	                                   ? b->radius
+	                                   : b->half_extents.z)
+	                           : 0;
+	float z = dimensions == 3 ? b->position.z : 0;
 	if (b->kind == PDL_BOUNDARY_CIRCLE_CONTAINER || b->kind == PDL_BOUNDARY_CIRCLE) {
-		*lo = (pdl_vec2){b->position.x - b->radius, b->position.y - b->radius};
-		*hi = (pdl_vec2){b->position.x + b->radius, b->position.y + b->radius};
+		*lo = (pdl_vec3){b->position.x - b->radius, b->position.y - b->radius, z - dz};
+		*hi = (pdl_vec3){b->position.x + b->radius, b->position.y + b->radius, z + dz};
 		return;
 	}
 	pdl_vec2 v[PDL_MAX_POLYGON_VERTICES];
 	int n = pdl_boundary_world_vertices(b, v);
-	*lo = *hi = v[0];
+	*lo = (pdl_vec3){v[0].x, v[0].y, z - dz};
+	*hi = (pdl_vec3){v[0].x, v[0].y, z + dz};
 	for (int i = 1; i < n; ++i) {
 		lo->x = fminf(lo->x, v[i].x), lo->y = fminf(lo->y, v[i].y);
 		hi->x = fmaxf(hi->x, v[i].x), hi->y = fmaxf(hi->y, v[i].y);
@@ -361,24 +415,42 @@ static void grow_box(pdl_vec2* lo, pdl_vec2* hi, const pdl_boundary_def* b)
 }
 
 /* Defaults that depend on other keys, then rules that join several keys. */
-static bool resolve(parser* p, unsigned world_bounds_given, const unsigned* fill_given)
+static bool resolve(parser* p, unsigned world_bounds_given, const unsigned* fill_given, unsigned camera_given)
 {
 	pdl_scene* s = p->scene;
 	float h = s->world.interaction_radius;
+	bool is_3d = s->world.dimensions == 3;
 	if (!world_bounds_given) {
 		if (!s->has_container) return fail(p, "world.bounds", "is required when there is no container"), false;
-		pdl_vec2 lo, hi;
-		grow_box(&lo, &hi, &s->container);
-		float mx = 0.02f * (hi.x - lo.x), my = 0.02f * (hi.y - lo.y);
-		s->bounds_min = (pdl_vec2){lo.x - mx, lo.y - my};
-		s->bounds_max = (pdl_vec2){hi.x + mx, hi.y + my};
+		pdl_vec3 lo, hi;
+		grow_box(&lo, &hi, &s->container, s->world.dimensions);
+		float mx = 0.02f * (hi.x - lo.x), my = 0.02f * (hi.y - lo.y), mz = 0.02f * (hi.z - lo.z);
+		s->bounds_min = (pdl_vec3){lo.x - mx, lo.y - my, lo.z - mz};
+		s->bounds_max = (pdl_vec3){hi.x + mx, hi.y + my, hi.z + mz};
 	}
+	if (!is_3d) s->bounds_min.z = s->bounds_max.z = 0;
 	if (!(s->bounds_max.x > s->bounds_min.x) || !(s->bounds_max.y > s->bounds_min.y))
-		return fail(p, "world.bounds", "max must be greater than min on both axes"), false;
+		return fail(p, "world.bounds", is_3d ? "max must be greater than min on every axis" : "max must be greater than min on both axes"), false;
+	if (is_3d && !(s->bounds_max.z > s->bounds_min.z))
+		return fail(p, "world.bounds", "max must be greater than min on every axis"), false;
+	if (is_3d) {
+		/* the keys the file left out come from the framing of the bounds */
+		pdl_camera framing = pdl_camera_framing(s->bounds_min, s->bounds_max);
+		pdl_camera given = s->camera;
+		s->camera = framing;
+		const scene_object* o = &pdl_schema_camera;
+		for (int i = 0; i < o->field_count; ++i)
+			if (camera_given & (1u << i)) {
+				const scene_field* f = &o->fields[i];
+				size_t size = f->type == FT_VEC ? sizeof(pdl_vec3) : sizeof(float);
+				memcpy((char*)&s->camera + f->offset, (const char*)&given + f->offset, size);
+			}
+	}
 	if (s->output.fps == 0) s->output.fps = fminf(240.0f, 1.0f / s->world.dt);
 	if (s->output.blob_radius == 0) s->output.blob_radius = h;
 	if (s->output.height == 0) {
-		double aspect = (s->bounds_max.y - s->bounds_min.y) / (s->bounds_max.x - s->bounds_min.x);
+		/* 2D pictures show the bounds; 3D ones a camera view, framed for 16:9 */
+		double aspect = is_3d ? 9.0 / 16.0 : (s->bounds_max.y - s->bounds_min.y) / (s->bounds_max.x - s->bounds_min.x);
 		int height = 2 * (int)lround(0.5 * s->output.width * aspect);
 		s->output.height = height < 16 ? 16 : height > 8192 ? 8192 : height;
 	}
@@ -398,8 +470,10 @@ static bool resolve(parser* p, unsigned world_bounds_given, const unsigned* fill
 		pdl_scene_emitter* e = &s->emitters[i];
 		char path[64];
 		snprintf(path, sizeof path, "emitters[%d]", i);
-		if (e->velocity.x == 0 && e->velocity.y == 0)
-			return fail(p, path, "velocity must not be [0, 0] (rows are launched along it)"), false;
+		if (e->velocity.x == 0 && e->velocity.y == 0 && (!is_3d || e->velocity.z == 0))
+			return fail(p, path, is_3d ? "velocity must not be [0, 0, 0] (rows are launched along it)"
+			                           : "velocity must not be [0, 0] (rows are launched along it)"),
+			       false;
 		if (!(e->stop > e->start)) return fail(p, path, "stop must be greater than start, got %g <= %g", e->stop, e->start), false;
 		if (e->spacing != 0 && e->spacing < 0.01f * h)
 			return fail(p, path, "spacing must be 0 (rest spacing) or >= 0.01 * solver.interaction_radius"), false;
@@ -511,7 +585,13 @@ static bool parse_root(parser* p, const cJSON* root)
 			return fail(p, "description", "must be at most %d characters", (int)sizeof s->description - 1), false;
 		snprintf(s->description, sizeof s->description, "%s", t);
 	}
-	unsigned given[PDL_SCENE_MAX_FILLS], bounds_given = 0;
+	unsigned given[PDL_SCENE_MAX_FILLS], bounds_given = 0, camera_given = 0;
+	/* world.dimensions first: it decides how many numbers every vector key has */
+	if ((v = cJSON_GetObjectItemCaseSensitive(root, "world")) && cJSON_IsObject(v)) {
+		const cJSON* d = cJSON_GetObjectItemCaseSensitive(v, "dimensions");
+		int k = field_index(&pdl_schema_world, "dimensions");
+		if (d && !read_field(p, "world.dimensions", d, &pdl_schema_world.fields[k], s)) return false;
+	}
 	if ((v = cJSON_GetObjectItemCaseSensitive(root, "world"))) {
 		/* "bounds" is the one nested object: read apart, with its own table */
 		if (!read_object(p, "world", v, &pdl_schema_world, s, &given[0], "bounds")) return false;
@@ -543,11 +623,18 @@ static bool parse_root(parser* p, const cJSON* root)
 		return false;
 	if ((v = cJSON_GetObjectItemCaseSensitive(root, "output")) && !read_object(p, "output", v, &pdl_schema_output, &s->output, &given[0], NULL))
 		return false;
+	if ((v = cJSON_GetObjectItemCaseSensitive(root, "camera"))) {
+		if (s->world.dimensions != 3)
+			return fail(p, "camera", "is used by 3D scenes only (world.dimensions 3)"), false;
+		s->camera = pdl_default_camera();
+		if (!read_object(p, "camera", v, &pdl_schema_camera, &s->camera, &camera_given, NULL)) return false;
+		s->has_camera = true;
+	}
 	/* fills last: their "given" masks are needed by resolve() */
 	if (!read_list(p, root, "fills", &pdl_schema_fill, s->fills, sizeof s->fills[0], PDL_SCENE_MAX_FILLS, &s->fill_count,
 	               fill_default, given))
 		return false;
-	return resolve(p, bounds_given, given);
+	return resolve(p, bounds_given, given, camera_given);
 }
 
 pdl_scene* pdl_scene_parse(const char* json, size_t length, const char* file, pdl_scene_error* err)

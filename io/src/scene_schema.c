@@ -9,14 +9,20 @@
 #define INF HUGE_VAL
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 /* field helpers: F(key, type, struct, member, lo, hi, flags) */
-#define NUM(k, t, s, m, lo, hi, fl) {k, t, offsetof(s, m), lo, hi, fl, NULL, 0, 0, 0, 0}
-#define SHAPED(k, t, s, m, lo, hi, fl, sh) {k, t, offsetof(s, m), lo, hi, fl, NULL, 0, 0, 0, sh}
-#define ENUM(k, s, m, names, base, fl) {k, FT_ENUM, offsetof(s, m), 0, 0, fl, names, COUNT(names), base, 0, 0}
+#define NUM(k, t, s, m, lo, hi, fl) {k, t, offsetof(s, m), lo, hi, fl, NULL, 0, 0, 0, 0, NULL}
+#define SHAPED(k, t, s, m, lo, hi, fl, sh) {k, t, offsetof(s, m), lo, hi, fl, NULL, 0, 0, 0, sh, NULL}
+#define ENUM(k, s, m, names, base, fl) {k, FT_ENUM, offsetof(s, m), 0, 0, fl, names, COUNT(names), base, 0, 0, NULL}
+/* a shape with other names in 3D (names3 parallel to names, NULL entries are 2D only) */
+#define ENUM3(k, s, m, names, names3, base, fl) \
+	{k, FT_ENUM, offsetof(s, m), 0, 0, fl, names, COUNT(names), base, 0, 0, names3}
 
 /* ---- world, bounds, solver: stored in pdl_scene ---------------------------------------- */
 
 static const scene_field world_fields[] = {
-	NUM("gravity", FT_VEC2, pdl_scene, world.gravity, -INF, INF, 0),
+	/* read before every other key of the file (scene_parse.c): it decides how many numbers
+	 * every vector has */
+	NUM("dimensions", FT_INT, pdl_scene, world.dimensions, 2, 3, 0),
+	NUM("gravity", FT_VEC, pdl_scene, world.gravity, -INF, INF, 0),
 	NUM("dt", FT_FLOAT, pdl_scene, world.dt, 0, 1, FR_LO_OPEN),
 	NUM("substeps", FT_INT, pdl_scene, world.substeps, 1, 64, 0),
 	/* "bounds" is an object, read by scene_parse.c with pdl_schema_bounds */
@@ -24,8 +30,8 @@ static const scene_field world_fields[] = {
 const scene_object pdl_schema_world = {"world", world_fields, COUNT(world_fields), -1};
 
 static const scene_field bounds_fields[] = {
-	NUM("min", FT_VEC2, pdl_scene, bounds_min, -INF, INF, FR_REQUIRED),
-	NUM("max", FT_VEC2, pdl_scene, bounds_max, -INF, INF, FR_REQUIRED),
+	NUM("min", FT_VEC, pdl_scene, bounds_min, -INF, INF, FR_REQUIRED),
+	NUM("max", FT_VEC, pdl_scene, bounds_max, -INF, INF, FR_REQUIRED),
 };
 const scene_object pdl_schema_bounds = {"bounds", bounds_fields, COUNT(bounds_fields), -1};
 
@@ -41,10 +47,10 @@ static const scene_field solver_fields[] = {
 	NUM("threads", FT_INT, pdl_scene, world.threads, 0, 256, 0),
 	NUM("max_particles", FT_INT, pdl_scene, world.max_particles, 1, 67108864, 0),
 	SHAPED("speed_of_sound", FT_FLOAT, pdl_scene, world.sph.speed_of_sound, 0, INF, FR_LO_OPEN, K_SPH),
-	{"eos", FT_ENUM, offsetof(pdl_scene, world.sph.eos), 0, 0, 0, sph_eos_names, COUNT(sph_eos_names), PDL_SPH_EOS_TAIT, 0, K_SPH},
+	{"eos", FT_ENUM, offsetof(pdl_scene, world.sph.eos), 0, 0, 0, sph_eos_names, COUNT(sph_eos_names), PDL_SPH_EOS_TAIT, 0, K_SPH, NULL},
 	SHAPED("gamma", FT_FLOAT, pdl_scene, world.sph.gamma, 1, 10, 0, K_SPH),
 	{"pressure_kernel", FT_ENUM, offsetof(pdl_scene, world.sph.pressure_kernel), 0, 0, 0, sph_pressure_kernels,
-	 COUNT(sph_pressure_kernels), PDL_SPH_PRESSURE_POLY6, 0, K_SPH},
+	 COUNT(sph_pressure_kernels), PDL_SPH_PRESSURE_POLY6, 0, K_SPH, NULL},
 	SHAPED("viscosity", FT_FLOAT, pdl_scene, world.sph.viscosity, 0, INF, 0, K_SPH),
 	SHAPED("xsph", FT_FLOAT, pdl_scene, world.sph.xsph, 0, 1, 0, K_SPH),
 	SHAPED("surface_tension", FT_FLOAT, pdl_scene, world.sph.surface_tension, 0, INF, 0, K_SPH),
@@ -57,7 +63,7 @@ const scene_object pdl_schema_solver = {"solver", solver_fields, COUNT(solver_fi
 
 typedef pdl_scene_material smat;
 static const scene_field material_fields[] = {
-	{"name", FT_TEXT, offsetof(smat, name), 0, 0, FR_REQUIRED, NULL, 0, 0, sizeof(((smat*)0)->name), 0},
+	{"name", FT_TEXT, offsetof(smat, name), 0, 0, FR_REQUIRED, NULL, 0, 0, sizeof(((smat*)0)->name), 0, NULL},
 	NUM("rest_density", FT_FLOAT, smat, def.rest_density, 0, INF, FR_LO_OPEN),
 	NUM("stiffness", FT_FLOAT, smat, def.stiffness, 0, INF, 0),
 	NUM("near_stiffness", FT_FLOAT, smat, def.near_stiffness, 0, INF, 0),
@@ -79,12 +85,13 @@ const scene_object pdl_schema_material = {"material", material_fields, COUNT(mat
 
 typedef pdl_boundary_def bdef;
 static const char* const container_shapes[] = {"circle", "box"};
+static const char* const container_shapes_3d[] = {"sphere", "box"};
 enum { C_CIRCLE = 1u << 0, C_BOX = 1u << 1 };
 static const scene_field container_fields[] = {
-	ENUM("shape", bdef, kind, container_shapes, PDL_BOUNDARY_CIRCLE_CONTAINER, FR_REQUIRED),
-	NUM("position", FT_VEC2, bdef, position, -INF, INF, 0),
+	ENUM3("shape", bdef, kind, container_shapes, container_shapes_3d, PDL_BOUNDARY_CIRCLE_CONTAINER, FR_REQUIRED),
+	NUM("position", FT_VEC, bdef, position, -INF, INF, 0),
 	SHAPED("radius", FT_FLOAT, bdef, radius, 0, INF, FR_LO_OPEN | FR_REQUIRED, C_CIRCLE),
-	SHAPED("half_extents", FT_VEC2, bdef, half_extents, 0, INF, FR_LO_OPEN | FR_REQUIRED, C_BOX),
+	SHAPED("half_extents", FT_VEC, bdef, half_extents, 0, INF, FR_LO_OPEN | FR_REQUIRED, C_BOX),
 	SHAPED("angle", FT_FLOAT, bdef, angle, -INF, INF, 0, C_BOX),
 	NUM("friction", FT_FLOAT, bdef, friction, 0, 1, 0),
 	NUM("restitution", FT_FLOAT, bdef, restitution, 0, 1, 0),
@@ -93,16 +100,17 @@ static const scene_field container_fields[] = {
 const scene_object pdl_schema_container = {"container", container_fields, COUNT(container_fields), 0};
 
 static const char* const obstacle_shapes[] = {"circle", "box", "polygon"};
+static const char* const obstacle_shapes_3d[] = {"sphere", "box", NULL};
 enum { O_CIRCLE = 1u << 0, O_BOX = 1u << 1, O_POLYGON = 1u << 2 };
 static const scene_field obstacle_fields[] = {
-	ENUM("shape", bdef, kind, obstacle_shapes, PDL_BOUNDARY_CIRCLE, FR_REQUIRED),
-	NUM("position", FT_VEC2, bdef, position, -INF, INF, 0),
+	ENUM3("shape", bdef, kind, obstacle_shapes, obstacle_shapes_3d, PDL_BOUNDARY_CIRCLE, FR_REQUIRED),
+	NUM("position", FT_VEC, bdef, position, -INF, INF, 0),
 	SHAPED("radius", FT_FLOAT, bdef, radius, 0, INF, FR_LO_OPEN | FR_REQUIRED, O_CIRCLE),
-	SHAPED("half_extents", FT_VEC2, bdef, half_extents, 0, INF, FR_LO_OPEN | FR_REQUIRED, O_BOX),
+	SHAPED("half_extents", FT_VEC, bdef, half_extents, 0, INF, FR_LO_OPEN | FR_REQUIRED, O_BOX),
 	SHAPED("angle", FT_FLOAT, bdef, angle, -INF, INF, 0, O_BOX | O_POLYGON),
 	{"vertices", FT_POINTS, offsetof(bdef, vertices), 3, PDL_MAX_POLYGON_VERTICES, FR_REQUIRED, NULL, 0, 0,
-	 offsetof(bdef, vertex_count), O_POLYGON},
-	NUM("velocity", FT_VEC2, bdef, velocity, -INF, INF, 0),
+	 offsetof(bdef, vertex_count), O_POLYGON, NULL},
+	NUM("velocity", FT_VEC, bdef, velocity, -INF, INF, 0),
 	NUM("friction", FT_FLOAT, bdef, friction, 0, 1, 0),
 	NUM("restitution", FT_FLOAT, bdef, restitution, 0, 1, 0),
 	NUM("stickiness", FT_FLOAT, bdef, stickiness, 0, INF, 0),
@@ -114,18 +122,19 @@ const scene_object pdl_schema_obstacle = {"obstacle", obstacle_fields, COUNT(obs
 typedef pdl_scene_fill fdef;
 /* in pdl_fill_shape order, so the stored value is the index */
 static const char* const fill_shapes[] = {"point", "line", "disc", "box", "sunflower"};
+static const char* const fill_shapes_3d[] = {"point", "line", "ball", "box", NULL};
 enum { S_POINT = 1u << 0, S_LINE = 1u << 1, S_DISC = 1u << 2, S_BOX = 1u << 3, S_SUNFLOWER = 1u << 4 };
 static const scene_field fill_fields[] = {
-	ENUM("shape", fdef, def.shape, fill_shapes, PDL_FILL_POINT, FR_REQUIRED),
+	ENUM3("shape", fdef, def.shape, fill_shapes, fill_shapes_3d, PDL_FILL_POINT, FR_REQUIRED),
 	NUM("material", FT_MATERIAL, fdef, def.material, 0, 0, 0),
-	{"mix", FT_MATERIALS, offsetof(fdef, mix), 1, PDL_MAX_MATERIALS, FR_OMIT_EMPTY, NULL, 0, 0, offsetof(fdef, mix_count), 0},
-	NUM("position", FT_VEC2, fdef, def.position, -INF, INF, 0),
-	SHAPED("end", FT_VEC2, fdef, def.end, -INF, INF, FR_REQUIRED, S_LINE),
+	{"mix", FT_MATERIALS, offsetof(fdef, mix), 1, PDL_MAX_MATERIALS, FR_OMIT_EMPTY, NULL, 0, 0, offsetof(fdef, mix_count), 0, NULL},
+	NUM("position", FT_VEC, fdef, def.position, -INF, INF, 0),
+	SHAPED("end", FT_VEC, fdef, def.end, -INF, INF, FR_REQUIRED, S_LINE),
 	SHAPED("radius", FT_FLOAT, fdef, def.radius, 0, INF, FR_LO_OPEN | FR_REQUIRED, S_DISC | S_SUNFLOWER),
-	SHAPED("half_extents", FT_VEC2, fdef, def.half_extents, 0, INF, FR_LO_OPEN | FR_REQUIRED, S_BOX),
+	SHAPED("half_extents", FT_VEC, fdef, def.half_extents, 0, INF, FR_LO_OPEN | FR_REQUIRED, S_BOX),
 	SHAPED("spacing", FT_FLOAT, fdef, def.spacing, 0, INF, 0, S_LINE | S_DISC | S_BOX | S_SUNFLOWER),
 	SHAPED("count", FT_INT, fdef, def.count, 0, 67108864, 0, S_POINT | S_SUNFLOWER),
-	NUM("velocity", FT_VEC2, fdef, def.velocity, -INF, INF, 0),
+	NUM("velocity", FT_VEC, fdef, def.velocity, -INF, INF, 0),
 };
 const scene_object pdl_schema_fill = {"fill", fill_fields, COUNT(fill_fields), 0};
 
@@ -134,8 +143,8 @@ const scene_object pdl_schema_fill = {"fill", fill_fields, COUNT(fill_fields), 0
 typedef pdl_scene_emitter sem;
 static const scene_field emitter_fields[] = {
 	NUM("material", FT_MATERIAL, sem, material, 0, 0, 0),
-	NUM("position", FT_VEC2, sem, position, -INF, INF, FR_REQUIRED),
-	NUM("velocity", FT_VEC2, sem, velocity, -INF, INF, FR_REQUIRED),
+	NUM("position", FT_VEC, sem, position, -INF, INF, FR_REQUIRED),
+	NUM("velocity", FT_VEC, sem, velocity, -INF, INF, FR_REQUIRED),
 	NUM("width", FT_FLOAT, sem, width, 0, INF, FR_LO_OPEN | FR_REQUIRED),
 	NUM("spacing", FT_FLOAT, sem, spacing, 0, INF, 0),
 	NUM("start", FT_FLOAT, sem, start, 0, INF, 0),
@@ -147,8 +156,8 @@ typedef pdl_scene_stroke sst;
 static const scene_field stroke_fields[] = {
 	NUM("start", FT_FLOAT, sst, start, 0, INF, 0),
 	NUM("end", FT_FLOAT, sst, end, 0, INF, FR_LO_OPEN | FR_REQUIRED),
-	{"points", FT_POINTS, offsetof(sst, points), 1, PDL_SCENE_MAX_STROKE_POINTS, FR_REQUIRED, NULL, 0, 0,
-	 offsetof(sst, point_count), 0},
+	{"points", FT_PATH, offsetof(sst, points), 1, PDL_SCENE_MAX_STROKE_POINTS, FR_REQUIRED, NULL, 0, 0,
+	 offsetof(sst, point_count), 0, NULL},
 	NUM("radius", FT_FLOAT, sst, radius, 0, INF, FR_LO_OPEN),
 	NUM("strength", FT_FLOAT, sst, strength, -INF, INF, 0),
 	NUM("drag", FT_FLOAT, sst, drag, 0, INF, 0),
@@ -175,8 +184,19 @@ static const scene_field output_fields[] = {
 };
 const scene_object pdl_schema_output = {"output", output_fields, COUNT(output_fields), -1};
 
+/* ---- camera (3D scenes only): pdl_camera, ranges as in camera.h ------------------------------ */
+
+static const scene_field camera_fields[] = {
+	NUM("target", FT_VEC, pdl_camera, target, -INF, INF, 0),
+	NUM("yaw", FT_FLOAT, pdl_camera, yaw, -INF, INF, 0),
+	NUM("pitch", FT_FLOAT, pdl_camera, pitch, -89, 89, 0),
+	NUM("distance", FT_FLOAT, pdl_camera, distance, 0, INF, FR_LO_OPEN),
+	NUM("fov", FT_FLOAT, pdl_camera, fov, 5, 120, 0),
+};
+const scene_object pdl_schema_camera = {"camera", camera_fields, COUNT(camera_fields), -1};
+
 const char* const pdl_schema_top_keys[] = {"name",  "description", "world",    "solver",  "materials", "container",
-                                           "obstacles", "fills",   "emitters", "strokes", "output"};
+                                           "obstacles", "fills",   "emitters", "strokes", "output", "camera"};
 const int pdl_schema_top_key_count = COUNT(pdl_schema_top_keys);
 
 /* ---- defaults --------------------------------------------------------------------------------- */
@@ -248,6 +268,12 @@ pdl_scene_stroke pdl_schema_stroke_default(void)
 	s.strength = p.strength;
 	s.drag = p.drag;
 	return s;
+}
+
+const char* pdl_schema_enum_name(const scene_field* f, int i, int dimensions)
+{
+	if (i < 0 || i >= f->name_count) return NULL;
+	return dimensions == 3 && f->names_3d ? f->names_3d[i] : f->names[i];
 }
 
 int pdl_schema_shape_index(const scene_object* o, const void* base)

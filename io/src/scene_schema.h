@@ -12,12 +12,13 @@
 typedef enum field_type {
 	FT_FLOAT,    /* float */
 	FT_INT,      /* int, integral JSON number */
-	FT_VEC2,     /* pdl_vec2 from [x, y] */
+	FT_VEC,      /* pdl_vec3 from [x, y] in a 2D scene (z kept), [x, y, z] in a 3D scene */
 	FT_COLOR,    /* uint32_t 0xRRGGBB from "#rrggbb" */
 	FT_TEXT,     /* char[text_size] */
 	FT_ENUM,     /* int from one of names[], stored as base + index */
 	FT_MATERIAL, /* int material index from a material name */
-	FT_POINTS,   /* pdl_vec2[max_points] from [[x, y], ...], count stored at count_offset */
+	FT_POINTS,   /* pdl_vec2[max_points] from [[x, y], ...], count stored at count_offset (polygons) */
+	FT_PATH,     /* pdl_vec3[max_points] from [[x, y], ...] (2D) or [[x, y, z], ...] (3D), count as FT_POINTS */
 	FT_MATERIALS, /* int[] material indices from an array of names, count stored at count_offset */
 } field_type;
 
@@ -43,6 +44,10 @@ typedef struct scene_field {
 	/* bit s set: the key is used when the object's shape is s (index into its shape names);
 	 * 0: used by every shape */
 	unsigned shapes;
+	/* FT_ENUM: the names in 3D scenes, parallel to names; NULL: the same as names. A NULL
+	 * entry is a 2D-only value. Each name of one list is accepted in the other dimension too as
+	 * a synonym ("sphere" is "circle" in 2D, "circle" is "sphere" in 3D), except 2D-only ones. */
+	const char* const* names_3d;
 } scene_field;
 
 /* One kind of JSON object. If shape_key is set, that key is parsed first and decides which
@@ -64,6 +69,7 @@ extern const scene_object pdl_schema_fill;
 extern const scene_object pdl_schema_emitter;
 extern const scene_object pdl_schema_stroke;
 extern const scene_object pdl_schema_output;
+extern const scene_object pdl_schema_camera;
 
 /* The top-level keys, in the order the writer puts them. */
 extern const char* const pdl_schema_top_keys[];
@@ -78,6 +84,10 @@ pdl_boundary_def pdl_schema_obstacle_default(void);
 pdl_scene_fill pdl_schema_fill_default(void);
 pdl_scene_emitter pdl_schema_emitter_default(void);
 pdl_scene_stroke pdl_schema_stroke_default(void);
+
+/* The name of enum value index i in a scene of `dimensions` (2 or 3); NULL for a 2D-only value in
+ * 3D. */
+const char* pdl_schema_enum_name(const scene_field* f, int i, int dimensions);
 
 /* The shape index (into the field's names) of a stored shape value, or -1. */
 int pdl_schema_shape_index(const scene_object* object, const void* base);

@@ -26,9 +26,10 @@ static bool apply_mix(pdl_world* w, const pdl_scene_fill* f, int first, pdl_erro
 {
 	if (f->mix_count == 0) return true;
 	pdl_particle_data p = pdl_world_particles(w);
-	/* copies: the world must not read from the arrays it is overwriting */
+	/* copies: the world must not read from the arrays it is overwriting. Six arrays: x, y, vx,
+	 * vy, and z, vz in 3D worlds. */
 	size_t n = (size_t)(p.count > 0 ? p.count : 1);
-	float* xyv = malloc(4 * n * sizeof *xyv);
+	float* xyv = malloc(6 * n * sizeof *xyv);
 	uint8_t* material = malloc(n);
 	uint32_t* id = malloc(n * sizeof *id);
 	bool ok = xyv && material && id && !p.spring_partner; /* fills come before any spring exists */
@@ -38,12 +39,15 @@ static bool apply_mix(pdl_world* w, const pdl_scene_fill* f, int first, pdl_erro
 		memcpy(xyv + n, p.y, c * sizeof *xyv);
 		memcpy(xyv + 2 * n, p.vx, c * sizeof *xyv);
 		memcpy(xyv + 3 * n, p.vy, c * sizeof *xyv);
+		if (p.z) memcpy(xyv + 4 * n, p.z, c * sizeof *xyv);
+		if (p.vz) memcpy(xyv + 5 * n, p.vz, c * sizeof *xyv);
 		memcpy(material, p.material, c);
 		memcpy(id, p.id, c * sizeof *id);
 		for (int i = first; i < p.count; ++i) material[i] = (uint8_t)f->mix[(i - first) % f->mix_count];
 		pdl_particle_data q = {0};
 		q.count = p.count;
 		q.x = xyv, q.y = xyv + n, q.vx = xyv + 2 * n, q.vy = xyv + 3 * n;
+		if (p.z) q.z = xyv + 4 * n, q.vz = xyv + 5 * n;
 		q.material = material;
 		q.id = id;
 		q.next_id = p.next_id;
@@ -95,10 +99,22 @@ fail:
 
 /* ---- emitters --------------------------------------------------------------------------------- */
 
+#define FCC_LAYER 0.7071067811865476 /* gap between square layers of an FCC lattice, in spacings */
+
+static bool scene_3d(const pdl_scene* s) { return s->world.dimensions == 3; }
+
 static float emitter_spacing(const pdl_scene* s, const pdl_scene_emitter* e)
 {
 	if (e->spacing > 0) return e->spacing;
-	return pdl_rest_spacing(s->world.interaction_radius, s->materials[e->material].def.rest_density);
+	float h = s->world.interaction_radius, rho = s->materials[e->material].def.rest_density;
+	return scene_3d(s) ? pdl_rest_spacing_3d(h, rho) : pdl_rest_spacing(h, rho);
+}
+
+static double emitter_speed(const pdl_scene* s, const pdl_scene_emitter* e)
+{
+	if (!scene_3d(s)) return hypot(e->velocity.x, e->velocity.y); /* 2D: as before, to the last bit */
+	double z = e->velocity.z;
+	return sqrt((double)e->velocity.x * e->velocity.x + (double)e->velocity.y * e->velocity.y + z * z);
 }
 
 /* Rows are launched at t_k = start + k * row_gap / speed while t_k < stop; this counts the rows
@@ -110,69 +126,101 @@ static long long rows_before(const pdl_scene_emitter* e, double row_time, double
 	return (long long)ceil((end - e->start) / row_time - 1e-9);
 }
 
+/* Rows are the rows of the rest lattice: hexagonal rows (2D) or FCC square layers (3D). */
 static double row_time(const pdl_scene* s, const pdl_scene_emitter* e)
 {
-	double speed = hypot(e->velocity.x, e->velocity.y);
-	return emitter_spacing(s, e) * HEX_ROW / speed;
+	return emitter_spacing(s, e) * (scene_3d(s) ? FCC_LAYER : HEX_ROW) / emitter_speed(s, e);
 }
 
-/* Particles in row k: as many as fit across the width at the spacing, one less in odd rows. */
-static int row_particles(const pdl_scene_emitter* e, double spacing, long long k)
+/* Particles along one side of row k: as many as fit across the width at the spacing, one less
+ * in odd rows. */
+static int row_side(const pdl_scene_emitter* e, double spacing, long long k)
 {
 	int n = (int)floor(e->width / spacing + 1e-6) + 1;
 	if ((k & 1) && n > 1) n--;
 	return n;
 }
 
+/* Particles in row k: a line across the velocity (2D), a square (3D). */
+static int row_particles(const pdl_scene* s, const pdl_scene_emitter* e, double spacing, long long k)
+{
+	int n = row_side(e, spacing, k);
+	return scene_3d(s) ? n * n : n;
+}
+
+/* Two unit vectors across the unit direction d (3D), fixed by d alone so that every run lays
+ * the rows the same way: u is horizontal where it can be (d x y), else d x x. */
+static void across(const double d[3], double u[3], double v[3])
+{
+	double a[3] = {0, 1, 0};
+	if (fabs(d[1]) > 0.9) a[0] = 1, a[1] = 0;
+	u[0] = d[1] * a[2] - d[2] * a[1], u[1] = d[2] * a[0] - d[0] * a[2], u[2] = d[0] * a[1] - d[1] * a[0];
+	double len = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+	for (int i = 0; i < 3; ++i) u[i] /= len;
+	v[0] = d[1] * u[2] - d[2] * u[1], v[1] = d[2] * u[0] - d[0] * u[2], v[2] = d[0] * u[1] - d[1] * u[0];
+}
+
 static int emit_rows(const pdl_scene* s, const pdl_scene_emitter* e, pdl_world* w, long long frame, pdl_error* perr)
 {
 	double dt = s->world.dt, rt = row_time(s, e), t0 = (double)frame * dt, t1 = (double)(frame + 1) * dt;
 	long long first = rows_before(e, rt, t0), last = rows_before(e, rt, t1);
-	double speed = hypot(e->velocity.x, e->velocity.y), sp = emitter_spacing(s, e);
-	double dx = e->velocity.x / speed, dy = e->velocity.y / speed, px = -dy, py = dx;
+	double speed = emitter_speed(s, e), sp = emitter_spacing(s, e);
+	bool is_3d = scene_3d(s);
+	double d[3] = {e->velocity.x / speed, e->velocity.y / speed, is_3d ? e->velocity.z / speed : 0};
+	double u[3] = {-d[1], d[0], 0}, v[3] = {0, 0, 0};
+	if (is_3d) across(d, u, v);
 	int added = 0;
 	for (long long k = first; k < last; ++k) {
 		/* row k left the nozzle at t_k; the frame's step will carry it to where it would be at
 		 * the end of the frame, so start it behind the nozzle by the time it has not flown */
 		double tk = e->start + (double)k * rt, back = speed * (t0 - tk);
-		double cx = e->position.x + dx * back, cy = e->position.y + dy * back;
-		/* odd rows have one particle less and sit in the gaps of even rows */
-		int n = row_particles(e, sp, k);
-		for (int j = 0; j < n; ++j) {
-			double across = ((double)j - 0.5 * (double)(n - 1)) * sp;
-			pdl_fill_def f = pdl_default_fill_def();
-			f.shape = PDL_FILL_POINT;
-			f.count = 1;
-			f.material = e->material;
-			f.position = (pdl_vec3){(float)(cx + px * across), (float)(cy + py * across), 0};
-			f.velocity = (pdl_vec3){e->velocity.x, e->velocity.y, 0};
-			if (pdl_world_fill(w, &f, perr) < 0) return -1;
-			added++;
-		}
+		double c[3] = {e->position.x + d[0] * back, e->position.y + d[1] * back, (is_3d ? e->position.z : 0) + d[2] * back};
+		/* odd rows have one particle less per side and sit in the gaps of even rows */
+		int n = row_side(e, sp, k), nv = is_3d ? n : 1;
+		for (int jv = 0; jv < nv; ++jv)
+			for (int j = 0; j < n; ++j) {
+				double a = ((double)j - 0.5 * (double)(n - 1)) * sp, b = ((double)jv - 0.5 * (double)(nv - 1)) * sp;
+				pdl_fill_def f = pdl_default_fill_def();
+				f.shape = PDL_FILL_POINT;
+				f.count = 1;
+				f.material = e->material;
+				f.position = (pdl_vec3){(float)(c[0] + u[0] * a + v[0] * b), (float)(c[1] + u[1] * a + v[1] * b),
+				                        (float)(c[2] + u[2] * a + v[2] * b)};
+				f.velocity = (pdl_vec3){e->velocity.x, e->velocity.y, is_3d ? e->velocity.z : 0};
+				if (pdl_world_fill(w, &f, perr) < 0) return -1;
+				added++;
+			}
 	}
 	return added;
 }
 
 /* ---- strokes ---------------------------------------------------------------------------------- */
 
-static void stroke_at(const pdl_scene_stroke* st, double t, pdl_vec2* pos, pdl_vec2* vel)
+static double dist3(pdl_vec3 a, pdl_vec3 b)
+{
+	double dx = b.x - a.x, dy = b.y - a.y, dz = b.z - a.z;
+	return dz == 0 ? hypot(dx, dy) : sqrt(dx * dx + dy * dy + dz * dz); /* 2D strokes: as before */
+}
+
+/* 2D strokes have z = 0 in every point, so the same walk serves both. */
+static void stroke_at(const pdl_scene_stroke* st, double t, pdl_vec3* pos, pdl_vec3* vel)
 {
 	double length = 0;
-	for (int i = 1; i < st->point_count; ++i)
-		length += hypot(st->points[i].x - st->points[i - 1].x, st->points[i].y - st->points[i - 1].y);
+	for (int i = 1; i < st->point_count; ++i) length += dist3(st->points[i - 1], st->points[i]);
 	*pos = st->points[0];
-	*vel = (pdl_vec2){0, 0};
+	*vel = (pdl_vec3){0, 0, 0};
 	if (length <= 0) return;
 	double speed = length / (st->end - st->start), target = speed * (t - st->start);
 	for (int i = 1; i < st->point_count; ++i) {
-		pdl_vec2 a = st->points[i - 1], b = st->points[i];
-		double seg = hypot(b.x - a.x, b.y - a.y);
+		pdl_vec3 a = st->points[i - 1], b = st->points[i];
+		double seg = dist3(a, b);
 		if (seg <= 0) continue;
 		if (target <= seg || i == st->point_count - 1) {
 			double u = target / seg;
 			if (u > 1) u = 1;
-			*pos = (pdl_vec2){(float)(a.x + (b.x - a.x) * u), (float)(a.y + (b.y - a.y) * u)};
-			*vel = (pdl_vec2){(float)((b.x - a.x) / seg * speed), (float)((b.y - a.y) / seg * speed)};
+			*pos = (pdl_vec3){(float)(a.x + (b.x - a.x) * u), (float)(a.y + (b.y - a.y) * u), (float)(a.z + (b.z - a.z) * u)};
+			*vel = (pdl_vec3){(float)((b.x - a.x) / seg * speed), (float)((b.y - a.y) / seg * speed),
+			                  (float)((b.z - a.z) / seg * speed)};
 			return;
 		}
 		target -= seg;
@@ -187,10 +235,10 @@ int pdl_scene_apply_frame(const pdl_scene* s, pdl_world* w, long long frame, pdl
 		const pdl_scene_stroke* st = &s->strokes[i];
 		if (t >= st->start && t < st->end) {
 			pdl_pointer ptr = pdl_default_pointer();
-			pdl_vec2 at, speed;
+			pdl_vec3 at, speed;
 			stroke_at(st, t, &at, &speed);
-			ptr.position = (pdl_vec3){at.x, at.y, 0};
-			ptr.velocity = (pdl_vec3){speed.x, speed.y, 0};
+			ptr.position = at;
+			ptr.velocity = speed;
 			ptr.radius = st->radius;
 			ptr.strength = st->strength;
 			ptr.drag = st->drag;
@@ -222,10 +270,61 @@ long long pdl_scene_frames_for(const pdl_scene* s, double seconds)
 
 /* ---- estimates and scaling ----------------------------------------------------------------------- */
 
+/* Points of the FCC walk of particles.c (nearest neighbours s apart, cube step a = s / sqrt 2,
+ * even coordinate sum) over [lo, hi], keeping only those within ball_r of c when ball_r > 0.
+ * The same arithmetic as the engine's walk, so the count is exact; a box needs no walk. */
+static double fcc_count(double s, const double lo[3], const double hi[3], const double c[3], double ball_r)
+{
+	double a = s * 0.70710678118654752, n[3];
+	for (int d = 0; d < 3; ++d) n[d] = floor((hi[d] - lo[d]) / a + 1e-9) + 1;
+	double all = n[0] * n[1] * n[2];
+	/* even-sum points of an n0 x n1 x n2 block: (all + product of (n_d mod 2)) / 2 */
+	double even = 0.5 * (all + fmod(n[0], 2) * fmod(n[1], 2) * fmod(n[2], 2));
+	if (ball_r <= 0) return even;
+	if (all > 4e7) return floor(4.18879020478639 * ball_r * ball_r * ball_r / (a * a * a * 2)) + 1; /* volume */
+	double count = 0;
+	for (double k = 0; k < n[2]; ++k)
+		for (double j = 0; j < n[1]; ++j)
+			for (double i = fmod(j + k, 2.0); i < n[0]; i += 2) {
+				double dx = lo[0] + i * a - c[0], dy = lo[1] + j * a - c[1], dz = lo[2] + k * a - c[2];
+				count += !(dx * dx + dy * dy + dz * dz > ball_r * ball_r);
+			}
+	return count;
+}
+
+static double fill_estimate_3d(const pdl_fill_def* f, double sp)
+{
+	double c[3] = {f->position.x, f->position.y, f->position.z};
+	switch (f->shape) {
+	case PDL_FILL_POINT: return f->count > 0 ? f->count : 1;
+	case PDL_FILL_LINE: {
+		double dx = f->end.x - c[0], dy = f->end.y - c[1], dz = f->end.z - c[2];
+		return floor(sqrt(dx * dx + dy * dy + dz * dz) / sp) + 1;
+	}
+	case PDL_FILL_BOX: {
+		double half[3] = {f->half_extents.x, f->half_extents.y, f->half_extents.z}, lo[3], hi[3];
+		for (int k = 0; k < 3; ++k) {
+			if (half[k] < 0.5 * sp) return 1;
+			lo[k] = c[k] - half[k] + 0.5 * sp, hi[k] = c[k] + half[k] - 0.5 * sp;
+		}
+		return fcc_count(sp, lo, hi, c, 0);
+	}
+	case PDL_FILL_DISC: {
+		double r = f->radius;
+		if (r < 0.5 * sp) return 1;
+		double lo[3] = {c[0] - r, c[1] - r, c[2] - r}, hi[3] = {c[0] + r, c[1] + r, c[2] + r};
+		return fcc_count(sp, lo, hi, c, r - 0.5 * sp);
+	}
+	default: return 0;
+	}
+}
+
 static double fill_estimate(const pdl_scene* s, const pdl_fill_def* f)
 {
 	double h = s->world.interaction_radius;
-	double sp = f->spacing > 0 ? f->spacing : pdl_rest_spacing((float)h, s->materials[f->material].def.rest_density);
+	float rho = s->materials[f->material].def.rest_density;
+	if (scene_3d(s)) return fill_estimate_3d(f, f->spacing > 0 ? f->spacing : pdl_rest_spacing_3d((float)h, rho));
+	double sp = f->spacing > 0 ? f->spacing : pdl_rest_spacing((float)h, rho);
 	double pi = 3.14159265358979;
 	switch (f->shape) {
 	case PDL_FILL_POINT: return f->count > 0 ? f->count : 1; /* the engine adds one for 0 */
@@ -257,12 +356,13 @@ double pdl_scene_estimate_particles(const pdl_scene* s)
 	for (int i = 0; i < s->emitter_count; ++i) {
 		const pdl_scene_emitter* e = &s->emitters[i];
 		double rows = (double)rows_before(e, row_time(s, e), e->stop), sp = emitter_spacing(s, e);
-		total += ceil(rows / 2) * row_particles(e, sp, 0) + floor(rows / 2) * row_particles(e, sp, 1);
+		total += ceil(rows / 2) * row_particles(s, e, sp, 0) + floor(rows / 2) * row_particles(s, e, sp, 1);
 	}
 	return total;
 }
 
 static pdl_vec2 scaled(pdl_vec2 v, float k) { return (pdl_vec2){v.x * k, v.y * k}; }
+/* z is 0 in 2D scenes, so scaling it too changes nothing there */
 static pdl_vec3 scaled3(pdl_vec3 v, float k) { return (pdl_vec3){v.x * k, v.y * k, v.z * k}; }
 
 static void scale_boundary(pdl_boundary_def* b, float k)
@@ -280,8 +380,10 @@ void pdl_scene_scale(pdl_scene* s, float k)
 	 * too, keeping the Mach number and with it the density error the same (the CFL rule then
 	 * takes more substeps) */
 	s->world.sph.speed_of_sound *= sqrtf(k);
-	s->bounds_min = scaled(s->bounds_min, k);
-	s->bounds_max = scaled(s->bounds_max, k);
+	s->bounds_min = scaled3(s->bounds_min, k);
+	s->bounds_max = scaled3(s->bounds_max, k);
+	s->camera.target = scaled3(s->camera.target, k);
+	s->camera.distance *= k;
 	if (s->has_container) scale_boundary(&s->container, k);
 	for (int i = 0; i < s->obstacle_count; ++i) scale_boundary(&s->obstacles[i], k);
 	for (int i = 0; i < s->fill_count; ++i) {
@@ -293,12 +395,12 @@ void pdl_scene_scale(pdl_scene* s, float k)
 		if (f->shape == PDL_FILL_SPIRAL && f->count > 0) f->count = (int)lround((double)f->count * k * k);
 	}
 	for (int i = 0; i < s->emitter_count; ++i) {
-		s->emitters[i].position = scaled(s->emitters[i].position, k);
+		s->emitters[i].position = scaled3(s->emitters[i].position, k);
 		s->emitters[i].width *= k;
 	}
 	for (int i = 0; i < s->stroke_count; ++i) {
 		pdl_scene_stroke* st = &s->strokes[i];
-		for (int j = 0; j < st->point_count; ++j) st->points[j] = scaled(st->points[j], k);
+		for (int j = 0; j < st->point_count; ++j) st->points[j] = scaled3(st->points[j], k);
 		st->radius *= k;
 	}
 }
@@ -307,18 +409,34 @@ float pdl_scene_scale_to_particles(pdl_scene* s, double particles)
 {
 	double now = pdl_scene_estimate_particles(s);
 	if (!s || !(now > 0) || !(particles > 0)) return 1;
-	/* particles grow with area: scale lengths by the square root, then once more to absorb the
-	 * lattice's rounding at the edges */
+	/* particles grow with area (3D: volume): scale lengths by the square (cube) root, then once
+	 * more to absorb the lattice's rounding at the edges */
+	double (*root)(double) = scene_3d(s) ? cbrt : sqrt;
 	pdl_scene original = *s;
-	double k = sqrt(particles / now);
+	double k = root(particles / now);
 	pdl_scene_scale(s, (float)k);
 	double got = pdl_scene_estimate_particles(s);
 	if (got > 0) {
-		k *= sqrt(particles / got);
+		k *= root(particles / got);
 		*s = original;
 		pdl_scene_scale(s, (float)k);
 	}
-	return (float)k;
+	if (!scene_3d(s)) return (float)k;
+	/* 3D: the layers of a thin pool come in whole spacings, so one correction can overshoot by
+	 * 10 %; a few more steps keep the closest factor */
+	double best_k = k, best = fabs(pdl_scene_estimate_particles(s) - particles);
+	for (int it = 0; it < 8 && best > 0.01 * particles; ++it) {
+		got = pdl_scene_estimate_particles(s);
+		if (!(got > 0)) break;
+		k *= root(particles / got);
+		*s = original;
+		pdl_scene_scale(s, (float)k);
+		double miss = fabs(pdl_scene_estimate_particles(s) - particles);
+		if (miss < best) best = miss, best_k = k;
+	}
+	*s = original;
+	pdl_scene_scale(s, (float)best_k);
+	return (float)best_k;
 }
 
 const char* pdl_color_mode_name(pdl_color_mode m)
@@ -331,6 +449,18 @@ const char* pdl_scene_fill_shape_name(pdl_fill_shape shape)
 {
 	static const char* const names[] = {"point", "line", "disc", "box", "sunflower"};
 	return shape >= 0 && shape < PDL_FILL_SHAPE_COUNT ? names[shape] : "?";
+}
+
+const char* pdl_scene_fill_shape_name_3d(pdl_fill_shape shape)
+{
+	static const char* const names[] = {"point", "line", "ball", "box", "sunflower"};
+	return shape >= 0 && shape < PDL_FILL_SHAPE_COUNT ? names[shape] : "?";
+}
+
+const char* pdl_scene_boundary_shape_name_3d(pdl_boundary_kind kind)
+{
+	static const char* const names[] = {"sphere", "box", "sphere", "box", "polygon"};
+	return kind >= 0 && kind < PDL_BOUNDARY_KIND_COUNT ? names[kind] : "?";
 }
 
 const char* pdl_scene_boundary_shape_name(pdl_boundary_kind kind)

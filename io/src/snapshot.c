@@ -110,6 +110,7 @@ bool pdl_snapshot_write(const char* path, const pdl_world* w, const pdl_snapshot
 	put(&b, name, sizeof name);
 
 	pdl_world_def wd = pdl_world_get_def(w);
+	put_i32(&b, wd.dimensions);
 	put_f32(&b, wd.interaction_radius);
 	put_f32(&b, wd.dt);
 	put_i32(&b, wd.substeps);
@@ -140,6 +141,10 @@ bool pdl_snapshot_write(const char* path, const pdl_world* w, const pdl_snapshot
 	for (size_t i = 0; i < n; ++i) put_f32(&b, p.y[i]);
 	for (size_t i = 0; i < n; ++i) put_f32(&b, p.vx[i]);
 	for (size_t i = 0; i < n; ++i) put_f32(&b, p.vy[i]);
+	if (wd.dimensions == 3) {
+		for (size_t i = 0; i < n; ++i) put_f32(&b, p.z[i]);
+		for (size_t i = 0; i < n; ++i) put_f32(&b, p.vz[i]);
+	}
 	put(&b, p.material, n);
 	for (size_t i = 0; i < n; ++i) put_u32(&b, p.id[i]);
 	if (p.spring_partner) {
@@ -280,7 +285,7 @@ typedef struct decoded {
 	int count;
 	uint32_t next_id;
 	bool springs;
-	float *x, *y, *vx, *vy, *rest;
+	float *x, *y, *vx, *vy, *z, *vz, *rest; /* z, vz: 3D worlds only */
 	uint8_t* material;
 	uint32_t* id;
 	int32_t* partner;
@@ -289,6 +294,7 @@ typedef struct decoded {
 static void free_decoded(decoded* d)
 {
 	free(d->alive), free(d->boundaries), free(d->x), free(d->y), free(d->vx), free(d->vy), free(d->rest);
+	free(d->z), free(d->vz);
 	free(d->material), free(d->id), free(d->partner);
 }
 
@@ -362,6 +368,8 @@ static bool load(const char* path, decoded* d, char* err, size_t err_size)
 	if (name) memcpy(d->info.scene_name, name, sizeof d->info.scene_name);
 	d->info.scene_name[sizeof d->info.scene_name - 1] = 0;
 	d->world = pdl_default_world_def();
+	d->world.dimensions = get_i32(&c);
+	if (d->world.dimensions != 2 && d->world.dimensions != 3) goto corrupt;
 	d->world.interaction_radius = get_f32(&c);
 	d->world.dt = get_f32(&c);
 	d->world.substeps = get_i32(&c);
@@ -384,15 +392,17 @@ static bool load(const char* path, decoded* d, char* err, size_t err_size)
 	uint32_t count = get_u32(&c);
 	d->next_id = get_u32(&c);
 	d->springs = get_u8(&c) != 0;
-	size_t per = 4 * 5 + 1 + (d->springs ? 8 * SPRINGS : 0);
+	bool is_3d = d->world.dimensions == 3;
+	size_t per = 4 * (is_3d ? 7 : 5) + 1 + (d->springs ? 8 * SPRINGS : 0);
 	if (c.short_read || count > (c.size - c.at) / per || count > (uint32_t)67108864) goto corrupt;
 	d->count = (int)count;
 	size_t cn = count ? count : 1;
 	d->x = malloc(cn * 4), d->y = malloc(cn * 4), d->vx = malloc(cn * 4), d->vy = malloc(cn * 4);
 	d->material = malloc(cn), d->id = malloc(cn * 4);
-	if (!d->x || !d->y || !d->vx || !d->vy || !d->material || !d->id) goto oom;
-	float* arrays[4] = {d->x, d->y, d->vx, d->vy};
-	for (int a = 0; a < 4; ++a)
+	if (is_3d) d->z = malloc(cn * 4), d->vz = malloc(cn * 4);
+	if (!d->x || !d->y || !d->vx || !d->vy || !d->material || !d->id || (is_3d && (!d->z || !d->vz))) goto oom;
+	float* arrays[6] = {d->x, d->y, d->vx, d->vy, d->z, d->vz};
+	for (int a = 0; a < (is_3d ? 6 : 4); ++a)
 		for (uint32_t i = 0; i < count; ++i) arrays[a][i] = get_f32(&c);
 	const uint8_t* mats = take(&c, count);
 	if (mats) memcpy(d->material, mats, count);
@@ -432,7 +442,12 @@ bool pdl_snapshot_read(const char* path, pdl_world* w, pdl_snapshot_info* info, 
 	if (!load(path, &d, err, err_size)) return false;
 	bool ok = false;
 	char what[256];
-	/* the world must have the same shape of state: same materials, same boundary ids */
+	/* the world must have the same shape of state: same dimensions, materials, boundary ids */
+	if (d.world.dimensions != pdl_world_get_def(w).dimensions) {
+		snprintf(what, sizeof what, "snapshot is of a %dD world, the scene's world is %dD", d.world.dimensions,
+		         pdl_world_get_def(w).dimensions);
+		goto done;
+	}
 	if (d.material_count != pdl_world_material_count(w)) {
 		snprintf(what, sizeof what, "snapshot has %d materials, the scene's world has %d", d.material_count,
 		         pdl_world_material_count(w));
@@ -465,6 +480,7 @@ bool pdl_snapshot_read(const char* path, pdl_world* w, pdl_snapshot_info* info, 
 	pdl_particle_data p = {0};
 	p.count = d.count;
 	p.x = d.x, p.y = d.y, p.vx = d.vx, p.vy = d.vy;
+	p.z = d.z, p.vz = d.vz;
 	p.material = d.material;
 	p.id = d.id;
 	p.spring_partner = d.partner;

@@ -51,7 +51,8 @@ static int lost(const pdl_scene* s, const pdl_world* w)
 	int n = 0;
 	for (int i = 0; i < p.count; ++i)
 		n += !(p.x[i] >= s->bounds_min.x && p.x[i] <= s->bounds_max.x && p.y[i] >= s->bounds_min.y &&
-		       p.y[i] <= s->bounds_max.y && isfinite(p.vx[i]) && isfinite(p.vy[i]));
+		       p.y[i] <= s->bounds_max.y && isfinite(p.vx[i]) && isfinite(p.vy[i]) &&
+		       (!p.z || (p.z[i] >= s->bounds_min.z && p.z[i] <= s->bounds_max.z && isfinite(p.vz[i]))));
 	return n;
 }
 
@@ -60,7 +61,8 @@ static void test_shipped_scenes_run(void)
 	char names[16][600];
 	int n = shipped(names);
 	ENSURE_MSG(n >= 7, "found %d scenes in %s", n, PUDDLE_SCENES_DIR);
-	const char* required[] = {"blobs", "stratify", "dam-break", "drop", "slime", "lava", "obstacles"};
+	const char* required[] = {"blobs",     "stratify",  "dam-break",    "drop",       "slime",
+	                          "lava",      "obstacles", "dam-break-3d", "drop-3d", "stratify-3d"};
 	for (size_t r = 0; r < sizeof required / sizeof required[0]; ++r) {
 		bool found = false;
 		for (int i = 0; i < n; ++i) {
@@ -76,7 +78,9 @@ static void test_shipped_scenes_run(void)
 		s->world.threads = 2;
 		pdl_world* w = pdl_scene_build_world(s, &err);
 		ENSURE_MSG(w, "%s", err.message);
-		for (long long f = 0; f < 200; ++f) {
+		/* 3D scenes (20,000 particles) for fewer frames: the sanitizer builds run this too */
+		long long frames = s->world.dimensions == 3 ? 30 : 200;
+		for (long long f = 0; f < frames; ++f) {
 			ENSURE(pdl_scene_apply_frame(s, w, f, &err) >= 0);
 			pdl_world_step(w);
 		}
@@ -178,6 +182,182 @@ static const struct {
 	{"[1, 2]", "x.json: the top level must be an object, got an array"},
 };
 
+/* 3D scenes (docs/scenes.md, "3D scenes"): the same keys with three numbers, 3D shape names */
+#define BASE3 "\"world\": {\"dimensions\": 3}, \"materials\": [{\"name\": \"water\"}], " \
+              "\"container\": {\"shape\": \"box\", \"half_extents\": [10, 10, 10]}"
+
+static const struct {
+	const char* json;
+	const char* message;
+} broken3d[] = {
+	{"{" BASE3 ", \"fills\": [{\"shape\": \"box\", \"position\": [0, 0], \"half_extents\": [1, 1, 1]}]}",
+	 "x.json: fills[0].position: must be [x, y, z] (3 numbers) in a 3D scene"},
+	{"{\"world\": {\"dimensions\": 3, \"gravity\": [0, -10]}, \"materials\": [{\"name\": \"water\"}]}",
+	 "x.json: world.gravity: must be [x, y, z] (3 numbers) in a 3D scene"},
+	{"{\"world\": {\"gravity\": [0, -10, 0], \"dimensions\": 3, \"bounds\": {\"min\": [0, 0], \"max\": [1, 1, 1]}}, "
+	 "\"materials\": [{\"name\": \"water\"}]}",
+	 "x.json: world.bounds.min: must be [x, y, z] (3 numbers) in a 3D scene"},
+	{"{\"world\": {\"dimensions\": 3}, \"materials\": [{\"name\": \"water\"}], \"container\": {\"shape\": \"box\", "
+	 "\"half_extents\": [10, 10]}}",
+	 "x.json: container.half_extents: must be [x, y, z] (3 numbers) in a 3D scene"},
+	{"{\"world\": {\"dimensions\": 3}, \"materials\": [{\"name\": \"water\"}], \"container\": {\"shape\": \"box\", "
+	 "\"half_extents\": [10, 10, 0]}}",
+	 "x.json: container.half_extents[2]: must be > 0, got 0"},
+	{"{" BASE3 ", \"obstacles\": [{\"shape\": \"sphere\", \"radius\": 1, \"position\": [0, 0, 0]}, "
+	 "{\"shape\": \"box\", \"half_extents\": [1, 1, 1]}, {\"shape\": \"polygon\", \"vertices\": [[0, 0], [1, 0], [0, 1]]}]}",
+	 "x.json: obstacles[2].shape: \"polygon\" is 2D only"},
+	{"{" BASE3 ", \"fills\": [{\"shape\": \"sunflower\", \"radius\": 2}]}", "x.json: fills[0].shape: \"sunflower\" is 2D only"},
+	{"{" BASE3 ", \"fills\": [{\"shape\": \"bal\", \"radius\": 2}]}",
+	 "x.json: fills[0].shape: must be one of \"point\", \"line\", \"ball\", \"box\", got \"bal\" (did you mean \"ball\"?)"},
+	{"{" BASE3 ", \"fills\": [{\"radius\": 2}]}",
+	 "x.json: fills[0].shape: is required (one of \"point\", \"line\", \"ball\", \"box\")"},
+	{"{" BASE3 ", \"fills\": [{\"shape\": \"disc\", \"radius\": 2, \"half_extents\": [1, 1, 1]}]}",
+	 "x.json: fills[0].half_extents: is not used by shape \"ball\""},
+	{"{" BASE3 ", \"obstacles\": [{\"shape\": \"cube\"}]}",
+	 "x.json: obstacles[0].shape: must be one of \"sphere\", \"box\", got \"cube\""},
+	{"{" BASE3 ", \"emitters\": [{\"position\": [0, 0, 0], \"velocity\": [0, 0, 0], \"width\": 1, \"stop\": 1}]}",
+	 "x.json: emitters[0]: velocity must not be [0, 0, 0] (rows are launched along it)"},
+	{"{" BASE3 ", \"emitters\": [{\"position\": [0, 0, 0], \"velocity\": [0, -1], \"width\": 1, \"stop\": 1}]}",
+	 "x.json: emitters[0].velocity: must be [x, y, z] (3 numbers) in a 3D scene"},
+	{"{" BASE3 ", \"strokes\": [{\"end\": 1, \"points\": [[0, 0, 0], [1, 1]]}]}",
+	 "x.json: strokes[0].points[1]: must be [x, y, z] (3 numbers) in a 3D scene"},
+	{"{" BASE3 ", \"strokes\": [{\"end\": 1, \"points\": []}]}",
+	 "x.json: strokes[0].points: must be an array of 1 to 64 points [x, y, z], got 0 points"},
+	{"{\"world\": {\"dimensions\": 4}, \"materials\": [{\"name\": \"water\"}]}",
+	 "x.json: world.dimensions: must be an integer in [2, 3], got 4"},
+	{"{" BASE_WORLD ", \"camera\": {\"yaw\": 10}}", "x.json: camera: is used by 3D scenes only (world.dimensions 3)"},
+	{"{" BASE3 ", \"camera\": {\"pitch\": 95}}", "x.json: camera.pitch: must be in [-89, 89], got 95"},
+	{"{" BASE3 ", \"camera\": {\"fov\": 2}}", "x.json: camera.fov: must be in [5, 120], got 2"},
+	{"{" BASE3 ", \"camera\": {\"distance\": 0}}", "x.json: camera.distance: must be > 0, got 0"},
+	{"{" BASE3 ", \"camera\": {\"target\": [0, 0]}}", "x.json: camera.target: must be [x, y, z] (3 numbers) in a 3D scene"},
+	{"{" BASE3 ", \"camera\": {\"zoom\": 2}}", "x.json: camera.zoom: unknown key"},
+	{"{\"world\": {\"dimensions\": 3, \"bounds\": {\"min\": [0, 0, 1], \"max\": [1, 1, 1]}}, \"materials\": [{\"name\": \"w\"}]}",
+	 "x.json: world.bounds: max must be greater than min on every axis"},
+};
+
+static void test_broken_scenes_3d(void)
+{
+	for (size_t i = 0; i < sizeof broken3d / sizeof broken3d[0]; ++i) {
+		pdl_scene_error err;
+		pdl_scene* s = pdl_scene_parse(broken3d[i].json, strlen(broken3d[i].json), "x.json", &err);
+		ENSURE_MSG(!s, "3D case %zu was accepted", i);
+		ENSURE_MSG(strcmp(err.message, broken3d[i].message) == 0, "3D case %zu:\n    got      %s\n    expected %s", i,
+		           err.message, broken3d[i].message);
+	}
+}
+
+/* Shape synonyms: "sphere" is "circle" in 2D and "circle" is "sphere" in 3D; "ball" and "disc"
+ * likewise. Each scene writes its own dimension's names. */
+static void test_shape_synonyms(void)
+{
+	const char* two = "{\"materials\": [{\"name\": \"w\"}], \"container\": {\"shape\": \"sphere\", \"radius\": 10}, "
+	                  "\"obstacles\": [{\"shape\": \"sphere\", \"radius\": 1}], \"fills\": [{\"shape\": \"ball\", \"radius\": 2}]}";
+	const char* three = "{\"world\": {\"dimensions\": 3}, \"materials\": [{\"name\": \"w\"}], "
+	                    "\"container\": {\"shape\": \"circle\", \"radius\": 10}, "
+	                    "\"obstacles\": [{\"shape\": \"circle\", \"radius\": 1, \"position\": [0, 5, 0]}], "
+	                    "\"fills\": [{\"shape\": \"disc\", \"radius\": 2, \"position\": [0, -3, 0]}]}";
+	pdl_scene_error err;
+	pdl_scene* s = pdl_scene_parse(two, strlen(two), "two.json", &err);
+	ENSURE_MSG(s, "%s", err.message);
+	ENSURE(s->world.dimensions == 2 && !s->has_camera);
+	ENSURE(s->container.kind == PDL_BOUNDARY_CIRCLE_CONTAINER && s->obstacles[0].kind == PDL_BOUNDARY_CIRCLE);
+	ENSURE(s->fills[0].def.shape == PDL_FILL_DISC);
+	char* json = pdl_scene_to_json(s);
+	ENSURE(strstr(json, "\"circle\"") && strstr(json, "\"disc\"") && !strstr(json, "sphere") && !strstr(json, "ball"));
+	ENSURE(!strstr(json, "\"camera\""));
+	free(json);
+	pdl_scene_destroy(s);
+	s = pdl_scene_parse(three, strlen(three), "three.json", &err);
+	ENSURE_MSG(s, "%s", err.message);
+	ENSURE(s->world.dimensions == 3);
+	ENSURE(s->container.kind == PDL_BOUNDARY_CIRCLE_CONTAINER && s->obstacles[0].kind == PDL_BOUNDARY_CIRCLE);
+	ENSURE(s->fills[0].def.shape == PDL_FILL_DISC);
+	json = pdl_scene_to_json(s);
+	ENSURE(strstr(json, "\"sphere\"") && strstr(json, "\"ball\"") && !strstr(json, "circle") && !strstr(json, "disc"));
+	free(json);
+	/* 3D bounds: the sphere's box grown by 2 % on every axis */
+	ENSURE(fabsf(s->bounds_min.z + 10.4f) < 1e-4f && fabsf(s->bounds_max.z - 10.4f) < 1e-4f);
+	ENSURE(fabsf(s->bounds_min.x + 10.4f) < 1e-4f && fabsf(s->bounds_max.y - 10.4f) < 1e-4f);
+	pdl_scene_destroy(s);
+}
+
+/* A 3D scene with every kind of vector and a partial camera: the missing camera keys come from
+ * the framing of the bounds, the resolved JSON round-trips, and it builds a 3D world whose
+ * particle count is the estimate. */
+static void test_round_trip_3d(void)
+{
+	const char* json =
+		"{\"world\": {\"dimensions\": 3, \"gravity\": [0, -10, 1]}, \"materials\": [{\"name\": \"w\"}, {\"name\": \"v\"}],"
+		" \"container\": {\"shape\": \"box\", \"position\": [0, 0, 1], \"half_extents\": [10, 8, 6], \"angle\": 0.1},"
+		" \"obstacles\": [{\"shape\": \"sphere\", \"position\": [3, 2, 1], \"radius\": 1.5, \"velocity\": [0, 0, 1]},"
+		"                 {\"shape\": \"box\", \"position\": [-3, 2, 1], \"half_extents\": [1, 1, 2]}],"
+		" \"fills\": [{\"shape\": \"box\", \"material\": \"w\", \"position\": [0, -5, 1], \"half_extents\": [6, 2, 4],"
+		"             \"mix\": [\"w\", \"v\"], \"velocity\": [0, 0, -1]},"
+		"            {\"shape\": \"ball\", \"material\": \"v\", \"position\": [0, 3, 0], \"radius\": 2},"
+		"            {\"shape\": \"line\", \"position\": [-5, 0, -3], \"end\": [5, 0, 3]},"
+		"            {\"shape\": \"point\", \"position\": [0, 0, 4], \"count\": 3}],"
+		" \"emitters\": [{\"position\": [0, 6, 1], \"velocity\": [0, -5, 1], \"width\": 2, \"stop\": 0.5}],"
+		" \"strokes\": [{\"end\": 1, \"points\": [[0, 0, 0], [2, 0, 3]], \"radius\": 2}],"
+		" \"camera\": {\"yaw\": 60, \"fov\": 50}}";
+	pdl_scene_error err;
+	pdl_scene* s = pdl_scene_parse(json, strlen(json), "x3.json", &err);
+	ENSURE_MSG(s, "%s", err.message);
+	ENSURE(s->has_camera && s->camera.yaw == 60 && s->camera.fov == 50);
+	pdl_camera framing = pdl_camera_framing(s->bounds_min, s->bounds_max);
+	ENSURE(s->camera.pitch == framing.pitch && s->camera.distance == framing.distance);
+	ENSURE(memcmp(&s->camera.target, &framing.target, sizeof framing.target) == 0);
+	ENSURE(s->world.gravity.z == 1 && s->container.position.z == 1 && s->obstacles[1].half_extents.z == 2);
+	ENSURE(s->fills[2].def.end.z == 3 && s->emitters[0].velocity.z == 1 && s->strokes[0].points[1].z == 3);
+	char* a = pdl_scene_to_json(s);
+	pdl_scene* t = pdl_scene_parse(a, strlen(a), "x3.json", &err);
+	ENSURE_MSG(t, "%s\n%s", err.message, a);
+	char* b = pdl_scene_to_json(t);
+	ENSURE_MSG(strcmp(a, b) == 0, "3D scene does not round-trip:\n%s\n%s", a, b);
+	ENSURE(pdl_scene_hash(s) == pdl_scene_hash(t));
+	ENSURE(memcmp(&s->world, &t->world, sizeof s->world) == 0);
+	ENSURE(memcmp(&s->camera, &t->camera, sizeof s->camera) == 0);
+	/* the camera changes pictures only, not the simulation */
+	t->camera.yaw = 0;
+	ENSURE(pdl_scene_hash(s) == pdl_scene_hash(t));
+	/* the estimate is the count the engine makes, emitters included (square rows, FCC layers) */
+	s->world.threads = 1;
+	pdl_world* w = pdl_scene_build_world(s, &err);
+	ENSURE_MSG(w, "%s", err.message);
+	ENSURE(pdl_world_particles(w).z != NULL);
+	int start = pdl_world_particle_count(w), added = 0;
+	long long frames = pdl_scene_frames_for(s, s->emitters[0].stop) + 2;
+	for (long long f = 0; f < frames; ++f) {
+		int n = pdl_scene_apply_frame(s, w, f, &err);
+		ENSURE_MSG(n >= 0, "%s", err.message);
+		added += n;
+		pdl_world_step(w);
+	}
+	ENSURE_MSG(start + added == (int)pdl_scene_estimate_particles(s), "%d + %d vs %g", start, added,
+	           pdl_scene_estimate_particles(s));
+	ENSURE(pdl_world_stats(w).non_finite == 0);
+	pdl_world_destroy(w);
+	free(a), free(b);
+	pdl_scene_destroy(s), pdl_scene_destroy(t);
+}
+
+/* Rescaling a 3D scene scales z too, and the particle count with the cube of the factor. */
+static void test_scale_3d(void)
+{
+	pdl_scene* s = pdl_scene_load(PUDDLE_SCENES_DIR "/drop-3d.json", NULL);
+	ENSURE(s);
+	pdl_vec3 lo = s->bounds_min;
+	pdl_scene_scale_to_particles(s, 5000);
+	ENSURE(s->bounds_min.z > lo.z && s->bounds_min.z < 0);
+	double estimate = pdl_scene_estimate_particles(s);
+	ENSURE_MSG(fabs(estimate - 5000) < 500, "estimate %g", estimate);
+	s->world.threads = 1;
+	pdl_world* w = pdl_scene_build_world(s, NULL);
+	ENSURE(w);
+	ENSURE_MSG(pdl_world_particle_count(w) == (int)estimate, "built %d, estimated %g", pdl_world_particle_count(w), estimate);
+	pdl_world_destroy(w);
+	pdl_scene_destroy(s);
+}
+
 static void test_broken_scenes(void)
 {
 	for (size_t i = 0; i < sizeof broken / sizeof broken[0]; ++i) {
@@ -226,7 +406,7 @@ static void test_docs_cover_every_key(void)
 	const scene_object* objects[] = {&pdl_schema_world,     &pdl_schema_bounds,   &pdl_schema_solver,
 	                                 &pdl_schema_material,  &pdl_schema_container, &pdl_schema_obstacle,
 	                                 &pdl_schema_fill,      &pdl_schema_emitter,  &pdl_schema_stroke,
-	                                 &pdl_schema_output};
+	                                 &pdl_schema_output,    &pdl_schema_camera};
 	char quoted[80];
 	for (size_t o = 0; o < sizeof objects / sizeof objects[0]; ++o)
 		for (int i = 0; i < objects[o]->field_count; ++i) {
@@ -296,6 +476,10 @@ static void test_fill_mix(void)
 int main(void)
 {
 	RUN_TEST(test_broken_scenes);
+	RUN_TEST(test_broken_scenes_3d);
+	RUN_TEST(test_shape_synonyms);
+	RUN_TEST(test_round_trip_3d);
+	RUN_TEST(test_scale_3d);
 	RUN_TEST(test_unreadable_file);
 	RUN_TEST(test_round_trip);
 	RUN_TEST(test_docs_cover_every_key);

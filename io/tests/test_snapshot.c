@@ -92,6 +92,48 @@ static void test_resume_equals_uninterrupted(void)
 	ENSURE(resume_matches("slime", 100, 160));     /* springs with plasticity */
 	ENSURE(resume_matches("stratify", 40, 70));    /* three materials */
 	ENSURE(resume_matches("sph-dam-break", 50, 90)); /* the SPH solver: its settings and CFL substeps */
+	/* 3D scenes: z and vz are in the snapshot */
+	ENSURE(resume_matches("dam-break-3d", 20, 30));
+	ENSURE(resume_matches("drop-3d", 12, 20));
+	ENSURE(resume_matches("stratify-3d", 10, 20)); /* three materials */
+}
+
+/* A 3D snapshot restores z and vz exactly, and a 2D world refuses it (and the other way). */
+static void test_3d_snapshot(void)
+{
+	pdl_scene* s = load("drop-3d");
+	ENSURE(s);
+	pdl_world* a = pdl_scene_build_world(s, NULL);
+	ENSURE(a);
+	run_frames(s, a, 0, 10);
+	char path[256], err[512];
+	temp_path(path, sizeof path, "three");
+	pdl_snapshot_info info = {10, pdl_scene_hash(s), "drop-3d"};
+	ENSURE_MSG(pdl_snapshot_write(path, a, &info, err, sizeof err), "%s", err);
+	pdl_world* b = pdl_scene_build_world(s, NULL);
+	ENSURE_MSG(pdl_snapshot_read(path, b, NULL, err, sizeof err), "%s", err);
+	pdl_particle_data pa = pdl_world_particles(a), pb = pdl_world_particles(b);
+	ENSURE(pa.count == pb.count && pb.z && pb.vz);
+	ENSURE(memcmp(pa.z, pb.z, (size_t)pa.count * sizeof *pa.z) == 0);
+	ENSURE(memcmp(pa.vz, pb.vz, (size_t)pa.count * sizeof *pa.vz) == 0);
+	bool moved = false;
+	for (int i = 0; i < pa.count; ++i) moved |= pa.vz[i] != 0;
+	ENSURE(moved); /* the round trip had real z velocities to carry */
+	ENSURE(pdl_world_hash(a) == pdl_world_hash(b));
+	pdl_scene* flat = load("drop");
+	ENSURE(flat);
+	pdl_world* c = pdl_scene_build_world(flat, NULL);
+	uint64_t before = pdl_world_hash(c);
+	ENSURE(!pdl_snapshot_read(path, c, NULL, err, sizeof err));
+	ENSURE_MSG(strstr(err, "snapshot is of a 3D world, the scene's world is 2D"), "%s", err);
+	ENSURE(pdl_world_hash(c) == before);
+	pdl_snapshot_info flat_info = {0, pdl_scene_hash(flat), "drop"};
+	ENSURE_MSG(pdl_snapshot_write(path, c, &flat_info, err, sizeof err), "%s", err);
+	ENSURE(!pdl_snapshot_read(path, b, NULL, err, sizeof err));
+	ENSURE_MSG(strstr(err, "snapshot is of a 2D world, the scene's world is 3D"), "%s", err);
+	remove(path);
+	pdl_world_destroy(a), pdl_world_destroy(b), pdl_world_destroy(c);
+	pdl_scene_destroy(s), pdl_scene_destroy(flat);
 }
 
 static bool write_bytes(const char* path, const unsigned char* data, size_t n)
@@ -185,6 +227,7 @@ static void test_failed_write_keeps_old_file(void)
 int main(void)
 {
 	RUN_TEST(test_round_trip);
+	RUN_TEST(test_3d_snapshot);
 	RUN_TEST(test_damaged_snapshots_refused);
 	RUN_TEST(test_failed_write_keeps_old_file);
 	RUN_TEST(test_resume_equals_uninterrupted);

@@ -293,8 +293,84 @@ def test_surface(work):
     check(rc == 2 and "(did you mean '--surface'?)" in err, f"typo: {rc} {err!r}")
 
 
+def obj_closed(path):
+    """Every directed edge of the OBJ's faces once, and its reverse too: closed and consistently wound."""
+    edges = set()
+    with open(path) as f:
+        for line in f:
+            if line.startswith("f "):
+                v = [int(t.split("/")[0]) for t in line.split()[1:]]
+                for a, b in zip(v, v[1:] + v[:1]):
+                    if (a, b) in edges:
+                        return False
+                    edges.add((a, b))
+    return bool(edges) and all((b, a) in edges for a, b in edges)
+
+
+def test_3d(work):
+    names = ["dam-break-3d.json", "drop-3d.json", "stratify-3d.json"]
+    rc, out, err = run("validate", *(os.path.join(SCENES, n) for n in names))
+    check(rc == 0 and out.count("valid; 3D;") == 3, f"validate 3D: {rc} {out!r} {err!r}")
+    broken = os.path.join(work, "broken3d.json")
+    with open(broken, "w") as f:
+        f.write('{"world": {"dimensions": 3}, "materials": [{"name": "w"}], '
+                '"container": {"shape": "box", "half_extents": [5, 5, 5]}, '
+                '"fills": [{"shape": "ball", "position": [0, 0], "radius": 2}]}')
+    rc, out, err = run("validate", os.path.join(SCENES, "drop-3d.json"), broken)
+    check(rc == 2 and "valid; 3D;" in out and
+          f"{broken}: fills[0].position: must be [x, y, z] (3 numbers) in a 3D scene" in err,
+          f"validate broken 3D: {rc} {out!r} {err!r}")
+    rc, out, err = run("info", os.path.join(SCENES, "drop-3d.json"))
+    scene = json.loads(out)
+    check(rc == 0 and scene["world"]["dimensions"] == 3 and len(scene["world"]["gravity"]) == 3, f"info 3D: {rc}")
+    check("camera" in scene and scene["camera"]["pitch"] == 35 and "valid; 3D;" in err, f"info 3D camera: {scene.get('camera')} {err!r}")
+
+    # a run end to end: exports with real z, closed surfaces, the surface time in the summary
+    out_dir = os.path.join(work, "drop3d")
+    rc, out, err = run("run", os.path.join(SCENES, "drop-3d.json"), "--particles", "3000", "--steps", "30", "--surface",
+                       "--csv", "--vtk", "--ply", "--export-every", "15", "--png-every", "30", "--size", "160x90",
+                       "--snapshot-every", "10", "--out", out_dir)
+    check(rc == 0, f"run 3D: {rc} {err}")
+    check(summary_value(out, "dimensions") == "3" and summary_value(out, "particles lost") == "0", f"summary {out}")
+    particles = int(summary_value(out, "particles"))
+    check(abs(particles - 3000) < 300, f"particles {particles}")
+    check("marching tetrahedra, 3 frames" in (summary_value(out, "surface") or ""), f"surface summary {out}")
+    for frame in (0, 15, 30):
+        obj = os.path.join(out_dir, "surface", f"frame_{frame:06d}.obj")
+        check(os.path.exists(obj) and os.path.exists(obj[:-3] + "ply"), f"surface frame {frame} missing")
+        check(obj_closed(obj), f"{obj}: the surface is not closed")
+        for sub, ext in (("vtk", "vtp"), ("ply", "ply"), ("csv", "csv")):
+            check(os.path.exists(os.path.join(out_dir, sub, f"frame_{frame:06d}.{ext}")), f"{sub} frame {frame}")
+    check(os.path.exists(os.path.join(out_dir, "frames", "frame_000030.png")), "3D PNG frame")
+    with open(os.path.join(out_dir, "csv", "frame_000030.csv")) as f:
+        rows = list(csv.DictReader(f))
+    check(len(rows) == particles and "z" in rows[0] and "vz" in rows[0], f"3D csv: {len(rows)} rows, {list(rows[0])}")
+    zs = [float(r["z"]) for r in rows]
+    check(min(zs) < -3 and max(zs) > 3, f"3D csv z from {min(zs)} to {max(zs)}")
+
+    # resume from a 3D snapshot: the same end state
+    straight = summary_value(out, "state hash")
+    snap = os.path.join(out_dir, "snapshots", "snap_000010.pdls")
+    rc, out, err = run("run", os.path.join(SCENES, "drop-3d.json"), "--particles", "3000", "--steps", "30",
+                       "--resume", snap, "--size", "160x90", "--out", os.path.join(work, "drop3d-resumed"))
+    check(rc == 0 and summary_value(out, "state hash") == straight, f"3D resume: {rc} {out} {err}")
+    # a 3D snapshot with a 2D scene is refused
+    rc, out, err = run("run", os.path.join(SCENES, "drop.json"), "--resume", snap, "--out", os.path.join(work, "x"))
+    check(rc == 2, f"3D snapshot, 2D scene: {rc} {err!r}")
+
+    table = os.path.join(work, "bench3d.csv")
+    rc, out, err = run("bench", os.path.join(SCENES, "stratify-3d.json"), "--particles", "2000", "--threads", "1",
+                       "--steps", "3", "--warmup", "1", "--csv", table)
+    check(rc == 0, f"bench 3D: {rc} {err!r}")
+    with open(table) as f:
+        rows = list(csv.DictReader(f))
+    check(len(rows) == 1 and rows[0]["valid"] == "1" and abs(int(rows[0]["particles"]) - 2000) < 300,
+          f"bench 3D rows {rows}")
+    check(float(rows[0]["mean_neighbours"]) > 20, f"3D neighbours {rows[0]['mean_neighbours']}")
+
+
 TESTS = (test_help, test_broken_scenes, test_info_every_scene, test_exports, test_resume, test_video, test_bench,
-         test_surface)
+         test_surface, test_3d)
 for test in TESTS:
     if len(sys.argv) <= 3 or test.__name__ in sys.argv[3:]:
         case(test)

@@ -1,10 +1,12 @@
 /* puddle_io: particle exports for other tools, one file per frame.
- *   - ParaView: VTK XML PolyData (.vtp), one vertex per particle, with point data velocity,
- *     density, pressure, material and id; and a .pvd collection that lists the frames with their
- *     times, so ParaView opens the whole run as one time series.
- *   - Blender: PLY (ASCII) with x y z (z = 0), velocity, density, pressure, material and the
- *     material colour as red green blue.
- *   - CSV: a header line, then id,material,x,y,vx,vy,density,pressure per particle.
+ *   - ParaView: VTK XML PolyData (.vtp), one vertex per particle (z = 0 in 2D worlds), with point
+ *     data velocity (3 components, vz = 0 in 2D), density, pressure, material and id; and a .pvd
+ *     collection that lists the frames with their times, so ParaView opens the whole run as one
+ *     time series.
+ *   - Blender: PLY (ASCII) with x y z (z = 0 in 2D), vx vy (and vz in 3D), density, pressure,
+ *     material and the material colour as red green blue.
+ *   - CSV: a header line, then id,material,x,y,vx,vy,density,pressure per particle in 2D, and
+ *     id,material,x,y,z,vx,vy,vz,density,pressure in 3D.
  * Particles are written in id order, so row k is the same particle in every frame while no
  * particle is added. Every file is written to a temporary name and renamed into place.
  *

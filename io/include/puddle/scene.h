@@ -22,6 +22,7 @@
 #ifndef PUDDLE_SCENE_H
 #define PUDDLE_SCENE_H
 
+#include "puddle/camera.h"
 #include "puddle/puddle.h"
 
 #include <stdbool.h>
@@ -69,11 +70,14 @@ typedef struct pdl_scene_fill {
 
 /** A source of new particles: rows of particles across `width`, launched at `velocity`, from
  * `start` to `stop` seconds of scene time. Rows are spaced so that the stream is at rest density;
- * which rows a frame adds depends only on the frame number, so runs and resumed runs agree. */
+ * which rows a frame adds depends only on the frame number, so runs and resumed runs agree.
+ * In 2D a row is a line of particles across the velocity; in 3D it is a square of side `width`
+ * across the velocity (a square nozzle), and successive rows are the layers of a face-centred
+ * cubic lattice (odd rows shifted by half a spacing along both sides of the square). */
 typedef struct pdl_scene_emitter {
 	int material;       /**< material index */
-	pdl_vec2 position;  /**< centre of the nozzle, world units */
-	pdl_vec2 velocity;  /**< launch velocity, world units / s, non-zero; rows are across it */
+	pdl_vec3 position;  /**< centre of the nozzle, world units (2D: z = 0) */
+	pdl_vec3 velocity;  /**< launch velocity, world units / s, non-zero; rows are across it */
 	float width;        /**< nozzle width, world units, > 0 */
 	float spacing;      /**< particle spacing, world units; 0 = the material's rest spacing */
 	float start, stop;  /**< emitting while start <= t < stop, seconds */
@@ -85,7 +89,7 @@ typedef struct pdl_scene_emitter {
 typedef struct pdl_scene_stroke {
 	float start, end; /**< seconds, 0 <= start < end */
 	int point_count;  /**< [1, PDL_SCENE_MAX_STROKE_POINTS] */
-	pdl_vec2 points[PDL_SCENE_MAX_STROKE_POINTS]; /**< world units */
+	pdl_vec3 points[PDL_SCENE_MAX_STROKE_POINTS]; /**< world units (2D: z = 0) */
 	float radius;     /**< world units, > 0 */
 	float strength;   /**< world units / s^2; negative pushes away */
 	float drag;       /**< 1/s, >= 0 */
@@ -115,8 +119,9 @@ typedef struct pdl_scene {
 	/** h, dt, substeps, gravity, threads, max_particles. */
 	pdl_world_def world;
 	/** The region of interest: pictures frame it, and particles outside it count as lost.
-	 * Defaults to the container's bounding box grown by 2% (required without a container). */
-	pdl_vec2 bounds_min, bounds_max;
+	 * Defaults to the container's bounding box grown by 2% (required without a container).
+	 * 3D scenes use z too; 2D scenes keep z = 0. */
+	pdl_vec3 bounds_min, bounds_max;
 	int material_count;
 	pdl_scene_material materials[PDL_MAX_MATERIALS];
 	bool has_container;
@@ -130,6 +135,11 @@ typedef struct pdl_scene {
 	int stroke_count;
 	pdl_scene_stroke strokes[PDL_SCENE_MAX_STROKES];
 	pdl_scene_output output;
+	/** 3D scenes: the orbit camera of pictures and the viewer, always resolved (keys the file
+	 * does not give come from pdl_camera_framing(bounds_min, bounds_max)); has_camera says
+	 * whether the file had a "camera" object. 2D scenes: zero and false. */
+	bool has_camera;
+	pdl_camera camera;
 } pdl_scene;
 
 /** Why a scene was refused. message is the whole line a person reads, e.g.
@@ -179,9 +189,10 @@ long long pdl_scene_frames_for(const pdl_scene* scene, double seconds);
 /** Particles the fills make plus all that the emitters will add, without making them. */
 double pdl_scene_estimate_particles(const pdl_scene* scene);
 
-/** Scales every length of the scene (bounds, container, obstacles, fills, emitters, strokes) by
- * `factor` about the origin, keeping h, so the same fluid fills a larger or smaller tank with
- * about factor^2 as many particles. Sunflower counts scale by factor^2. An SPH scene's speed
+/** Scales every length of the scene (bounds, container, obstacles, fills, emitters, strokes, the
+ * camera's target and distance) by `factor` about the origin, keeping h, so the same fluid fills
+ * a larger or smaller tank with about factor^2 (3D: factor^3) as many particles. Sunflower
+ * counts scale by factor^2. An SPH scene's speed
  * of sound scales by sqrt(factor), as flow speeds do, so its Mach number and density error stay
  * the same. Used by `puddle bench --particles`. */
 void pdl_scene_scale(pdl_scene* scene, float factor);
@@ -189,10 +200,13 @@ void pdl_scene_scale(pdl_scene* scene, float factor);
  * factor used. */
 float pdl_scene_scale_to_particles(pdl_scene* scene, double particles);
 
-/** Names for enums as they appear in scene files. */
+/** Names for enums as they appear in scene files. The shape names are the 2D ones ("disc",
+ * "circle"); the _3d forms give the 3D ones ("ball", "sphere"). */
 const char* pdl_color_mode_name(pdl_color_mode mode);
 const char* pdl_scene_fill_shape_name(pdl_fill_shape shape);
 const char* pdl_scene_boundary_shape_name(pdl_boundary_kind kind);
+const char* pdl_scene_fill_shape_name_3d(pdl_fill_shape shape);
+const char* pdl_scene_boundary_shape_name_3d(pdl_boundary_kind kind);
 
 #ifdef __cplusplus
 }

@@ -1,17 +1,19 @@
 /* puddle_io: binary snapshots, to stop a run and resume it later with a bitwise identical
  * result (pdl_world_hash of the resumed run's end equals the uninterrupted run's).
  *
- * A snapshot holds everything later steps read: the world def (h, dt, substeps, gravity, max
- * particles), every material def, every boundary def (scripts may move or retune them), every
- * particle in storage order (position, velocity, material, id; springs with rest lengths), the
+ * A snapshot holds everything later steps read: the world def (dimensions, h, dt, substeps,
+ * gravity, max particles), every material def, every boundary def (scripts may move or retune
+ * them), every particle in storage order (position and velocity, with z and vz in 3D worlds,
+ * material, id; springs with rest lengths), the
  * next particle id, the clock (time and solver steps) and the frame counter that drives the
  * scene's scripted strokes and emitters. Pointers are not stored: the scene's strokes set them
  * again from the frame number. Nor are the solver kind and the SPH settings: the world keeps
  * the ones its scene gave it (the SPH CFL rule reads only the particles, so a resumed SPH run
- * takes the same substeps).
+ * takes the same substeps). Nor is the scene (a 3D scene's camera included): the scene hash
+ * ties the snapshot to it. A snapshot of a 3D world is refused by a 2D one and the other way.
  *
  * Layout (all little-endian):
- *   header, 40 bytes: magic "PDLSNAP\0", u32 version (1), u32 header size (40), u64 payload size,
+ *   header, 40 bytes: magic "PDLSNAP\0", u32 version (2), u32 header size (40), u64 payload size,
  *   u64 FNV-1a 64 checksum of the payload, u64 zero
  *   payload: see docs/cli.md, "Snapshot format".
  * Files are written to a temporary name and renamed, so a crash never leaves half a snapshot.
