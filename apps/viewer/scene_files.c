@@ -50,6 +50,8 @@ bool viewer_scene_file_load(viewer_scene* out, const char* path, const viewer_sc
 	out->has_bounds = true;
 	out->bounds_min = (pdl_vec2){scene->bounds_min.x, scene->bounds_min.y}; /* x, y of the 3D bounds */
 	out->bounds_max = (pdl_vec2){scene->bounds_max.x, scene->bounds_max.y};
+	out->has_camera = scene->has_camera;
+	out->camera = scene->camera;
 	out->has_colors = true;
 	out->inside_color = scene->output.background;
 	out->outside_color = scene->output.wall_color;

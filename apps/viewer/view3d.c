@@ -39,6 +39,10 @@ float viewer_view_aspect(const viewer_view* v)
 
 void viewer_view3d_frame(viewer_app* app)
 {
+	if (app->scene.has_camera) { /* the scene file's own camera */
+		app->camera = app->scene.camera;
+		return;
+	}
 	pdl_camera c = pdl_camera_framing(app->bounds3_min, app->bounds3_max);
 	/* camera_framing fits the box's bounding sphere into the vertical field of view, for a
 	 * 16:9 picture; the viewport beside the panel is often narrower than tall, so fit the

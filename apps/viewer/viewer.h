@@ -135,6 +135,9 @@ typedef struct viewer_scene {
 	/** The region the scene asks to frame; otherwise the containers' bounds are used. */
 	bool has_bounds;
 	pdl_vec2 bounds_min, bounds_max;
+	/** 3D: the camera the scene file asks for ("camera"), used instead of framing the bounds. */
+	bool has_camera;
+	pdl_camera camera;
 	/** The scene's own colours (0xRRGGBB) for the inside of containers, the outside and
 	 * obstacles; otherwise the viewer's. */
 	bool has_colors;
