@@ -524,25 +524,19 @@ void viewer_input_move_obstacle(viewer_app* app, float dt)
 	pdl_world_set_boundary(world, in->dragged_obstacle, &def, NULL);
 }
 
-/* 3D: the pointer is the mouse ray; it drags the fluid with the motion of the ray's anchor. */
-static void before_step_3d(viewer_app* app, float dt)
+/* The held tools before a step, in 2D and 3D alike: the pull/push pointer at `position`
+ * (3D: a ray along `direction`; 2D: direction 0) moving at `velocity`, the dragged obstacle,
+ * pouring with `spawn_at`, and erasing around `erase_at`. */
+static void apply_tools(viewer_app* app, float dt, pdl_vec3 position, pdl_vec3 direction, pdl_vec3 velocity,
+                        pdl_vec3 erase_at, void (*spawn_at)(viewer_app*))
 {
 	pdl_world* world = app->scene.world;
 	viewer_input* in = &app->input;
-	static const float smoothing = 0.5f;
-	pdl_vec3 moved = {(in->anchor.x - in->anchor_at_last_step.x) / dt,
-	                  (in->anchor.y - in->anchor_at_last_step.y) / dt,
-	                  (in->anchor.z - in->anchor_at_last_step.z) / dt};
-	in->anchor_at_last_step = in->anchor;
-	in->anchor_velocity.x += smoothing * (moved.x - in->anchor_velocity.x);
-	in->anchor_velocity.y += smoothing * (moved.y - in->anchor_velocity.y);
-	in->anchor_velocity.z += smoothing * (moved.z - in->anchor_velocity.z);
-
 	if (in->action == VIEWER_POINTER_ATTRACT || in->action == VIEWER_POINTER_REPEL) {
 		pdl_pointer pointer = pdl_default_pointer();
-		pointer.position = in->ray_origin;
-		pointer.direction = in->ray_direction;
-		pointer.velocity = in->anchor_velocity;
+		pointer.position = position;
+		pointer.direction = direction;
+		pointer.velocity = velocity;
 		pointer.radius = viewer_pointer_radius(app);
 		float pull = pointer_acceleration(app);
 		pointer.strength = in->action == VIEWER_POINTER_ATTRACT ? pull : -pull;
@@ -554,71 +548,47 @@ static void before_step_3d(viewer_app* app, float dt)
 	} else {
 		pdl_world_clear_pointer(world, MOUSE_POINTER);
 	}
+
 	viewer_input_move_obstacle(app, dt);
+
 	if (in->spawning && in->mouse_inside) {
 		in->spawn_clock -= dt;
 		if (in->spawn_clock <= 0) {
-			spawn_3d(app);
+			spawn_at(app);
 			in->spawn_clock += app->interaction.spawn_interval;
 			if (in->spawn_clock < 0) in->spawn_clock = 0;
 		}
 	} else {
 		in->spawn_clock = 0;
 	}
+
 	if (in->erasing && in->mouse_inside) {
-		pdl_world_remove_particles_in_circle(world, in->anchor, 0.5f * viewer_pointer_radius(app));
+		pdl_world_remove_particles_in_circle(world, erase_at, 0.5f * viewer_pointer_radius(app));
 	}
 }
 
 void viewer_input_before_step(viewer_app* app, float dt)
 {
-	if (app->three_d) {
-		before_step_3d(app, dt);
+	viewer_input* in = &app->input;
+	/* The pointer's velocity, from where the mouse (3D: the ray's anchor) was at the previous
+	 * step, smoothed over a few steps so that uneven event timing does not jerk the fluid. */
+	static const float smoothing = 0.5f;
+	if (app->three_d) { /* the pointer is the mouse ray, dragging with its anchor's motion */
+		pdl_vec3 moved = {(in->anchor.x - in->anchor_at_last_step.x) / dt,
+		                  (in->anchor.y - in->anchor_at_last_step.y) / dt,
+		                  (in->anchor.z - in->anchor_at_last_step.z) / dt};
+		in->anchor_at_last_step = in->anchor;
+		in->anchor_velocity.x += smoothing * (moved.x - in->anchor_velocity.x);
+		in->anchor_velocity.y += smoothing * (moved.y - in->anchor_velocity.y);
+		in->anchor_velocity.z += smoothing * (moved.z - in->anchor_velocity.z);
+		apply_tools(app, dt, in->ray_origin, in->ray_direction, in->anchor_velocity, in->anchor, spawn_3d);
 		return;
 	}
-	pdl_world* world = app->scene.world;
-	viewer_input* in = &app->input;
-
-	/* The pointer's velocity, from where the mouse was at the previous step, smoothed over a
-	 * few steps so that uneven event timing does not jerk the fluid. */
-	static const float smoothing = 0.5f;
 	pdl_vec2 moved = {(in->mouse_world.x - in->mouse_world_at_last_step.x) / dt,
 	                  (in->mouse_world.y - in->mouse_world_at_last_step.y) / dt};
 	in->mouse_world_at_last_step = in->mouse_world;
 	in->mouse_velocity.x += smoothing * (moved.x - in->mouse_velocity.x);
 	in->mouse_velocity.y += smoothing * (moved.y - in->mouse_velocity.y);
-
-	if (in->action == VIEWER_POINTER_ATTRACT || in->action == VIEWER_POINTER_REPEL) {
-		pdl_pointer pointer = pdl_default_pointer();
-		pointer.position = viewer_vec3(in->mouse_world);
-		pointer.velocity = viewer_vec3(in->mouse_velocity);
-		pointer.radius = viewer_pointer_radius(app);
-		float pull = pointer_acceleration(app);
-		pointer.strength = in->action == VIEWER_POINTER_ATTRACT ? pull : -pull;
-		pointer.drag = app->interaction.pointer_drag;
-		pdl_error e;
-		if (pdl_world_set_pointer(world, MOUSE_POINTER, &pointer, &e) != PDL_OK) {
-			viewer_message(app, "pointer: %s", e.message);
-		}
-	} else {
-		pdl_world_clear_pointer(world, MOUSE_POINTER);
-	}
-
-	viewer_input_move_obstacle(app, dt);
-
-	if (in->spawning && in->mouse_inside) {
-		in->spawn_clock -= dt;
-		if (in->spawn_clock <= 0) {
-			spawn(app);
-			in->spawn_clock += app->interaction.spawn_interval;
-			if (in->spawn_clock < 0) in->spawn_clock = 0;
-		}
-	} else {
-		in->spawn_clock = 0;
-	}
-
-	if (in->erasing && in->mouse_inside) {
-		pdl_world_remove_particles_in_circle(world, viewer_vec3(in->mouse_world),
-		                                     0.5f * viewer_pointer_radius(app));
-	}
+	apply_tools(app, dt, viewer_vec3(in->mouse_world), (pdl_vec3){0, 0, 0}, viewer_vec3(in->mouse_velocity),
+	            viewer_vec3(in->mouse_world), spawn);
 }
