@@ -145,6 +145,7 @@ void pdl_boundary_update_shape(boundary* b, bool three);
 typedef struct pdl_stage_job {
 	pdl_world* w;
 	float dt;
+	int parity; /* the neighbour pair passes (relax.c): 0 runs the even slabs, 1 the odd */
 } pdl_stage_job;
 
 /* The stages of one solver step, in order (step.c calls them; Clavet 2005 alg. 1). dt is the

@@ -203,6 +203,27 @@ static void band_finish(void* ctx, int begin, int end)
 	}
 }
 
+/* The slabs of a dense grid (grid.h): close a slab at the end of a row (layer) once it is
+ * `reach` rows deep and holds its share of the particles. */
+static void split_slabs(pdl_grid* g, int n)
+{
+	int32_t row = g->dims == 3 ? g->nx * g->ny : g->nx; /* buckets per row (layer) */
+	int rows = g->dims == 3 ? g->nz : g->ny;
+	int32_t share = (n + PDL_GRID_SLAB_TARGET - 1) / PDL_GRID_SLAB_TARGET;
+	if (share < 1) share = 1;
+	g->slab_count = 0;
+	g->slab_start[0] = 0;
+	int first_row = 0;
+	for (int r = 0; r + 1 < rows && g->slab_count + 1 < PDL_GRID_MAX_SLABS; ++r) {
+		int32_t end = g->start[(r + 1) * row];
+		if (r + 1 - first_row >= g->reach && end - g->slab_start[g->slab_count] >= share && end < n) {
+			g->slab_start[++g->slab_count] = end;
+			first_row = r + 1;
+		}
+	}
+	g->slab_start[++g->slab_count] = n;
+}
+
 void pdl_grid_build(pdl_grid* g, pdl_pool* pool, int n, const float* x, const float* y,
                     const float* z, float h)
 {
@@ -270,6 +291,7 @@ void pdl_grid_build(pdl_grid* g, pdl_pool* pool, int n, const float* x, const fl
 	pdl_pool_for(pool, bands, 1, band_scatter, job);
 	pdl_pool_for(pool, bands, 1, band_finish, job);
 	g->start[buckets] = n;
+	if (g->dense) split_slabs(g, n);
 }
 
 static void runs_of_cell(const pdl_grid* g, int cx, int cy, int cz, pdl_grid_runs* runs);

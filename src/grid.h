@@ -20,6 +20,14 @@
 
 struct build_job; /* grid.c: the state of a parallel build */
 
+/* Slabs, for the neighbour passes that visit each pair once (relax.c): dense grids split the
+ * sorted particles at whole rows of cells (2D) or layers (3D) into slabs of at least `reach`
+ * rows (layers), all but the last, so the neighbours after a particle in the sorted order lie
+ * in its own slab or the next. About PDL_GRID_SLAB_TARGET slabs of similar particle counts; the
+ * split depends on the particles only, never on the thread count. */
+#define PDL_GRID_SLAB_TARGET 64
+#define PDL_GRID_MAX_SLABS (PDL_GRID_SLAB_TARGET + 1)
+
 typedef struct pdl_grid {
 	float inv_cell;       /* 1 / cell size: 2 / h in 2D */
 	int dims;             /* 2 or 3 */
@@ -35,6 +43,8 @@ typedef struct pdl_grid {
 	int32_t* key;         /* each particle's bucket, in the order before the sort */
 	int32_t* slot_key;    /* each sorted slot's bucket */
 	int32_t* order;       /* sorted slot -> particle index, stable in particle index */
+	int slab_count;       /* dense only: slab s is sorted slots slab_start[s] .. slab_start[s + 1] */
+	int32_t slab_start[PDL_GRID_MAX_SLABS + 1];
 	struct build_job* job; /* scratch of pdl_grid_build, allocated by pdl_grid_reserve */
 } pdl_grid;
 

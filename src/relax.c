@@ -26,20 +26,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The loops of each backend, [3D][viscosity]. */
+/* The loops of each backend, [3D][kind]: kind 0 density, 1 density and viscosity, 2
+ * displacement over every particle's neighbours; 3, 4, 5 the same over each pair once. */
 #define LOOP_TABLE(sfx)                                                                        \
-	{{pdl_density_range##sfx, pdl_density_viscosity_range##sfx, pdl_displace_range##sfx},      \
-	 {pdl_density_range_3d##sfx, pdl_density_viscosity_range_3d##sfx, pdl_displace_range_3d##sfx}}
+	{{pdl_density_range##sfx, pdl_density_viscosity_range##sfx, pdl_displace_range##sfx,       \
+	  pdl_density_pairs##sfx, pdl_density_viscosity_pairs##sfx, pdl_displace_pairs##sfx},      \
+	 {pdl_density_range_3d##sfx, pdl_density_viscosity_range_3d##sfx, pdl_displace_range_3d##sfx, \
+	  pdl_density_pairs_3d##sfx, pdl_density_viscosity_pairs_3d##sfx, pdl_displace_pairs_3d##sfx}}
 
 /* The AVX2 copy of the loops (relax_avx2.c). */
 #if PDL_HAVE_AVX2_LOOPS
-void pdl_density_range_avx2(void* ctx, int begin, int end);
-void pdl_density_viscosity_range_avx2(void* ctx, int begin, int end);
-void pdl_displace_range_avx2(void* ctx, int begin, int end);
-void pdl_density_range_3d_avx2(void* ctx, int begin, int end);
-void pdl_density_viscosity_range_3d_avx2(void* ctx, int begin, int end);
-void pdl_displace_range_3d_avx2(void* ctx, int begin, int end);
-static pdl_task_fn* const avx2_loops[2][3] = LOOP_TABLE(_avx2);
+#define DECLARE_AVX2(name) void name##_avx2(void* ctx, int begin, int end);
+DECLARE_AVX2(pdl_density_range) DECLARE_AVX2(pdl_density_viscosity_range) DECLARE_AVX2(pdl_displace_range)
+DECLARE_AVX2(pdl_density_range_3d) DECLARE_AVX2(pdl_density_viscosity_range_3d) DECLARE_AVX2(pdl_displace_range_3d)
+DECLARE_AVX2(pdl_density_pairs) DECLARE_AVX2(pdl_density_viscosity_pairs) DECLARE_AVX2(pdl_displace_pairs)
+DECLARE_AVX2(pdl_density_pairs_3d) DECLARE_AVX2(pdl_density_viscosity_pairs_3d) DECLARE_AVX2(pdl_displace_pairs_3d)
+static pdl_task_fn* const avx2_loops[2][6] = LOOP_TABLE(_avx2);
 
 bool pdl_relax_has_avx2(void)
 {
@@ -50,10 +52,9 @@ bool pdl_relax_has_avx2(void)
 #else
 bool pdl_relax_has_avx2(void) { return false; }
 #endif
-static pdl_task_fn* const baseline_loops[2][3] = LOOP_TABLE();
+static pdl_task_fn* const baseline_loops[2][6] = LOOP_TABLE();
 
-/* [0] density, [1] density and viscosity, [2] displacement, for this world's dimensions and
- * processor. */
+/* The loops for this world's dimensions and processor. */
 static pdl_task_fn* const* loops_of(const pdl_world* w)
 {
 #if PDL_HAVE_AVX2_LOOPS
@@ -62,17 +63,29 @@ static pdl_task_fn* const* loops_of(const pdl_world* w)
 	return baseline_loops[PDL_IS_3D(w)];
 }
 
-void pdl_stage_density(pdl_world* w, float dt)
+/* Runs a pass: over each pair once, even slabs then odd ones, on a dense grid; else (a hashed
+ * grid, whose slots are not in spatial order) over every particle's neighbours. */
+static void run_pass(pdl_world* w, float dt, int kind)
 {
-	pdl_stage_job job = {w, dt};
-	pdl_pool_for(w->pool, w->p.count, 256, loops_of(w)[w->any_viscosity ? 1 : 0], &job);
+	const pdl_grid* g = &w->grid;
+	if (g->dense) {
+		for (int parity = 0; parity < 2; ++parity) {
+			pdl_stage_job job = {.w = w, .dt = dt, .parity = parity};
+			int items = (g->slab_count + 1 - parity) / 2;
+			if (items > 0) pdl_pool_for(w->pool, items, 1, loops_of(w)[kind + 3], &job);
+		}
+	} else {
+		pdl_stage_job job = {.w = w, .dt = dt};
+		pdl_pool_for(w->pool, w->p.count, 256, loops_of(w)[kind], &job);
+	}
 }
+
+void pdl_stage_density(pdl_world* w, float dt) { run_pass(w, dt, w->any_viscosity ? 1 : 0); }
 
 void pdl_stage_relax(pdl_world* w, float dt)
 {
 	particles* p = &w->p;
-	pdl_stage_job job = {w, dt};
-	pdl_pool_for(w->pool, p->count, 256, loops_of(w)[2], &job);
+	run_pass(w, dt, 2);
 	float* t;
 	t = p->x; p->x = p->x2; p->x2 = t;
 	t = p->y; p->y = p->y2; p->y2 = t;

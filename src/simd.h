@@ -71,6 +71,17 @@ static inline m8 m8_first(int n)
 {
 	return _mm256_loadu_ps((const float*)(pdl_lane_masks + 8 - (n < 8 ? n : 8)));
 }
+/* the first n lanes of p (n in [0, 8]), zeros in the others; nothing past them is read */
+static inline f8 f8_load_first(const float* p, int n)
+{
+	return _mm256_maskload_ps(p, _mm256_castps_si256(m8_first(n)));
+}
+/* writes the first n lanes of a to p, nothing past them */
+static inline void f8_store_first(float* p, f8 a, int n)
+{
+	_mm256_maskstore_ps(p, _mm256_castps_si256(m8_first(n)), a);
+}
+#define PDL_HAVE_MASKED_MEMORY 1
 #elif PDL_SIMD_SSE2 || PDL_SIMD_WASM
 #if PDL_SIMD_SSE2
 typedef __m128 v4;
@@ -198,6 +209,32 @@ static inline int m8_bits(m8 m)
 }
 #endif
 
+#ifndef PDL_HAVE_MASKED_MEMORY
+static inline f8 f8_load_first(const float* p, int n)
+{
+	float l[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+	for (int k = 0; k < n; ++k) l[k] = p[k];
+	return f8_load(l);
+}
+static inline void f8_store_first(float* p, f8 a, int n)
+{
+	float l[8];
+	f8_store(l, a);
+	for (int k = 0; k < n; ++k) p[k] = l[k];
+}
+#endif
+
+/* p[k] += a[k] for the first n lanes (n >= 8: all eight). Touches nothing past them, so a
+ * thread adding to the end of one neighbour run never rewrites the particles after it, which
+ * another thread may own. */
+static inline void f8_accumulate(float* p, f8 a, int n)
+{
+	if (n >= 8)
+		f8_store(p, f8_add(f8_load(p), a));
+	else
+		f8_store_first(p, f8_add(f8_load_first(p, n), a), n);
+}
+
 /* table[index[0..7]] */
 static inline f8 f8_gather(const float* table, const uint8_t* index)
 {
@@ -207,12 +244,37 @@ static inline f8 f8_gather(const float* table, const uint8_t* index)
 }
 
 /* ((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7)): the one horizontal order every backend
- * uses */
+ * uses. The vector backends add neighbouring lanes, then neighbouring pairs, by shuffles: lane
+ * 0 gets (l0 + l1) + (l2 + l3) and lane 4 (l4 + l5) + (l6 + l7) (IEEE addition commutes, so
+ * the shuffled operand order gives the same bits). */
+#if PDL_SIMD_AVX2
+static inline float f8_sum(f8 a)
+{
+	a = _mm256_add_ps(a, _mm256_permute_ps(a, 0xB1));       /* l0+l1, ., l2+l3, ., l4+l5, ... */
+	a = _mm256_add_ps(a, _mm256_permute_ps(a, 0x4E));       /* lanes 0 and 4: the pair sums */
+	return _mm_cvtss_f32(_mm_add_ss(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1)));
+}
+#elif PDL_SIMD_SSE2
+static inline float v4_sum(v4 a) /* (a0 + a1) + (a2 + a3) in lane 0 */
+{
+	a = _mm_add_ps(a, _mm_shuffle_ps(a, a, 0xB1));
+	return _mm_cvtss_f32(_mm_add_ss(a, _mm_movehl_ps(a, a)));
+}
+static inline float f8_sum(f8 a) { return v4_sum(a.lo) + v4_sum(a.hi); }
+#elif PDL_SIMD_WASM
+static inline float v4_sum(v4 a)
+{
+	a = wasm_f32x4_add(a, wasm_i32x4_shuffle(a, a, 1, 0, 3, 2));
+	return wasm_f32x4_extract_lane(a, 0) + wasm_f32x4_extract_lane(a, 2);
+}
+static inline float f8_sum(f8 a) { return v4_sum(a.lo) + v4_sum(a.hi); }
+#else
 static inline float f8_sum(f8 a)
 {
 	float l[8];
 	f8_store(l, a);
 	return ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
 }
+#endif
 
 #endif
