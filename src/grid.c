@@ -9,10 +9,13 @@
  * integer (fmaxf returns the non-NaN argument), never undefined behaviour. */
 static inline int cell_coord(float v, float inv_h)
 {
-	float c = floorf(v * inv_h);
+	float c = v * inv_h;
 	if (!(c >= -1.0e9f)) c = -1.0e9f; /* also NaN */
 	if (!(c <= 1.0e9f)) c = 1.0e9f;
-	return (int)c;
+	/* floorf(c), without the library call that x86-64's baseline instruction set needs: the
+	 * conversion truncates towards zero, so a negative non-integer is one too high */
+	int t = (int)c;
+	return (float)t > c ? t - 1 : t;
 }
 
 
@@ -89,20 +92,39 @@ void pdl_grid_free(pdl_grid* g)
  * them when it runs on one thread), so this walks the chunks of its range. */
 static void axis_bounds(const float* v, int first, int last, float inv, int* lo_hi)
 {
-	float lo = v[first], hi = v[first];
-	float finite = 0; /* stays 0 unless a coordinate is inf or NaN (inf - inf = NaN) */
-	for (int i = first; i < last; ++i) {
-		lo = v[i] < lo ? v[i] : lo;
-		hi = v[i] > hi ? v[i] : hi;
-		finite += v[i] - v[i];
+	/* eight independent minima, maxima and checks, which the compiler turns into vector
+	 * instructions (one running minimum is a serial chain it keeps scalar); odd stays 0 unless a
+	 * coordinate is inf or NaN (inf - inf = NaN) */
+	float lo8[8], hi8[8];
+	int odd8[8];
+	for (int k = 0; k < 8; ++k) lo8[k] = hi8[k] = v[first], odd8[k] = 0;
+	int i = first;
+	for (; i + 8 <= last; i += 8)
+		for (int k = 0; k < 8; ++k) {
+			float c = v[i + k];
+			lo8[k] = c < lo8[k] ? c : lo8[k];
+			hi8[k] = c > hi8[k] ? c : hi8[k];
+			odd8[k] |= !(c - c == 0);
+		}
+	for (; i < last; ++i) {
+		lo8[0] = v[i] < lo8[0] ? v[i] : lo8[0];
+		hi8[0] = v[i] > hi8[0] ? v[i] : hi8[0];
+		odd8[0] |= !(v[i] - v[i] == 0);
 	}
-	if (finite == 0) {
+	float lo = lo8[0], hi = hi8[0];
+	int odd = odd8[0];
+	for (int k = 1; k < 8; ++k) {
+		lo = lo8[k] < lo ? lo8[k] : lo;
+		hi = hi8[k] > hi ? hi8[k] : hi;
+		odd |= odd8[k];
+	}
+	if (!odd) {
 		lo_hi[0] = cell_coord(lo, inv), lo_hi[1] = cell_coord(hi, inv);
 		return;
 	}
 	lo_hi[0] = lo_hi[1] = cell_coord(v[first], inv);
-	for (int i = first + 1; i < last; ++i) {
-		int c = cell_coord(v[i], inv);
+	for (int j = first + 1; j < last; ++j) {
+		int c = cell_coord(v[j], inv);
 		lo_hi[0] = c < lo_hi[0] ? c : lo_hi[0];
 		lo_hi[1] = c > lo_hi[1] ? c : lo_hi[1];
 	}
