@@ -48,7 +48,13 @@ typedef struct build_job {
 	int32_t band_total[GRID_MAX_BANDS];     /* particles in band b */
 	int32_t band_offset[GRID_MAX_BANDS];    /* sorted slots before band b */
 	int bounds[GRID_MAX_CHUNKS][6]; /* per chunk: xmin, xmax, ymin, ymax, zmin, zmax of its cells */
+	int32_t* block_keys; /* per block of KEY_BLOCK particles: its smallest and largest key */
 } build_job;
+
+/* Particles per block of keys. The particles come in the last sort's order, so a block's keys
+ * span a few rows of cells; each band of the counting sort reads only the blocks whose key
+ * range meets its buckets, instead of every key. */
+#define KEY_BLOCK 256
 
 bool pdl_grid_reserve(pdl_grid* g, int particles)
 {
@@ -68,7 +74,10 @@ bool pdl_grid_reserve(pdl_grid* g, int particles)
 	if (!slot_key) return false;
 	g->slot_key = slot_key;
 
-	if (!g->job && !(g->job = malloc(sizeof *g->job))) return false;
+	if (!g->job && !(g->job = calloc(1, sizeof *g->job))) return false;
+	int32_t* block_keys = realloc(g->job->block_keys, (size_t)(particles / KEY_BLOCK + 1) * 2 * sizeof *block_keys);
+	if (!block_keys) return false;
+	g->job->block_keys = block_keys;
 	g->table_size = table;
 	g->capacity = particles;
 	return true;
@@ -80,6 +89,7 @@ void pdl_grid_free(pdl_grid* g)
 	free(g->key);
 	free(g->order);
 	free(g->slot_key);
+	if (g->job) free(g->job->block_keys);
 	free(g->job);
 	memset(g, 0, sizeof *g);
 }
@@ -150,6 +160,8 @@ static void chunk_bounds(void* ctx, int begin, int end)
 	}
 }
 
+/* Each particle's bucket, and each block's key range. Ranges start at multiples of the grain,
+ * a multiple of KEY_BLOCK, so blocks never straddle two ranges. */
 static void compute_keys(void* ctx, int begin, int end)
 {
 	build_job* job = ctx;
@@ -158,11 +170,27 @@ static void compute_keys(void* ctx, int begin, int end)
 	if (!job->z) {
 		for (int i = begin; i < end; ++i)
 			g->key[i] = bucket_of(g, cell_coord(job->x[i], inv), cell_coord(job->y[i], inv), 0);
-		return;
+	} else {
+		for (int i = begin; i < end; ++i)
+			g->key[i] = bucket_of(g, cell_coord(job->x[i], inv), cell_coord(job->y[i], inv),
+			                      cell_coord(job->z[i], inv));
 	}
-	for (int i = begin; i < end; ++i)
-		g->key[i] = bucket_of(g, cell_coord(job->x[i], inv), cell_coord(job->y[i], inv),
-		                      cell_coord(job->z[i], inv));
+	for (int first = begin; first < end; first += KEY_BLOCK) {
+		int last = first + KEY_BLOCK < end ? first + KEY_BLOCK : end;
+		int32_t lo = g->key[first], hi = lo;
+		for (int i = first + 1; i < last; ++i) {
+			lo = g->key[i] < lo ? g->key[i] : lo;
+			hi = g->key[i] > hi ? g->key[i] : hi;
+		}
+		job->block_keys[2 * (first / KEY_BLOCK)] = lo;
+		job->block_keys[2 * (first / KEY_BLOCK) + 1] = hi;
+	}
+}
+
+/* Whether block b may hold keys in [lo, hi). */
+static inline bool block_meets(const build_job* job, int b, int32_t lo, int32_t hi)
+{
+	return job->block_keys[2 * b + 1] >= lo && job->block_keys[2 * b] < hi;
 }
 
 /* Counting sort, part 1 for bands [begin, end): count the particles of the band's buckets, then
@@ -176,9 +204,13 @@ static void band_count(void* ctx, int begin, int end)
 	for (int band = begin; band < end; ++band) {
 		int32_t lo = job->band_first[band], hi = job->band_first[band + 1];
 		memset(start + lo, 0, (size_t)(hi - lo) * sizeof *start);
-		for (int i = 0; i < job->n; ++i) {
-			int32_t k = g->key[i];
-			if (k >= lo && k < hi) start[k]++;
+		for (int first = 0; first < job->n; first += KEY_BLOCK) {
+			if (!block_meets(job, first / KEY_BLOCK, lo, hi)) continue;
+			int last = first + KEY_BLOCK < job->n ? first + KEY_BLOCK : job->n;
+			for (int i = first; i < last; ++i) {
+				int32_t k = g->key[i];
+				if (k >= lo && k < hi) start[k]++;
+			}
 		}
 		int32_t sum = 0;
 		for (int32_t b = lo; b < hi; ++b) {
@@ -202,11 +234,15 @@ static void band_scatter(void* ctx, int begin, int end)
 		int32_t lo = job->band_first[band], hi = job->band_first[band + 1];
 		int32_t offset = job->band_offset[band];
 		for (int32_t b = lo; b < hi; ++b) start[b] += offset;
-		for (int i = 0; i < job->n; ++i) {
-			int32_t k = g->key[i];
-			if (k >= lo && k < hi) {
-				g->slot_key[start[k]] = k;
-				g->order[start[k]++] = i;
+		for (int first = 0; first < job->n; first += KEY_BLOCK) {
+			if (!block_meets(job, first / KEY_BLOCK, lo, hi)) continue;
+			int last = first + KEY_BLOCK < job->n ? first + KEY_BLOCK : job->n;
+			for (int i = first; i < last; ++i) {
+				int32_t k = g->key[i];
+				if (k >= lo && k < hi) {
+					g->slot_key[start[k]] = k;
+					g->order[start[k]++] = i;
+				}
 			}
 		}
 	}
