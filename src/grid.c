@@ -296,7 +296,7 @@ void pdl_grid_build(pdl_grid* g, pdl_pool* pool, int n, const float* x, const fl
 	job->n = n;
 	/* The occupied cell range decides between dense and hashed cells. */
 	job->grain = n / GRID_MAX_CHUNKS + 1;
-	if (job->grain < 4096) job->grain = 4096;
+	if (job->grain < 1024) job->grain = 1024;
 	int chunks = (n + job->grain - 1) / job->grain;
 	int lo_hi[6] = {0};
 	if (n > 0) {
@@ -326,7 +326,7 @@ void pdl_grid_build(pdl_grid* g, pdl_pool* pool, int n, const float* x, const fl
 	g->nz = g->dense ? (int)nz : 0;
 	int32_t buckets = g->dense ? (int32_t)(nx * ny * nz) : (int32_t)table;
 
-	pdl_pool_for(pool, n, 4096, compute_keys, job);
+	pdl_pool_for(pool, n, 1024, compute_keys, job);
 
 	/* Stable counting sort in bands of buckets. The band edges only balance the work (the
 	 * keys in the last sort's order are nearly sorted, so they split the particles about

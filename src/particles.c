@@ -158,7 +158,7 @@ void pdl_particles_permute(pdl_world* w, const int32_t* order, bool with_prev)
 	particles* p = &w->p;
 	permute_job job = {p, with_prev, order, p->scratch};
 	if (p->spring_partner) pdl_pool_for(w->pool, p->count, 4096, inverse_range, &job);
-	pdl_pool_for(w->pool, p->count, 2048, permute_range, &job);
+	pdl_pool_for(w->pool, p->count, 1024, permute_range, &job);
 	SWAP(p->x, p->x2);
 	SWAP(p->y, p->y2);
 	SWAP(p->z, p->z2);

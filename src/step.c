@@ -105,7 +105,7 @@ static void forces_range(void* ctx, int begin, int end)
 void pdl_stage_forces(pdl_world* w, float dt)
 {
 	pdl_stage_job job = {w, dt};
-	pdl_pool_for(w->pool, w->p.count, 4096, forces_range, &job);
+	pdl_pool_for(w->pool, w->p.count, 1024, forces_range, &job);
 }
 
 /* ---- 2. Prediction -------------------------------------------------------------------------- */
@@ -131,7 +131,7 @@ static void predict_range(void* ctx, int begin, int end)
 void pdl_stage_predict(pdl_world* w, float dt)
 {
 	pdl_stage_job job = {w, dt};
-	pdl_pool_for(w->pool, w->p.count, 4096, predict_range, &job);
+	pdl_pool_for(w->pool, w->p.count, 1024, predict_range, &job);
 	/* Sort the particles into the cells of their predicted positions and store them in that
 	 * order: springs and relaxation then read neighbours that are near in memory. */
 	pdl_grid* g = &w->grid;
@@ -157,7 +157,7 @@ static void velocity_range(void* ctx, int begin, int end)
 void pdl_stage_velocity(pdl_world* w, float dt)
 {
 	pdl_stage_job job = {w, dt};
-	pdl_pool_for(w->pool, w->p.count, 4096, velocity_range, &job);
+	pdl_pool_for(w->pool, w->p.count, 1024, velocity_range, &job);
 }
 
 /* ---- The step ------------------------------------------------------------------------------- */
