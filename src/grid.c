@@ -167,7 +167,13 @@ static void compute_keys(void* ctx, int begin, int end)
 	build_job* job = ctx;
 	pdl_grid* g = job->g;
 	float inv = g->inv_cell;
-	if (!job->z) {
+	if (!job->z && g->dense) { /* the common case, in a loop the compiler vectorizes */
+		const float *x = job->x, *y = job->y;
+		int32_t* key = g->key;
+		const int x0 = g->x0, y0 = g->y0, nx = g->nx;
+		for (int i = begin; i < end; ++i)
+			key[i] = (cell_coord(y[i], inv) - y0) * nx + (cell_coord(x[i], inv) - x0);
+	} else if (!job->z) {
 		for (int i = begin; i < end; ++i)
 			g->key[i] = bucket_of(g, cell_coord(job->x[i], inv), cell_coord(job->y[i], inv), 0);
 	} else {
