@@ -10,7 +10,7 @@
  * on either core at random and half the data crossed between the cores' caches each stage
  * (measured: the sort and the per-particle stages ran slower on two threads than on one). The
  * helping keeps both threads busy when one segment costs more. Which thread runs an item
- * never changes the result (every stage is a gather). */
+ * never changes the result (every stage writes each value in one fixed order). */
 #define _POSIX_C_SOURCE 200809L
 #include "pool.h"
 

@@ -1,7 +1,7 @@
 /* Internal: a small fork-join thread pool. The calling thread works too, so a pool of n
  * threads starts n - 1 workers. Work is split into chunks claimed through an atomic counter;
- * which thread runs a chunk never changes the result, because every stage writes only the
- * particles of its own chunk (gather form). */
+ * which thread runs a chunk never changes the result, because every stage writes each value in
+ * one fixed order whatever the split (gathers, and the pair passes' slabs, relax_loops.h). */
 #ifndef PUDDLE_POOL_H
 #define PUDDLE_POOL_H
 

@@ -18,7 +18,9 @@
  *
  * Two passes over the neighbour pairs: the first sums the densities and, in the same loop, the
  * viscosity impulses (viscosity.h); the second moves each particle by its relaxation
- * displacement plus dt times its viscosity velocity change. */
+ * displacement plus dt times its viscosity velocity change. On a dense grid each pass visits
+ * every pair once and adds to both particles (relax_loops.h, second half); on a hashed grid
+ * each particle gathers from all its neighbours (first half). */
 
 #define RELAX_LOOP(name) pdl_##name
 #include "relax_loops.h"

@@ -232,6 +232,44 @@ static inline void pair_shares_of(pair_shares* sh, const pdl_world* w, int mat_i
 		for (int m = 0; m < w->material_count; ++m) sh->column[m] = w->pair_weight[m * PDL_MAX_MATERIALS + mat_i];
 }
 
+/* The offsets (dx, dy, dz) = x_j - x_i of candidates j .. j + 7 and their squared distances. */
+static inline f8 candidate_offsets(const float* px, const float* py, const float* pz, int j, f8 xi,
+                                   f8 yi, f8 zi, bool three, f8* dx, f8* dy, f8* dz)
+{
+	*dx = f8_sub(f8_load(px + j), xi);
+	*dy = f8_sub(f8_load(py + j), yi);
+	f8 r2 = f8_add(f8_mul(*dx, *dx), f8_mul(*dy, *dy));
+	*dz = f8_set1(0.0f);
+	if (three) {
+		*dz = f8_sub(f8_load(pz + j), zi);
+		r2 = f8_add(r2, f8_mul(*dz, *dz));
+	}
+	return r2;
+}
+
+/* Adds a pair value along the offsets (dx, dy, dz) = x_j - x_i to both particles: i's vector
+ * sums take -value w_i, j's sums in memory (slots j..) +value w_j. `value` is the pair value
+ * before the shares and `equal` the share of each when the masses are equal (the caller may
+ * have folded the 1/2 in already). */
+static inline void add_pair_vector(const pair_shares* sh, f8 equal, f8 value, const uint8_t* mat_j,
+                                   f8 dx, f8 dy, f8 dz, bool three, f8* sx, f8* sy, f8* sz,
+                                   float* jx, float* jy, float* jz, int lanes)
+{
+	f8 si = equal, sj = equal;
+	if (!sh->uniform_mass) {
+		si = f8_mul(value, f8_gather(sh->row, mat_j));
+		sj = f8_mul(value, f8_gather(sh->column, mat_j));
+	}
+	*sx = f8_sub(*sx, f8_mul(si, dx));
+	*sy = f8_sub(*sy, f8_mul(si, dy));
+	f8_accumulate(jx, f8_mul(sj, dx), lanes);
+	f8_accumulate(jy, f8_mul(sj, dy), lanes);
+	if (three) {
+		*sz = f8_sub(*sz, f8_mul(si, dz));
+		f8_accumulate(jz, f8_mul(sj, dz), lanes);
+	}
+}
+
 #if defined(__GNUC__)
 #define PDL_NOINLINE __attribute__((noinline))
 #define PDL_ALWAYS_INLINE inline __attribute__((always_inline))
@@ -287,13 +325,8 @@ static PDL_ALWAYS_INLINE void density_pairs_of(const pair_pass* pass, int i, con
 			/* lanes past the run add zeros: whole vectors while they stay in the slots this
 			 * turn owns, only the run's own lanes near their end */
 			int lanes = owned_end - j;
-			f8 dx = f8_sub(f8_load(px + j), xi), dy = f8_sub(f8_load(py + j), yi);
-			f8 r2 = f8_add(f8_mul(dx, dx), f8_mul(dy, dy));
-			f8 dz = zero;
-			if (three) {
-				dz = f8_sub(f8_load(pz + j), zi);
-				r2 = f8_add(r2, f8_mul(dz, dz));
-			}
+			f8 dx, dy, dz;
+			f8 r2 = candidate_offsets(px, py, pz, j, xi, yi, zi, three, &dx, &dy, &dz);
 			m8 in = m8_and(m8_first(end - j), f8_lt(r2, h2));
 			f8 dist = f8_sqrt(r2);
 			f8 a = f8_mask(in, f8_sub(one, f8_mul(dist, inv_h)));
@@ -321,19 +354,8 @@ static PDL_ALWAYS_INLINE void density_pairs_of(const pair_pass* pass, int i, con
 			/* dt (1 - q) (sigma u + beta u^2) = dt a u (sigma + beta u) */
 			f8 impulse = f8_mul(f8_mul(f8_mul(dt_v, a), u), f8_add(sig, f8_mul(bet, u)));
 			f8 base = f8_mask(act, f8_mul(f8_min(impulse, u), inv_dist));
-			f8 si = f8_mul(base, half), sj = si;
-			if (!sh.uniform_mass) {
-				si = f8_mul(base, f8_gather(sh.row, mat + j));
-				sj = f8_mul(base, f8_gather(sh.column, mat + j));
-			}
-			dvx = f8_sub(dvx, f8_mul(si, dx));
-			dvy = f8_sub(dvy, f8_mul(si, dy));
-			f8_accumulate(dvx_of + j, f8_mul(sj, dx), lanes);
-			f8_accumulate(dvy_of + j, f8_mul(sj, dy), lanes);
-			if (three) {
-				dvz = f8_sub(dvz, f8_mul(si, dz));
-				f8_accumulate(dvz_of + j, f8_mul(sj, dz), lanes);
-			}
+			add_pair_vector(&sh, f8_mul(base, half), base, mat + j, dx, dy, dz, three, &dvx, &dvy, &dvz,
+			                dvx_of + j, dvy_of + j, three ? dvz_of + j : NULL, lanes);
 		}
 	}
 	rho_of[i] += f8_sum(rho);
@@ -470,13 +492,8 @@ static PDL_ALWAYS_INLINE bool displace_pairs_of(const pair_pass* pass, int i, co
 		int32_t end = runs->end[r];
 		for (int32_t j = runs->begin[r] > i ? runs->begin[r] : i + 1; j < end; j += PDL_LANES) {
 			int lanes = owned_end - j; /* as in density_pairs_of */
-			f8 dx = f8_sub(f8_load(px + j), xi), dy = f8_sub(f8_load(py + j), yi);
-			f8 r2 = f8_add(f8_mul(dx, dx), f8_mul(dy, dy));
-			f8 dz = zero;
-			if (three) {
-				dz = f8_sub(f8_load(pz + j), zi);
-				r2 = f8_add(r2, f8_mul(dz, dz));
-			}
+			f8 dx, dy, dz;
+			f8 r2 = candidate_offsets(px, py, pz, j, xi, yi, zi, three, &dx, &dy, &dz);
 			m8 in = m8_and(m8_first(end - j), f8_lt(r2, h2));
 			m8 apart = m8_and(in, f8_gt(r2, zero));
 			f8 dist = f8_sqrt(r2);
@@ -486,19 +503,9 @@ static PDL_ALWAYS_INLINE bool displace_pairs_of(const pair_pass* pass, int i, co
 			/* dt^2 (P (1 - q) + P_near (1 - q)^2) = dt^2 a (P + P_near a), along r^ */
 			f8 d = f8_mul(f8_mul(dt2_v, a), f8_add(pressure, f8_mul(near, a)));
 			/* d / dist as d dist / r^2 (as in density_pairs_of) */
-			f8 base = f8_mask(apart, f8_mul(d, f8_mul(dist, f8_div(one, r2)))), si = base, sj = base;
-			if (!sh.uniform_mass) {
-				si = f8_mul(base, f8_gather(sh.row, mat + j));
-				sj = f8_mul(base, f8_gather(sh.column, mat + j));
-			}
-			sx = f8_sub(sx, f8_mul(si, dx));
-			sy = f8_sub(sy, f8_mul(si, dy));
-			f8_accumulate(sx_of + j, f8_mul(sj, dx), lanes);
-			f8_accumulate(sy_of + j, f8_mul(sj, dy), lanes);
-			if (three) {
-				sz = f8_sub(sz, f8_mul(si, dz));
-				f8_accumulate(sz_of + j, f8_mul(sj, dz), lanes);
-			}
+			f8 base = f8_mask(apart, f8_mul(d, f8_mul(dist, f8_div(one, r2))));
+			add_pair_vector(&sh, base, base, mat + j, dx, dy, dz, three, &sx, &sy, &sz, sx_of + j,
+			                sy_of + j, three ? sz_of + j : NULL, lanes);
 			same |= m8_bits(m8_andnot(apart, in));
 		}
 	}

@@ -14,9 +14,10 @@
  * computed at the predicted positions, in the density pass, so a step makes two passes over
  * the neighbour pairs and one sort instead of three and two (docs/physics.md).
  *
- * Every stage is a parallel loop in gather form: a particle reads its neighbours' state from
- * the previous stage and writes only its own, so the result is the same for any thread count
- * and any run.
+ * Every stage is a parallel loop whose result is the same for any thread count and any run:
+ * most are gathers (a particle reads its neighbours' state from the previous stage and writes
+ * only its own); the density and relaxation passes visit each neighbour pair once and add to
+ * both particles, slab by slab in a fixed order (relax_loops.h).
  *
  * A world with def.solver = PDL_SOLVER_SPH takes src/sph.c's step instead, which reuses the
  * forces, boundaries and velocity stages. */
