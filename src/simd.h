@@ -55,6 +55,7 @@ static inline f8 f8_min(f8 a, f8 b) { return _mm256_min_ps(a, b); }
 static inline m8 f8_lt(f8 a, f8 b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
 static inline m8 f8_gt(f8 a, f8 b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
 static inline m8 m8_and(m8 a, m8 b) { return _mm256_and_ps(a, b); }
+static inline m8 m8_or(m8 a, m8 b) { return _mm256_or_ps(a, b); }
 static inline m8 m8_andnot(m8 a, m8 b) { return _mm256_andnot_ps(a, b); } /* b and not a */
 static inline f8 f8_mask(m8 m, f8 a) { return _mm256_and_ps(m, a); }     /* a where m, else +0 */
 static inline int m8_bits(m8 m) { return _mm256_movemask_ps(m); }
@@ -97,6 +98,7 @@ static inline v4 v4_min(v4 a, v4 b) { return _mm_min_ps(a, b); }
 static inline v4 v4_lt(v4 a, v4 b) { return _mm_cmplt_ps(a, b); }
 static inline v4 v4_gt(v4 a, v4 b) { return _mm_cmpgt_ps(a, b); }
 static inline v4 v4_and(v4 a, v4 b) { return _mm_and_ps(a, b); }
+static inline v4 v4_or(v4 a, v4 b) { return _mm_or_ps(a, b); }
 static inline v4 v4_andnot(v4 a, v4 b) { return _mm_andnot_ps(a, b); } /* b and not a */
 static inline int v4_bits(v4 m) { return _mm_movemask_ps(m); }
 static inline v4 v4_lanes(int base, int end, int self)
@@ -121,6 +123,7 @@ static inline v4 v4_min(v4 a, v4 b) { return wasm_f32x4_pmin(b, a); }
 static inline v4 v4_lt(v4 a, v4 b) { return wasm_f32x4_lt(a, b); }
 static inline v4 v4_gt(v4 a, v4 b) { return wasm_f32x4_gt(a, b); }
 static inline v4 v4_and(v4 a, v4 b) { return wasm_v128_and(a, b); }
+static inline v4 v4_or(v4 a, v4 b) { return wasm_v128_or(a, b); }
 static inline v4 v4_andnot(v4 a, v4 b) { return wasm_v128_andnot(b, a); }
 static inline int v4_bits(v4 m) { return (int)wasm_i32x4_bitmask(m); }
 static inline v4 v4_lanes(int base, int end, int self)
@@ -153,6 +156,7 @@ static inline f8 f8_min(f8 a, f8 b) { return PDL_F8_PAIR(v4_min, a, b); }
 static inline m8 f8_lt(f8 a, f8 b) { return PDL_F8_PAIR(v4_lt, a, b); }
 static inline m8 f8_gt(f8 a, f8 b) { return PDL_F8_PAIR(v4_gt, a, b); }
 static inline m8 m8_and(m8 a, m8 b) { return PDL_F8_PAIR(v4_and, a, b); }
+static inline m8 m8_or(m8 a, m8 b) { return PDL_F8_PAIR(v4_or, a, b); }
 static inline m8 m8_andnot(m8 a, m8 b) { return PDL_F8_PAIR(v4_andnot, a, b); }
 static inline f8 f8_mask(m8 m, f8 a) { return PDL_F8_PAIR(v4_and, m, a); }
 static inline int m8_bits(m8 m) { return v4_bits(m.lo) | v4_bits(m.hi) << 4; }
@@ -197,6 +201,7 @@ static inline f8 f8_min(f8 a, f8 b) { PDL_F8_MAP(a.v[k] < b.v[k] ? a.v[k] : b.v[
 static inline m8 f8_lt(f8 a, f8 b) { PDL_M8_MAP(a.v[k] < b.v[k]); }
 static inline m8 f8_gt(f8 a, f8 b) { PDL_M8_MAP(a.v[k] > b.v[k]); }
 static inline m8 m8_and(m8 a, m8 b) { PDL_M8_MAP(a.v[k] && b.v[k]); }
+static inline m8 m8_or(m8 a, m8 b) { PDL_M8_MAP(a.v[k] || b.v[k]); }
 static inline m8 m8_andnot(m8 a, m8 b) { PDL_M8_MAP(!a.v[k] && b.v[k]); }
 static inline m8 m8_lanes(int base, int end, int self) { PDL_M8_MAP(base + k < end && base + k != self); }
 static inline m8 m8_first(int n) { PDL_M8_MAP(k < n); }
@@ -233,6 +238,53 @@ static inline void f8_accumulate(float* p, f8 a, int n)
 		f8_store(p, f8_add(f8_load(p), a));
 	else
 		f8_store_first(p, f8_add(f8_load_first(p, n), a), n);
+}
+
+/* a where m, else b (bitwise, so -0 and NaN pass unchanged) */
+static inline f8 f8_select(m8 m, f8 a, f8 b)
+{
+#if PDL_SIMD_SCALAR
+	PDL_F8_MAP(m.v[k] ? a.v[k] : b.v[k]);
+#else
+	return m8_or(f8_mask(m, a), m8_andnot(m, b));
+#endif
+}
+
+/* table[index[k]], table[0] where an index is negative (mask those lanes: m8_valid_index).
+ * Built in registers: assembling the vector in memory and loading it stalls on the stores. */
+static inline f8 f8_gather_index(const float* table, const int32_t* index)
+{
+#define PDL_AT(k) table[index[k] & ~(index[k] >> 31)]
+#if PDL_SIMD_AVX2
+	return _mm256_setr_ps(PDL_AT(0), PDL_AT(1), PDL_AT(2), PDL_AT(3), PDL_AT(4), PDL_AT(5), PDL_AT(6), PDL_AT(7));
+#elif PDL_SIMD_SSE2
+	return (f8){_mm_setr_ps(PDL_AT(0), PDL_AT(1), PDL_AT(2), PDL_AT(3)),
+	            _mm_setr_ps(PDL_AT(4), PDL_AT(5), PDL_AT(6), PDL_AT(7))};
+#elif PDL_SIMD_WASM
+	return (f8){wasm_f32x4_make(PDL_AT(0), PDL_AT(1), PDL_AT(2), PDL_AT(3)),
+	            wasm_f32x4_make(PDL_AT(4), PDL_AT(5), PDL_AT(6), PDL_AT(7))};
+#else
+	PDL_F8_MAP(PDL_AT(k));
+#endif
+#undef PDL_AT
+}
+
+/* lanes whose index is not negative */
+static inline m8 m8_valid_index(const int32_t* index)
+{
+#if PDL_SIMD_AVX2
+	__m256i v = _mm256_loadu_si256((const __m256i*)index);
+	return _mm256_castsi256_ps(_mm256_cmpgt_epi32(v, _mm256_set1_epi32(-1)));
+#elif PDL_SIMD_SSE2
+	__m128i lo = _mm_loadu_si128((const __m128i*)index), hi = _mm_loadu_si128((const __m128i*)(index + 4));
+	return (m8){_mm_castsi128_ps(_mm_cmpgt_epi32(lo, _mm_set1_epi32(-1))),
+	            _mm_castsi128_ps(_mm_cmpgt_epi32(hi, _mm_set1_epi32(-1)))};
+#elif PDL_SIMD_WASM
+	return (m8){wasm_i32x4_gt(wasm_v128_load(index), wasm_i32x4_splat(-1)),
+	            wasm_i32x4_gt(wasm_v128_load(index + 4), wasm_i32x4_splat(-1))};
+#else
+	PDL_M8_MAP(index[k] >= 0);
+#endif
 }
 
 /* table[index[0..7]] */
