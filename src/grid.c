@@ -200,8 +200,9 @@ static inline bool block_meets(const build_job* job, int b, int32_t lo, int32_t 
 }
 
 /* Counting sort, part 1 for bands [begin, end): count the particles of the band's buckets, then
- * turn the counts into the band's local starts. Every band reads all keys but writes only its
- * own buckets, so bands run in parallel and the result is the serial stable sort's. */
+ * turn the counts into the band's local starts. Every band reads every key that may be its own
+ * (block_meets) but writes only its own buckets, so bands run in parallel and the result is the
+ * serial stable sort's. */
 static void band_count(void* ctx, int begin, int end)
 {
 	build_job* job = ctx;

@@ -29,6 +29,21 @@ void RELAX_LOOP(density_pairs_3d)(void* ctx, int begin, int end);
 void RELAX_LOOP(density_viscosity_pairs_3d)(void* ctx, int begin, int end);
 void RELAX_LOOP(displace_pairs_3d)(void* ctx, int begin, int end);
 
+/* The offsets (dx, dy, dz) = x_j - x_i of candidates j .. j + 7 and their squared distances. */
+static inline f8 candidate_offsets(const float* px, const float* py, const float* pz, int j, f8 xi,
+                                   f8 yi, f8 zi, bool three, f8* dx, f8* dy, f8* dz)
+{
+	*dx = f8_sub(f8_load(px + j), xi);
+	*dy = f8_sub(f8_load(py + j), yi);
+	f8 r2 = f8_add(f8_mul(*dx, *dx), f8_mul(*dy, *dy));
+	*dz = f8_set1(0.0f);
+	if (three) {
+		*dz = f8_sub(f8_load(pz + j), zi);
+		r2 = f8_add(r2, f8_mul(*dz, *dz));
+	}
+	return r2;
+}
+
 /* First pass: rho_i and rho_near_i, then the pressures; with viscosity on, also i's viscosity
  * velocity change dv_i (alg. 5), stored as the position change dt dv_i in vx2, vy2. Lane k of
  * each neighbour run sums candidates k, k+8, ... (see simd.h), so every backend gives the same
@@ -64,13 +79,8 @@ static inline void density_pass(const pdl_stage_job* job, int begin, int end, bo
 		pdl_grid_runs_of(g, i, px[i], py[i], three ? pz[i] : 0, &runs, &cached);
 		for (int r = 0; r < runs.count; ++r) {
 			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
-				f8 dx = f8_sub(f8_load(px + j), xi), dy = f8_sub(f8_load(py + j), yi);
-				f8 r2 = f8_add(f8_mul(dx, dx), f8_mul(dy, dy));
-				f8 dz = zero;
-				if (three) {
-					dz = f8_sub(f8_load(pz + j), zi);
-					r2 = f8_add(r2, f8_mul(dz, dz));
-				}
+				f8 dx, dy, dz;
+				f8 r2 = candidate_offsets(px, py, pz, j, xi, yi, zi, three, &dx, &dy, &dz);
 				m8 in = m8_and(m8_first(runs.end[r] - j), f8_lt(r2, h2)); /* i itself too */
 				f8 dist = f8_sqrt(r2);
 				f8 a = f8_mask(in, f8_sub(one, f8_mul(dist, inv_h)));
@@ -144,13 +154,8 @@ static inline void displace_pass(void* ctx, int begin, int end, bool three)
 		pdl_grid_runs_of(g, i, px[i], py[i], three ? pz[i] : 0, &runs, &cached);
 		for (int r = 0; r < runs.count; ++r) {
 			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
-				f8 dx = f8_sub(f8_load(px + j), xi), dy = f8_sub(f8_load(py + j), yi);
-				f8 r2 = f8_add(f8_mul(dx, dx), f8_mul(dy, dy));
-				f8 dz = zero;
-				if (three) {
-					dz = f8_sub(f8_load(pz + j), zi);
-					r2 = f8_add(r2, f8_mul(dz, dz));
-				}
+				f8 dx, dy, dz;
+				f8 r2 = candidate_offsets(px, py, pz, j, xi, yi, zi, three, &dx, &dy, &dz);
 				m8 in = m8_and(m8_first(runs.end[r] - j), f8_lt(r2, h2)); /* i itself too */
 				f8 dist = f8_sqrt(r2);
 				f8 a = f8_sub(one, f8_mul(dist, inv_h));
@@ -230,21 +235,6 @@ static inline void pair_shares_of(pair_shares* sh, const pdl_world* w, int mat_i
 	sh->row = w->pair_weight + mat_i * PDL_MAX_MATERIALS;
 	if (!sh->uniform_mass)
 		for (int m = 0; m < w->material_count; ++m) sh->column[m] = w->pair_weight[m * PDL_MAX_MATERIALS + mat_i];
-}
-
-/* The offsets (dx, dy, dz) = x_j - x_i of candidates j .. j + 7 and their squared distances. */
-static inline f8 candidate_offsets(const float* px, const float* py, const float* pz, int j, f8 xi,
-                                   f8 yi, f8 zi, bool three, f8* dx, f8* dy, f8* dz)
-{
-	*dx = f8_sub(f8_load(px + j), xi);
-	*dy = f8_sub(f8_load(py + j), yi);
-	f8 r2 = f8_add(f8_mul(*dx, *dx), f8_mul(*dy, *dy));
-	*dz = f8_set1(0.0f);
-	if (three) {
-		*dz = f8_sub(f8_load(pz + j), zi);
-		r2 = f8_add(r2, f8_mul(*dz, *dz));
-	}
-	return r2;
 }
 
 /* Adds a pair value along the offsets (dx, dy, dz) = x_j - x_i to both particles: i's vector
