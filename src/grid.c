@@ -1,6 +1,8 @@
 /* The neighbour grid: cell keys, counting sort, neighbour runs. */
 #include "grid.h"
 
+#include "simd.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,12 +12,13 @@
 static inline int cell_coord(float v, float inv_h)
 {
 	float c = v * inv_h;
-	if (!(c >= -1.0e9f)) c = -1.0e9f; /* also NaN */
-	if (!(c <= 1.0e9f)) c = 1.0e9f;
+	c = c >= -1.0e9f ? c : -1.0e9f; /* also NaN */
+	c = c <= 1.0e9f ? c : 1.0e9f;
 	/* floorf(c), without the library call that x86-64's baseline instruction set needs: the
-	 * conversion truncates towards zero, so a negative non-integer is one too high */
+	 * conversion truncates towards zero, so a negative non-integer is one too high. Selects,
+	 * not branches, so that loops over particles become vector code. */
 	int t = (int)c;
-	return (float)t > c ? t - 1 : t;
+	return t - ((float)t > c);
 }
 
 
@@ -102,31 +105,32 @@ void pdl_grid_free(pdl_grid* g)
  * them when it runs on one thread), so this walks the chunks of its range. */
 static void axis_bounds(const float* v, int first, int last, float inv, int* lo_hi)
 {
-	/* eight independent minima, maxima and checks, which the compiler turns into vector
-	 * instructions (one running minimum is a serial chain it keeps scalar); odd stays 0 unless a
-	 * coordinate is inf or NaN (inf - inf = NaN) */
-	float lo8[8], hi8[8];
-	int odd8[8];
-	for (int k = 0; k < 8; ++k) lo8[k] = hi8[k] = v[first], odd8[k] = 0;
+	/* eight lanes of minima, maxima and checks (one running minimum is a serial chain); odd
+	 * stays 0 unless a coordinate is inf or NaN (c - c is then NaN, and a NaN stays in the
+	 * sum). min and max skip a NaN (simd.h: minps(c, lo) = c < lo ? c : lo). */
+	f8 lo8 = f8_set1(v[first]), hi8 = lo8, odd8 = f8_set1(0);
 	int i = first;
-	for (; i + 8 <= last; i += 8)
-		for (int k = 0; k < 8; ++k) {
-			float c = v[i + k];
-			lo8[k] = c < lo8[k] ? c : lo8[k];
-			hi8[k] = c > hi8[k] ? c : hi8[k];
-			odd8[k] |= !(c - c == 0);
-		}
-	for (; i < last; ++i) {
-		lo8[0] = v[i] < lo8[0] ? v[i] : lo8[0];
-		hi8[0] = v[i] > hi8[0] ? v[i] : hi8[0];
-		odd8[0] |= !(v[i] - v[i] == 0);
+	for (; i + PDL_LANES <= last; i += PDL_LANES) {
+		f8 c = f8_load(v + i);
+		lo8 = f8_min(c, lo8);
+		hi8 = f8_max(c, hi8);
+		odd8 = f8_add(odd8, f8_sub(c, c));
 	}
-	float lo = lo8[0], hi = hi8[0];
-	int odd = odd8[0];
-	for (int k = 1; k < 8; ++k) {
-		lo = lo8[k] < lo ? lo8[k] : lo;
-		hi = hi8[k] > hi ? hi8[k] : hi;
-		odd |= odd8[k];
+	float lo_of[PDL_LANES], hi_of[PDL_LANES], odd_of[PDL_LANES];
+	f8_store(lo_of, lo8);
+	f8_store(hi_of, hi8);
+	f8_store(odd_of, odd8);
+	for (; i < last; ++i) {
+		lo_of[0] = v[i] < lo_of[0] ? v[i] : lo_of[0];
+		hi_of[0] = v[i] > hi_of[0] ? v[i] : hi_of[0];
+		odd_of[0] += v[i] - v[i];
+	}
+	float lo = lo_of[0], hi = hi_of[0];
+	bool odd = false;
+	for (int k = 0; k < PDL_LANES; ++k) {
+		lo = lo_of[k] < lo ? lo_of[k] : lo;
+		hi = hi_of[k] > hi ? hi_of[k] : hi;
+		odd |= odd_of[k] != 0;
 	}
 	if (!odd) {
 		lo_hi[0] = cell_coord(lo, inv), lo_hi[1] = cell_coord(hi, inv);

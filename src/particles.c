@@ -106,32 +106,38 @@ typedef struct permute_job {
 	const int32_t* new_index; /* old index -> new index, for spring partners */
 } permute_job;
 
+/* dst[k] = src[order[k]] for k in [begin, end), one array at a time. restrict tells the
+ * compiler the arrays never overlap; written through p-> every store might move the other
+ * arrays' pointers, and each was reloaded for every particle. */
+#define DEFINE_GATHER(name, type)                                                             \
+	static void name(type* restrict dst, const type* restrict src, const int32_t* restrict order, \
+	                 int begin, int end)                                                      \
+	{                                                                                         \
+		for (int k = begin; k < end; ++k) dst[k] = src[order[k]];                             \
+	}
+DEFINE_GATHER(gather_floats, float)
+DEFINE_GATHER(gather_u32, uint32_t)
+DEFINE_GATHER(gather_u8, uint8_t)
+
 static void permute_range(void* ctx, int begin, int end)
 {
 	permute_job* job = ctx;
 	particles* p = job->p;
 	const int32_t* order = job->order;
-	for (int k = begin; k < end; ++k) {
-		int i = order[k];
-		p->x2[k] = p->x[i];
-		p->y2[k] = p->y[i];
-		p->vx2[k] = p->vx[i];
-		p->vy2[k] = p->vy[i];
-		p->material2[k] = p->material[i];
-		p->id2[k] = p->id[i];
+	gather_floats(p->x2, p->x, order, begin, end);
+	gather_floats(p->y2, p->y, order, begin, end);
+	gather_floats(p->vx2, p->vx, order, begin, end);
+	gather_floats(p->vy2, p->vy, order, begin, end);
+	gather_u8(p->material2, p->material, order, begin, end);
+	gather_u32(p->id2, p->id, order, begin, end);
+	if (p->z) {
+		gather_floats(p->z2, p->z, order, begin, end);
+		gather_floats(p->vz2, p->vz, order, begin, end);
 	}
-	if (p->z)
-		for (int k = begin; k < end; ++k) {
-			p->z2[k] = p->z[order[k]];
-			p->vz2[k] = p->vz[order[k]];
-		}
 	if (job->with_prev) {
-		for (int k = begin; k < end; ++k) {
-			p->xp2[k] = p->xp[order[k]];
-			p->yp2[k] = p->yp[order[k]];
-		}
-		if (p->z)
-			for (int k = begin; k < end; ++k) p->zp2[k] = p->zp[order[k]];
+		gather_floats(p->xp2, p->xp, order, begin, end);
+		gather_floats(p->yp2, p->yp, order, begin, end);
+		if (p->z) gather_floats(p->zp2, p->zp, order, begin, end);
 	}
 	if (!p->spring_partner) return;
 	for (int k = begin; k < end; ++k) {

@@ -52,6 +52,7 @@ static inline f8 f8_mul(f8 a, f8 b) { return _mm256_mul_ps(a, b); }
 static inline f8 f8_div(f8 a, f8 b) { return _mm256_div_ps(a, b); }
 static inline f8 f8_sqrt(f8 a) { return _mm256_sqrt_ps(a); }
 static inline f8 f8_min(f8 a, f8 b) { return _mm256_min_ps(a, b); }
+static inline f8 f8_max(f8 a, f8 b) { return _mm256_max_ps(a, b); }
 static inline m8 f8_lt(f8 a, f8 b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
 static inline m8 f8_gt(f8 a, f8 b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
 static inline m8 m8_and(m8 a, m8 b) { return _mm256_and_ps(a, b); }
@@ -95,6 +96,7 @@ static inline v4 v4_mul(v4 a, v4 b) { return _mm_mul_ps(a, b); }
 static inline v4 v4_div(v4 a, v4 b) { return _mm_div_ps(a, b); }
 static inline v4 v4_sqrt(v4 a) { return _mm_sqrt_ps(a); }
 static inline v4 v4_min(v4 a, v4 b) { return _mm_min_ps(a, b); }
+static inline v4 v4_max(v4 a, v4 b) { return _mm_max_ps(a, b); }
 static inline v4 v4_lt(v4 a, v4 b) { return _mm_cmplt_ps(a, b); }
 static inline v4 v4_gt(v4 a, v4 b) { return _mm_cmpgt_ps(a, b); }
 static inline v4 v4_and(v4 a, v4 b) { return _mm_and_ps(a, b); }
@@ -120,6 +122,8 @@ static inline v4 v4_div(v4 a, v4 b) { return wasm_f32x4_div(a, b); }
 static inline v4 v4_sqrt(v4 a) { return wasm_f32x4_sqrt(a); }
 /* pmin(b, a) = a < b ? a : b: SSE's minps(a, b) to the bit (also for -0, +0 and NaN) */
 static inline v4 v4_min(v4 a, v4 b) { return wasm_f32x4_pmin(b, a); }
+/* pmax(b, a) = b < a ? a : b, maxps's a > b ? a : b */
+static inline v4 v4_max(v4 a, v4 b) { return wasm_f32x4_pmax(b, a); }
 static inline v4 v4_lt(v4 a, v4 b) { return wasm_f32x4_lt(a, b); }
 static inline v4 v4_gt(v4 a, v4 b) { return wasm_f32x4_gt(a, b); }
 static inline v4 v4_and(v4 a, v4 b) { return wasm_v128_and(a, b); }
@@ -153,6 +157,7 @@ static inline f8 f8_mul(f8 a, f8 b) { return PDL_F8_PAIR(v4_mul, a, b); }
 static inline f8 f8_div(f8 a, f8 b) { return PDL_F8_PAIR(v4_div, a, b); }
 static inline f8 f8_sqrt(f8 a) { return (f8){v4_sqrt(a.lo), v4_sqrt(a.hi)}; }
 static inline f8 f8_min(f8 a, f8 b) { return PDL_F8_PAIR(v4_min, a, b); }
+static inline f8 f8_max(f8 a, f8 b) { return PDL_F8_PAIR(v4_max, a, b); }
 static inline m8 f8_lt(f8 a, f8 b) { return PDL_F8_PAIR(v4_lt, a, b); }
 static inline m8 f8_gt(f8 a, f8 b) { return PDL_F8_PAIR(v4_gt, a, b); }
 static inline m8 m8_and(m8 a, m8 b) { return PDL_F8_PAIR(v4_and, a, b); }
@@ -194,6 +199,8 @@ float sqrtf(float);
 static inline f8 f8_sqrt(f8 a) { PDL_F8_MAP(sqrtf(a.v[k])); }
 /* SSE semantics: minps(a, b) = a < b ? a : b */
 static inline f8 f8_min(f8 a, f8 b) { PDL_F8_MAP(a.v[k] < b.v[k] ? a.v[k] : b.v[k]); }
+/* maxps(a, b) = a > b ? a : b */
+static inline f8 f8_max(f8 a, f8 b) { PDL_F8_MAP(a.v[k] > b.v[k] ? a.v[k] : b.v[k]); }
 #define PDL_M8_MAP(expr)                                                                       \
 	m8 r;                                                                                      \
 	for (int k = 0; k < 8; ++k) r.v[k] = (expr) ? 0xffffffffu : 0u;                            \

@@ -111,22 +111,26 @@ void pdl_stage_forces(pdl_world* w, float dt)
 
 /* ---- 2. Prediction -------------------------------------------------------------------------- */
 
+/* One axis of the prediction: x_prev = x, x += dt v. restrict: the arrays never overlap, which
+ * lets the compiler make this vector code (through p->, every store might have moved the
+ * pointers themselves, and the loop over both axes stayed scalar: 3.6 ns a particle). */
+static void predict_axis(float* restrict x, float* restrict xp, const float* restrict v, float dt,
+                         int begin, int end)
+{
+	for (int i = begin; i < end; ++i) {
+		float xi = x[i];
+		xp[i] = xi;
+		x[i] = xi + dt * v[i];
+	}
+}
+
 static void predict_range(void* ctx, int begin, int end)
 {
 	pdl_stage_job* job = ctx;
 	particles* p = &job->w->p;
-	float dt = job->dt;
-	for (int i = begin; i < end; ++i) {
-		p->xp[i] = p->x[i];
-		p->yp[i] = p->y[i];
-		p->x[i] += dt * p->vx[i];
-		p->y[i] += dt * p->vy[i];
-	}
-	if (p->z)
-		for (int i = begin; i < end; ++i) {
-			p->zp[i] = p->z[i];
-			p->z[i] += dt * p->vz[i];
-		}
+	predict_axis(p->x, p->xp, p->vx, job->dt, begin, end);
+	predict_axis(p->y, p->yp, p->vy, job->dt, begin, end);
+	if (p->z) predict_axis(p->z, p->zp, p->vz, job->dt, begin, end);
 }
 
 void pdl_stage_predict(pdl_world* w, float dt)
