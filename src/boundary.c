@@ -394,10 +394,20 @@ static void boundaries_range(void* ctx, int begin, int end)
 	particles* p = &w->p;
 	float dt = job->dt, h = w->def.interaction_radius;
 	const bool three = PDL_IS_3D(w);
-	/* farther than this from a wall, nothing happens: the contact skin is 1e-3 h and the
-	 * stickiness reach stick_distance h <= h */
-	const float margin = 1.01f * h;
+	/* Farther than margin_of[material] from every wall, nothing happens to a particle: the
+	 * contact skin is 1e-3 h (0.01 h leaves room for rounding), and stickiness pulls from at
+	 * most stick_distance h (<= h), only where the material and some wall are both sticky. Most
+	 * fluids are not, and then only the particles touching a wall go on to the exact tests. */
+	float margin_of[PDL_MAX_MATERIALS];
+	for (int m = 0; m < w->material_count; ++m) {
+		const pdl_material_def* md = &w->materials[m].def;
+		bool sticky = false;
+		for (int k = 0; k < w->boundary_count; ++k)
+			sticky |= w->boundaries[k].alive && md->wall_stickiness * w->boundaries[k].def.stickiness > 0;
+		margin_of[m] = 0.01f * h + (sticky ? md->stick_distance * h : 0.0f);
+	}
 	for (int i = begin; i < end; ++i) {
+		const float margin = margin_of[p->material[i]];
 		const float x[3] = {p->x[i], p->y[i], three ? p->z[i] : 0};
 		const float a[3] = {p->xp[i], p->yp[i], three ? p->zp[i] : 0};
 		bool near = false;
