@@ -385,6 +385,32 @@ void pdl_grid_runs_of(const pdl_grid* g, int i, float px, float py, float pz, pd
 	runs_of_cell(g, g->x0 + bucket % g->nx, g->y0 + row % g->ny, g->z0 + row / g->ny, runs);
 }
 
+void pdl_grid_runs_after(const pdl_grid* g, int i, pdl_grid_runs* runs, int32_t* cached)
+{
+	int32_t bucket = g->slot_key[i];
+	if (bucket == *cached) return;
+	*cached = bucket;
+	runs->count = 0;
+	const int reach = g->reach, nx = g->nx, ny = g->ny;
+	const int32_t cx = bucket % nx, row = bucket / nx, cy = row % ny, cz = row / ny;
+	const int lo = cx - reach < 0 ? 0 : cx - reach, hi = cx + reach >= nx ? nx - 1 : cx + reach;
+	const int reach_z = g->dims == 3 ? reach : 0;
+	/* rows in sorted order: the particle's own from its cell on, the later rows of its layer,
+	 * then every row of the later layers; the earlier ones hold only slots before i */
+	for (int layer = cz; layer <= cz + reach_z && layer < g->nz; ++layer) {
+		int first_row = layer == cz ? cy : (cy - reach < 0 ? 0 : cy - reach);
+		for (int r = first_row; r <= cy + reach && r < ny; ++r) {
+			int32_t base = (layer * ny + r) * nx;
+			int32_t b = g->start[base + (layer == cz && r == cy ? cx : lo)], e = g->start[base + hi + 1];
+			if (b < e) {
+				runs->begin[runs->count] = b;
+				runs->end[runs->count] = e;
+				runs->count++;
+			}
+		}
+	}
+}
+
 static void runs_of_cell(const pdl_grid* g, int cx, int cy, int cz, pdl_grid_runs* runs)
 {
 	runs->count = 0;

@@ -80,4 +80,10 @@ void pdl_grid_runs_around(const pdl_grid* grid, float px, float py, float pz, pd
 void pdl_grid_runs_of(const pdl_grid* grid, int i, float px, float py, float pz,
                       pdl_grid_runs* runs, int32_t* cached);
 
+/* Dense grids: the runs around slot i's cell that hold the slots after it in sorted order
+ * (its own row from its cell on and the rows after: 3 runs in 2D instead of 5, 5 instead of 9
+ * in 3D), for the passes over each pair once. Each run still starts where the full
+ * neighbourhood's would, or at i's cell; the caller starts at i + 1. */
+void pdl_grid_runs_after(const pdl_grid* grid, int i, pdl_grid_runs* runs, int32_t* cached);
+
 #endif

@@ -415,7 +415,7 @@ static inline void density_pairs_pass(void* ctx, int begin, int end, bool with_v
 		density_pairs_fn* pairs_of = three ? (with_viscosity ? density_viscosity_pairs_3d : density_pairs_3d)
 		                                   : (with_viscosity ? density_viscosity_pairs_2d : density_pairs_2d);
 		for (int i = first; i < last; ++i) {
-			pdl_grid_runs_of(g, i, p->x[i], p->y[i], three ? p->z[i] : 0, &runs, &cached);
+			pdl_grid_runs_after(g, i, &runs, &cached);
 			pairs_of(&pass, i, &runs);
 		}
 		if (job->parity == 1)
@@ -553,7 +553,7 @@ static inline void displace_pairs_pass(void* ctx, int begin, int end, bool three
 		pdl_grid_runs runs = {0};
 		int32_t cached = -1;
 		for (int i = first; i < last; ++i) {
-			pdl_grid_runs_of(g, i, p->x[i], p->y[i], three ? p->z[i] : 0, &runs, &cached);
+			pdl_grid_runs_after(g, i, &runs, &cached);
 			if ((three ? displace_pairs_3d : displace_pairs_2d)(&pass, i, &runs)) coincident_pairs(w, i, pass.dt2_share, &runs, three);
 		}
 		if (job->parity == 1)
