@@ -119,6 +119,24 @@ DEFINE_GATHER(gather_floats, float)
 DEFINE_GATHER(gather_u32, uint32_t)
 DEFINE_GATHER(gather_u8, uint8_t)
 
+/* The spring slots of slots [begin, end): partner indices renamed to the new order, rest
+ * lengths moved along. Branch-free (an empty slot, -1, reads new_index[0] and keeps -1): a slab
+ * of slime has empty and full slots mixed, and a branch on each mispredicted. */
+static void permute_springs(int32_t* restrict dst, float* restrict dst_rest, const int32_t* restrict src,
+                            const float* restrict rest, const int32_t* restrict order,
+                            const int32_t* restrict new_index, int begin, int end)
+{
+	for (int k = begin; k < end; ++k) {
+		const int32_t* from = src + (size_t)order[k] * PDL_K;
+		int32_t* to = dst + (size_t)k * PDL_K;
+		for (int s = 0; s < PDL_K; ++s) {
+			int32_t j = from[s], renamed = new_index[j < 0 ? 0 : j];
+			to[s] = j < 0 ? -1 : renamed;
+		}
+		memcpy(dst_rest + (size_t)k * PDL_K, rest + (size_t)order[k] * PDL_K, PDL_K * sizeof *rest);
+	}
+}
+
 static void permute_range(void* ctx, int begin, int end)
 {
 	permute_job* job = ctx;
@@ -139,17 +157,9 @@ static void permute_range(void* ctx, int begin, int end)
 		gather_floats(p->yp2, p->yp, order, begin, end);
 		if (p->z) gather_floats(p->zp2, p->zp, order, begin, end);
 	}
-	if (!p->spring_partner) return;
-	for (int k = begin; k < end; ++k) {
-		const int32_t* src = p->spring_partner + (size_t)order[k] * PDL_K;
-		const float* rest = p->spring_rest + (size_t)order[k] * PDL_K;
-		int32_t* dst = p->spring_partner2 + (size_t)k * PDL_K;
-		float* dst_rest = p->spring_rest2 + (size_t)k * PDL_K;
-		for (int s = 0; s < PDL_K; ++s) {
-			dst[s] = src[s] < 0 ? -1 : job->new_index[src[s]];
-			dst_rest[s] = rest[s];
-		}
-	}
+	if (p->spring_partner)
+		permute_springs(p->spring_partner2, p->spring_rest2, p->spring_partner, p->spring_rest, order,
+		                job->new_index, begin, end);
 }
 
 static void inverse_range(void* ctx, int begin, int end)
