@@ -294,6 +294,24 @@ static inline m8 m8_valid_index(const int32_t* index)
 #endif
 }
 
+/* lanes where index[k] == j */
+static inline m8 m8_index_is(const int32_t* index, int32_t j)
+{
+#if PDL_SIMD_AVX2
+	__m256i v = _mm256_loadu_si256((const __m256i*)index);
+	return _mm256_castsi256_ps(_mm256_cmpeq_epi32(v, _mm256_set1_epi32(j)));
+#elif PDL_SIMD_SSE2
+	__m128i lo = _mm_loadu_si128((const __m128i*)index), hi = _mm_loadu_si128((const __m128i*)(index + 4));
+	__m128i jj = _mm_set1_epi32(j);
+	return (m8){_mm_castsi128_ps(_mm_cmpeq_epi32(lo, jj)), _mm_castsi128_ps(_mm_cmpeq_epi32(hi, jj))};
+#elif PDL_SIMD_WASM
+	return (m8){wasm_i32x4_eq(wasm_v128_load(index), wasm_i32x4_splat(j)),
+	            wasm_i32x4_eq(wasm_v128_load(index + 4), wasm_i32x4_splat(j))};
+#else
+	PDL_M8_MAP(index[k] == j);
+#endif
+}
+
 /* table[index[0..7]] */
 static inline f8 f8_gather(const float* table, const uint8_t* index)
 {

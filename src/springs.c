@@ -117,13 +117,13 @@ static void plasticity_displace_range(void* ctx, int begin, int end)
 	}
 }
 
-/* Whether i already has a spring to j. Branch-free over all slots so the compiler vectorizes
- * it: most candidates of a blob are connected, and an early exit mispredicts. */
+/* Whether i already has a spring to j: every slot compared at once (simd.h), no early exit,
+ * since most candidates of a blob are connected and a branch per slot mispredicts. */
 static bool connected(const int32_t* partner, int j)
 {
-	int any = 0;
-	for (int s = 0; s < PDL_K; ++s) any |= partner[s] == j;
-	return any != 0;
+	m8 any = m8_index_is(partner, j);
+	for (int s = PDL_LANES; s < PDL_K; s += PDL_LANES) any = m8_or(any, m8_index_is(partner + s, j));
+	return m8_bits(any) != 0;
 }
 
 /* Each particle lists its nearest unconnected same-material neighbours, up to its free slots.
@@ -163,8 +163,8 @@ static void propose_range(void* ctx, int begin, int end)
 					int in = m8_bits(m8_and(m8_lanes(j0, runs.end[r], i), f8_lt(r2v, h2)));
 					float r2s[PDL_LANES];
 					f8_store(r2s, r2v);
-					for (int k = 0; in; ++k, in >>= 1) {
-						if (!(in & 1)) continue;
+					for (; in; in &= in - 1) { /* each lane within h, lowest first */
+						int k = __builtin_ctz((unsigned)in);
 						int j = j0 + k;
 						float r2 = r2s[k];
 						if (p->material[j] != mat) continue;
