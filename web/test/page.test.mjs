@@ -401,8 +401,11 @@ describe('demo page, 3D', () => {
 
 	test('switching from a 3D scene back to a 2D one keeps the 2D view', async () => {
 		const { page, errors } = await openDemo(FIXTURE);
+		// the picker sets ui.scene at once and loads the scene after a fetch: wait for the new
+		// world itself (the 3D one may not have stepped yet either)
+		await page.evaluate(() => { window.worldBefore = window.demo.world; });
 		await controller(page, 'Scene', 'scene').locator('select').selectOption('dam-break');
-		await page.waitForFunction(() => window.demo.ui.scene === 'dam-break' && window.demo.world.stepCount === 0, null, { timeout: 30000 });
+		await page.waitForFunction(() => window.demo.world !== window.worldBefore && window.demo.ui.scene === 'dam-break' && window.demo.world.stepCount === 0, null, { timeout: 30000 });
 		const s = await page.evaluate(() => {
 			window.demo.step(5);
 			return { dimensions: window.demo.world.dimensions, coverage: window.demo.coverage().differ, camera: window.demo.orbit.camera };
