@@ -19,7 +19,7 @@
  * thin quads over the fluid, the same outline `puddle run --surface` writes.
  *
  * SPDX-License-Identifier: MIT */
-#include "gl.h"
+#include "particles_gl.h"
 #include "viewer.h"
 
 #ifdef PUDDLE_VIEW_WITH_IO
@@ -50,30 +50,11 @@ static const char* particle_vertex_shader =
 	"uniform vec2 u_scale;\n"
 	"uniform vec2 u_offset;\n"
 	"uniform float u_radius;\n"
-	"uniform int u_color_mode;\n"
-	"uniform vec3 u_material_color[32];\n"
-	"uniform float u_rest_density[32];\n"
-	"uniform float u_speed_range;\n"
-	"uniform float u_pressure_range;\n"
 	"out vec2 v_corner;\n"
 	"out vec3 v_color;\n"
-	"vec3 ramp(float t) {\n"
-	"  t = clamp(t, 0.0, 1.0);\n"
-	"  vec3 c = vec3(1.5) - abs(4.0 * t - vec3(3.0, 2.0, 1.0));\n"
-	"  return clamp(c, 0.0, 1.0) * 0.85 + 0.1;\n"
-	"}\n"
-	"vec3 diverging(float t) {\n"
-	"  t = clamp(t, -1.0, 1.0);\n"
-	"  vec3 mid = vec3(0.9, 0.9, 0.88);\n"
-	"  return t < 0.0 ? mix(mid, vec3(0.17, 0.36, 0.85), -t) : mix(mid, vec3(0.86, 0.2, 0.14), t);\n"
-	"}\n"
+	VIEWER_COLOR_MAP_GLSL
 	"void main() {\n"
-	"  int m = clamp(int(a_material + 0.5), 0, 31);\n"
-	"  vec3 c = u_material_color[m];\n"
-	"  if (u_color_mode == 1) c = ramp(length(vec2(a_vx, a_vy)) / u_speed_range);\n"
-	"  else if (u_color_mode == 2) c = ramp(0.5 * a_density / u_rest_density[m]);\n"
-	"  else if (u_color_mode == 3) c = diverging(a_pressure / u_pressure_range);\n"
-	"  v_color = c;\n"
+	"  v_color = particle_color(a_material, length(vec2(a_vx, a_vy)), a_density, a_pressure);\n"
 	"  v_corner = a_corner;\n"
 	"  vec2 p = vec2(a_x, a_y) + a_corner * u_radius;\n"
 	"  gl_Position = vec4(p * u_scale + u_offset, 0.0, 1.0);\n"
@@ -194,8 +175,8 @@ typedef struct shape_vertex {
 
 typedef struct particle_program {
 	GLuint program;
-	GLint scale, offset, radius, color_mode, material_color, rest_density, speed_range,
-		pressure_range, pixel_radius;
+	GLint scale, offset, radius, pixel_radius;
+	viewer_color_uniforms colors;
 } particle_program;
 
 struct viewer_renderer {
@@ -206,9 +187,7 @@ struct viewer_renderer {
 	GLuint shape_program;
 	GLint shape_scale, shape_offset;
 
-	GLuint particle_vao;
-	GLuint corner_buffer;
-	GLuint particle_buffers[PARTICLE_ARRAY_COUNT];
+	viewer_instances particles;
 	GLuint empty_vao;
 	GLuint shape_vao, shape_buffer;
 
@@ -233,11 +212,7 @@ static bool make_particle_program(particle_program* p, const char* fragment_sour
 	p->scale = gl.GetUniformLocation(p->program, "u_scale");
 	p->offset = gl.GetUniformLocation(p->program, "u_offset");
 	p->radius = gl.GetUniformLocation(p->program, "u_radius");
-	p->color_mode = gl.GetUniformLocation(p->program, "u_color_mode");
-	p->material_color = gl.GetUniformLocation(p->program, "u_material_color");
-	p->rest_density = gl.GetUniformLocation(p->program, "u_rest_density");
-	p->speed_range = gl.GetUniformLocation(p->program, "u_speed_range");
-	p->pressure_range = gl.GetUniformLocation(p->program, "u_pressure_range");
+	viewer_color_uniforms_locate(&p->colors, p->program);
 	p->pixel_radius = gl.GetUniformLocation(p->program, "u_pixel_radius");
 	return true;
 }
@@ -267,29 +242,7 @@ viewer_renderer* viewer_renderer_create(char* err, int err_size)
 	r->shape_scale = gl.GetUniformLocation(r->shape_program, "u_scale");
 	r->shape_offset = gl.GetUniformLocation(r->shape_program, "u_offset");
 
-	/* Particle quads: four corners as a triangle strip, then one vertex buffer per particle
-	 * array with divisor 1 (one value per instance). */
-	static const float corners[8] = {-1, -1, 1, -1, -1, 1, 1, 1};
-	gl.GenVertexArrays(1, &r->particle_vao);
-	gl.BindVertexArray(r->particle_vao);
-	gl.GenBuffers(1, &r->corner_buffer);
-	gl.BindBuffer(GL_ARRAY_BUFFER, r->corner_buffer);
-	gl.BufferData(GL_ARRAY_BUFFER, sizeof corners, corners, GL_STATIC_DRAW);
-	gl.EnableVertexAttribArray(0);
-	gl.VertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, NULL);
-	gl.GenBuffers(PARTICLE_ARRAY_COUNT, r->particle_buffers);
-	for (int a = 0; a < PARTICLE_ARRAY_COUNT; ++a) {
-		GLuint location = (GLuint)(a + 1);
-		gl.BindBuffer(GL_ARRAY_BUFFER, r->particle_buffers[a]);
-		gl.BufferData(GL_ARRAY_BUFFER, 4, NULL, GL_STREAM_DRAW);
-		gl.EnableVertexAttribArray(location);
-		if (a == PARTICLE_MATERIAL) {
-			gl.VertexAttribPointer(location, 1, GL_UNSIGNED_BYTE, GL_FALSE, 0, NULL);
-		} else {
-			gl.VertexAttribPointer(location, 1, GL_FLOAT, GL_FALSE, 0, NULL);
-		}
-		gl.VertexAttribDivisor(location, 1);
-	}
+	viewer_instances_create(&r->particles, PARTICLE_ARRAY_COUNT, PARTICLE_MATERIAL);
 
 	gl.GenVertexArrays(1, &r->empty_vao);
 
@@ -321,10 +274,8 @@ void viewer_renderer_destroy(viewer_renderer* r)
 	if (r->splats.program) gl.DeleteProgram(r->splats.program);
 	if (r->threshold_program) gl.DeleteProgram(r->threshold_program);
 	if (r->shape_program) gl.DeleteProgram(r->shape_program);
-	if (r->corner_buffer) gl.DeleteBuffers(1, &r->corner_buffer);
-	if (r->particle_buffers[0]) gl.DeleteBuffers(PARTICLE_ARRAY_COUNT, r->particle_buffers);
+	viewer_instances_destroy(&r->particles);
 	if (r->shape_buffer) gl.DeleteBuffers(1, &r->shape_buffer);
-	if (r->particle_vao) gl.DeleteVertexArrays(1, &r->particle_vao);
 	if (r->empty_vao) gl.DeleteVertexArrays(1, &r->empty_vao);
 	if (r->shape_vao) gl.DeleteVertexArrays(1, &r->shape_vao);
 	if (r->field_framebuffer) gl.DeleteFramebuffers(1, &r->field_framebuffer);
@@ -558,67 +509,18 @@ static void upload_particles(viewer_renderer* r, const pdl_particle_data* p)
 {
 	const void* arrays[PARTICLE_ARRAY_COUNT] = {p->x,       p->y,        p->vx,      p->vy,
 	                                            p->density, p->pressure, p->material};
-	gl.BindVertexArray(r->particle_vao);
-	for (int a = 0; a < PARTICLE_ARRAY_COUNT; ++a) {
-		GLuint location = (GLuint)(a + 1);
-		if (arrays[a] == NULL) {
-			/* a world that reports no density or pressure: the attribute reads 0 */
-			gl.DisableVertexAttribArray(location);
-			continue;
-		}
-		gl.EnableVertexAttribArray(location);
-		size_t element = a == PARTICLE_MATERIAL ? sizeof(uint8_t) : sizeof(float);
-		gl.BindBuffer(GL_ARRAY_BUFFER, r->particle_buffers[a]);
-		/* Orphan and refill: the driver need not wait for last frame's draw to finish. */
-		gl.BufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)p->count * element), arrays[a],
-		              GL_STREAM_DRAW);
-	}
-}
-
-/* The colour map's range: the setting, or (at 0) the largest value this frame. */
-static float color_range(const viewer_app* app, float setting)
-{
-	if (setting > 0) return setting;
-	pdl_particle_data p = pdl_world_particles(app->scene.world);
-	float largest = 0;
-	if (app->render.color == VIEWER_COLOR_SPEED) {
-		for (int i = 0; i < p.count; ++i) {
-			largest = fmaxf(largest, p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i]);
-		}
-		largest = sqrtf(largest);
-	} else if (app->render.color == VIEWER_COLOR_PRESSURE && p.pressure != NULL) {
-		for (int i = 0; i < p.count; ++i) largest = fmaxf(largest, fabsf(p.pressure[i]));
-	}
-	return fmaxf(largest, 1e-3f);
+	viewer_instances_upload(&r->particles, arrays, p->count);
 }
 
 static void set_particle_uniforms(const particle_program* p, const viewer_app* app,
                                   const float scale[2], const float offset[2], float radius)
 {
-	const pdl_world* world = app->scene.world;
-	float colors[3 * PDL_MAX_MATERIALS];
-	float rest[PDL_MAX_MATERIALS];
-	int materials = pdl_world_material_count(world);
-	for (int m = 0; m < PDL_MAX_MATERIALS; ++m) {
-		pdl_material_def def = pdl_world_get_material(world, m < materials ? m : 0);
-		colors[3 * m + 0] = (float)((def.color >> 16) & 0xff) / 255.0f;
-		colors[3 * m + 1] = (float)((def.color >> 8) & 0xff) / 255.0f;
-		colors[3 * m + 2] = (float)(def.color & 0xff) / 255.0f;
-		rest[m] = def.rest_density;
-	}
 	gl.UseProgram(p->program);
 	gl.Uniform2f(p->scale, scale[0], scale[1]);
 	gl.Uniform2f(p->offset, offset[0], offset[1]);
 	gl.Uniform1f(p->radius, radius);
-	gl.Uniform1i(p->color_mode, (GLint)app->render.color);
-	gl.Uniform3fv(p->material_color, PDL_MAX_MATERIALS, colors);
-	gl.Uniform1fv(p->rest_density, PDL_MAX_MATERIALS, rest);
-	if (app->render.color == VIEWER_COLOR_SPEED) {
-		gl.Uniform1f(p->speed_range, color_range(app, app->render.speed_range));
-	}
-	if (app->render.color == VIEWER_COLOR_PRESSURE) {
-		gl.Uniform1f(p->pressure_range, color_range(app, app->render.pressure_range));
-	}
+	pdl_particle_data particles = pdl_world_particles(app->scene.world);
+	viewer_color_uniforms_set(&p->colors, app, &particles);
 	if (p->pixel_radius >= 0) gl.Uniform1f(p->pixel_radius, radius * app->view.pixels_per_unit);
 }
 
@@ -695,7 +597,7 @@ static void draw_metaballs(viewer_renderer* r, const viewer_app* app, int count,
 	gl.Clear(GL_COLOR_BUFFER_BIT);
 	gl.BlendFunc(GL_ONE, GL_ONE);
 	set_particle_uniforms(&r->splats, app, scale, offset, app->render.splat_radius * h);
-	gl.BindVertexArray(r->particle_vao);
+	gl.BindVertexArray(r->particles.vao);
 	gl.DrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, count);
 
 	/* 2. threshold: back on screen, blend the surface over the container. Only the particles'

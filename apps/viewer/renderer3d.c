@@ -17,7 +17,7 @@
  * the CPU into the vertex colours: a few hundred vertices a frame.
  *
  * SPDX-License-Identifier: MIT */
-#include "gl.h"
+#include "particles_gl.h"
 #include "viewer.h"
 
 #include <math.h>
@@ -43,31 +43,12 @@ static const char* sphere_vertex_shader =
 	"uniform vec3 u_right;\n"
 	"uniform vec3 u_up;\n"
 	"uniform float u_radius;\n"
-	"uniform int u_color_mode;\n"
-	"uniform vec3 u_material_color[32];\n"
-	"uniform float u_rest_density[32];\n"
-	"uniform float u_speed_range;\n"
-	"uniform float u_pressure_range;\n"
 	"out vec2 v_corner;\n"
 	"out vec3 v_color;\n"
 	"out vec3 v_center;\n"
-	"vec3 ramp(float t) {\n"
-	"  t = clamp(t, 0.0, 1.0);\n"
-	"  vec3 c = vec3(1.5) - abs(4.0 * t - vec3(3.0, 2.0, 1.0));\n"
-	"  return clamp(c, 0.0, 1.0) * 0.85 + 0.1;\n"
-	"}\n"
-	"vec3 diverging(float t) {\n"
-	"  t = clamp(t, -1.0, 1.0);\n"
-	"  vec3 mid = vec3(0.9, 0.9, 0.88);\n"
-	"  return t < 0.0 ? mix(mid, vec3(0.17, 0.36, 0.85), -t) : mix(mid, vec3(0.86, 0.2, 0.14), t);\n"
-	"}\n"
+	VIEWER_COLOR_MAP_GLSL
 	"void main() {\n"
-	"  int m = clamp(int(a_material + 0.5), 0, 31);\n"
-	"  vec3 c = u_material_color[m];\n"
-	"  if (u_color_mode == 1) c = ramp(length(vec3(a_vx, a_vy, a_vz)) / u_speed_range);\n"
-	"  else if (u_color_mode == 2) c = ramp(0.5 * a_density / u_rest_density[m]);\n"
-	"  else if (u_color_mode == 3) c = diverging(a_pressure / u_pressure_range);\n"
-	"  v_color = c;\n"
+	"  v_color = particle_color(a_material, length(vec3(a_vx, a_vy, a_vz)), a_density, a_pressure);\n"
 	"  v_corner = a_corner;\n"
 	"  v_center = vec3(a_x, a_y, a_z);\n"
 	"  vec3 p = v_center + (u_right * a_corner.x + u_up * a_corner.y) * u_radius;\n"
@@ -147,11 +128,11 @@ enum {
 
 struct viewer_renderer3d {
 	GLuint sphere_program;
-	GLint s_view_projection, s_right, s_up, s_back, s_light, s_radius, s_color_mode,
-		s_material_color, s_rest_density, s_speed_range, s_pressure_range;
+	GLint s_view_projection, s_right, s_up, s_back, s_light, s_radius;
+	viewer_color_uniforms s_colors;
 	GLuint solid_program;
 	GLint solid_view_projection;
-	GLuint sphere_vao, corner_buffer, sphere_buffers[SPHERE_ARRAY_COUNT];
+	viewer_instances spheres;
 	GLuint solid_vao, solid_buffer;
 	vertex_list triangles, lines;
 };
@@ -361,31 +342,10 @@ viewer_renderer3d* viewer_renderer3d_create(char* err, int err_size)
 	r->s_back = gl.GetUniformLocation(p, "u_back");
 	r->s_light = gl.GetUniformLocation(p, "u_light");
 	r->s_radius = gl.GetUniformLocation(p, "u_radius");
-	r->s_color_mode = gl.GetUniformLocation(p, "u_color_mode");
-	r->s_material_color = gl.GetUniformLocation(p, "u_material_color");
-	r->s_rest_density = gl.GetUniformLocation(p, "u_rest_density");
-	r->s_speed_range = gl.GetUniformLocation(p, "u_speed_range");
-	r->s_pressure_range = gl.GetUniformLocation(p, "u_pressure_range");
+	viewer_color_uniforms_locate(&r->s_colors, p);
 	r->solid_view_projection = gl.GetUniformLocation(r->solid_program, "u_view_projection");
 
-	static const float corners[8] = {-1, -1, 1, -1, -1, 1, 1, 1};
-	gl.GenVertexArrays(1, &r->sphere_vao);
-	gl.BindVertexArray(r->sphere_vao);
-	gl.GenBuffers(1, &r->corner_buffer);
-	gl.BindBuffer(GL_ARRAY_BUFFER, r->corner_buffer);
-	gl.BufferData(GL_ARRAY_BUFFER, sizeof corners, corners, GL_STATIC_DRAW);
-	gl.EnableVertexAttribArray(0);
-	gl.VertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, NULL);
-	gl.GenBuffers(SPHERE_ARRAY_COUNT, r->sphere_buffers);
-	for (int a = 0; a < SPHERE_ARRAY_COUNT; ++a) {
-		GLuint location = (GLuint)(a + 1);
-		gl.BindBuffer(GL_ARRAY_BUFFER, r->sphere_buffers[a]);
-		gl.BufferData(GL_ARRAY_BUFFER, 4, NULL, GL_STREAM_DRAW);
-		gl.EnableVertexAttribArray(location);
-		if (a == SPHERE_MATERIAL) gl.VertexAttribPointer(location, 1, GL_UNSIGNED_BYTE, GL_FALSE, 0, NULL);
-		else gl.VertexAttribPointer(location, 1, GL_FLOAT, GL_FALSE, 0, NULL);
-		gl.VertexAttribDivisor(location, 1);
-	}
+	viewer_instances_create(&r->spheres, SPHERE_ARRAY_COUNT, SPHERE_MATERIAL);
 
 	gl.GenVertexArrays(1, &r->solid_vao);
 	gl.BindVertexArray(r->solid_vao);
@@ -405,10 +365,8 @@ void viewer_renderer3d_destroy(viewer_renderer3d* r)
 	if (r == NULL) return;
 	if (r->sphere_program) gl.DeleteProgram(r->sphere_program);
 	if (r->solid_program) gl.DeleteProgram(r->solid_program);
-	if (r->corner_buffer) gl.DeleteBuffers(1, &r->corner_buffer);
-	if (r->sphere_buffers[0]) gl.DeleteBuffers(SPHERE_ARRAY_COUNT, r->sphere_buffers);
+	viewer_instances_destroy(&r->spheres);
 	if (r->solid_buffer) gl.DeleteBuffers(1, &r->solid_buffer);
-	if (r->sphere_vao) gl.DeleteVertexArrays(1, &r->sphere_vao);
 	if (r->solid_vao) gl.DeleteVertexArrays(1, &r->solid_vao);
 	free(r->triangles.v);
 	free(r->lines.v);
@@ -425,22 +383,6 @@ static void draw_list(viewer_renderer3d* r, vertex_list* l, GLenum mode)
 	gl.DrawArrays(mode, 0, l->count);
 }
 
-/* The colour map's range: the setting, or (at 0) the largest value this frame. */
-static float color_range(const viewer_app* app, const pdl_particle_data* p, float setting)
-{
-	if (setting > 0) return setting;
-	float largest = 0;
-	if (app->render.color == VIEWER_COLOR_SPEED) {
-		for (int i = 0; i < p->count; ++i) {
-			largest = fmaxf(largest, p->vx[i] * p->vx[i] + p->vy[i] * p->vy[i] + p->vz[i] * p->vz[i]);
-		}
-		largest = sqrtf(largest);
-	} else if (app->render.color == VIEWER_COLOR_PRESSURE && p->pressure != NULL) {
-		for (int i = 0; i < p->count; ++i) largest = fmaxf(largest, fabsf(p->pressure[i]));
-	}
-	return fmaxf(largest, 1e-3f);
-}
-
 static void draw_spheres(viewer_renderer3d* r, const viewer_app* app, const float vp[16],
                          pdl_vec3 right, pdl_vec3 up, pdl_vec3 back)
 {
@@ -449,29 +391,7 @@ static void draw_spheres(viewer_renderer3d* r, const viewer_app* app, const floa
 	if (p.count == 0 || p.z == NULL) return;
 	const void* arrays[SPHERE_ARRAY_COUNT] = {p.x,  p.y,       p.z,        p.vx,      p.vy,
 	                                          p.vz, p.density, p.pressure, p.material};
-	gl.BindVertexArray(r->sphere_vao);
-	for (int a = 0; a < SPHERE_ARRAY_COUNT; ++a) {
-		GLuint location = (GLuint)(a + 1);
-		if (arrays[a] == NULL) {
-			gl.DisableVertexAttribArray(location);
-			continue;
-		}
-		gl.EnableVertexAttribArray(location);
-		size_t element = a == SPHERE_MATERIAL ? sizeof(uint8_t) : sizeof(float);
-		gl.BindBuffer(GL_ARRAY_BUFFER, r->sphere_buffers[a]);
-		gl.BufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)p.count * element), arrays[a],
-		              GL_STREAM_DRAW);
-	}
-	float colors[3 * PDL_MAX_MATERIALS];
-	float rest[PDL_MAX_MATERIALS];
-	int materials = pdl_world_material_count(world);
-	for (int m = 0; m < PDL_MAX_MATERIALS; ++m) {
-		pdl_material_def def = pdl_world_get_material(world, m < materials ? m : 0);
-		colors[3 * m + 0] = (float)((def.color >> 16) & 0xff) / 255.0f;
-		colors[3 * m + 1] = (float)((def.color >> 8) & 0xff) / 255.0f;
-		colors[3 * m + 2] = (float)(def.color & 0xff) / 255.0f;
-		rest[m] = def.rest_density;
-	}
+	viewer_instances_upload(&r->spheres, arrays, p.count);
 	float h = pdl_world_get_def(world).interaction_radius;
 	/* Dots: spheres of the dot radius, each one seen. Metaball (the default): spheres of 0.3 h
 	 * at the default splat radius, a little over half the 3D rest spacing (0.498 h), so
@@ -487,15 +407,7 @@ static void draw_spheres(viewer_renderer3d* r, const viewer_app* app, const floa
 	gl.Uniform3f(r->s_back, back.x, back.y, back.z);
 	gl.Uniform3f(r->s_light, light.x, light.y, light.z);
 	gl.Uniform1f(r->s_radius, radius);
-	gl.Uniform1i(r->s_color_mode, (GLint)app->render.color);
-	gl.Uniform3fv(r->s_material_color, PDL_MAX_MATERIALS, colors);
-	gl.Uniform1fv(r->s_rest_density, PDL_MAX_MATERIALS, rest);
-	if (app->render.color == VIEWER_COLOR_SPEED) {
-		gl.Uniform1f(r->s_speed_range, color_range(app, &p, app->render.speed_range));
-	}
-	if (app->render.color == VIEWER_COLOR_PRESSURE) {
-		gl.Uniform1f(r->s_pressure_range, color_range(app, &p, app->render.pressure_range));
-	}
+	viewer_color_uniforms_set(&r->s_colors, app, &p);
 	gl.DrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, p.count);
 }
 
