@@ -221,6 +221,25 @@ static inline int slab_first(const pdl_grid* g, int s)
 	return g->slab_start[s < g->slab_count ? s : g->slab_count];
 }
 
+/* One slab's turn in a pass over pairs, as the comment above says: its slots [first, last); the
+ * slots it clears at the start (the even slabs: [first, next_last), its own and the next
+ * slab's), which are also those its pairs may add to; and the slots final after it, which it
+ * finishes: [first, finish_end). */
+typedef struct slab_turn {
+	int first, last, next_last;
+	bool clears;
+	int finish_end; /* first: nothing to finish */
+} slab_turn;
+
+static inline slab_turn slab_turn_of(const pdl_stage_job* job, int item)
+{
+	const pdl_grid* g = &job->w->grid;
+	int s = 2 * item + job->parity;
+	slab_turn t = {slab_first(g, s), slab_first(g, s + 1), slab_first(g, s + 2), job->parity == 0, 0};
+	t.finish_end = job->parity == 1 ? t.next_last : s == 0 ? t.last : t.first;
+	return t;
+}
+
 /* What each neighbour j gets of a pair's value v_i: v_i itself with equal masses, else
  * v_i w_j / w_i computed as base w_j, where base = v_i / w_i is what both shares scale. */
 typedef struct pair_shares {
@@ -398,30 +417,26 @@ static inline void density_pairs_pass(void* ctx, int begin, int end, bool with_v
 	particles* p = &w->p;
 	const pdl_grid* g = &w->grid;
 	for (int item = begin; item < end; ++item) {
-		int s = 2 * item + job->parity;
-		int first = slab_first(g, s), last = slab_first(g, s + 1), next_last = slab_first(g, s + 2);
-		if (job->parity == 0) { /* clear this slab's sums and the next one's */
-			clear_slots(p->density, first, next_last);
-			clear_slots(p->near_pressure, first, next_last);
+		slab_turn t = slab_turn_of(job, item);
+		if (t.clears) {
+			clear_slots(p->density, t.first, t.next_last);
+			clear_slots(p->near_pressure, t.first, t.next_last);
 			if (with_viscosity) {
-				clear_slots(p->vx2, first, next_last);
-				clear_slots(p->vy2, first, next_last);
-				if (three) clear_slots(p->vz2, first, next_last);
+				clear_slots(p->vx2, t.first, t.next_last);
+				clear_slots(p->vy2, t.first, t.next_last);
+				if (three) clear_slots(p->vz2, t.first, t.next_last);
 			}
 		}
-		pair_pass pass = {.w = w, .dt = job->dt, .owned_end = next_last};
+		pair_pass pass = {.w = w, .dt = job->dt, .owned_end = t.next_last};
 		pdl_grid_runs runs = {0};
 		int32_t cached = -1;
 		density_pairs_fn* pairs_of = three ? (with_viscosity ? density_viscosity_pairs_3d : density_pairs_3d)
 		                                   : (with_viscosity ? density_viscosity_pairs_2d : density_pairs_2d);
-		for (int i = first; i < last; ++i) {
+		for (int i = t.first; i < t.last; ++i) {
 			pdl_grid_runs_after(g, i, &runs, &cached);
 			pairs_of(&pass, i, &runs);
 		}
-		if (job->parity == 1)
-			density_pairs_finish(w, first, next_last, job->dt, with_viscosity, three);
-		else if (s == 0)
-			density_pairs_finish(w, first, last, job->dt, with_viscosity, three);
+		density_pairs_finish(w, t.first, t.finish_end, job->dt, with_viscosity, three);
 	}
 }
 
@@ -540,26 +555,22 @@ static inline void displace_pairs_pass(void* ctx, int begin, int end, bool three
 	particles* p = &w->p;
 	const pdl_grid* g = &w->grid;
 	for (int item = begin; item < end; ++item) {
-		int s = 2 * item + job->parity;
-		int first = slab_first(g, s), last = slab_first(g, s + 1), next_last = slab_first(g, s + 2);
-		if (job->parity == 0) {
-			clear_slots(p->x2, first, next_last);
-			clear_slots(p->y2, first, next_last);
-			if (three) clear_slots(p->z2, first, next_last);
+		slab_turn t = slab_turn_of(job, item);
+		if (t.clears) {
+			clear_slots(p->x2, t.first, t.next_last);
+			clear_slots(p->y2, t.first, t.next_last);
+			if (three) clear_slots(p->z2, t.first, t.next_last);
 		}
 		float dt2 = job->dt * job->dt;
 		pair_pass pass = {.w = w, .dt = job->dt, .dt2_share = w->uniform_mass ? 0.5f * dt2 : dt2,
-		                  .owned_end = next_last};
+		                  .owned_end = t.next_last};
 		pdl_grid_runs runs = {0};
 		int32_t cached = -1;
-		for (int i = first; i < last; ++i) {
+		for (int i = t.first; i < t.last; ++i) {
 			pdl_grid_runs_after(g, i, &runs, &cached);
 			if ((three ? displace_pairs_3d : displace_pairs_2d)(&pass, i, &runs)) coincident_pairs(w, i, pass.dt2_share, &runs, three);
 		}
-		if (job->parity == 1)
-			displace_pairs_finish(w, first, next_last, three);
-		else if (s == 0)
-			displace_pairs_finish(w, first, last, three);
+		displace_pairs_finish(w, t.first, t.finish_end, three);
 	}
 }
 
