@@ -5,16 +5,7 @@
 // and obstacles are convex fans drawn around it. World units map to the canvas by a fit of the
 // scene's bounds.
 import { BoundaryKind } from '../src/puddle.js';
-
-const RAMP_GLSL = `
-vec3 ramp(float t) {
-	// blue - teal - green - yellow - red (docs/scenes.md)
-	const vec3 stops[5] = vec3[5](vec3(0.15, 0.25, 0.8), vec3(0.1, 0.65, 0.7), vec3(0.3, 0.75, 0.3),
-	                              vec3(0.95, 0.85, 0.2), vec3(0.9, 0.2, 0.15));
-	float x = clamp(t, 0.0, 1.0) * 4.0;
-	int i = min(int(x), 3);
-	return mix(stops[i], stops[i + 1], x - float(i));
-}`;
+import { RAMP_GLSL, compile, rgb, ParticleArrays, setColorUniforms } from './particles-gl.js';
 
 const SPLAT_VS = `#version 300 es
 layout(location = 0) in vec2 a_corner;     // quad corner in [-1, 1]^2
@@ -100,26 +91,6 @@ uniform vec3 u_color;
 out vec4 o_color;
 void main() { o_color = vec4(u_color, 1.0); }`;
 
-function compile(gl, vs, fs) {
-	const program = gl.createProgram();
-	for (const [type, source] of [[gl.VERTEX_SHADER, vs], [gl.FRAGMENT_SHADER, fs]]) {
-		const shader = gl.createShader(type);
-		gl.shaderSource(shader, source);
-		gl.compileShader(shader);
-		if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(shader));
-		gl.attachShader(program, shader);
-	}
-	gl.linkProgram(program);
-	if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error(gl.getProgramInfoLog(program));
-	const uniforms = {};
-	const n = gl.getProgramParameter(program, gl.ACTIVE_UNIFORMS);
-	for (let i = 0; i < n; ++i) {
-		const name = gl.getActiveUniform(program, i).name.replace(/\[0\]$/, '');
-		uniforms[name] = gl.getUniformLocation(program, name);
-	}
-	return { program, uniforms };
-}
-
 /** Triangle strip covering the outside of a convex container: each edge point paired with the
  * same point pushed far out from the centre, so walls are drawn over the fluid's soft edge. */
 function exteriorOf(b) {
@@ -133,7 +104,6 @@ function exteriorOf(b) {
 	return strip;
 }
 
-const rgb = (c) => [((c >> 16) & 255) / 255, ((c >> 8) & 255) / 255, (c & 255) / 255];
 
 /** Triangle-fan vertices (world units) of a circle, box or polygon boundary. */
 function fanOf(b) {
@@ -170,16 +140,7 @@ export class Renderer {
 		gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, 1, 1]), gl.STATIC_DRAW);
 		gl.enableVertexAttribArray(0);
 		gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
-		this.buffers = {};
-		for (const [name, loc] of [['x', 1], ['y', 2], ['material', 3], ['value', 4]]) {
-			const buffer = gl.createBuffer();
-			gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
-			gl.enableVertexAttribArray(loc);
-			if (name === 'material') gl.vertexAttribIPointer(loc, 1, gl.UNSIGNED_BYTE, 0, 0);
-			else gl.vertexAttribPointer(loc, 1, gl.FLOAT, false, 0, 0);
-			gl.vertexAttribDivisor(loc, 1);
-			this.buffers[name] = { buffer, capacity: 0 };
-		}
+		this.arrays = new ParticleArrays(gl, [['x', 1], ['y', 2], ['material', 3], ['value', 4]], 1);
 		gl.bindVertexArray(null);
 
 		this.shapeVao = gl.createVertexArray();
@@ -193,8 +154,6 @@ export class Renderer {
 
 		this.target = null;
 		this.view = [1, 1, 0, 0];
-		this.scratchValues = new Float32Array(0);
-		this.copies = {}; // plain copies of views over shared memory, see upload()
 	}
 
 	/** Canvas pixels from CSS size and device pixel ratio, times `scale`; returns true if changed. */
@@ -258,25 +217,6 @@ export class Renderer {
 		return { x: ((x * sx + ox + 1) / 2) * this.canvas.clientWidth, y: ((1 - (y * sy + oy)) / 2) * this.canvas.clientHeight };
 	}
 
-	upload(name, data) {
-		const gl = this.gl;
-		const slot = this.buffers[name];
-		// WebGL refuses views over a SharedArrayBuffer (the threaded build's memory): copy those
-		// into a plain array first. The single-threaded build uploads its zero-copy views as is.
-		if (data.buffer instanceof ArrayBuffer === false) {
-			let copy = this.copies[name];
-			if (!copy || copy.length < data.length) copy = this.copies[name] = new data.constructor(Math.ceil(data.length * 1.25));
-			copy.set(data);
-			data = copy.subarray(0, data.length);
-		}
-		gl.bindBuffer(gl.ARRAY_BUFFER, slot.buffer);
-		if (data.byteLength > slot.capacity) {
-			slot.capacity = Math.ceil(data.byteLength * 1.25);
-			gl.bufferData(gl.ARRAY_BUFFER, slot.capacity, gl.DYNAMIC_DRAW);
-		}
-		gl.bufferSubData(gl.ARRAY_BUFFER, 0, data);
-	}
-
 	drawFans(fans, color, mode = this.gl.TRIANGLE_FAN) {
 		const gl = this.gl;
 		gl.useProgram(this.shape.program);
@@ -302,19 +242,12 @@ export class Renderer {
 		const obstacles = boundaries.filter((b) => !containers.includes(b));
 
 		// 1. the field: splat every particle into the offscreen target
-		let ramp = 0, range = [0, 1];
+		let colorMap = { ramp: 0, range: [0, 1] };
 		if (n > 0) {
-			this.upload('x', particles.x);
-			this.upload('y', particles.y);
-			this.upload('material', particles.material);
-			if (style.colorMode !== 'material') {
-				ramp = 1;
-				const values = this.rampValues(particles, style.colorMode);
-				range = style.colorMin === style.colorMax ? extent(values) : [style.colorMin, style.colorMax];
-				this.upload('value', values);
-			} else {
-				this.upload('value', particles.x); // bound but unused
-			}
+			this.arrays.upload('x', particles.x);
+			this.arrays.upload('y', particles.y);
+			this.arrays.upload('material', particles.material);
+			colorMap = this.arrays.uploadColorValues(particles, style);
 		}
 		const dots = style.mode === 'particles';
 		gl.bindFramebuffer(gl.FRAMEBUFFER, dots ? null : this.target.framebuffer);
@@ -330,11 +263,7 @@ export class Renderer {
 			const u = this.splat.uniforms;
 			gl.uniform4fv(u.u_view, this.view);
 			gl.uniform1f(u.u_radius, dots ? style.dotRadius : style.blobRadius);
-			const colors = new Float32Array(96);
-			materials.forEach((m, i) => colors.set(rgb(m.color), 3 * i));
-			gl.uniform3fv(u.u_colors, colors);
-			gl.uniform1i(u.u_ramp, ramp);
-			gl.uniform2fv(u.u_range, range);
+			setColorUniforms(gl, u, materials, colorMap);
 			gl.uniform1i(u.u_dots, dots ? 1 : 0);
 			gl.enable(gl.BLEND);
 			if (dots) gl.blendFunc(gl.ONE, gl.ZERO);
@@ -353,7 +282,7 @@ export class Renderer {
 			gl.bindTexture(gl.TEXTURE_2D, this.target.texture);
 			gl.uniform1i(this.composite.uniforms.u_field, 0);
 			gl.uniform1f(this.composite.uniforms.u_threshold, style.threshold);
-			gl.uniform1i(this.composite.uniforms.u_ramp, ramp);
+			gl.uniform1i(this.composite.uniforms.u_ramp, colorMap.ramp);
 			gl.enable(gl.BLEND);
 			gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
 			gl.bindVertexArray(this.emptyVao);
@@ -390,15 +319,6 @@ export class Renderer {
 		this.drawFans(containers.map(fanOf), style.background);
 	}
 
-	rampValues(p, mode) {
-		if (mode === 'density') return p.density;
-		if (mode === 'pressure') return p.pressure;
-		if (this.scratchValues.length < p.count) this.scratchValues = new Float32Array(Math.ceil(p.count * 1.25));
-		const v = this.scratchValues.subarray(0, p.count);
-		for (let i = 0; i < p.count; ++i) v[i] = Math.hypot(p.vx[i], p.vy[i]);
-		return v;
-	}
-
 	/** Fraction of pixels that differ from the top-left pixel (a blank canvas gives 0). */
 	coverage() {
 		const gl = this.gl;
@@ -416,14 +336,4 @@ export class Renderer {
 		}
 		return { differ: differ / (w * h), colors: colors.size };
 	}
-}
-
-function extent(values) {
-	let lo = Infinity, hi = -Infinity;
-	for (let i = 0; i < values.length; ++i) {
-		const v = values[i];
-		if (v < lo) lo = v;
-		if (v > hi) hi = v;
-	}
-	return lo <= hi ? [lo, hi] : [0, 1];
 }

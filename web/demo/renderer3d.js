@@ -5,16 +5,7 @@
 // scene's "camera" shows the same picture as the native renderer.
 import { cameraMatrix, cameraFrame } from '../src/camera.js';
 import { BoundaryKind } from '../src/puddle.js';
-
-const RAMP_GLSL = `
-vec3 ramp(float t) {
-	// blue - teal - green - yellow - red (docs/scenes.md)
-	const vec3 stops[5] = vec3[5](vec3(0.15, 0.25, 0.8), vec3(0.1, 0.65, 0.7), vec3(0.3, 0.75, 0.3),
-	                              vec3(0.95, 0.85, 0.2), vec3(0.9, 0.2, 0.15));
-	float x = clamp(t, 0.0, 1.0) * 4.0;
-	int i = min(int(x), 3);
-	return mix(stops[i], stops[i + 1], x - float(i));
-}`;
+import { RAMP_GLSL, compile, rgb, ParticleArrays, setColorUniforms } from './particles-gl.js';
 
 // One point per particle, its size the projected diameter of a sphere of radius u_radius.
 const SPHERE_VS = `#version 300 es
@@ -92,27 +83,6 @@ void main() {
 	o_color = vec4(u_color * lit, u_alpha);
 }`;
 
-function compile(gl, vs, fs) {
-	const program = gl.createProgram();
-	for (const [type, source] of [[gl.VERTEX_SHADER, vs], [gl.FRAGMENT_SHADER, fs]]) {
-		const shader = gl.createShader(type);
-		gl.shaderSource(shader, source);
-		gl.compileShader(shader);
-		if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(shader));
-		gl.attachShader(program, shader);
-	}
-	gl.linkProgram(program);
-	if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error(gl.getProgramInfoLog(program));
-	const uniforms = {};
-	const n = gl.getProgramParameter(program, gl.ACTIVE_UNIFORMS);
-	for (let i = 0; i < n; ++i) {
-		const name = gl.getActiveUniform(program, i).name.replace(/\[0\]$/, '');
-		uniforms[name] = gl.getUniformLocation(program, name);
-	}
-	return { program, uniforms };
-}
-
-const rgb = (c) => [((c >> 16) & 255) / 255, ((c >> 8) & 255) / 255, (c & 255) / 255];
 const isRound = (b) => b.kind === BoundaryKind.CIRCLE || b.kind === BoundaryKind.CIRCLE_CONTAINER;
 const isContainer = (b) => b.kind === BoundaryKind.CIRCLE_CONTAINER || b.kind === BoundaryKind.BOX_CONTAINER;
 
@@ -190,15 +160,7 @@ export class Renderer3D {
 		this.mesh = compile(gl, MESH_VS, MESH_FS);
 		this.points = gl.createVertexArray();
 		gl.bindVertexArray(this.points);
-		this.buffers = {};
-		for (const [name, loc] of [['x', 0], ['y', 1], ['z', 2], ['material', 3], ['value', 4]]) {
-			const buffer = gl.createBuffer();
-			gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
-			gl.enableVertexAttribArray(loc);
-			if (name === 'material') gl.vertexAttribIPointer(loc, 1, gl.UNSIGNED_BYTE, 0, 0);
-			else gl.vertexAttribPointer(loc, 1, gl.FLOAT, false, 0, 0);
-			this.buffers[name] = { buffer, capacity: 0 };
-		}
+		this.arrays = new ParticleArrays(gl, [['x', 0], ['y', 1], ['z', 2], ['material', 3], ['value', 4]], 0);
 		this.meshVao = gl.createVertexArray();
 		this.meshBuffer = gl.createBuffer();
 		gl.bindVertexArray(this.meshVao);
@@ -209,8 +171,6 @@ export class Renderer3D {
 		gl.vertexAttribPointer(1, 3, gl.FLOAT, false, 24, 12);
 		gl.bindVertexArray(null);
 		this.matrix = new Float32Array(16);
-		this.scratchValues = new Float32Array(0);
-		this.copies = {};
 	}
 
 	/** Canvas pixels from CSS size and device pixel ratio, times `scale`. */
@@ -226,24 +186,6 @@ export class Renderer3D {
 
 	get aspect() {
 		return this.canvas.width / Math.max(1, this.canvas.height);
-	}
-
-	upload(name, data) {
-		const gl = this.gl;
-		const slot = this.buffers[name];
-		// WebGL refuses views over a SharedArrayBuffer (the threaded build's memory): copy those
-		if (data.buffer instanceof ArrayBuffer === false) {
-			let copy = this.copies[name];
-			if (!copy || copy.length < data.length) copy = this.copies[name] = new data.constructor(Math.ceil(data.length * 1.25));
-			copy.set(data);
-			data = copy.subarray(0, data.length);
-		}
-		gl.bindBuffer(gl.ARRAY_BUFFER, slot.buffer);
-		if (data.byteLength > slot.capacity) {
-			slot.capacity = Math.ceil(data.byteLength * 1.25);
-			gl.bufferData(gl.ARRAY_BUFFER, slot.capacity, gl.DYNAMIC_DRAW);
-		}
-		gl.bufferSubData(gl.ARRAY_BUFFER, 0, data);
 	}
 
 	drawMesh(vertices, mode, color, alpha = 1) {
@@ -322,30 +264,18 @@ export class Renderer3D {
 
 		const n = particles.count;
 		if (n > 0) {
-			this.upload('x', particles.x);
-			this.upload('y', particles.y);
-			this.upload('z', particles.z);
-			this.upload('material', particles.material);
-			let ramp = 0, range = [0, 1];
-			if (style.colorMode !== 'material') {
-				ramp = 1;
-				const values = this.rampValues(particles, style.colorMode);
-				range = style.colorMin === style.colorMax ? extent(values) : [style.colorMin, style.colorMax];
-				this.upload('value', values);
-			} else {
-				this.upload('value', particles.x); // bound but unused
-			}
+			this.arrays.upload('x', particles.x);
+			this.arrays.upload('y', particles.y);
+			this.arrays.upload('z', particles.z);
+			this.arrays.upload('material', particles.material);
+			const colorMap = this.arrays.uploadColorValues(particles, style);
 			gl.useProgram(this.sphere.program);
 			const uf = this.sphere.uniforms;
 			gl.uniformMatrix4fv(uf.u_matrix, false, this.matrix);
 			gl.uniform1f(uf.u_radius, style.sphereRadius);
 			// pixels per world unit at view depth 1: half the viewport height times cot(fov / 2)
 			gl.uniform1f(uf.u_pixels, 0.5 * h / Math.tan(0.5 * camera.fov * (Math.PI / 180)));
-			const colors = new Float32Array(96);
-			materials.forEach((m, i) => colors.set(rgb(m.color), 3 * i));
-			gl.uniform3fv(uf.u_colors, colors);
-			gl.uniform1i(uf.u_ramp, ramp);
-			gl.uniform2fv(uf.u_range, range);
+			setColorUniforms(gl, uf, materials, colorMap);
 			const near = camera.distance / 100, far = camera.distance * 100;
 			gl.uniform2f(uf.u_depthAB, (far + near) / (near - far), (2 * far * near) / (near - far));
 			gl.uniform3fv(uf.u_light, lightView);
@@ -366,22 +296,4 @@ export class Renderer3D {
 		gl.bindVertexArray(null);
 	}
 
-	rampValues(p, mode) {
-		if (mode === 'density') return p.density;
-		if (mode === 'pressure') return p.pressure;
-		if (this.scratchValues.length < p.count) this.scratchValues = new Float32Array(Math.ceil(p.count * 1.25));
-		const v = this.scratchValues.subarray(0, p.count);
-		for (let i = 0; i < p.count; ++i) v[i] = Math.hypot(p.vx[i], p.vy[i], p.vz[i]);
-		return v;
-	}
-}
-
-function extent(values) {
-	let lo = Infinity, hi = -Infinity;
-	for (let i = 0; i < values.length; ++i) {
-		const v = values[i];
-		if (v < lo) lo = v;
-		if (v > hi) hi = v;
-	}
-	return lo <= hi ? [lo, hi] : [0, 1];
 }
