@@ -1,6 +1,7 @@
 /* Exports of 3D worlds: VTK, PLY and CSV carry every particle with its real z and vz (2D files
  * keep z = 0 and their columns), and the marching-tetrahedra surface of a 3D run is closed. */
 #include "test.h"
+#include "io_test.h"
 
 #include "puddle/export.h"
 #include "puddle/scene.h"
@@ -11,23 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static char* slurp(const char* path)
-{
-	FILE* f = fopen(path, "rb");
-	if (!f) return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char* text = malloc((size_t)n + 1);
-	if (text && fread(text, 1, (size_t)n, f) != (size_t)n) {
-		free(text);
-		text = NULL;
-	}
-	if (text) text[n] = 0;
-	fclose(f);
-	return text;
-}
 
 static void temp_path(char* out, size_t size, const char* ext)
 {
@@ -77,7 +61,7 @@ static void test_csv_3d(void)
 	char path[256], err[512];
 	temp_path(path, sizeof path, "csv");
 	ENSURE_MSG(pdl_export_csv(path, w, err, sizeof err), "%s", err);
-	char* text = slurp(path);
+	char* text = io_test_read_file(path, NULL);
 	ENSURE(text);
 	const char* header = "id,material,x,y,z,vx,vy,vz,density,pressure\n";
 	ENSURE(strncmp(text, header, strlen(header)) == 0);
@@ -119,7 +103,7 @@ static void test_ply_and_vtk_3d(void)
 	char path[256], err[512];
 	temp_path(path, sizeof path, "ply");
 	ENSURE_MSG(pdl_export_ply(path, w, err, sizeof err), "%s", err);
-	char* text = slurp(path);
+	char* text = io_test_read_file(path, NULL);
 	ENSURE(text);
 	char expect[64];
 	snprintf(expect, sizeof expect, "element vertex %d\n", p.count);
@@ -142,7 +126,7 @@ static void test_ply_and_vtk_3d(void)
 
 	temp_path(path, sizeof path, "vtp");
 	ENSURE_MSG(pdl_export_vtp(path, w, err, sizeof err), "%s", err);
-	text = slurp(path);
+	text = io_test_read_file(path, NULL);
 	ENSURE(text);
 	snprintf(expect, sizeof expect, "NumberOfPoints=\"%d\"", p.count);
 	ENSURE(strstr(text, expect));
@@ -189,12 +173,12 @@ static void test_2d_unchanged(void)
 	char path[256], err[512];
 	temp_path(path, sizeof path, "csv");
 	ENSURE_MSG(pdl_export_csv(path, w, err, sizeof err), "%s", err);
-	char* text = slurp(path);
+	char* text = io_test_read_file(path, NULL);
 	ENSURE(text && strncmp(text, "id,material,x,y,vx,vy,density,pressure\n", 39) == 0);
 	free(text);
 	temp_path(path, sizeof path, "ply");
 	ENSURE_MSG(pdl_export_ply(path, w, err, sizeof err), "%s", err);
-	text = slurp(path);
+	text = io_test_read_file(path, NULL);
 	ENSURE(text && strstr(text, "z = 0\n") && !strstr(text, "vz"));
 	char* line = strstr(text, "end_header\n") + strlen("end_header\n");
 	float x, y, z;
@@ -205,34 +189,6 @@ static void test_2d_unchanged(void)
 	remove(path);
 	pdl_world_destroy(w);
 	pdl_scene_destroy(s);
-}
-
-static int compare_u64(const void* a, const void* b)
-{
-	uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
-	return (x > y) - (x < y);
-}
-
-/* As io/tests/test_surface.c: every directed edge once and its reverse too (closed, consistently
- * oriented). */
-static bool mesh_closed(const pdl_mesh* m)
-{
-	size_t n = 3 * (size_t)m->triangle_count;
-	uint64_t* keys = malloc((n ? n : 1) * sizeof *keys);
-	for (int t = 0; t < m->triangle_count; ++t)
-		for (int e = 0; e < 3; ++e) {
-			uint32_t a = (uint32_t)m->triangles[3 * t + e], b = (uint32_t)m->triangles[3 * t + (e + 1) % 3];
-			keys[3 * (size_t)t + (size_t)e] = (uint64_t)a << 32 | b;
-		}
-	qsort(keys, n, sizeof *keys, compare_u64);
-	bool ok = n > 0;
-	for (size_t i = 0; ok && i < n; ++i) {
-		if (i + 1 < n && keys[i + 1] == keys[i]) ok = false;
-		uint64_t reverse = keys[i] << 32 | keys[i] >> 32;
-		if (ok && !bsearch(&reverse, keys, n, sizeof *keys, compare_u64)) ok = false;
-	}
-	free(keys);
-	return ok;
 }
 
 /* The surface of a 3D run (drop-3d, scaled down, mid-splash) is closed and encloses about the
@@ -256,7 +212,7 @@ static void test_surface_of_3d_run(void)
 	pdl_mesh m;
 	pdl_surface_error err;
 	ENSURE_MSG(pdl_surface_mesh(&def, p.x, p.y, p.z, p.count, &m, &err), "%s", err.message);
-	ENSURE_MSG(mesh_closed(&m), "the surface of the 3D run is not closed (%d triangles)", m.triangle_count);
+	ENSURE_MSG(io_test_mesh_closed(&m), "the surface of the 3D run is not closed (%d triangles)", m.triangle_count);
 	double volume = pdl_mesh_volume(&m), fluid = p.count * sp * sp * sp / sqrt(2.0);
 	printf("  %d particles, %d triangles, volume %.0f vs fluid %.0f\n", p.count, m.triangle_count, volume, fluid);
 	ENSURE_MSG(volume > 0.7 * fluid && volume < 1.3 * fluid, "volume %g vs %g", volume, fluid);

@@ -1,6 +1,7 @@
 /* Scene files: every shipped scene loads and runs, broken scenes give their exact message, the
  * resolved JSON round-trips, docs/scenes.md covers every key, rescaling hits its target. */
 #include "test.h"
+#include "io_test.h"
 
 #include "puddle/scene.h"
 #include "scene_schema.h"
@@ -9,23 +10,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char* read_text(const char* path)
-{
-	FILE* f = fopen(path, "rb");
-	if (!f) return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char* text = malloc((size_t)n + 1);
-	if (text && fread(text, 1, (size_t)n, f) != (size_t)n) {
-		free(text);
-		text = NULL;
-	}
-	if (text) text[n] = 0;
-	fclose(f);
-	return text;
-}
 
 static int by_name(const void* a, const void* b) { return strcmp(a, b); }
 
@@ -401,7 +385,7 @@ static void test_round_trip(void)
 /* Every key the loader accepts is documented in docs/scenes.md as `key`. */
 static void test_docs_cover_every_key(void)
 {
-	char* docs = read_text(PUDDLE_DOCS_DIR "/scenes.md");
+	char* docs = io_test_read_file(PUDDLE_DOCS_DIR "/scenes.md", NULL);
 	ENSURE(docs);
 	const scene_object* objects[] = {&pdl_schema_world,     &pdl_schema_bounds,   &pdl_schema_solver,
 	                                 &pdl_schema_material,  &pdl_schema_container, &pdl_schema_obstacle,

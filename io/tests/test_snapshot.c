@@ -1,6 +1,7 @@
 /* Snapshots: exact round trip, resume equals an uninterrupted run (strokes, emitters, springs),
  * and damaged files are refused without touching the world. */
 #include "test.h"
+#include "io_test.h"
 
 #include "puddle/scene.h"
 #include "puddle/snapshot.h"
@@ -144,22 +145,6 @@ static bool write_bytes(const char* path, const unsigned char* data, size_t n)
 	return fclose(f) == 0 && ok;
 }
 
-static unsigned char* read_bytes(const char* path, size_t* n)
-{
-	FILE* f = fopen(path, "rb");
-	if (!f) return NULL;
-	fseek(f, 0, SEEK_END);
-	*n = (size_t)ftell(f);
-	fseek(f, 0, SEEK_SET);
-	unsigned char* b = malloc(*n);
-	if (b && fread(b, 1, *n, f) != *n) {
-		free(b);
-		b = NULL;
-	}
-	fclose(f);
-	return b;
-}
-
 /* Damaged files: truncated anywhere, a flipped byte, the wrong magic, a future version. Each is
  * refused with its reason and the world stays as it was. */
 static void test_damaged_snapshots_refused(void)
@@ -174,7 +159,7 @@ static void test_damaged_snapshots_refused(void)
 	pdl_snapshot_info info = {30, 1, "slime"};
 	ENSURE(pdl_snapshot_write(path, w, &info, err, sizeof err));
 	size_t n = 0;
-	unsigned char* bytes = read_bytes(path, &n);
+	unsigned char* bytes = (unsigned char*)io_test_read_file(path, &n);
 	ENSURE(bytes && n > 100);
 	pdl_world* target = pdl_scene_build_world(s, NULL);
 	uint64_t before = pdl_world_hash(target);

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "puddle/surface.h"
 #include "test.h"
+#include "io_test.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -212,35 +213,6 @@ static void test_saddle(void)
 
 /* ---- 3D ---------------------------------------------------------------------------------------- */
 
-static int compare_u64(const void* a, const void* b)
-{
-	uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
-	return (x > y) - (x < y);
-}
-
-/* Every directed edge (a, b) of every triangle appears once, and its reverse (b, a) appears
- * too: then every edge is in exactly two triangles, wound oppositely (closed, manifold at
- * edges, consistently oriented). */
-static bool mesh_closed(const pdl_mesh* m)
-{
-	size_t n = 3 * (size_t)m->triangle_count;
-	uint64_t* keys = malloc((n ? n : 1) * sizeof *keys);
-	for (int t = 0; t < m->triangle_count; ++t)
-		for (int e = 0; e < 3; ++e) {
-			uint32_t a = (uint32_t)m->triangles[3 * t + e], b = (uint32_t)m->triangles[3 * t + (e + 1) % 3];
-			keys[3 * (size_t)t + (size_t)e] = (uint64_t)a << 32 | b;
-		}
-	qsort(keys, n, sizeof *keys, compare_u64);
-	bool ok = n > 0;
-	for (size_t i = 0; ok && i < n; ++i) {
-		if (i + 1 < n && keys[i + 1] == keys[i]) ok = false; /* a directed edge twice */
-		uint64_t reverse = keys[i] << 32 | keys[i] >> 32;
-		if (ok && !bsearch(&reverse, keys, n, sizeof *keys, compare_u64)) ok = false; /* an open edge */
-	}
-	free(keys);
-	return ok;
-}
-
 static void test_ball_mesh(void)
 {
 	pdl_surface_def def = pdl_default_surface_def_3d();
@@ -253,7 +225,7 @@ static void test_ball_mesh(void)
 	ENSURE(pdl_surface_mesh(&def, c.x, c.y, c.z, c.count, &m, &err));
 	printf("  ball: %d particles, %d vertices, %d triangles\n", c.count, m.vertex_count, m.triangle_count);
 	ENSURE(m.triangle_count > 100);
-	ENSURE_MSG(mesh_closed(&m), "the mesh has an open or doubled edge");
+	ENSURE_MSG(io_test_mesh_closed(&m), "the mesh has an open or doubled edge");
 	for (int i = 0; i < 3 * m.vertex_count; ++i) ENSURE(isfinite(m.positions[i]) && isfinite(m.normals[i]));
 	/* outward: the normals point away from the centre */
 	int inward = 0;
@@ -269,7 +241,7 @@ static void test_ball_mesh(void)
 	pdl_field full = {3, 3, 3, 3, {0, 0, 0}, 1.0f, 0.5f, ones};
 	pdl_mesh box;
 	ENSURE(pdl_field_mesh(&full, 0.5f, &box, NULL));
-	ENSURE_MSG(mesh_closed(&box) && pdl_mesh_volume(&box) > 0, "full field: %d triangles, volume %g", box.triangle_count,
+	ENSURE_MSG(io_test_mesh_closed(&box) && pdl_mesh_volume(&box) > 0, "full field: %d triangles, volume %g", box.triangle_count,
 	           pdl_mesh_volume(&box));
 	pdl_mesh_free(&box);
 	double volume = pdl_mesh_volume(&m), r_eff = r0, expected = 4.0 / 3.0 * pi * r_eff * r_eff * r_eff;
@@ -288,7 +260,7 @@ static void test_ball_mesh(void)
 		cloud_free(&b);
 	}
 	ENSURE(pdl_surface_mesh(&def, c.x, c.y, c.z, c.count, &m, NULL));
-	ENSURE(mesh_closed(&m));
+	ENSURE(io_test_mesh_closed(&m));
 	pdl_mesh_free(&m);
 	cloud_free(&c);
 	cloud hollow = {0};
@@ -298,7 +270,7 @@ static void test_ball_mesh(void)
 		if (r >= 2.5) cloud_add(&c, hollow.x[i], hollow.y[i], hollow.z[i]);
 	}
 	ENSURE(pdl_surface_mesh(&def, c.x, c.y, c.z, c.count, &m, NULL));
-	ENSURE(mesh_closed(&m));
+	ENSURE(io_test_mesh_closed(&m));
 	double shell = pdl_mesh_volume(&m), a = 4.0, b = 2.5; /* the filled region, as for the ball */
 	print_error("hollow ball volume", shell, 4.0 / 3.0 * pi * (a * a * a - b * b * b));
 	ENSURE(fabs(shell / (4.0 / 3.0 * pi * (a * a * a - b * b * b)) - 1) < 0.05);
@@ -308,20 +280,6 @@ static void test_ball_mesh(void)
 }
 
 /* ---- files ---------------------------------------------------------------------------------- */
-
-static char* slurp(const char* path, size_t* size)
-{
-	FILE* f = fopen(path, "rb");
-	if (!f) return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char* b = malloc((size_t)n + 1);
-	*size = fread(b, 1, (size_t)n, f);
-	b[*size] = 0;
-	fclose(f);
-	return b;
-}
 
 static int count_of(const char* text, const char* what)
 {
@@ -356,13 +314,13 @@ static void test_files(void)
 	ENSURE_MSG(pdl_contours_write_svg(svg, &con, err, sizeof err), "%s", err);
 	ENSURE_MSG(pdl_contours_write_vtp(vtp, &con, err, sizeof err), "%s", err);
 	size_t n;
-	char* text = slurp(svg, &n);
+	char* text = io_test_read_file(svg, &n);
 	ENSURE(text && strncmp(text, "<?xml", 5) == 0 && strstr(text, "</svg>\n"));
 	ENSURE_MSG(count_of(text, "<path") == con.contour_count + 1, "%d paths", count_of(text, "<path"));
 	ENSURE(count_of(text, "class=\"hole\"") == 1 && count_of(text, "class=\"outer\"") == 1);
 	ENSURE(count_of(text, "fill-rule=\"evenodd\"") >= 1 && !strstr(text, "nan"));
 	free(text);
-	text = slurp(vtp, &n);
+	text = io_test_read_file(vtp, &n);
 	char expect[128];
 	snprintf(expect, sizeof expect, "NumberOfPoints=\"%d\" NumberOfVerts=\"0\" NumberOfLines=\"%d\"", con.point_count,
 	         con.contour_count);
@@ -378,14 +336,14 @@ static void test_files(void)
 	ENSURE(m.triangle_count > 0);
 	ENSURE_MSG(pdl_mesh_write_obj(obj, &m, err, sizeof err), "%s", err);
 	ENSURE_MSG(pdl_mesh_write_ply(ply, &m, err, sizeof err), "%s", err);
-	text = slurp(obj, &n);
+	text = io_test_read_file(obj, &n);
 	ENSURE(text);
 	ENSURE_MSG(lines_starting(text, "v ") == m.vertex_count && lines_starting(text, "vn ") == m.vertex_count &&
 	               lines_starting(text, "f ") == m.triangle_count,
 	           "obj: %d v, %d f; mesh %d, %d", lines_starting(text, "v "), lines_starting(text, "f "), m.vertex_count,
 	           m.triangle_count);
 	free(text);
-	text = slurp(ply, &n);
+	text = io_test_read_file(ply, &n);
 	ENSURE(text && strncmp(text, "ply\nformat binary_little_endian 1.0\n", 36) == 0);
 	const char* end = strstr(text, "end_header\n");
 	int nv = -1, nf = -1;
