@@ -403,9 +403,10 @@ void viewer_input_handle_event(viewer_app* app, const SDL_Event* e)
 	}
 }
 
-/* Pours a small disc of particles under the cursor, unless the fluid there is already at half
- * its rest density or more (stacking new particles onto old ones would blow them apart). */
-static void spawn(viewer_app* app)
+/* Pours a small disc of particles under the cursor (3D: a ball at the anchor), unless the fluid
+ * there is already at half its rest density or more (stacking new particles onto old ones would
+ * blow them apart). */
+static void spawn_at_pointer(viewer_app* app, bool three)
 {
 	pdl_world* world = app->scene.world;
 	viewer_input* in = &app->input;
@@ -415,60 +416,32 @@ static void spawn(viewer_app* app)
 	if (material < 0 || material >= materials) material = 0;
 	float h = pdl_world_get_def(world).interaction_radius;
 	float radius = app->interaction.spawn_radius * h;
-	float spacing = pdl_rest_spacing(h, pdl_world_get_material(world, material).rest_density);
-	float rest_count = 3.14159265f * radius * radius / (spacing * spacing * 0.8660254f);
+	float rest_density = pdl_world_get_material(world, material).rest_density;
+	float rest_count;
+	if (three) { /* a face-centred cubic lattice of nearest spacing s holds sqrt(2) / s^3 a unit^3 */
+		float spacing = pdl_rest_spacing_3d(h, rest_density);
+		rest_count = 4.18879f * radius * radius * radius * 1.41421356f / (spacing * spacing * spacing);
+	} else { /* a hexagonal lattice: sqrt(3) / 2 s^2 a particle */
+		float spacing = pdl_rest_spacing(h, rest_density);
+		rest_count = 3.14159265f * radius * radius / (spacing * spacing * 0.8660254f);
+	}
+	pdl_vec3 c = three ? in->anchor : viewer_vec3(in->mouse_world);
 	pdl_particle_data p = pdl_world_particles(world);
 	int near = 0;
 	for (int i = 0; i < p.count; ++i) {
-		float dx = p.x[i] - in->mouse_world.x, dy = p.y[i] - in->mouse_world.y;
-		if (dx * dx + dy * dy < radius * radius) ++near;
+		float dx = p.x[i] - c.x, dy = p.y[i] - c.y, r2 = dx * dx + dy * dy;
+		if (three) r2 += (p.z[i] - c.z) * (p.z[i] - c.z);
+		if (r2 < radius * radius) ++near;
 	}
 	if ((float)near > 0.5f * rest_count) return;
 
-	pdl_fill_def fill = pdl_default_fill_def();
-	fill.shape = PDL_FILL_DISC;
-	fill.material = material;
-	fill.position = viewer_vec3(in->mouse_world);
-	fill.radius = radius;
-	/* new fluid leaves with the hand's motion, capped so a flick does not fire it off */
-	float speed = sqrtf(in->mouse_velocity.x * in->mouse_velocity.x +
-	                    in->mouse_velocity.y * in->mouse_velocity.y);
-	float cap = 20.0f * h;
-	float k = speed > cap ? cap / speed : 1.0f;
-	fill.velocity = (pdl_vec3){in->mouse_velocity.x * k, in->mouse_velocity.y * k, 0};
-	pdl_error e;
-	if (pdl_world_fill(world, &fill, &e) < 0) viewer_message(app, "spawn: %s", e.message);
-}
-
-/* 3D pouring: a small ball of particles at the anchor, unless the fluid there is already at
- * half its rest density (as in 2D). */
-static void spawn_3d(viewer_app* app)
-{
-	pdl_world* world = app->scene.world;
-	viewer_input* in = &app->input;
-	int materials = pdl_world_material_count(world);
-	if (materials == 0) return;
-	int material = app->interaction.spawn_material;
-	if (material < 0 || material >= materials) material = 0;
-	float h = pdl_world_get_def(world).interaction_radius;
-	float radius = app->interaction.spawn_radius * h;
-	float spacing = pdl_rest_spacing_3d(h, pdl_world_get_material(world, material).rest_density);
-	/* a face-centred cubic lattice of nearest spacing s holds sqrt(2) / s^3 particles a unit^3 */
-	float rest_count = 4.18879f * radius * radius * radius * 1.41421356f / (spacing * spacing * spacing);
-	pdl_vec3 c = in->anchor;
-	pdl_particle_data p = pdl_world_particles(world);
-	int near = 0;
-	for (int i = 0; i < p.count; ++i) {
-		float dx = p.x[i] - c.x, dy = p.y[i] - c.y, dz = p.z[i] - c.z;
-		if (dx * dx + dy * dy + dz * dz < radius * radius) ++near;
-	}
-	if ((float)near > 0.5f * rest_count) return;
 	pdl_fill_def fill = pdl_default_fill_def();
 	fill.shape = PDL_FILL_DISC;
 	fill.material = material;
 	fill.position = c;
 	fill.radius = radius;
-	pdl_vec3 v = in->anchor_velocity;
+	/* new fluid leaves with the hand's motion, capped so a flick does not fire it off */
+	pdl_vec3 v = three ? in->anchor_velocity : viewer_vec3(in->mouse_velocity);
 	float speed = sqrtf(v.x * v.x + v.y * v.y + v.z * v.z);
 	float cap = 20.0f * h;
 	float k = speed > cap ? cap / speed : 1.0f;
@@ -476,6 +449,9 @@ static void spawn_3d(viewer_app* app)
 	pdl_error e;
 	if (pdl_world_fill(world, &fill, &e) < 0) viewer_message(app, "spawn: %s", e.message);
 }
+
+static void spawn(viewer_app* app) { spawn_at_pointer(app, false); }
+static void spawn_3d(viewer_app* app) { spawn_at_pointer(app, true); }
 
 /* 3D: the grabbed obstacle follows the ray in the plane facing the camera through the point
  * where it was grabbed. */
