@@ -103,10 +103,10 @@ def read_particle_pixels(path):
         return [tuple(float(v) for v in line.split(",")[:2]) for line in f if line.strip()]
 
 
-def fluid_test(report):
+def fluid_test(report, k_range=(0.7, 1.25), max_residual=30):
     """A test for "this pixel shows fluid", from the materials' colours in the report: the
     pixel is a material colour scaled by the threshold pass's depth shading (0.8 to 1.12, with
-    some slack), not the container's grey or the dark background."""
+    some slack: k_range), not the container's grey or the dark background."""
     colours = [tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in report["material_colors"]]
 
     def is_fluid(pixel):
@@ -116,7 +116,7 @@ def fluid_test(report):
                 continue
             k = sum(p * v for p, v in zip(pixel, m)) / mm
             residual = math.sqrt(sum((p - k * v) ** 2 for p, v in zip(pixel, m)))
-            if 0.7 <= k <= 1.25 and residual < 30:
+            if k_range[0] <= k <= k_range[1] and residual < max_residual:
                 return True
         return False
     return is_fluid
@@ -175,19 +175,7 @@ def check_picture(png, particles_csv, report, name):
 def fluid_test_3d(report):
     """3D spheres are shaded (ambient 0.38 to full light, plus a white highlight of at most 0.22):
     a fluid pixel is a material colour scaled by 0.3 to 1.3, give or take the highlight."""
-    colours = [tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in report["material_colors"]]
-
-    def is_fluid(pixel):
-        for m in colours:
-            mm = sum(v * v for v in m)
-            if mm == 0:
-                continue
-            k = sum(p * v for p, v in zip(pixel, m)) / mm
-            residual = math.sqrt(sum((p - k * v) ** 2 for p, v in zip(pixel, m)))
-            if 0.3 <= k <= 1.3 and residual < 60:
-                return True
-        return False
-    return is_fluid
+    return fluid_test(report, k_range=(0.3, 1.3), max_residual=60)
 
 
 def check_picture_3d(png, particles_csv, report, name):
