@@ -83,6 +83,19 @@ test(`a 3D world (dimensions 3, FCC box fill, Clavet, a pointer ray) hashes the 
 // 3D scene fixtures: the C scene loader reads them once it knows the 3D format (the io3d work);
 // until then the native side refuses "world.dimensions" and this test is skipped.
 const fixtures = readdirSync(fileURLToPath(new URL('fixtures/', import.meta.url))).filter((f) => /^scene-3d.*\.json$/.test(f)).sort();
+/** What the native runner prints for a scene, from the wasm build: name, particle count and
+ * state hash after FRAMES frames, one thread, the scene's strokes applied. */
+function wasmResult(scene) {
+	const world = buildWorld(puddle, scene, { threads: 1 });
+	for (let f = 0; f < FRAMES; ++f) {
+		applyFrame(puddle, scene, world, f);
+		world.step();
+	}
+	const result = [scene.name, String(world.particleCount), world.hash()];
+	world.destroy();
+	return result;
+}
+
 test(`the 3D scene fixtures hash the same in wasm and natively after ${FRAMES} frames`, (t) => {
 	if (!exe) return t.skip(why);
 	const paths = fixtures.map((f) => fileURLToPath(new URL(`fixtures/${f}`, import.meta.url)));
@@ -95,13 +108,7 @@ test(`the 3D scene fixtures hash the same in wasm and natively after ${FRAMES} f
 	const native = out.trim().split('\n').map((line) => line.split(' '));
 	fixtures.forEach((file, i) => {
 		const scene = resolveScene(puddle, JSON.parse(readFileSync(paths[i], 'utf8')), `test/fixtures/${file}`);
-		const world = buildWorld(puddle, scene, { threads: 1 });
-		for (let f = 0; f < FRAMES; ++f) {
-			applyFrame(puddle, scene, world, f);
-			world.step();
-		}
-		assert.deepEqual([scene.name, String(world.particleCount), world.hash()], native[i], file);
-		world.destroy();
+		assert.deepEqual(wasmResult(scene), native[i], file);
 	});
 });
 
@@ -112,12 +119,6 @@ test(`every shipped scene hashes the same in wasm and natively after ${FRAMES} f
 	assert.equal(native.length, scenes.length);
 	scenes.forEach((file, i) => {
 		const scene = resolveScene(puddle, JSON.parse(readFileSync(join(repo, 'scenes', file), 'utf8')), `scenes/${file}`);
-		const world = buildWorld(puddle, scene, { threads: 1 });
-		for (let f = 0; f < FRAMES; ++f) {
-			applyFrame(puddle, scene, world, f);
-			world.step();
-		}
-		assert.deepEqual([scene.name, String(world.particleCount), world.hash()], native[i], file);
-		world.destroy();
+		assert.deepEqual(wasmResult(scene), native[i], file);
 	});
 });
