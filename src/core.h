@@ -15,12 +15,17 @@
 /* Whether a world is 3D (its particles have z). */
 #define PDL_IS_3D(w) ((w)->def.dimensions == 3)
 
-/* relax_avx2.c: an AVX2 copy of the neighbour loops, chosen at run time (GCC on x86-64). */
+/* relax_avx2.c, relax_avx512.c (and the springs' likewise): AVX2 and AVX-512VL copies of the
+ * neighbour loops, chosen at run time (GCC on x86-64). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(PUDDLE_NO_SIMD)
 #define PDL_HAVE_AVX2_LOOPS 1
 #else
 #define PDL_HAVE_AVX2_LOOPS 0
 #endif
+
+/* The compiled copies of the neighbour loops (relax.c, springs.c): the baseline the compiler
+ * targets (SSE2 on x86-64, SIMD128 in WebAssembly), AVX2, and AVX2 with AVX-512VL's registers. */
+typedef enum pdl_loops { PDL_LOOPS_BASELINE, PDL_LOOPS_AVX2, PDL_LOOPS_AVX512 } pdl_loops;
 
 /* Material with the values the inner loops need precomputed. */
 typedef struct material {
@@ -96,7 +101,7 @@ struct pdl_world {
 	bool pointer_active[PDL_MAX_POINTERS];
 
 	pdl_pool* pool; /* runs def.threads threads (one per core when 0) */
-	bool avx2_loops; /* run the AVX2 copy of the neighbour loops (same bits, faster) */
+	pdl_loops loops; /* the copy of the neighbour loops it runs (all give the same bits) */
 
 	double time;
 	long long steps;
@@ -134,9 +139,10 @@ void pdl_particles_permute(pdl_world* w, const int32_t* order, bool with_prev);
 /* Keeps particles whose keep[i] != 0, in order; remaps springs. Returns removed count. */
 int pdl_particles_compact(pdl_world* w, const uint8_t* keep);
 
-/* relax.c: whether the processor has AVX2 and the environment variable PUDDLE_SIMD is not
- * "baseline" (which tests use to compare the two copies of the loops). Read at world creation. */
-bool pdl_relax_has_avx2(void);
+/* relax.c: the fastest copy of the loops this processor runs, capped by the environment
+ * variable PUDDLE_SIMD ("baseline" or "avx2"; tests compare the copies with it). Read at world
+ * creation. */
+pdl_loops pdl_best_loops(void);
 
 /* boundary.c */
 void pdl_boundary_update_shape(boundary* b, bool three);

@@ -36,23 +36,32 @@
 	 {pdl_density_range_3d##sfx, pdl_density_viscosity_range_3d##sfx, pdl_displace_range_3d##sfx, \
 	  pdl_density_pairs_3d##sfx, pdl_density_viscosity_pairs_3d##sfx, pdl_displace_pairs_3d##sfx}}
 
-/* The AVX2 copy of the loops (relax_avx2.c). */
+/* The AVX2 and AVX-512VL copies of the loops (relax_avx2.c, relax_avx512.c). */
 #if PDL_HAVE_AVX2_LOOPS
-#define DECLARE_AVX2(name) void name##_avx2(void* ctx, int begin, int end);
-DECLARE_AVX2(pdl_density_range) DECLARE_AVX2(pdl_density_viscosity_range) DECLARE_AVX2(pdl_displace_range)
-DECLARE_AVX2(pdl_density_range_3d) DECLARE_AVX2(pdl_density_viscosity_range_3d) DECLARE_AVX2(pdl_displace_range_3d)
-DECLARE_AVX2(pdl_density_pairs) DECLARE_AVX2(pdl_density_viscosity_pairs) DECLARE_AVX2(pdl_displace_pairs)
-DECLARE_AVX2(pdl_density_pairs_3d) DECLARE_AVX2(pdl_density_viscosity_pairs_3d) DECLARE_AVX2(pdl_displace_pairs_3d)
+#define DECLARE_COPY(sfx)                                                                      \
+	DECLARE_LOOP(pdl_density_range##sfx) DECLARE_LOOP(pdl_density_viscosity_range##sfx)         \
+	DECLARE_LOOP(pdl_displace_range##sfx) DECLARE_LOOP(pdl_density_range_3d##sfx)              \
+	DECLARE_LOOP(pdl_density_viscosity_range_3d##sfx) DECLARE_LOOP(pdl_displace_range_3d##sfx)  \
+	DECLARE_LOOP(pdl_density_pairs##sfx) DECLARE_LOOP(pdl_density_viscosity_pairs##sfx)         \
+	DECLARE_LOOP(pdl_displace_pairs##sfx) DECLARE_LOOP(pdl_density_pairs_3d##sfx)               \
+	DECLARE_LOOP(pdl_density_viscosity_pairs_3d##sfx) DECLARE_LOOP(pdl_displace_pairs_3d##sfx)
+#define DECLARE_LOOP(name) void name(void* ctx, int begin, int end);
+DECLARE_COPY(_avx2)
+DECLARE_COPY(_avx512)
 static pdl_task_fn* const avx2_loops[2][6] = LOOP_TABLE(_avx2);
+static pdl_task_fn* const avx512_loops[2][6] = LOOP_TABLE(_avx512);
 
-bool pdl_relax_has_avx2(void)
+pdl_loops pdl_best_loops(void)
 {
-	const char* choice = getenv("PUDDLE_SIMD");
-	if (choice && strcmp(choice, "baseline") == 0) return false;
-	return __builtin_cpu_supports("avx2");
+	const char* cap = getenv("PUDDLE_SIMD");
+	if (cap && strcmp(cap, "baseline") == 0) return PDL_LOOPS_BASELINE;
+	if (!__builtin_cpu_supports("avx2")) return PDL_LOOPS_BASELINE;
+	if (cap && strcmp(cap, "avx2") == 0) return PDL_LOOPS_AVX2;
+	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")) return PDL_LOOPS_AVX512;
+	return PDL_LOOPS_AVX2;
 }
 #else
-bool pdl_relax_has_avx2(void) { return false; }
+pdl_loops pdl_best_loops(void) { return PDL_LOOPS_BASELINE; }
 #endif
 static pdl_task_fn* const baseline_loops[2][6] = LOOP_TABLE();
 
@@ -60,7 +69,8 @@ static pdl_task_fn* const baseline_loops[2][6] = LOOP_TABLE();
 static pdl_task_fn* const* loops_of(const pdl_world* w)
 {
 #if PDL_HAVE_AVX2_LOOPS
-	if (w->avx2_loops) return avx2_loops[PDL_IS_3D(w)];
+	if (w->loops == PDL_LOOPS_AVX512) return avx512_loops[PDL_IS_3D(w)];
+	if (w->loops == PDL_LOOPS_AVX2) return avx2_loops[PDL_IS_3D(w)];
 #endif
 	return baseline_loops[PDL_IS_3D(w)];
 }

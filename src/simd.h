@@ -10,7 +10,8 @@
  *
  * The backend is chosen per translation unit: AVX2 where the file defines PDL_SIMD_USE_AVX2
  * before including this header (relax_avx2.c, compiled for AVX2 and picked at run time when the
- * processor has it), otherwise the best the compiler targets. */
+ * processor has it; relax_avx512.c, the same with AVX-512VL's registers and masks), otherwise
+ * the best the compiler targets. */
 #ifndef PUDDLE_SIMD_H
 #define PUDDLE_SIMD_H
 
@@ -73,6 +74,12 @@ static inline m8 m8_first(int n)
 {
 	return _mm256_loadu_ps((const float*)(pdl_lane_masks + 8 - (n < 8 ? n : 8)));
 }
+#if defined(__AVX512VL__) /* relax_avx512.c: mask registers, one instruction (vmaskmov stores
+                            * are microcoded on AMD processors) */
+static inline __mmask8 pdl_first_bits(int n) { return (__mmask8)((1u << (n < 8 ? n : 8)) - 1u); }
+static inline f8 f8_load_first(const float* p, int n) { return _mm256_maskz_loadu_ps(pdl_first_bits(n), p); }
+static inline void f8_store_first(float* p, f8 a, int n) { _mm256_mask_storeu_ps(p, pdl_first_bits(n), a); }
+#else
 /* the first n lanes of p (n in [0, 8]), zeros in the others; nothing past them is read */
 static inline f8 f8_load_first(const float* p, int n)
 {
@@ -83,6 +90,7 @@ static inline void f8_store_first(float* p, f8 a, int n)
 {
 	_mm256_maskstore_ps(p, _mm256_castps_si256(m8_first(n)), a);
 }
+#endif
 #define PDL_HAVE_MASKED_MEMORY 1
 #elif PDL_SIMD_SSE2 || PDL_SIMD_WASM
 #if PDL_SIMD_SSE2

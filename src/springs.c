@@ -23,10 +23,13 @@
 
 #include <math.h>
 
-/* The AVX2 copy of the loops (springs_avx2.c), picked as relax.c picks its own. */
+/* The AVX2 and AVX-512VL copies of the loops (springs_avx2.c, springs_avx512.c), picked as
+ * relax.c picks its own. */
 #if PDL_HAVE_AVX2_LOOPS
 void pdl_plasticity_displace_avx2(void* ctx, int begin, int end);
 void pdl_propose_avx2(void* ctx, int begin, int end);
+void pdl_plasticity_displace_avx512(void* ctx, int begin, int end);
+void pdl_propose_avx512(void* ctx, int begin, int end);
 #endif
 
 static inline float distance(const particles* p, int i, int j)
@@ -67,9 +70,12 @@ void pdl_stage_springs(pdl_world* w, float dt)
 	pdl_task_fn* plasticity_displace = pdl_plasticity_displace;
 	pdl_task_fn* propose = pdl_propose;
 #if PDL_HAVE_AVX2_LOOPS
-	if (w->avx2_loops) {
+	if (w->loops == PDL_LOOPS_AVX2) {
 		plasticity_displace = pdl_plasticity_displace_avx2;
 		propose = pdl_propose_avx2;
+	} else if (w->loops == PDL_LOOPS_AVX512) {
+		plasticity_displace = pdl_plasticity_displace_avx512;
+		propose = pdl_propose_avx512;
 	}
 #endif
 	pdl_pool_for(w->pool, p->count, 1024, plasticity_displace, &job);

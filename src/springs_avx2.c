@@ -1,6 +1,6 @@
 /* The neighbour loops of the springs (springs_loops.h) compiled for AVX2, as relax_avx2.c
  * compiles those of relaxation: eight lanes in one register, the same bits as the baseline
- * copy. springs.c calls them when the world runs the AVX2 loops (pdl_relax_has_avx2). */
+ * copy. springs.c calls them when the world runs the AVX2 loops (pdl_best_loops). */
 #include "core.h"
 
 #if PDL_HAVE_AVX2_LOOPS

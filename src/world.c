@@ -104,7 +104,7 @@ pdl_world* pdl_world_create(const pdl_world_def* def, pdl_error* err)
 	pdl_world* w = calloc(1, sizeof *w);
 	if (!w) return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN), NULL;
 	w->def = *def;
-	w->avx2_loops = pdl_relax_has_avx2();
+	w->loops = pdl_best_loops();
 	if (!start_pool(w, def->threads) || !pdl_particles_reserve(w, 256)) {
 		pdl_world_destroy(w);
 		pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);
