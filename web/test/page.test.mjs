@@ -1,8 +1,9 @@
 // The demo page in Debian's headless Chromium (SwiftShader WebGL 2): it loads cleanly and draws,
 // a scripted drag moves the fluid, the panel changes the simulation, every shipped scene loads,
-// the tools work, and the threaded build gives the single-threaded build's results. 3D: the
-// test fixture (test/fixtures/scene-3d.json, loaded with ?sceneUrl=) draws, an orbit changes the
-// picture, the wheel zooms, a left drag sends a pointer ray that moves the fluid, touch works.
+// the tools work, every colour mode draws its own picture, and the threaded build gives the
+// single-threaded build's results. 3D: the test fixture (test/fixtures/scene-3d.json, loaded with
+// ?sceneUrl=) draws, an orbit changes the picture, the wheel zooms, a left drag sends a pointer
+// ray that moves the fluid, touch works, every colour mode draws its own picture.
 // Tests that compare runs pause the page (?paused=1) and step it explicitly, so they do not
 // depend on how fast this machine renders.
 import assert from 'node:assert/strict';
@@ -50,6 +51,57 @@ async function screenPoint(page, x, y) {
 function controller(page, folder, name) {
 	return page.locator('.lil-gui.root .lil-gui', { has: page.locator(`> .title:text-is("${folder}")`) })
 		.locator('.controller', { has: page.locator(`.name:text-is("${name}")`) }).first();
+}
+
+/**
+ * Picks each colour mode from the panel (Render > colour) and returns, per mode, a fingerprint
+ * of the canvas pixels, the share of pixels drawn (renderer.js's coverage()) and the share of
+ * drawn pixels that are pure red. The page must be paused, so every mode draws the same
+ * particles.
+ */
+async function pictureOfEachColourMode(page) {
+	const pictures = {};
+	for (const mode of ['material', 'speed', 'density', 'pressure']) {
+		await controller(page, 'Render', 'colour').locator('select').selectOption(mode);
+		pictures[mode] = await page.evaluate(() => {
+			const coverage = window.demo.coverage(); // renders
+			const gl = window.demo.renderer.gl, c = window.demo.canvas; // one context for 2D and 3D
+			const data = new Uint8Array(c.width * c.height * 4);
+			gl.readPixels(0, 0, c.width, c.height, gl.RGBA, gl.UNSIGNED_BYTE, data);
+			let hash = 0, drawn = 0, red = 0;
+			for (let i = 0; i < data.length; i += 4) {
+				hash = (hash * 31 + data[i] + 3 * data[i + 1] + 7 * data[i + 2]) % 1000000007;
+				const d = Math.abs(data[i] - data[0]) + Math.abs(data[i + 1] - data[1]) + Math.abs(data[i + 2] - data[2]);
+				if (d <= 24) continue; // the background, as coverage() counts it
+				++drawn;
+				if (data[i] > 40 && data[i + 1] < 10 && data[i + 2] < 10) ++red;
+			}
+			return { mode: window.demo.style.colorMode, hash, differ: coverage.differ, red: red / Math.max(drawn, 1) };
+		});
+	}
+	return pictures;
+}
+
+/**
+ * The checks both views share: each mode drawn, the panel's choice taken, and a picture of its
+ * own. Where every material has the same rest density and stiffness, pressure is the same affine
+ * function of density everywhere and the ramp, scaled to each quantity's range, draws the same
+ * picture for both (`pressureIsDensity`).
+ */
+function assertColourModesDiffer(pictures, pressureIsDensity = false) {
+	const hashes = new Set();
+	for (const [mode, p] of Object.entries(pictures)) {
+		assert.equal(p.mode, mode, 'the panel sets the colour mode');
+		assert.ok(p.differ > 0.05, `${mode}: canvas not blank (${p.differ})`);
+		hashes.add(p.hash);
+	}
+	// the ramp (particles-gl.js) has green and blue in every colour; pure red is the value
+	// itself, which the 2D splat pass stores in red for the composite pass to ramp
+	for (const mode of ['speed', 'density', 'pressure'])
+		assert.ok(pictures[mode].red < 0.01, `${mode}: drawn with the ramp (${pictures[mode].red} of the pixels pure red)`);
+	const all = JSON.stringify(pictures);
+	assert.equal(hashes.size, pressureIsDensity ? 3 : 4, `each colour mode draws its own picture: ${all}`);
+	if (pressureIsDensity) assert.equal(pictures.pressure.hash, pictures.density.hash, all);
 }
 
 describe('demo page', () => {
@@ -149,6 +201,16 @@ describe('demo page', () => {
 			assert.equal(s.nonFinite, 0, `${name}: finite`);
 			assert.ok(s.coverage > 0.01, `${name}: drawn (${s.coverage})`);
 		}
+		assert.deepEqual(errors, []);
+		await page.close();
+	});
+
+	test('each colour mode (material, speed, density, pressure) draws its own picture', async () => {
+		// stratify: three materials of different rest densities, so density and pressure (each
+		// scaled to its own range) do not draw the same ramp; moving after 60 steps
+		const { page, errors } = await openDemo('?paused=1');
+		await page.evaluate(() => window.demo.step(60));
+		assertColourModesDiffer(await pictureOfEachColourMode(page));
 		assert.deepEqual(errors, []);
 		await page.close();
 	});
@@ -395,6 +457,15 @@ describe('demo page, 3D', () => {
 		await touch('pointerup', 21, cx - 40, cy);
 		await touch('pointerup', 22, cx + 120, cy);
 		assert.equal(await page.evaluate(() => window.demo.orbit.gesture.size), 0);
+		assert.deepEqual(errors, []);
+		await page.close();
+	});
+
+	test('each colour mode draws its own picture in 3D too', async () => {
+		// the fixture's two materials differ in mass only: pressure draws density's picture
+		const { page, errors } = await openDemo(FIXTURE);
+		await page.evaluate(() => window.demo.step(30));
+		assertColourModesDiffer(await pictureOfEachColourMode(page), true);
 		assert.deepEqual(errors, []);
 		await page.close();
 	});
