@@ -58,15 +58,8 @@ mv "$runs_csv" "$out/latest-runs.csv"
 machine=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
 cores=$(nproc)
 compiler=$(cc --version | head -1)
-# the copy of the neighbour loops the library picks (relax.c, pdl_best_loops), unless capped by
-# PUDDLE_SIMD
-flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || true)
-case "${PUDDLE_SIMD:-}:$flags" in
-	baseline:*) loops="baseline (SSE2)" ;;
-	*" avx2"*" avx512f"*" avx512vl"*) [ "${PUDDLE_SIMD:-}" = avx2 ] && loops=AVX2 || loops=AVX-512VL ;;
-	*" avx2"*) loops=AVX2 ;;
-	*) loops="baseline (SSE2)" ;;
-esac
+# the copy of the vector loops the runs used, as the library picked it (pdl_vector_loops)
+loops=$("$PUDDLE" --version | sed -n 's/.*(vector loops: \(.*\))$/\1/p')
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 python3 - "$out" "$RUNS" "$machine" "$cores" "$compiler" "$commit" "$loops" <<'EOF'
 import csv, statistics, sys, datetime
@@ -94,7 +87,7 @@ def get(scene_part, threads, exact=False):
         if (t["scene"] == scene_part if exact else scene_part in t["scene"]) and t["threads"] == threads:
             return t
 lines = [f"# puddle benchmark: {datetime.date.today()}", "",
-         f"Machine: {machine}, {cores} cores; {compiler}; commit {commit}; neighbour loops: {loops}.",
+         f"Machine: {machine}, {cores} cores; {compiler}; commit {commit}; vector loops: {loops}.",
          f"Each figure is the median of {runs} runs; each run's figure is the median step time of "
          "its timed steps. Command: `bench/run.sh` (every run's rows: `latest-runs.csv`).", "",
          "| scene | particles | threads | ms/step | steps/s | particle-steps/s | neighbours | bytes/particle | valid |",

@@ -48,8 +48,8 @@
 #define DECLARE_LOOP(name) void name(void* ctx, int begin, int end);
 DECLARE_COPY(_avx2)
 DECLARE_COPY(_avx512)
-static pdl_task_fn* const avx2_loops[2][6] = LOOP_TABLE(_avx2);
-static pdl_task_fn* const avx512_loops[2][6] = LOOP_TABLE(_avx512);
+/* by pdl_loops, then [3D][kind] */
+static pdl_task_fn* const loop_copies[][2][6] = {LOOP_TABLE(), LOOP_TABLE(_avx2), LOOP_TABLE(_avx512)};
 
 pdl_loops pdl_best_loops(void)
 {
@@ -61,19 +61,18 @@ pdl_loops pdl_best_loops(void)
 	return PDL_LOOPS_AVX2;
 }
 #else
+static pdl_task_fn* const loop_copies[][2][6] = {LOOP_TABLE()};
 pdl_loops pdl_best_loops(void) { return PDL_LOOPS_BASELINE; }
 #endif
-static pdl_task_fn* const baseline_loops[2][6] = LOOP_TABLE();
+
+const char* pdl_vector_loops(void)
+{
+	static const char* const names[] = {"baseline", "avx2", "avx512vl"};
+	return names[pdl_best_loops()];
+}
 
 /* The loops for this world's dimensions and processor. */
-static pdl_task_fn* const* loops_of(const pdl_world* w)
-{
-#if PDL_HAVE_AVX2_LOOPS
-	if (w->loops == PDL_LOOPS_AVX512) return avx512_loops[PDL_IS_3D(w)];
-	if (w->loops == PDL_LOOPS_AVX2) return avx2_loops[PDL_IS_3D(w)];
-#endif
-	return baseline_loops[PDL_IS_3D(w)];
-}
+static pdl_task_fn* const* loops_of(const pdl_world* w) { return loop_copies[w->loops][PDL_IS_3D(w)]; }
 
 /* Runs a pass: over each pair once, even slabs then odd ones, on a dense grid; else (a hashed
  * grid, whose slots are not in spatial order) over every particle's neighbours. */

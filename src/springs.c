@@ -30,6 +30,13 @@ void pdl_plasticity_displace_avx2(void* ctx, int begin, int end);
 void pdl_propose_avx2(void* ctx, int begin, int end);
 void pdl_plasticity_displace_avx512(void* ctx, int begin, int end);
 void pdl_propose_avx512(void* ctx, int begin, int end);
+/* by pdl_loops */
+static pdl_task_fn* const plasticity_displace_of[] = {pdl_plasticity_displace, pdl_plasticity_displace_avx2,
+                                                      pdl_plasticity_displace_avx512};
+static pdl_task_fn* const propose_of[] = {pdl_propose, pdl_propose_avx2, pdl_propose_avx512};
+#else
+static pdl_task_fn* const plasticity_displace_of[] = {pdl_plasticity_displace};
+static pdl_task_fn* const propose_of[] = {pdl_propose};
 #endif
 
 static inline float distance(const particles* p, int i, int j)
@@ -67,20 +74,9 @@ void pdl_stage_springs(pdl_world* w, float dt)
 	if (!p->spring_partner) return;
 	pdl_stage_job job = {w, dt};
 	/* writes x2 and reads x; creation below reads x too, the positions before the springs */
-	pdl_task_fn* plasticity_displace = pdl_plasticity_displace;
-	pdl_task_fn* propose = pdl_propose;
-#if PDL_HAVE_AVX2_LOOPS
-	if (w->loops == PDL_LOOPS_AVX2) {
-		plasticity_displace = pdl_plasticity_displace_avx2;
-		propose = pdl_propose_avx2;
-	} else if (w->loops == PDL_LOOPS_AVX512) {
-		plasticity_displace = pdl_plasticity_displace_avx512;
-		propose = pdl_propose_avx512;
-	}
-#endif
-	pdl_pool_for(w->pool, p->count, 1024, plasticity_displace, &job);
+	pdl_pool_for(w->pool, p->count, 1024, plasticity_displace_of[w->loops], &job);
 	if (w->any_springs) {
-		pdl_pool_for(w->pool, p->count, 512, propose, &job);
+		pdl_pool_for(w->pool, p->count, 512, propose_of[w->loops], &job);
 		pdl_pool_for(w->pool, p->count, 1024, accept_range, &job);
 	}
 	float* t;

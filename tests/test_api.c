@@ -1,5 +1,6 @@
 /* The interaction API apps use between steps: filling shapes, removing particles, obstacles,
  * live parameter changes, pointers, and whole-state save and restore. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "test.h"
 #include "worlds.h"
 
@@ -165,6 +166,12 @@ static void test_stats_and_profile(void)
 	ENSURE(pdl_world_thread_count(w) == 2);
 	ENSURE(strcmp(pdl_version_string(), "0.1.0") == 0);
 	pdl_world_destroy(w);
+	/* the copy of the vector loops: one of three names, and PUDDLE_SIMD caps it */
+	const char* loops = pdl_vector_loops();
+	ENSURE(strcmp(loops, "avx512vl") == 0 || strcmp(loops, "avx2") == 0 || strcmp(loops, "baseline") == 0);
+	setenv("PUDDLE_SIMD", "baseline", 1);
+	ENSURE(strcmp(pdl_vector_loops(), "baseline") == 0);
+	unsetenv("PUDDLE_SIMD");
 }
 
 int main(void)

@@ -44,7 +44,7 @@ int main(int argc, char** argv)
 		return EXIT_OK;
 	}
 	if (strcmp(cmd, "--version") == 0) {
-		printf("puddle %s\n", pdl_version_string());
+		printf("puddle %s (vector loops: %s)\n", pdl_version_string(), pdl_vector_loops());
 		return EXIT_OK;
 	}
 	if (strcmp(cmd, "run") == 0) return cmd_run(argc - 1, argv + 1);

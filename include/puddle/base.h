@@ -131,6 +131,12 @@ const char* pdl_error_rule(pdl_error_id id);
 /** "0.1.0" */
 const char* pdl_version_string(void);
 
+/** The copy of the vector loops that worlds created now run, for benchmark reports: "avx512vl",
+ *  "avx2" or "baseline" (SSE2, WebAssembly SIMD128 or plain C). All give the same results; the
+ *  fastest the processor has is picked, and the environment variable PUDDLE_SIMD=avx2 or
+ *  PUDDLE_SIMD=baseline caps the choice. */
+const char* pdl_vector_loops(void);
+
 #ifdef __cplusplus
 }
 #endif
