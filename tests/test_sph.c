@@ -46,45 +46,79 @@ static void test_fill_starts_at_rest(void)
 	pdl_world_destroy(w);
 }
 
-/* A pool 10 h deep in a 20 x 20 box settles for 20 s. The bulk (more than 2 h from the walls
- * and from the surface) must be within 1% of rest density on average: the Tait law with
- * c = 100 compresses the bottom by g depth / c^2 = 1%, the mean half that. And it must be still:
- * the fastest bulk particle below 0.05 h/s, which would carry it 1 h in 20 s, and is 0.5% of
- * sqrt(g depth) = 10 h/s, the speed of the pool's own waves. The free surface keeps settling
- * for longer (a surface particle now and then slides into a gap between its neighbours:
- * measured up to 0.25 h/s between 20 and 40 s), so there the bound is 0.5 h/s, still 5% of the
- * wave speed and far below a sloshing pool (the first seconds: over 1 h/s). */
+/* The bulk of a pool: more than 2 h from the walls and from the surface (the highest particle). */
+typedef struct bulk_motion {
+	int count;
+	double density_error; /* mean |rho / rho0 - 1| */
+	float rms_speed, fastest, fastest_anywhere;
+} bulk_motion;
+
+static bulk_motion bulk_motion_of(const pdl_world* w, float rho0)
+{
+	pdl_particle_data p = pdl_world_particles(w);
+	float top = -1e9f;
+	for (int i = 0; i < p.count; ++i) top = fmaxf(top, p.y[i]);
+	bulk_motion b = {0};
+	double v2 = 0;
+	for (int i = 0; i < p.count; ++i) {
+		float v = hypotf(p.vx[i], p.vy[i]);
+		b.fastest_anywhere = fmaxf(b.fastest_anywhere, v);
+		if (fabsf(p.x[i]) < 8 && p.y[i] > -8 && p.y[i] < top - 2) {
+			b.density_error += fabs(p.density[i] / rho0 - 1);
+			b.fastest = fmaxf(b.fastest, v);
+			v2 += (double)v * v;
+			b.count++;
+		}
+	}
+	b.density_error /= b.count > 0 ? b.count : 1;
+	b.rms_speed = (float)sqrt(v2 / (b.count > 0 ? b.count : 1));
+	return b;
+}
+
+/* A pool 10 h deep in a 20 x 20 box settles for 30 s, then is watched for 2 s (every 10th
+ * frame). The bulk must be within 1% of rest density on average: the Tait law with c = 100
+ * compresses the bottom by g depth / c^2 = 1%, the mean half that. And it must be still, judged
+ * by its RMS speed, a mean over some 700 particles, below 0.01 h/s: 0.1% of sqrt(g depth) =
+ * 10 h/s, the speed of the pool's own waves (measured: under 0.006 from 24 s on, 0.05-0.09
+ * during the first 13 s). A single particle still rearranges now and then (one slides into a gap
+ * between its neighbours; measured 1.3 h/s in the bulk at 12 s, 0.29 at 22 s), which is chaotic:
+ * any change to the order of the sums moves such events in time. So the fastest particles get
+ * looser bounds with room for one late event: 0.1 h/s in the bulk (measured up to 0.03 from 24
+ * s on) and 0.5 h/s anywhere (the surface settles longest: up to 0.2 h/s). */
 static void test_resting_pool(void)
 {
 	pdl_world* w = worlds_sph_create(2);
 	worlds_add_box_container(w, 10, 10);
 	worlds_fill_box(w, 0, 0, -5, 9.9f, 4.9f);
-	int frames = worlds_steps(1200);
-	for (int f = 0; f < frames; ++f) pdl_world_step(w);
-	pdl_particle_data p = pdl_world_particles(w);
-	float rho0 = rest_density_of(w, 0), top = -1e9f, bulk_fastest = 0;
-	for (int i = 0; i < p.count; ++i) top = fmaxf(top, p.y[i]);
-	double err = 0;
-	int bulk = 0;
-	for (int i = 0; i < p.count; ++i)
-		if (fabsf(p.x[i]) < 8 && p.y[i] > -8 && p.y[i] < top - 2) {
-			err += fabs(p.density[i] / rho0 - 1);
-			bulk_fastest = fmaxf(bulk_fastest, hypotf(p.vx[i], p.vy[i]));
-			bulk++;
-		}
-	err /= bulk > 0 ? bulk : 1;
-	pdl_stats s = pdl_world_stats(w);
-	float fastest = max_speed(w);
-	printf("  %d particles, %d in the bulk: mean density error %.3f %%, fastest %.4f h/s in the bulk, "
-	       "%.4f h/s in all; substeps %d, surface at y = %.2f\n",
-	       p.count, bulk, 100 * err, bulk_fastest, fastest, pdl_world_profile(w).substeps, top);
+	int settle = worlds_steps(1800), watch = 120;
+	for (int f = 0; f < settle; ++f) pdl_world_step(w);
+	float rho0 = rest_density_of(w, 0);
+	bulk_motion worst = bulk_motion_of(w, rho0);
+	int non_finite = 0;
+	for (int f = 1; f <= watch; ++f) {
+		pdl_world_step(w);
+		if (f % 10) continue;
+		bulk_motion b = bulk_motion_of(w, rho0);
+		worst.count = b.count < worst.count ? b.count : worst.count;
+		worst.density_error = fmax(worst.density_error, b.density_error);
+		worst.rms_speed = fmaxf(worst.rms_speed, b.rms_speed);
+		worst.fastest = fmaxf(worst.fastest, b.fastest);
+		worst.fastest_anywhere = fmaxf(worst.fastest_anywhere, b.fastest_anywhere);
+		non_finite += pdl_world_stats(w).non_finite;
+	}
+	printf("  %d particles; over the last 2 s, the worst of: bulk %d particles, mean density error "
+	       "%.3f %%, RMS speed %.4f h/s, fastest %.4f h/s in the bulk and %.4f h/s in all; "
+	       "substeps %d\n",
+	       pdl_world_particles(w).count, worst.count, 100 * worst.density_error, worst.rms_speed,
+	       worst.fastest, worst.fastest_anywhere, pdl_world_profile(w).substeps);
 	pdl_world_destroy(w);
-	ENSURE(s.non_finite == 0);
-	ENSURE(bulk > 300);
+	ENSURE(non_finite == 0);
+	ENSURE(worst.count > 300);
 	if (worlds_quick()) return; /* not settled yet */
-	ENSURE(err < 0.01);
-	ENSURE(bulk_fastest < 0.05f);
-	ENSURE(fastest < 0.5f);
+	ENSURE(worst.density_error < 0.01);
+	ENSURE(worst.rms_speed < 0.01f);
+	ENSURE(worst.fastest < 0.1f);
+	ENSURE(worst.fastest_anywhere < 0.5f);
 }
 
 /* Without gravity and walls every pair term is antisymmetric (types.h; sph.c), so sum m v stays
