@@ -194,14 +194,16 @@ static inline pdl_vec3 pdl_coincident_direction(uint32_t id_a, uint32_t id_b, bo
 }
 
 /* Pairs at the same place as i in a neighbour loop's vector: for each lane k set in `same`,
- * subtracts value[k] times the fixed direction from i to candidate j + k from sum (x, y and,
- * in 3D, z), in lane order. Lane i itself (r = 0 too) is skipped: it is no pair. */
+ * subtracts value[k] times the fixed direction from i to the lane's candidate from sum (x, y
+ * and, in 3D, z), in lane order. The candidate of lane k is index[k], or j + k when index is
+ * NULL (a run of sorted slots). i itself (r = 0 too) is skipped: it is no pair. */
 static inline void pdl_coincident_lanes(int same, const float* value, const uint32_t* id, int i,
-                                        int j, bool three, float sum[3])
+                                        const int32_t* index, int j, bool three, float sum[3])
 {
 	for (int k = 0; same; ++k, same >>= 1) {
-		if (!(same & 1) || j + k == i) continue;
-		pdl_vec3 u = pdl_coincident_direction(id[i], id[j + k], three);
+		int other = index ? index[k] : j + k;
+		if (!(same & 1) || other == i) continue;
+		pdl_vec3 u = pdl_coincident_direction(id[i], id[other], three);
 		sum[0] -= value[k] * u.x;
 		sum[1] -= value[k] * u.y;
 		if (three) sum[2] -= value[k] * u.z;

@@ -175,7 +175,7 @@ static inline void displace_pass(void* ctx, int begin, int end, bool three)
 				if (same) {
 					float dk[PDL_LANES];
 					f8_store(dk, d);
-					pdl_coincident_lanes(same, dk, p->id, i, j, three, coincident);
+					pdl_coincident_lanes(same, dk, p->id, i, NULL, j, three, coincident);
 				}
 			}
 		}

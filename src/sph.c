@@ -452,7 +452,7 @@ static inline void internal_pass(void* ctx, int begin, int end, bool three)
 				if (same) { /* along the fixed direction from i to j */
 					float al[PDL_LANES];
 					f8_store(al, along);
-					pdl_coincident_lanes(same, al, p->id, i, j, three, same_place);
+					pdl_coincident_lanes(same, al, p->id, i, NULL, j, three, same_place);
 				}
 				f8 dvx = f8_sub(f8_load(pvx + j), vxi4), dvy = f8_sub(f8_load(pvy + j), vyi4);
 				f8 lv = f8_mask(in, f8_mul(sym, f8_mul(lap_c, hr)));

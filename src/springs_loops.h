@@ -87,13 +87,7 @@ void SPRINGS_LOOP(plasticity_displace)(void* ctx, int begin, int end)
 			if (coincident) {
 				float Dk[PDL_LANES];
 				f8_store(Dk, D);
-				for (int k = 0; coincident; ++k, coincident >>= 1) {
-					if (!(coincident & 1)) continue;
-					pdl_vec3 u = pdl_coincident_direction(p->id[i], p->id[js[k]], three);
-					same[0] -= Dk[k] * u.x;
-					same[1] -= Dk[k] * u.y;
-					same[2] -= Dk[k] * u.z;
-				}
+				pdl_coincident_lanes(coincident, Dk, p->id, i, js, 0, three, same);
 			}
 		}
 		p->x2[i] = p->x[i] + (f8_sum(sx) + same[0]);
