@@ -320,6 +320,34 @@ void pdl_grid_build(pdl_grid* g, pdl_pool* pool, int n, const float* x, const fl
 				lo_hi[k + 1] = b[k + 1] > lo_hi[k + 1] ? b[k + 1] : lo_hi[k + 1];
 			}
 	}
+	/* The grid's axes. In 3D the slowest is the world axis with the most cells: the pair passes
+	 * split the particles into slabs of whole layers of it (split_slabs), and a wide, shallow
+	 * pool, such as a settled dam break 10 cells deep along z and 29 along x, then has 29 slabs
+	 * instead of 10 for the threads to share (with 10, each phase of 5 equal slabs leaves one
+	 * of two threads idle a fifth of the time). The fastest is the next widest, so that fewer
+	 * runs of a neighbourhood are cut short at the grid's ends. Ties keep the world's order (z
+	 * slowest, x fastest). The choice depends only on the positions, like every other part of
+	 * the build, so never on the thread count. */
+	const float* world_axis[3] = {x, y, z};
+	g->axis_of[0] = 0, g->axis_of[1] = 1, g->axis_of[2] = 2;
+	if (z) {
+		long long cells[3];
+		for (int a = 0; a < 3; ++a) cells[a] = (long long)lo_hi[2 * a + 1] - lo_hi[2 * a] + 1;
+		int slow = 2;
+		for (int a = 1; a >= 0; --a) slow = cells[a] > cells[slow] ? a : slow;
+		int fast = slow == 0 ? 1 : 0, mid = 3 - slow - fast;
+		if (cells[mid] > cells[fast]) fast = mid, mid = 3 - slow - fast;
+		g->axis_of[0] = fast, g->axis_of[1] = mid, g->axis_of[2] = slow;
+		int world_lo_hi[6];
+		memcpy(world_lo_hi, lo_hi, sizeof lo_hi);
+		for (int k = 0; k < 3; ++k) {
+			lo_hi[2 * k] = world_lo_hi[2 * g->axis_of[k]];
+			lo_hi[2 * k + 1] = world_lo_hi[2 * g->axis_of[k] + 1];
+		}
+		job->x = world_axis[fast];
+		job->y = world_axis[mid];
+		job->z = world_axis[slow];
+	}
 	/* The table in use depends only on n, never on the capacity reserved, so a world restored
 	 * from a snapshot (with another capacity) hashes cells exactly as the original did. */
 	uint32_t table = 1024;
@@ -367,8 +395,10 @@ static void runs_of_cell(const pdl_grid* g, int cx, int cy, int cz, pdl_grid_run
 
 void pdl_grid_runs_around(const pdl_grid* g, float px, float py, float pz, pdl_grid_runs* runs)
 {
-	int cz = g->dims == 3 ? cell_coord(pz, g->inv_cell) : 0;
-	runs_of_cell(g, cell_coord(px, g->inv_cell), cell_coord(py, g->inv_cell), cz, runs);
+	const float world[3] = {px, py, pz};
+	float gx = world[g->axis_of[0]], gy = world[g->axis_of[1]], gz = world[g->axis_of[2]];
+	int cz = g->dims == 3 ? cell_coord(gz, g->inv_cell) : 0;
+	runs_of_cell(g, cell_coord(gx, g->inv_cell), cell_coord(gy, g->inv_cell), cz, runs);
 }
 
 void pdl_grid_runs_of(const pdl_grid* g, int i, float px, float py, float pz, pdl_grid_runs* runs,

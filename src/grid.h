@@ -6,9 +6,9 @@
  * so a particle checks 6.25 h^2 of candidates instead of 9 h^2 (the disc it needs is pi h^2).
  * 3D: cells of PDL_GRID_CELLS_PER_H_3D per h; with 1 that is the classic 27-cell search.
  *
- * While the occupied cells fit in the table the grid is dense (x fastest, then y, then z, so
- * the cells of one row around a particle are one contiguous run: 5 runs in 2D, 9 or 25 in
- * 3D); when particles spread over a huge volume it hashes cells instead, so unbounded worlds
+ * While the occupied cells fit in the table the grid is dense (x fastest, then y, then z, in
+ * the grid's own axes, axis_of below; so the cells of one row around a particle are one
+ * contiguous run: 5 runs in 2D, 9 or 25 in 3D); when particles spread over a huge volume it hashes cells instead, so unbounded worlds
  * work with the same memory. */
 #ifndef PUDDLE_GRID_H
 #define PUDDLE_GRID_H
@@ -33,6 +33,11 @@ typedef struct pdl_grid {
 	int dims;             /* 2 or 3 */
 	int reach;            /* cells on each side of a particle's own that can hold neighbours */
 	bool dense;
+	/* The grid's axes x, y, z (x fastest in memory, z slowest) are the world's axes
+	 * axis_of[0..2]. 2D: the world's x and y. 3D: z is the world axis with the most cells and x
+	 * the next, so a wide flat pool gets as many slabs (layers of z) as it can (see
+	 * pdl_grid_build). Every coordinate below is in grid axes. */
+	int axis_of[3];
 	/* dense: cell (cx, cy, cz) is bucket ((cz - z0) ny + (cy - y0)) nx + (cx - x0); 2D: z0 = 0,
 	 * nz = 1 */
 	int x0, y0, z0, nx, ny, nz;

@@ -6,6 +6,8 @@
 #include "test.h"
 #include "worlds.h"
 
+#include "../src/core.h" /* the grid's axes */
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +53,23 @@ static void make_cloud(cloud* c, bool three, float spacing)
 	}
 }
 
+/* Moves the cloud's x values to y, y to z and z to x, `turns` times, so that its widest extent (40
+ * along x) lies along x, y or z: the 3D grid cuts its slabs across its widest axis (grid.h,
+ * axis_of). */
+static void turn_axes(cloud* c, int turns)
+{
+	static float t[COUNT];
+	for (int k = 0; k < turns; ++k) {
+		float* axes[2][3] = {{c->x, c->y, c->z}, {c->vx, c->vy, c->vz}};
+		for (int a = 0; a < 2; ++a) {
+			memcpy(t, axes[a][2], sizeof t);
+			memcpy(axes[a][2], axes[a][1], sizeof t);
+			memcpy(axes[a][1], axes[a][0], sizeof t);
+			memcpy(axes[a][0], t, sizeof t);
+		}
+	}
+}
+
 static pdl_world* cloud_world(const cloud* c, bool three)
 {
 	pdl_world* w = three ? worlds_3d_create(2, PDL_SOLVER_CLAVET, NULL) : worlds_create(2, NULL);
@@ -78,11 +97,12 @@ static pdl_world* cloud_world(const cloud* c, bool three)
 	return w;
 }
 
-static void check_pairs(bool three)
+static void check_pairs(bool three, int turns)
 {
 	static cloud c;
 	float h = 1.0f;
 	make_cloud(&c, three, three ? pdl_rest_spacing_3d(h, 4) : pdl_rest_spacing(h, 4));
+	turn_axes(&c, turns);
 	pdl_world* w = cloud_world(&c, three);
 	ENSURE(w);
 	pdl_world_def def = pdl_world_get_def(w);
@@ -103,6 +123,9 @@ static void check_pairs(bool three)
 	pdl_world_step(w);
 	pdl_particle_data p = pdl_world_particles(w);
 	ENSURE(p.count == COUNT);
+	if (three) /* the slabs were cut across the widest axis, the one this case means to test */
+		ENSURE_MSG(w->grid.dense && w->grid.axis_of[2] == turns, "grid axes %d %d %d",
+		           w->grid.axis_of[0], w->grid.axis_of[1], w->grid.axis_of[2]);
 
 	/* densities: sum_j (1 - r/h)^2 over every other particle within h (Clavet eq. 1) */
 	int checked = 0, crowded = 0;
@@ -189,13 +212,21 @@ static void check_pairs(bool three)
 	pdl_world_destroy(w);
 }
 
-static void test_pairs_2d(void) { check_pairs(false); }
+static void test_pairs_2d(void) { check_pairs(false, 0); }
 
-static void test_pairs_3d(void) { check_pairs(true); }
+/* The same cloud widest along x, y and z: the grid's layers (slabs) cut across each world axis
+ * in turn. */
+static void test_pairs_3d_wide_in_x(void) { check_pairs(true, 0); }
+
+static void test_pairs_3d_wide_in_y(void) { check_pairs(true, 1); }
+
+static void test_pairs_3d_wide_in_z(void) { check_pairs(true, 2); }
 
 int main(void)
 {
 	RUN_TEST(test_pairs_2d);
-	RUN_TEST(test_pairs_3d);
+	RUN_TEST(test_pairs_3d_wide_in_x);
+	RUN_TEST(test_pairs_3d_wide_in_y);
+	RUN_TEST(test_pairs_3d_wide_in_z);
 	return TEST_SUMMARY();
 }
