@@ -56,8 +56,9 @@ function controller(page, folder, name) {
 /**
  * Picks each colour mode from the panel (Render > colour) and returns, per mode, a fingerprint
  * of the canvas pixels, the share of pixels drawn (renderer.js's coverage()) and the share of
- * drawn pixels that are pure red. The page must be paused, so every mode draws the same
- * particles.
+ * drawn pixels that are pure red; and `pressureVsDensity`, how the pressure picture differs from
+ * the density one: pixels that differ, of those drawn, and the largest difference of a channel.
+ * The page must be paused, so every mode draws the same particles.
  */
 async function pictureOfEachColourMode(page) {
 	const pictures = {};
@@ -76,32 +77,53 @@ async function pictureOfEachColourMode(page) {
 				++drawn;
 				if (data[i] > 40 && data[i + 1] < 10 && data[i + 2] < 10) ++red;
 			}
-			return { mode: window.demo.style.colorMode, hash, differ: coverage.differ, red: red / Math.max(drawn, 1) };
+			(window.testPictures ??= {})[window.demo.style.colorMode] = data;
+			return { mode: window.demo.style.colorMode, hash, differ: coverage.differ, drawn, red: red / Math.max(drawn, 1) };
 		});
 	}
-	return pictures;
+	const pressureVsDensity = await page.evaluate(() => {
+		const { density, pressure } = window.testPictures;
+		let pixels = 0, largest = 0;
+		for (let i = 0; i < density.length; i += 4) {
+			let d = 0;
+			for (let k = 0; k < 3; ++k) d = Math.max(d, Math.abs(density[i + k] - pressure[i + k]));
+			if (d > 0) ++pixels;
+			largest = Math.max(largest, d);
+		}
+		delete window.testPictures;
+		return { pixels, largest };
+	});
+	return { pictures, pressureVsDensity };
 }
 
 /**
  * The checks both views share: each mode drawn, the panel's choice taken, and a picture of its
  * own. Where every material has the same rest density and stiffness, pressure is the same affine
  * function of density everywhere and the ramp, scaled to each quantity's range, draws the same
- * picture for both (`pressureIsDensity`).
+ * picture for both (`pressureIsDensity`), up to rounding: k (rho - rho0) and its range, mapped
+ * back to 0..1, can differ from density's in the last bits, which moves a colour channel by one
+ * level where it lies on a rounding edge (2 pixels of 105,153 drawn in the 3D fixture).
  */
-function assertColourModesDiffer(pictures, pressureIsDensity = false) {
+function assertColourModesDiffer({ pictures, pressureVsDensity }, pressureIsDensity = false) {
 	const hashes = new Set();
 	for (const [mode, p] of Object.entries(pictures)) {
 		assert.equal(p.mode, mode, 'the panel sets the colour mode');
 		assert.ok(p.differ > 0.05, `${mode}: canvas not blank (${p.differ})`);
-		hashes.add(p.hash);
+		if (mode !== 'pressure' || !pressureIsDensity) hashes.add(p.hash);
 	}
 	// the ramp (particles-gl.js) has green and blue in every colour; pure red is the value
 	// itself, which the 2D splat pass stores in red for the composite pass to ramp
 	for (const mode of ['speed', 'density', 'pressure'])
 		assert.ok(pictures[mode].red < 0.01, `${mode}: drawn with the ramp (${pictures[mode].red} of the pixels pure red)`);
-	const all = JSON.stringify(pictures);
+	const all = JSON.stringify({ pictures, pressureVsDensity });
 	assert.equal(hashes.size, pressureIsDensity ? 3 : 4, `each colour mode draws its own picture: ${all}`);
-	if (pressureIsDensity) assert.equal(pictures.pressure.hash, pictures.density.hash, all);
+	if (pressureIsDensity) {
+		assert.ok(pressureVsDensity.largest <= 1 && pressureVsDensity.pixels <= pictures.density.drawn / 1000,
+			`pressure draws density's picture, up to rounding: ${all}`);
+	} else {
+		// a picture of its own: not a few pixels of rounding, a tenth of the drawn pixels at least
+		assert.ok(pressureVsDensity.pixels > pictures.density.drawn / 10, `pressure is not density: ${all}`);
+	}
 }
 
 describe('demo page', () => {
