@@ -8,8 +8,8 @@
  *
  * While the occupied cells fit in the table the grid is dense (x fastest, then y, then z, in
  * the grid's own axes, axis_of below; so the cells of one row around a particle are one
- * contiguous run: 5 runs in 2D, 9 or 25 in 3D); when particles spread over a huge volume it hashes cells instead, so unbounded worlds
- * work with the same memory. */
+ * contiguous run: 5 runs in 2D, 9 or 25 in 3D); when particles spread over a huge volume it
+ * hashes cells instead, so unbounded worlds work with the same memory. */
 #ifndef PUDDLE_GRID_H
 #define PUDDLE_GRID_H
 

@@ -29,23 +29,20 @@
 #include <string.h>
 
 /* The loops of each backend, [3D][kind]: kind 0 density, 1 density and viscosity, 2
- * displacement over every particle's neighbours; 3, 4, 5 the same over each pair once. */
-#define LOOP_TABLE(sfx)                                                                        \
-	{{pdl_density_range##sfx, pdl_density_viscosity_range##sfx, pdl_displace_range##sfx,       \
-	  pdl_density_pairs##sfx, pdl_density_viscosity_pairs##sfx, pdl_displace_pairs##sfx},      \
-	 {pdl_density_range_3d##sfx, pdl_density_viscosity_range_3d##sfx, pdl_displace_range_3d##sfx, \
-	  pdl_density_pairs_3d##sfx, pdl_density_viscosity_pairs_3d##sfx, pdl_displace_pairs_3d##sfx}}
+ * displacement over every particle's neighbours; 3, 4, 5 the same over each pair once. One list
+ * of the names (dim: nothing or _3d; sfx: the copy), applied by F to make a table row or the
+ * declarations. */
+#define LOOP_KINDS(F, dim, sfx)                                                                \
+	F(pdl_density_range##dim##sfx) F(pdl_density_viscosity_range##dim##sfx)                   \
+	F(pdl_displace_range##dim##sfx) F(pdl_density_pairs##dim##sfx)                           \
+	F(pdl_density_viscosity_pairs##dim##sfx) F(pdl_displace_pairs##dim##sfx)
+#define LOOP_ENTRY(name) name,
+#define LOOP_TABLE(sfx) {{LOOP_KINDS(LOOP_ENTRY, , sfx)}, {LOOP_KINDS(LOOP_ENTRY, _3d, sfx)}}
 
 /* The AVX2 and AVX-512VL copies of the loops (relax_avx2.c, relax_avx512.c). */
 #if PDL_HAVE_AVX2_LOOPS
-#define DECLARE_COPY(sfx)                                                                      \
-	DECLARE_LOOP(pdl_density_range##sfx) DECLARE_LOOP(pdl_density_viscosity_range##sfx)         \
-	DECLARE_LOOP(pdl_displace_range##sfx) DECLARE_LOOP(pdl_density_range_3d##sfx)              \
-	DECLARE_LOOP(pdl_density_viscosity_range_3d##sfx) DECLARE_LOOP(pdl_displace_range_3d##sfx)  \
-	DECLARE_LOOP(pdl_density_pairs##sfx) DECLARE_LOOP(pdl_density_viscosity_pairs##sfx)         \
-	DECLARE_LOOP(pdl_displace_pairs##sfx) DECLARE_LOOP(pdl_density_pairs_3d##sfx)               \
-	DECLARE_LOOP(pdl_density_viscosity_pairs_3d##sfx) DECLARE_LOOP(pdl_displace_pairs_3d##sfx)
 #define DECLARE_LOOP(name) void name(void* ctx, int begin, int end);
+#define DECLARE_COPY(sfx) LOOP_KINDS(DECLARE_LOOP, , sfx) LOOP_KINDS(DECLARE_LOOP, _3d, sfx)
 DECLARE_COPY(_avx2)
 DECLARE_COPY(_avx512)
 /* by pdl_loops, then [3D][kind] */
