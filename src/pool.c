@@ -50,6 +50,7 @@ struct pdl_pool {
 	pdl_task_fn* fn;
 	void* context;
 	int grain;
+	bool pinned; /* pdl_pool_each: every thread runs its own segment only */
 };
 
 static inline void cpu_pause(void)
@@ -63,7 +64,7 @@ static inline void cpu_pause(void)
 static void run_chunks(pdl_pool* pool, int self)
 {
 	int threads = pool->worker_count + 1;
-	for (int k = 0; k < threads; ++k) {
+	for (int k = 0; k < (pool->pinned ? 1 : threads); ++k) {
 		segment* s = &pool->segments[(self + k) % threads];
 		for (;;) {
 			int begin = atomic_fetch_add_explicit(&s->next, pool->grain, memory_order_relaxed);
@@ -111,7 +112,7 @@ static void* worker_main(void* arg)
 int pdl_core_count(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n < 1 ? 1 : (int)(n > 256 ? 256 : n);
+	return n < 1 ? 1 : (int)(n > PDL_POOL_MAX_THREADS ? PDL_POOL_MAX_THREADS : n);
 }
 
 pdl_pool* pdl_pool_create(int threads)
@@ -166,6 +167,24 @@ void pdl_pool_destroy(pdl_pool* pool)
 
 int pdl_pool_threads(const pdl_pool* pool) { return pool ? pool->worker_count + 1 : 1; }
 
+/* Publishes the job set up in pool (fn, context, grain, pinned, segments), works on it as
+ * thread 0 and returns when every worker is done. */
+static void run_job(pdl_pool* pool)
+{
+	atomic_store_explicit(&pool->busy, pool->worker_count, memory_order_relaxed);
+	atomic_fetch_add(&pool->generation, 1); /* seq_cst: publishes the job */
+	if (atomic_load(&pool->sleepers) > 0) {
+		pthread_mutex_lock(&pool->mutex);
+		pthread_cond_broadcast(&pool->wake);
+		pthread_mutex_unlock(&pool->mutex);
+	}
+	run_chunks(pool, 0);
+	for (int spins = 0; atomic_load_explicit(&pool->busy, memory_order_acquire) > 0; ++spins) {
+		if (spins < SPIN_PAUSES) cpu_pause();
+		else sched_yield();
+	}
+}
+
 void pdl_pool_for(pdl_pool* pool, int count, int grain, pdl_task_fn* fn, void* context)
 {
 	if (count <= 0) return;
@@ -177,6 +196,7 @@ void pdl_pool_for(pdl_pool* pool, int count, int grain, pdl_task_fn* fn, void* c
 	pool->fn = fn;
 	pool->context = context;
 	pool->grain = grain;
+	pool->pinned = false;
 	/* segment t starts at t count / threads, rounded to the nearest whole chunk, so every
 	 * chunk starts at a multiple of grain whichever thread claims it (rounding down gave the
 	 * last thread up to a chunk more than its share: 4096 against 5802 particles of 9898 in
@@ -191,15 +211,30 @@ void pdl_pool_for(pdl_pool* pool, int count, int grain, pdl_task_fn* fn, void* c
 		atomic_store_explicit(&pool->segments[t].next, begin, memory_order_relaxed);
 		pool->segments[t].end = end;
 	}
-	atomic_store_explicit(&pool->busy, pool->worker_count, memory_order_relaxed);
-	atomic_fetch_add(&pool->generation, 1); /* seq_cst: publishes the job */
-	if (atomic_load(&pool->sleepers) > 0) {
-		pthread_mutex_lock(&pool->mutex);
-		pthread_cond_broadcast(&pool->wake);
-		pthread_mutex_unlock(&pool->mutex);
+	run_job(pool);
+}
+
+void pdl_pool_each(pdl_pool* pool, pdl_task_fn* fn, void* context)
+{
+	int threads = pdl_pool_threads(pool);
+	if (threads == 1) {
+		fn(context, 0, 1);
+		return;
 	}
-	run_chunks(pool, 0);
-	for (int spins = 0; atomic_load_explicit(&pool->busy, memory_order_acquire) > 0; ++spins) {
+	pool->fn = fn;
+	pool->context = context;
+	pool->grain = 1;
+	pool->pinned = true;
+	for (int t = 0; t < threads; ++t) {
+		atomic_store_explicit(&pool->segments[t].next, t, memory_order_relaxed);
+		pool->segments[t].end = t + 1;
+	}
+	run_job(pool);
+}
+
+void pdl_pool_wait(const atomic_int* flag, int value)
+{
+	for (int spins = 0; atomic_load_explicit(flag, memory_order_acquire) != value; ++spins) {
 		if (spins < SPIN_PAUSES) cpu_pause();
 		else sched_yield();
 	}

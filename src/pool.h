@@ -5,6 +5,11 @@
 #ifndef PUDDLE_POOL_H
 #define PUDDLE_POOL_H
 
+#include <stdatomic.h>
+
+/* The most threads a pool runs (pdl_world_def.threads is checked against it). */
+#define PDL_POOL_MAX_THREADS 256
+
 /* Runs items [begin, end) of a parallel loop. */
 typedef void pdl_task_fn(void* context, int begin, int end);
 
@@ -20,6 +25,13 @@ int pdl_pool_threads(const pdl_pool* pool);
  * starts with the t-th of `threads` contiguous segments (its data stays in its cache from stage
  * to stage), then helps with the others; every chunk starts at a multiple of grain. */
 void pdl_pool_for(pdl_pool* pool, int count, int grain, pdl_task_fn* fn, void* context);
+
+/* Calls fn(context, t, t + 1) once on every thread t of the pool (the caller is thread 0) and
+ * returns when all are done. Unlike pdl_pool_for, no thread runs another's call, so the calls
+ * may wait for each other (pdl_pool_wait): they all run at once. */
+void pdl_pool_each(pdl_pool* pool, pdl_task_fn* fn, void* context);
+/* Waits until *flag == value (acquire): spins, then yields the core. */
+void pdl_pool_wait(const atomic_int* flag, int value);
 
 /* Cores the system reports, at least 1. */
 int pdl_core_count(void);

@@ -209,11 +209,12 @@ void RELAX_LOOP(displace_range_3d)(void* ctx, int begin, int end)
  *
  * The arrays then take writes from other particles' turns, so the work is split into slabs
  * (grid.h): a particle's later neighbours lie in its own slab or the next, so the even slabs
- * can run in parallel, then the odd ones. Which thread runs a slab changes nothing, and every
- * value is summed in one fixed order: the same bits for any thread count. The even slab s
- * clears the sums of slabs s and s + 1 before it starts; a slab is final once its own turn and
- * the previous slab's are done, so the odd slab s finishes slabs s and s + 1 (slab 0, with no
- * slab before it, finishes itself). */
+ * can run in parallel, and the odd slab s once the even slabs s - 1 and s + 1 are done
+ * (relax.c, run_pass). Which thread runs a slab changes nothing, and every value is summed in
+ * one fixed order: the same bits for any thread count. The even slab s clears the sums of slabs
+ * s and s + 1 before it starts; a slab is final once its own turn and the previous slab's are
+ * done, so the odd slab s finishes slabs s and s + 1 (slab 0, with no slab before it, finishes
+ * itself). */
 
 /* The first slot of slab s (s = slab_count: the end). */
 static inline int slab_first(const pdl_grid* g, int s)

@@ -36,7 +36,7 @@ pdl_error_id pdl_validate_world_def(const pdl_world_def* d, pdl_error* err)
 	CHECK(isfinite(d->dt) && d->dt > 0 && d->dt <= 1, PDL_ERR_WORLD_DT, d->dt);
 	CHECK(d->substeps >= 1 && d->substeps <= 64, PDL_ERR_WORLD_SUBSTEPS, d->substeps);
 	CHECK(finite3(d->gravity), PDL_ERR_WORLD_GRAVITY, bad3(d->gravity));
-	CHECK(d->threads >= 0 && d->threads <= 256, PDL_ERR_WORLD_THREADS, d->threads);
+	CHECK(d->threads >= 0 && d->threads <= PDL_POOL_MAX_THREADS, PDL_ERR_WORLD_THREADS, d->threads);
 	CHECK(d->max_particles >= 1 && d->max_particles <= (1 << 26), PDL_ERR_WORLD_MAX_PARTICLES,
 	      d->max_particles);
 	CHECK((unsigned)d->solver < PDL_SOLVER_KIND_COUNT, PDL_ERR_WORLD_SOLVER, (int)d->solver);

@@ -1,5 +1,6 @@
 /* The thread pool under the step: every item of a parallel loop runs exactly once, for any
- * count, grain and thread count (also run under ThreadSanitizer by `make test-tsan`). */
+ * count, grain and thread count, and pdl_pool_each runs one call on every thread at once (also
+ * run under ThreadSanitizer by `make test-tsan`). */
 #include "test.h"
 
 #include "../src/pool.h"
@@ -50,9 +51,54 @@ static void test_many_short_jobs(void)
 	pdl_pool_destroy(pool);
 }
 
+/* pdl_pool_each: thread t marks its arrival and then waits for every other thread's. If one
+ * thread ran another's call after its own (as pdl_pool_for's helping would), or any call ran
+ * twice or not at all, this hangs or the counts are off. */
+typedef struct meeting {
+	atomic_int arrived[8];
+	atomic_int calls[8];
+	int threads, round;
+} meeting;
+
+static void meet(void* ctx, int t, int t_end)
+{
+	meeting* m = ctx;
+	ENSURE(t_end == t + 1 && t >= 0 && t < m->threads);
+	atomic_fetch_add(&m->calls[t], 1);
+	atomic_store_explicit(&m->arrived[t], m->round, memory_order_release);
+	for (int k = 0; k < m->threads; ++k) pdl_pool_wait(&m->arrived[k], m->round);
+}
+
+static void test_each_runs_every_thread_at_once(void)
+{
+	const int threads[] = {1, 2, 3, 8};
+	for (size_t t = 0; t < 4; ++t) {
+		pdl_pool* pool = pdl_pool_create(threads[t]);
+		ENSURE(pool && pdl_pool_threads(pool) == threads[t]);
+		meeting m = {.threads = threads[t]};
+		for (int k = 0; k < 8; ++k) {
+			atomic_init(&m.arrived[k], 0);
+			atomic_init(&m.calls[k], 0);
+		}
+		/* between jobs of pdl_pool_for too, as in a step */
+		atomic_int hits[64];
+		for (int i = 0; i < 64; ++i) atomic_init(&hits[i], 0);
+		visit v = {hits};
+		const int rounds = threads[t] > 2 ? 200 : 2000; /* more threads than this machine's cores yield in turn */
+		for (m.round = 1; m.round <= rounds; ++m.round) {
+			pdl_pool_each(pool, meet, &m);
+			pdl_pool_for(pool, 64, 4, mark, &v);
+		}
+		for (int k = 0; k < threads[t]; ++k) ENSURE_MSG(atomic_load(&m.calls[k]) == rounds, "thread %d", k);
+		for (int i = 0; i < 64; ++i) ENSURE(atomic_load(&hits[i]) == rounds);
+		pdl_pool_destroy(pool);
+	}
+}
+
 int main(void)
 {
 	RUN_TEST(test_every_item_once);
 	RUN_TEST(test_many_short_jobs);
+	RUN_TEST(test_each_runs_every_thread_at_once);
 	return TEST_SUMMARY();
 }
