@@ -10,7 +10,11 @@
  * on either core at random and half the data crossed between the cores' caches each stage
  * (measured: the sort and the per-particle stages ran slower on two threads than on one). The
  * helping keeps both threads busy when one segment costs more. Which thread runs an item
- * never changes the result (every stage writes each value in one fixed order). */
+ * never changes the result (every stage writes each value in one fixed order).
+ *
+ * pdl_pool_each is the same job with one item per thread and no helping: each thread runs its
+ * own call, all at once, so the calls may wait on flags that the others set (the pair passes'
+ * slabs, relax.c). */
 #define _POSIX_C_SOURCE 200809L
 #include "pool.h"
 

@@ -77,37 +77,69 @@ static pdl_task_fn* const* loops_of(const pdl_world* w) { return loop_copies[w->
  * then adds to s and s + 1 and finishes both. Nothing else orders the turns: even slabs never
  * share slots, nor do odd ones. So instead of all even slabs, a join, then all odd slabs, every
  * thread claims even slabs until none is left, then odd ones, and an odd slab waits for the
- * flags of its two even neighbours (slab_done) before it starts. Thread t first claims from the
- * slabs of its share of the particles (contiguous, so it finds them in its cache), then helps
- * with the others'. A slab's turn is the same code on the same sums in the same order whichever
- * thread runs it, so the result is bitwise the same for any thread count.
+ * flags of its two even neighbours (slab_done) before it starts. A slab's turn is the same code
+ * on the same sums in the same order whichever thread runs it, so the result is bitwise the
+ * same for any thread count.
  *
- * Against two joins a pass, with each half's slabs split by count: one join; the threads move
- * on to odd slabs while the other still finishes its even ones, so they balance over the whole
- * pass, not over each half. The 3D 10k dam break's half passes had 5-12 slabs of unequal sizes,
- * and their scheduling alone lost 8% (simulated from the slab sizes of 200 steps). */
+ * Thread t first claims from its own segment: the slabs of about its share of the particles,
+ * contiguous and cut before an even slab, so that it finds them in its cache, and so that each
+ * odd slab follows, on the same thread, the even slab that has just cleared and added to its
+ * sums. It then helps with the other segments' even slabs, and with their odd slabs whose even
+ * slab is done (one whose even slab is still running is left to that thread, which takes it
+ * next). Cut between an even slab and the odd one before it, or with that odd slab stolen
+ * before its even slab was done, the 1k dam break's two threads ran 5-15% slower than with two
+ * joins a pass: its 3 slabs are 2, 2 and 1 rows of cells, and the odd one's sums were then in
+ * the other core's cache.
+ *
+ * Against two joins a pass, with each half's slabs split by count: one join; a thread moves on to
+ * odd slabs while the other still finishes its even ones, so they balance over the whole pass,
+ * not over each half. The 3D 10k dam break's half passes had 5-12 slabs of unequal sizes, and
+ * their scheduling alone lost 8% (simulated from the slab sizes of 200 steps). */
 
 /* Thread t's share of a pass's even (odd) slabs, claimed one at a time: its own first, then,
- * once they are gone, what is left of the others'. */
-typedef struct slab_claims {
-	atomic_int next[PDL_POOL_MAX_THREADS];
-	int end[PDL_POOL_MAX_THREADS];
-} slab_claims;
+ * once they are gone, what is left of the others'. Each on its own cache line: the threads
+ * claim concurrently. There are never more slabs than PDL_GRID_MAX_SLABS, so threads past
+ * SLAB_SEGMENTS only help. */
+enum { SLAB_SEGMENTS = 64 };
+typedef struct slab_segment {
+	_Alignas(64) atomic_int next;
+	int end;
+} slab_segment;
 
 typedef struct slab_pass {
 	pdl_stage_job even, odd;
 	pdl_task_fn* turn; /* the loop for one slab: item k is slab 2 k + parity */
-	int threads;
-	slab_claims claims[2]; /* by parity; items k: slab 2 k + parity */
+	int segments;      /* threads, at most SLAB_SEGMENTS */
+	slab_segment claims[2][SLAB_SEGMENTS]; /* by parity; items k: slab 2 k + parity */
 	atomic_int slab_done[PDL_GRID_MAX_SLABS]; /* 1 once an even slab's turn is over */
 } slab_pass;
 
-static int claim_slab(slab_claims* c, int t, int threads)
+/* The next even slab for thread t: from its own segment, else from the others'. */
+static int claim_even(slab_pass* sp, int t)
 {
-	for (int k = 0; k < threads; ++k) {
-		int seg = (t + k) % threads;
-		int item = atomic_fetch_add_explicit(&c->next[seg], 1, memory_order_relaxed);
-		if (item < c->end[seg]) return item;
+	for (int k = 0; k < sp->segments; ++k) {
+		slab_segment* seg = &sp->claims[0][(t + k) % sp->segments];
+		int item = atomic_fetch_add_explicit(&seg->next, 1, memory_order_relaxed);
+		if (item < seg->end) return item;
+	}
+	return -1;
+}
+
+/* The next odd slab for thread t: from its own segment, else one of the others' whose even
+ * slab before it is done. One whose even slab is still running is left to that slab's thread,
+ * which holds the sums the odd slab adds to (and will take it next). */
+static int claim_odd(slab_pass* sp, int t)
+{
+	slab_segment* own = &sp->claims[1][t % sp->segments];
+	int item = atomic_fetch_add_explicit(&own->next, 1, memory_order_relaxed);
+	if (item < own->end) return item;
+	for (int k = 1; k < sp->segments; ++k) {
+		slab_segment* seg = &sp->claims[1][(t + k) % sp->segments];
+		item = atomic_load_explicit(&seg->next, memory_order_relaxed);
+		while (item < seg->end && atomic_load_explicit(&sp->slab_done[2 * item], memory_order_relaxed))
+			if (atomic_compare_exchange_weak_explicit(&seg->next, &item, item + 1, memory_order_relaxed,
+			                                          memory_order_relaxed))
+				return item;
 	}
 	return -1;
 }
@@ -117,18 +149,24 @@ static void slab_pass_thread(void* ctx, int t, int unused)
 	(void)unused;
 	slab_pass* sp = ctx;
 	const int count = sp->even.w->grid.slab_count;
-	for (int k; (k = claim_slab(&sp->claims[0], t, sp->threads)) >= 0;) {
+	for (int k; (k = claim_even(sp, t)) >= 0;) {
 		sp->turn(&sp->even, k, k + 1);
 		atomic_store_explicit(&sp->slab_done[2 * k], 1, memory_order_release);
 	}
 	/* every even slab is claimed now, and a thread never waits during an even turn, so the
 	 * flags below are set or soon will be */
-	for (int k; (k = claim_slab(&sp->claims[1], t, sp->threads)) >= 0;) {
+	for (int k; (k = claim_odd(sp, t)) >= 0;) {
 		int s = 2 * k + 1;
 		pdl_pool_wait(&sp->slab_done[s - 1], 1);
 		if (s + 1 < count) pdl_pool_wait(&sp->slab_done[s + 1], 1);
 		sp->turn(&sp->odd, k, k + 1);
 	}
+}
+
+/* The first slot of the slabs 2 k and 2 k + 1 (k = (slab_count + 1) / 2: the end). */
+static int pair_start(const pdl_grid* g, int k)
+{
+	return g->slab_start[2 * k < g->slab_count ? 2 * k : g->slab_count];
 }
 
 /* Runs a pass: over each pair once on a dense grid (above); else (a hashed grid, whose slots
@@ -142,21 +180,25 @@ static void run_pass(pdl_world* w, float dt, int kind)
 		return;
 	}
 	slab_pass sp = {.even = {.w = w, .dt = dt, .parity = 0}, .odd = {.w = w, .dt = dt, .parity = 1},
-	                .turn = loops_of(w)[kind + 3], .threads = pdl_pool_threads(w->pool)};
+	                .turn = loops_of(w)[kind + 3], .segments = pdl_pool_threads(w->pool)};
+	if (sp.segments > SLAB_SEGMENTS) sp.segments = SLAB_SEGMENTS;
 	for (int s = 0; s < g->slab_count; ++s) atomic_init(&sp.slab_done[s], 0);
-	/* thread t starts with the slabs from the boundary nearest t n / threads particles to the
-	 * next thread's: even slabs 2 k for k in [(lo + 1) / 2, (hi + 1) / 2), odd ones 2 k + 1 for
-	 * k in [lo / 2, hi / 2) */
-	int n = w->p.count, s = 0, lo = 0;
-	for (int t = 0; t < sp.threads; ++t) {
-		long long share = (long long)n * (t + 1) / sp.threads;
-		while (s < g->slab_count && g->slab_start[s + 1] <= share) ++s;
-		if (s < g->slab_count && g->slab_start[s + 1] - share < share - g->slab_start[s]) ++s;
-		int hi = t + 1 == sp.threads ? g->slab_count : s;
-		atomic_init(&sp.claims[0].next[t], (lo + 1) / 2);
-		sp.claims[0].end[t] = (hi + 1) / 2;
-		atomic_init(&sp.claims[1].next[t], lo / 2);
-		sp.claims[1].end[t] = hi / 2;
+	/* Segment t: the even slabs 2 k and odd slabs 2 k + 1 for k in [lo, hi), where slab 2 lo
+	 * starts nearest t n / segments particles. */
+	int n = w->p.count, pairs = (g->slab_count + 1) / 2, k = 0, lo = 0;
+	for (int t = 0; t < sp.segments; ++t) {
+		int hi = pairs;
+		if (t + 1 < sp.segments) {
+			long long share = (long long)n * (t + 1) / sp.segments;
+			while (k < pairs && pair_start(g, k + 1) <= share) ++k;
+			/* pair k starts at or before share, pair k + 1 after it: the nearer */
+			hi = k < pairs && pair_start(g, k + 1) - share < share - pair_start(g, k) ? k + 1 : k;
+			if (hi < lo) hi = lo;
+		}
+		atomic_init(&sp.claims[0][t].next, lo);
+		sp.claims[0][t].end = hi;
+		atomic_init(&sp.claims[1][t].next, lo);
+		sp.claims[1][t].end = hi < g->slab_count / 2 ? hi : g->slab_count / 2;
 		lo = hi;
 	}
 	pdl_pool_each(w->pool, slab_pass_thread, &sp);
