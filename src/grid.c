@@ -323,8 +323,8 @@ void pdl_grid_build(pdl_grid* g, pdl_pool* pool, int n, const float* x, const fl
 	/* The grid's axes. In 3D the slowest is the world axis with the most cells: the pair passes
 	 * split the particles into slabs of whole layers of it (split_slabs), and a wide, shallow
 	 * pool, such as a settled dam break 10 cells across z and 29 along x, then has 25-26 slabs
-	 * instead of 10 for the threads to share (with 10, each phase of 5 equal slabs leaves one
-	 * of two threads idle a fifth of the time). The fastest is the next widest, so that fewer
+	 * instead of 10 for the threads to share (a thread's last slab of a pass may leave the other
+	 * idle: the fewer the slabs, the longer). The fastest is the next widest, so that fewer
 	 * runs of a neighbourhood are cut short at the grid's ends. Ties keep the world's order (z
 	 * slowest, x fastest). The choice depends only on the positions, like every other part of
 	 * the build, so never on the thread count. */

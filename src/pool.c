@@ -64,6 +64,14 @@ static inline void cpu_pause(void)
 #endif
 }
 
+/* One turn of a wait that the other threads end within microseconds: pause the core for the
+ * first SPIN_PAUSES turns, then yield it (more threads than cores). */
+static inline void wait_turn(int spins)
+{
+	if (spins < SPIN_PAUSES) cpu_pause();
+	else sched_yield();
+}
+
 /* Thread `self`: its own segment first, then the others' leftovers. */
 static void run_chunks(pdl_pool* pool, int self)
 {
@@ -183,10 +191,8 @@ static void run_job(pdl_pool* pool)
 		pthread_mutex_unlock(&pool->mutex);
 	}
 	run_chunks(pool, 0);
-	for (int spins = 0; atomic_load_explicit(&pool->busy, memory_order_acquire) > 0; ++spins) {
-		if (spins < SPIN_PAUSES) cpu_pause();
-		else sched_yield();
-	}
+	for (int spins = 0; atomic_load_explicit(&pool->busy, memory_order_acquire) > 0; ++spins)
+		wait_turn(spins);
 }
 
 void pdl_pool_for(pdl_pool* pool, int count, int grain, pdl_task_fn* fn, void* context)
@@ -238,8 +244,6 @@ void pdl_pool_each(pdl_pool* pool, pdl_task_fn* fn, void* context)
 
 void pdl_pool_wait(const atomic_int* flag, int value)
 {
-	for (int spins = 0; atomic_load_explicit(flag, memory_order_acquire) != value; ++spins) {
-		if (spins < SPIN_PAUSES) cpu_pause();
-		else sched_yield();
-	}
+	for (int spins = 0; atomic_load_explicit(flag, memory_order_acquire) != value; ++spins)
+		wait_turn(spins);
 }
