@@ -356,34 +356,122 @@ static void collide_box_container(body* b, const boundary* w, const surface_para
 	}
 }
 
-/* True when the segment from a to x is farther than `margin` from every point of the wall, so
- * that the wall can neither stop the particle nor pull it (stickiness reaches at most h): most
- * particles of a pool are, and skip the exact tests. */
-static bool far_from(const boundary* wall, const float x[3], const float a[3], float margin, bool three)
+/* The broad phase: flags the particles of a block that may touch one wall, so that the rest,
+ * most particles of a pool, skip the exact tests. A particle is far from a wall when the
+ * segment from a (its position at the start of the step) to x is farther than its margin from
+ * every point of the wall: then the wall can neither stop it nor pull it (stickiness reaches at
+ * most h). One loop per kind of wall over the whole block, so that the compiler turns it into
+ * vector code: one scalar test per particle and wall, through a switch, took the 100k dam
+ * break's boundary stage 0.40 ms a step on one thread (4% of the step); these loops, 0.18 ms,
+ * with the same bits. */
+enum { BOUNDARY_BLOCK = 256 };
+
+typedef struct boundary_block {
+	const float *x, *y, *z, *ax, *ay, *az; /* the block's positions now and at the start */
+	const float* margin;                   /* each particle's margin */
+	int count;
+	bool three;
+	int32_t* restrict near; /* out: nonzero where some wall may touch the particle */
+} boundary_block;
+
+static void mark_near(const boundary* wall, const boundary_block* bl)
 {
+	const float *x = bl->x, *y = bl->y, *z = bl->z, *ax = bl->ax, *ay = bl->ay, *az = bl->az;
+	const float* margin = bl->margin;
+	int32_t* restrict near = bl->near;
+	const int count = bl->count;
+	const bool three = bl->three;
 	switch (wall->def.kind) {
 	case PDL_BOUNDARY_CIRCLE_CONTAINER: {
 		/* the ball shrunk by the margin is convex: both ends inside it, all of it inside */
-		float r = wall->def.radius - margin, c[3];
-		if (r <= 0) return false;
-		centre_of(wall, c);
-		if (!three) c[2] = 0;
-		float e[3] = {x[0] - c[0], x[1] - c[1], x[2] - c[2]}, st[3] = {a[0] - c[0], a[1] - c[1], a[2] - c[2]};
-		return dot3(e, e) < r * r && dot3(st, st) < r * r;
+		const float cx = wall->def.position.x, cy = wall->def.position.y, cz = wall->def.position.z;
+		for (int k = 0; k < count; ++k) {
+			float r = wall->def.radius - margin[k];
+			float ex = x[k] - cx, ey = y[k] - cy, sx = ax[k] - cx, sy = ay[k] - cy;
+			float e2 = ex * ex + ey * ey, s2 = sx * sx + sy * sy;
+			if (three) {
+				float ez = z[k] - cz, sz = az[k] - cz;
+				e2 += ez * ez;
+				s2 += sz * sz;
+			}
+			near[k] |= !((r > 0) & (e2 < r * r) & (s2 < r * r));
+		}
+		break;
 	}
 	case PDL_BOUNDARY_BOX_CONTAINER: { /* the end point only: containers test where it ends */
-		float ox = x[0] - wall->def.position.x, oy = x[1] - wall->def.position.y;
-		float lx = wall->cos_angle * ox + wall->sin_angle * oy;
-		float ly = -wall->sin_angle * ox + wall->cos_angle * oy;
-		return fabsf(lx) < wall->def.half_extents.x - margin &&
-		       fabsf(ly) < wall->def.half_extents.y - margin &&
-		       (!three || fabsf(x[2] - wall->def.position.z) < wall->def.half_extents.z - margin);
+		const float px = wall->def.position.x, py = wall->def.position.y, pz = wall->def.position.z;
+		const float c = wall->cos_angle, sn = wall->sin_angle;
+		const float hx = wall->def.half_extents.x, hy = wall->def.half_extents.y, hz = wall->def.half_extents.z;
+		for (int k = 0; k < count; ++k) {
+			float ox = x[k] - px, oy = y[k] - py;
+			float lx = c * ox + sn * oy, ly = -sn * ox + c * oy;
+			int inside = (fabsf(lx) < hx - margin[k]) & (fabsf(ly) < hy - margin[k]);
+			if (three) inside &= fabsf(z[k] - pz) < hz - margin[k];
+			near[k] |= !inside;
+		}
+		break;
 	}
-	default: /* obstacles: the segment's box misses the shape's box grown by the margin */
-		return fmaxf(x[0], a[0]) < wall->bounds_min.x - margin || fminf(x[0], a[0]) > wall->bounds_max.x + margin ||
-		       fmaxf(x[1], a[1]) < wall->bounds_min.y - margin || fminf(x[1], a[1]) > wall->bounds_max.y + margin ||
-		       (three && (fmaxf(x[2], a[2]) < wall->bounds_min.z - margin ||
-		                  fminf(x[2], a[2]) > wall->bounds_max.z + margin));
+	default: { /* obstacles: the segment's box misses the shape's box grown by the margin */
+		const pdl_vec3 lo = wall->bounds_min, hi = wall->bounds_max;
+		/* (two loops: with the test of z inside, GCC left the loop scalar) */
+#define MISSES(c, a, axis)                                                                    \
+	(((c[k] < lo.axis - margin[k]) & (a[k] < lo.axis - margin[k])) |                          \
+	 ((c[k] > hi.axis + margin[k]) & (a[k] > hi.axis + margin[k])))
+		if (three)
+			for (int k = 0; k < count; ++k) near[k] |= !(MISSES(x, ax, x) | MISSES(y, ay, y) | MISSES(z, az, z));
+		else
+			for (int k = 0; k < count; ++k) near[k] |= !(MISSES(x, ax, x) | MISSES(y, ay, y));
+#undef MISSES
+		break;
+	}
+	}
+}
+
+/* The exact tests of particle i against every wall. */
+static void collide(pdl_world* w, int i, float dt, bool three)
+{
+	particles* p = &w->p;
+	float h = w->def.interaction_radius;
+	const float x[3] = {p->x[i], p->y[i], three ? p->z[i] : 0};
+	const float a[3] = {p->xp[i], p->yp[i], three ? p->zp[i] : 0};
+	const material* m = &w->materials[p->material[i]];
+	body b = {{x[0], x[1], x[2]}, {a[0], a[1], a[2]},
+	          {(x[0] - a[0]) / dt, (x[1] - a[1]) / dt, (x[2] - a[2]) / dt}, false};
+	/* obstacles first, containers last: whatever an obstacle did, the particle ends inside
+	 * its container */
+	for (int pass = 0; pass < 2; ++pass) {
+		for (int k = 0; k < w->boundary_count; ++k) {
+			const boundary* wall = &w->boundaries[k];
+			if (!wall->alive) continue;
+			bool container = wall->def.kind == PDL_BOUNDARY_CIRCLE_CONTAINER ||
+			                 wall->def.kind == PDL_BOUNDARY_BOX_CONTAINER;
+			if (container != (pass == 1)) continue;
+			surface_params s = {
+				.friction = m->def.wall_friction * wall->def.friction,
+				.restitution = wall->def.restitution,
+				.stickiness = m->def.wall_stickiness * wall->def.stickiness,
+				.stick_distance = m->def.stick_distance * h,
+				.skin = 1e-3f * h,
+				.dt = dt,
+			};
+			switch (wall->def.kind) {
+			case PDL_BOUNDARY_CIRCLE_CONTAINER: collide_circle_container(&b, wall, &s, three); break;
+			case PDL_BOUNDARY_BOX_CONTAINER: collide_box_container(&b, wall, &s, three); break;
+			case PDL_BOUNDARY_CIRCLE: collide_circle_obstacle(&b, wall, &s, three); break;
+			default: collide_polygon_obstacle(&b, wall, &s, three); break;
+			}
+		}
+	}
+	if (b.touched) {
+		p->x[i] = b.x[0];
+		p->y[i] = b.x[1];
+		/* x_prev carries the new velocity into the velocity stage */
+		p->xp[i] = b.x[0] - b.v[0] * dt;
+		p->yp[i] = b.x[1] - b.v[1] * dt;
+		if (three) {
+			p->z[i] = b.x[2];
+			p->zp[i] = b.x[2] - b.v[2] * dt;
+		}
 	}
 }
 
@@ -394,10 +482,10 @@ static void boundaries_range(void* ctx, int begin, int end)
 	particles* p = &w->p;
 	float dt = job->dt, h = w->def.interaction_radius;
 	const bool three = PDL_IS_3D(w);
-	/* Farther than margin_of[material] from every wall, nothing happens to a particle: the
-	 * contact skin is 1e-3 h (0.01 h leaves room for rounding), and stickiness pulls from at
-	 * most stick_distance h (<= h), only where the material and some wall are both sticky. Most
-	 * fluids are not, and then only the particles touching a wall go on to the exact tests. */
+	/* Each material's margin: the contact skin is 1e-3 h (0.01 h leaves room for rounding),
+	 * and stickiness pulls from at most stick_distance h (<= h), only where the material and
+	 * some wall are both sticky. Most fluids are not, and then only the particles touching a
+	 * wall go on to the exact tests. */
 	float margin_of[PDL_MAX_MATERIALS];
 	for (int m = 0; m < w->material_count; ++m) {
 		const pdl_material_def* md = &w->materials[m].def;
@@ -406,53 +494,20 @@ static void boundaries_range(void* ctx, int begin, int end)
 			sticky |= w->boundaries[k].alive && md->wall_stickiness * w->boundaries[k].def.stickiness > 0;
 		margin_of[m] = 0.01f * h + (sticky ? md->stick_distance * h : 0.0f);
 	}
-	for (int i = begin; i < end; ++i) {
-		const float margin = margin_of[p->material[i]];
-		const float x[3] = {p->x[i], p->y[i], three ? p->z[i] : 0};
-		const float a[3] = {p->xp[i], p->yp[i], three ? p->zp[i] : 0};
-		bool near = false;
-		for (int k = 0; k < w->boundary_count && !near; ++k)
-			near = w->boundaries[k].alive && !far_from(&w->boundaries[k], x, a, margin, three);
-		if (!near) continue;
-		const material* m = &w->materials[p->material[i]];
-		body b = {{x[0], x[1], x[2]}, {a[0], a[1], a[2]},
-		          {(x[0] - a[0]) / dt, (x[1] - a[1]) / dt, (x[2] - a[2]) / dt}, false};
-		/* obstacles first, containers last: whatever an obstacle did, the particle ends inside
-		 * its container */
-		for (int pass = 0; pass < 2; ++pass) {
-			for (int k = 0; k < w->boundary_count; ++k) {
-				const boundary* wall = &w->boundaries[k];
-				if (!wall->alive) continue;
-				bool container = wall->def.kind == PDL_BOUNDARY_CIRCLE_CONTAINER ||
-				                 wall->def.kind == PDL_BOUNDARY_BOX_CONTAINER;
-				if (container != (pass == 1)) continue;
-				surface_params s = {
-					.friction = m->def.wall_friction * wall->def.friction,
-					.restitution = wall->def.restitution,
-					.stickiness = m->def.wall_stickiness * wall->def.stickiness,
-					.stick_distance = m->def.stick_distance * h,
-					.skin = 1e-3f * h,
-					.dt = dt,
-				};
-				switch (wall->def.kind) {
-				case PDL_BOUNDARY_CIRCLE_CONTAINER: collide_circle_container(&b, wall, &s, three); break;
-				case PDL_BOUNDARY_BOX_CONTAINER: collide_box_container(&b, wall, &s, three); break;
-				case PDL_BOUNDARY_CIRCLE: collide_circle_obstacle(&b, wall, &s, three); break;
-				default: collide_polygon_obstacle(&b, wall, &s, three); break;
-				}
-			}
+	float margin[BOUNDARY_BLOCK];
+	int32_t near[BOUNDARY_BLOCK];
+	for (int first = begin; first < end; first += BOUNDARY_BLOCK) {
+		const int count = end - first < BOUNDARY_BLOCK ? end - first : BOUNDARY_BLOCK;
+		for (int k = 0; k < count; ++k) {
+			margin[k] = margin_of[p->material[first + k]];
+			near[k] = 0;
 		}
-		if (b.touched) {
-			p->x[i] = b.x[0];
-			p->y[i] = b.x[1];
-			/* x_prev carries the new velocity into the velocity stage */
-			p->xp[i] = b.x[0] - b.v[0] * dt;
-			p->yp[i] = b.x[1] - b.v[1] * dt;
-			if (three) {
-				p->z[i] = b.x[2];
-				p->zp[i] = b.x[2] - b.v[2] * dt;
-			}
-		}
+		boundary_block bl = {p->x + first, p->y + first, three ? p->z + first : NULL, p->xp + first,
+		                     p->yp + first, three ? p->zp + first : NULL, margin, count, three, near};
+		for (int k = 0; k < w->boundary_count; ++k)
+			if (w->boundaries[k].alive) mark_near(&w->boundaries[k], &bl);
+		for (int k = 0; k < count; ++k)
+			if (near[k]) collide(w, first + k, dt, three);
 	}
 }
 
