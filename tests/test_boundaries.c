@@ -1,5 +1,6 @@
 /* Boundaries: no particle leaves a container or enters an obstacle while a pointer stirs hard,
- * fast particles do not tunnel through thin obstacles, and particles do not stick to walls. */
+ * fast particles do not tunnel through thin obstacles, particles do not stick to walls unless
+ * their material is sticky, and then each is pulled from its own material's distance. */
 #include "test.h"
 #include "worlds.h"
 
@@ -198,6 +199,44 @@ static void test_sticky_walls_hold_fluid_that_slippery_walls_drop(void)
 	ENSURE(hang[1] > 0.5f);
 }
 
+static void test_each_particle_keeps_its_own_materials_reach(void)
+{
+	/* The walls' broad phase flags a block of particles at a time, each with its material's
+	 * margin: a sticky material's reaches stick_distance h, a slippery one's only the contact
+	 * skin. Single particles 1.5 h apart (no pairs), alternating between the two materials, hang
+	 * 0.4 h under a sticky ceiling: every sticky one must stay and every slippery one fall. */
+	pdl_material_def slippery = pdl_default_material_def();
+	pdl_world* w = worlds_create(2, &slippery);
+	pdl_material_def sticky = slippery;
+	sticky.wall_stickiness = 200.0f;
+	sticky.stick_distance = 0.8f;
+	int sticky_id = pdl_world_add_material(w, &sticky, NULL);
+	ENSURE(sticky_id == 1);
+	pdl_boundary_def ceiling = pdl_default_boundary_def();
+	ceiling.position = (pdl_vec3){0, 5};
+	ceiling.half_extents = (pdl_vec3){15, 1};
+	pdl_world_add_boundary(w, &ceiling, NULL);
+	worlds_add_box_container(w, 20, 20);
+	float h = pdl_world_get_def(w).interaction_radius;
+	int added = 0;
+	for (int k = 0; k < 19; ++k) {
+		pdl_fill_def one = pdl_default_fill_def();
+		one.shape = PDL_FILL_POINT;
+		one.material = k % 2;
+		one.position = (pdl_vec3){-13.5f * h + 1.5f * h * k, 4.0f - 0.4f * h};
+		added += pdl_world_fill(w, &one, NULL);
+	}
+	ENSURE(added == 19);
+	for (int s = 0; s < 120; ++s) pdl_world_step(w);
+	pdl_particle_data p = pdl_world_particles(w);
+	int held[2] = {0, 0};
+	for (int i = 0; i < p.count; ++i) held[p.material[i]] += p.y[i] > 4.0f - h;
+	printf("  still under the ceiling after 2 s: slippery %d of 10, sticky %d of 9\n", held[0], held[1]);
+	ENSURE(held[0] == 0);
+	ENSURE(held[1] == 9);
+	pdl_world_destroy(w);
+}
+
 static void test_moving_obstacle_pushes_fluid(void)
 {
 	pdl_world* w = worlds_create(2, NULL);
@@ -234,6 +273,7 @@ int main(void)
 	RUN_TEST(test_fast_particles_do_not_tunnel);
 	RUN_TEST(test_particles_do_not_stick_to_the_wall);
 	RUN_TEST(test_sticky_walls_hold_fluid_that_slippery_walls_drop);
+	RUN_TEST(test_each_particle_keeps_its_own_materials_reach);
 	RUN_TEST(test_moving_obstacle_pushes_fluid);
 	return TEST_SUMMARY();
 }
