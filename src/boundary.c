@@ -384,13 +384,15 @@ static void mark_near(const boundary* wall, const boundary_block* bl)
 	switch (wall->def.kind) {
 	case PDL_BOUNDARY_CIRCLE_CONTAINER: {
 		/* the ball shrunk by the margin is convex: both ends inside it, all of it inside */
-		const float cx = wall->def.position.x, cy = wall->def.position.y, cz = wall->def.position.z;
+		float c[3];
+		centre_of(wall, c);
+		const float radius = wall->def.radius;
 		for (int k = 0; k < count; ++k) {
-			float r = wall->def.radius - margin[k];
-			float ex = x[k] - cx, ey = y[k] - cy, sx = ax[k] - cx, sy = ay[k] - cy;
+			float r = radius - margin[k];
+			float ex = x[k] - c[0], ey = y[k] - c[1], sx = ax[k] - c[0], sy = ay[k] - c[1];
 			float e2 = ex * ex + ey * ey, s2 = sx * sx + sy * sy;
 			if (three) {
-				float ez = z[k] - cz, sz = az[k] - cz;
+				float ez = z[k] - c[2], sz = az[k] - c[2];
 				e2 += ez * ez;
 				s2 += sz * sz;
 			}
