@@ -356,6 +356,57 @@ static void collide_box_container(body* b, const boundary* w, const surface_para
 	}
 }
 
+float pdl_boundary_distance(const boundary* w, const float p[3], bool three, float n[3])
+{
+	float c[3];
+	centre_of(w, c);
+	if (!three) c[2] = 0;
+	n[0] = n[1] = n[2] = 0;
+	switch (w->def.kind) {
+	case PDL_BOUNDARY_CIRCLE_CONTAINER:
+	case PDL_BOUNDARY_CIRCLE: {
+		float o[3] = {p[0] - c[0], p[1] - c[1], three ? p[2] - c[2] : 0};
+		float dist = sqrtf(dot3(o, o)), sign = w->def.kind == PDL_BOUNDARY_CIRCLE ? 1.0f : -1.0f;
+		if (dist > 0)
+			for (int k = 0; k < 3; ++k) n[k] = sign * o[k] / dist;
+		else
+			n[1] = 1;
+		return sign * (dist - w->def.radius);
+	}
+	case PDL_BOUNDARY_BOX_CONTAINER: { /* the nearest of the box's walls, from the inside */
+		float cs = w->cos_angle, sn = w->sin_angle;
+		const float axes[3][3] = {{cs, sn, 0}, {-sn, cs, 0}, {0, 0, 1}};
+		const float half[3] = {w->def.half_extents.x, w->def.half_extents.y, w->def.half_extents.z};
+		float o[3] = {p[0] - c[0], p[1] - c[1], three ? p[2] - c[2] : 0}, best = INFINITY;
+		for (int axis = 0; axis < (three ? 3 : 2); ++axis) {
+			float u = dot3(axes[axis], o), room = half[axis] - fabsf(u);
+			if (room < best) {
+				best = room;
+				float side = u < 0 ? 1.0f : -1.0f; /* towards the middle */
+				for (int k = 0; k < 3; ++k) n[k] = side * axes[axis][k];
+			}
+		}
+		return best;
+	}
+	default: { /* a convex obstacle: exact outside, the shallowest face inside */
+		float deepest = -INFINITY;
+		int face = 0;
+		for (int i = 0; i < w->plane_count; ++i) {
+			const float v[3] = {w->plane_point[i].x, w->plane_point[i].y, w->plane_point[i].z};
+			const float pn[3] = {w->plane_normal[i].x, w->plane_normal[i].y, w->plane_normal[i].z};
+			const float rel[3] = {p[0] - v[0], p[1] - v[1], three ? p[2] - v[2] : 0};
+			float sep = dot3(pn, rel);
+			if (sep > deepest) deepest = sep, face = i;
+		}
+		if (deepest <= 0) {
+			n[0] = w->plane_normal[face].x, n[1] = w->plane_normal[face].y, n[2] = w->plane_normal[face].z;
+			return deepest;
+		}
+		return polygon_distance(w, p, three, n);
+	}
+	}
+}
+
 /* The broad phase: flags the particles of a block that may touch one wall, so that the rest,
  * most particles of a pool, skip the exact tests. A particle is far from a wall when the
  * segment from a (its position at the start of the step) to x is farther than its margin from

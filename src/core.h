@@ -11,6 +11,7 @@
 
 #define PDL_K PDL_MAX_SPRINGS_PER_PARTICLE
 #define PDL_SPH_WALL_TABLE 64
+#define PDL_CONTAIN_BODIES 4
 
 /* Whether a world is 3D (its particles have z). */
 #define PDL_IS_3D(w) ((w)->def.dimensions == 3)
@@ -51,6 +52,81 @@ typedef struct boundary {
 	float cos_angle, sin_angle;
 	pdl_vec3 bounds_min, bounds_max; /* the shape's bounding box (the broad phase of obstacles) */
 } boundary;
+
+/* A rigid body (body.c). Its def holds its state: def.position is the centre of mass, def.angle
+ * (2D) or def.orientation (3D) its rotation, def.linear_velocity and def.angular_velocity its
+ * velocities; nothing else persists between steps, so re-adding a body from its def restores it
+ * bitwise. During a solver step def.position and the rotation are the predicted pose (body_step.c). */
+typedef struct rigid_body {
+	bool alive;
+	uint32_t generation;
+	pdl_body_def def;
+	/* polygon vertices around the centre of mass (the def's are around the def's own origin,
+	 * moved to the centroid when the body is added); boxes use def.half_extents */
+	float mass, inv_mass;   /* inv_mass 0: kinematic */
+	pdl_vec3 inv_inertia;   /* body frame: 2D in z; 3D principal; 0 for kinematic bodies */
+	int first, count;       /* its boundary particles: body_local[first .. first + count) */
+	int surface;            /* the first `surface` of them are the outer layer (the contacts') */
+	float bound_radius;     /* farthest point of the shape from the centre of mass */
+	float rot[9];           /* rotation matrix of the current pose, row major */
+	/* start of the solver step */
+	pdl_vec3 start_position, start_linear_velocity, start_angular_velocity;
+	float start_angle;
+	pdl_quat start_orientation;
+	/* momentum the fluid gave the body: this pdl_world_step (for pdl_world_body_force) */
+	double fluid_impulse[3], fluid_angular_impulse[3];
+	pdl_body_force force;
+	/* velocity changes from the fluid's containment, applied after the velocity stage */
+	double pending_dv[3], pending_dw[3];
+	double pending_sum[6]; /* scratch: a pass's linear and angular position impulse */
+	pdl_vec3 sample_position; /* the centre the boundary particles were placed around */
+	float start_rot[9];       /* the rotation at the start of the step */
+} rigid_body;
+
+/* The bodies of a world, their boundary particles, and the scratch of the coupling. */
+typedef struct body_set {
+	rigid_body* bodies;
+	int slots, slot_capacity; /* slots ever used (live or not), allocated */
+	int live;
+	/* boundary particles in their bodies' frames, body by body, and the share of a fluid
+	 * particle each stands for (body.c, sample_shape) */
+	float *lx, *ly, *lz, *lw;
+	int local_count, local_capacity;
+	float spacing; /* material 0's rest spacing when the last body was sampled */
+	/* pdl_body_density_scale for Clavet's and the SPH kernel at that spacing */
+	float density_scale, sph_density_scale;
+	/* this solver step: world positions and velocities, sorted into body_grid's order */
+	int n, capacity;
+	float *x, *y, *z, *vx, *vy, *vz, *wt;
+	int32_t* body;     /* body slot */
+	int32_t* local;    /* index into lx/ly/lz */
+	float *jx, *jy, *jz; /* each particle's momentum from the fluid this pass (mass * length) */
+	float *ux, *uy, *uz, *uvx, *uvy, *uvz, *uwt; /* unsorted build arrays */
+	int32_t *ubody, *ulocal;
+	pdl_grid grid;
+	/* the fluid particles near some body (sorted slots), and a flag per fluid slot */
+	int32_t* near;
+	int near_count, near_capacity;
+	uint8_t* flag;
+	int flag_capacity;
+	/* finding them (body_step.c, flag_near_by_shape): per body slot, its candidates' count
+	 * and its first in near_hits */
+	int32_t *near_total, *near_first, *near_hits;
+	int near_slots_capacity, near_hits_capacity;
+	/* contacts of the body solver (body_step.c) */
+	struct body_contact* contacts;
+	int contact_count, contact_capacity;
+	struct body_delta* delta; /* per body slot */
+	int delta_capacity;
+	/* containment: what each near fluid particle did to up to PDL_CONTAIN_BODIES bodies */
+	struct containment* contained;
+	int contained_capacity;
+	bool near_bodies_known; /* Clavet's relaxation left each near particle's bodies there */
+	/* Clavet's pair passes: what each near fluid particle's pairs gave up to
+	 * PDL_CONTAIN_BODIES bodies (body_step.c, body_share) */
+	struct body_share* shares;
+	int share_capacity;
+} body_set;
 
 /* Particle arrays, structure of arrays. Each sortable array has a spare of the same size so a
  * permutation is a gather into the spare and a pointer swap (no allocation in the step). */
@@ -100,6 +176,8 @@ struct pdl_world {
 	pdl_pointer pointers[PDL_MAX_POINTERS];
 	bool pointer_active[PDL_MAX_POINTERS];
 
+	body_set bodies; /* rigid bodies (body.c, body_step.c) */
+
 	pdl_pool* pool; /* runs def.threads threads (one per core when 0) */
 	pdl_loops loops; /* the copy of the neighbour loops it runs (all give the same bits) */
 
@@ -146,6 +224,65 @@ pdl_loops pdl_best_loops(void);
 
 /* boundary.c */
 void pdl_boundary_update_shape(boundary* b, bool three);
+/* Signed distance from p to the wall's solid side: > 0 in the space the fluid may fill, < 0
+ * inside the wall (outside a container, inside an obstacle); n (unit) points into the free
+ * space. */
+float pdl_boundary_distance(const boundary* b, const float p[3], bool three, float n[3]);
+
+/* body.c */
+void pdl_bodies_free(body_set* set);
+/* out = R l and out = R^T v for a body's row-major rotation matrix R (body frame to world). */
+static inline void pdl_rotate(const float* r, const float* l, float* out)
+{
+	float x = r[0] * l[0] + r[1] * l[1] + r[2] * l[2];
+	float y = r[3] * l[0] + r[4] * l[1] + r[5] * l[2];
+	float z = r[6] * l[0] + r[7] * l[1] + r[8] * l[2];
+	out[0] = x, out[1] = y, out[2] = z;
+}
+
+static inline void pdl_unrotate(const float* r, const float* v, float* out)
+{
+	float x = r[0] * v[0] + r[3] * v[1] + r[6] * v[2];
+	float y = r[1] * v[0] + r[4] * v[1] + r[7] * v[2];
+	float z = r[2] * v[0] + r[5] * v[1] + r[8] * v[2];
+	out[0] = x, out[1] = y, out[2] = z;
+}
+
+/* Signed distance from world point p to body b's surface at its current pose (< 0 inside),
+ * with the outward unit normal in world space (2D: n[2] = 0). */
+float pdl_body_distance(const rigid_body* b, const float p[3], bool three, float n[3]);
+/* Signed distance from a point given in the body's frame to its surface (< 0 inside), with the
+ * outward unit normal in the body frame. */
+float pdl_body_local_distance(const rigid_body* b, const float p[3], bool three, float n[3]);
+/* The ways straight out of a body for a point inside it, in the body frame: each face's depth
+ * (how far to move along its outward normal n to reach its plane), nearest first; a circle or
+ * sphere has one. Returns the count (at most PDL_BODY_MAX_EXITS). */
+#define PDL_BODY_MAX_EXITS PDL_MAX_POLYGON_VERTICES
+int pdl_body_local_exits(const rigid_body* b, const float p[3], bool three, float depth[], float n[][3]);
+/* The rotation matrix of the body's current def (angle or orientation) into b->rot. */
+void pdl_body_update_rotation(rigid_body* b, bool three);
+/* Material 0's rest spacing, from which bodies are sampled. */
+float pdl_body_spacing(const pdl_world* w);
+/* The step of the boundary particles' layers (body.c, sample_shape); the outer layer lies half
+ * of it inside the surface. */
+float pdl_body_lattice_step(float spacing, bool three);
+float pdl_body_density_scale(float h, float spacing, bool three, bool poly6);
+
+/* body_step.c: the bodies' part of each solver step (step.c calls them in this order) */
+bool pdl_bodies_active(const pdl_world* w);
+void pdl_bodies_begin_frame(pdl_world* w);
+void pdl_bodies_forces(pdl_world* w, float dt);    /* v += dt g */
+void pdl_bodies_predict(pdl_world* w, float dt);   /* save the pose, advance it, sample it */
+void pdl_bodies_density(pdl_world* w, float dt);   /* after the density pass: fluid-body terms */
+void pdl_bodies_relax(pdl_world* w, float dt);     /* after the relaxation pass */
+void pdl_bodies_collide(pdl_world* w, float dt);   /* after the walls: contacts, containment */
+void pdl_bodies_velocity(pdl_world* w, float dt);  /* after the velocity stage */
+void pdl_bodies_end_frame(pdl_world* w, float frame_dt);
+/* the SPH solver's turns (sph.c): sample at the substep's start, densities, forces and the
+ * bodies' integration; then pdl_bodies_collide and pdl_bodies_velocity as above */
+void pdl_bodies_sph_sample(pdl_world* w);
+void pdl_bodies_sph_density(pdl_world* w, float dt);
+void pdl_bodies_sph_forces(pdl_world* w, float dt);
 
 /* What every stage's parallel loop gets: the world and the solver step dt in seconds. */
 typedef struct pdl_stage_job {
@@ -171,6 +308,11 @@ int pdl_sph_substeps(const pdl_world* w);
 /* One pdl_world_step() of an SPH world: CFL substeps, each forces, grid, density, forces and
  * symplectic Euler, boundaries, velocity. Fills *prof. */
 void pdl_sph_step(pdl_world* w, pdl_profile* prof);
+/* A wall's share of an SPH particle's density and of its pressure force, per unit rest density,
+ * at distance t h from it (the Poly6 kernel integrated over the half-space behind the wall;
+ * sph.c builds the tables on a world's first SPH step). Bodies use them too (body_step.c). */
+float pdl_sph_wall_density(const pdl_world* w, float t);
+float pdl_sph_wall_force(const pdl_world* w, float t);
 
 /* A direction for two particles at the same place: unit, deterministic, and exactly
  * opposite for (b, a), so the pair still conserves momentum (instead of 0/0 = NaN). In 2D one

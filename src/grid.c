@@ -64,9 +64,12 @@ bool pdl_grid_reserve(pdl_grid* g, int particles)
 	if (particles <= g->capacity && g->start) return true;
 	uint32_t table = 1024;
 	while (table < 4u * (uint32_t)particles) table <<= 1;
-	int32_t* start = realloc(g->start, (table + 1) * sizeof *start);
-	if (!start) return false;
-	g->start = start;
+	if (table > g->start_size) {
+		int32_t* start = realloc(g->start, (table + 1) * sizeof *start);
+		if (!start) return false;
+		g->start = start;
+		g->start_size = table;
+	}
 	int32_t* key = realloc(g->key, (size_t)particles * sizeof *key);
 	if (!key) return false;
 	g->key = key;
@@ -83,6 +86,18 @@ bool pdl_grid_reserve(pdl_grid* g, int particles)
 	g->job->block_keys = block_keys;
 	g->table_size = table;
 	g->capacity = particles;
+	return true;
+}
+
+bool pdl_grid_allow_dense(pdl_grid* g, uint32_t cells)
+{
+	if (cells > g->start_size) {
+		int32_t* start = realloc(g->start, ((size_t)cells + 1) * sizeof *start);
+		if (!start) return false;
+		g->start = start;
+		g->start_size = cells;
+	}
+	g->dense_cells = cells;
 	return true;
 }
 
@@ -355,7 +370,8 @@ void pdl_grid_build(pdl_grid* g, pdl_pool* pool, int n, const float* x, const fl
 	long long nx = (long long)lo_hi[1] - lo_hi[0] + 1, ny = (long long)lo_hi[3] - lo_hi[2] + 1;
 	long long nz = (long long)lo_hi[5] - lo_hi[4] + 1;
 	/* (each factor is below 2^31, so compare in steps that cannot overflow) */
-	g->dense = nx * ny <= (long long)table && nx * ny * nz <= (long long)table;
+	long long dense_limit = g->dense_cells > table ? g->dense_cells : table;
+	g->dense = nx * ny <= dense_limit && nx * ny * nz <= dense_limit;
 	g->table_used = table;
 	g->x0 = lo_hi[0];
 	g->y0 = lo_hi[2];
@@ -392,6 +408,36 @@ void pdl_grid_build(pdl_grid* g, pdl_pool* pool, int n, const float* x, const fl
 }
 
 static void runs_of_cell(const pdl_grid* g, int cx, int cy, int cz, pdl_grid_runs* runs);
+int pdl_grid_runs_in_box(const pdl_grid* g, const float lo[3], const float hi[3], int32_t* begin, int32_t* end,
+                         int max)
+{
+	if (!g->dense) return -1;
+	int a[3], b[3];
+	const int first[3] = {g->x0, g->y0, g->z0}, cells[3] = {g->nx, g->ny, g->nz};
+	for (int k = 0; k < 3; ++k) {
+		if (k == 2 && g->dims == 2) {
+			a[k] = b[k] = g->z0;
+			continue;
+		}
+		int axis = g->axis_of[k];
+		a[k] = cell_coord(lo[axis], g->inv_cell), b[k] = cell_coord(hi[axis], g->inv_cell);
+		if (a[k] < first[k]) a[k] = first[k];
+		if (b[k] > first[k] + cells[k] - 1) b[k] = first[k] + cells[k] - 1;
+		if (a[k] > b[k]) return 0;
+	}
+	int count = 0;
+	for (int layer = a[2]; layer <= b[2]; ++layer)
+		for (int row = a[1]; row <= b[1]; ++row) {
+			int base = ((layer - g->z0) * g->ny + (row - g->y0)) * g->nx - g->x0;
+			int32_t from = g->start[base + a[0]], to = g->start[base + b[0] + 1];
+			if (from >= to) continue;
+			if (count == max) return -1;
+			begin[count] = from, end[count] = to;
+			count++;
+		}
+	return count;
+}
+
 
 void pdl_grid_runs_around(const pdl_grid* g, float px, float py, float pz, pdl_grid_runs* runs)
 {

@@ -43,6 +43,9 @@ typedef struct pdl_grid {
 	int x0, y0, z0, nx, ny, nz;
 	uint32_t table_size;  /* buckets allocated: power of two, >= 4 * particle capacity */
 	uint32_t table_used;  /* buckets of the last build: power of two, >= 4 * particle count */
+	uint32_t dense_cells; /* a build may lay the cells out densely up to this many buckets even
+	                       * beyond the table (pdl_grid_allow_dense; 0: up to the table) */
+	uint32_t start_size;  /* entries of start, less one */
 	int capacity;         /* particles the arrays hold */
 	int32_t* start;       /* table_size + 1: bucket b's particles are order[start[b] .. start[b+1]) */
 	int32_t* key;         /* each particle's bucket, in the order before the sort */
@@ -72,9 +75,19 @@ typedef struct pdl_grid_runs {
 
 bool pdl_grid_reserve(pdl_grid* grid, int particles);
 void pdl_grid_free(pdl_grid* grid);
+/* Lets later builds lay out up to `cells` cells densely (one bucket each, no hashing), however
+ * few the particles: a grid of few particles spread wide (the bodies' boundary particles) is
+ * otherwise hashed, and a hashed lookup of a neighbourhood costs 25 hashes in 2D against 5 rows.
+ * The choice still depends only on the positions. False when out of memory (builds then hash). */
+bool pdl_grid_allow_dense(pdl_grid* grid, uint32_t cells);
 /* Sorts particles [0, n) into cells (never allocates). z is NULL in 2D. */
 void pdl_grid_build(pdl_grid* grid, pdl_pool* pool, int n, const float* x, const float* y,
                     const float* z, float h);
+/* The runs of a dense grid's cells that meet the world box [lo, hi] (2D: z ignored), one per
+ * row of cells, into begin/end (at most `max`). Returns their count, or -1 when the grid is
+ * hashed or the box needs more than `max` runs. */
+int pdl_grid_runs_in_box(const pdl_grid* grid, const float lo[3], const float hi[3], int32_t* begin, int32_t* end,
+                         int max);
 /* The runs of the cells around (px, py, pz) that can hold points within h of it (2D: pz is
  * ignored). */
 void pdl_grid_runs_around(const pdl_grid* grid, float px, float py, float pz, pdl_grid_runs* runs);

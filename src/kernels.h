@@ -37,6 +37,8 @@
 #ifndef PUDDLE_KERNELS_H
 #define PUDDLE_KERNELS_H
 
+#include "puddle/types.h"
+
 #include <math.h>
 
 #define PDL_PI 3.14159265358979323846
@@ -150,6 +152,15 @@ static inline float pdl_cohesion(const pdl_kernels* k, float r)
 		s = 2.0f * s - h3 * h3 / 64.0f;
 	}
 	return k->cohesion * s;
+}
+
+/* The equation of state (types.h, pdl_sph_eos): Tait p = B ((rho/rho0)^gamma - 1) with
+ * B = rho0 c^2 / gamma, or linear p = c^2 (rho - rho0); dp/drho = c^2 at rho0 for both. The
+ * caller clamps negative pressures. */
+static inline float pdl_sph_pressure(const pdl_sph_def* s, float rho, float rho0)
+{
+	const float c2 = s->speed_of_sound * s->speed_of_sound, gamma = s->gamma;
+	return s->eos == PDL_SPH_EOS_TAIT ? rho0 * c2 / gamma * (powf(rho / rho0, gamma) - 1.0f) : c2 * (rho - rho0);
 }
 
 #endif

@@ -291,10 +291,30 @@ typedef struct emitter {
 	pdl_world* w;
 	const pdl_fill_def* def;
 	int count;
+	/* the rigid bodies the fill meets: no particle within `clearance` of their surface */
+	const int* bodies;
+	int body_count;
+	float clearance;
 } emitter;
+
+/* Whether (x, y, z) lies inside one of e's bodies or within its clearance of the surface. */
+static bool in_a_body(const emitter* e, double x, double y, double z)
+{
+	const bool three = e->w->def.dimensions == 3;
+	const float at[3] = {(float)x, (float)y, three ? (float)z : 0};
+	for (int k = 0; k < e->body_count; ++k) {
+		const rigid_body* b = &e->w->bodies.bodies[e->bodies[k]];
+		float dx = at[0] - b->def.position.x, dy = at[1] - b->def.position.y, dz = three ? at[2] - b->def.position.z : 0;
+		float reach = b->bound_radius + e->clearance, n[3];
+		if (dx * dx + dy * dy + dz * dz >= reach * reach) continue;
+		if (pdl_body_distance(b, at, three, n) < e->clearance) return true;
+	}
+	return false;
+}
 
 static void emit3(emitter* e, double x, double y, double z)
 {
+	if (e->body_count > 0 && in_a_body(e, x, y, z)) return;
 	particles* p = &e->w->p;
 	int i = p->count + e->count++;
 	p->x[i] = (float)x;
@@ -463,6 +483,20 @@ static double fill_walk(emitter* e, const pdl_fill_def* d, double s, int dimensi
 	}
 }
 
+/* A box holding every point the fill can make (world units). */
+static void fill_bounds(const pdl_fill_def* d, int dims, double lo[3], double hi[3])
+{
+	const double c[3] = {d->position.x, d->position.y, d->position.z}, e[3] = {d->end.x, d->end.y, d->end.z};
+	const double half[3] = {d->half_extents.x, d->half_extents.y, d->half_extents.z};
+	for (int a = 0; a < 3; ++a) {
+		double r = d->shape == PDL_FILL_BOX ? half[a] : d->radius;
+		if (d->shape == PDL_FILL_POINT || d->shape == PDL_FILL_LINE) r = 0;
+		lo[a] = c[a] - r, hi[a] = c[a] + r;
+		if (d->shape == PDL_FILL_LINE) lo[a] = fmin(lo[a], e[a]), hi[a] = fmax(hi[a], e[a]);
+		if (a == 2 && dims == 2) lo[a] = hi[a] = c[a];
+	}
+}
+
 int pdl_world_fill(pdl_world* w, const pdl_fill_def* def, pdl_error* err)
 {
 	if (!w) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN), -1;
@@ -487,8 +521,26 @@ int pdl_world_fill(pdl_world* w, const pdl_fill_def* def, pdl_error* err)
 	double total = (double)w->p.count + n;
 	if (total > w->def.max_particles) return pdl_fail(err, PDL_ERR_TOO_MANY_PARTICLES, total), -1;
 	if (!pdl_particles_reserve(w, (int)total)) return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, total), -1;
-	emitter e = {w, def, 0};
+	/* the bodies whose bounding spheres meet the fill's bounding box */
+	emitter e = {w, def, 0, NULL, 0, 0.5f * s};
+	int* bodies = NULL;
+	if (w->bodies.live > 0) {
+		double lo[3], hi[3];
+		fill_bounds(def, dims, lo, hi);
+		bodies = malloc((size_t)w->bodies.slots * sizeof *bodies);
+		if (!bodies) return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, total), -1;
+		for (int k = 0; k < w->bodies.slots; ++k) {
+			const rigid_body* b = &w->bodies.bodies[k];
+			const double c[3] = {b->def.position.x, b->def.position.y, b->def.position.z};
+			double reach = (double)b->bound_radius + e.clearance;
+			bool meets = b->alive;
+			for (int a = 0; a < dims && meets; ++a) meets = c[a] + reach >= lo[a] && c[a] - reach <= hi[a];
+			if (meets) bodies[e.body_count++] = k;
+		}
+		e.bodies = bodies;
+	}
 	fill_walk(&e, def, s, dims);
+	free(bodies);
 	w->p.count += e.count;
 	w->p.next_id += (uint32_t)e.count;
 	return e.count;

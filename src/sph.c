@@ -132,6 +132,9 @@ static float table_at(const float* table, float t)
 	return table[k] + a * (table[k + 1] - table[k]);
 }
 
+float pdl_sph_wall_density(const pdl_world* w, float t) { return table_at(w->sph_wall_density, t); }
+float pdl_sph_wall_force(const pdl_world* w, float t) { return table_at(w->sph_wall_force, t); }
+
 typedef struct wall_contact {
 	float d, n[3]; /* distance (>= 0) and unit normal into the fluid (n[2] = 0 in 2D) */
 } wall_contact;
@@ -277,7 +280,6 @@ static inline void density_pass(void* ctx, int begin, int end, bool three)
 	const pdl_grid* g = &w->grid;
 	const pdl_sph_def* s = &w->def.sph;
 	const float h = job->k.h, h2 = job->k.h2, inv_h = 1.0f / h;
-	const float c2 = s->speed_of_sound * s->speed_of_sound, gamma = s->gamma;
 	const float *px = p->x, *py = p->y, *pz = p->z;
 	const f8 h2v = f8_set1(h2), mass0 = f8_set1(job->mass[0]);
 	pdl_grid_runs runs = {0};
@@ -308,9 +310,7 @@ static inline void density_pass(void* ctx, int begin, int end, bool three)
 		/* Tait: B = rho0 c^2 / gamma, so dp/drho = c^2 at rho0 for both laws. Negative pressure
 		 * (a particle with fewer neighbours than at rest: the free surface, a splash) is
 		 * clamped to 0: it would pull particles together into clumps (tensile instability). */
-		float pressure = s->eos == PDL_SPH_EOS_TAIT
-		                     ? rho0 * c2 / gamma * (powf(rho / rho0, gamma) - 1.0f)
-		                     : c2 * (rho - rho0);
+		float pressure = pdl_sph_pressure(s, rho, rho0);
 		p->density[i] = rho;
 		p->pressure[i] = pressure > 0 ? pressure : 0;
 	}
@@ -542,18 +542,32 @@ void pdl_sph_step(pdl_world* w, pdl_profile* prof)
 	job.xsph = (float)(1.0 - pow(1.0 - (double)w->def.sph.xsph, 60.0 * (double)dt));
 	job.tension = w->def.sph.surface_tension > 0;
 	job.uniform_mass = w->uniform_mass;
+	/* rigid bodies (body_step.c) take their turns between the fluid's passes */
+	const bool bodies = pdl_bodies_active(w), fluid = p->count > 0;
+	if (bodies) pdl_bodies_begin_frame(w);
 	for (int sub = 0; sub < n; ++sub) {
-		if (p->count > 0) {
-			pdl_stage_forces(w, dt);
-			prof->forces += since(&t);
+		if (fluid) pdl_stage_forces(w, dt);
+		if (bodies) pdl_bodies_forces(w, dt);
+		prof->forces += since(&t);
+		if (fluid) {
 			pdl_grid_build(&w->grid, w->pool, p->count, p->x, p->y, p->z, w->def.interaction_radius);
 			pdl_particles_permute(w, w->grid.order, false);
-			prof->predict += since(&t);
+		}
+		prof->predict += since(&t);
+		if (bodies) pdl_bodies_sph_sample(w);
+		prof->bodies += since(&t);
+		if (fluid) {
 			pdl_pool_for(w->pool, p->count, 256, three ? density_range_3d : density_range, &job);
+			if (bodies) pdl_bodies_sph_density(w, dt);
 			if (job.tension)
 				pdl_pool_for(w->pool, p->count, 256, three ? normals_range_3d : normals_range, &job);
-			prof->density += since(&t);
-			pdl_pool_for(w->pool, p->count, 256, three ? internal_range_3d : internal_range, &job);
+		}
+		prof->density += since(&t);
+		if (fluid) pdl_pool_for(w->pool, p->count, 256, three ? internal_range_3d : internal_range, &job);
+		prof->relax += since(&t);
+		if (bodies) pdl_bodies_sph_forces(w, dt);
+		prof->bodies += since(&t);
+		if (fluid) {
 			swap(&p->x, &p->x2);
 			swap(&p->y, &p->y2);
 			swap(&p->vx, &p->vx2);
@@ -562,15 +576,19 @@ void pdl_sph_step(pdl_world* w, pdl_profile* prof)
 				swap(&p->z, &p->z2);
 				swap(&p->vz, &p->vz2);
 			}
-			prof->relax += since(&t);
 			pdl_stage_boundaries(w, dt);
-			prof->boundaries += since(&t);
-			pdl_stage_velocity(w, dt);
-			prof->velocity += since(&t);
 		}
+		prof->boundaries += since(&t);
+		if (bodies) pdl_bodies_collide(w, dt);
+		prof->bodies += since(&t);
+		if (fluid) pdl_stage_velocity(w, dt);
+		prof->velocity += since(&t);
+		if (bodies) pdl_bodies_velocity(w, dt);
+		prof->bodies += since(&t);
 		w->steps++;
 		w->time += dt;
 	}
+	if (bodies) pdl_bodies_end_frame(w, w->def.dt);
 	prof->substeps = n;
 	prof->step = (float)(pdl_now_ms() - start);
 }

@@ -187,26 +187,39 @@ void pdl_world_step(pdl_world* w)
 	prof.substeps = w->def.substeps;
 	double start = pdl_now_ms(), t = start;
 	float dt = w->def.dt / (float)w->def.substeps;
+	/* rigid bodies (body_step.c) take their turn after each fluid stage they couple to */
+	const bool fluid = w->p.count > 0, bodies = pdl_bodies_active(w);
+	if (bodies) pdl_bodies_begin_frame(w);
 	for (int sub = 0; sub < w->def.substeps; ++sub) {
-		if (w->p.count > 0) {
-			pdl_stage_forces(w, dt);
-			prof.forces += since(&t);
-			pdl_stage_predict(w, dt);
-			prof.predict += since(&t);
-			pdl_stage_springs(w, dt);
-			prof.springs += since(&t);
-			pdl_stage_density(w, dt);
-			prof.density += since(&t);
-			pdl_stage_relax(w, dt);
-			prof.relax += since(&t);
-			pdl_stage_boundaries(w, dt);
-			prof.boundaries += since(&t);
-			pdl_stage_velocity(w, dt);
-			prof.velocity += since(&t);
-		}
+		if (fluid) pdl_stage_forces(w, dt);
+		prof.forces += since(&t);
+		if (bodies) pdl_bodies_forces(w, dt);
+		if (fluid) pdl_stage_predict(w, dt);
+		prof.predict += since(&t);
+		if (bodies) pdl_bodies_predict(w, dt);
+		prof.bodies += since(&t);
+		if (fluid) pdl_stage_springs(w, dt);
+		prof.springs += since(&t);
+		if (fluid) pdl_stage_density(w, dt);
+		prof.density += since(&t);
+		if (bodies) pdl_bodies_density(w, dt);
+		prof.bodies += since(&t);
+		if (fluid) pdl_stage_relax(w, dt);
+		prof.relax += since(&t);
+		if (bodies) pdl_bodies_relax(w, dt);
+		prof.bodies += since(&t);
+		if (fluid) pdl_stage_boundaries(w, dt);
+		prof.boundaries += since(&t);
+		if (bodies) pdl_bodies_collide(w, dt);
+		prof.bodies += since(&t);
+		if (fluid) pdl_stage_velocity(w, dt);
+		prof.velocity += since(&t);
+		if (bodies) pdl_bodies_velocity(w, dt);
+		prof.bodies += since(&t);
 		w->steps++;
 		w->time += dt;
 	}
+	if (bodies) pdl_bodies_end_frame(w, w->def.dt);
 	prof.step = (float)(pdl_now_ms() - start);
 	w->profile = prof;
 }

@@ -120,6 +120,7 @@ void pdl_world_destroy(pdl_world* w)
 	pdl_pool_destroy(w->pool);
 	pdl_particles_free(&w->p);
 	pdl_grid_free(&w->grid);
+	pdl_bodies_free(&w->bodies);
 	free(w->boundaries);
 	free(w);
 }
@@ -344,6 +345,16 @@ uint64_t pdl_world_hash(const pdl_world* w)
 		h = fnv(h, p->spring_partner, n * PDL_K * sizeof *p->spring_partner);
 		for (size_t k = 0; k < n * PDL_K; ++k)
 			if (p->spring_partner[k] >= 0) h = fnv(h, &p->spring_rest[k], sizeof(float));
+	}
+	/* bodies only when there are any, so that a world without them hashes as it always did */
+	for (int k = 0; k < w->bodies.slots; ++k) {
+		const rigid_body* b = &w->bodies.bodies[k];
+		if (!b->alive) continue;
+		h = fnv(h, &b->def.position, sizeof b->def.position);
+		h = fnv(h, &b->def.angle, sizeof b->def.angle);
+		h = fnv(h, &b->def.orientation, sizeof b->def.orientation);
+		h = fnv(h, &b->def.linear_velocity, sizeof b->def.linear_velocity);
+		h = fnv(h, &b->def.angular_velocity, sizeof b->def.angular_velocity);
 	}
 	return h;
 }

@@ -21,6 +21,12 @@ extern "C" {
 #define PDL_MAX_POLYGON_VERTICES 16
 /** Most viscoelastic springs one particle can hold (Clavet 2005, section 4). */
 #define PDL_MAX_SPRINGS_PER_PARTICLE 16
+/** Most rigid bodies one world can hold at once. */
+#define PDL_MAX_BODIES 4096
+/** Most boundary particles one body may be sampled with (about a 250 x 250 h box in 2D at the
+ * default rest density, a 40 h cube in 3D): the cap that stops a body a million times too big
+ * from eating the machine's memory. */
+#define PDL_MAX_BODY_PARTICLES 262144
 
 /** A 2D vector. Units depend on use: lengths in world units, velocities in world units / s. */
 typedef struct pdl_vec2 {
@@ -31,6 +37,13 @@ typedef struct pdl_vec2 {
 typedef struct pdl_vec3 {
 	float x, y, z;
 } pdl_vec3;
+
+/** A rotation in 3D as a unit quaternion (x, y, z the vector part, w the scalar part):
+ * {0, 0, 0, 1} is no rotation. A rotation by angle a about the unit axis u is
+ * {u sin(a/2), cos(a/2)}. */
+typedef struct pdl_quat {
+	float x, y, z, w;
+} pdl_quat;
 
 /* Every way a call can fail. Each id names one field and one rule, so tests and tools can
  * assert the exact failure. X(id, struct, field, rule) */
@@ -99,7 +112,28 @@ typedef struct pdl_vec3 {
 	X(PDL_ERR_POINTER_DIRECTION, "pointer", "direction", "must be finite")                  \
 	X(PDL_ERR_POINTER_STRENGTH, "pointer", "strength", "must be finite")                        \
 	X(PDL_ERR_POINTER_DRAG, "pointer", "drag", "must be finite and >= 0")                       \
-	X(PDL_ERR_PARTICLE_STATE, "particle", "state", "must be finite with a valid material")
+	X(PDL_ERR_PARTICLE_STATE, "particle", "state", "must be finite with a valid material")       \
+	X(PDL_ERR_BODY_TYPE, "body", "type", "must be PDL_BODY_DYNAMIC or PDL_BODY_KINEMATIC")         \
+	X(PDL_ERR_BODY_SHAPE, "body", "shape", "must be PDL_BODY_BOX, PDL_BODY_CIRCLE or PDL_BODY_POLYGON") \
+	X(PDL_ERR_BODY_SHAPE_3D, "body", "shape", "polygons are 2D only")                            \
+	X(PDL_ERR_BODY_POSITION, "body", "position", "must be finite")                               \
+	X(PDL_ERR_BODY_ANGLE, "body", "angle", "must be finite")                                     \
+	X(PDL_ERR_BODY_ORIENTATION, "body", "orientation", "must be finite and not zero")            \
+	X(PDL_ERR_BODY_LINEAR_VELOCITY, "body", "linear_velocity", "must be finite")                 \
+	X(PDL_ERR_BODY_ANGULAR_VELOCITY, "body", "angular_velocity", "must be finite")               \
+	X(PDL_ERR_BODY_RADIUS, "body", "radius", "must be finite and >= 0.5 * particle spacing")     \
+	X(PDL_ERR_BODY_HALF_EXTENTS, "body", "half_extents", "must be finite and >= 0.5 * particle spacing") \
+	X(PDL_ERR_BODY_VERTEX_COUNT, "body", "vertex_count", "must be in [3, 16]")                   \
+	X(PDL_ERR_BODY_VERTICES, "body", "vertices", "must be finite, convex, counter-clockwise, at least a particle spacing across") \
+	X(PDL_ERR_BODY_DENSITY, "body", "density", "must be finite and in (0, 1000]")                \
+	X(PDL_ERR_BODY_FRICTION, "body", "friction", "must be in [0, 1]")                            \
+	X(PDL_ERR_BODY_RESTITUTION, "body", "restitution", "must be in [0, 1]")                      \
+	X(PDL_ERR_BODY_GRAVITY_SCALE, "body", "gravity_scale", "must be finite")                     \
+	X(PDL_ERR_BODY_SIZE, "body", "size", "must need at most 262144 boundary particles")          \
+	X(PDL_ERR_BODY_OUTSIDE, "body", "position", "must put the whole body inside the container")  \
+	X(PDL_ERR_BODY_NO_MATERIAL, "body", "density", "is relative to material 0: add a material first") \
+	X(PDL_ERR_BODY_ID, "body", "id", "must name a live body of this world")                      \
+	X(PDL_ERR_TOO_MANY_BODIES, "world", "bodies", "at most 4096 bodies")
 
 /** Error ids. PDL_OK is zero; every other id names one field and one rule. */
 typedef enum pdl_error_id {

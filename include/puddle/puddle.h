@@ -58,7 +58,9 @@ int pdl_world_material_count(const pdl_world* world);
 
 /* ---- Particles ------------------------------------------------------------------------ */
 
-/** Adds particles in a shape; returns how many were added, or -1 (and adds none). */
+/** Adds particles in a shape; returns how many were added, or -1 (and adds none). No particle
+ * is placed inside a rigid body or within half a spacing of its surface: add the bodies first
+ * and the fluid takes the rest of the space. */
 int pdl_world_fill(pdl_world* world, const pdl_fill_def* def, pdl_error* err);
 /** Removes the particles inside a circle (3D: a sphere); returns how many. Springs to them go
  * too. */
@@ -106,6 +108,40 @@ int pdl_world_boundary_id_limit(const pdl_world* world);
 int pdl_boundary_world_vertices(const pdl_boundary_def* def,
                                 pdl_vec2 out[PDL_MAX_POLYGON_VERTICES]);
 
+/* ---- Rigid bodies ----------------------------------------------------------------------- */
+
+/** Adds a rigid body (docs/physics.md, "Bodies"); returns its id, or {-1, 0} and fills err
+ * (nothing changes). Its shape must lie inside the container. */
+pdl_body_id pdl_world_add_body(pdl_world* world, const pdl_body_def* def, pdl_error* err);
+/** Removes a body. */
+pdl_error_id pdl_world_remove_body(pdl_world* world, pdl_body_id body, pdl_error* err);
+/** Whether id names a live body of this world. */
+bool pdl_world_body_valid(const pdl_world* world, pdl_body_id body);
+/** Copies the body's def with its current position, angle (3D: orientation) and velocities
+ * into *def; false if the id is not live. */
+bool pdl_world_get_body(const pdl_world* world, pdl_body_id body, pdl_body_def* def);
+/** Changes a body between steps: its state (position, angle or orientation, velocities) and
+ * anything else of its def (shape, density, ...). On error nothing changes. A kinematic body
+ * driven from outside gets its new position and velocity here each step. */
+pdl_error_id pdl_world_set_body(pdl_world* world, pdl_body_id body, const pdl_body_def* def,
+                                pdl_error* err);
+/** Mass, inertia and sampling of a body; zeros if the id is not live. */
+pdl_body_mass pdl_world_body_mass(const pdl_world* world, pdl_body_id body);
+/** The force and torque the fluid put on the body in the last pdl_world_step() (see
+ * pdl_body_force); zeros if the id is not live. */
+pdl_body_force pdl_world_body_force(const pdl_world* world, pdl_body_id body);
+int pdl_world_body_count(const pdl_world* world);
+/** Writes the ids of the live bodies, in slot order, to out (at most capacity); returns how
+ * many bodies there are. */
+int pdl_world_bodies(const pdl_world* world, pdl_body_id* out, int capacity);
+/** World-space corners of a 2D box or polygon body, counter-clockwise, for drawing; returns
+ * their count (0 for circles). */
+int pdl_body_world_vertices(const pdl_body_def* def, pdl_vec2 out[PDL_MAX_POLYGON_VERTICES]);
+/** A body id packed into one non-negative int (index + generation * PDL_MAX_BODIES), for
+ * scripts and languages without structs (the WebAssembly module uses it); -1 for no body. */
+int32_t pdl_body_id_to_int(pdl_body_id body);
+pdl_body_id pdl_body_id_from_int(int32_t packed);
+
 /* ---- Interaction ------------------------------------------------------------------------ */
 
 /** Turns pointer `index` (0..PDL_MAX_POINTERS-1) on with these settings until cleared. */
@@ -117,8 +153,9 @@ void pdl_world_clear_pointer(pdl_world* world, int index);
 
 pdl_stats pdl_world_stats(const pdl_world* world);
 pdl_profile pdl_world_profile(const pdl_world* world);
-/** FNV-1a hash of the particle state (positions, velocities, materials, ids, springs): equal
- * hashes mean bitwise-equal states. */
+/** FNV-1a hash of the particle state (positions, velocities, materials, ids, springs) and,
+ * when there are bodies, theirs (ids, positions, rotations, velocities): equal hashes mean
+ * bitwise-equal states. */
 uint64_t pdl_world_hash(const pdl_world* world);
 /** Simulated seconds and solver steps so far; set them when restoring a snapshot. */
 double pdl_world_time(const pdl_world* world);

@@ -296,6 +296,99 @@ typedef struct pdl_particle_data {
 	uint32_t next_id;
 } pdl_particle_data;
 
+/** How a body moves. */
+typedef enum pdl_body_type {
+	/** Moved by gravity, the fluid, walls, obstacles and other bodies. The default. */
+	PDL_BODY_DYNAMIC = 0,
+	/** Moved only by the caller: it travels at the velocity you give it (set its position and
+	 * velocity each step, e.g. from an external rigid-body engine), pushes fluid and dynamic
+	 * bodies aside, and pdl_world_body_force() tells what the fluid did to it. */
+	PDL_BODY_KINEMATIC,
+	PDL_BODY_TYPE_COUNT
+} pdl_body_type;
+
+/** A body's shape, in its own frame, centred on its position. */
+typedef enum pdl_body_shape {
+	PDL_BODY_BOX = 0, /**< half_extents (3D: a box, turned by orientation) */
+	PDL_BODY_CIRCLE,  /**< radius (3D: a sphere) */
+	PDL_BODY_POLYGON, /**< 2D only: a convex polygon, vertices around position */
+	PDL_BODY_SHAPE_COUNT
+} pdl_body_shape;
+
+/** A rigid body in the fluid: it floats, sinks, tumbles and pushes the fluid back (the method,
+ * boundary particles coupled both ways, is in docs/physics.md, "Bodies"). Get one from
+ * pdl_default_body_def(); pdl_world_get_body() fills one with a body's current state. */
+typedef struct pdl_body_def {
+	pdl_body_type type; /**< Default PDL_BODY_DYNAMIC. */
+	pdl_body_shape shape; /**< Default PDL_BODY_BOX. */
+	/** Centre of mass, world units, finite. For a polygon, the origin its vertices are given
+	 * around; the body is moved so that position is its centroid. Default (0, 0, 0). */
+	pdl_vec3 position;
+	/** 2D: rotation in radians, counter-clockwise, finite. 3D worlds ignore it. Default 0. */
+	float angle;
+	/** 3D: rotation from the body's frame to the world's, a quaternion, finite and not zero
+	 * (it is normalised). 2D worlds ignore it. Default {0, 0, 0, 1}. */
+	pdl_quat orientation;
+	/** Velocity of the centre of mass, world units / s, finite. Default 0. */
+	pdl_vec3 linear_velocity;
+	/** Angular velocity, radians / s, finite: 2D uses z (counter-clockwise positive), 3D the
+	 * vector (about its direction, right-handed). Default 0. */
+	pdl_vec3 angular_velocity;
+	/** Circle (sphere) radius, world units, >= half the particle spacing. Default 1. */
+	float radius;
+	/** Box half width, height (and depth in 3D), world units, each >= half the particle
+	 * spacing. Default (1, 1, 1). */
+	pdl_vec3 half_extents;
+	/** Polygon vertex count in [3, PDL_MAX_POLYGON_VERTICES]. */
+	int vertex_count;
+	/** Polygon vertices around position, world units, convex and counter-clockwise. */
+	pdl_vec2 vertices[PDL_MAX_POLYGON_VERTICES];
+	/** Mass per unit area (3D: volume) as a multiple of the density of material 0's fluid at
+	 * rest (its particle mass over the area, volume, one particle fills at its rest spacing), in
+	 * (0, 1000]: at 0.5 a body floats with half of itself under the surface of material 0, at
+	 * 1.5 it sinks. The body's mass and moment of inertia follow from it and the shape (see
+	 * pdl_world_body_mass()). Ignored for kinematic bodies. Default 0.5. */
+	float density;
+	/** Coulomb friction against walls, obstacles and other bodies, [0, 1]. Fluid slides along
+	 * bodies as along walls, by the material's wall_friction. Default 0.5. */
+	float friction;
+	/** Share of the normal speed kept when the body hits a wall or another body, [0, 1].
+	 * Default 0.1. */
+	float restitution;
+	/** Multiplies world gravity for this body; finite. Default 1. */
+	float gravity_scale;
+	/** Display colour, 0xRRGGBB. Default 0xb5651d (wood). */
+	uint32_t color;
+} pdl_body_def;
+
+/** A body's handle. A removed body's id stays refused (PDL_ERR_BODY_ID) even after its slot is
+ * reused, because the generation differs. */
+typedef struct pdl_body_id {
+	int32_t index;       /**< slot, 0 .. PDL_MAX_BODIES - 1; -1 for no body */
+	uint32_t generation; /**< how many times the slot was used before */
+} pdl_body_id;
+
+/** Mass properties of a body, from its shape and density. */
+typedef struct pdl_body_mass {
+	/** Mass, in the unit of pdl_material_def.mass. */
+	float mass;
+	/** Moment of inertia about the centre of mass, mass * world units^2: 2D in z; 3D the
+	 * principal moments about the body's own x, y, z axes. */
+	pdl_vec3 inertia;
+	/** The boundary particles the body is sampled with (docs/physics.md, "Bodies"). */
+	int particles;
+	/** Their spacing, world units: material 0's rest spacing. */
+	float spacing;
+} pdl_body_mass;
+
+/** What the fluid did to a body during the last pdl_world_step(): the momentum the fluid gave
+ * it, divided by the step's dt. Equal and opposite to what the body did to the fluid. */
+typedef struct pdl_body_force {
+	pdl_vec3 force;  /**< mass * world units / s^2 */
+	/** About the body's centre of mass, mass * world units^2 / s^2: 2D in z. */
+	pdl_vec3 torque;
+} pdl_body_force;
+
 /** What the last step cost, stage by stage, in milliseconds. */
 typedef struct pdl_profile {
 	float step;       /**< whole pdl_world_step(), all substeps */
@@ -305,6 +398,8 @@ typedef struct pdl_profile {
 	float density;    /**< first neighbour pass: densities, pressures, viscosity impulses */
 	float relax;      /**< second neighbour pass: relaxation displacements */
 	float boundaries; /**< collisions with containers and obstacles */
+	/** rigid bodies: their coupling to the fluid, contacts and integration */
+	float bodies;
 	float velocity;   /**< velocity from positions */
 	/** Solver substeps the last pdl_world_step() took: world.substeps for Clavet, the CFL
 	 * choice for SPH. (SPH worlds book their density and surface normal passes under density,
@@ -341,6 +436,8 @@ pdl_boundary_def pdl_default_boundary_def(void);
 pdl_fill_def pdl_default_fill_def(void);
 /** A pointer of radius 5 attracting with 100 world units / s^2. */
 pdl_pointer pdl_default_pointer(void);
+/** A dynamic 2 x 2 (x 2) box at the origin, half as dense as material 0's fluid. */
+pdl_body_def pdl_default_body_def(void);
 
 #ifdef __cplusplus
 }

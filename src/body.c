@@ -1,0 +1,853 @@
+/* Rigid bodies: their defs, ids, shapes, mass properties and boundary particles. The step's
+ * part (coupling with the fluid, contacts, integration) is body_step.c; docs/physics.md,
+ * "Bodies", says why the method is what it is.
+ *
+ * A body is sampled with boundary particles (Akinci et al. 2012, "Versatile Rigid-Fluid
+ * Coupling for Incompressible SPH"): points in its own frame, a layer on its surface (half a
+ * particle spacing in, so that the fluid stops where the shape ends) and a lattice inside it,
+ * as deep as the interaction radius h reaches. Deeper points would never meet the fluid or
+ * another body, so they are left out. The spacing is material 0's rest spacing, and the
+ * surface layer is as dense as that fluid at rest, so a fluid particle next to a body counts it
+ * in its density as it would count more fluid. */
+#include "core.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PDL_PI 3.14159265358979323846
+
+pdl_body_def pdl_default_body_def(void)
+{
+	pdl_body_def d;
+	memset(&d, 0, sizeof d);
+	d.type = PDL_BODY_DYNAMIC;
+	d.shape = PDL_BODY_BOX;
+	d.orientation = (pdl_quat){0, 0, 0, 1};
+	d.radius = 1.0f;
+	d.half_extents = (pdl_vec3){1.0f, 1.0f, 1.0f};
+	d.density = 0.5f;
+	d.friction = 0.5f;
+	d.restitution = 0.1f;
+	d.gravity_scale = 1.0f;
+	d.color = 0xb5651du;
+	return d;
+}
+
+/* ---- Ids ------------------------------------------------------------------------------------ */
+
+int32_t pdl_body_id_to_int(pdl_body_id id)
+{
+	if (id.index < 0 || id.index >= PDL_MAX_BODIES) return -1;
+	return id.index + (int32_t)(id.generation % (0x7fffffffu / PDL_MAX_BODIES)) * PDL_MAX_BODIES;
+}
+
+pdl_body_id pdl_body_id_from_int(int32_t packed)
+{
+	if (packed < 0) return (pdl_body_id){-1, 0};
+	return (pdl_body_id){packed % PDL_MAX_BODIES, (uint32_t)(packed / PDL_MAX_BODIES)};
+}
+
+static rigid_body* live_body(const pdl_world* w, pdl_body_id id)
+{
+	if (!w || id.index < 0 || id.index >= w->bodies.slots) return NULL;
+	rigid_body* b = &w->bodies.bodies[id.index];
+	/* the packed int keeps the generation modulo its range: compare the same way */
+	uint32_t range = 0x7fffffffu / PDL_MAX_BODIES;
+	return b->alive && b->generation % range == id.generation % range ? b : NULL;
+}
+
+/* ---- Shapes --------------------------------------------------------------------------------- */
+
+static float cross2(pdl_vec2 a, pdl_vec2 b) { return a.x * b.y - a.y * b.x; }
+
+void pdl_body_update_rotation(rigid_body* b, bool three)
+{
+	float* r = b->rot;
+	if (!three) {
+		float c = cosf(b->def.angle), s = sinf(b->def.angle);
+		const float m[9] = {c, -s, 0, s, c, 0, 0, 0, 1};
+		memcpy(r, m, sizeof m);
+		return;
+	}
+	pdl_quat q = b->def.orientation;
+	float x = q.x, y = q.y, z = q.z, w = q.w;
+	r[0] = 1 - 2 * (y * y + z * z), r[1] = 2 * (x * y - z * w), r[2] = 2 * (x * z + y * w);
+	r[3] = 2 * (x * y + z * w), r[4] = 1 - 2 * (x * x + z * z), r[5] = 2 * (y * z - x * w);
+	r[6] = 2 * (x * z - y * w), r[7] = 2 * (y * z + x * w), r[8] = 1 - 2 * (x * x + y * y);
+}
+
+float pdl_body_local_distance(const rigid_body* b, const float p[3], bool three, float n[3])
+{
+	const pdl_body_def* d = &b->def;
+	switch (d->shape) {
+	case PDL_BODY_CIRCLE: {
+		float pz = three ? p[2] : 0, len = sqrtf(p[0] * p[0] + p[1] * p[1] + pz * pz);
+		if (len > 0) n[0] = p[0] / len, n[1] = p[1] / len, n[2] = pz / len;
+		else n[0] = 0, n[1] = 1, n[2] = 0;
+		return len - d->radius;
+	}
+	case PDL_BODY_BOX: {
+		const float half[3] = {d->half_extents.x, d->half_extents.y, three ? d->half_extents.z : 1.0f};
+		const int axes = three ? 3 : 2;
+		float q[3], outside = 0, inside = -INFINITY;
+		int face = 0;
+		for (int k = 0; k < axes; ++k) {
+			q[k] = fabsf(p[k]) - half[k];
+			if (q[k] > inside) inside = q[k], face = k;
+		}
+		for (int k = 0; k < axes; ++k) outside += q[k] > 0 ? q[k] * q[k] : 0;
+		n[0] = n[1] = n[2] = 0;
+		if (inside <= 0) { /* inside: the nearest face */
+			n[face] = p[face] < 0 ? -1.0f : 1.0f;
+			return inside;
+		}
+		float dist = sqrtf(outside);
+		for (int k = 0; k < axes; ++k) n[k] = q[k] > 0 ? (p[k] < 0 ? -q[k] : q[k]) / dist : 0;
+		return dist;
+	}
+	default: { /* convex polygon, 2D: the largest face separation inside, exact outside */
+		int count = d->vertex_count;
+		float inside = -INFINITY, best = INFINITY;
+		float bn[2] = {0, 1};
+		bool out = false;
+		for (int i = 0; i < count; ++i) {
+			pdl_vec2 a = d->vertices[i], c = d->vertices[(i + 1) % count];
+			float ex = c.x - a.x, ey = c.y - a.y, len = sqrtf(ex * ex + ey * ey);
+			float nx = ey / len, ny = -ex / len; /* outward: the vertices run counter-clockwise */
+			float sep = (p[0] - a.x) * nx + (p[1] - a.y) * ny;
+			if (sep > 0) out = true;
+			if (sep > inside) inside = sep, bn[0] = nx, bn[1] = ny;
+			float qx = p[0] - a.x, qy = p[1] - a.y, t = (qx * ex + qy * ey) / (len * len);
+			t = t < 0 ? 0 : t > 1 ? 1 : t;
+			float rx = qx - t * ex, ry = qy - t * ey, dist = sqrtf(rx * rx + ry * ry);
+			if (dist < best && dist > 0) {
+				best = dist;
+				if (out) n[0] = rx / dist, n[1] = ry / dist;
+			}
+		}
+		n[2] = 0;
+		if (!out) {
+			n[0] = bn[0], n[1] = bn[1];
+			return inside;
+		}
+		/* outside: the nearest edge point; recompute its direction (the loop's may be stale) */
+		best = INFINITY;
+		for (int i = 0; i < count; ++i) {
+			pdl_vec2 a = d->vertices[i], c = d->vertices[(i + 1) % count];
+			float ex = c.x - a.x, ey = c.y - a.y, qx = p[0] - a.x, qy = p[1] - a.y;
+			float t = (qx * ex + qy * ey) / (ex * ex + ey * ey);
+			t = t < 0 ? 0 : t > 1 ? 1 : t;
+			float rx = qx - t * ex, ry = qy - t * ey, dist = sqrtf(rx * rx + ry * ry);
+			if (dist < best) {
+				best = dist;
+				n[0] = dist > 0 ? rx / dist : bn[0];
+				n[1] = dist > 0 ? ry / dist : bn[1];
+			}
+		}
+		return best;
+	}
+	}
+}
+
+float pdl_body_distance(const rigid_body* b, const float p[3], bool three, float n[3])
+{
+	float o[3] = {p[0] - b->def.position.x, p[1] - b->def.position.y, three ? p[2] - b->def.position.z : 0};
+	float l[3], nl[3];
+	pdl_unrotate(b->rot, o, l);
+	float d = pdl_body_local_distance(b, l, three, nl);
+	pdl_rotate(b->rot, nl, n);
+	if (!three) n[2] = 0;
+	return d;
+}
+
+int pdl_body_local_exits(const rigid_body* b, const float p[3], bool three, float depth[], float n[][3])
+{
+	const pdl_body_def* d = &b->def;
+	int count = 0;
+	if (d->shape == PDL_BODY_BOX) {
+		const float half[3] = {d->half_extents.x, d->half_extents.y, d->half_extents.z};
+		for (int k = 0; k < (three ? 3 : 2); ++k)
+			for (int side = -1; side <= 1; side += 2) {
+				depth[count] = half[k] - (float)side * p[k];
+				n[count][0] = n[count][1] = n[count][2] = 0;
+				n[count][k] = (float)side;
+				count++;
+			}
+	} else if (d->shape == PDL_BODY_POLYGON) {
+		for (int i = 0; i < d->vertex_count; ++i) {
+			pdl_vec2 a = d->vertices[i], c = d->vertices[(i + 1) % d->vertex_count];
+			float ex = c.x - a.x, ey = c.y - a.y, len = sqrtf(ex * ex + ey * ey);
+			n[count][0] = ey / len, n[count][1] = -ex / len, n[count][2] = 0;
+			depth[count] = -((p[0] - a.x) * n[count][0] + (p[1] - a.y) * n[count][1]);
+			count++;
+		}
+	} else {
+		depth[0] = -pdl_body_local_distance(b, p, three, n[0]);
+		count = 1;
+	}
+	/* nearest first (insertion sort: at most PDL_MAX_POLYGON_VERTICES faces) */
+	for (int i = 1; i < count; ++i)
+		for (int j = i; j > 0 && depth[j] < depth[j - 1]; --j) {
+			float t = depth[j];
+			depth[j] = depth[j - 1], depth[j - 1] = t;
+			for (int k = 0; k < 3; ++k) t = n[j][k], n[j][k] = n[j - 1][k], n[j - 1][k] = t;
+		}
+	return count;
+}
+
+int pdl_body_world_vertices(const pdl_body_def* d, pdl_vec2 out[PDL_MAX_POLYGON_VERTICES])
+{
+	if (!d || d->shape == PDL_BODY_CIRCLE) return 0;
+	pdl_boundary_def as_wall = pdl_default_boundary_def();
+	as_wall.kind = d->shape == PDL_BODY_BOX ? PDL_BOUNDARY_BOX : PDL_BOUNDARY_POLYGON;
+	as_wall.position = d->position;
+	as_wall.angle = d->angle;
+	as_wall.half_extents = d->half_extents;
+	as_wall.vertex_count = d->vertex_count;
+	memcpy(as_wall.vertices, d->vertices, sizeof as_wall.vertices);
+	return pdl_boundary_world_vertices(&as_wall, out);
+}
+
+/* ---- Mass ------------------------------------------------------------------------------------ */
+
+float pdl_body_spacing(const pdl_world* w)
+{
+	float h = w->def.interaction_radius, rho0 = w->materials[0].def.rest_density;
+	return PDL_IS_3D(w) ? pdl_rest_spacing_3d(h, rho0) : pdl_rest_spacing(h, rho0);
+}
+
+/* Material 0's mass density at rest: its particle mass over the area (volume) one particle of
+ * its rest lattice fills (hexagonal: s^2 sqrt(3) / 2; face-centred cubic: s^3 / sqrt(2)). */
+static double fluid_density(const pdl_world* w)
+{
+	double s = pdl_body_spacing(w);
+	double cell = PDL_IS_3D(w) ? s * s * s / sqrt(2.0) : s * s * sqrt(3.0) / 2.0;
+	return w->materials[0].def.mass / cell;
+}
+
+/* Area (3D: volume), centroid and second moments of the shape (2D polar moment about the
+ * centroid; 3D the principal moments per unit mass times volume), all per unit density. */
+typedef struct shape_moments {
+	double volume;
+	pdl_vec2 centroid; /* polygons: the vertices' centroid, where the centre of mass is */
+	double inertia[3]; /* per unit density */
+	float bound_radius;
+} shape_moments;
+
+static shape_moments moments_of(const pdl_body_def* d, bool three)
+{
+	shape_moments m = {0};
+	if (d->shape == PDL_BODY_CIRCLE) {
+		double r = d->radius;
+		if (three) {
+			m.volume = 4.0 / 3.0 * PDL_PI * r * r * r;
+			m.inertia[0] = m.inertia[1] = m.inertia[2] = 0.4 * m.volume * r * r;
+		} else {
+			m.volume = PDL_PI * r * r;
+			m.inertia[2] = 0.5 * m.volume * r * r;
+		}
+		m.bound_radius = d->radius;
+	} else if (d->shape == PDL_BODY_BOX) {
+		double a = 2.0 * d->half_extents.x, b = 2.0 * d->half_extents.y, c = 2.0 * d->half_extents.z;
+		if (three) {
+			m.volume = a * b * c;
+			m.inertia[0] = m.volume * (b * b + c * c) / 12;
+			m.inertia[1] = m.volume * (a * a + c * c) / 12;
+			m.inertia[2] = m.volume * (a * a + b * b) / 12;
+		} else {
+			m.volume = a * b;
+			m.inertia[2] = m.volume * (a * a + b * b) / 12;
+		}
+		m.bound_radius = 0.5f * (float)sqrt(a * a + b * b + (three ? c * c : 0));
+	} else { /* polygon: triangles fanned from vertex 0 (the polygon mass formulas of Box2D) */
+		int n = d->vertex_count;
+		pdl_vec2 o = d->vertices[0];
+		double area = 0, cx = 0, cy = 0, inertia_o = 0;
+		for (int i = 1; i + 1 < n; ++i) {
+			pdl_vec2 e1 = {d->vertices[i].x - o.x, d->vertices[i].y - o.y};
+			pdl_vec2 e2 = {d->vertices[i + 1].x - o.x, d->vertices[i + 1].y - o.y};
+			double tri = 0.5 * cross2(e1, e2);
+			area += tri;
+			cx += tri * (e1.x + e2.x) / 3.0;
+			cy += tri * (e1.y + e2.y) / 3.0;
+			double intx2 = (double)e1.x * e1.x + (double)e2.x * e1.x + (double)e2.x * e2.x;
+			double inty2 = (double)e1.y * e1.y + (double)e2.y * e1.y + (double)e2.y * e2.y;
+			inertia_o += (0.25 / 3.0) * (2.0 * tri) * (intx2 + inty2); /* about vertex 0 */
+		}
+		cx /= area, cy /= area;
+		m.volume = area;
+		m.centroid = (pdl_vec2){(float)(o.x + cx), (float)(o.y + cy)};
+		m.inertia[2] = inertia_o - area * (cx * cx + cy * cy); /* parallel axes to the centroid */
+		float far = 0;
+		for (int i = 0; i < n; ++i) {
+			float dx = d->vertices[i].x - m.centroid.x, dy = d->vertices[i].y - m.centroid.y;
+			far = fmaxf(far, sqrtf(dx * dx + dy * dy));
+		}
+		m.bound_radius = far;
+	}
+	return m;
+}
+
+/* ---- Boundary particles --------------------------------------------------------------------- */
+
+typedef struct sampler {
+	float *x, *y, *z, *w; /* w: each point's share of a fluid particle (see sample_shape) */
+	int count, capacity;
+	int surface; /* the points of the first layer, the one half a step under the surface */
+	bool failed;
+} sampler;
+
+static void emit(sampler* s, float x, float y, float z)
+{
+	if (s->count == s->capacity) {
+		int cap = s->capacity ? 2 * s->capacity : 256;
+		float* nx = realloc(s->x, (size_t)cap * sizeof *nx);
+		if (nx) s->x = nx;
+		float* ny = realloc(s->y, (size_t)cap * sizeof *ny);
+		if (ny) s->y = ny;
+		float* nz = realloc(s->z, (size_t)cap * sizeof *nz);
+		if (nz) s->z = nz;
+		float* nw = realloc(s->w, (size_t)cap * sizeof *nw);
+		if (nw) s->w = nw;
+		if (!nx || !ny || !nz || !nw) {
+			s->failed = true;
+			return;
+		}
+		s->capacity = cap;
+	}
+	s->x[s->count] = x, s->y[s->count] = y, s->z[s->count] = z, s->w[s->count] = 1;
+	s->count++;
+}
+
+/* Points at about `spacing` along the segment a -> b, a included, b not (the next edge's a). */
+static void sample_edge(sampler* s, pdl_vec2 a, pdl_vec2 b, float spacing)
+{
+	float len = sqrtf((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y));
+	int n = (int)lroundf(len / spacing); /* nearest: rounding up made edges denser than the fluid */
+	if (n < 1) n = 1;
+	for (int k = 0; k < n; ++k) {
+		float t = (float)k / (float)n;
+		emit(s, a.x + t * (b.x - a.x), a.y + t * (b.y - a.y), 0);
+	}
+}
+
+/* Points on a sphere of radius r about `spacing` apart: a Fibonacci lattice (Gonzalez 2010),
+ * as many points as hexagons of that spacing cover the sphere. */
+static void sample_sphere(sampler* s, float r, float spacing)
+{
+	int n = (int)lroundf(4.0f * (float)PDL_PI * r * r / (spacing * spacing * 0.8660254f));
+	if (n < 1) {
+		emit(s, 0, 0, 0);
+		return;
+	}
+	const float golden = 2.39996323f; /* pi (3 - sqrt 5) */
+	for (int k = 0; k < n; ++k) {
+		float y = 1.0f - 2.0f * ((float)k + 0.5f) / (float)n, ring = sqrtf(fmaxf(0.0f, 1.0f - y * y));
+		float a = golden * (float)k;
+		emit(s, r * ring * cosf(a), r * y, r * ring * sinf(a));
+	}
+}
+
+/* The lattice step of the boundary particles: the spacing at which a square (cubic) lattice has
+ * the number density of the fluid's rest lattice (hexagonal: one particle per s^2 sqrt(3)/2;
+ * face-centred cubic: per s^3 / sqrt(2)). */
+float pdl_body_lattice_step(float spacing, bool three)
+{
+	return three ? spacing * powf(0.70710678f, 1.0f / 3.0f) : spacing * sqrtf(0.8660254f);
+}
+
+/* How much denser a fluid lattice at rest is than the boundary particles' lattice of the same
+ * number density, by the kernel sums a particle sees in each, self included: hexagonal
+ * (face-centred cubic) rest lattice against the square (cubic) one. The coupling scales the
+ * boundary particles' density contributions by it, so that fluid beside a body sees the density
+ * it would see beside more fluid at rest; the stiff SPH equation of state reads any missing
+ * fraction of a percent as a void. `poly6`: the SPH kernel (h^2 - r^2)^3, else Clavet's
+ * (1 - r/h)^2. */
+float pdl_body_density_scale(float h, float spacing, bool three, bool poly6)
+{
+	const float a = pdl_body_lattice_step(spacing, three);
+	double lattice = 0;
+	int reach = (int)ceilf(h / a);
+	for (int i = -reach; i <= reach; ++i)
+		for (int j = -reach; j <= reach; ++j)
+			for (int k = three ? -reach : 0; k <= (three ? reach : 0); ++k) {
+				double r2 = (double)a * a * (i * i + j * j + k * k);
+				if (r2 >= (double)h * h) continue;
+				double q = 1.0 - sqrt(r2) / h, d = (double)h * h - r2;
+				lattice += poly6 ? d * d * d : q * q;
+			}
+	double rest;
+	if (poly6) { /* pdl_sph_rest_density with unit mass is poly6 * sum (h^2 - r^2)^3 */
+		double norm = three ? 315.0 / (64.0 * PDL_PI * pow(h, 9)) : 4.0 / (PDL_PI * pow(h, 8));
+		rest = (three ? pdl_sph_rest_density_3d(h, spacing, 1) : pdl_sph_rest_density(h, spacing, 1)) / norm;
+	} else {
+		rest = 0; /* the kernel sum of the rest lattice, self included, at this spacing */
+		const double s = spacing;
+		for (int i = -reach - 2; i <= reach + 2; ++i)
+			for (int j = -reach - 2; j <= reach + 2; ++j)
+				for (int k = three ? -reach - 2 : 0; k <= (three ? reach + 2 : 0); ++k) {
+					double x, y, z;
+					if (three) { /* fcc: integer points with an even coordinate sum, scaled */
+						if ((i + j + k) & 1) continue;
+						x = i * s / sqrt(2.0), y = j * s / sqrt(2.0), z = k * s / sqrt(2.0);
+					} else { /* hexagonal: rows s sqrt(3)/2 apart, every other one shifted */
+						x = (i + 0.5 * (j & 1)) * s, y = j * s * sqrt(3.0) / 2, z = 0;
+					}
+					double r = sqrt(x * x + y * y + z * z);
+					if (r < h) rest += (1 - r / h) * (1 - r / h);
+				}
+	}
+	return (float)(rest / lattice);
+}
+
+/* The inset polygon of a convex polygon (counter-clockwise), each edge moved in by d; returns
+ * false once it has vanished. */
+static bool inset_polygon(const pdl_vec2* v, int n, float d, pdl_vec2* out)
+{
+	for (int i = 0; i < n; ++i) { /* the point d from both edges' lines: c - d (n0 + n1) / (1 + n0 . n1) */
+		pdl_vec2 a = v[(i + n - 1) % n], c = v[i], e = v[(i + 1) % n];
+		pdl_vec2 e0 = {c.x - a.x, c.y - a.y}, e1 = {e.x - c.x, e.y - c.y};
+		float l0 = sqrtf(e0.x * e0.x + e0.y * e0.y), l1 = sqrtf(e1.x * e1.x + e1.y * e1.y);
+		pdl_vec2 n0 = {e0.y / l0, -e0.x / l0}, n1 = {e1.y / l1, -e1.x / l1};
+		float k = d / fmaxf(0.1f, 1.0f + n0.x * n1.x + n0.y * n1.y);
+		out[i] = (pdl_vec2){c.x - (n0.x + n1.x) * k, c.y - (n0.y + n1.y) * k};
+	}
+	/* vanished when an edge turned round */
+	for (int i = 0; i < n; ++i) {
+		pdl_vec2 a = v[i], b = v[(i + 1) % n], p = out[i], q = out[(i + 1) % n];
+		if ((b.x - a.x) * (q.x - p.x) + (b.y - a.y) * (q.y - p.y) <= 0) return false;
+	}
+	return true;
+}
+
+/* The shape's boundary particles in its frame: layers that follow its surface, the first half a
+ * lattice step a in, each next one a further in, as deep as h + a (deeper ones never meet
+ * anything), every layer sampled about a apart, so that the particles are as dense as the fluid
+ * at rest everywhere, right up to the surface. A fluid particle next to a body then counts the
+ * body in its density as it would count more fluid at rest (a lattice cut by the surface, with
+ * a layer on the surface, left a thin band of missing density under it, and the stiff SPH
+ * equation of state took that band for a void: a submerged box felt a tenth of its buoyancy). */
+static void sample_shape(sampler* s, const rigid_body* b, float spacing, float h, bool three)
+{
+	const pdl_body_def* d = &b->def;
+	const float a = pdl_body_lattice_step(spacing, three);
+	for (int layer = 0;; ++layer) {
+		float depth = a * ((float)layer + 0.5f);
+		if (depth > h + a) return;
+		int before = s->count;
+		if (d->shape == PDL_BODY_CIRCLE) {
+			float r = d->radius - depth;
+			if (r < 0.5f * a) {
+				emit(s, 0, 0, 0);
+				return;
+			}
+			if (three) sample_sphere(s, r, a);
+			else {
+				int n = (int)lroundf(2.0f * 3.14159265f * r / a);
+				for (int k = 0; k < n; ++k) {
+					float t = 2.0f * 3.14159265f * (float)k / (float)n;
+					emit(s, r * cosf(t), r * sinf(t), 0);
+				}
+			}
+		} else if (!three) {
+			pdl_vec2 v[PDL_MAX_POLYGON_VERTICES], in[PDL_MAX_POLYGON_VERTICES];
+			int n = d->shape == PDL_BODY_POLYGON ? d->vertex_count : 4;
+			if (d->shape == PDL_BODY_POLYGON) memcpy(v, d->vertices, (size_t)n * sizeof *v);
+			else
+				pdl_body_world_vertices(&(pdl_body_def){.shape = PDL_BODY_BOX, .half_extents = d->half_extents}, v);
+			if (inset_polygon(v, n, depth, in)) {
+				for (int i = 0; i < n; ++i) sample_edge(s, in[i], in[(i + 1) % n], a);
+			} else { /* too thin for a ring: a row along the middle of what is left */
+				float cx = 0, cy = 0;
+				for (int i = 0; i < n; ++i) cx += v[i].x / (float)n, cy += v[i].y / (float)n;
+				if (d->shape == PDL_BODY_BOX) {
+					float hx = d->half_extents.x - depth, hy = d->half_extents.y - depth;
+					if (hx > 0) sample_edge(s, (pdl_vec2){-hx, 0}, (pdl_vec2){hx, 0}, a), emit(s, hx, 0, 0);
+					else if (hy > 0) sample_edge(s, (pdl_vec2){0, -hy}, (pdl_vec2){0, hy}, a), emit(s, 0, hy, 0);
+					else if (layer == 0 || s->count == 0) emit(s, cx, cy, 0);
+				} else if (layer == 0 || s->count == 0) {
+					emit(s, cx, cy, 0);
+				}
+				return;
+			}
+		} else { /* 3D box: the faces of the box moved in by depth, on a grid about a apart */
+			float half[3] = {d->half_extents.x - depth, d->half_extents.y - depth, d->half_extents.z - depth};
+			int count[3];
+			bool solid = false;
+			for (int k = 0; k < 3; ++k) {
+				if (half[k] < 0.25f * a) half[k] = 0, solid = true;
+				count[k] = half[k] > 0 ? (int)lroundf(2.0f * half[k] / a) : 0;
+				if (half[k] > 0 && count[k] < 1) count[k] = 1;
+			}
+			for (int i = 0; i <= count[0]; ++i)
+				for (int j = 0; j <= count[1]; ++j)
+					for (int k = 0; k <= count[2]; ++k) {
+						bool face = solid || i == 0 || i == count[0] || j == 0 || j == count[1] || k == 0 || k == count[2];
+						if (!face) continue;
+						emit(s, count[0] ? -half[0] + 2 * half[0] * (float)i / (float)count[0] : 0,
+						     count[1] ? -half[1] + 2 * half[1] * (float)j / (float)count[1] : 0,
+						     count[2] ? -half[2] + 2 * half[2] * (float)k / (float)count[2] : 0);
+					}
+			if (solid) return; /* what is left is a sheet, a line or a point: sampled whole */
+		}
+		if (s->count == before) return;
+		/* Each point of the layer stands for measure / (points a^(d-1)) of a fluid particle:
+		 * the layer's points are about a apart, rarely exactly (2.06 h of face in steps of
+		 * 0.443 h: 5 steps of 0.41), and the difference, squared on a 3D face, made a submerged
+		 * cube 16% too buoyant. */
+		double measure = 0;
+		if (d->shape == PDL_BODY_CIRCLE) {
+			float r = d->radius - depth;
+			measure = three ? 4.0 * PDL_PI * r * r : 2.0 * PDL_PI * r;
+		} else if (!three) {
+			pdl_vec2 v[PDL_MAX_POLYGON_VERTICES], in[PDL_MAX_POLYGON_VERTICES];
+			int n = d->shape == PDL_BODY_POLYGON ? d->vertex_count : 4;
+			if (d->shape == PDL_BODY_POLYGON) memcpy(v, d->vertices, (size_t)n * sizeof *v);
+			else
+				pdl_body_world_vertices(&(pdl_body_def){.shape = PDL_BODY_BOX, .half_extents = d->half_extents}, v);
+			inset_polygon(v, n, depth, in);
+			for (int i = 0; i < n; ++i) {
+				pdl_vec2 e = {in[(i + 1) % n].x - in[i].x, in[(i + 1) % n].y - in[i].y};
+				measure += sqrt((double)e.x * e.x + (double)e.y * e.y);
+			}
+		} else {
+			double hx = d->half_extents.x - depth, hy = d->half_extents.y - depth, hz = d->half_extents.z - depth;
+			measure = 8.0 * (hx * hy + hy * hz + hz * hx);
+		}
+		float weight = (float)(measure / ((double)(s->count - before) * (three ? (double)a * a : a)));
+		for (int i = before; i < s->count; ++i) s->w[i] = weight;
+		if (layer == 0) s->surface = s->count;
+	}
+}
+
+/* An upper bound of the points sample_shape makes, from the shape's size alone, so that a body
+ * a million times too big is refused before anything is allocated. */
+static double sample_estimate(const shape_moments* m, float spacing, float h, bool three)
+{
+	double s = spacing, r = m->bound_radius + spacing;
+	double shell = three ? 4.0 * PDL_PI * r * r * (h + 2 * s) / (s * s * s * 0.7) : 2.0 * PDL_PI * r * (h + 2 * s) / (s * s * 0.86);
+	double volume = three ? m->volume / (s * s * s * 0.7) : m->volume / (s * s * 0.86);
+	return fmin(shell, volume) + (three ? 6.0 * r * r / (s * s) : 8.0 * r / s) + 1;
+}
+
+/* ---- Validation ------------------------------------------------------------------------------ */
+
+#define CHECK(cond, id, value)                                                                 \
+	do {                                                                                       \
+		if (!(cond)) return pdl_fail(err, id, (double)(value));                                \
+	} while (0)
+
+static bool finite3(pdl_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+static float bad3(pdl_vec3 v) { return !isfinite(v.x) ? v.x : !isfinite(v.y) ? v.y : v.z; }
+
+static pdl_error_id validate_body(const pdl_world* w, const pdl_body_def* d, pdl_error* err)
+{
+	if (!d) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
+	const bool three = PDL_IS_3D(w);
+	CHECK((unsigned)d->type < PDL_BODY_TYPE_COUNT, PDL_ERR_BODY_TYPE, (int)d->type);
+	CHECK((unsigned)d->shape < PDL_BODY_SHAPE_COUNT, PDL_ERR_BODY_SHAPE, (int)d->shape);
+	CHECK(!three || d->shape != PDL_BODY_POLYGON, PDL_ERR_BODY_SHAPE_3D, (int)d->shape);
+	CHECK(finite3(d->position), PDL_ERR_BODY_POSITION, bad3(d->position));
+	CHECK(isfinite(d->angle), PDL_ERR_BODY_ANGLE, d->angle);
+	if (three) {
+		pdl_quat q = d->orientation;
+		float qq = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+		CHECK(isfinite(qq) && qq > 1e-12f, PDL_ERR_BODY_ORIENTATION, qq);
+	}
+	CHECK(finite3(d->linear_velocity), PDL_ERR_BODY_LINEAR_VELOCITY, bad3(d->linear_velocity));
+	CHECK(finite3(d->angular_velocity), PDL_ERR_BODY_ANGULAR_VELOCITY, bad3(d->angular_velocity));
+	if (w->material_count == 0) return pdl_fail(err, PDL_ERR_BODY_NO_MATERIAL, NAN);
+	const float half_spacing = 0.5f * pdl_body_spacing(w);
+	if (d->shape == PDL_BODY_CIRCLE) CHECK(isfinite(d->radius) && d->radius >= half_spacing, PDL_ERR_BODY_RADIUS, d->radius);
+	if (d->shape == PDL_BODY_BOX) {
+		const float e[3] = {d->half_extents.x, d->half_extents.y, d->half_extents.z};
+		for (int k = 0; k < (three ? 3 : 2); ++k)
+			CHECK(isfinite(e[k]) && e[k] >= half_spacing, PDL_ERR_BODY_HALF_EXTENTS, e[k]);
+	}
+	if (d->shape == PDL_BODY_POLYGON) {
+		int n = d->vertex_count;
+		CHECK(n >= 3 && n <= PDL_MAX_POLYGON_VERTICES, PDL_ERR_BODY_VERTEX_COUNT, n);
+		double area2 = 0;
+		for (int i = 0; i < n; ++i) {
+			pdl_vec2 a = d->vertices[i], b = d->vertices[(i + 1) % n], c = d->vertices[(i + 2) % n];
+			if (!isfinite(a.x) || !isfinite(a.y))
+				return pdl_fail_text(err, PDL_ERR_BODY_VERTICES, "a vertex is not finite");
+			if (cross2((pdl_vec2){b.x - a.x, b.y - a.y}, (pdl_vec2){c.x - b.x, c.y - b.y}) <= 0)
+				return pdl_fail_text(err, PDL_ERR_BODY_VERTICES, "the turn at a vertex is clockwise or straight (not convex)");
+			area2 += cross2(a, b);
+		}
+		/* the thinnest width: every vertex's distance from every edge it is not on */
+		float thinnest = INFINITY;
+		for (int i = 0; i < n; ++i) {
+			pdl_vec2 a = d->vertices[i], c = d->vertices[(i + 1) % n];
+			float ex = c.x - a.x, ey = c.y - a.y, len = sqrtf(ex * ex + ey * ey), widest = 0;
+			for (int k = 0; k < n; ++k)
+				widest = fmaxf(widest, -((d->vertices[k].x - a.x) * ey - (d->vertices[k].y - a.y) * ex) / len);
+			thinnest = fminf(thinnest, widest);
+		}
+		if (!(area2 > 0) || !(thinnest >= 2 * half_spacing))
+			return pdl_fail_text(err, PDL_ERR_BODY_VERTICES, "the polygon is thinner than a particle spacing");
+	}
+	CHECK(isfinite(d->density) && d->density > 0 && d->density <= 1000, PDL_ERR_BODY_DENSITY, d->density);
+	CHECK(d->friction >= 0 && d->friction <= 1, PDL_ERR_BODY_FRICTION, d->friction);
+	CHECK(d->restitution >= 0 && d->restitution <= 1, PDL_ERR_BODY_RESTITUTION, d->restitution);
+	CHECK(isfinite(d->gravity_scale), PDL_ERR_BODY_GRAVITY_SCALE, d->gravity_scale);
+	return PDL_OK;
+}
+
+/* ---- Building a body ------------------------------------------------------------------------ */
+
+/* Fills b (whose def is set) with its mass properties and samples its particles into *s.
+ * Moves a polygon's position to its centroid. */
+static pdl_error_id build_body(const pdl_world* w, rigid_body* b, sampler* s, pdl_error* err)
+{
+	const bool three = PDL_IS_3D(w);
+	pdl_body_def* d = &b->def;
+	if (three) { /* normalise the orientation */
+		pdl_quat q = d->orientation;
+		float len = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+		if (len != 1.0f) d->orientation = (pdl_quat){q.x / len, q.y / len, q.z / len, q.w / len};
+	} else {
+		d->position.z = 0;
+		d->linear_velocity.z = 0;
+		d->angular_velocity.x = d->angular_velocity.y = 0;
+	}
+	shape_moments m = moments_of(d, three);
+	if (d->shape == PDL_BODY_POLYGON) {
+		/* the centre of mass becomes the position; left alone when it already is (to rounding),
+		 * so that a body re-added from its own def (a snapshot) stays bitwise where it was */
+		pdl_vec2 c = m.centroid;
+		if (sqrtf(c.x * c.x + c.y * c.y) > 1e-4f * m.bound_radius) {
+			float co = cosf(d->angle), si = sinf(d->angle);
+			d->position.x += co * c.x - si * c.y;
+			d->position.y += si * c.x + co * c.y;
+			for (int i = 0; i < d->vertex_count; ++i) d->vertices[i].x -= c.x, d->vertices[i].y -= c.y;
+			m = moments_of(d, three);
+		}
+	}
+	float spacing = pdl_body_spacing(w), h = w->def.interaction_radius;
+	if (sample_estimate(&m, spacing, h, three) > 4.0 * PDL_MAX_BODY_PARTICLES)
+		return pdl_fail(err, PDL_ERR_BODY_SIZE, sample_estimate(&m, spacing, h, three));
+	double rho = d->density * fluid_density(w);
+	b->mass = (float)(rho * m.volume);
+	b->bound_radius = m.bound_radius;
+	bool kinematic = d->type == PDL_BODY_KINEMATIC;
+	b->inv_mass = kinematic ? 0 : 1.0f / b->mass;
+	float inertia[3] = {(float)(rho * m.inertia[0]), (float)(rho * m.inertia[1]), (float)(rho * m.inertia[2])};
+	b->inv_inertia = (pdl_vec3){0, 0, 0};
+	if (!kinematic) {
+		if (three) b->inv_inertia = (pdl_vec3){1.0f / inertia[0], 1.0f / inertia[1], 1.0f / inertia[2]};
+		else b->inv_inertia.z = 1.0f / inertia[2];
+	}
+	s->count = s->surface = 0;
+	sample_shape(s, b, spacing, h, three);
+	b->surface = s->surface ? s->surface : s->count; /* a body too small for layers: all of it */
+	if (s->failed) return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);
+	if (s->count > PDL_MAX_BODY_PARTICLES) return pdl_fail(err, PDL_ERR_BODY_SIZE, s->count);
+	pdl_body_update_rotation(b, three);
+	/* inside every container: each boundary particle's centre in the free space */
+	for (int k = 0; k < w->boundary_count; ++k) {
+		const boundary* wall = &w->boundaries[k];
+		if (!wall->alive || (wall->def.kind != PDL_BOUNDARY_BOX_CONTAINER &&
+		                     wall->def.kind != PDL_BOUNDARY_CIRCLE_CONTAINER))
+			continue;
+		for (int i = 0; i < s->count; ++i) {
+			const float* r = b->rot;
+			float l[3] = {s->x[i], s->y[i], s->z[i]}, n[3];
+			float p[3] = {d->position.x + r[0] * l[0] + r[1] * l[1] + r[2] * l[2],
+			              d->position.y + r[3] * l[0] + r[4] * l[1] + r[5] * l[2],
+			              three ? d->position.z + r[6] * l[0] + r[7] * l[1] + r[8] * l[2] : 0};
+			if (!(pdl_boundary_distance(wall, p, three, n) >= 0))
+				return pdl_fail_text(err, PDL_ERR_BODY_OUTSIDE, "it reaches out of a container");
+		}
+	}
+	return PDL_OK;
+}
+
+static bool reserve_local(body_set* set, int count)
+{
+	if (count <= set->local_capacity) return true;
+	int cap = set->local_capacity ? set->local_capacity : 1024;
+	while (cap < count) cap *= 2;
+	float* x = realloc(set->lx, (size_t)cap * sizeof *x);
+	if (x) set->lx = x;
+	float* y = realloc(set->ly, (size_t)cap * sizeof *y);
+	if (y) set->ly = y;
+	float* z = realloc(set->lz, (size_t)cap * sizeof *z);
+	if (z) set->lz = z;
+	float* wt = realloc(set->lw, (size_t)cap * sizeof *wt);
+	if (wt) set->lw = wt;
+	if (!x || !y || !z || !wt) return false;
+	set->local_capacity = cap;
+	return true;
+}
+
+/* Replaces body `slot`'s particles in the local arrays with the sampler's (keeping every
+ * body's particles contiguous and in slot order). */
+static bool store_particles(body_set* set, int slot, const sampler* s)
+{
+	rigid_body* b = &set->bodies[slot];
+	int old = b->count, diff = s->count - old;
+	if (!reserve_local(set, set->local_count + (diff > 0 ? diff : 0))) return false;
+	int tail = set->local_count - (b->first + old);
+	float* arrays[4] = {set->lx, set->ly, set->lz, set->lw};
+	const float* from[4] = {s->x, s->y, s->z, s->w};
+	for (int a = 0; a < 4; ++a) {
+		/* empty ranges skipped: the arrays (and a removal's sampler) may still be null */
+		if (tail > 0) memmove(arrays[a] + b->first + s->count, arrays[a] + b->first + old, (size_t)tail * sizeof(float));
+		if (s->count > 0) memcpy(arrays[a] + b->first, from[a], (size_t)s->count * sizeof(float));
+	}
+	b->count = s->count;
+	for (int k = slot + 1; k < set->slots; ++k) set->bodies[k].first += diff;
+	set->local_count += diff;
+	return true;
+}
+
+static void free_sampler(sampler* s)
+{
+	free(s->w);
+	free(s->x);
+	free(s->y);
+	free(s->z);
+}
+
+pdl_body_id pdl_world_add_body(pdl_world* w, const pdl_body_def* def, pdl_error* err)
+{
+	const pdl_body_id none = {-1, 0};
+	if (!w) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN), none;
+	if (validate_body(w, def, err)) return none;
+	body_set* set = &w->bodies;
+	if (set->live >= PDL_MAX_BODIES) return pdl_fail(err, PDL_ERR_TOO_MANY_BODIES, set->live + 1), none;
+	rigid_body candidate = {.alive = true, .def = *def};
+	sampler s = {0};
+	if (build_body(w, &candidate, &s, err)) {
+		free_sampler(&s);
+		return none;
+	}
+	/* the first free slot, so that ids stay small; its generation goes up */
+	int slot = 0;
+	while (slot < set->slots && set->bodies[slot].alive) ++slot;
+	if (slot == set->slot_capacity) {
+		int cap = set->slot_capacity ? 2 * set->slot_capacity : 16;
+		rigid_body* grown = realloc(set->bodies, (size_t)cap * sizeof *grown);
+		if (!grown) {
+			free_sampler(&s);
+			return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN), none;
+		}
+		set->bodies = grown;
+		set->slot_capacity = cap;
+	}
+	if (slot == set->slots) {
+		set->bodies[slot] = (rigid_body){.first = set->local_count};
+		set->slots++;
+	}
+	rigid_body* b = &set->bodies[slot];
+	candidate.generation = b->generation + 1;
+	candidate.first = b->first;
+	candidate.count = b->count;
+	*b = candidate;
+	if (!store_particles(set, slot, &s)) {
+		b->alive = false;
+		b->count = 0;
+		free_sampler(&s);
+		return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN), none;
+	}
+	free_sampler(&s);
+	set->live++;
+	set->spacing = pdl_body_spacing(w);
+	float h = w->def.interaction_radius;
+	set->density_scale = pdl_body_density_scale(h, set->spacing, PDL_IS_3D(w), false);
+	set->sph_density_scale = pdl_body_density_scale(h, set->spacing, PDL_IS_3D(w), true);
+	if (err) *err = (pdl_error){.id = PDL_OK, .value = NAN};
+	return (pdl_body_id){slot, b->generation};
+}
+
+pdl_error_id pdl_world_remove_body(pdl_world* w, pdl_body_id id, pdl_error* err)
+{
+	if (!w) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
+	rigid_body* b = live_body(w, id);
+	if (!b) return pdl_fail(err, PDL_ERR_BODY_ID, id.index);
+	sampler none = {0};
+	store_particles(&w->bodies, id.index, &none); /* shrinking never allocates */
+	b->alive = false;
+	w->bodies.live--;
+	return PDL_OK;
+}
+
+bool pdl_world_body_valid(const pdl_world* w, pdl_body_id id) { return live_body(w, id) != NULL; }
+
+bool pdl_world_get_body(const pdl_world* w, pdl_body_id id, pdl_body_def* def)
+{
+	const rigid_body* b = live_body(w, id);
+	if (!b) return false;
+	if (def) *def = b->def;
+	return true;
+}
+
+pdl_error_id pdl_world_set_body(pdl_world* w, pdl_body_id id, const pdl_body_def* def, pdl_error* err)
+{
+	if (!w) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
+	rigid_body* b = live_body(w, id);
+	if (!b) return pdl_fail(err, PDL_ERR_BODY_ID, id.index);
+	pdl_error_id e = validate_body(w, def, err);
+	if (e) return e;
+	rigid_body candidate = *b;
+	candidate.def = *def;
+	sampler s = {0};
+	e = build_body(w, &candidate, &s, err);
+	if (!e && !store_particles(&w->bodies, id.index, &s)) e = pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);
+	free_sampler(&s);
+	if (e) return e;
+	candidate.first = b->first;
+	candidate.count = b->count;
+	*b = candidate;
+	return PDL_OK;
+}
+
+pdl_body_mass pdl_world_body_mass(const pdl_world* w, pdl_body_id id)
+{
+	const rigid_body* b = live_body(w, id);
+	if (!b) return (pdl_body_mass){0};
+	const bool three = PDL_IS_3D(w);
+	shape_moments m = moments_of(&b->def, three);
+	double rho = b->def.density * fluid_density(w);
+	pdl_body_mass out = {.mass = (float)(rho * m.volume), .particles = b->count, .spacing = w->bodies.spacing};
+	out.inertia = (pdl_vec3){(float)(rho * m.inertia[0]), (float)(rho * m.inertia[1]), (float)(rho * m.inertia[2])};
+	return out;
+}
+
+pdl_body_force pdl_world_body_force(const pdl_world* w, pdl_body_id id)
+{
+	const rigid_body* b = live_body(w, id);
+	return b ? b->force : (pdl_body_force){{0, 0, 0}, {0, 0, 0}};
+}
+
+int pdl_world_body_count(const pdl_world* w) { return w ? w->bodies.live : 0; }
+
+int pdl_world_bodies(const pdl_world* w, pdl_body_id* out, int capacity)
+{
+	if (!w) return 0;
+	int n = 0;
+	for (int k = 0; k < w->bodies.slots; ++k) {
+		const rigid_body* b = &w->bodies.bodies[k];
+		if (!b->alive) continue;
+		if (out && n < capacity) out[n] = (pdl_body_id){k, b->generation};
+		n++;
+	}
+	return n;
+}
+
+void pdl_bodies_free(body_set* set)
+{
+	free(set->bodies);
+	free(set->lx), free(set->ly), free(set->lz), free(set->lw);
+	float* arrays[] = {set->x, set->y, set->z, set->vx, set->vy, set->vz, set->jx, set->jy, set->jz,
+	                   set->ux, set->uy, set->uz, set->uvx, set->uvy, set->uvz, set->wt, set->uwt};
+	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) free(arrays[k]);
+	free(set->body), free(set->local), free(set->ubody), free(set->ulocal);
+	free(set->near), free(set->flag), free(set->contacts), free(set->contained), free(set->shares), free(set->delta);
+	free(set->near_total), free(set->near_first), free(set->near_hits);
+	pdl_grid_free(&set->grid);
+	memset(set, 0, sizeof *set);
+}

@@ -1,0 +1,1473 @@
+/* The bodies' part of a solver step (docs/physics.md, "Bodies"). step.c calls these between the
+ * fluid's stages:
+ *
+ *   forces     V += dt g                                      (dynamic bodies)
+ *   predict    save the pose, advance it by (V, omega) dt, place the boundary particles, sort
+ *              them into their own grid, list the fluid particles near them
+ *   density    the fluid counts boundary particles in its densities; viscosity impulses
+ *              between fluid and bodies (Clavet alg. 5)
+ *   relax      the relaxation displacement of every fluid-body pair (Clavet alg. 2): the fluid
+ *              takes its share, the body the opposite momentum, turned into a move of its pose
+ *   collide    body-wall and body-body contacts on the boundary particles (position based, Mueller
+ *              et al. 2020), then no fluid particle is left inside a body
+ *   velocity   V = (x - x_start) / dt, omega from the rotation, as Clavet's v = (x - x_prev) / dt
+ *
+ * Fluid-body pairs (Akinci et al. 2012, "Versatile Rigid-Fluid Coupling for Incompressible
+ * SPH"): a boundary particle k near fluid particle i counts in i's density with the same kernel
+ * as a fluid neighbour, and has i's own pressure ("pressure mirroring", Akinci eq. 10), so the
+ * pair's displacement is Clavet's D = dt^2 ((P_i + P_k)(1 - q) + (P_near_i + P_near_k)(1 - q)^2)
+ * with P_k = P_i, P_near_k = P_near_i, and the fluid particle takes half of it, as from a fluid
+ * neighbour of its own mass. To the fluid a body is more fluid at its own pressure, so the
+ * pressure field runs on through the surface and Archimedes' force comes out of it. The body
+ * takes the opposite momentum, m_i D / 2 along r^, summed over its particles into a change of
+ * its linear and angular momentum (Akinci eq. 12, 13), which moves its predicted pose: the
+ * position-based form of their force and torque. Momentum is exchanged exactly pair by pair;
+ * the body's mass and inertia (from its shape and density) decide how far it moves.
+ *
+ * Determinism: every parallel loop writes only its own entries (the fluid side gathers from
+ * the boundary particles, the body side from the fluid), and the sums per body run in the
+ * boundary particles' sorted order, so the result is the same for any thread count. */
+#include "core.h"
+#include "kernels.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool pdl_bodies_active(const pdl_world* w) { return w->bodies.live > 0; }
+
+/* ---- Small vector helpers --------------------------------------------------------------------- */
+
+static inline float dot3(const float* a, const float* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+static inline void cross3(const float* a, const float* b, float* out)
+{
+	float x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
+	out[0] = x, out[1] = y, out[2] = z;
+}
+
+/* r = R l (the body's rotation matrix, row major) */
+static inline void position_of(const rigid_body* b, float* c)
+{
+	c[0] = b->def.position.x, c[1] = b->def.position.y, c[2] = b->def.position.z;
+}
+
+/* I^-1 v in world space: R diag(inv_inertia) R^T v (2D: only z turns). */
+static void apply_inv_inertia(const rigid_body* b, bool three, const float* v, float* out)
+{
+	if (!three) {
+		out[0] = out[1] = 0;
+		out[2] = b->inv_inertia.z * v[2];
+		return;
+	}
+	float l[3];
+	pdl_unrotate(b->rot, v, l);
+	l[0] *= b->inv_inertia.x, l[1] *= b->inv_inertia.y, l[2] *= b->inv_inertia.z;
+	pdl_rotate(b->rot, l, out);
+}
+
+/* Turns the body by the small rotation vector theta (radians; 2D: z). */
+static void turn(rigid_body* b, bool three, const float* theta)
+{
+	if (!three) {
+		b->def.angle += theta[2];
+	} else {
+		pdl_quat q = b->def.orientation;
+		/* q += 0.5 (theta, 0) q, then normalise (Baraff 2001, the quaternion rate) */
+		float x = q.x + 0.5f * (theta[0] * q.w + theta[1] * q.z - theta[2] * q.y);
+		float y = q.y + 0.5f * (theta[1] * q.w + theta[2] * q.x - theta[0] * q.z);
+		float z = q.z + 0.5f * (theta[2] * q.w + theta[0] * q.y - theta[1] * q.x);
+		float w = q.w - 0.5f * (theta[0] * q.x + theta[1] * q.y + theta[2] * q.z);
+		float len = sqrtf(x * x + y * y + z * z + w * w);
+		b->def.orientation = (pdl_quat){x / len, y / len, z / len, w / len};
+	}
+	pdl_body_update_rotation(b, three);
+}
+
+static bool grow_floats(float** a, int cap)
+{
+	float* p = realloc(*a, (size_t)cap * sizeof **a);
+	if (!p) return false;
+	*a = p;
+	return true;
+}
+
+static bool grow_ints(int32_t** a, int cap)
+{
+	int32_t* p = realloc(*a, (size_t)cap * sizeof **a);
+	if (!p) return false;
+	*a = p;
+	return true;
+}
+
+/* ---- Frames, forces ----------------------------------------------------------------------------- */
+
+void pdl_bodies_begin_frame(pdl_world* w)
+{
+	for (int k = 0; k < w->bodies.slots; ++k) {
+		rigid_body* b = &w->bodies.bodies[k];
+		memset(b->fluid_impulse, 0, sizeof b->fluid_impulse);
+		memset(b->fluid_angular_impulse, 0, sizeof b->fluid_angular_impulse);
+	}
+}
+
+void pdl_bodies_end_frame(pdl_world* w, float frame_dt)
+{
+	for (int k = 0; k < w->bodies.slots; ++k) {
+		rigid_body* b = &w->bodies.bodies[k];
+		if (!b->alive) continue;
+		const double* j = b->fluid_impulse;
+		const double* l = b->fluid_angular_impulse;
+		b->force.force = (pdl_vec3){(float)(j[0] / frame_dt), (float)(j[1] / frame_dt), (float)(j[2] / frame_dt)};
+		b->force.torque = (pdl_vec3){(float)(l[0] / frame_dt), (float)(l[1] / frame_dt), (float)(l[2] / frame_dt)};
+	}
+}
+
+void pdl_bodies_forces(pdl_world* w, float dt)
+{
+	pdl_vec3 g = w->def.gravity;
+	for (int k = 0; k < w->bodies.slots; ++k) {
+		rigid_body* b = &w->bodies.bodies[k];
+		if (!b->alive || b->def.type != PDL_BODY_DYNAMIC) continue;
+		float s = b->def.gravity_scale;
+		b->def.linear_velocity.x += dt * (g.x * s);
+		b->def.linear_velocity.y += dt * (g.y * s);
+		if (PDL_IS_3D(w)) b->def.linear_velocity.z += dt * (g.z * s);
+	}
+}
+
+/* ---- Predict: advance the poses and place the boundary particles ------------------------------ */
+
+static bool reserve_particles(body_set* set, int n, int fluid)
+{
+	bool ok = true;
+	if (n > set->capacity) {
+		int cap = set->capacity ? set->capacity : 1024;
+		while (cap < n) cap *= 2;
+		float** floats[] = {&set->x, &set->y, &set->z, &set->vx, &set->vy, &set->vz, &set->jx, &set->jy,
+		                    &set->jz, &set->ux, &set->uy, &set->uz, &set->uvx, &set->uvy, &set->uvz,
+		                    &set->wt, &set->uwt};
+		for (size_t k = 0; k < sizeof floats / sizeof floats[0]; ++k) ok = ok && grow_floats(floats[k], cap);
+		ok = ok && grow_ints(&set->body, cap) && grow_ints(&set->local, cap) && grow_ints(&set->ubody, cap) &&
+		     grow_ints(&set->ulocal, cap);
+		if (ok) set->capacity = cap;
+	}
+	ok = ok && pdl_grid_reserve(&set->grid, n > 0 ? n : 1);
+	if (ok && fluid > set->flag_capacity) {
+		int cap = fluid < 1024 ? 1024 : fluid;
+		uint8_t* f = realloc(set->flag, (size_t)cap);
+		int32_t* near = realloc(set->near, (size_t)cap * sizeof *near);
+		if (f) set->flag = f;
+		if (near) set->near = near;
+		ok = f && near;
+		if (ok) {
+			memset(set->flag, 0, (size_t)cap);
+			set->flag_capacity = set->near_capacity = cap;
+		}
+	}
+	return ok;
+}
+
+/* ---- The fluid near the bodies ----------------------------------------------------------------- */
+
+enum { NEAR_MAX_RUNS = 2048 }; /* rows of fluid cells a body's box may span; more: the fallback */
+
+typedef struct near_job {
+	pdl_world* w;
+	bool fill; /* false: count the candidates; true: test them */
+} near_job;
+
+/* Body k's bounding box grown by h, in world space. */
+static void near_box(const pdl_world* w, const rigid_body* b, float* lo, float* hi)
+{
+	const float reach = b->bound_radius + w->def.interaction_radius;
+	const float c[3] = {b->def.position.x, b->def.position.y, b->def.position.z};
+	for (int k = 0; k < 3; ++k) lo[k] = c[k] - reach, hi[k] = c[k] + reach;
+}
+
+/* Per body slot: count the fluid slots of the cells its box meets (-1: too many rows), or
+ * list those that can be within h of its boundary particles into near_hits from near_first[k]. */
+static void near_range(void* ctx, int begin, int end)
+{
+	near_job* job = ctx;
+	pdl_world* w = job->w;
+	body_set* set = &w->bodies;
+	const particles* p = &w->p;
+	const bool three = PDL_IS_3D(w);
+	/* SPH: the wall tables reach h from the surface. Clavet: every boundary particle lies at
+	 * least half a lattice step under its body's surface, and the distance to a convex shape
+	 * grows at most as fast as the distance to any point of it, so a fluid particle within h
+	 * of one is nearer the surface than h - a / 2. (+ 1e-3 h for rounding) */
+	const float h = w->def.interaction_radius;
+	const float sunk = w->def.solver == PDL_SOLVER_SPH ? 0 : 0.5f * pdl_body_lattice_step(set->spacing, three);
+	const float band = h - sunk + 1e-3f * h;
+	int32_t* rb = malloc(2 * NEAR_MAX_RUNS * sizeof *rb);
+	if (!rb) { /* out of memory: every body says "too many", and the fallback runs */
+		for (int k = begin; k < end; ++k) set->near_total[k] = -1;
+		return;
+	}
+	int32_t* re = rb + NEAR_MAX_RUNS;
+	for (int k = begin; k < end; ++k) {
+		const rigid_body* b = &set->bodies[k];
+		set->near_total[k] = 0;
+		if (!b->alive) continue;
+		float lo[3], hi[3];
+		near_box(w, b, lo, hi);
+		int runs = pdl_grid_runs_in_box(&w->grid, lo, hi, rb, re, NEAR_MAX_RUNS);
+		if (runs < 0) {
+			set->near_total[k] = -1;
+			continue;
+		}
+		if (!job->fill) {
+			int total = 0;
+			for (int r = 0; r < runs; ++r) total += re[r] - rb[r];
+			set->near_total[k] = total;
+			continue;
+		}
+		int32_t* out = set->near_hits + set->near_first[k];
+		int hits = 0;
+		for (int r = 0; r < runs; ++r)
+			for (int i = rb[r]; i < re[r]; ++i) {
+				float o[3] = {p->x[i] - b->def.position.x, p->y[i] - b->def.position.y,
+				              three ? p->z[i] - b->def.position.z : 0}, l[3], n[3];
+				pdl_unrotate(b->rot, o, l);
+				if (pdl_body_local_distance(b, l, three, n) < band) out[hits++] = i;
+			}
+		set->near_total[k] = hits;
+	}
+	free(rb);
+}
+
+/* Flags the fluid slots within h - a / 2 of some body's surface (or inside one). False where the
+ * fluid's grid is hashed or a body spans too many of its rows (nothing flagged then). */
+static bool flag_near_by_shape(pdl_world* w)
+{
+	body_set* set = &w->bodies;
+	if (!w->grid.dense) return false;
+	if (set->slots > set->near_slots_capacity) {
+		int32_t* total = realloc(set->near_total, (size_t)set->slots * sizeof *total);
+		if (total) set->near_total = total;
+		int32_t* first = realloc(set->near_first, (size_t)set->slots * sizeof *first);
+		if (first) set->near_first = first;
+		if (!total || !first) return false;
+		set->near_slots_capacity = set->slots;
+	}
+	near_job job = {w, false};
+	pdl_pool_for(w->pool, set->slots, 1, near_range, &job);
+	long long sum = 0;
+	for (int k = 0; k < set->slots; ++k) {
+		if (set->near_total[k] < 0) return false;
+		set->near_first[k] = (int32_t)sum;
+		sum += set->near_total[k];
+	}
+	if (sum > INT32_MAX) return false;
+	if (sum > set->near_hits_capacity) {
+		int32_t* hits = realloc(set->near_hits, (size_t)sum * sizeof *hits);
+		if (!hits) return false;
+		set->near_hits = hits;
+		set->near_hits_capacity = (int)sum;
+	}
+	job.fill = true;
+	pdl_pool_for(w->pool, set->slots, 1, near_range, &job);
+	for (int k = 0; k < set->slots; ++k) {
+		if (set->near_total[k] < 0) { /* (cannot happen: the same rows as counted) */
+			memset(set->flag, 0, (size_t)w->p.count);
+			return false;
+		}
+		const int32_t* hits = set->near_hits + set->near_first[k];
+		for (int e = 0; e < set->near_total[k]; ++e) set->flag[hits[e]] = 1;
+	}
+	return true;
+}
+
+/* Saves each body's pose and velocity as the step's start, advances the pose by dt (0: not at
+ * all), and places, sorts and lists as above. */
+static void begin_step(pdl_world* w, float dt);
+
+void pdl_bodies_predict(pdl_world* w, float dt) { begin_step(w, dt); }
+
+void pdl_bodies_sph_sample(pdl_world* w) { begin_step(w, 0); }
+
+/* Places body slots [begin, end)'s boundary particles at their bodies' poses (begin_step). */
+static void place_range(void* ctx, int begin, int end)
+{
+	pdl_world* w = ctx;
+	body_set* set = &w->bodies;
+	const bool three = PDL_IS_3D(w);
+	for (int k = begin; k < end; ++k) {
+		rigid_body* b = &set->bodies[k];
+		if (!b->alive) continue;
+		float c[3], v[3] = {b->def.linear_velocity.x, b->def.linear_velocity.y, b->def.linear_velocity.z};
+		float om[3] = {b->def.angular_velocity.x, b->def.angular_velocity.y, b->def.angular_velocity.z};
+		position_of(b, c);
+		b->sample_position = b->def.position;
+		for (int i = b->first; i < b->first + b->count; ++i) {
+			float l[3] = {set->lx[i], set->ly[i], set->lz[i]}, r[3], spin[3];
+			pdl_rotate(b->rot, l, r);
+			cross3(om, r, spin);
+			set->ux[i] = c[0] + r[0], set->uy[i] = c[1] + r[1], set->uz[i] = three ? c[2] + r[2] : 0;
+			set->uvx[i] = v[0] + spin[0], set->uvy[i] = v[1] + spin[1], set->uvz[i] = three ? v[2] + spin[2] : 0;
+			set->uwt[i] = set->lw[i];
+			set->ubody[i] = k;
+			set->ulocal[i] = i;
+		}
+	}
+}
+
+/* Stores sorted slots [begin, end) of the boundary particles in their grid's order. */
+static void sort_range(void* ctx, int begin, int end)
+{
+	body_set* set = ctx;
+	const pdl_grid* g = &set->grid;
+	for (int s = begin; s < end; ++s) {
+		int o = g->order[s];
+		set->x[s] = set->ux[o], set->y[s] = set->uy[o], set->z[s] = set->uz[o];
+		set->vx[s] = set->uvx[o], set->vy[s] = set->uvy[o], set->vz[s] = set->uvz[o];
+		set->body[s] = set->ubody[o], set->local[s] = set->ulocal[o], set->wt[s] = set->uwt[o];
+	}
+}
+
+static void begin_step(pdl_world* w, float dt)
+{
+	body_set* set = &w->bodies;
+	const bool three = PDL_IS_3D(w);
+	int n = 0;
+	for (int k = 0; k < set->slots; ++k) {
+		rigid_body* b = &set->bodies[k];
+		if (!b->alive) continue;
+		b->start_position = b->def.position;
+		b->start_angle = b->def.angle;
+		b->start_orientation = b->def.orientation;
+		b->start_linear_velocity = b->def.linear_velocity;
+		b->start_angular_velocity = b->def.angular_velocity;
+		memcpy(b->start_rot, b->rot, sizeof b->rot);
+		memset(b->pending_dv, 0, sizeof b->pending_dv);
+		memset(b->pending_dw, 0, sizeof b->pending_dw);
+		pdl_vec3 v = b->def.linear_velocity, om = b->def.angular_velocity;
+		if (dt == 0) {
+			n += b->count;
+			continue;
+		}
+		b->def.position.x += dt * v.x;
+		b->def.position.y += dt * v.y;
+		if (three) b->def.position.z += dt * v.z;
+		float theta[3] = {dt * om.x, dt * om.y, dt * om.z};
+		turn(b, three, theta);
+		n += b->count;
+	}
+	set->n = 0;
+	if (!reserve_particles(set, n, w->p.count)) return; /* out of memory: the bodies sit out */
+	/* the boundary particles at the predicted pose, with their rigid velocities V + omega x r
+	 * (body by body on the threads: a body's particles are body_local[first, first + count),
+	 * and a removed body keeps none, so they land at the same indices here) */
+	pdl_pool_for(w->pool, set->slots, 1, place_range, w);
+	/* their own grid, and the particles stored in its order; laid out densely over the bodies'
+	 * bounding box where that takes under 2^21 cells (8 MiB), however few the particles: a
+	 * hashed grid costs 25 hashes a neighbourhood in 2D, and every near fluid particle asks
+	 * for one (100 bodies in a 100k dam break: the bodies took 11 ms a step, 4.9 ms dense) */
+	pdl_grid* g = &set->grid;
+	if (n > 0) {
+		float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+		const float* axis[3] = {set->ux, set->uy, set->uz};
+		for (int k = 0; k < (three ? 3 : 2); ++k)
+			for (int s = 0; s < n; ++s) {
+				lo[k] = fminf(lo[k], axis[k][s]);
+				hi[k] = fmaxf(hi[k], axis[k][s]);
+			}
+		const float per_h = (float)(three ? PDL_GRID_CELLS_PER_H_3D : PDL_GRID_CELLS_PER_H_2D) / w->def.interaction_radius;
+		double cells = 1;
+		for (int k = 0; k < (three ? 3 : 2); ++k) cells *= floor((double)hi[k] * per_h) - floor((double)lo[k] * per_h) + 1;
+		const double limit = (double)(1u << 21);
+		pdl_grid_allow_dense(g, cells <= limit ? (uint32_t)cells : 0);
+	}
+	pdl_grid_build(g, w->pool, n, set->ux, set->uy, three ? set->uz : NULL, w->def.interaction_radius);
+	pdl_pool_for(w->pool, n, 1024, sort_range, set);
+	set->n = n;
+	/* The fluid particles near the bodies, in slot order: those within h - a / 2 of a body's
+	 * surface (or inside it), each body testing the fluid cells of its bounding box against its shape
+	 * (near_in_box); where the fluid's grid is hashed, every slot of the fluid cells around
+	 * each cell that holds boundary particles (a wider superset, found without a distance
+	 * test). Either way a superset of the fluid particles within h of a boundary particle. */
+	set->near_count = 0;
+	set->near_bodies_known = false;
+	if (w->p.count == 0 || n == 0) return;
+	if (!flag_near_by_shape(w)) {
+		pdl_grid_runs runs;
+		for (int s = 0; s < n; ++s) {
+			if (s > 0 && g->slot_key[s] == g->slot_key[s - 1]) continue;
+			pdl_grid_runs_around(&w->grid, set->x[s], set->y[s], three ? set->z[s] : 0, &runs);
+			for (int r = 0; r < runs.count; ++r)
+				if (runs.end[r] > runs.begin[r]) memset(set->flag + runs.begin[r], 1, (size_t)(runs.end[r] - runs.begin[r]));
+		}
+	}
+	/* the flagged slots in order, eight flags a word: most words are all zero */
+	int count = 0, i = 0;
+	for (; i + 8 <= w->p.count; i += 8) {
+		uint64_t word;
+		memcpy(&word, set->flag + i, sizeof word);
+		if (!word) continue;
+		for (int k = i; k < i + 8; ++k)
+			if (set->flag[k]) set->near[count++] = k, set->flag[k] = 0;
+	}
+	for (; i < w->p.count; ++i)
+		if (set->flag[i]) set->near[count++] = i, set->flag[i] = 0;
+	set->near_count = count;
+}
+
+/* ---- Fluid-body pairs --------------------------------------------------------------------------- */
+
+/* One fluid-body pair's terms, computed from the same operands whichever side asks, so that the
+ * two sides' shares are exactly opposite. d = x_k - x_i (fluid i to boundary particle k). */
+typedef struct pair_terms {
+	float a;      /* 1 - q, 0 outside h */
+	float dir[3]; /* r^ from the fluid particle to the boundary particle */
+} pair_terms;
+
+static inline bool pair_of(float dx, float dy, float dz, float h, pair_terms* t)
+{
+	float r2 = dx * dx + dy * dy + dz * dz;
+	if (!(r2 < h * h) || r2 == 0) return false;
+	float r = sqrtf(r2);
+	t->a = 1.0f - r / h;
+	t->dir[0] = dx / r, t->dir[1] = dy / r, t->dir[2] = dz / r;
+	return true;
+}
+
+/* Clavet alg. 5 between fluid particle i (velocity vi) and boundary particle k (velocity vk):
+ * the impulse I (world units / s) the pair exchanges along r^ (0 if they are not approaching);
+ * each side takes half, as two fluid particles of one mass would. */
+static inline float viscosity_impulse(const pair_terms* t, const float* vi, const float* vk,
+                                      const pdl_material_def* m, float dt)
+{
+	float u = (vi[0] - vk[0]) * t->dir[0] + (vi[1] - vk[1]) * t->dir[1] + (vi[2] - vk[2]) * t->dir[2];
+	if (!(u > 0)) return 0;
+	float impulse = dt * t->a * u * (m->viscosity_sigma + m->viscosity_beta * u);
+	return impulse < u ? impulse : u;
+}
+
+/* Clavet alg. 2 with the body's pressures mirrored from the fluid's: the fluid particle's
+ * share, D / 2 = dt^2 (1 - q) (P_i + P_near_i (1 - q)), along r^. */
+static inline float relax_share(const pair_terms* t, float pressure, float near, float dt2)
+{
+	return dt2 * t->a * (pressure + near * t->a);
+}
+
+/* What a near fluid particle's containment (or SPH's wall pressure) did to one body. */
+typedef struct containment {
+	int body; /* -1: none */
+	float momentum[3]; /* the body's momentum change, mass * world units / s */
+	float r[3];        /* where, from the body's centre */
+} containment;
+
+typedef struct pair_job {
+	pdl_world* w;
+	float dt;
+} pair_job;
+
+/* What one near fluid particle's pairs gave one body in a pass: the momentum (mass * length: a
+ * position impulse) and its moment about the body's sampled centre. The fluid side computes
+ * both halves of every pair from the same operands, so what the body gains is exactly what the
+ * fluid lost; the bodies then sum these in the near list's order, for any thread count. */
+typedef struct body_share {
+	int body; /* -1: unused */
+	/* momentum and its moment about the body's sampled centre c: every pair's push acts
+	 * along r^ through the fluid particle x_i, so its moment is (x_i - c) x j, exactly the
+	 * angular momentum the fluid particle loses */
+	float j[3], t[3];
+	/* for the relaxation, which sees the same pairs (the fluid's positions before relaxation
+	 * are those the density pass saw, the boundary particles stay put within a substep):
+	 * sums over the pairs of w_k (1 - q) r^ and w_k (1 - q)^2 r^ */
+	float a1[3], a2[3];
+} body_share;
+
+/* rec's moment t = (x - c) x j, c the sampled centre of its body. */
+static inline void moment_of(const body_set* set, body_share* rec, const float* x, bool three)
+{
+	const rigid_body* b = &set->bodies[rec->body];
+	float arm[3] = {x[0] - b->sample_position.x, x[1] - b->sample_position.y, three ? x[2] - b->sample_position.z : 0};
+	cross3(arm, rec->j, rec->t);
+}
+
+/* The record of body b among fluid particle e's (PDL_CONTAIN_BODIES of them), or NULL when
+ * they are all taken by other bodies: the pair is then left out on both sides. */
+static inline body_share* share_of(body_share* rec, int b)
+{
+	for (int k = 0; k < PDL_CONTAIN_BODIES; ++k) {
+		if (rec[k].body == b) return &rec[k];
+		if (rec[k].body < 0) {
+			memset(&rec[k], 0, sizeof rec[k]);
+			rec[k].body = b;
+			return &rec[k];
+		}
+	}
+	return NULL;
+}
+
+
+/* The density pass, over the near list: boundary particles add to the density and near density
+ * (so pressures follow), and the viscosity impulses (half to each side) to the fluid's dt dv and
+ * to the bodies' records, which also gather the pair sums the relaxation uses. */
+static void fluid_density_range(void* ctx, int begin, int end)
+{
+	pair_job* job = ctx;
+	pdl_world* w = job->w;
+	particles* p = &w->p;
+	body_set* set = &w->bodies;
+	const bool three = PDL_IS_3D(w), viscosity = w->any_viscosity;
+	const float h = w->def.interaction_radius, dt = job->dt;
+	pdl_grid_runs runs;
+	for (int e = begin; e < end; ++e) {
+		int i = set->near[e];
+		body_share* rec = &set->shares[(size_t)e * PDL_CONTAIN_BODIES];
+		for (int k = 0; k < PDL_CONTAIN_BODIES; ++k) rec[k].body = -1;
+		float xi = p->x[i], yi = p->y[i], zi = three ? p->z[i] : 0;
+		float vi[3] = {p->vx[i], p->vy[i], three ? p->vz[i] : 0};
+		const pdl_material_def* m = &w->materials[p->material[i]].def;
+		float rho = 0, rho_near = 0, dv[3] = {0, 0, 0};
+		pdl_grid_runs_around(&set->grid, xi, yi, zi, &runs);
+		for (int r = 0; r < runs.count; ++r)
+			for (int k = runs.begin[r]; k < runs.end[r]; ++k) {
+				pair_terms t;
+				if (!pair_of(set->x[k] - xi, set->y[k] - yi, three ? set->z[k] - zi : 0, h, &t)) continue;
+				const float share = set->wt[k];
+				rho += share * (t.a * t.a);
+				rho_near += share * (t.a * t.a * t.a);
+				body_share* sh = share_of(rec, set->body[k]);
+				if (!sh) continue; /* a fifth body within h: its pairs push neither side */
+				float wa = share * t.a, waa = wa * t.a;
+				for (int c = 0; c < 3; ++c) sh->a1[c] += wa * t.dir[c], sh->a2[c] += waa * t.dir[c];
+				if (viscosity) {
+					const float vk[3] = {set->vx[k], set->vy[k], set->vz[k]};
+					float impulse = 0.5f * viscosity_impulse(&t, vi, vk, m, dt);
+					if (impulse == 0) continue;
+					float half = share * impulse;
+					for (int c = 0; c < 3; ++c) dv[c] -= half * t.dir[c];
+					/* the fluid's velocity changed by -dt half r^: the body gains m dt half r^ */
+					float j = m->mass * (share * (dt * impulse));
+					for (int c = 0; c < 3; ++c) sh->j[c] += j * t.dir[c];
+				}
+			}
+		if (rho == 0) continue;
+		if (viscosity) {
+			const float x[3] = {xi, yi, zi};
+			for (int k = 0; k < PDL_CONTAIN_BODIES && rec[k].body >= 0; ++k) moment_of(set, &rec[k], x, three);
+		}
+		rho *= set->density_scale, rho_near *= set->density_scale;
+		p->density[i] += rho;
+		p->pressure[i] = m->stiffness * (p->density[i] - m->rest_density);
+		p->near_pressure[i] += m->near_stiffness * rho_near;
+		if (viscosity) {
+			p->vx2[i] += dt * dv[0];
+			p->vy2[i] += dt * dv[1];
+			if (three) p->vz2[i] += dt * dv[2];
+		}
+	}
+}
+
+/* The relaxation, over the near list, from the density pass's sums (the same pairs): the
+ * fluid particle moves by -dt^2 (P sum w (1 - q) r^ + P_near sum w (1 - q)^2 r^) (Clavet alg. 2,
+ * the body's pressures mirrored from the fluid's), each body's part of it booked, opposite, to
+ * its record; the viscosity's momentum there was already applied. */
+static void fluid_relax_range(void* ctx, int begin, int end)
+{
+	pair_job* job = ctx;
+	pdl_world* w = job->w;
+	particles* p = &w->p;
+	body_set* set = &w->bodies;
+	const bool three = PDL_IS_3D(w);
+	const float dt2 = job->dt * job->dt;
+	for (int e = begin; e < end; ++e) {
+		int i = set->near[e];
+		body_share* rec = &set->shares[(size_t)e * PDL_CONTAIN_BODIES];
+		const float mass = w->materials[p->material[i]].def.mass;
+		const float pressure = dt2 * p->pressure[i], near = dt2 * p->near_pressure[i];
+		const float x[3] = {p->x2[i], p->y2[i], three ? p->z2[i] : 0};
+		float move[3] = {0, 0, 0};
+		for (int k = 0; k < PDL_CONTAIN_BODIES && rec[k].body >= 0; ++k) {
+			body_share* sh = &rec[k];
+			for (int c = 0; c < 3; ++c) {
+				float d = pressure * sh->a1[c] + near * sh->a2[c];
+				move[c] -= d;
+				sh->j[c] = mass * d; /* the fluid particle moved by -d, so the body gains m d */
+			}
+			moment_of(set, sh, x, three);
+		}
+		p->x[i] += move[0];
+		p->y[i] += move[1];
+		if (three) p->z[i] += move[2];
+	}
+}
+
+/* `records` (each `size` bytes, *capacity of them) grown to PDL_CONTAIN_BODIES per near
+ * particle; NULL when out of memory (they stay as they were). */
+static void* grow_per_near(const body_set* set, void* records, int* capacity, size_t size)
+{
+	size_t need = (size_t)set->near_count * PDL_CONTAIN_BODIES;
+	if (need <= (size_t)*capacity) return records;
+	void* grown = realloc(records, need * size);
+	if (grown) *capacity = (int)need;
+	return grown;
+}
+
+static bool reserve_contained(body_set* set)
+{
+	containment* c = grow_per_near(set, set->contained, &set->contained_capacity, sizeof *c);
+	if (c) set->contained = c;
+	return c != NULL;
+}
+
+static bool reserve_shares(body_set* set)
+{
+	body_share* b = grow_per_near(set, set->shares, &set->share_capacity, sizeof *b);
+	if (b) set->shares = b;
+	return b != NULL;
+}
+
+/* Sums the records per body (in the near list's order) and moves the dynamic bodies' poses by
+ * them; every body books the momentum for pdl_world_body_force. */
+static void apply_pair_impulses(pdl_world* w, float dt)
+{
+	body_set* set = &w->bodies;
+	const bool three = PDL_IS_3D(w);
+	for (int k = 0; k < set->slots; ++k) {
+		rigid_body* b = &set->bodies[k];
+		memset(b->pending_sum, 0, sizeof b->pending_sum);
+	}
+	const size_t records = (size_t)set->near_count * PDL_CONTAIN_BODIES;
+	for (size_t q = 0; q < records; ++q) {
+		const body_share* sh = &set->shares[q];
+		if (sh->body < 0) continue;
+		rigid_body* b = &set->bodies[sh->body];
+		for (int c = 0; c < 3; ++c) {
+			b->pending_sum[c] += sh->j[c];
+			b->pending_sum[3 + c] += sh->t[c];
+		}
+	}
+	for (int k = 0; k < set->slots; ++k) {
+		rigid_body* b = &set->bodies[k];
+		if (!b->alive) continue;
+		for (int c = 0; c < 3; ++c) {
+			b->fluid_impulse[c] += b->pending_sum[c] / dt;
+			b->fluid_angular_impulse[c] += b->pending_sum[3 + c] / dt;
+		}
+		if (b->def.type != PDL_BODY_DYNAMIC) continue;
+		float lin[3] = {(float)b->pending_sum[0], (float)b->pending_sum[1], (float)b->pending_sum[2]};
+		float ang[3] = {(float)b->pending_sum[3], (float)b->pending_sum[4], (float)b->pending_sum[5]}, dtheta[3];
+		b->def.position.x += lin[0] * b->inv_mass;
+		b->def.position.y += lin[1] * b->inv_mass;
+		if (three) b->def.position.z += lin[2] * b->inv_mass;
+		apply_inv_inertia(b, three, ang, dtheta);
+		turn(b, three, dtheta);
+	}
+}
+
+void pdl_bodies_density(pdl_world* w, float dt)
+{
+	body_set* set = &w->bodies;
+	if (set->near_count == 0) return;
+	if (!reserve_shares(set)) {
+		set->near_count = 0; /* out of memory: the bodies sit out this step */
+		return;
+	}
+	pair_job job = {w, dt};
+	pdl_pool_for(w->pool, set->near_count, 64, fluid_density_range, &job);
+	if (w->any_viscosity) apply_pair_impulses(w, dt);
+}
+
+void pdl_bodies_relax(pdl_world* w, float dt)
+{
+	body_set* set = &w->bodies;
+	if (set->near_count == 0) return;
+	pair_job job = {w, dt};
+	pdl_pool_for(w->pool, set->near_count, 64, fluid_relax_range, &job);
+	apply_pair_impulses(w, dt);
+	/* The containment needs only the particles within h of a boundary particle (one farther
+	 * off cannot reach a body's surface in one relaxation), and only the bodies of those
+	 * pairs: in a dam break with 100 bodies that is 40% of the cells' superset. The list
+	 * shrinks to them, each with its bodies in `contained`. */
+	if (!reserve_contained(set)) return;
+	int kept = 0;
+	for (int e = 0; e < set->near_count; ++e) {
+		const body_share* rec = &set->shares[(size_t)e * PDL_CONTAIN_BODIES];
+		if (rec[0].body < 0) continue;
+		containment* out = &set->contained[(size_t)kept * PDL_CONTAIN_BODIES];
+		for (int k = 0; k < PDL_CONTAIN_BODIES; ++k) out[k].body = rec[k].body;
+		set->near[kept++] = set->near[e];
+	}
+	set->near_count = kept;
+	set->near_bodies_known = true;
+}
+
+/* ---- Contacts: bodies against walls and each other ---------------------------------------------
+ *
+ * Position-based rigid-body contacts (Mueller, Macklin, Chentanez, Jeschke & Kim 2020,
+ * "Detailed Rigid Body Simulation with Extended Position Based Dynamics", sections 3.3-3.6), on
+ * the boundary particles: a particle of a body closer to a wall than half a spacing, or to a
+ * particle of another body than a spacing, is a contact. The particles are what give any pair
+ * of shapes their contact points, so a box on a box has a row of them along the shared face
+ * and stands still. Each iteration moves both bodies' poses apart along the contact normal by
+ * the generalized inverse masses w = 1/M + (r x n) . I^-1 (r x n) (eq. 2-4), Gauss-Seidel in the
+ * contacts' fixed order; static friction keeps a contact point where it was while the
+ * tangential correction stays inside the friction cone (eq. 26-27); after the velocity update,
+ * restitution and dynamic friction act on the velocities (section 3.6). */
+
+enum { CONTACT_ITERATIONS = 16 };
+
+typedef struct body_contact {
+	int a, b;      /* body slots; b = -1: a wall */
+	int wall;      /* boundary index when b = -1 */
+	float la[3];   /* the point of a (a boundary particle or a corner), in a's frame */
+	float rest;    /* the distance it keeps from the wall or b's surface */
+	float lambda;  /* the normal position impulse so far (mass * length) */
+	float lambda_t; /* the static friction's so far */
+	bool sticking; /* static friction held it this step */
+} body_contact;
+
+static bool add_contact(body_set* set, const body_contact* c)
+{
+	if (set->contact_count == set->contact_capacity) {
+		int cap = set->contact_capacity ? 2 * set->contact_capacity : 256;
+		body_contact* grown = realloc(set->contacts, (size_t)cap * sizeof *grown);
+		if (!grown) return false;
+		set->contacts = grown;
+		set->contact_capacity = cap;
+	}
+	set->contacts[set->contact_count++] = *c;
+	return true;
+}
+
+static void anchor_of(const rigid_body* b, const float* l, const float* rot, const pdl_vec3* centre, float* r,
+                      float* p)
+{
+	pdl_rotate(rot, l, r);
+	p[0] = centre->x + r[0], p[1] = centre->y + r[1], p[2] = centre->z + r[2];
+	(void)b;
+}
+
+/* The corners of a body's shape in its frame (2D box and polygon, 3D box): contacts of their
+ * own, with no inset, so that a tilted box's corner stops at the wall and not half a spacing
+ * past it (its particles sit half a spacing inside the surface). Returns their count. */
+static int corners_of(const rigid_body* b, bool three, float out[8][3])
+{
+	const pdl_body_def* d = &b->def;
+	if (d->shape == PDL_BODY_CIRCLE) return 0;
+	if (d->shape == PDL_BODY_POLYGON) {
+		for (int i = 0; i < d->vertex_count; ++i) out[i][0] = d->vertices[i].x, out[i][1] = d->vertices[i].y, out[i][2] = 0;
+		return d->vertex_count < 8 ? d->vertex_count : 8;
+	}
+	int n = three ? 8 : 4;
+	for (int i = 0; i < n; ++i) {
+		out[i][0] = (i & 1 ? 1.0f : -1.0f) * d->half_extents.x;
+		out[i][1] = (i & 2 ? 1.0f : -1.0f) * d->half_extents.y;
+		out[i][2] = three ? (i & 4 ? 1.0f : -1.0f) * d->half_extents.z : 0;
+	}
+	return n;
+}
+
+/* Signed distance from world point p to body b's surface, with the outward normal n (world). */
+/* Contacts of body a's points (its particles, kept half a spacing off, and its corners, kept
+ * at the surface) with a wall (b = -1) or with body b's shape. */
+static bool point_contacts(pdl_world* w, int a, int b, int wall)
+{
+	body_set* set = &w->bodies;
+	const bool three = PDL_IS_3D(w);
+	const rigid_body* A = &set->bodies[a];
+	const float spacing = set->spacing;
+	/* corners against walls only: against another body's shape, a corner on the other's edge
+	 * (two boxes of one width stacked) has no single nearest face, and a sideways normal there
+	 * made the stack creep */
+	float corners[8][3];
+	int ncorners = b < 0 ? corners_of(A, three, corners) : 0;
+	/* the outer layer only: the deeper ones never come within reach of a contact */
+	for (int i = -ncorners; i < A->surface; ++i) {
+		float l[3], r[3], p[3], n[3], rest;
+		if (i < 0) {
+			memcpy(l, corners[-1 - i], sizeof l);
+			rest = 0;
+		} else {
+			l[0] = set->lx[A->first + i], l[1] = set->ly[A->first + i], l[2] = set->lz[A->first + i];
+			rest = 0.5f * pdl_body_lattice_step(spacing, three);
+		}
+		anchor_of(A, l, A->rot, &A->def.position, r, p);
+		if (!three) p[2] = 0;
+		float d = b < 0 ? pdl_boundary_distance(&w->boundaries[wall], p, three, n)
+		                : pdl_body_distance(&set->bodies[b], p, three, n);
+		if (d >= rest + 0.5f * spacing) continue;
+		body_contact ct = {.a = a, .b = b, .wall = wall, .la = {l[0], l[1], l[2]}, .rest = rest};
+		if (!add_contact(set, &ct)) return false;
+	}
+	return true;
+}
+
+/* Contacts are found once a solver step, at the poses after the fluid's push, with a margin of
+ * half a spacing so that a contact about to close is in the list. Bodies are paired by their
+ * bounding spheres (O(bodies^2), cheap for the hundreds a scene holds); each pair's contacts
+ * are each body's points against the other's shape, its signed distance giving a smooth normal
+ * (as Macklin et al. 2014, section 5, give rigid particles their shape's distance field): point
+ * against point would let rows of particles slip into each other's gaps. */
+static void find_contacts(pdl_world* w)
+{
+	body_set* set = &w->bodies;
+	const bool three = PDL_IS_3D(w);
+	const float spacing = set->spacing;
+	set->contact_count = 0;
+	for (int a = 0; a < set->slots; ++a) {
+		const rigid_body* A = &set->bodies[a];
+		if (!A->alive) continue;
+		float c[3], n[3];
+		position_of(A, c);
+		if (!three) c[2] = 0;
+		if (A->def.type == PDL_BODY_DYNAMIC)
+			for (int k = 0; k < w->boundary_count; ++k) {
+				const boundary* wall = &w->boundaries[k];
+				/* no point of the body is nearer the wall than its centre less its radius */
+				if (!wall->alive || pdl_boundary_distance(wall, c, three, n) > A->bound_radius + spacing) continue;
+				if (!point_contacts(w, a, -1, k)) return;
+			}
+		for (int b = a + 1; b < set->slots; ++b) {
+			const rigid_body* B = &set->bodies[b];
+			if (!B->alive || (A->def.type != PDL_BODY_DYNAMIC && B->def.type != PDL_BODY_DYNAMIC)) continue;
+			float d[3] = {B->def.position.x - c[0], B->def.position.y - c[1], three ? B->def.position.z - c[2] : 0};
+			float reach = A->bound_radius + B->bound_radius + spacing;
+			if (dot3(d, d) > reach * reach) continue;
+			if (!point_contacts(w, a, b, -1) || !point_contacts(w, b, a, -1)) return;
+		}
+	}
+}
+
+/* The generalized inverse mass of body b for a correction along n at offset r (eq. 2, 3). */
+static float generalized_inverse_mass(const rigid_body* b, bool three, const float* r, const float* n)
+{
+	if (b->def.type != PDL_BODY_DYNAMIC) return 0;
+	float rn[3], irn[3];
+	cross3(r, n, rn);
+	apply_inv_inertia(b, three, rn, irn);
+	return b->inv_mass + dot3(rn, irn);
+}
+
+/* Where contact c's points are now and at the start of the step, and its normal and gap. */
+typedef struct contact_state {
+	float ra[3], rb[3], pa[3], pb[3], n[3];
+	float gap; /* separation minus rest: < 0 overlaps */
+	float slide[3]; /* relative motion of the two points since the start of the step */
+} contact_state;
+
+static void contact_state_of(const pdl_world* w, const body_contact* c, contact_state* s)
+{
+	const bool three = PDL_IS_3D(w);
+	const body_set* set = &w->bodies;
+	const rigid_body* A = &set->bodies[c->a];
+	float start_r[3], start_a[3], start_b[3];
+	anchor_of(A, c->la, A->rot, &A->def.position, s->ra, s->pa);
+	anchor_of(A, c->la, A->start_rot, &A->start_position, start_r, start_a);
+	if (!three) s->pa[2] = start_a[2] = 0;
+	float d;
+	if (c->b < 0) {
+		const boundary* wall = &w->boundaries[c->wall];
+		d = pdl_boundary_distance(wall, s->pa, three, s->n);
+		for (int k = 0; k < 3; ++k) s->pb[k] = s->pa[k] - d * s->n[k], s->rb[k] = 0;
+		/* a moving obstacle's surface moved by its velocity over the step */
+		const float v[3] = {wall->def.velocity.x, wall->def.velocity.y, wall->def.velocity.z};
+		float dt = w->def.dt / (float)w->def.substeps;
+		for (int k = 0; k < 3; ++k) start_b[k] = s->pb[k] - v[k] * dt;
+	} else {
+		const rigid_body* B = &set->bodies[c->b];
+		d = pdl_body_distance(B, s->pa, three, s->n);
+		float o[3], lb[3];
+		for (int k = 0; k < 3; ++k) {
+			s->pb[k] = s->pa[k] - d * s->n[k];
+			o[k] = s->pb[k] - (k == 0 ? B->def.position.x : k == 1 ? B->def.position.y : B->def.position.z);
+		}
+		if (!three) o[2] = 0;
+		memcpy(s->rb, o, sizeof o);
+		/* the same material point of B at its start pose */
+		pdl_unrotate(B->rot, o, lb);
+		anchor_of(B, lb, B->start_rot, &B->start_position, o, start_b);
+		if (!three) start_b[2] = 0;
+	}
+	s->gap = d - c->rest;
+	for (int k = 0; k < 3; ++k) s->slide[k] = (s->pa[k] - start_a[k]) - (s->pb[k] - start_b[k]);
+}
+
+/* One iteration's corrections of one body, summed over its contacts, then averaged. */
+typedef struct body_delta {
+	float move[3], turn[3];
+	int count;
+} body_delta;
+
+static void add_delta(body_delta* d, const rigid_body* b, bool three, const float* r, const float* n, float lambda)
+{
+	if (b->def.type != PDL_BODY_DYNAMIC) return;
+	float p[3] = {lambda * n[0], lambda * n[1], lambda * n[2]}, t[3], dtheta[3];
+	cross3(r, p, t);
+	apply_inv_inertia(b, three, t, dtheta);
+	for (int k = 0; k < 3; ++k) {
+		d->move[k] += p[k] * b->inv_mass;
+		d->turn[k] += dtheta[k];
+	}
+}
+
+/* Jacobi iterations with constraint averaging (Macklin et al. 2014, section 4.2.1): every
+ * contact's correction comes from the same poses, each body moves by the mean of its contacts'
+ * corrections. Gauss-Seidel sweeps, which move a body after each contact, left a bias of the
+ * contacts' order: a stack of five boxes leaned and crept sideways by 0.1 h/s. The order now
+ * plays no part, and a symmetric stack stays symmetric. */
+static void solve_contacts(pdl_world* w)
+{
+	body_set* set = &w->bodies;
+	const bool three = PDL_IS_3D(w);
+	if (set->slots > set->delta_capacity) {
+		body_delta* grown = realloc(set->delta, (size_t)set->slots * sizeof *grown);
+		if (!grown) return;
+		set->delta = grown;
+		set->delta_capacity = set->slots;
+	}
+	for (int c = 0; c < set->contact_count; ++c)
+		set->contacts[c].lambda = set->contacts[c].lambda_t = 0, set->contacts[c].sticking = false;
+	/* iterations stop once no contact overlaps or slides by more than this (world units) */
+	const float settled = 1e-4f * set->spacing;
+	for (int it = 0; it < CONTACT_ITERATIONS; ++it) {
+		memset(set->delta, 0, (size_t)set->slots * sizeof *set->delta);
+		float worst = 0;
+		for (int c = 0; c < set->contact_count; ++c) {
+			body_contact* ct = &set->contacts[c];
+			rigid_body* A = &set->bodies[ct->a];
+			rigid_body* B = ct->b >= 0 ? &set->bodies[ct->b] : NULL;
+			body_delta* da = &set->delta[ct->a];
+			body_delta* db = B ? &set->delta[ct->b] : NULL;
+			contact_state s;
+			contact_state_of(w, ct, &s);
+			bool acted = false;
+			if (-s.gap > worst) worst = -s.gap;
+			if (s.gap < 0) {
+				float wa = generalized_inverse_mass(A, three, s.ra, s.n);
+				float wb = B ? generalized_inverse_mass(B, three, s.rb, s.n) : 0;
+				if (wa + wb > 0) {
+					float dlambda = -s.gap / (wa + wb);
+					add_delta(da, A, three, s.ra, s.n, dlambda);
+					if (B) add_delta(db, B, three, s.rb, s.n, -dlambda);
+					ct->lambda += dlambda;
+					acted = true;
+				}
+			}
+			/* static friction, on every contact that has pushed this step: undo the tangential
+			 * slide of its two points, as far as mu times its normal push allows */
+			if (ct->lambda > 0) {
+				float along = dot3(s.slide, s.n), t[3];
+				for (int k = 0; k < 3; ++k) t[k] = s.slide[k] - along * s.n[k];
+				float slide = sqrtf(dot3(t, t));
+				if (slide > worst && !ct->sticking) worst = slide;
+				if (slide > 1e-9f) {
+					for (int k = 0; k < 3; ++k) t[k] /= -slide;
+					float wta = generalized_inverse_mass(A, three, s.ra, t);
+					float wtb = B ? generalized_inverse_mass(B, three, s.rb, t) : 0;
+					float mu = B ? 0.5f * (A->def.friction + B->def.friction)
+					             : A->def.friction * w->boundaries[ct->wall].def.friction;
+					float need = slide / (wta + wtb), allowed = mu * ct->lambda;
+					float take = need < allowed ? need : allowed;
+					ct->sticking = need <= allowed;
+					add_delta(da, A, three, s.ra, t, take);
+					if (B) add_delta(db, B, three, s.rb, t, -take);
+					acted = true;
+				}
+			}
+			if (acted) {
+				da->count++;
+				if (db) db->count++;
+			}
+		}
+		if (worst <= settled) break;
+		for (int k = 0; k < set->slots; ++k) {
+			body_delta* d = &set->delta[k];
+			if (d->count == 0) continue;
+			rigid_body* b = &set->bodies[k];
+			float inv = 1.0f / (float)d->count, dtheta[3] = {d->turn[0] * inv, d->turn[1] * inv, d->turn[2] * inv};
+			b->def.position.x += d->move[0] * inv;
+			b->def.position.y += d->move[1] * inv;
+			if (three) b->def.position.z += d->move[2] * inv;
+			turn(b, three, dtheta);
+		}
+	}
+}
+
+static int bodies_around(const body_set* set, const float* x, int* out);
+
+/* ---- Containment: no fluid particle inside a body --------------------------------------------- */
+
+typedef struct contain_job {
+	pdl_world* w;
+	float dt;
+} contain_job;
+
+/* How far particle l (body frame, inside body b) moves out of b, and along which normal nl:
+ * through the nearest face whose exit point (skin past it) is clear of every wall and obstacle,
+ * else through the nearest face. Without this a particle under a body lying on the floor is
+ * pushed into the floor, the wall stage puts it back into the body next substep, and every
+ * round trip hands the body the particle's momentum: a box resting on the floor felt 1.4 times
+ * (SPH: 2.4 times) the buoyancy of the same box in mid-water. */
+static float exit_depth(const pdl_world* w, const rigid_body* b, const float* l, bool three, float skin, float* nl)
+{
+	float depth[PDL_BODY_MAX_EXITS], n[PDL_BODY_MAX_EXITS][3];
+	int count = pdl_body_local_exits(b, l, three, depth, n);
+	for (int e = 0; e < count; ++e) {
+		float out[3], at[3], wn[3];
+		for (int k = 0; k < 3; ++k) out[k] = l[k] + (depth[e] + skin) * n[e][k];
+		pdl_rotate(b->rot, out, at);
+		at[0] += b->def.position.x, at[1] += b->def.position.y;
+		at[2] = three ? at[2] + b->def.position.z : 0;
+		bool clear = true;
+		for (int k = 0; k < w->boundary_count && clear; ++k)
+			clear = !w->boundaries[k].alive || pdl_boundary_distance(&w->boundaries[k], at, three, wn) >= 0;
+		if (clear) {
+			memcpy(nl, n[e], sizeof n[e]);
+			return depth[e];
+		}
+	}
+	memcpy(nl, n[0], sizeof n[0]);
+	return depth[0];
+}
+
+/* Pushes near fluid particle i out of every body it ended up in, to the surface (plus a skin),
+ * and, as a wall does (boundary.c's contact), keeps its velocity relative to the body's surface
+ * but for the inward normal part and (1 - mu) of the tangential part. The momentum this takes
+ * from the fluid goes to the body, recorded per particle. */
+static void contain_range(void* ctx, int begin, int end)
+{
+	contain_job* job = ctx;
+	pdl_world* w = job->w;
+	particles* p = &w->p;
+	body_set* set = &w->bodies;
+	const bool three = PDL_IS_3D(w);
+	const float dt = job->dt, skin = 1e-3f * w->def.interaction_radius; /* as the walls' */
+	for (int e = begin; e < end; ++e) {
+		int i = set->near[e];
+		containment* rec = &set->contained[(size_t)e * PDL_CONTAIN_BODIES];
+		float x[3] = {p->x[i], p->y[i], three ? p->z[i] : 0};
+		/* the bodies with particles around it: Clavet's relaxation listed them */
+		int bodies[PDL_CONTAIN_BODIES], count = 0;
+		if (set->near_bodies_known) {
+			while (count < PDL_CONTAIN_BODIES && rec[count].body >= 0) bodies[count] = rec[count].body, count++;
+		} else {
+			count = bodies_around(set, x, bodies);
+		}
+		for (int k = 0; k < PDL_CONTAIN_BODIES; ++k) rec[k].body = -1;
+		const material* m = &w->materials[p->material[i]];
+		for (int k = 0; k < count; ++k) {
+			const rigid_body* b = &set->bodies[bodies[k]];
+			float o[3] = {x[0] - b->def.position.x, x[1] - b->def.position.y, three ? x[2] - b->def.position.z : 0};
+			float l[3], nl[3], n[3];
+			pdl_unrotate(b->rot, o, l);
+			float d = pdl_body_local_distance(b, l, three, nl);
+			if (d >= skin) continue;
+			if (d < 0) d = -exit_depth(w, b, l, three, skin, nl);
+			pdl_rotate(b->rot, nl, n);
+			if (!three) n[2] = 0;
+			float xp[3] = {p->xp[i], p->yp[i], three ? p->zp[i] : 0}, v[3], vb[3], start[3], rl[3];
+			/* the body's surface point's velocity over the step: the same material point at the
+			 * start pose and now */
+			pdl_rotate(b->start_rot, l, rl);
+			start[0] = b->start_position.x + rl[0], start[1] = b->start_position.y + rl[1];
+			start[2] = three ? b->start_position.z + rl[2] : 0;
+			for (int c = 0; c < 3; ++c) {
+				v[c] = (x[c] - xp[c]) / dt;
+				vb[c] = (x[c] - start[c]) / dt;
+				x[c] += (skin - d) * n[c];
+			}
+			float rv[3] = {v[0] - vb[0], v[1] - vb[1], v[2] - vb[2]}, vn = dot3(rv, n), nv[3];
+			float keep = 1.0f - m->def.wall_friction * b->def.friction;
+			for (int c = 0; c < 3; ++c)
+				nv[c] = vn < 0 ? vb[c] + keep * (rv[c] - vn * n[c]) : v[c];
+			for (int c = 0; c < 3; ++c) {
+				rec[k].momentum[c] = -m->def.mass * (nv[c] - v[c]);
+				rec[k].r[c] = x[c] - (c == 0 ? b->def.position.x : c == 1 ? b->def.position.y : b->def.position.z);
+			}
+			rec[k].body = bodies[k];
+			p->xp[i] = x[0] - nv[0] * dt;
+			p->yp[i] = x[1] - nv[1] * dt;
+			if (three) p->zp[i] = x[2] - nv[2] * dt;
+		}
+		p->x[i] = x[0];
+		p->y[i] = x[1];
+		if (three) p->z[i] = x[2];
+	}
+}
+
+static void contain_fluid(pdl_world* w, float dt)
+{
+	body_set* set = &w->bodies;
+	if (set->near_count == 0 || !reserve_contained(set)) return;
+	const size_t need = (size_t)set->near_count * PDL_CONTAIN_BODIES;
+	contain_job job = {w, dt};
+	pdl_pool_for(w->pool, set->near_count, 64, contain_range, &job);
+	/* the bodies take the momentum, in the near list's order; it changes their velocity after
+	 * the velocity stage, so the fluid just pushed out stays out of their final pose */
+	const bool three = PDL_IS_3D(w);
+	for (size_t r = 0; r < need; ++r) {
+		const containment* c = &set->contained[r];
+		if (c->body < 0) continue;
+		rigid_body* b = &set->bodies[c->body];
+		float t[3], dw[3];
+		cross3(c->r, c->momentum, t);
+		for (int k = 0; k < 3; ++k) {
+			b->fluid_impulse[k] += c->momentum[k];
+			b->fluid_angular_impulse[k] += t[k];
+		}
+		if (b->def.type != PDL_BODY_DYNAMIC) continue;
+		apply_inv_inertia(b, three, t, dw);
+		for (int k = 0; k < 3; ++k) {
+			b->pending_dv[k] += c->momentum[k] * b->inv_mass;
+			b->pending_dw[k] += dw[k];
+		}
+	}
+}
+
+void pdl_bodies_collide(pdl_world* w, float dt)
+{
+	find_contacts(w);
+	solve_contacts(w);
+	contain_fluid(w, dt);
+}
+
+/* ---- Velocity ----------------------------------------------------------------------------------- */
+
+/* Restitution and dynamic friction on the velocities of the contacts that pushed this step
+ * (Mueller et al. 2020, section 3.6): the normal approach speed is replaced by -e times the
+ * speed it had before the step (0 below 2 |g| dt, so resting contacts do not bounce), and the
+ * tangential speed of a contact that slid loses mu |lambda| / dt of speed. */
+static void contact_velocities(pdl_world* w, float dt)
+{
+	body_set* set = &w->bodies;
+	const bool three = PDL_IS_3D(w);
+	pdl_vec3 g = w->def.gravity;
+	float resting = 2.0f * sqrtf(g.x * g.x + g.y * g.y + g.z * g.z) * dt;
+	for (int c = 0; c < set->contact_count; ++c) {
+		body_contact* ct = &set->contacts[c];
+		if (!(ct->lambda > 0)) continue;
+		rigid_body* A = &set->bodies[ct->a];
+		rigid_body* B = ct->b >= 0 ? &set->bodies[ct->b] : NULL;
+		contact_state s;
+		contact_state_of(w, ct, &s);
+		float va[3], vb[3] = {0, 0, 0}, va0[3], vb0[3] = {0, 0, 0}, spin[3];
+		const float oa[3] = {A->def.angular_velocity.x, A->def.angular_velocity.y, A->def.angular_velocity.z};
+		const float oa0[3] = {A->start_angular_velocity.x, A->start_angular_velocity.y, A->start_angular_velocity.z};
+		cross3(oa, s.ra, spin);
+		va[0] = A->def.linear_velocity.x + spin[0], va[1] = A->def.linear_velocity.y + spin[1], va[2] = A->def.linear_velocity.z + spin[2];
+		cross3(oa0, s.ra, spin);
+		va0[0] = A->start_linear_velocity.x + spin[0], va0[1] = A->start_linear_velocity.y + spin[1];
+		va0[2] = A->start_linear_velocity.z + spin[2];
+		float e = A->def.restitution;
+		if (B) {
+			const float ob[3] = {B->def.angular_velocity.x, B->def.angular_velocity.y, B->def.angular_velocity.z};
+			const float ob0[3] = {B->start_angular_velocity.x, B->start_angular_velocity.y, B->start_angular_velocity.z};
+			cross3(ob, s.rb, spin);
+			vb[0] = B->def.linear_velocity.x + spin[0], vb[1] = B->def.linear_velocity.y + spin[1], vb[2] = B->def.linear_velocity.z + spin[2];
+			cross3(ob0, s.rb, spin);
+			vb0[0] = B->start_linear_velocity.x + spin[0], vb0[1] = B->start_linear_velocity.y + spin[1];
+			vb0[2] = B->start_linear_velocity.z + spin[2];
+			e = 0.5f * (A->def.restitution + B->def.restitution);
+		} else {
+			const boundary* wall = &w->boundaries[ct->wall];
+			vb[0] = vb0[0] = wall->def.velocity.x, vb[1] = vb0[1] = wall->def.velocity.y, vb[2] = vb0[2] = wall->def.velocity.z;
+			e = e > wall->def.restitution ? e : wall->def.restitution;
+		}
+		float rel[3] = {va[0] - vb[0], va[1] - vb[1], va[2] - vb[2]};
+		float rel0[3] = {va0[0] - vb0[0], va0[1] - vb0[1], va0[2] - vb0[2]};
+		if (!three) rel[2] = rel0[2] = 0;
+		float vn = dot3(rel, s.n), vn0 = dot3(rel0, s.n);
+		float wa = generalized_inverse_mass(A, three, s.ra, s.n), wb = B ? generalized_inverse_mass(B, three, s.rb, s.n) : 0;
+		if (wa + wb <= 0) continue;
+		float impulse[3] = {0, 0, 0};
+		/* a contact that closed fast bounces back at e times its approach speed; resting ones
+		 * keep the velocities the positions gave them */
+		if (-vn0 > resting) {
+			float dvn = -vn - e * vn0; /* > 0 pushes apart */
+			for (int k = 0; k < 3; ++k) impulse[k] = s.n[k] * dvn / (wa + wb);
+		}
+		if (!ct->sticking && -vn0 > resting) { /* dynamic friction against a fast slide */
+			float t[3];
+			for (int k = 0; k < 3; ++k) t[k] = rel[k] - vn * s.n[k];
+			float vt = sqrtf(dot3(t, t));
+			if (vt > 1e-9f) {
+				float mu = B ? 0.5f * (A->def.friction + B->def.friction) : A->def.friction * w->boundaries[ct->wall].def.friction;
+				for (int k = 0; k < 3; ++k) t[k] /= vt;
+				float wta = generalized_inverse_mass(A, three, s.ra, t), wtb = B ? generalized_inverse_mass(B, three, s.rb, t) : 0;
+				/* the friction impulse is at most mu times the normal one, lambda / dt */
+				float pt = fminf(mu * ct->lambda / dt, vt / (wta + wtb));
+				for (int k = 0; k < 3; ++k) impulse[k] -= t[k] * pt;
+			}
+		}
+		/* velocities: dV = p / M, domega = I^-1 (r x p) */
+		float ta[3], dw[3];
+		if (A->def.type == PDL_BODY_DYNAMIC) {
+			cross3(s.ra, impulse, ta);
+			apply_inv_inertia(A, three, ta, dw);
+			A->def.linear_velocity.x += impulse[0] * A->inv_mass, A->def.linear_velocity.y += impulse[1] * A->inv_mass;
+			if (three) A->def.linear_velocity.z += impulse[2] * A->inv_mass;
+			A->def.angular_velocity.x += three ? dw[0] : 0, A->def.angular_velocity.y += three ? dw[1] : 0;
+			A->def.angular_velocity.z += dw[2];
+		}
+		if (B && B->def.type == PDL_BODY_DYNAMIC) {
+			cross3(s.rb, impulse, ta);
+			apply_inv_inertia(B, three, ta, dw);
+			B->def.linear_velocity.x -= impulse[0] * B->inv_mass, B->def.linear_velocity.y -= impulse[1] * B->inv_mass;
+			if (three) B->def.linear_velocity.z -= impulse[2] * B->inv_mass;
+			B->def.angular_velocity.x -= three ? dw[0] : 0, B->def.angular_velocity.y -= three ? dw[1] : 0;
+			B->def.angular_velocity.z -= dw[2];
+		}
+	}
+}
+
+void pdl_bodies_velocity(pdl_world* w, float dt)
+{
+	body_set* set = &w->bodies;
+	const bool three = PDL_IS_3D(w);
+	for (int k = 0; k < set->slots; ++k) {
+		rigid_body* b = &set->bodies[k];
+		if (!b->alive || b->def.type != PDL_BODY_DYNAMIC) continue;
+		pdl_vec3 c = b->def.position, c0 = b->start_position;
+		b->def.linear_velocity = (pdl_vec3){(c.x - c0.x) / dt, (c.y - c0.y) / dt, three ? (c.z - c0.z) / dt : 0};
+		if (!three) {
+			b->def.angular_velocity = (pdl_vec3){0, 0, (b->def.angle - b->start_angle) / dt};
+		} else { /* dq = q q0^-1; omega = 2 vec(dq) / dt (the short way round) */
+			pdl_quat q = b->def.orientation, p = b->start_orientation;
+			float x = q.w * -p.x + q.x * p.w + q.y * -p.z - q.z * -p.y;
+			float y = q.w * -p.y - q.x * -p.z + q.y * p.w + q.z * -p.x;
+			float z = q.w * -p.z + q.x * -p.y - q.y * -p.x + q.z * p.w;
+			float s = q.w * p.w - q.x * -p.x - q.y * -p.y - q.z * -p.z;
+			float sign = s < 0 ? -2.0f : 2.0f;
+			b->def.angular_velocity = (pdl_vec3){sign * x / dt, sign * y / dt, sign * z / dt};
+		}
+	}
+	contact_velocities(w, dt);
+	for (int k = 0; k < set->slots; ++k) {
+		rigid_body* b = &set->bodies[k];
+		if (!b->alive || b->def.type != PDL_BODY_DYNAMIC) continue;
+		b->def.linear_velocity.x += (float)b->pending_dv[0];
+		b->def.linear_velocity.y += (float)b->pending_dv[1];
+		if (three) b->def.linear_velocity.z += (float)b->pending_dv[2];
+		if (three) {
+			b->def.angular_velocity.x += (float)b->pending_dw[0];
+			b->def.angular_velocity.y += (float)b->pending_dw[1];
+		}
+		b->def.angular_velocity.z += (float)b->pending_dw[2];
+	}
+}
+
+/* ---- SPH ---------------------------------------------------------------------------------------
+ *
+ * With the SPH solver the bodies are sampled at the start of each substep, where the fluid is.
+ * Pressure: a body is a wall to the fluid, as the containers and obstacles are (sph.c): a fluid
+ * particle at distance d from a body's surface gains rho0 G(d / h) of density and the force
+ * (p_i / rho_i^2) rho0 F(d / h) / h along the surface normal, G and F the Poly6 kernel
+ * integrated over the half-space behind the surface (sph.c's wall tables). Boundary particles
+ * with Akinci's forces were tried first: with Poly6's gradient, which vanishes as r -> 0, fluid
+ * pressed against a body slipped in (a submerged box felt a third of its buoyancy); with Spiky's
+ * the boundary squeezed the Poly6 fluid under a heavy body into clumps that held it up.
+ * Viscosity: the boundary particles, as in the Clavet coupling, with the fluid's Laplacian form
+ *   a_i += nu (m_i / rho_i) lap W(r_ik) (v_k - v_i).
+ * The body takes the opposite momentum, -m_i a_i dt, at the surface point nearest the fluid
+ * particle (pressure) or at the boundary particle (viscosity), turned into its velocity and spin
+ * before its pose moves by them (symplectic Euler, as the fluid). */
+
+typedef struct sph_pair_job {
+	pdl_world* w;
+	float dt;
+	pdl_kernels k;
+} sph_pair_job;
+
+/* The bodies with boundary particles around x (at most PDL_CONTAIN_BODIES, in the order met). */
+static int bodies_around(const body_set* set, const float* x, int* out)
+{
+	pdl_grid_runs runs;
+	int count = 0;
+	pdl_grid_runs_around(&set->grid, x[0], x[1], x[2], &runs);
+	for (int r = 0; r < runs.count; ++r)
+		for (int s = runs.begin[r]; s < runs.end[r]; ++s) {
+			int b = set->body[s], seen = 0;
+			for (int k = 0; k < count; ++k) seen |= out[k] == b;
+			if (!seen && count < PDL_CONTAIN_BODIES) out[count++] = b;
+		}
+	return count;
+}
+
+static void sph_fluid_density_range(void* ctx, int begin, int end)
+{
+	sph_pair_job* job = ctx;
+	pdl_world* w = job->w;
+	particles* p = &w->p;
+	body_set* set = &w->bodies;
+	const bool three = PDL_IS_3D(w);
+	const float h = w->def.interaction_radius;
+	for (int e = begin; e < end; ++e) {
+		int i = set->near[e], near[PDL_CONTAIN_BODIES];
+		const float x[3] = {p->x[i], p->y[i], three ? p->z[i] : 0};
+		const material* m = &w->materials[p->material[i]];
+		float add = 0, n[3];
+		int count = bodies_around(set, x, near);
+		for (int k = 0; k < count; ++k) {
+			float d = pdl_body_distance(&set->bodies[near[k]], x, three, n);
+			if (d < h) add += m->sph_rest_density * pdl_sph_wall_density(w, (d > 0 ? d : 0) / h);
+		}
+		if (add == 0) continue;
+		p->density[i] += add;
+		float pressure = pdl_sph_pressure(&w->def.sph, p->density[i], m->sph_rest_density);
+		p->pressure[i] = pressure > 0 ? pressure : 0;
+	}
+}
+
+/* Viscosity between fluid particle i and boundary particle k at offset u = x_i - x_k. */
+static inline void sph_viscosity(const sph_pair_job* job, float mass, float rho, const float* vi, const float* vk,
+                                 float r2, float* a)
+{
+	float visc = job->w->def.sph.viscosity * (mass / rho) * pdl_viscosity_laplacian(&job->k, sqrtf(r2));
+	for (int c = 0; c < 3; ++c) a[c] = visc * (vk[c] - vi[c]);
+}
+
+/* Fluid side: the bodies' wall pressure and the boundary particles' viscosity, into v2 and x2;
+ * the pressure's momentum is recorded per body for the bodies' side. */
+static void sph_fluid_force_range(void* ctx, int begin, int end)
+{
+	sph_pair_job* job = ctx;
+	pdl_world* w = job->w;
+	particles* p = &w->p;
+	body_set* set = &w->bodies;
+	const bool three = PDL_IS_3D(w);
+	const float h = job->k.h, h2 = job->k.h2, dt = job->dt;
+	pdl_grid_runs runs;
+	for (int e = begin; e < end; ++e) {
+		int i = set->near[e], near[PDL_CONTAIN_BODIES];
+		containment* rec = &set->contained[(size_t)e * PDL_CONTAIN_BODIES];
+		for (int k = 0; k < PDL_CONTAIN_BODIES; ++k) rec[k].body = -1;
+		const float x[3] = {p->x[i], p->y[i], three ? p->z[i] : 0};
+		const float vi[3] = {p->vx[i], p->vy[i], three ? p->vz[i] : 0};
+		const material* m = &w->materials[p->material[i]];
+		const float mass = m->def.mass, rho = p->density[i];
+		float acc[3] = {0, 0, 0};
+		int count = bodies_around(set, x, near);
+		for (int k = 0; k < count; ++k) {
+			const rigid_body* b = &set->bodies[near[k]];
+			float n[3], d = pdl_body_distance(b, x, three, n);
+			if (!(d < h)) continue;
+			float push = p->pressure[i] / (rho * rho) * m->sph_rest_density * pdl_sph_wall_force(w, (d > 0 ? d : 0) / h) / h;
+			rec[k].body = near[k];
+			for (int c = 0; c < 3; ++c) {
+				acc[c] += push * n[c];
+				rec[k].momentum[c] = -mass * (dt * (push * n[c]));
+				rec[k].r[c] = x[c] - d * n[c] - (c == 0 ? b->def.position.x : c == 1 ? b->def.position.y : b->def.position.z);
+			}
+			if (!three) rec[k].r[2] = 0;
+		}
+		pdl_grid_runs_around(&set->grid, x[0], x[1], x[2], &runs);
+		for (int r = 0; r < runs.count; ++r)
+			for (int k = runs.begin[r]; k < runs.end[r]; ++k) {
+				float u[3] = {x[0] - set->x[k], x[1] - set->y[k], three ? x[2] - set->z[k] : 0};
+				float r2 = u[0] * u[0] + u[1] * u[1] + u[2] * u[2], a[3];
+				if (!(r2 < h2)) continue;
+				const float vk[3] = {set->vx[k], set->vy[k], set->vz[k]};
+				sph_viscosity(job, mass, rho, vi, vk, r2, a);
+				for (int c = 0; c < 3; ++c) acc[c] += set->wt[k] * a[c];
+			}
+		/* the internal pass wrote v2 = v + dt a and x2 = x + dt v2 */
+		p->vx2[i] += dt * acc[0], p->x2[i] += dt * (dt * acc[0]);
+		p->vy2[i] += dt * acc[1], p->y2[i] += dt * (dt * acc[1]);
+		if (three) p->vz2[i] += dt * acc[2], p->z2[i] += dt * (dt * acc[2]);
+	}
+}
+
+/* Body side of the viscosity, over the boundary particles. */
+static void sph_body_viscosity_range(void* ctx, int begin, int end)
+{
+	sph_pair_job* job = ctx;
+	pdl_world* w = job->w;
+	particles* p = &w->p;
+	body_set* set = &w->bodies;
+	const bool three = PDL_IS_3D(w);
+	const float h2 = job->k.h2, dt = job->dt;
+	pdl_grid_runs runs;
+	for (int k = begin; k < end; ++k) {
+		float j[3] = {0, 0, 0};
+		const float vk[3] = {set->vx[k], set->vy[k], set->vz[k]};
+		pdl_grid_runs_around(&w->grid, set->x[k], set->y[k], set->z[k], &runs);
+		for (int r = 0; r < runs.count; ++r)
+			for (int i = runs.begin[r]; i < runs.end[r]; ++i) {
+				const float x[3] = {p->x[i], p->y[i], three ? p->z[i] : 0};
+				float u[3] = {x[0] - set->x[k], x[1] - set->y[k], three ? x[2] - set->z[k] : 0};
+				float r2 = u[0] * u[0] + u[1] * u[1] + u[2] * u[2], a[3];
+				if (!(r2 < h2)) continue;
+				const float vi[3] = {p->vx[i], p->vy[i], three ? p->vz[i] : 0};
+				const float mass = w->materials[p->material[i]].def.mass;
+				sph_viscosity(job, mass, p->density[i], vi, vk, r2, a);
+				for (int c = 0; c < 3; ++c) j[c] -= mass * (dt * (set->wt[k] * a[c]));
+			}
+		set->jx[k] = j[0], set->jy[k] = j[1], set->jz[k] = j[2];
+	}
+}
+
+static sph_pair_job sph_job_of(pdl_world* w, float dt)
+{
+	return (sph_pair_job){w, dt, pdl_kernels_make(PDL_IS_3D(w) ? 3 : 2, w->def.interaction_radius)};
+}
+
+
+void pdl_bodies_sph_density(pdl_world* w, float dt)
+{
+	body_set* set = &w->bodies;
+	if (set->near_count == 0) return;
+	sph_pair_job job = sph_job_of(w, dt);
+	pdl_pool_for(w->pool, set->near_count, 64, sph_fluid_density_range, &job);
+}
+
+void pdl_bodies_sph_forces(pdl_world* w, float dt)
+{
+	body_set* set = &w->bodies;
+	const bool three = PDL_IS_3D(w);
+	sph_pair_job job = sph_job_of(w, dt);
+	for (int k = 0; k < set->slots; ++k) memset(set->bodies[k].pending_sum, 0, sizeof set->bodies[k].pending_sum);
+	if (set->near_count > 0 && reserve_contained(set)) {
+		/* the body side first: the fluid side changes v2 and x2 only, which it does not read */
+		pdl_pool_for(w->pool, set->n, 64, sph_body_viscosity_range, &job);
+		pdl_pool_for(w->pool, set->near_count, 64, sph_fluid_force_range, &job);
+		/* momentum per body: the viscosity in the boundary particles' sorted order, then the
+		 * pressure in the near list's */
+		for (int s = 0; s < set->n; ++s) {
+			rigid_body* b = &set->bodies[set->body[s]];
+			float r[3] = {set->x[s] - b->def.position.x, set->y[s] - b->def.position.y, three ? set->z[s] - b->def.position.z : 0};
+			float j[3] = {set->jx[s], set->jy[s], set->jz[s]}, t[3];
+			cross3(r, j, t);
+			for (int c = 0; c < 3; ++c) b->pending_sum[c] += j[c], b->pending_sum[3 + c] += t[c];
+		}
+		size_t records = (size_t)set->near_count * PDL_CONTAIN_BODIES;
+		for (size_t q = 0; q < records; ++q) {
+			const containment* c = &set->contained[q];
+			if (c->body < 0) continue;
+			rigid_body* b = &set->bodies[c->body];
+			float t[3];
+			cross3(c->r, c->momentum, t);
+			for (int k = 0; k < 3; ++k) b->pending_sum[k] += c->momentum[k], b->pending_sum[3 + k] += t[k];
+		}
+	}
+	/* V += J / M, omega += I^-1 L, and the pose moves by the new velocities */
+	for (int k = 0; k < set->slots; ++k) {
+		rigid_body* b = &set->bodies[k];
+		if (!b->alive) continue;
+		for (int c = 0; c < 3; ++c) {
+			b->fluid_impulse[c] += b->pending_sum[c];
+			b->fluid_angular_impulse[c] += b->pending_sum[3 + c];
+		}
+		if (b->def.type == PDL_BODY_DYNAMIC) {
+			float ang[3] = {(float)b->pending_sum[3], (float)b->pending_sum[4], (float)b->pending_sum[5]}, dw[3];
+			apply_inv_inertia(b, three, ang, dw);
+			b->def.linear_velocity.x += (float)b->pending_sum[0] * b->inv_mass;
+			b->def.linear_velocity.y += (float)b->pending_sum[1] * b->inv_mass;
+			if (three) b->def.linear_velocity.z += (float)b->pending_sum[2] * b->inv_mass;
+			if (three) b->def.angular_velocity.x += dw[0], b->def.angular_velocity.y += dw[1];
+			b->def.angular_velocity.z += dw[2];
+		}
+		pdl_vec3 v = b->def.linear_velocity, om = b->def.angular_velocity;
+		b->def.position.x += dt * v.x;
+		b->def.position.y += dt * v.y;
+		if (three) b->def.position.z += dt * v.z;
+		float theta[3] = {dt * om.x, dt * om.y, dt * om.z};
+		turn(b, three, theta);
+	}
+}
