@@ -2,6 +2,9 @@
 #include "puddle/export.h"
 
 #include "atomic_file.h"
+#include "body_geometry.h"
+
+#include <math.h>
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -110,20 +113,39 @@ static void xml_attribute(FILE* f, const char* s)
 	}
 }
 
-bool pdl_export_pvd(const char* path, const char* const* files, const double* times, int count, char* err,
-                    size_t err_size)
+bool pdl_export_pvd_datasets(const char* path, const pdl_pvd_dataset* sets, int count, char* err, size_t err_size)
 {
 	pdl_atomic_file a;
 	if (!pdl_atomic_open(&a, path, err, err_size)) return false;
 	fprintf(a.f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n");
 	fprintf(a.f, "  <Collection>\n");
 	for (int i = 0; i < count; ++i) {
-		fprintf(a.f, "    <DataSet timestep=\"%.9g\" group=\"\" part=\"0\" file=\"", times[i]);
-		xml_attribute(a.f, files[i]);
+		fprintf(a.f, "    <DataSet timestep=\"%.9g\" group=\"\" part=\"%d\" ", sets[i].time, sets[i].part);
+		if (sets[i].name) {
+			fprintf(a.f, "name=\"");
+			xml_attribute(a.f, sets[i].name);
+			fprintf(a.f, "\" ");
+		}
+		fprintf(a.f, "file=\"");
+		xml_attribute(a.f, sets[i].file);
 		fprintf(a.f, "\"/>\n");
 	}
 	fprintf(a.f, "  </Collection>\n</VTKFile>\n");
 	return pdl_atomic_commit(&a, err, err_size);
+}
+
+bool pdl_export_pvd(const char* path, const char* const* files, const double* times, int count, char* err,
+                    size_t err_size)
+{
+	pdl_pvd_dataset* sets = malloc((size_t)(count > 0 ? count : 1) * sizeof *sets);
+	if (!sets) {
+		snprintf(err, err_size, "%s: out of memory", path);
+		return false;
+	}
+	for (int i = 0; i < count; ++i) sets[i] = (pdl_pvd_dataset){files[i], times[i], 0, NULL};
+	bool ok = pdl_export_pvd_datasets(path, sets, count, err, err_size);
+	free(sets);
+	return ok;
 }
 
 /* ---- PLY ------------------------------------------------------------------------------------------ */
@@ -178,4 +200,267 @@ static void write_csv(FILE* f, const pdl_world* w, const pdl_particle_data* p, c
 bool pdl_export_csv(const char* path, const pdl_world* w, char* err, size_t err_size)
 {
 	return write_file(path, w, write_csv, err, err_size);
+}
+
+/* ---- bodies ---------------------------------------------------------------------------------------- */
+
+/* Points on a 2D circle body's outline, and the rings and segments of a 3D sphere body's
+ * tessellation (poles at the body's local +-z; the mesh turns with the body, so spin shows). */
+enum { CIRCLE_SEGMENTS = 32, SPHERE_RINGS = 8, SPHERE_SEGMENTS = 16 };
+
+static const char* const type_names[PDL_BODY_TYPE_COUNT] = {"dynamic", "kinematic"};
+
+static const char* shape_name(pdl_body_shape shape, bool three)
+{
+	switch (shape) {
+	case PDL_BODY_BOX: return "box";
+	case PDL_BODY_CIRCLE: return three ? "sphere" : "circle";
+	case PDL_BODY_POLYGON: return "polygon";
+	default: return "unknown";
+	}
+}
+
+/* Every live body, in slot order, with its def and what the fluid did to it. */
+typedef struct body_list {
+	int count;
+	pdl_body_id* ids;
+	pdl_body_def* defs;
+	pdl_body_force* forces;
+} body_list;
+
+static void free_bodies(body_list* l) { free(l->ids), free(l->defs), free(l->forces); }
+
+static bool list_bodies(const pdl_world* w, body_list* l)
+{
+	l->count = pdl_world_bodies(w, NULL, 0);
+	size_t n = (size_t)l->count + 1;
+	l->ids = malloc(n * sizeof *l->ids), l->defs = malloc(n * sizeof *l->defs), l->forces = malloc(n * sizeof *l->forces);
+	if (!l->ids || !l->defs || !l->forces) {
+		free_bodies(l);
+		return false;
+	}
+	pdl_world_bodies(w, l->ids, l->count);
+	for (int k = 0; k < l->count; ++k) {
+		pdl_world_get_body(w, l->ids[k], &l->defs[k]);
+		l->forces[k] = pdl_world_body_force(w, l->ids[k]);
+	}
+	return true;
+}
+
+/* The bodies' surfaces as polygons: points, and per polygon its point count and its body. */
+typedef struct body_mesh {
+	int points, polys, corners; /* corners: sum of the polygons' point counts */
+	pdl_vec3* point;
+	int* point_body;
+	int* poly_size;   /* points per polygon */
+	int* poly_body;
+	int* connectivity; /* point indices, polygon after polygon */
+	bool failed;
+} body_mesh;
+
+static void mesh_free(body_mesh* m) { free(m->point), free(m->point_body), free(m->poly_size), free(m->poly_body), free(m->connectivity); }
+
+/* Room for what one body adds at most: a sphere, or a polygon of PDL_MAX_POLYGON_VERTICES
+ * (a 2D circle has CIRCLE_SEGMENTS). */
+static void mesh_reserve(body_mesh* m, int bodies)
+{
+	size_t points = (size_t)bodies * (2 + (SPHERE_RINGS - 1) * SPHERE_SEGMENTS) + 1;
+	size_t polys = (size_t)bodies * (SPHERE_RINGS * SPHERE_SEGMENTS) + 1;
+	m->point = malloc(points * sizeof *m->point), m->point_body = malloc(points * sizeof *m->point_body);
+	m->poly_size = malloc(polys * sizeof *m->poly_size), m->poly_body = malloc(polys * sizeof *m->poly_body);
+	m->connectivity = malloc(4 * polys * sizeof *m->connectivity);
+	m->failed = !m->point || !m->point_body || !m->poly_size || !m->poly_body || !m->connectivity;
+}
+
+static int mesh_point(body_mesh* m, int body, pdl_vec3 p)
+{
+	m->point[m->points] = p, m->point_body[m->points] = body;
+	return m->points++;
+}
+
+/* A polygon through the points first + index[0..n). */
+static void mesh_poly(body_mesh* m, int body, int first, const int* index, int n)
+{
+	for (int i = 0; i < n; ++i) m->connectivity[m->corners++] = first + index[i];
+	m->poly_size[m->polys] = n, m->poly_body[m->polys] = body;
+	m->polys++;
+}
+
+static void mesh_body_2d(body_mesh* m, int body, const pdl_body_def* d)
+{
+	pdl_vec2 v[CIRCLE_SEGMENTS > PDL_MAX_POLYGON_VERTICES ? CIRCLE_SEGMENTS : PDL_MAX_POLYGON_VERTICES];
+	int n = pdl_body_world_vertices(d, v);
+	if (d->shape == PDL_BODY_CIRCLE) {
+		/* counter-clockwise from the body's own x axis, like box and polygon corners */
+		n = CIRCLE_SEGMENTS;
+		for (int i = 0; i < n; ++i) {
+			float a = d->angle + 2.0f * 3.14159265358979f * (float)i / (float)n;
+			v[i] = (pdl_vec2){d->position.x + d->radius * cosf(a), d->position.y + d->radius * sinf(a)};
+		}
+	}
+	int first = m->points, index[CIRCLE_SEGMENTS];
+	for (int i = 0; i < n; ++i) mesh_point(m, body, (pdl_vec3){v[i].x, v[i].y, 0}), index[i] = i;
+	mesh_poly(m, body, first, index, n);
+}
+
+static void mesh_body_3d(body_mesh* m, int body, const pdl_body_def* d)
+{
+	pdl_body_frame f = pdl_body_frame_of(d, true);
+	int first = m->points;
+	if (d->shape == PDL_BODY_BOX) {
+		pdl_vec3 corner[8];
+		pdl_body_box_corners(d, &f, corner);
+		for (int k = 0; k < 8; ++k) mesh_point(m, body, corner[k]);
+		/* the six faces, counter-clockwise seen from outside (corner bits: x 1, y 2, z 4) */
+		static const int faces[6][4] = {{0, 4, 6, 2}, {1, 3, 7, 5}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 2, 3, 1}, {4, 5, 7, 6}};
+		for (int k = 0; k < 6; ++k) mesh_poly(m, body, first, faces[k], 4);
+		return;
+	}
+	/* a sphere: the south pole, SPHERE_RINGS - 1 rings of SPHERE_SEGMENTS points, the north pole */
+	const float pi = 3.14159265358979f;
+	float r = d->radius;
+	mesh_point(m, body, pdl_body_frame_point(&f, (pdl_vec3){0, 0, -r}));
+	for (int ring = 1; ring < SPHERE_RINGS; ++ring) {
+		float polar = pi * (float)ring / (float)SPHERE_RINGS, z = -r * cosf(polar), rho = r * sinf(polar);
+		for (int k = 0; k < SPHERE_SEGMENTS; ++k) {
+			float a = 2 * pi * (float)k / (float)SPHERE_SEGMENTS;
+			mesh_point(m, body, pdl_body_frame_point(&f, (pdl_vec3){rho * cosf(a), rho * sinf(a), z}));
+		}
+	}
+	int north = mesh_point(m, body, pdl_body_frame_point(&f, (pdl_vec3){0, 0, r})) - first;
+	/* point k of ring i (1-based) is 1 + (i - 1) SPHERE_SEGMENTS + k; faces counter-clockwise from outside */
+	for (int ring = 0; ring < SPHERE_RINGS; ++ring)
+		for (int k = 0; k < SPHERE_SEGMENTS; ++k) {
+			int next = (k + 1) % SPHERE_SEGMENTS;
+			int below = 1 + (ring - 1) * SPHERE_SEGMENTS, above = 1 + ring * SPHERE_SEGMENTS;
+			if (ring == 0) {
+				int tri[3] = {0, above + next, above + k};
+				mesh_poly(m, body, first, tri, 3);
+			} else if (ring == SPHERE_RINGS - 1) {
+				int tri[3] = {below + k, below + next, north};
+				mesh_poly(m, body, first, tri, 3);
+			} else {
+				int quad[4] = {below + k, below + next, above + next, above + k};
+				mesh_poly(m, body, first, quad, 4);
+			}
+		}
+}
+
+/* cell data: one of a body's vectors (0 velocity, 1 angular velocity, 2 force, 3 torque) or
+ * numbers (0 packed id, 1 type, 2 shape) on each of its polygons */
+static void vtp_body_vectors(FILE* f, const char* name, const body_mesh* m, const body_list* l, int which)
+{
+	fprintf(f, "        <DataArray type=\"Float32\" Name=\"%s\" NumberOfComponents=\"3\" format=\"ascii\">\n", name);
+	for (int c = 0; c < m->polys; ++c) {
+		int k = m->poly_body[c];
+		pdl_vec3 v = which == 0 ? l->defs[k].linear_velocity : which == 1 ? l->defs[k].angular_velocity
+		           : which == 2 ? l->forces[k].force : l->forces[k].torque;
+		fprintf(f, "%.9g %.9g %.9g\n", (double)v.x, (double)v.y, (double)v.z);
+	}
+	fprintf(f, "        </DataArray>\n");
+}
+
+static void vtp_body_ints(FILE* f, const char* name, const body_mesh* m, const body_list* l, int which)
+{
+	fprintf(f, "        <DataArray type=\"Int32\" Name=\"%s\" format=\"ascii\">\n", name);
+	for (int c = 0; c < m->polys; ++c) {
+		int k = m->poly_body[c];
+		fprintf(f, "%d\n", which == 0 ? (int)pdl_body_id_to_int(l->ids[k]) : which == 1 ? (int)l->defs[k].type : (int)l->defs[k].shape);
+	}
+	fprintf(f, "        </DataArray>\n");
+}
+
+static void write_bodies_vtp(FILE* f, const body_list* l, const body_mesh* m)
+{
+	fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"0.1\" byte_order=\"LittleEndian\">\n");
+	fprintf(f, "  <PolyData>\n    <Piece NumberOfPoints=\"%d\" NumberOfVerts=\"0\" NumberOfLines=\"0\" "
+	           "NumberOfStrips=\"0\" NumberOfPolys=\"%d\">\n", m->points, m->polys);
+	fprintf(f, "      <Points>\n        <DataArray type=\"Float32\" Name=\"position\" NumberOfComponents=\"3\" format=\"ascii\">\n");
+	for (int i = 0; i < m->points; ++i)
+		fprintf(f, "%.9g %.9g %.9g\n", (double)m->point[i].x, (double)m->point[i].y, (double)m->point[i].z);
+	fprintf(f, "        </DataArray>\n      </Points>\n");
+	/* each point moves with its body: v + w x r */
+	fprintf(f, "      <PointData Vectors=\"velocity\">\n");
+	fprintf(f, "        <DataArray type=\"Float32\" Name=\"velocity\" NumberOfComponents=\"3\" format=\"ascii\">\n");
+	for (int i = 0; i < m->points; ++i) {
+		pdl_vec3 v = pdl_body_point_velocity(&l->defs[m->point_body[i]], m->point[i]);
+		fprintf(f, "%.9g %.9g %.9g\n", (double)v.x, (double)v.y, (double)v.z);
+	}
+	fprintf(f, "        </DataArray>\n      </PointData>\n");
+	fprintf(f, "      <CellData Scalars=\"id\">\n");
+	vtp_body_ints(f, "id", m, l, 0);
+	vtp_body_ints(f, "type", m, l, 1);
+	vtp_body_ints(f, "shape", m, l, 2);
+	vtp_body_vectors(f, "body_velocity", m, l, 0);
+	vtp_body_vectors(f, "angular_velocity", m, l, 1);
+	vtp_body_vectors(f, "force", m, l, 2);
+	vtp_body_vectors(f, "torque", m, l, 3);
+	fprintf(f, "      </CellData>\n");
+	fprintf(f, "      <Polys>\n        <DataArray type=\"Int32\" Name=\"connectivity\" format=\"ascii\">\n");
+	for (int i = 0; i < m->corners; ++i) fprintf(f, "%d\n", m->connectivity[i]);
+	fprintf(f, "        </DataArray>\n        <DataArray type=\"Int32\" Name=\"offsets\" format=\"ascii\">\n");
+	for (int c = 0, end = 0; c < m->polys; ++c) fprintf(f, "%d\n", end += m->poly_size[c]);
+	fprintf(f, "        </DataArray>\n      </Polys>\n    </Piece>\n  </PolyData>\n</VTKFile>\n");
+}
+
+bool pdl_export_bodies_vtp(const char* path, const pdl_world* w, char* err, size_t err_size)
+{
+	bool three = pdl_world_get_def(w).dimensions == 3;
+	body_list l;
+	body_mesh m = {0};
+	if (!list_bodies(w, &l)) {
+		snprintf(err, err_size, "%s: out of memory", path);
+		return false;
+	}
+	mesh_reserve(&m, l.count);
+	bool ok = !m.failed;
+	if (!ok) snprintf(err, err_size, "%s: out of memory", path);
+	for (int k = 0; ok && k < l.count; ++k) {
+		if (three) mesh_body_3d(&m, k, &l.defs[k]);
+		else mesh_body_2d(&m, k, &l.defs[k]);
+	}
+	pdl_atomic_file a;
+	if (ok) ok = pdl_atomic_open(&a, path, err, err_size);
+	if (ok) {
+		write_bodies_vtp(a.f, &l, &m);
+		ok = pdl_atomic_commit(&a, err, err_size);
+	}
+	mesh_free(&m);
+	free_bodies(&l);
+	return ok;
+}
+
+bool pdl_export_bodies_csv(const char* path, const pdl_world* w, long long frame, char* err, size_t err_size)
+{
+	bool three = pdl_world_get_def(w).dimensions == 3;
+	body_list l;
+	if (!list_bodies(w, &l)) {
+		snprintf(err, err_size, "%s: out of memory", path);
+		return false;
+	}
+	pdl_atomic_file a;
+	bool ok = pdl_atomic_open(&a, path, err, err_size);
+	if (ok) {
+		FILE* f = a.f;
+		fprintf(f, "frame,time,id,type,shape,x,y,z,%s,vx,vy,vz,wx,wy,wz,fx,fy,fz,tx,ty,tz\n", three ? "qx,qy,qz,qw" : "angle");
+		double time = pdl_world_time(w);
+		for (int k = 0; k < l.count; ++k) {
+			const pdl_body_def* d = &l.defs[k];
+			const pdl_body_force* F = &l.forces[k];
+			fprintf(f, "%lld,%.17g,%d,%s,%s,", frame, time, (int)pdl_body_id_to_int(l.ids[k]),
+			        (unsigned)d->type < PDL_BODY_TYPE_COUNT ? type_names[d->type] : "unknown", shape_name(d->shape, three));
+			fprintf(f, "%.9g,%.9g,%.9g,", (double)d->position.x, (double)d->position.y, (double)d->position.z);
+			if (three)
+				fprintf(f, "%.9g,%.9g,%.9g,%.9g,", (double)d->orientation.x, (double)d->orientation.y, (double)d->orientation.z,
+				        (double)d->orientation.w);
+			else
+				fprintf(f, "%.9g,", (double)d->angle);
+			const pdl_vec3 v[4] = {d->linear_velocity, d->angular_velocity, F->force, F->torque};
+			for (int q = 0; q < 4; ++q)
+				fprintf(f, "%.9g,%.9g,%.9g%s", (double)v[q].x, (double)v[q].y, (double)v[q].z, q < 3 ? "," : "\n");
+		}
+		ok = pdl_atomic_commit(&a, err, err_size);
+	}
+	free_bodies(&l);
+	return ok;
 }

@@ -143,6 +143,24 @@ typedef struct shape_px {
 	float nx[PDL_MAX_POLYGON_VERTICES], ny[PDL_MAX_POLYGON_VERTICES], off[PDL_MAX_POLYGON_VERTICES];
 } shape_px;
 
+/* The polygon with world corners v[0..n) (counter-clockwise) in pixels, with its edges' planes. */
+static void polygon_px(const pdl_renderer* r, const pdl_vec2* v, int n, shape_px* s)
+{
+	s->n = n;
+	for (int i = 0; i < s->n; ++i) {
+		pdl_vec2 q = pdl_render_to_pixel(r, v[i]);
+		s->px[i] = q.x, s->py[i] = q.y;
+	}
+	/* the y flip turns counter-clockwise into clockwise: outward normal of edge a->b is (-ey, ex) */
+	for (int i = 0; i < s->n; ++i) {
+		int j = (i + 1) % s->n;
+		float ex = s->px[j] - s->px[i], ey = s->py[j] - s->py[i], len = sqrtf(ex * ex + ey * ey);
+		if (len <= 0) len = 1;
+		s->nx[i] = -ey / len, s->ny[i] = ex / len;
+		s->off[i] = s->nx[i] * s->px[i] + s->ny[i] * s->py[i];
+	}
+}
+
 static shape_px shape_of(const pdl_renderer* r, const pdl_boundary_def* b)
 {
 	shape_px s;
@@ -155,19 +173,7 @@ static shape_px shape_of(const pdl_renderer* r, const pdl_boundary_def* b)
 		return s;
 	}
 	pdl_vec2 v[PDL_MAX_POLYGON_VERTICES];
-	s.n = pdl_boundary_world_vertices(b, v);
-	for (int i = 0; i < s.n; ++i) {
-		pdl_vec2 q = pdl_render_to_pixel(r, v[i]);
-		s.px[i] = q.x, s.py[i] = q.y;
-	}
-	/* the y flip turns counter-clockwise into clockwise: outward normal of edge a->b is (-ey, ex) */
-	for (int i = 0; i < s.n; ++i) {
-		int j = (i + 1) % s.n;
-		float ex = s.px[j] - s.px[i], ey = s.py[j] - s.py[i], len = sqrtf(ex * ex + ey * ey);
-		if (len <= 0) len = 1;
-		s.nx[i] = -ey / len, s.ny[i] = ex / len;
-		s.off[i] = s.nx[i] * s.px[i] + s.ny[i] * s.py[i];
-	}
+	polygon_px(r, v, pdl_boundary_world_vertices(b, v), &s);
 	return s;
 }
 
@@ -180,6 +186,77 @@ static float distance_px(const shape_px* s, float x, float y)
 	return d;
 }
 
+/* ---- bodies --------------------------------------------------------------------------------------- */
+
+/* A rigid body as drawn over the fluid: its shape in pixels, filled with its colour inside a
+ * darker outline (so that a body the colour of the fluid still stands out), and for a circle a
+ * radius in the outline's colour that shows how far it has turned. */
+typedef struct body_px {
+	shape_px shape;
+	rgbf fill, edge;
+	float x0, y0, x1, y1;     /* the pixel box it can colour */
+	float mx0, my0, mx1, my1; /* circles: the radius line, pixels */
+} body_px;
+
+/* Share of its colour a body's outline keeps. */
+#define BODY_EDGE_SHADE 0.45f
+
+static body_px body_of(const pdl_renderer* r, const pdl_body_def* b)
+{
+	body_px out;
+	memset(&out, 0, sizeof out);
+	out.fill = unpack(b->color);
+	out.edge = (rgbf){BODY_EDGE_SHADE * out.fill.r, BODY_EDGE_SHADE * out.fill.g, BODY_EDGE_SHADE * out.fill.b};
+	shape_px* s = &out.shape;
+	if (b->shape == PDL_BODY_CIRCLE) {
+		s->circle = true;
+		pdl_vec2 c = pdl_render_to_pixel(r, (pdl_vec2){b->position.x, b->position.y});
+		s->cx = c.x, s->cy = c.y, s->radius = b->radius * r->scale;
+		out.x0 = c.x - s->radius, out.x1 = c.x + s->radius, out.y0 = c.y - s->radius, out.y1 = c.y + s->radius;
+		/* the body's own x axis; the picture's y runs down */
+		out.mx0 = c.x, out.my0 = c.y;
+		out.mx1 = c.x + s->radius * cosf(b->angle), out.my1 = c.y - s->radius * sinf(b->angle);
+	} else {
+		pdl_vec2 v[PDL_MAX_POLYGON_VERTICES];
+		polygon_px(r, v, pdl_body_world_vertices(b, v), s);
+		out.x0 = out.y0 = INFINITY, out.x1 = out.y1 = -INFINITY;
+		for (int i = 0; i < s->n; ++i) {
+			out.x0 = fminf(out.x0, s->px[i]), out.x1 = fmaxf(out.x1, s->px[i]);
+			out.y0 = fminf(out.y0, s->py[i]), out.y1 = fmaxf(out.y1, s->py[i]);
+		}
+	}
+	/* the anti-aliased rim reaches half a pixel out */
+	out.x0 -= 1, out.y0 -= 1, out.x1 += 1, out.y1 += 1;
+	return out;
+}
+
+/* Distance in pixels from (x, y) to the segment (ax, ay) - (bx, by). */
+static float segment_distance(float x, float y, float ax, float ay, float bx, float by)
+{
+	float ex = bx - ax, ey = by - ay, len2 = ex * ex + ey * ey;
+	float t = len2 > 0 ? ((x - ax) * ex + (y - ay) * ey) / len2 : 0;
+	t = fminf(1.0f, fmaxf(0.0f, t));
+	float dx = x - (ax + t * ex), dy = y - (ay + t * ey);
+	return sqrtf(dx * dx + dy * dy);
+}
+
+/* The colour c with body b drawn over it at pixel centre (x, y); the outline is edge_width
+ * pixels wide. */
+static rgbf draw_body(const body_px* b, float edge_width, float x, float y, rgbf c)
+{
+	float dist = distance_px(&b->shape, x, y);
+	float cover = fminf(1.0f, fmaxf(0.0f, 0.5f - dist));
+	if (cover <= 0) return c;
+	/* 0 inside the outline, 1 on it, blended across one pixel */
+	float on_edge = fminf(1.0f, fmaxf(0.0f, dist + edge_width + 0.5f));
+	rgbf body = mix(b->fill, b->edge, on_edge);
+	if (b->shape.circle) {
+		float d = segment_distance(x, y, b->mx0, b->my0, b->mx1, b->my1);
+		body = mix(body, b->edge, fminf(1.0f, fmaxf(0.0f, 0.5f * edge_width + 0.5f - d)));
+	}
+	return mix(c, body, cover);
+}
+
 /* ---- the picture ----------------------------------------------------------------------------------- */
 
 typedef struct frame_job {
@@ -187,6 +264,10 @@ typedef struct frame_job {
 	const pdl_particle_data* p;
 	const shape_px* shapes;
 	int shape_count;
+	const body_px* bodies;
+	int body_count;
+	float body_edge; /* outline width, pixels */
+	int* active;     /* scratch, body_count: the bodies that reach the current row */
 	float lo, hi;
 	int row0, row1;
 } frame_job;
@@ -201,9 +282,13 @@ static void composite(const frame_job* job)
 	rgbf bg = unpack(d->background), wall = unpack(d->wall_color), obstacle = unpack(d->obstacle_color);
 	float t = d->threshold, lo = job->lo, hi = job->hi;
 	for (int y = job->row0; y < job->row1; ++y) {
+		float row_y = (float)y + 0.5f;
+		int active = 0;
+		for (int k = 0; k < job->body_count; ++k)
+			if (row_y >= job->bodies[k].y0 && row_y <= job->bodies[k].y1) job->active[active++] = k;
 		for (int x = 0; x < w; ++x) {
 			size_t at = (size_t)y * (size_t)w + (size_t)x;
-			float fx = (float)x + 0.5f, fy = (float)y + 0.5f;
+			float fx = (float)x + 0.5f, fy = row_y;
 			rgbf c = bg;
 			/* fluid: coverage from the field's signed distance to the threshold */
 			float f = r->field[at];
@@ -223,6 +308,11 @@ static void composite(const frame_job* job)
 					fluid = (rgbf){fluid.r * shade, fluid.g * shade, fluid.b * shade};
 					c = mix(c, fluid, cover);
 				}
+			}
+			/* bodies over the fluid, in slot order */
+			for (int a = 0; a < active; ++a) {
+				const body_px* b = &job->bodies[job->active[a]];
+				if (fx >= b->x0 && fx <= b->x1) c = draw_body(b, job->body_edge, fx, fy, c);
 			}
 			/* walls over the fluid, so the surface meets them flush */
 			for (int k = 0; k < job->shape_count; ++k) {
@@ -268,11 +358,24 @@ const uint8_t* pdl_render(pdl_renderer* r, const pdl_world* world)
 		shapes[shape_count++] = shape_of(r, &b);
 	}
 	int bands = render_bands(d);
+	render_bodies rb;
+	if (!render_bodies_get(world, bands, &rb)) return NULL;
+	body_px* bodies = malloc((size_t)(rb.count + 1) * sizeof *bodies);
+	if (!bodies) {
+		render_bodies_free(&rb);
+		return NULL;
+	}
+	for (int k = 0; k < rb.count; ++k) bodies[k] = body_of(r, &rb.defs[k]);
+	/* an outline that stays visible as pictures grow: 1.5 px up to 540 rows, then 1/360 of the height */
+	float body_edge = fmaxf(1.5f, (float)d->height / 360.0f);
 	frame_job jobs[PDL_RENDER_MAX_THREADS];
 	for (int b = 0; b < bands; ++b)
-		jobs[b] = (frame_job){r, &p, shapes, shape_count, lo, hi, (int)((long long)d->height * b / bands),
-		                      (int)((long long)d->height * (b + 1) / bands)};
+		jobs[b] = (frame_job){r, &p, shapes, shape_count, bodies, rb.count, body_edge,
+		                      rb.active + (size_t)b * (size_t)(rb.count + 1), lo, hi,
+		                      (int)((long long)d->height * b / bands), (int)((long long)d->height * (b + 1) / bands)};
 	run_bands(jobs, sizeof jobs[0], bands, splat_band);
 	run_bands(jobs, sizeof jobs[0], bands, composite_band);
+	render_bodies_free(&rb);
+	free(bodies);
 	return r->rgb;
 }

@@ -1,10 +1,12 @@
 /* The software renderer of 3D worlds (render.h): particles as shaded spheres in a depth buffer,
- * obstacles and the container's floor ray-traced per pixel, the container's edges as
+ * obstacles, rigid bodies and the container's floor ray-traced per pixel, the container's edges as
  * anti-aliased lines. Three passes, each split into bands: project the particles (bands of
  * particles), rasterize the spheres (bands of rows), shade (bands of rows). Every band writes
  * only its own particles or rows and reads particles in storage order, so the picture does not
  * depend on the thread count. */
 #include "render_internal.h"
+
+#include "body_geometry.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -107,22 +109,26 @@ static pdl_vec3 to_view(const pdl_view3* v, pdl_vec3 n) { return v3(dot(n, v->r)
 
 typedef enum solid_kind { SOLID_BOX, SOLID_SPHERE, SOLID_FLOOR, SOLID_BOWL } solid_kind;
 
-/* A box is kept in its own frame: local = Rz(-angle) (world - centre). */
+/* A box is kept in its own frame: local = R^T (world - centre), R's columns the box's axes. */
 typedef struct solid {
 	solid_kind kind;
 	pdl_vec3 centre, half; /* half: box half extents; .x is a sphere's radius */
-	float cos_a, sin_a;    /* the box's turn about z */
+	pdl_vec3 ax, ay, az;   /* the box's axes in the world: unit, right-handed */
 	rgbf color;
 } solid;
 
-static pdl_vec3 to_local(const solid* s, pdl_vec3 d)
+/* A solid's axes turned by angle about z (obstacles and containers turn only so). */
+static void turn_about_z(solid* s, float angle)
 {
-	return v3(s->cos_a * d.x + s->sin_a * d.y, -s->sin_a * d.x + s->cos_a * d.y, d.z);
+	float c = cosf(angle), sn = sinf(angle);
+	s->ax = v3(c, sn, 0), s->ay = v3(-sn, c, 0), s->az = v3(0, 0, 1);
 }
+
+static pdl_vec3 to_local(const solid* s, pdl_vec3 d) { return v3(dot(s->ax, d), dot(s->ay, d), dot(s->az, d)); }
 
 static pdl_vec3 from_local(const solid* s, pdl_vec3 d)
 {
-	return v3(s->cos_a * d.x - s->sin_a * d.y, s->sin_a * d.x + s->cos_a * d.y, d.z);
+	return add(add(scale(s->ax, d.x), scale(s->ay, d.y)), scale(s->az, d.z));
 }
 
 /* The nearest hit of the ray eye + t dir with t in (near, *t), shortening *t and setting the
@@ -212,10 +218,92 @@ static bool project_edge(const pdl_renderer* r, pdl_vec3 a, pdl_vec3 b, float ha
 	return true;
 }
 
+/* ---- rigid bodies ------------------------------------------------------------------------------------ */
+
+/* A body as a ray-traced solid in its own colour, with the pixel box its picture lies in (so a
+ * pixel tries only the bodies that can cover it). */
+typedef struct body_solid {
+	solid s;
+	rgbf edge;            /* the colour of a box's edges and a sphere's rim */
+	float x0, y0, x1, y1; /* pixels; x0 > x1: not in the picture */
+} body_solid;
+
+/* Share of its colour a body's edges and rim keep, as in 2D pictures. */
+#define BODY_EDGE_SHADE 0.45f
+
+/* Grows the pixel box b by the projection of p; false if p is not beyond the near plane (then
+ * the box is not to be trusted). */
+static bool box_add(const pdl_renderer* r, body_solid* b, pdl_vec3 p)
+{
+	pdl_vec3 q = pdl_render_project(r, p);
+	if (!(q.z > r->view.near)) return false;
+	b->x0 = fminf(b->x0, q.x), b->x1 = fmaxf(b->x1, q.x), b->y0 = fminf(b->y0, q.y), b->y1 = fmaxf(b->y1, q.y);
+	return true;
+}
+
+static body_solid body_solid_of(const pdl_renderer* r, const pdl_body_def* d)
+{
+	body_solid b;
+	memset(&b, 0, sizeof b);
+	pdl_body_frame f = pdl_body_frame_of(d, true);
+	b.s.centre = d->position;
+	b.s.ax = f.ax, b.s.ay = f.ay, b.s.az = f.az;
+	b.s.color = unpack(d->color);
+	b.edge = (rgbf){BODY_EDGE_SHADE * b.s.color.r, BODY_EDGE_SHADE * b.s.color.g, BODY_EDGE_SHADE * b.s.color.b};
+	/* its picture lies within the hull of the projected corners of the box, or of a cube about
+	 * the sphere aligned with the view (perspective keeps convex hulls while all is in front) */
+	pdl_vec3 corners[8];
+	if (d->shape == PDL_BODY_CIRCLE) {
+		b.s.kind = SOLID_SPHERE;
+		b.s.half = v3(d->radius, d->radius, d->radius);
+		const pdl_view3* v = &r->view;
+		for (int k = 0; k < 8; ++k)
+			corners[k] = add(d->position, add(add(scale(v->r, k & 1 ? d->radius : -d->radius), scale(v->u, k & 2 ? d->radius : -d->radius)),
+			                                  scale(v->f, k & 4 ? d->radius : -d->radius)));
+	} else {
+		b.s.kind = SOLID_BOX;
+		b.s.half = d->half_extents;
+		pdl_body_box_corners(d, &f, corners);
+	}
+	b.x0 = b.y0 = INFINITY, b.x1 = b.y1 = -INFINITY;
+	bool in_front = true;
+	for (int k = 0; k < 8; ++k) in_front &= box_add(r, &b, corners[k]);
+	if (!in_front) { /* reaches behind the near plane: any pixel may see it */
+		b.x0 = b.y0 = -INFINITY, b.x1 = b.y1 = INFINITY;
+		return b;
+	}
+	b.x0 -= 1, b.y0 -= 1, b.x1 += 1, b.y1 += 1;
+	return b;
+}
+
+/* The colour of body b, hit at view depth t by the ray eye + t dir, with world normal n: its
+ * colour shaded, and darkened within edge_width pixels of a box's edges or a sphere's rim, so that
+ * a body reads against fluid of its own colour. */
+static rgbf body_color(const pdl_renderer* r, const body_solid* b, pdl_vec3 dir, float t, pdl_vec3 n, float edge_width)
+{
+	const pdl_view3* v = &r->view;
+	rgbf base = b->s.color;
+	float band = edge_width * t / v->focal; /* world units at that depth */
+	if (b->s.kind == SOLID_BOX) {
+		pdl_vec3 l = to_local(&b->s, sub(add(v->eye, scale(dir, t)), b->s.centre));
+		int near_faces = (fabsf(l.x) > b->s.half.x - band) + (fabsf(l.y) > b->s.half.y - band) + (fabsf(l.z) > b->s.half.z - band);
+		if (near_faces >= 2) base = b->edge;
+	} else {
+		/* the ray passes the centre at R sqrt(1 - (n.u)^2), u its unit direction */
+		float cosine = dot(n, normalize(dir));
+		float miss = b->s.half.x * sqrtf(fmaxf(0.0f, 1 - cosine * cosine));
+		if (b->s.half.x - miss < band) base = b->edge;
+	}
+	return shade(base, to_view(v, n));
+}
+
 /* Everything the shading pass draws besides the particles. */
 typedef struct scene3 {
 	solid solids[MAX_SOLIDS + 1];
 	int solid_count;
+	const body_solid* bodies;
+	int body_count;
+	float body_edge; /* width of a body's darkened edges, pixels */
 	edge_px edges[MAX_EDGES];
 	int edge_count;
 	float half_width; /* of edge lines, pixels */
@@ -245,7 +333,8 @@ static void build_scene(const pdl_renderer* r, const pdl_world* world, float sph
 	for (int id = 0; id < limit; ++id) {
 		pdl_boundary_def b;
 		if (!pdl_world_get_boundary(world, id, &b)) continue;
-		solid s = {SOLID_BOX, b.position, b.half_extents, cosf(b.angle), sinf(b.angle), unpack(d->obstacle_color)};
+		solid s = {.kind = SOLID_BOX, .centre = b.position, .half = b.half_extents, .color = unpack(d->obstacle_color)};
+		turn_about_z(&s, b.angle);
 		switch (b.kind) {
 		case PDL_BOUNDARY_BOX:
 		case PDL_BOUNDARY_CIRCLE:
@@ -298,6 +387,7 @@ typedef struct job3 {
 	const pdl_particle_data* p;
 	const float* radius; /* world units, by material */
 	const scene3* sc;
+	int* active;         /* scratch, one per body: the bodies whose pixel box reaches the row */
 	float lo, hi;        /* scalar colour range */
 	int from, to;        /* particles (pass 1) or rows (passes 2 and 3) */
 } job3;
@@ -403,6 +493,9 @@ static void* shade_band(void* arg)
 	for (int y = job->from; y < job->to; ++y) {
 		float fy = (float)y + 0.5f;
 		rgbf sky = mix(sc->background_top, sc->background, fy / (float)d->height);
+		int active = 0;
+		for (int k = 0; k < sc->body_count; ++k)
+			if (fy >= sc->bodies[k].y0 && fy <= sc->bodies[k].y1) job->active[active++] = k;
 		for (int x = 0; x < w; ++x) {
 			size_t at = (size_t)y * (size_t)w + (size_t)x;
 			float fx = (float)x + 0.5f;
@@ -410,11 +503,18 @@ static void* shade_band(void* arg)
 			int particle = r->hit[at];
 			/* solids nearer than the nearest sphere replace it */
 			pdl_vec3 dir = pixel_ray(r, fx, fy), normal = {0, 0, 0};
-			int solid_hit = -1;
+			int solid_hit = -1, body_hit = -1;
 			for (int k = 0; k < sc->solid_count; ++k)
 				if (intersect(&sc->solids[k], v->eye, dir, v->near, &depth, &normal)) solid_hit = k;
+			for (int a = 0; a < active; ++a) {
+				const body_solid* b = &sc->bodies[job->active[a]];
+				if (fx >= b->x0 && fx <= b->x1 && intersect(&b->s, v->eye, dir, v->near, &depth, &normal))
+					body_hit = job->active[a];
+			}
 			rgbf c = sky;
-			if (solid_hit >= 0) {
+			if (body_hit >= 0) {
+				c = body_color(r, &sc->bodies[body_hit], dir, depth, normal, sc->body_edge);
+			} else if (solid_hit >= 0) {
 				c = shade(sc->solids[solid_hit].color, to_view(v, normal));
 			} else if (particle >= 0) {
 				const float* q = r->projected + 4 * (size_t)particle;
@@ -492,14 +592,26 @@ const uint8_t* pdl_render_3d(pdl_renderer* r, const pdl_world* world)
 	for (int m = 0; m < materials; ++m) largest = fmaxf(largest, radius[m]);
 	build_scene(r, world, largest, &scene);
 	int bands = render_bands(d);
+	render_bodies rb;
+	if (!render_bodies_get(world, bands, &rb)) return NULL;
+	body_solid* bodies = malloc((size_t)(rb.count + 1) * sizeof *bodies);
+	if (!bodies) {
+		render_bodies_free(&rb);
+		return NULL;
+	}
+	for (int k = 0; k < rb.count; ++k) bodies[k] = body_solid_of(r, &rb.defs[k]);
+	scene.bodies = bodies, scene.body_count = rb.count;
+	scene.body_edge = 2 * scene.half_width; /* as wide as the container's edge lines */
 	job3 jobs[PDL_RENDER_MAX_THREADS];
 	for (int b = 0; b < bands; ++b)
-		jobs[b] = (job3){r, &p, radius, &scene, lo, hi, (int)((long long)p.count * b / bands),
-		                 (int)((long long)p.count * (b + 1) / bands)};
+		jobs[b] = (job3){r, &p, radius, &scene, rb.active + (size_t)b * (size_t)(rb.count + 1), lo, hi,
+		                 (int)((long long)p.count * b / bands), (int)((long long)p.count * (b + 1) / bands)};
 	run_bands(jobs, sizeof jobs[0], bands, project_band);
 	for (int b = 0; b < bands; ++b)
 		jobs[b].from = (int)((long long)d->height * b / bands), jobs[b].to = (int)((long long)d->height * (b + 1) / bands);
 	run_bands(jobs, sizeof jobs[0], bands, sphere_band);
 	run_bands(jobs, sizeof jobs[0], bands, shade_band);
+	render_bodies_free(&rb);
+	free(bodies);
 	return r->rgb;
 }

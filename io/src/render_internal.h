@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 /* The orbit camera resolved for one picture size (render3d.c). A pixel's ray is
  * eye + t (f + ndc_x tan_x r + ndc_y tan_y u): its f component is 1, so t is the view depth. */
@@ -119,6 +120,35 @@ static inline void scalar_range(const pdl_render_def* d, const pdl_particle_data
 	if (!(b > a)) b = a + 1;
 	*lo = a, *hi = b;
 }
+
+/* ---- bodies ------------------------------------------------------------------------------------- */
+
+/* What a picture needs of the world's rigid bodies: their defs in slot order, and for each band
+ * of rows a scratch list of body indices (the bodies that reach its current row), `bands`
+ * lists of count + 1 ints one after the other. */
+typedef struct render_bodies {
+	int count;
+	pdl_body_def* defs;
+	int* active;
+} render_bodies;
+
+/* false if out of memory (then nothing is held) */
+static inline bool render_bodies_get(const pdl_world* w, int bands, render_bodies* out)
+{
+	out->count = pdl_world_bodies(w, NULL, 0);
+	size_t n = (size_t)out->count + 1;
+	pdl_body_id* ids = malloc(n * sizeof *ids);
+	out->defs = malloc(n * sizeof *out->defs);
+	out->active = malloc((size_t)bands * n * sizeof *out->active);
+	bool ok = ids && out->defs && out->active;
+	if (ok) pdl_world_bodies(w, ids, out->count);
+	for (int k = 0; ok && k < out->count; ++k) pdl_world_get_body(w, ids[k], &out->defs[k]);
+	free(ids);
+	if (!ok) free(out->defs), free(out->active);
+	return ok;
+}
+
+static inline void render_bodies_free(render_bodies* b) { free(b->defs), free(b->active); }
 
 /* ---- threads ------------------------------------------------------------------------------------ */
 

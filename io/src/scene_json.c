@@ -83,6 +83,17 @@ static cJSON* field_item(const pdl_scene* s, const scene_field* f, const void* b
 		for (int i = 0; i < n; ++i) cJSON_AddItemToArray(a, vec2_item(((const pdl_vec2*)at)[i]));
 		return a;
 	}
+	case FT_QUAT: {
+		const pdl_quat* q = (const pdl_quat*)at;
+		cJSON* a = cJSON_CreateArray();
+		const float c[4] = {q->x, q->y, q->z, q->w};
+		for (int i = 0; i < 4; ++i) cJSON_AddItemToArray(a, float_item(c[i]));
+		return a;
+	}
+	case FT_SPIN: {
+		const pdl_vec3* w = (const pdl_vec3*)at;
+		return s->world.dimensions == 3 ? vec_item(*w, 3) : float_item(w->z);
+	}
 	case FT_PATH: {
 		int n;
 		memcpy(&n, (const char*)base + f->size, sizeof n);
@@ -101,6 +112,7 @@ static cJSON* object_item(const pdl_scene* s, const scene_object* o, const void*
 	for (int i = 0; i < o->field_count; ++i) {
 		const scene_field* f = &o->fields[i];
 		if (f->shapes && (shape < 0 || !(f->shapes & (1u << shape)))) continue;
+		if (!pdl_schema_in_dimensions(f, s->world.dimensions)) continue;
 		if (f->flags & FR_OMIT_EMPTY) {
 			int n;
 			memcpy(&n, (const char*)base + f->size, sizeof n);
@@ -134,6 +146,10 @@ char* pdl_scene_to_json(const pdl_scene* s)
 	cJSON_AddItemToObject(root, "obstacles",
 	                      list_item(s, &pdl_schema_obstacle, s->obstacles, sizeof s->obstacles[0], s->obstacle_count));
 	cJSON_AddItemToObject(root, "fills", list_item(s, &pdl_schema_fill, s->fills, sizeof s->fills[0], s->fill_count));
+	/* written only when there are bodies, so that the text of a scene without them, and with it
+	 * the hash its snapshots carry, stays what it was before scenes had bodies */
+	if (s->body_count)
+		cJSON_AddItemToObject(root, "bodies", list_item(s, &pdl_schema_body, s->bodies, sizeof s->bodies[0], s->body_count));
 	cJSON_AddItemToObject(root, "emitters",
 	                      list_item(s, &pdl_schema_emitter, s->emitters, sizeof s->emitters[0], s->emitter_count));
 	cJSON_AddItemToObject(root, "strokes", list_item(s, &pdl_schema_stroke, s->strokes, sizeof s->strokes[0], s->stroke_count));

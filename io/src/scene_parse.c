@@ -74,6 +74,18 @@ static bool read_number(parser* p, const char* path, const cJSON* v, const scene
 	return true;
 }
 
+/* The first n numbers of the array v (its length checked by the caller), each by the field's
+ * rule; a refusal names the element, "world.gravity[1]". */
+static bool read_numbers(parser* p, const char* path, const cJSON* v, const scene_field* f, int n, double* c)
+{
+	for (int i = 0; i < n; ++i) {
+		char sub[208]; /* path (< 192) and "[i]" */
+		snprintf(sub, sizeof sub, "%s[%d]", path, i);
+		if (!read_number(p, sub, cJSON_GetArrayItem(v, i), f, &c[i])) return false;
+	}
+	return true;
+}
+
 /* A vector key: [x, y] in a 2D scene (z keeps its default), [x, y, z] in a 3D scene. */
 static bool read_vec(parser* p, const char* path, const cJSON* v, const scene_field* f, pdl_vec3* out)
 {
@@ -83,11 +95,7 @@ static bool read_vec(parser* p, const char* path, const cJSON* v, const scene_fi
 		return fail(p, path, "must be an array [x, y] of two numbers, got %s", type_name(v)), false;
 	}
 	double c[3] = {0, 0, out->z};
-	for (int i = 0; i < n; ++i) {
-		char sub[208]; /* path (< 192) and "[i]" */
-		snprintf(sub, sizeof sub, "%s[%d]", path, i);
-		if (!read_number(p, sub, cJSON_GetArrayItem(v, i), f, &c[i])) return false;
-	}
+	if (!read_numbers(p, path, v, f, n, c)) return false;
 	*out = (pdl_vec3){(float)c[0], (float)c[1], (float)c[2]};
 	return true;
 }
@@ -98,11 +106,7 @@ static bool read_vec2(parser* p, const char* path, const cJSON* v, const scene_f
 	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2)
 		return fail(p, path, "must be an array [x, y] of two numbers, got %s", type_name(v)), false;
 	double c[2];
-	for (int i = 0; i < 2; ++i) {
-		char sub[208]; /* path (< 192) and "[i]" */
-		snprintf(sub, sizeof sub, "%s[%d]", path, i);
-		if (!read_number(p, sub, cJSON_GetArrayItem(v, i), f, &c[i])) return false;
-	}
+	if (!read_numbers(p, path, v, f, 2, c)) return false;
 	*out = (pdl_vec2){(float)c[0], (float)c[1]};
 	return true;
 }
@@ -216,6 +220,23 @@ static bool read_field(parser* p, const char* path, const cJSON* v, const scene_
 		memcpy((char*)base + f->size, &n, sizeof n);
 		return true;
 	}
+	case FT_QUAT: {
+		if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 4)
+			return fail(p, path, "must be a quaternion [x, y, z, w] (4 numbers), got %s", type_name(v)), false;
+		double c[4];
+		if (!read_numbers(p, path, v, f, 4, c)) return false;
+		*(pdl_quat*)at = (pdl_quat){(float)c[0], (float)c[1], (float)c[2], (float)c[3]};
+		return true;
+	}
+	case FT_SPIN:
+		/* 3D: a vector along the axis; 2D: radians / s about z, one number */
+		if (p->scene->world.dimensions == 3) return read_vec(p, path, v, f, (pdl_vec3*)at);
+		if (!cJSON_IsNumber(v))
+			return fail(p, path, "must be a number (radians / s, counter-clockwise) in a 2D scene, got %s", type_name(v)),
+			       false;
+		if (!read_number(p, path, v, f, &x)) return false;
+		*(pdl_vec3*)at = (pdl_vec3){0, 0, (float)x};
+		return true;
 	case FT_POINTS:
 	case FT_PATH: {
 		bool path3 = f->type == FT_PATH && p->scene->world.dimensions == 3;
@@ -293,12 +314,16 @@ static bool read_object(parser* p, const char* path, const cJSON* object, const 
 		const scene_field* f = &o->fields[k];
 		if (f->shapes && shape >= 0 && !(f->shapes & (1u << shape)))
 			return fail(p, sub, "is not used by %s \"%s\"", o->fields[o->shape_field].key, shape_name(p, o, shape)), false;
+		if (!pdl_schema_in_dimensions(f, p->scene->world.dimensions))
+			return fail(p, sub, "is used by %s scenes only (%s)", (f->flags & FR_2D_ONLY) ? "2D" : "3D", f->other_dimension),
+			       false;
 		if (!read_field(p, sub, v, f, base)) return false;
 		*given |= 1u << k;
 	}
 	for (int i = 0; i < o->field_count; ++i) {
 		const scene_field* f = &o->fields[i];
-		bool used = !f->shapes || (shape >= 0 && (f->shapes & (1u << shape)));
+		bool used = (!f->shapes || (shape >= 0 && (f->shapes & (1u << shape)))) &&
+		            pdl_schema_in_dimensions(f, p->scene->world.dimensions);
 		if ((f->flags & FR_REQUIRED) && used && !(*given & (1u << i))) {
 			char sub[192];
 			snprintf(sub, sizeof sub, "%s.%s", path, f->key);
@@ -343,13 +368,39 @@ static bool read_list(parser* p, const cJSON* root, const char* key, const scene
 static void material_default(void* item, int i) { *(pdl_scene_material*)item = pdl_schema_material_default(i); }
 static void obstacle_default(void* item, int i) { (void)i, *(pdl_boundary_def*)item = pdl_schema_obstacle_default(); }
 static void fill_default(void* item, int i) { (void)i, *(pdl_scene_fill*)item = pdl_schema_fill_default(); }
+static void body_default(void* item, int i) { (void)i, *(pdl_scene_body*)item = pdl_schema_body_default(); }
 static void emitter_default(void* item, int i) { (void)i, *(pdl_scene_emitter*)item = pdl_schema_emitter_default(); }
 static void stroke_default(void* item, int i) { (void)i, *(pdl_scene_stroke*)item = pdl_schema_stroke_default(); }
 
 /* ---- checks across fields ---------------------------------------------------------------------- */
 
-/* Material and boundary rules are the engine's own: add them to a scratch world and turn its
- * error (struct, field, rule) into a JSON path. */
+/* The engine's refusal of one copy of bodies[entry], at the key of the file it concerns:
+ * "bodies[2].position: must put the whole body inside the container, it reaches out of a
+ * container (the copy at position + 3 * step)". */
+static void fail_body(parser* p, int entry, int copy, const pdl_error* e)
+{
+	const char* field = pdl_error_field(e->id);
+	/* the def's names the file spells otherwise; "size" is the whole body's */
+	const char* key = strcmp(field, "linear_velocity") == 0        ? "velocity"
+	                  : strcmp(field, "vertex_count") == 0          ? "vertices"
+	                  : field_index(&pdl_schema_body, field) >= 0 ? field
+	                                                                : NULL;
+	char path[96], rule[256], which[64] = "";
+	if (key) snprintf(path, sizeof path, "bodies[%d].%s", entry, key);
+	else snprintf(path, sizeof path, "bodies[%d]", entry);
+	const char* text = pdl_error_rule(e->id);
+	if (!isnan(e->value)) snprintf(rule, sizeof rule, "%s, got %g", text, e->value);
+	else { /* a refusal with a reason in words has it after the rule */
+		const char* at = strstr(e->message, text);
+		snprintf(rule, sizeof rule, "%s", at ? at : text);
+	}
+	if (p->scene->bodies[entry].count > 1) snprintf(which, sizeof which, " (the copy at position + %d * step)", copy);
+	fail(p, path, "%s%s", rule, which);
+}
+
+/* Material, boundary and body rules are the engine's own: add them to a scratch world and turn
+ * its error (struct, field, rule) into a JSON path. Bodies are checked against the container
+ * here, before any particle exists. */
 static bool check_with_engine(parser* p)
 {
 	pdl_scene* s = p->scene;
@@ -386,6 +437,11 @@ static bool check_with_engine(parser* p)
 			fail(p, path, "%s", pdl_error_rule(e.id));
 			ok = false;
 		}
+	int entry, copy;
+	if (ok && !pdl_schema_add_bodies(s, w, &entry, &copy, &e)) {
+		fail_body(p, entry, copy, &e);
+		ok = false;
+	}
 	pdl_world_destroy(w);
 	return ok;
 }
@@ -415,7 +471,8 @@ static void grow_box(pdl_vec3* lo, pdl_vec3* hi, const pdl_boundary_def* b, int 
 }
 
 /* Defaults that depend on other keys, then rules that join several keys. */
-static bool resolve(parser* p, unsigned world_bounds_given, const unsigned* fill_given, unsigned camera_given)
+static bool resolve(parser* p, unsigned world_bounds_given, const unsigned* fill_given, const unsigned* body_given,
+                    unsigned camera_given)
 {
 	pdl_scene* s = p->scene;
 	float h = s->world.interaction_radius;
@@ -486,6 +543,19 @@ static bool resolve(parser* p, unsigned world_bounds_given, const unsigned* fill
 			return fail(p, path, "must be greater than start (%g), got %g", st->start, st->end), false;
 		}
 	}
+	long long bodies = 0;
+	for (int i = 0; i < s->body_count; ++i) {
+		char path[64];
+		if (s->bodies[i].count > 1 && !(body_given[i] & (1u << field_index(&pdl_schema_body, "step")))) {
+			snprintf(path, sizeof path, "bodies[%d].step", i);
+			return fail(p, path, "is required when count > 1 (copies would overlap)"), false;
+		}
+		bodies += s->bodies[i].count;
+		if (bodies > PDL_MAX_BODIES) {
+			snprintf(path, sizeof path, "bodies[%d].count", i);
+			return fail(p, path, "makes %lld bodies in all, more than the %d a world holds", bodies, PDL_MAX_BODIES), false;
+		}
+	}
 	for (int i = 0; i < s->material_count; ++i) {
 		if (!s->materials[i].name[0]) {
 			char path[64];
@@ -503,13 +573,12 @@ static bool resolve(parser* p, unsigned world_bounds_given, const unsigned* fill
 	if (!check_with_engine(p)) return false;
 	/* Counted before anything is allocated: a scene asking for a billion particles is refused
 	 * here, in microseconds, with the number, instead of running the machine out of memory. */
-	double total = 0;
-	for (int i = 0; i < s->fill_count; ++i) {
-		pdl_scene one = *s;
-		one.fill_count = 1;
-		one.fills[0] = s->fills[i];
-		one.emitter_count = 0;
-		total += pdl_scene_estimate_particles(&one);
+	int fill_count = s->fill_count, emitter_count = s->emitter_count;
+	s->emitter_count = 0;
+	for (int i = 0; i < fill_count; ++i) {
+		/* the estimate of fills 0 .. i: the scene is too large to copy, so it is cut short */
+		s->fill_count = i + 1;
+		double total = pdl_scene_estimate_particles(s);
 		if (total > s->world.max_particles) {
 			char path[64];
 			snprintf(path, sizeof path, "fills[%d]", i);
@@ -518,6 +587,7 @@ static bool resolve(parser* p, unsigned world_bounds_given, const unsigned* fill
 			       false;
 		}
 	}
+	s->fill_count = fill_count, s->emitter_count = emitter_count;
 	double all = pdl_scene_estimate_particles(s);
 	if (all > s->world.max_particles)
 		return fail(p, "emitters", "would make about %.3g particles in all, more than solver.max_particles = %d", all,
@@ -630,11 +700,17 @@ static bool parse_root(parser* p, const cJSON* root)
 		if (!read_object(p, "camera", v, &pdl_schema_camera, &s->camera, &camera_given, NULL)) return false;
 		s->has_camera = true;
 	}
-	/* fills last: their "given" masks are needed by resolve() */
+	/* fills and bodies last: their "given" masks are needed by resolve() */
 	if (!read_list(p, root, "fills", &pdl_schema_fill, s->fills, sizeof s->fills[0], PDL_SCENE_MAX_FILLS, &s->fill_count,
 	               fill_default, given))
 		return false;
-	return resolve(p, bounds_given, given, camera_given);
+	unsigned* body_given = malloc(PDL_SCENE_MAX_BODIES * sizeof *body_given);
+	if (!body_given) return fail(p, "", "out of memory"), false;
+	bool ok = read_list(p, root, "bodies", &pdl_schema_body, s->bodies, sizeof s->bodies[0], PDL_SCENE_MAX_BODIES,
+	                    &s->body_count, body_default, body_given) &&
+	          resolve(p, bounds_given, given, body_given, camera_given);
+	free(body_given);
+	return ok;
 }
 
 pdl_scene* pdl_scene_parse(const char* json, size_t length, const char* file, pdl_scene_error* err)

@@ -138,6 +138,42 @@ static const scene_field fill_fields[] = {
 };
 const scene_object pdl_schema_fill = {"fill", fill_fields, COUNT(fill_fields), 0};
 
+/* ---- bodies: pdl_body_def, count copies step apart ------------------------------------------ */
+
+typedef pdl_scene_body sbody;
+/* in pdl_body_shape and pdl_body_type order, so the stored value is the index */
+static const char* const body_shapes[] = {"box", "circle", "polygon"};
+static const char* const body_shapes_3d[] = {"box", "sphere", NULL};
+static const char* const body_types[] = {"dynamic", "kinematic"};
+enum { B_BOX = 1u << 0, B_CIRCLE = 1u << 1, B_POLYGON = 1u << 2 };
+/* a key of one dimension only: the other dimension's key named in its refusal */
+#define DIMS(k, t, s, m, fl, other) {k, t, offsetof(s, m), -INF, INF, fl, NULL, 0, 0, 0, 0, NULL, other}
+/* Ranges the engine also checks (validate_body) are given here too, so the message shows the
+ * value; the ones that depend on the rest spacing (radius, half_extents >= half of it), convex
+ * vertices and the container are the engine's alone (scene_parse.c check_with_engine). */
+static const scene_field body_fields[] = {
+	ENUM3("shape", sbody, def.shape, body_shapes, body_shapes_3d, PDL_BODY_BOX, FR_REQUIRED),
+	ENUM("type", sbody, def.type, body_types, PDL_BODY_DYNAMIC, 0),
+	NUM("position", FT_VEC, sbody, def.position, -INF, INF, 0),
+	/* a 2D body turns by an angle about z, a 3D one by a quaternion */
+	DIMS("angle", FT_FLOAT, sbody, def.angle, FR_2D_ONLY, "3D bodies turn by \"orientation\""),
+	DIMS("orientation", FT_QUAT, sbody, def.orientation, FR_3D_ONLY, "2D bodies turn by \"angle\""),
+	NUM("velocity", FT_VEC, sbody, def.linear_velocity, -INF, INF, 0),
+	NUM("angular_velocity", FT_SPIN, sbody, def.angular_velocity, -INF, INF, 0),
+	SHAPED("radius", FT_FLOAT, sbody, def.radius, 0, INF, FR_LO_OPEN | FR_REQUIRED, B_CIRCLE),
+	SHAPED("half_extents", FT_VEC, sbody, def.half_extents, 0, INF, FR_LO_OPEN | FR_REQUIRED, B_BOX),
+	{"vertices", FT_POINTS, offsetof(sbody, def.vertices), 3, PDL_MAX_POLYGON_VERTICES, FR_REQUIRED, NULL, 0, 0,
+	 offsetof(sbody, def.vertex_count), B_POLYGON, NULL, NULL},
+	NUM("density", FT_FLOAT, sbody, def.density, 0, 1000, FR_LO_OPEN),
+	NUM("friction", FT_FLOAT, sbody, def.friction, 0, 1, 0),
+	NUM("restitution", FT_FLOAT, sbody, def.restitution, 0, 1, 0),
+	NUM("gravity_scale", FT_FLOAT, sbody, def.gravity_scale, -INF, INF, 0),
+	NUM("color", FT_COLOR, sbody, def.color, 0, 0, 0),
+	NUM("count", FT_INT, sbody, count, 1, PDL_MAX_BODIES, 0),
+	NUM("step", FT_VEC, sbody, step, -INF, INF, 0),
+};
+const scene_object pdl_schema_body = {"body", body_fields, COUNT(body_fields), 0};
+
 /* ---- emitters and strokes ------------------------------------------------------------------ */
 
 typedef pdl_scene_emitter sem;
@@ -195,8 +231,9 @@ static const scene_field camera_fields[] = {
 };
 const scene_object pdl_schema_camera = {"camera", camera_fields, COUNT(camera_fields), -1};
 
-const char* const pdl_schema_top_keys[] = {"name",  "description", "world",    "solver",  "materials", "container",
-                                           "obstacles", "fills",   "emitters", "strokes", "output", "camera"};
+const char* const pdl_schema_top_keys[] = {"name",      "description", "world",  "solver",   "materials",
+                                           "container", "obstacles",   "fills",  "bodies",   "emitters",
+                                           "strokes",   "output",      "camera"};
 const int pdl_schema_top_key_count = COUNT(pdl_schema_top_keys);
 
 /* ---- defaults --------------------------------------------------------------------------------- */
@@ -252,6 +289,15 @@ pdl_scene_fill pdl_schema_fill_default(void)
 	return f;
 }
 
+pdl_scene_body pdl_schema_body_default(void)
+{
+	pdl_scene_body b;
+	memset(&b, 0, sizeof b);
+	b.def = pdl_default_body_def();
+	b.count = 1;
+	return b;
+}
+
 pdl_scene_emitter pdl_schema_emitter_default(void)
 {
 	pdl_scene_emitter e;
@@ -274,6 +320,13 @@ const char* pdl_schema_enum_name(const scene_field* f, int i, int dimensions)
 {
 	if (i < 0 || i >= f->name_count) return NULL;
 	return dimensions == 3 && f->names_3d ? f->names_3d[i] : f->names[i];
+}
+
+bool pdl_schema_in_dimensions(const scene_field* f, int dimensions)
+{
+	if (f->flags & FR_2D_ONLY) return dimensions != 3;
+	if (f->flags & FR_3D_ONLY) return dimensions == 3;
+	return true;
 }
 
 int pdl_schema_shape_index(const scene_object* o, const void* base)

@@ -20,6 +20,8 @@ typedef enum field_type {
 	FT_POINTS,   /* pdl_vec2[max_points] from [[x, y], ...], count stored at count_offset (polygons) */
 	FT_PATH,     /* pdl_vec3[max_points] from [[x, y], ...] (2D) or [[x, y, z], ...] (3D), count as FT_POINTS */
 	FT_MATERIALS, /* int[] material indices from an array of names, count stored at count_offset */
+	FT_QUAT,     /* pdl_quat from [x, y, z, w] */
+	FT_SPIN,     /* pdl_vec3 angular velocity: one number (about z) in a 2D scene, [x, y, z] in a 3D scene */
 } field_type;
 
 enum {
@@ -28,6 +30,8 @@ enum {
 	FR_REQUIRED = 4, /* the key must be present (for the shapes that use it) */
 	FR_EVEN = 8,     /* integers: must be even */
 	FR_OMIT_EMPTY = 16, /* lists: not written back when empty */
+	FR_2D_ONLY = 32, /* refused in 3D scenes (and not written there) */
+	FR_3D_ONLY = 64, /* refused in 2D scenes (and not written there) */
 };
 
 typedef struct scene_field {
@@ -48,6 +52,9 @@ typedef struct scene_field {
 	 * entry is a 2D-only value. Each name of one list is accepted in the other dimension too as
 	 * a synonym ("sphere" is "circle" in 2D, "circle" is "sphere" in 3D), except 2D-only ones. */
 	const char* const* names_3d;
+	/* FR_2D_ONLY, FR_3D_ONLY: what the other dimension uses instead, for the refusal
+	 * ("is used by 2D scenes only (3D bodies turn by \"orientation\")") */
+	const char* other_dimension;
 } scene_field;
 
 /* One kind of JSON object. If shape_key is set, that key is parsed first and decides which
@@ -66,6 +73,7 @@ extern const scene_object pdl_schema_material;
 extern const scene_object pdl_schema_container;
 extern const scene_object pdl_schema_obstacle;
 extern const scene_object pdl_schema_fill;
+extern const scene_object pdl_schema_body;
 extern const scene_object pdl_schema_emitter;
 extern const scene_object pdl_schema_stroke;
 extern const scene_object pdl_schema_output;
@@ -82,12 +90,16 @@ pdl_scene_material pdl_schema_material_default(int index);
 pdl_boundary_def pdl_schema_container_default(void);
 pdl_boundary_def pdl_schema_obstacle_default(void);
 pdl_scene_fill pdl_schema_fill_default(void);
+pdl_scene_body pdl_schema_body_default(void);
 pdl_scene_emitter pdl_schema_emitter_default(void);
 pdl_scene_stroke pdl_schema_stroke_default(void);
 
 /* The name of enum value index i in a scene of `dimensions` (2 or 3); NULL for a 2D-only value in
  * 3D. */
 const char* pdl_schema_enum_name(const scene_field* f, int i, int dimensions);
+
+/* Whether a scene of `dimensions` (2 or 3) uses the field (FR_2D_ONLY, FR_3D_ONLY). */
+bool pdl_schema_in_dimensions(const scene_field* f, int dimensions);
 
 /* The shape index (into the field's names) of a stored shape value, or -1. */
 int pdl_schema_shape_index(const scene_object* object, const void* base);
@@ -97,5 +109,10 @@ void pdl_schema_rule_text(const scene_field* f, char* out, size_t size);
 
 /* "#2a7fd4" */
 void pdl_schema_color_text(uint32_t color, char out[8]);
+
+/* (scene_world.c) Adds the scene's bodies to w, entries in order, each entry's copies in order.
+ * On a refusal returns false with the entry and copy refused and the engine's error, so that the
+ * parser and pdl_scene_build_world() can each name the path their way. */
+bool pdl_schema_add_bodies(const pdl_scene* s, pdl_world* w, int* entry, int* copy, pdl_error* e);
 
 #endif

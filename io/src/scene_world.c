@@ -62,6 +62,37 @@ static bool apply_mix(pdl_world* w, const pdl_scene_fill* f, int first, pdl_erro
 	return ok;
 }
 
+pdl_body_def pdl_scene_body_copy(const pdl_scene_body* b, int k)
+{
+	/* float arithmetic (no contraction: -ffp-contract=off), as web/src/scene.js rounds each
+	 * product and sum to float, so that both place copy k on the same bits */
+	pdl_body_def d = b->def;
+	float kf = (float)k;
+	d.position = (pdl_vec3){b->def.position.x + kf * b->step.x, b->def.position.y + kf * b->step.y,
+	                        b->def.position.z + kf * b->step.z};
+	return d;
+}
+
+int pdl_scene_body_total(const pdl_scene* s)
+{
+	int total = 0;
+	for (int i = 0; s && i < s->body_count; ++i) total += s->bodies[i].count;
+	return total;
+}
+
+bool pdl_schema_add_bodies(const pdl_scene* s, pdl_world* w, int* entry, int* copy, pdl_error* e)
+{
+	for (int i = 0; i < s->body_count; ++i)
+		for (int k = 0; k < s->bodies[i].count; ++k) {
+			pdl_body_def d = pdl_scene_body_copy(&s->bodies[i], k);
+			if (pdl_world_add_body(w, &d, e).index < 0) {
+				*entry = i, *copy = k;
+				return false;
+			}
+		}
+	return true;
+}
+
 pdl_world* pdl_scene_build_world(const pdl_scene* s, pdl_scene_error* err)
 {
 	pdl_error e;
@@ -83,6 +114,12 @@ pdl_world* pdl_scene_build_world(const pdl_scene* s, pdl_scene_error* err)
 			snprintf(path, sizeof path, "obstacles[%d]", i);
 			goto fail;
 		}
+	/* the bodies before the fluid: the fills leave their space (pdl_world_fill) */
+	int entry, copy;
+	if (!pdl_schema_add_bodies(s, w, &entry, &copy, &e)) {
+		snprintf(path, sizeof path, "bodies[%d]", entry);
+		goto fail;
+	}
 	for (int i = 0; i < s->fill_count; ++i) {
 		int before = pdl_world_particle_count(w);
 		if (pdl_world_fill(w, &s->fills[i].def, &e) < 0 || !apply_mix(w, &s->fills[i], before, &e)) {
@@ -394,6 +431,14 @@ void pdl_scene_scale(pdl_scene* s, float k)
 		f->half_extents = scaled3(f->half_extents, k);
 		if (f->shape == PDL_FILL_SPIRAL && f->count > 0) f->count = (int)lround((double)f->count * k * k);
 	}
+	for (int i = 0; i < s->body_count; ++i) {
+		pdl_body_def* b = &s->bodies[i].def;
+		b->position = scaled3(b->position, k);
+		b->radius *= k;
+		b->half_extents = scaled3(b->half_extents, k);
+		for (int j = 0; j < b->vertex_count; ++j) b->vertices[j] = scaled(b->vertices[j], k);
+		s->bodies[i].step = scaled3(s->bodies[i].step, k);
+	}
 	for (int i = 0; i < s->emitter_count; ++i) {
 		s->emitters[i].position = scaled3(s->emitters[i].position, k);
 		s->emitters[i].width *= k;
@@ -412,16 +457,21 @@ float pdl_scene_scale_to_particles(pdl_scene* s, double particles)
 	/* particles grow with area (3D: volume): scale lengths by the square (cube) root, then once
 	 * more to absorb the lattice's rounding at the edges */
 	double (*root)(double) = scene_3d(s) ? cbrt : sqrt;
-	pdl_scene original = *s;
 	double k = root(particles / now);
+	/* on the heap: a scene with room for every body is too large for the stack */
+	pdl_scene* original = pdl_scene_clone(s);
 	pdl_scene_scale(s, (float)k);
+	if (!original) return (float)k; /* out of memory: the first estimate's factor */
 	double got = pdl_scene_estimate_particles(s);
 	if (got > 0) {
 		k *= root(particles / got);
-		*s = original;
+		*s = *original;
 		pdl_scene_scale(s, (float)k);
 	}
-	if (!scene_3d(s)) return (float)k;
+	if (!scene_3d(s)) {
+		pdl_scene_destroy(original);
+		return (float)k;
+	}
 	/* 3D: the layers of a thin pool come in whole spacings, so one correction can overshoot by
 	 * 10 %; a few more steps keep the closest factor */
 	double best_k = k, best = fabs(pdl_scene_estimate_particles(s) - particles);
@@ -429,12 +479,13 @@ float pdl_scene_scale_to_particles(pdl_scene* s, double particles)
 		got = pdl_scene_estimate_particles(s);
 		if (!(got > 0)) break;
 		k *= root(particles / got);
-		*s = original;
+		*s = *original;
 		pdl_scene_scale(s, (float)k);
 		double miss = fabs(pdl_scene_estimate_particles(s) - particles);
 		if (miss < best) best = miss, best_k = k;
 	}
-	*s = original;
+	*s = *original;
+	pdl_scene_destroy(original);
 	pdl_scene_scale(s, (float)best_k);
 	return (float)best_k;
 }

@@ -10,7 +10,16 @@
 #include <string.h>
 
 static const char magic[8] = {'P', 'D', 'L', 'S', 'N', 'A', 'P', 0};
-enum { HEADER_SIZE = 40, SPRINGS = PDL_MAX_SPRINGS_PER_PARTICLE };
+enum {
+	HEADER_SIZE = 40,
+	SPRINGS = PDL_MAX_SPRINGS_PER_PARTICLE,
+	/* the oldest version this build reads: 2 has no bodies (they came with 3) */
+	OLDEST_VERSION = 2,
+	/* one body record: 4 ints (type, shape, vertex count, colour), 22 floats (position 3, angle,
+	 * orientation 4, velocities 3 + 3, radius, half extents 3, density, friction, restitution,
+	 * gravity scale) and the 16 vertices' 2 floats each */
+	BODY_RECORD_SIZE = 4 * (4 + 22 + 2 * PDL_MAX_POLYGON_VERTICES),
+};
 
 static uint64_t fnv1a(const uint8_t* b, size_t n)
 {
@@ -97,6 +106,27 @@ static void put_boundary(buffer* b, const pdl_boundary_def* d)
 	put_f32(b, d->stickiness);
 }
 
+/* Every field of the def, in its declaration order (docs/cli.md, "Snapshot format"). */
+static void put_body(buffer* b, const pdl_body_def* d)
+{
+	put_i32(b, (int32_t)d->type);
+	put_i32(b, (int32_t)d->shape);
+	put_vec3(b, d->position);
+	put_f32(b, d->angle);
+	put_f32(b, d->orientation.x), put_f32(b, d->orientation.y), put_f32(b, d->orientation.z), put_f32(b, d->orientation.w);
+	put_vec3(b, d->linear_velocity);
+	put_vec3(b, d->angular_velocity);
+	put_f32(b, d->radius);
+	put_vec3(b, d->half_extents);
+	put_i32(b, d->vertex_count);
+	for (int i = 0; i < PDL_MAX_POLYGON_VERTICES; ++i) put_vec2(b, d->vertices[i]);
+	put_f32(b, d->density);
+	put_f32(b, d->friction);
+	put_f32(b, d->restitution);
+	put_f32(b, d->gravity_scale);
+	put_u32(b, d->color);
+}
+
 bool pdl_snapshot_write(const char* path, const pdl_world* w, const pdl_snapshot_info* info, char* err,
                         size_t err_size)
 {
@@ -151,6 +181,19 @@ bool pdl_snapshot_write(const char* path, const pdl_world* w, const pdl_snapshot
 		for (size_t k = 0; k < n * SPRINGS; ++k) put_i32(&b, p.spring_partner[k]);
 		for (size_t k = 0; k < n * SPRINGS; ++k) put_f32(&b, p.spring_rest[k]);
 	}
+	/* the bodies in slot order: re-added in this order into a fresh world they are the same
+	 * bodies, bitwise (their state is their def) */
+	int bodies = pdl_world_bodies(w, NULL, 0);
+	pdl_body_id* ids = malloc((size_t)(bodies + 1) * sizeof *ids);
+	if (!ids) b.failed = true;
+	else pdl_world_bodies(w, ids, bodies);
+	put_u32(&b, (uint32_t)bodies);
+	for (int k = 0; ids && k < bodies; ++k) {
+		pdl_body_def d;
+		pdl_world_get_body(w, ids[k], &d);
+		put_body(&b, &d);
+	}
+	free(ids);
 	if (b.failed) {
 		free(b.data);
 		snprintf(err, err_size, "%s: out of memory", path);
@@ -254,6 +297,30 @@ static void get_material(cursor* c, pdl_material_def* m)
 	m->color = get_u32(c);
 }
 
+static void get_body(cursor* c, pdl_body_def* d)
+{
+	memset(d, 0, sizeof *d);
+	d->type = (pdl_body_type)get_i32(c);
+	d->shape = (pdl_body_shape)get_i32(c);
+	d->position = get_vec3(c);
+	d->angle = get_f32(c);
+	d->orientation.x = get_f32(c);
+	d->orientation.y = get_f32(c);
+	d->orientation.z = get_f32(c);
+	d->orientation.w = get_f32(c);
+	d->linear_velocity = get_vec3(c);
+	d->angular_velocity = get_vec3(c);
+	d->radius = get_f32(c);
+	d->half_extents = get_vec3(c);
+	d->vertex_count = get_i32(c);
+	for (int i = 0; i < PDL_MAX_POLYGON_VERTICES; ++i) d->vertices[i] = get_vec2(c);
+	d->density = get_f32(c);
+	d->friction = get_f32(c);
+	d->restitution = get_f32(c);
+	d->gravity_scale = get_f32(c);
+	d->color = get_u32(c);
+}
+
 static void get_boundary(cursor* c, pdl_boundary_def* d)
 {
 	memset(d, 0, sizeof *d);
@@ -289,13 +356,15 @@ typedef struct decoded {
 	uint8_t* material;
 	uint32_t* id;
 	int32_t* partner;
+	int body_count; /* 0 in version 2 files */
+	pdl_body_def* bodies;
 } decoded;
 
 static void free_decoded(decoded* d)
 {
 	free(d->alive), free(d->boundaries), free(d->x), free(d->y), free(d->vx), free(d->vy), free(d->rest);
 	free(d->z), free(d->vz);
-	free(d->material), free(d->id), free(d->partner);
+	free(d->material), free(d->id), free(d->partner), free(d->bodies);
 }
 
 static bool fail(char* err, size_t err_size, const char* path, const char* what)
@@ -326,10 +395,10 @@ static bool load(const char* path, decoded* d, char* err, size_t err_size)
 	cursor hc = {head, sizeof head, sizeof magic, false};
 	uint32_t version = get_u32(&hc), header_size = get_u32(&hc);
 	uint64_t payload_size = get_u64(&hc), checksum = get_u64(&hc);
-	if (version != PDL_SNAPSHOT_VERSION) {
+	if (version < OLDEST_VERSION || version > PDL_SNAPSHOT_VERSION) {
 		fclose(f);
-		snprintf(err, err_size, "%s: snapshot version %u is not supported (this build reads version %d)", path,
-		         (unsigned)version, PDL_SNAPSHOT_VERSION);
+		snprintf(err, err_size, "%s: snapshot version %u is not supported (this build reads versions %d to %d)", path,
+		         (unsigned)version, OLDEST_VERSION, PDL_SNAPSHOT_VERSION);
 		return false;
 	}
 	if (header_size != HEADER_SIZE || payload_size > ((uint64_t)1 << 40)) {
@@ -414,6 +483,20 @@ static bool load(const char* path, decoded* d, char* err, size_t err_size)
 		for (size_t k = 0; k < (size_t)count * SPRINGS; ++k) d->partner[k] = get_i32(&c);
 		for (size_t k = 0; k < (size_t)count * SPRINGS; ++k) d->rest[k] = get_f32(&c);
 	}
+	if (version >= 3) {
+		uint32_t bodies = get_u32(&c);
+		if (c.short_read || bodies > PDL_MAX_BODIES || (size_t)bodies * BODY_RECORD_SIZE != c.size - c.at) {
+			free(payload);
+			free_decoded(d);
+			snprintf(err, err_size, "%s: corrupted snapshot: %u body records do not fill the %zu bytes left for them", path,
+			         (unsigned)bodies, c.short_read ? (size_t)0 : c.size - c.at);
+			return false;
+		}
+		d->body_count = (int)bodies;
+		d->bodies = malloc((bodies + 1) * sizeof *d->bodies);
+		if (!d->bodies) goto oom;
+		for (uint32_t k = 0; k < bodies; ++k) get_body(&c, &d->bodies[k]);
+	}
 	if (c.short_read || c.at != c.size) goto corrupt;
 	free(payload);
 	return true;
@@ -434,6 +517,37 @@ bool pdl_snapshot_peek(const char* path, pdl_snapshot_info* info, char* err, siz
 	if (info) *info = d.info;
 	free_decoded(&d);
 	return true;
+}
+
+/* Whether a world like the one the snapshot restores (its def, materials and boundaries) takes
+ * every body record, tried in a scratch world so that a refused record leaves the caller's
+ * world as it was; what says which record and why not. */
+static bool bodies_accepted(const decoded* d, const pdl_world_def* def, char* what, size_t what_size)
+{
+	if (d->body_count == 0) return true;
+	pdl_world_def scratch_def = *def;
+	scratch_def.threads = 1;
+	pdl_error e;
+	pdl_world* scratch = pdl_world_create(&scratch_def, &e);
+	bool ok = scratch != NULL;
+	if (!ok) snprintf(what, what_size, "the world refused the snapshot's state: %s", e.message);
+	for (int m = 0; ok && m < d->material_count; ++m)
+		if (pdl_world_add_material(scratch, &d->materials[m], &e) < 0) {
+			snprintf(what, what_size, "the world refused the snapshot's state: %s", e.message);
+			ok = false;
+		}
+	for (int id = 0; ok && id < d->boundary_limit; ++id)
+		if (d->alive[id] && pdl_world_add_boundary(scratch, &d->boundaries[id], &e) < 0) {
+			snprintf(what, what_size, "the world refused the snapshot's state: %s", e.message);
+			ok = false;
+		}
+	for (int k = 0; ok && k < d->body_count; ++k)
+		if (pdl_world_add_body(scratch, &d->bodies[k], &e).index < 0) {
+			snprintf(what, what_size, "body record %d of %d (slot order) refused: %s", k, d->body_count, e.message);
+			ok = false;
+		}
+	pdl_world_destroy(scratch);
+	return ok;
 }
 
 bool pdl_snapshot_read(const char* path, pdl_world* w, pdl_snapshot_info* info, char* err, size_t err_size)
@@ -468,6 +582,7 @@ bool pdl_snapshot_read(const char* path, pdl_world* w, pdl_snapshot_info* info, 
 	 * world was built from */
 	wd.solver = pdl_world_get_def(w).solver;
 	wd.sph = pdl_world_get_def(w).sph;
+	if (!bodies_accepted(&d, &wd, what, sizeof what)) goto done;
 	if (pdl_world_set_def(w, &wd, &e)) goto refused;
 	for (int m = 0; m < d.material_count; ++m)
 		if (pdl_world_set_material(w, m, &d.materials[m], &e)) goto refused;
@@ -487,6 +602,18 @@ bool pdl_snapshot_read(const char* path, pdl_world* w, pdl_snapshot_info* info, 
 	p.spring_rest = d.rest;
 	p.next_id = d.next_id;
 	if (pdl_world_set_particles(w, &p, &e)) goto refused;
+	/* the snapshot's bodies replace the scene's: all removed, then re-added in slot order */
+	int live = pdl_world_bodies(w, NULL, 0);
+	pdl_body_id* ids = malloc((size_t)(live + 1) * sizeof *ids);
+	if (!ids) {
+		snprintf(what, sizeof what, "out of memory");
+		goto done;
+	}
+	pdl_world_bodies(w, ids, live);
+	for (int k = 0; k < live; ++k) pdl_world_remove_body(w, ids[k], NULL);
+	free(ids);
+	for (int k = 0; k < d.body_count; ++k)
+		if (pdl_world_add_body(w, &d.bodies[k], &e).index < 0) goto refused;
 	pdl_world_set_clock(w, d.time, d.steps);
 	if (info) *info = d.info;
 	ok = true;

@@ -1,6 +1,7 @@
 /* 3D pictures: a dam-break-like world renders fluid where its particles are, nearer spheres
- * hide farther ones, container edges and obstacles are drawn, the picture is the same for any
- * thread count, and 2D pictures are byte for byte what they were before 3D drawing came. */
+ * hide farther ones, container edges and obstacles are drawn, rigid bodies are drawn in their
+ * colours and hide and are hidden by particles by depth, the picture is the same for any thread
+ * count, and 2D pictures are byte for byte what they were before 3D drawing came. */
 #include "test.h"
 
 #include "puddle/camera.h"
@@ -294,6 +295,104 @@ static void test_projection_matches_camera(void)
 	pdl_scene_destroy(scene);
 }
 
+/* ---- rigid bodies ------------------------------------------------------------------------------ */
+
+static bool is_red(const uint8_t* c) { return c[0] > 2 * c[1] + 40 && c[0] > 2 * c[2] + 40; }
+static bool is_green(const uint8_t* c) { return c[1] > 2 * c[0] + 40 && c[1] > 2 * c[2] + 40; }
+
+/* Most of the 5 x 5 pixels around (x, y) pass test. */
+static bool mostly(const uint8_t* rgb, int width, int x, int y, bool (*test)(const uint8_t*))
+{
+	int count = 0;
+	for (int dy = -2; dy <= 2; ++dy)
+		for (int dx = -2; dx <= 2; ++dx) count += test(pixel(rgb, width, x + dx, y + dy));
+	return count >= 13;
+}
+
+static pdl_vec3 vadd(pdl_vec3 a, pdl_vec3 b, float s) { return (pdl_vec3){a.x + s * b.x, a.y + s * b.y, a.z + s * b.z}; }
+
+/* A square sheet of water particles (spacing 0.25, 13 x 13) across the ray from eye through
+ * centre, at distance `along` past centre (negative: in front of it). */
+static void sheet_on_ray(pdl_world* w, pdl_vec3 eye, pdl_vec3 centre, float along)
+{
+	pdl_vec3 f = {centre.x - eye.x, centre.y - eye.y, centre.z - eye.z};
+	float len = sqrtf(f.x * f.x + f.y * f.y + f.z * f.z);
+	f = (pdl_vec3){f.x / len, f.y / len, f.z / len};
+	/* right = f x up, up' = right x f */
+	pdl_vec3 r = {-f.z, 0, f.x};
+	float rl = sqrtf(r.x * r.x + r.z * r.z);
+	r = (pdl_vec3){r.x / rl, 0, r.z / rl};
+	pdl_vec3 u = {r.y * f.z - r.z * f.y, r.z * f.x - r.x * f.z, r.x * f.y - r.y * f.x};
+	enum { SIDE = 13, N = SIDE * SIDE };
+	float x[N], y[N], z[N], zero[N];
+	uint8_t material[N];
+	memset(zero, 0, sizeof zero), memset(material, 0, sizeof material);
+	for (int i = 0; i < N; ++i) {
+		pdl_vec3 p = vadd(vadd(vadd(centre, f, along), r, 0.25f * (float)(i % SIDE - SIDE / 2)), u, 0.25f * (float)(i / SIDE - SIDE / 2));
+		x[i] = p.x, y[i] = p.y, z[i] = p.z;
+	}
+	pdl_particle_data data = {.count = N, .x = x, .y = y, .z = z, .vx = zero, .vy = zero, .vz = zero, .material = material};
+	pdl_world_set_particles(w, &data, NULL);
+}
+
+static void test_bodies_drawn_3d(void)
+{
+	pdl_world_def wd = pdl_default_world_def();
+	wd.dimensions = 3, wd.threads = 1;
+	pdl_world* w = pdl_world_create(&wd, NULL);
+	ENSURE(w);
+	pdl_material_def water = pdl_default_material_def();
+	water.color = WATER;
+	pdl_world_add_material(w, &water, NULL);
+	pdl_boundary_def tank = pdl_default_boundary_def();
+	tank.kind = PDL_BOUNDARY_BOX_CONTAINER, tank.half_extents = tank_half;
+	pdl_world_add_boundary(w, &tank, NULL);
+	pdl_body_def box = pdl_default_body_def();
+	box.position = (pdl_vec3){-6, -3, 0}, box.half_extents = (pdl_vec3){2, 1.5f, 1.5f}, box.color = RED;
+	box.orientation = (pdl_quat){0.1f, 0.25f, 0, 0.96f};
+	pdl_body_def ball = pdl_default_body_def();
+	ball.shape = PDL_BODY_CIRCLE, ball.position = (pdl_vec3){6, -3, 0}, ball.radius = 2, ball.color = GREEN;
+	ENSURE(pdl_world_add_body(w, &box, NULL).index >= 0);
+	ENSURE(pdl_world_add_body(w, &ball, NULL).index >= 0);
+	pdl_render_def d = def_3d(320, 180);
+	d.material_colors[1] = d.material_colors[2] = WATER; /* red and green are the bodies' alone */
+	pdl_renderer* r = pdl_renderer_create(&d);
+	ENSURE(r);
+	const uint8_t* rgb = pdl_render(r, w);
+	ENSURE(rgb);
+	pdl_vec3 qb = pdl_render_project(r, box.position), qs = pdl_render_project(r, ball.position);
+	ENSURE_MSG(mostly(rgb, 320, (int)qb.x, (int)qb.y, is_red), "box centre %d,%d,%d", pixel(rgb, 320, (int)qb.x, (int)qb.y)[0],
+	           pixel(rgb, 320, (int)qb.x, (int)qb.y)[1], pixel(rgb, 320, (int)qb.x, (int)qb.y)[2]);
+	ENSURE(mostly(rgb, 320, (int)qs.x, (int)qs.y, is_green));
+	/* the sphere is round and as big as the camera shows a radius of 2: 0.8 radius from its
+	 * centre it is green, 1.3 radii away it is not */
+	float focal = 90 / tanf(0.5f * d.camera.fov * 3.14159265f / 180), rad = focal * 2 / qs.z;
+	ENSURE(is_green(pixel(rgb, 320, (int)(qs.x + 0.8f * rad), (int)qs.y)));
+	ENSURE(is_green(pixel(rgb, 320, (int)qs.x, (int)(qs.y - 0.8f * rad))));
+	ENSURE(!is_green(pixel(rgb, 320, (int)(qs.x + 1.3f * rad), (int)qs.y)));
+	/* and lit from the upper left: its upper left is brighter than its lower right */
+	ENSURE(pixel(rgb, 320, (int)(qs.x - 0.5f * rad), (int)(qs.y - 0.5f * rad))[1] >
+	       pixel(rgb, 320, (int)(qs.x + 0.5f * rad), (int)(qs.y + 0.5f * rad))[1]);
+	/* water in front of a body hides it; water behind it does not show */
+	pdl_vec3 eye = pdl_camera_eye(&d.camera);
+	sheet_on_ray(w, eye, box.position, -4);
+	rgb = pdl_render(r, w);
+	ENSURE(mostly_water(rgb, 320, (int)qb.x, (int)qb.y));
+	sheet_on_ray(w, eye, box.position, 4);
+	rgb = pdl_render(r, w);
+	ENSURE(mostly(rgb, 320, (int)qb.x, (int)qb.y, is_red));
+	/* the same picture for any thread count */
+	uint8_t* one = malloc(320 * 180 * 3);
+	memcpy(one, rgb, 320 * 180 * 3);
+	pdl_renderer_destroy(r);
+	d.threads = 4;
+	r = pdl_renderer_create(&d);
+	ENSURE(memcmp(one, pdl_render(r, w), 320 * 180 * 3) == 0);
+	free(one);
+	pdl_renderer_destroy(r);
+	pdl_world_destroy(w);
+}
+
 /* ---- 2D pictures are unchanged ----------------------------------------------------------------- */
 
 /* A 2D world built from plain arithmetic (no fill, no step), so its state is the same
@@ -381,6 +480,7 @@ int main(void)
 	RUN_TEST(test_threads_same_picture);
 	RUN_TEST(test_sphere_container_outline);
 	RUN_TEST(test_projection_matches_camera);
+	RUN_TEST(test_bodies_drawn_3d);
 	RUN_TEST(test_2d_picture_unchanged);
 	return TEST_SUMMARY();
 }

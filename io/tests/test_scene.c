@@ -14,12 +14,13 @@
 static int by_name(const void* a, const void* b) { return strcmp(a, b); }
 
 /* The shipped scenes, sorted by name. */
-static int shipped(char names[16][600])
+#define MAX_SHIPPED 32
+static int shipped(char names[MAX_SHIPPED][600])
 {
 	DIR* d = opendir(PUDDLE_SCENES_DIR);
 	int n = 0;
 	if (!d) return 0;
-	for (struct dirent* e; (e = readdir(d)) && n < 16;) {
+	for (struct dirent* e; (e = readdir(d)) && n < MAX_SHIPPED;) {
 		size_t len = strlen(e->d_name);
 		if (len > 5 && strcmp(e->d_name + len - 5, ".json") == 0)
 			snprintf(names[n++], 600, "%s/%s", PUDDLE_SCENES_DIR, e->d_name);
@@ -42,7 +43,7 @@ static int lost(const pdl_scene* s, const pdl_world* w)
 
 static void test_shipped_scenes_run(void)
 {
-	char names[16][600];
+	char names[MAX_SHIPPED][600];
 	int n = shipped(names);
 	ENSURE_MSG(n >= 7, "found %d scenes in %s", n, PUDDLE_SCENES_DIR);
 	const char* required[] = {"blobs",     "stratify",  "dam-break",    "drop",       "slime",
@@ -81,6 +82,7 @@ static void test_shipped_scenes_run(void)
 /* ---- broken scenes: the exact message each one gets ------------------------------------------ */
 
 #define BASE_WORLD "\"materials\": [{\"name\": \"water\"}], \"container\": {\"shape\": \"circle\", \"radius\": 10}"
+#define BOX_BODY "{\"shape\": \"box\", \"half_extents\": [1, 1]}"
 
 static const struct {
 	const char* json;
@@ -164,6 +166,42 @@ static const struct {
 	{"{" BASE_WORLD ", \"solver\": {\"interaction_radius\": 1, \"interaction_radius\": 2}}",
 	 "x.json: solver: key \"interaction_radius\" appears twice"},
 	{"[1, 2]", "x.json: the top level must be an object, got an array"},
+	/* bodies (docs/scenes.md, "bodies[i]") */
+	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [1, 1], \"densty\": 0.5}]}",
+	 "x.json: bodies[0].densty: unknown key (did you mean \"density\"?)"},
+	{"{" BASE_WORLD ", \"bodies\": [" BOX_BODY ", " BOX_BODY ", {\"shape\": \"box\", \"half_extents\": [1, 1], \"density\": -1}]}",
+	 "x.json: bodies[2].density: must be in (0, 1000], got -1"},
+	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [1, 1], \"orientation\": [0, 0, 0, 1]}]}",
+	 "x.json: bodies[0].orientation: is used by 3D scenes only (2D bodies turn by \"angle\")"},
+	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [1, 1], \"position\": [9.5, 0]}]}",
+	 "x.json: bodies[0].position: must put the whole body inside the container, it reaches out of a container"},
+	/* copies 0 to 3 are inside the circle of radius 10, copy 4's corner (11, 1) is not */
+	{"{" BASE_WORLD ", \"bodies\": [" BOX_BODY ", {\"shape\": \"box\", \"half_extents\": [1, 1], \"position\": [-8, 0], "
+	 "\"count\": 5, \"step\": [4.5, 0]}]}",
+	 "x.json: bodies[1].position: must put the whole body inside the container, it reaches out of a container "
+	 "(the copy at position + 4 * step)"},
+	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"circle\", \"radius\": 0.5, \"count\": 4000, \"step\": [0, 0]}, "
+	 "{\"shape\": \"circle\", \"radius\": 0.5, \"count\": 97, \"step\": [0, 0]}]}",
+	 "x.json: bodies[1].count: makes 4097 bodies in all, more than the 4096 a world holds"},
+	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [1, 1], \"count\": 2}]}",
+	 "x.json: bodies[0].step: is required when count > 1 (copies would overlap)"},
+	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [1, 1], \"count\": 0}]}",
+	 "x.json: bodies[0].count: must be an integer in [1, 4096], got 0"},
+	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"circle\", \"radius\": 0.1}]}",
+	 "x.json: bodies[0].radius: must be finite and >= 0.5 * particle spacing, got 0.1"},
+	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"circle\", \"half_extents\": [1, 1]}]}",
+	 "x.json: bodies[0].half_extents: is not used by shape \"circle\""},
+	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"box\"}]}", "x.json: bodies[0].half_extents: is required for shape \"box\""},
+	{"{" BASE_WORLD ", \"bodies\": [{\"half_extents\": [1, 1]}]}",
+	 "x.json: bodies[0].shape: is required (one of \"box\", \"circle\", \"polygon\")"},
+	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [1, 1], \"type\": \"kinematik\"}]}",
+	 "x.json: bodies[0].type: must be one of \"dynamic\", \"kinematic\", got \"kinematik\" (did you mean \"kinematic\"?)"},
+	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [1, 1], \"angular_velocity\": [0, 0, 1]}]}",
+	 "x.json: bodies[0].angular_velocity: must be a number (radians / s, counter-clockwise) in a 2D scene, got an array"},
+	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"polygon\", \"vertices\": [[0, 0], [0, 2], [2, 0]]}]}",
+	 "x.json: bodies[0].vertices: must be finite, convex, counter-clockwise, at least a particle spacing across, the turn "
+	 "at a vertex is clockwise or straight (not convex)"},
+	{"{" BASE_WORLD ", \"bodies\": {\"shape\": \"box\"}}", "x.json: bodies: must be an array of objects, got an object"},
 };
 
 /* 3D scenes (docs/scenes.md, "3D scenes"): the same keys with three numbers, 3D shape names */
@@ -217,6 +255,23 @@ static const struct {
 	{"{" BASE3 ", \"camera\": {\"zoom\": 2}}", "x.json: camera.zoom: unknown key"},
 	{"{\"world\": {\"dimensions\": 3, \"bounds\": {\"min\": [0, 0, 1], \"max\": [1, 1, 1]}}, \"materials\": [{\"name\": \"w\"}]}",
 	 "x.json: world.bounds: max must be greater than min on every axis"},
+	/* bodies: a 3D body turns by a quaternion, and its vectors have three numbers */
+	{"{" BASE3 ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [1, 1, 1], \"angle\": 0.5}]}",
+	 "x.json: bodies[0].angle: is used by 2D scenes only (3D bodies turn by \"orientation\")"},
+	{"{" BASE3 ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [1, 1, 1], \"orientation\": [0, 0, 1]}]}",
+	 "x.json: bodies[0].orientation: must be a quaternion [x, y, z, w] (4 numbers), got an array"},
+	{"{" BASE3 ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [1, 1, 1], \"orientation\": [0, 0, 0, 0]}]}",
+	 "x.json: bodies[0].orientation: must be finite and not zero, got 0"},
+	{"{" BASE3 ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [1, 1, 1], \"angular_velocity\": 2}]}",
+	 "x.json: bodies[0].angular_velocity: must be [x, y, z] (3 numbers) in a 3D scene"},
+	{"{" BASE3 ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [1, 1]}]}",
+	 "x.json: bodies[0].half_extents: must be [x, y, z] (3 numbers) in a 3D scene"},
+	{"{" BASE3 ", \"bodies\": [{\"shape\": \"polygon\", \"vertices\": [[0, 0], [1, 0], [0, 1]]}]}",
+	 "x.json: bodies[0].shape: \"polygon\" is 2D only"},
+	{"{" BASE3 ", \"bodies\": [{\"shape\": \"cube\", \"half_extents\": [1, 1, 1]}]}",
+	 "x.json: bodies[0].shape: must be one of \"box\", \"sphere\", got \"cube\""},
+	{"{" BASE3 ", \"bodies\": [{\"shape\": \"sphere\", \"radius\": 2, \"position\": [0, 0, 8.5]}]}",
+	 "x.json: bodies[0].position: must put the whole body inside the container, it reaches out of a container"},
 };
 
 static void test_broken_scenes_3d(void)
@@ -228,6 +283,26 @@ static void test_broken_scenes_3d(void)
 		ENSURE_MSG(strcmp(err.message, broken3d[i].message) == 0, "3D case %zu:\n    got      %s\n    expected %s", i,
 		           err.message, broken3d[i].message);
 	}
+}
+
+/* The resolved JSON of s parses to a scene t whose resolved JSON is the same text, with the same
+ * hash and world def. *out (if out is given) gets t, which the caller destroys, or NULL with the
+ * case failed. */
+static void round_trip(const pdl_scene* s, pdl_scene** out)
+{
+	if (out) *out = NULL;
+	char* a = pdl_scene_to_json(s);
+	pdl_scene_error err;
+	pdl_scene* t = pdl_scene_parse(a, strlen(a), s->source, &err);
+	char* b = t ? pdl_scene_to_json(t) : NULL;
+	bool ok = b && strcmp(a, b) == 0 && pdl_scene_hash(s) == pdl_scene_hash(t) &&
+	          memcmp(&s->world, &t->world, sizeof s->world) == 0;
+	if (!ok) fprintf(stderr, "  %s\n%s\n%s\n", t ? "resolved twice:" : err.message, a, b ? b : "");
+	free(a), free(b);
+	if (!ok) pdl_scene_destroy(t);
+	ENSURE_MSG(ok, "%s does not round-trip", s->source);
+	if (out) *out = t;
+	else pdl_scene_destroy(t);
 }
 
 /* Shape synonyms: "sphere" is "circle" in 2D and "circle" is "sphere" in 3D; "ball" and "disc"
@@ -292,13 +367,9 @@ static void test_round_trip_3d(void)
 	ENSURE(memcmp(&s->camera.target, &framing.target, sizeof framing.target) == 0);
 	ENSURE(s->world.gravity.z == 1 && s->container.position.z == 1 && s->obstacles[1].half_extents.z == 2);
 	ENSURE(s->fills[2].def.end.z == 3 && s->emitters[0].velocity.z == 1 && s->strokes[0].points[1].z == 3);
-	char* a = pdl_scene_to_json(s);
-	pdl_scene* t = pdl_scene_parse(a, strlen(a), "x3.json", &err);
-	ENSURE_MSG(t, "%s\n%s", err.message, a);
-	char* b = pdl_scene_to_json(t);
-	ENSURE_MSG(strcmp(a, b) == 0, "3D scene does not round-trip:\n%s\n%s", a, b);
-	ENSURE(pdl_scene_hash(s) == pdl_scene_hash(t));
-	ENSURE(memcmp(&s->world, &t->world, sizeof s->world) == 0);
+	pdl_scene* t;
+	round_trip(s, &t);
+	ENSURE(t);
 	ENSURE(memcmp(&s->camera, &t->camera, sizeof s->camera) == 0);
 	/* the camera changes pictures only, not the simulation */
 	t->camera.yaw = 0;
@@ -320,7 +391,6 @@ static void test_round_trip_3d(void)
 	           pdl_scene_estimate_particles(s));
 	ENSURE(pdl_world_stats(w).non_finite == 0);
 	pdl_world_destroy(w);
-	free(a), free(b);
 	pdl_scene_destroy(s), pdl_scene_destroy(t);
 }
 
@@ -340,6 +410,179 @@ static void test_scale_3d(void)
 	ENSURE_MSG(pdl_world_particle_count(w) == (int)estimate, "built %d, estimated %g", pdl_world_particle_count(w), estimate);
 	pdl_world_destroy(w);
 	pdl_scene_destroy(s);
+}
+
+/* ---- bodies --------------------------------------------------------------------------------- */
+
+/* Copy k's coordinate as web/src/scene.js bodyCopy() computes it: in doubles, each product and
+ * sum rounded to float (Math.fround). */
+static float js_copy(float position, float step, int k)
+{
+	return (float)((double)position + (double)(float)((double)k * (double)step));
+}
+
+/* A 2D scene's bodies: count copies at position + k * step, defaults, every key reaching the
+ * world's def, the order (before the fills, entries and copies in file order), the resolved JSON. */
+static void test_bodies_2d(void)
+{
+	const char* json =
+		"{\"materials\": [{\"name\": \"water\"}], \"container\": {\"shape\": \"box\", \"half_extents\": [20, 10]},"
+		" \"fills\": [{\"shape\": \"box\", \"position\": [0, -7], \"half_extents\": [19, 2.5]}],"
+		" \"bodies\": [{\"shape\": \"box\", \"position\": [-12.3, 1.7], \"half_extents\": [1, 0.75], \"density\": 0.75,"
+		"              \"color\": \"#112233\", \"count\": 4, \"step\": [3.1, 0.35]},"
+		"             {\"shape\": \"sphere\", \"radius\": 1.2, \"position\": [6, 3], \"type\": \"kinematic\","
+		"              \"velocity\": [1, -0.5], \"angular_velocity\": 2, \"friction\": 0.2, \"restitution\": 0.4,"
+		"              \"gravity_scale\": 0.5},"
+		"             {\"shape\": \"polygon\", \"position\": [12, 4], \"angle\": 0.3,"
+		"              \"vertices\": [[-1, -1], [1.5, -1], [0, 1.5]]}]}";
+	pdl_scene_error err;
+	pdl_scene* s = pdl_scene_parse(json, strlen(json), "b.json", &err);
+	ENSURE_MSG(s, "%s", err.message);
+	ENSURE(s->body_count == 3 && pdl_scene_body_total(s) == 6);
+	const pdl_scene_body* box = &s->bodies[0];
+	ENSURE(box->count == 4 && box->step.x == 3.1f && box->step.y == 0.35f && box->step.z == 0);
+	ENSURE(box->def.shape == PDL_BODY_BOX && box->def.type == PDL_BODY_DYNAMIC && box->def.density == 0.75f);
+	ENSURE(box->def.color == 0x112233u && box->def.half_extents.x == 1 && box->def.half_extents.y == 0.75f);
+	/* the defaults are pdl_default_body_def()'s */
+	pdl_body_def d0 = pdl_default_body_def();
+	ENSURE(box->def.friction == d0.friction && box->def.restitution == d0.restitution);
+	ENSURE(box->def.gravity_scale == d0.gravity_scale && box->def.angle == 0);
+	const pdl_scene_body* ball = &s->bodies[1];
+	ENSURE(ball->count == 1 && ball->def.shape == PDL_BODY_CIRCLE && ball->def.type == PDL_BODY_KINEMATIC);
+	ENSURE(ball->def.color == d0.color && ball->def.density == d0.density);
+	ENSURE(ball->def.angular_velocity.x == 0 && ball->def.angular_velocity.y == 0 && ball->def.angular_velocity.z == 2);
+	ENSURE(s->bodies[2].def.shape == PDL_BODY_POLYGON && s->bodies[2].def.vertex_count == 3 && s->bodies[2].def.angle == 0.3f);
+	/* copies in float arithmetic, bit for bit as the web page places them */
+	for (int k = 0; k < 4; ++k) {
+		pdl_body_def c = pdl_scene_body_copy(box, k);
+		ENSURE(c.position.x == js_copy(-12.3f, 3.1f, k) && c.position.y == js_copy(1.7f, 0.35f, k) && c.position.z == 0);
+		c.position = box->def.position;
+		ENSURE(memcmp(&c, &box->def, sizeof c) == 0); /* nothing else of the def changes */
+	}
+
+	s->world.threads = 1;
+	pdl_world* w = pdl_scene_build_world(s, &err);
+	ENSURE_MSG(w, "%s", err.message);
+	pdl_body_id ids[8];
+	ENSURE(pdl_world_bodies(w, ids, 8) == 6);
+	for (int k = 0; k < 4; ++k) {
+		pdl_body_def d;
+		ENSURE(pdl_world_get_body(w, ids[k], &d));
+		pdl_body_def c = pdl_scene_body_copy(box, k);
+		ENSURE_MSG(d.position.x == c.position.x && d.position.y == c.position.y, "copy %d at %g, %g", k, d.position.x,
+		           d.position.y);
+		ENSURE(d.density == 0.75f && d.color == 0x112233u && d.half_extents.y == 0.75f);
+	}
+	pdl_body_def d;
+	ENSURE(pdl_world_get_body(w, ids[4], &d));
+	ENSURE(d.type == PDL_BODY_KINEMATIC && d.shape == PDL_BODY_CIRCLE && d.radius == 1.2f);
+	ENSURE(d.linear_velocity.x == 1 && d.linear_velocity.y == -0.5f && d.angular_velocity.z == 2);
+	ENSURE(d.friction == 0.2f && d.restitution == 0.4f && d.gravity_scale == 0.5f);
+	ENSURE(pdl_world_get_body(w, ids[5], &d) && d.shape == PDL_BODY_POLYGON && d.angle == 0.3f);
+	/* bodies add no fluid: the fills' particles are all there are */
+	ENSURE(pdl_world_particle_count(w) == (int)pdl_scene_estimate_particles(s));
+	for (int f = 0; f < 30; ++f) pdl_world_step(w);
+	ENSURE(pdl_world_stats(w).non_finite == 0);
+	pdl_world_destroy(w);
+
+	/* the resolved form lists every key of every body and reads back as the same scene; the
+	 * bodies are part of the hash a snapshot checks */
+	char* a = pdl_scene_to_json(s);
+	bool keys = strstr(a, "\"bodies\"") && strstr(a, "\"circle\"") && strstr(a, "\"angle\"") && !strstr(a, "orientation") &&
+	            strstr(a, "\"angular_velocity\":\t2,"); /* 2D: one number */
+	free(a);
+	ENSURE(keys);
+	pdl_scene* t;
+	round_trip(s, &t);
+	ENSURE(t);
+	ENSURE(memcmp(t->bodies, s->bodies, 3 * sizeof s->bodies[0]) == 0);
+	t->bodies[0].def.density = 0.7f;
+	ENSURE(pdl_scene_hash(s) != pdl_scene_hash(t));
+	/* a scene without bodies writes none (its hash is what it was before scenes had bodies) */
+	t->body_count = 0;
+	a = pdl_scene_to_json(t);
+	keys = strstr(a, "bodies") != NULL;
+	free(a);
+	ENSURE(!keys);
+
+	/* rescaling moves and sizes the bodies and their steps with everything else */
+	pdl_scene_scale(s, 2);
+	ENSURE(s->bodies[0].def.position.x == -24.6f && s->bodies[0].step.x == 6.2f && s->bodies[0].def.half_extents.y == 1.5f);
+	ENSURE(s->bodies[1].def.radius == 2.4f && s->bodies[2].def.vertices[1].x == 3 && s->bodies[2].def.position.y == 8);
+	ENSURE(s->bodies[0].def.density == 0.75f);
+	pdl_scene_destroy(s), pdl_scene_destroy(t);
+}
+
+/* 3D bodies: orientation as given (the engine normalises it), vector angular velocity, the 3D
+ * names, and no angle in the resolved form. */
+static void test_bodies_3d(void)
+{
+	const char* json =
+		"{\"world\": {\"dimensions\": 3}, \"materials\": [{\"name\": \"water\"}],"
+		" \"container\": {\"shape\": \"box\", \"half_extents\": [10, 6, 6]},"
+		" \"fills\": [{\"shape\": \"box\", \"position\": [0, -4.5, 0], \"half_extents\": [10, 1.5, 6]}],"
+		" \"bodies\": [{\"shape\": \"box\", \"position\": [-3, 0, 1], \"half_extents\": [1.5, 1, 1.2],"
+		"              \"orientation\": [0, 0, 0.3, 1], \"angular_velocity\": [0, 1, 0], \"velocity\": [0, 0, -1]},"
+		"             {\"shape\": \"circle\", \"radius\": 1, \"position\": [2, 1, -2], \"count\": 3,"
+		"              \"step\": [2.2, 0, 1.3]}]}";
+	pdl_scene_error err;
+	pdl_scene* s = pdl_scene_parse(json, strlen(json), "b3.json", &err);
+	ENSURE_MSG(s, "%s", err.message);
+	const pdl_body_def* box = &s->bodies[0].def;
+	ENSURE(box->orientation.x == 0 && box->orientation.z == 0.3f && box->orientation.w == 1);
+	ENSURE(box->angular_velocity.y == 1 && box->linear_velocity.z == -1 && box->half_extents.z == 1.2f);
+	ENSURE(s->bodies[1].def.shape == PDL_BODY_CIRCLE && s->bodies[1].count == 3);
+	for (int k = 0; k < 3; ++k)
+		ENSURE(pdl_scene_body_copy(&s->bodies[1], k).position.z == js_copy(-2, 1.3f, k));
+	s->world.threads = 1;
+	pdl_world* w = pdl_scene_build_world(s, &err);
+	ENSURE_MSG(w, "%s", err.message);
+	ENSURE(pdl_world_body_count(w) == 4);
+	pdl_body_id ids[4];
+	pdl_world_bodies(w, ids, 4);
+	pdl_body_def d;
+	ENSURE(pdl_world_get_body(w, ids[0], &d));
+	float len = sqrtf(0.3f * 0.3f + 1);
+	ENSURE_MSG(fabsf(d.orientation.z - 0.3f / len) < 1e-6f && fabsf(d.orientation.w - 1 / len) < 1e-6f, "orientation %g %g",
+	           d.orientation.z, d.orientation.w);
+	ENSURE(d.position.z == 1 && d.angular_velocity.y == 1);
+	ENSURE(pdl_world_get_body(w, ids[3], &d) && d.position.x == js_copy(2, 2.2f, 2) && d.position.z == js_copy(-2, 1.3f, 2));
+	pdl_world_destroy(w);
+	char* a = pdl_scene_to_json(s);
+	const char* bodies = strstr(a, "\"bodies\"");
+	/* (the container's angle comes before the bodies) */
+	bool keys = bodies && strstr(bodies, "\"sphere\"") && strstr(bodies, "\"orientation\"") && !strstr(a, "circle") &&
+	            !strstr(bodies, "\"angle\"");
+	free(a);
+	ENSURE(keys);
+	round_trip(s, NULL);
+	pdl_scene_destroy(s);
+}
+
+/* "bodies" holds at most PDL_MAX_BODIES entries; that many single bodies are accepted. */
+static void test_body_limits(void)
+{
+	const char* head = "{\"materials\": [{\"name\": \"w\"}], \"container\": {\"shape\": \"box\", \"half_extents\": [100, 100]},"
+	                   " \"bodies\": [";
+	const char* one = "{\"shape\": \"circle\", \"radius\": 0.5}";
+	for (int n = PDL_MAX_BODIES; n <= PDL_MAX_BODIES + 1; ++n) {
+		size_t size = strlen(head) + (size_t)n * (strlen(one) + 2) + 8;
+		char* json = malloc(size);
+		ENSURE(json);
+		char* at = json + sprintf(json, "%s", head);
+		for (int i = 0; i < n; ++i) at += sprintf(at, "%s%s", i ? ", " : "", one);
+		sprintf(at, "]}");
+		pdl_scene_error err;
+		pdl_scene* s = pdl_scene_parse(json, strlen(json), "x.json", &err);
+		if (n == PDL_MAX_BODIES) {
+			ENSURE_MSG(s && pdl_scene_body_total(s) == PDL_MAX_BODIES, "%s", err.message);
+		} else {
+			ENSURE(!s);
+			ENSURE_MSG(strcmp(err.message, "x.json: bodies: must have at most 4096 entries, got 4097") == 0, "%s", err.message);
+		}
+		pdl_scene_destroy(s);
+		free(json);
+	}
 }
 
 static void test_broken_scenes(void)
@@ -363,22 +606,14 @@ static void test_unreadable_file(void)
 /* The resolved JSON is itself a scene that resolves to the same text. */
 static void test_round_trip(void)
 {
-	char names[16][600];
+	char names[MAX_SHIPPED][600];
 	int n = shipped(names);
 	ENSURE(n > 0);
 	for (int i = 0; i < n; ++i) {
 		pdl_scene* s = pdl_scene_load(names[i], NULL);
 		ENSURE(s);
-		char* a = pdl_scene_to_json(s);
-		pdl_scene_error err;
-		pdl_scene* t = pdl_scene_parse(a, strlen(a), names[i], &err);
-		ENSURE_MSG(t, "%s", err.message);
-		char* b = pdl_scene_to_json(t);
-		ENSURE_MSG(strcmp(a, b) == 0, "%s does not round-trip", names[i]);
-		ENSURE(pdl_scene_hash(s) == pdl_scene_hash(t));
-		ENSURE(memcmp(&s->world, &t->world, sizeof s->world) == 0);
-		free(a), free(b);
-		pdl_scene_destroy(s), pdl_scene_destroy(t);
+		round_trip(s, NULL);
+		pdl_scene_destroy(s);
 	}
 }
 
@@ -389,8 +624,8 @@ static void test_docs_cover_every_key(void)
 	ENSURE(docs);
 	const scene_object* objects[] = {&pdl_schema_world,     &pdl_schema_bounds,   &pdl_schema_solver,
 	                                 &pdl_schema_material,  &pdl_schema_container, &pdl_schema_obstacle,
-	                                 &pdl_schema_fill,      &pdl_schema_emitter,  &pdl_schema_stroke,
-	                                 &pdl_schema_output,    &pdl_schema_camera};
+	                                 &pdl_schema_fill,      &pdl_schema_body,     &pdl_schema_emitter,
+	                                 &pdl_schema_stroke,    &pdl_schema_output,   &pdl_schema_camera};
 	char quoted[80];
 	for (size_t o = 0; o < sizeof objects / sizeof objects[0]; ++o)
 		for (int i = 0; i < objects[o]->field_count; ++i) {
@@ -464,6 +699,9 @@ int main(void)
 	RUN_TEST(test_shape_synonyms);
 	RUN_TEST(test_round_trip_3d);
 	RUN_TEST(test_scale_3d);
+	RUN_TEST(test_bodies_2d);
+	RUN_TEST(test_bodies_3d);
+	RUN_TEST(test_body_limits);
 	RUN_TEST(test_unreadable_file);
 	RUN_TEST(test_round_trip);
 	RUN_TEST(test_docs_cover_every_key);

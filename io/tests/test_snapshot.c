@@ -1,5 +1,6 @@
-/* Snapshots: exact round trip, resume equals an uninterrupted run (strokes, emitters, springs),
- * and damaged files are refused without touching the world. */
+/* Snapshots: exact round trip, resume equals an uninterrupted run (strokes, emitters, springs,
+ * rigid bodies in 2D, 3D and SPH), damaged files (a body record too) are refused without
+ * touching the world, and version 2 files (before bodies) are still read. */
 #include "test.h"
 #include "io_test.h"
 
@@ -183,7 +184,7 @@ static void test_damaged_snapshots_refused(void)
 	bytes[8] = 99; /* version */
 	ENSURE(write_bytes(bad, bytes, n));
 	ENSURE(!pdl_snapshot_read(bad, target, NULL, err, sizeof err));
-	ENSURE_MSG(strstr(err, "snapshot version 99 is not supported (this build reads version 2)"), "%s", err);
+	ENSURE_MSG(strstr(err, "snapshot version 99 is not supported (this build reads versions 2 to 3)"), "%s", err);
 	ENSURE(pdl_world_hash(target) == before);
 	ENSURE(!pdl_snapshot_read("/nonexistent/snap.pdls", target, NULL, err, sizeof err));
 	ENSURE_MSG(strstr(err, "cannot open"), "%s", err);
@@ -209,12 +210,235 @@ static void test_failed_write_keeps_old_file(void)
 	pdl_scene_destroy(s);
 }
 
+/* ---- rigid bodies ------------------------------------------------------------------------------ */
+
+/* The world a scene with bodies would build: a tank, a column of water, and bodies of every
+ * shape (a kinematic one among them, a polygon in 2D). */
+static pdl_world* bodies_world(int dimensions, pdl_solver_kind solver)
+{
+	pdl_world_def wd = pdl_default_world_def();
+	wd.dimensions = dimensions, wd.threads = 2, wd.solver = solver;
+	pdl_world* w = pdl_world_create(&wd, NULL);
+	pdl_material_def water = pdl_default_material_def();
+	pdl_world_add_material(w, &water, NULL);
+	pdl_boundary_def tank = pdl_default_boundary_def();
+	tank.kind = PDL_BOUNDARY_BOX_CONTAINER, tank.half_extents = (pdl_vec3){14, 8, 4};
+	pdl_world_add_boundary(w, &tank, NULL);
+	pdl_fill_def column = pdl_default_fill_def();
+	column.position = (pdl_vec3){-9, -4, 0}, column.half_extents = (pdl_vec3){4, dimensions == 3 ? 3 : 4, 3.5f};
+	if (pdl_world_fill(w, &column, NULL) < 100) return NULL;
+	for (int k = 0; k < (dimensions == 3 ? 3 : 4); ++k) {
+		pdl_body_def d = pdl_default_body_def();
+		d.shape = k == 3 ? PDL_BODY_POLYGON : k == 2 ? PDL_BODY_CIRCLE : PDL_BODY_BOX;
+		d.type = k == 1 ? PDL_BODY_KINEMATIC : PDL_BODY_DYNAMIC;
+		d.position = (pdl_vec3){1 + 3.5f * (float)k, -6 + 2.5f * (float)(k % 2), 0};
+		d.angle = 0.2f * (float)k, d.orientation = (pdl_quat){0.1f * (float)k, 0.2f, 0, 1};
+		d.linear_velocity = (pdl_vec3){k == 1 ? -0.5f : 0, 0, 0};
+		d.angular_velocity = (pdl_vec3){0, 0, k == 1 ? 0.3f : 0};
+		d.density = 0.4f + 0.3f * (float)k;
+		d.vertex_count = 3;
+		d.vertices[0] = (pdl_vec2){-1, -1}, d.vertices[1] = (pdl_vec2){1.5f, -1}, d.vertices[2] = (pdl_vec2){0, 1.2f};
+		d.color = 0x102030u * (uint32_t)(k + 1);
+		if (pdl_world_add_body(w, &d, NULL).index < 0) return NULL;
+	}
+	return w;
+}
+
+static void step_n(pdl_world* w, int n)
+{
+	for (int s = 0; s < n; ++s) pdl_world_step(w);
+}
+
+/* Every body of a and b, in slot order, has the same def, bit for bit. */
+static bool same_bodies(const pdl_world* a, const pdl_world* b)
+{
+	pdl_body_id ia[8], ib[8];
+	int n = pdl_world_bodies(a, ia, 8);
+	if (n != pdl_world_bodies(b, ib, 8)) return false;
+	for (int k = 0; k < n; ++k) {
+		pdl_body_def da, db;
+		if (!pdl_world_get_body(a, ia[k], &da) || !pdl_world_get_body(b, ib[k], &db)) return false;
+		if (memcmp(&da, &db, sizeof da) != 0) return false;
+	}
+	return true;
+}
+
+/* Run `cut` steps, snapshot, restore into a freshly built world (whose own bodies the snapshot's
+ * replace), run `more`: the same state as cut + more straight. With remove_at > 0 one body is
+ * removed at that step, so the snapshot has fewer bodies than the fresh world and a gap in its
+ * slots. */
+static bool bodies_resume(int dimensions, pdl_solver_kind solver, int cut, int more, int remove_at)
+{
+	pdl_world* straight = bodies_world(dimensions, solver);
+	pdl_world* first = bodies_world(dimensions, solver);
+	if (!straight || !first) return false;
+	pdl_body_id ids[8];
+	pdl_world_bodies(straight, ids, 8);
+	for (int s = 0; s < cut + more; ++s) {
+		if (s == remove_at && remove_at > 0) pdl_world_remove_body(straight, ids[1], NULL);
+		pdl_world_step(straight);
+	}
+	for (int s = 0; s < cut; ++s) {
+		if (s == remove_at && remove_at > 0) pdl_world_remove_body(first, ids[1], NULL);
+		pdl_world_step(first);
+	}
+	char path[256], err[512];
+	temp_path(path, sizeof path, "bodies");
+	pdl_snapshot_info info = {cut, 7, "bodies"};
+	bool ok = pdl_snapshot_write(path, first, &info, err, sizeof err);
+	pdl_world* second = bodies_world(dimensions, solver);
+	ok = ok && second && pdl_snapshot_read(path, second, NULL, err, sizeof err);
+	bool restored = ok && pdl_world_hash(second) == pdl_world_hash(first) && same_bodies(first, second) &&
+	                pdl_world_body_count(second) == pdl_world_body_count(first);
+	if (ok) step_n(second, more);
+	bool same = restored && pdl_world_hash(second) == pdl_world_hash(straight) && same_bodies(second, straight);
+	printf("  %dD %s, %d bodies, cut at %d of %d%s: %s\n", dimensions, solver == PDL_SOLVER_SPH ? "SPH" : "Clavet",
+	       pdl_world_body_count(first), cut, cut + more, remove_at > 0 ? " (one removed before)" : "",
+	       same ? "identical" : !ok ? err : !restored ? "RESTORE DIFFERS" : "DIFFERENT");
+	remove(path);
+	pdl_world_destroy(straight), pdl_world_destroy(first), pdl_world_destroy(second);
+	return same;
+}
+
+static void test_bodies_resume_bitwise(void)
+{
+	ENSURE(bodies_resume(2, PDL_SOLVER_CLAVET, 60, 40, 0));
+	ENSURE(bodies_resume(2, PDL_SOLVER_CLAVET, 50, 30, 20)); /* a body removed: fewer than the scene's */
+	ENSURE(bodies_resume(2, PDL_SOLVER_SPH, 30, 20, 0));
+	ENSURE(bodies_resume(3, PDL_SOLVER_CLAVET, 20, 15, 0));
+}
+
+static uint64_t fnv1a(const unsigned char* b, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* The header's checksum (bytes 24..31) made right again for the payload after byte 40. */
+static void fix_checksum(unsigned char* bytes, size_t n)
+{
+	uint64_t h = fnv1a(bytes + 40, n - 40);
+	for (int i = 0; i < 8; ++i) bytes[24 + i] = (unsigned char)(h >> (8 * i));
+}
+
+static void put_le32(unsigned char* at, uint32_t v)
+{
+	for (int i = 0; i < 4; ++i) at[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* A body record with a bad value, under a right checksum, is refused with the record's number
+ * and the engine's reason, and the world keeps its state and its own bodies; one with a wrong
+ * checksum is refused by the checksum; a body count that does not match the bytes is refused. */
+static void test_corrupted_body_record_refused(void)
+{
+	pdl_world* w = bodies_world(2, PDL_SOLVER_CLAVET);
+	ENSURE(w);
+	step_n(w, 10);
+	char path[256], bad[300], err[512];
+	temp_path(path, sizeof path, "body_record");
+	snprintf(bad, sizeof bad, "%s.bad", path);
+	pdl_snapshot_info info = {10, 7, "bodies"};
+	ENSURE_MSG(pdl_snapshot_write(path, w, &info, err, sizeof err), "%s", err);
+	size_t n = 0;
+	unsigned char* bytes = (unsigned char*)io_test_read_file(path, &n);
+	ENSURE(bytes);
+	/* the payload ends with u32 count and 4 records of 232 bytes (docs/cli.md) */
+	enum { RECORD = 232 };
+	size_t records = n - 4 * RECORD;
+	ENSURE(bytes[records - 4] == 4 && bytes[records - 3] == 0);
+	pdl_world* target = bodies_world(2, PDL_SOLVER_CLAVET);
+	ENSURE(target);
+	uint64_t before = pdl_world_hash(target);
+	/* record 1's type (its first field) := 7 */
+	unsigned char* copy = malloc(n);
+	memcpy(copy, bytes, n);
+	put_le32(copy + records + RECORD, 7);
+	fix_checksum(copy, n);
+	ENSURE(write_bytes(bad, copy, n));
+	ENSURE(!pdl_snapshot_read(bad, target, NULL, err, sizeof err));
+	ENSURE_MSG(strstr(err, "body record 1 of 4 (slot order) refused: body.type must be PDL_BODY_DYNAMIC or "
+	                       "PDL_BODY_KINEMATIC, got 7"), "%s", err);
+	ENSURE(strncmp(err, bad, strlen(bad)) == 0); /* the message names the file */
+	/* record 3's position x (after type and shape) := NaN */
+	memcpy(copy, bytes, n);
+	put_le32(copy + records + 3 * RECORD + 8, 0x7fc00000u);
+	fix_checksum(copy, n);
+	ENSURE(write_bytes(bad, copy, n));
+	ENSURE(!pdl_snapshot_read(bad, target, NULL, err, sizeof err));
+	ENSURE_MSG(strstr(err, "body record 3 of 4 (slot order) refused: body.position must be finite"), "%s", err);
+	/* the world refused nothing of it: same state, same (scene) bodies */
+	ENSURE(pdl_world_hash(target) == before && pdl_world_body_count(target) == 4);
+	pdl_world* fresh = bodies_world(2, PDL_SOLVER_CLAVET);
+	ENSURE(same_bodies(target, fresh));
+	pdl_world_destroy(fresh);
+	/* a flipped bit in a record, checksum left alone */
+	memcpy(copy, bytes, n);
+	copy[records + 2 * RECORD + 40] ^= 0x04;
+	ENSURE(write_bytes(bad, copy, n));
+	ENSURE(!pdl_snapshot_read(bad, target, NULL, err, sizeof err));
+	ENSURE_MSG(strstr(err, "corrupted snapshot: checksum mismatch"), "%s", err);
+	/* a body count one too many for the records that follow */
+	memcpy(copy, bytes, n);
+	put_le32(copy + records - 4, 5);
+	fix_checksum(copy, n);
+	ENSURE(write_bytes(bad, copy, n));
+	ENSURE(!pdl_snapshot_read(bad, target, NULL, err, sizeof err));
+	ENSURE_MSG(strstr(err, "corrupted snapshot: 5 body records do not fill the 928 bytes left for them"), "%s", err);
+	ENSURE(pdl_world_hash(target) == before);
+	/* and the good file restores */
+	ENSURE_MSG(pdl_snapshot_read(path, target, NULL, err, sizeof err), "%s", err);
+	ENSURE(pdl_world_hash(target) == pdl_world_hash(w) && same_bodies(target, w));
+	free(copy), free(bytes);
+	remove(path), remove(bad);
+	pdl_world_destroy(w), pdl_world_destroy(target);
+}
+
+/* A version 2 file (written before bodies: no body section) is still read, as a world without
+ * bodies: the scene's bodies are removed. */
+static void test_version_2_read(void)
+{
+	pdl_world* w = bodies_world(2, PDL_SOLVER_CLAVET);
+	ENSURE(w);
+	pdl_body_id ids[8];
+	int n = pdl_world_bodies(w, ids, 8);
+	for (int k = 0; k < n; ++k) pdl_world_remove_body(w, ids[k], NULL);
+	step_n(w, 5);
+	char path[256], err[512];
+	temp_path(path, sizeof path, "v2");
+	pdl_snapshot_info info = {5, 7, "v2"};
+	ENSURE_MSG(pdl_snapshot_write(path, w, &info, err, sizeof err), "%s", err);
+	size_t size = 0;
+	unsigned char* bytes = (unsigned char*)io_test_read_file(path, &size);
+	ENSURE(bytes);
+	/* version 2: the same bytes without the trailing body count (0) */
+	ENSURE(bytes[8] == 3 && size > 44);
+	size -= 4;
+	bytes[8] = 2;
+	uint64_t payload = size - 40;
+	for (int i = 0; i < 8; ++i) bytes[16 + i] = (unsigned char)(payload >> (8 * i));
+	fix_checksum(bytes, size);
+	ENSURE(write_bytes(path, bytes, size));
+	pdl_world* target = bodies_world(2, PDL_SOLVER_CLAVET);
+	ENSURE(pdl_world_body_count(target) == 4);
+	pdl_snapshot_info got;
+	ENSURE_MSG(pdl_snapshot_read(path, target, &got, err, sizeof err), "%s", err);
+	ENSURE(got.frame == 5 && pdl_world_body_count(target) == 0);
+	ENSURE(pdl_world_hash(target) == pdl_world_hash(w));
+	free(bytes);
+	remove(path);
+	pdl_world_destroy(w), pdl_world_destroy(target);
+}
+
 int main(void)
 {
 	RUN_TEST(test_round_trip);
 	RUN_TEST(test_3d_snapshot);
 	RUN_TEST(test_damaged_snapshots_refused);
 	RUN_TEST(test_failed_write_keeps_old_file);
+	RUN_TEST(test_corrupted_body_record_refused);
+	RUN_TEST(test_version_2_read);
+	RUN_TEST(test_bodies_resume_bitwise);
 	RUN_TEST(test_resume_equals_uninterrupted);
 	return TEST_SUMMARY();
 }

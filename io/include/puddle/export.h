@@ -1,4 +1,4 @@
-/* puddle_io: particle exports for other tools, one file per frame.
+/* puddle_io: particle and rigid body exports for other tools, one file per frame.
  *   - ParaView: VTK XML PolyData (.vtp), one vertex per particle (z = 0 in 2D worlds), with point
  *     data velocity (3 components, vz = 0 in 2D), density, pressure, material and id; and a .pvd
  *     collection that lists the frames with their times, so ParaView opens the whole run as one
@@ -8,7 +8,21 @@
  *   - CSV: a header line, then id,material,x,y,vx,vy,density,pressure per particle in 2D, and
  *     id,material,x,y,z,vx,vy,vz,density,pressure in 3D.
  * Particles are written in id order, so row k is the same particle in every frame while no
- * particle is added. Every file is written to a temporary name and renamed into place.
+ * particle is added.
+ *
+ * Rigid bodies have their own files, bodies in slot order (pdl_world_bodies):
+ *   - VTK XML PolyData: each body's surface as polygons in world space: in 2D one polygon, its
+ *     outline (box and polygon corners counter-clockwise, a circle as 32 points from its turned
+ *     x axis), z = 0; in 3D a box's 6 faces and a sphere's 8 x 16 tessellation (turning with the
+ *     body), all counter-clockwise seen from outside. Point data: velocity (the body's motion at
+ *     that point, v + w x r). Cell data, the polygon's body's: id (pdl_body_id_to_int), type and
+ *     shape (the enums' values), body_velocity, angular_velocity, force and torque (the fluid's,
+ *     pdl_world_body_force over the last step).
+ *   - CSV: a header line, then one row per body: frame,time,id,type,shape,x,y,z,angle,vx,vy,vz,
+ *     wx,wy,wz,fx,fy,fz,tx,ty,tz in 2D, and qx,qy,qz,qw (the orientation) instead of angle in
+ *     3D; type is dynamic or kinematic, shape box, circle (3D: sphere) or polygon; f and t are
+ *     the fluid's force and torque.
+ * Every file is written to a temporary name and renamed into place.
  *
  * SPDX-License-Identifier: MIT */
 #ifndef PUDDLE_EXPORT_H
@@ -28,9 +42,25 @@ bool pdl_export_vtp(const char* path, const pdl_world* world, char* err, size_t 
 bool pdl_export_ply(const char* path, const pdl_world* world, char* err, size_t err_size);
 bool pdl_export_csv(const char* path, const pdl_world* world, char* err, size_t err_size);
 
+bool pdl_export_bodies_vtp(const char* path, const pdl_world* world, char* err, size_t err_size);
+/** frame goes into the first column (the caller's frame counter); time is pdl_world_time. */
+bool pdl_export_bodies_csv(const char* path, const pdl_world* world, long long frame, char* err, size_t err_size);
+
 /** A ParaView collection: files[i] (relative to the .pvd's folder) at simulated times[i]. */
 bool pdl_export_pvd(const char* path, const char* const* files, const double* times, int count, char* err,
                     size_t err_size);
+
+/** One data set of a collection. Data sets with the same time and different parts are read by
+ * ParaView as the blocks of one multiblock data set, named by name. */
+typedef struct pdl_pvd_dataset {
+	const char* file; /**< relative to the .pvd's folder */
+	double time;      /**< simulated seconds */
+	int part;
+	const char* name; /**< the block's name; NULL: none */
+} pdl_pvd_dataset;
+
+/** A ParaView collection of any data sets (pdl_export_pvd is this with part 0 and no names). */
+bool pdl_export_pvd_datasets(const char* path, const pdl_pvd_dataset* sets, int count, char* err, size_t err_size);
 
 #ifdef __cplusplus
 }

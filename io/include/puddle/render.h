@@ -2,8 +2,11 @@
  * recommending ("alpha cutout" / metaballs): every particle is a soft splat, the splats are
  * summed into a field, and the fluid is where the field passes a threshold, so touching particles
  * merge into one smooth surface per blob. The edge is anti-aliased from the field's gradient
- * (coverage = (F - T) / |grad F| + 1/2, a signed distance in pixels). Containers and obstacles are
- * drawn over it, also anti-aliased. Output is 8-bit RGB, top row first.
+ * (coverage = (F - T) / |grad F| + 1/2, a signed distance in pixels). Rigid bodies are drawn over
+ * the fluid in slot order, each filled with its colour inside an outline of 0.45 times that
+ * colour (max(1.5, height / 360) pixels wide; a circle also shows its turned x axis as a radius
+ * in the outline's colour), then containers and obstacles over both, all anti-aliased. Output is
+ * 8-bit RGB, top row first.
  *
  * 3D worlds (world def dimensions 3) are seen through def.camera (puddle/camera.h), with a
  * perspective projection at aspect width / height. Every particle is a sphere of radius half its
@@ -12,7 +15,10 @@
  * above, left of and behind the camera (it turns with the camera): ambient + Lambert diffuse in
  * the colour the colour mode gives (material, speed, density or pressure, as in 2D), plus a small
  * white highlight (Blinn-Phong). Obstacles are ray-traced per pixel and shaded the same way in
- * obstacle_color: boxes (turned by their angle about z) and spheres. A box container is drawn as
+ * obstacle_color: boxes (turned by their angle about z) and spheres. Rigid bodies are ray-traced
+ * the same way in their own colour (boxes turned by their orientation, spheres), with the edges
+ * of boxes and the rims of spheres darkened to 0.45 of it; particles, obstacles and bodies hide
+ * one another by depth, pixel by pixel. A box container is drawn as
  * its floor (a lighter quad in wall_color) and its 12 edges, anti-aliased lines that fluid and
  * obstacles in front of them hide; a sphere container as its far inner wall and its outline.
  * Everything else is background. blob_radius, threshold and view_min/max are not used in 3D.
@@ -67,7 +73,7 @@ pdl_renderer* pdl_renderer_create(const pdl_render_def* def);
 void pdl_renderer_destroy(pdl_renderer* renderer);
 
 /** Draws the world; returns width * height * 3 bytes of RGB owned by the renderer, valid until
- * the next call. */
+ * the next call; NULL if out of memory. */
 const uint8_t* pdl_render(pdl_renderer* renderer, const pdl_world* world);
 
 /** World position to pixel coordinates (x right, y down), as pdl_render maps them in 2D. */

@@ -1,6 +1,6 @@
 /* puddle_io: scene files. A scene is one JSON file that says everything a run needs: the world,
- * the solver, materials, the container, obstacles, initial fills, emitters, scripted pointer
- * strokes and the output defaults. docs/scenes.md lists every key with its unit, default and
+ * the solver, materials, the container, obstacles, initial fills, rigid bodies, emitters,
+ * scripted pointer strokes and the output defaults. docs/scenes.md lists every key with its unit, default and
  * range; the command line, the native viewer and the web page read the same files.
  *
  *     pdl_scene_error err;
@@ -37,6 +37,8 @@ extern "C" {
 #define PDL_SCENE_MAX_OBSTACLES 64
 #define PDL_SCENE_MAX_FILLS 64
 #define PDL_SCENE_MAX_EMITTERS 16
+/** Most entries of "bodies"; with their copies they make at most PDL_MAX_BODIES bodies too. */
+#define PDL_SCENE_MAX_BODIES PDL_MAX_BODIES
 /** One stroke per pointer slot of the world. */
 #define PDL_SCENE_MAX_STROKES PDL_MAX_POINTERS
 /** Most points of one stroke's path. */
@@ -67,6 +69,15 @@ typedef struct pdl_scene_fill {
 	int mix_count; /**< 0: every particle is def.material */
 	int mix[PDL_MAX_MATERIALS];
 } pdl_scene_fill;
+
+/** An entry of "bodies": a rigid body and `count` copies of it in a row, copy k at
+ * def.position + k * step (float arithmetic: pdl_scene_body_copy()), added before the fills
+ * (which leave the bodies' space: pdl_world_fill) in file order, copies one after the other. */
+typedef struct pdl_scene_body {
+	pdl_body_def def;
+	int count;     /**< copies, [1, PDL_MAX_BODIES] */
+	pdl_vec3 step; /**< from one copy to the next, world units (2D: z = 0) */
+} pdl_scene_body;
 
 /** A source of new particles: rows of particles across `width`, launched at `velocity`, from
  * `start` to `stop` seconds of scene time. Rows are spaced so that the stream is at rest density;
@@ -130,6 +141,10 @@ typedef struct pdl_scene {
 	pdl_boundary_def obstacles[PDL_SCENE_MAX_OBSTACLES]; /**< CIRCLE, BOX or POLYGON */
 	int fill_count;
 	pdl_scene_fill fills[PDL_SCENE_MAX_FILLS];
+	/** Entries of "bodies"; their copies together (pdl_scene_body_total()) are at most
+	 * PDL_MAX_BODIES. */
+	int body_count;
+	pdl_scene_body bodies[PDL_SCENE_MAX_BODIES];
 	int emitter_count;
 	pdl_scene_emitter emitters[PDL_SCENE_MAX_EMITTERS];
 	int stroke_count;
@@ -173,7 +188,8 @@ uint64_t pdl_scene_hash(const pdl_scene* scene);
 /** Index of the material with this name, or -1. */
 int pdl_scene_find_material(const pdl_scene* scene, const char* name);
 
-/** Makes the world: materials, container, obstacles, fills. NULL and err on failure. */
+/** Makes the world: materials, container, obstacles, the bodies, then the fills (which leave the
+ * bodies' space). NULL and err on failure. */
 pdl_world* pdl_scene_build_world(const pdl_scene* scene, pdl_scene_error* err);
 
 /** Scripted events for frame `frame` (0, 1, ...), to call before the frame's pdl_world_step():
@@ -183,14 +199,20 @@ pdl_world* pdl_scene_build_world(const pdl_scene* scene, pdl_scene_error* err);
 int pdl_scene_apply_frame(const pdl_scene* scene, pdl_world* world, long long frame,
                           pdl_scene_error* err);
 
+/** Copy k (0 .. count - 1) of a body entry: its def at position + k * step, each coordinate
+ * rounded to float as the web page's scene loader computes it, so both build the same world. */
+pdl_body_def pdl_scene_body_copy(const pdl_scene_body* body, int k);
+/** The bodies the scene adds: every entry's count, summed. */
+int pdl_scene_body_total(const pdl_scene* scene);
+
 /** Frames (world steps) in `seconds` of scene time: round(seconds / dt), at least 1. */
 long long pdl_scene_frames_for(const pdl_scene* scene, double seconds);
 
 /** Particles the fills make plus all that the emitters will add, without making them. */
 double pdl_scene_estimate_particles(const pdl_scene* scene);
 
-/** Scales every length of the scene (bounds, container, obstacles, fills, emitters, strokes, the
- * camera's target and distance) by `factor` about the origin, keeping h, so the same fluid fills
+/** Scales every length of the scene (bounds, container, obstacles, fills, bodies and their
+ * steps, emitters, strokes, the camera's target and distance) by `factor` about the origin, keeping h, so the same fluid fills
  * a larger or smaller tank with about factor^2 (3D: factor^3) as many particles. Sunflower
  * counts scale by factor^2. An SPH scene's speed
  * of sound scales by sqrt(factor), as flow speeds do, so its Mach number and density error stay

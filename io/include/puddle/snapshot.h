@@ -5,7 +5,8 @@
  * gravity, max particles), every material def, every boundary def (scripts may move or retune
  * them), every particle in storage order (position and velocity, with z and vz in 3D worlds,
  * material, id; springs with rest lengths), the
- * next particle id, the clock (time and solver steps) and the frame counter that drives the
+ * next particle id, every rigid body (its whole pdl_body_def as pdl_world_get_body gives it,
+ * in slot order), the clock (time and solver steps) and the frame counter that drives the
  * scene's scripted strokes and emitters. Pointers are not stored: the scene's strokes set them
  * again from the frame number. Nor are the solver kind and the SPH settings: the world keeps
  * the ones its scene gave it (the SPH CFL rule reads only the particles, so a resumed SPH run
@@ -13,12 +14,16 @@
  * ties the snapshot to it. A snapshot of a 3D world is refused by a 2D one and the other way.
  *
  * Layout (all little-endian):
- *   header, 40 bytes: magic "PDLSNAP\0", u32 version (2), u32 header size (40), u64 payload size,
+ *   header, 40 bytes: magic "PDLSNAP\0", u32 version (3), u32 header size (40), u64 payload size,
  *   u64 FNV-1a 64 checksum of the payload, u64 zero
  *   payload: see docs/cli.md, "Snapshot format".
+ * Version 2 files (before bodies) are read too, as worlds without bodies.
  * Files are written to a temporary name and renamed, so a crash never leaves half a snapshot.
  * Reading checks magic, version, sizes and checksum before it changes anything, and refuses
- * a truncated or corrupted file with a message that says which check failed.
+ * a truncated or corrupted file with a message that says which check failed. Restoring removes
+ * the world's own bodies (the scene's) and adds the snapshot's in their order; every body
+ * record is first tried in a scratch world, so a record the engine refuses ("body record 1 of
+ * 3 (slot order) refused: body.radius must be ...") leaves the world unchanged.
  *
  * SPDX-License-Identifier: MIT */
 #ifndef PUDDLE_SNAPSHOT_H
@@ -34,7 +39,7 @@
 extern "C" {
 #endif
 
-#define PDL_SNAPSHOT_VERSION 2
+#define PDL_SNAPSHOT_VERSION 3
 
 /** What the caller keeps beside the world. */
 typedef struct pdl_snapshot_info {
