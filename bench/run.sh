@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The standard benchmark table (issue 6): the dam breaks of bench/scenes at about 1k, 10k, 100k
-# and 1M particles, with 1 and 2 threads, each run RUNS times; plus slime with and without its
+# and 1M particles (and the 100k one with 100 rigid bodies, issue 20), with 1 and 2 threads, each run RUNS times; plus slime with and without its
 # springs at 20k particles; and the 3D dam breaks at about 10k and 100k (issue 7). Writes every run's rows to bench/results/latest-runs.csv and the
 # medians, with the machine they ran on, to bench/results/latest.md and latest.csv, and the
 # 100k step stage by stage to latest-stages.csv (and latest.md).
@@ -33,11 +33,11 @@ json.dump(s, open(sys.argv[1], "w"), indent=2)
 EOF
 
 # steps timed per row: enough for a stable median, few enough that 1M stays in minutes
-declare -A steps=([1k]=1000 [10k]=400 [100k]=100 [1m]=30 [3d-10k]=200 [3d-100k]=40)
-declare -A warmup=([1k]=50 [10k]=30 [100k]=20 [1m]=5 [3d-10k]=20 [3d-100k]=10)
+declare -A steps=([1k]=1000 [10k]=400 [100k]=100 [100k-bodies]=100 [1m]=30 [3d-10k]=200 [3d-100k]=40)
+declare -A warmup=([1k]=50 [10k]=30 [100k]=20 [100k-bodies]=20 [1m]=5 [3d-10k]=20 [3d-100k]=10)
 header=""
 for run in $(seq 1 "$RUNS"); do
-	for size in 1k 10k 100k 1m 3d-10k 3d-100k; do
+	for size in 1k 10k 100k 100k-bodies 1m 3d-10k 3d-100k; do
 		"$PUDDLE" bench "bench/scenes/dam-break-$size.json" --threads "$THREADS" \
 			--steps "${steps[$size]}" --warmup "${warmup[$size]}" --csv "$scratch/row.csv" >/dev/null
 		[ -n "$header" ] || { header=$(head -1 "$scratch/row.csv"); echo "run,$header" >"$runs_csv"; }

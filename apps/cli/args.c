@@ -4,12 +4,14 @@
 
 #include "puddle/suggest.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 bool cli_parse_int(const char* cmd, const char* option, const char* text, long long lo, long long hi, long long* out)
 {
@@ -144,4 +146,36 @@ int cli_lost_particles(const pdl_scene* s, const pdl_world* w)
 		lost += !(inside && finite);
 	}
 	return lost;
+}
+
+static int compare_text(const void* a, const void* b) { return strcmp(*(char* const*)a, *(char* const*)b); }
+
+/* Every *.json in the scenes folder, sorted. */
+int cli_default_scenes(char*** out)
+{
+	const char* dir = access("scenes", R_OK) == 0 ? "scenes" : PUDDLE_SCENES_DIR;
+	DIR* d = opendir(dir);
+	*out = NULL;
+	if (!d) return 0;
+	int count = 0, cap = 0;
+	char** list = NULL;
+	for (struct dirent* e; (e = readdir(d));) {
+		size_t n = strlen(e->d_name);
+		if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0) continue;
+		if (count == cap) {
+			cap = cap ? 2 * cap : 16;
+			char** l = realloc(list, (size_t)cap * sizeof *l);
+			if (!l) break;
+			list = l;
+		}
+		size_t len = strlen(dir) + n + 2;
+		list[count] = malloc(len);
+		if (!list[count]) break;
+		snprintf(list[count], len, "%s/%s", dir, e->d_name);
+		count++;
+	}
+	closedir(d);
+	qsort(list, (size_t)count, sizeof *list, compare_text);
+	*out = list;
+	return count;
 }

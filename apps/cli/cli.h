@@ -16,6 +16,7 @@ int cmd_run(int argc, char** argv);
 int cmd_info(int argc, char** argv);
 int cmd_validate(int argc, char** argv);
 int cmd_bench(int argc, char** argv);
+int cmd_soak(int argc, char** argv);
 
 /* ---- args.c: option parsing with messages in one style ---- */
 
@@ -37,6 +38,9 @@ bool cli_make_dirs(const char* path);
 pdl_scene* cli_load_scene(const char* path);
 /* Wall clock in seconds (monotonic). */
 double cli_now(void);
+/* Every .json file of scenes/ (or of the installed scenes), sorted, as allocated paths in *out;
+ * returns their count. */
+int cli_default_scenes(char*** out);
 /* Particles outside the scene bounds or with non-finite state (the "lost" of the summaries). */
 int cli_lost_particles(const pdl_scene* scene, const pdl_world* world);
 

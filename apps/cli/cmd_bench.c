@@ -71,38 +71,6 @@ static int compare_double(const void* a, const void* b)
 	return (x > y) - (x < y);
 }
 
-static int compare_text(const void* a, const void* b) { return strcmp(*(char* const*)a, *(char* const*)b); }
-
-/* Every *.json in the scenes folder, sorted. */
-static int default_scenes(char*** out)
-{
-	const char* dir = access("scenes", R_OK) == 0 ? "scenes" : PUDDLE_SCENES_DIR;
-	DIR* d = opendir(dir);
-	*out = NULL;
-	if (!d) return 0;
-	int count = 0, cap = 0;
-	char** list = NULL;
-	for (struct dirent* e; (e = readdir(d));) {
-		size_t n = strlen(e->d_name);
-		if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0) continue;
-		if (count == cap) {
-			cap = cap ? 2 * cap : 16;
-			char** l = realloc(list, (size_t)cap * sizeof *l);
-			if (!l) break;
-			list = l;
-		}
-		size_t len = strlen(dir) + n + 2;
-		list[count] = malloc(len);
-		if (!list[count]) break;
-		snprintf(list[count], len, "%s/%s", dir, e->d_name);
-		count++;
-	}
-	closedir(d);
-	qsort(list, (size_t)count, sizeof *list, compare_text);
-	*out = list;
-	return count;
-}
-
 typedef struct bench_row {
 	int particles, threads;
 	long long steps;
@@ -217,7 +185,7 @@ int cmd_bench(int argc, char** argv)
 	char** found = NULL;
 	char** list = scenes;
 	if (scene_count == 0) {
-		scene_count = default_scenes(&found);
+		scene_count = cli_default_scenes(&found);
 		list = found;
 		if (scene_count == 0) {
 			fprintf(stderr, "puddle bench: no scenes given and no scenes/*.json found\n");

@@ -10,14 +10,22 @@ static const char usage[] =
 	"Usage: puddle info SCENE\n"
 	"\n"
 	"Checks SCENE and prints it as JSON with every default filled in (the same format, so the\n"
-	"output is itself a valid scene). A short report goes to stderr: particle count, frames, and\n"
-	"the stability margin of each material.\n"
+	"output is itself a valid scene). A short report goes to stderr: particle count, rigid bodies\n"
+	"(if any), frames, and the stability margin of each material.\n"
 	"\n"
 	"Exit status: 0 valid, 2 the scene has a mistake (the message names the file, the JSON path\n"
 	"and the rule).\n"
 	"\n"
 	"Example:\n"
 	"  puddle info scenes/stratify.json\n";
+
+/* "3 bodies; " for a scene with bodies (copies counted), "" without */
+static void body_text(const pdl_scene* s, char* out, size_t size)
+{
+	int n = pdl_scene_body_total(s);
+	if (n) snprintf(out, size, "%d bod%s; ", n, n == 1 ? "y" : "ies");
+	else if (size) out[0] = 0;
+}
 
 int cmd_info(int argc, char** argv)
 {
@@ -53,8 +61,10 @@ int cmd_info(int argc, char** argv)
 	printf("%s\n", json);
 	free(json);
 	float h = s->world.interaction_radius, dt = s->world.dt / (float)s->world.substeps;
-	fprintf(stderr, "%s: valid; %dD; about %.0f particles; %.3g s = %lld frames of %.4g s (%d substep%s)\n", path,
-	        s->world.dimensions, pdl_scene_estimate_particles(s), s->output.seconds,
+	char bodies[48];
+	body_text(s, bodies, sizeof bodies);
+	fprintf(stderr, "%s: valid; %dD; about %.0f particles; %s%.3g s = %lld frames of %.4g s (%d substep%s)\n", path,
+	        s->world.dimensions, pdl_scene_estimate_particles(s), bodies, s->output.seconds,
 	        pdl_scene_frames_for(s, s->output.seconds), s->world.dt, s->world.substeps, s->world.substeps == 1 ? "" : "s");
 	if (s->world.dimensions == 3) {
 		const pdl_camera* c = &s->camera;
@@ -116,8 +126,8 @@ static const char validate_usage[] =
 	"Usage: puddle validate SCENE...\n"
 	"\n"
 	"Checks each SCENE (2D or 3D) without running it and prints one line per scene on stdout:\n"
-	"its dimensions, the particles its fills and emitters make, and its frames. Mistakes go to\n"
-	"stderr (the message names the file, the JSON path and the rule).\n"
+	"its dimensions, the particles its fills and emitters make, its rigid bodies (if any) and its\n"
+	"frames. Mistakes go to stderr (the message names the file, the JSON path and the rule).\n"
 	"\n"
 	"Exit status: 0 every scene is valid, 2 at least one is not (the others are still checked).\n"
 	"\n"
@@ -153,8 +163,10 @@ int cmd_validate(int argc, char** argv)
 			fprintf(stderr, "%s\n", err.message);
 			bad++;
 		} else {
-			printf("%s: valid; %dD; %d particles at the start, about %.0f in all; %lld frames\n", argv[i],
-			       s->world.dimensions, pdl_world_particle_count(w), pdl_scene_estimate_particles(s),
+			char bodies[48];
+			body_text(s, bodies, sizeof bodies);
+			printf("%s: valid; %dD; %d particles at the start, about %.0f in all; %s%lld frames\n", argv[i],
+			       s->world.dimensions, pdl_world_particle_count(w), pdl_scene_estimate_particles(s), bodies,
 			       pdl_scene_frames_for(s, s->output.seconds));
 		}
 		pdl_world_destroy(w);

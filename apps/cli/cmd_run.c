@@ -31,9 +31,11 @@ static const char usage[] =
 	"  --png FILE           the last frame's picture (default: DIR/final.png)\n"
 	"  --png-every K        also a picture every K frames: DIR/frames/frame_NNNNNN.png\n"
 	"  --video FILE.mp4     H.264 video at output.fps (needs ffmpeg)\n"
-	"  --vtk                ParaView: DIR/vtk/frame_NNNNNN.vtp and DIR/SCENE_NAME.pvd\n"
+	"  --vtk                ParaView: DIR/vtk/frame_NNNNNN.vtp and DIR/SCENE_NAME.pvd; with rigid\n"
+	"                       bodies also their surfaces, DIR/vtk/bodies_NNNNNN.vtp\n"
 	"  --ply                Blender: DIR/ply/frame_NNNNNN.ply\n"
-	"  --csv                DIR/csv/frame_NNNNNN.csv\n"
+	"  --csv                DIR/csv/frame_NNNNNN.csv; with rigid bodies also\n"
+	"                       DIR/csv/bodies_NNNNNN.csv (pose, velocities, the fluid's force)\n"
 	"  --surface            the fluid's outline (marching squares): DIR/surface/frame_NNNNNN.svg\n"
 	"                       and .vtp, and DIR/SCENE_NAME_surface.pvd; 3D scenes: its closed surface\n"
 	"                       (marching tetrahedra): DIR/surface/frame_NNNNNN.obj and .ply\n"
@@ -190,7 +192,8 @@ static int parse_options(int argc, char** argv, run_options* o)
 /* ---- the frames listed in the .pvd collection ---------------------------------------------------- */
 
 typedef struct pvd_list {
-	const char* sub; /* the folder of the .vtp files, relative to the run's folder */
+	const char* sub;    /* the folder of the .vtp files, relative to the run's folder */
+	const char* prefix; /* their names: PREFIX_NNNNNN.vtp */
 	int count, capacity;
 	long long* frames;
 } pvd_list;
@@ -220,30 +223,39 @@ static void pvd_scan(pvd_list* l, const char* run_dir, long long up_to)
 	snprintf(dir, sizeof dir, "%s/%s", run_dir, l->sub);
 	DIR* d = opendir(dir);
 	if (!d) return;
+	size_t skip = strlen(l->prefix);
 	for (struct dirent* e; (e = readdir(d));) {
 		long long frame;
 		int end = 0;
-		if (sscanf(e->d_name, "frame_%lld.vtp%n", &frame, &end) == 1 && e->d_name[end] == 0 && frame <= up_to)
-			pvd_add(l, frame);
+		if (strncmp(e->d_name, l->prefix, skip) != 0) continue;
+		const char* rest = e->d_name + skip;
+		if (sscanf(rest, "_%lld.vtp%n", &frame, &end) == 1 && rest[end] == 0 && frame <= up_to) pvd_add(l, frame);
 	}
 	closedir(d);
-	qsort(l->frames, (size_t)l->count, sizeof *l->frames, compare_ll);
+	if (l->count > 1) qsort(l->frames, (size_t)l->count, sizeof *l->frames, compare_ll);
 }
 
-static bool pvd_write(const pvd_list* l, const char* path, double dt, char* err, size_t err_size)
+/* Writes the collection of l's files (part 0) and, when bodies lists any, the bodies' files as
+ * part 1: ParaView then reads each time as two blocks, "particles" and "bodies". */
+static bool pvd_write(const pvd_list* l, const pvd_list* bodies, const char* path, double dt, char* err,
+                      size_t err_size)
 {
-	char(*names)[64] = malloc((size_t)(l->count + 1) * sizeof *names);
-	const char** files = malloc((size_t)(l->count + 1) * sizeof *files);
-	double* times = malloc((size_t)(l->count + 1) * sizeof *times);
-	bool ok = names && files && times;
-	for (int i = 0; ok && i < l->count; ++i) {
-		snprintf(names[i], sizeof names[i], "%s/frame_%06lld.vtp", l->sub, l->frames[i]);
-		files[i] = names[i];
-		times[i] = (double)l->frames[i] * dt;
+	int extra = bodies ? bodies->count : 0, count = l->count + extra;
+	char(*names)[64] = malloc((size_t)(count + 1) * sizeof *names);
+	pdl_pvd_dataset* sets = malloc((size_t)(count + 1) * sizeof *sets);
+	bool ok = names && sets;
+	/* both lists are in frame order: merge them, a frame's particles before its bodies */
+	for (int i = 0, j = 0, n = 0; ok && n < count; ++n) {
+		bool body = i == l->count || (j < extra && bodies->frames[j] < l->frames[i]);
+		const pvd_list* from = body ? bodies : l;
+		long long frame = from->frames[body ? j++ : i++];
+		snprintf(names[n], sizeof names[n], "%s/%s_%06lld.vtp", from->sub, from->prefix, frame);
+		sets[n] = (pdl_pvd_dataset){names[n], (double)frame * dt, body ? 1 : 0,
+		                            extra ? (body ? "bodies" : "particles") : NULL};
 	}
-	if (ok) ok = pdl_export_pvd(path, files, times, l->count, err, err_size);
+	if (ok) ok = pdl_export_pvd_datasets(path, sets, count, err, err_size);
 	else snprintf(err, err_size, "out of memory");
-	free(names), free(files), free(times);
+	free(names), free(sets);
 	return ok;
 }
 
@@ -255,7 +267,10 @@ typedef struct run_state {
 	pdl_world* world;
 	pdl_renderer* renderer;
 	cli_video* video;
-	pvd_list pvd, surface_pvd;
+	pvd_list pvd, body_pvd, surface_pvd;
+	/* the world has had rigid bodies in this run (or the earlier run it resumes wrote bodies'
+	 * files): their files are written at every export frame from then on */
+	bool bodies;
 	char dir[1024], pvd_path[1100], surface_pvd_path[1100];
 	long long video_every, export_every, video_frames, pngs, exports, snapshots;
 	pdl_surface_def surface_def;
@@ -326,7 +341,7 @@ static bool surface_outputs(run_state* r, long long done)
 	ok = ok && pdl_contours_write_vtp(path, &contours, r->err, sizeof r->err);
 	pdl_contours_free(&contours);
 	return ok && pvd_add(&r->surface_pvd, done) &&
-	       pvd_write(&r->surface_pvd, r->surface_pvd_path, r->scene->world.dt, r->err, sizeof r->err);
+	       pvd_write(&r->surface_pvd, NULL, r->surface_pvd_path, r->scene->world.dt, r->err, sizeof r->err);
 }
 
 /* Everything a frame writes once `done` frames have run. */
@@ -336,8 +351,12 @@ static bool frame_outputs(run_state* r, long long done)
 	char path[1200];
 	const uint8_t* rgb = NULL;
 	pdl_scene_output* out = &r->scene->output;
+	if (pdl_world_body_count(r->world) > 0) r->bodies = true;
 	if (r->video && done % r->video_every == 0) {
-		rgb = pdl_render(r->renderer, r->world);
+		if (!(rgb = pdl_render(r->renderer, r->world))) {
+			snprintf(r->err, sizeof r->err, "frame %lld: out of memory drawing the picture", done);
+			return false;
+		}
 		if (!cli_video_frame(r->video, rgb)) {
 			snprintf(r->err, sizeof r->err, "ffmpeg stopped taking frames (writing %s)", o->video_path);
 			return false;
@@ -345,7 +364,10 @@ static bool frame_outputs(run_state* r, long long done)
 		r->video_frames++;
 	}
 	if (o->png_every && done % o->png_every == 0) {
-		if (!rgb) rgb = pdl_render(r->renderer, r->world);
+		if (!rgb && !(rgb = pdl_render(r->renderer, r->world))) {
+			snprintf(r->err, sizeof r->err, "frame %lld: out of memory drawing the picture", done);
+			return false;
+		}
 		snprintf(path, sizeof path, "%s/frames/frame_%06lld.png", r->dir, done);
 		if (!pdl_png_write(path, rgb, out->width, out->height, r->err, sizeof r->err)) return false;
 		r->pngs++;
@@ -353,9 +375,13 @@ static bool frame_outputs(run_state* r, long long done)
 	if ((o->vtk || o->ply || o->csv || o->surface) && done % r->export_every == 0) {
 		if (o->vtk) {
 			snprintf(path, sizeof path, "%s/vtk/frame_%06lld.vtp", r->dir, done);
-			if (!pdl_export_vtp(path, r->world, r->err, sizeof r->err)) return false;
-			if (!pvd_add(&r->pvd, done) || !pvd_write(&r->pvd, r->pvd_path, r->scene->world.dt, r->err, sizeof r->err))
-				return false;
+			if (!pdl_export_vtp(path, r->world, r->err, sizeof r->err) || !pvd_add(&r->pvd, done)) return false;
+			if (r->bodies) {
+				snprintf(path, sizeof path, "%s/vtk/bodies_%06lld.vtp", r->dir, done);
+				if (!pdl_export_bodies_vtp(path, r->world, r->err, sizeof r->err) || !pvd_add(&r->body_pvd, done))
+					return false;
+			}
+			if (!pvd_write(&r->pvd, &r->body_pvd, r->pvd_path, r->scene->world.dt, r->err, sizeof r->err)) return false;
 		}
 		if (o->ply) {
 			snprintf(path, sizeof path, "%s/ply/frame_%06lld.ply", r->dir, done);
@@ -364,6 +390,8 @@ static bool frame_outputs(run_state* r, long long done)
 		if (o->csv) {
 			snprintf(path, sizeof path, "%s/csv/frame_%06lld.csv", r->dir, done);
 			if (!pdl_export_csv(path, r->world, r->err, sizeof r->err)) return false;
+			snprintf(path, sizeof path, "%s/csv/bodies_%06lld.csv", r->dir, done);
+			if (r->bodies && !pdl_export_bodies_csv(path, r->world, done, r->err, sizeof r->err)) return false;
 		}
 		if (o->surface && !surface_outputs(r, done)) return false;
 		r->exports++;
@@ -386,6 +414,17 @@ static void print_summary(const run_state* r, long long start, long long total, 
 	long long frames = total - start;
 	printf("puddle run: %s (%s)\n", s->name, r->o->scene_path);
 	printf("  particles          %d\n", st.particles);
+	int bodies = pdl_world_bodies(r->world, NULL, 0);
+	if (bodies > 0) {
+		int kinematic = 0;
+		pdl_body_id* ids = malloc((size_t)bodies * sizeof *ids);
+		for (int k = 0; ids && k < pdl_world_bodies(r->world, ids, bodies); ++k) {
+			pdl_body_def d;
+			kinematic += pdl_world_get_body(r->world, ids[k], &d) && d.type == PDL_BODY_KINEMATIC;
+		}
+		free(ids);
+		printf("  bodies             %d (%d dynamic, %d kinematic)\n", bodies, bodies - kinematic, kinematic);
+	}
 	printf("  dimensions         %d\n", s->world.dimensions);
 	if (s->world.solver == PDL_SOLVER_SPH) /* the CFL rule picks the substeps each frame */
 		printf("  simulated time     %.3f s (frames %lld to %lld, SPH: %d substeps in the last, %.2f per frame on average)\n",
@@ -433,8 +472,9 @@ int cmd_run(int argc, char** argv)
 	else snprintf(r.dir, sizeof r.dir, "out/%s", s->name);
 	snprintf(r.pvd_path, sizeof r.pvd_path, "%s/%s.pvd", r.dir, s->name);
 	snprintf(r.surface_pvd_path, sizeof r.surface_pvd_path, "%s/%s_surface.pvd", r.dir, s->name);
-	r.pvd.sub = "vtk";
-	r.surface_pvd.sub = "surface";
+	r.pvd = (pvd_list){.sub = "vtk", .prefix = "frame"};
+	r.body_pvd = (pvd_list){.sub = "vtk", .prefix = "bodies"};
+	r.surface_pvd = (pvd_list){.sub = "surface", .prefix = "frame"};
 	r.surface_def = s->world.dimensions == 3 ? surface_def_3d(s) : pdl_surface_def_from_scene(s);
 	char png_path[1100];
 	if (o.png_path) snprintf(png_path, sizeof png_path, "%s", o.png_path);
@@ -509,7 +549,8 @@ int cmd_run(int argc, char** argv)
 	}
 	/* the earlier run wrote the frames up to the snapshot's, that one included (a resumed run
 	 * does not write its starting frame again) */
-	if (o.vtk && start > 0) pvd_scan(&r.pvd, r.dir, start);
+	if (o.vtk && start > 0) pvd_scan(&r.pvd, r.dir, start), pvd_scan(&r.body_pvd, r.dir, start);
+	r.bodies = r.body_pvd.count > 0;
 	if (o.surface && start > 0 && s->world.dimensions == 2) pvd_scan(&r.surface_pvd, r.dir, start);
 	if (o.video_path) {
 		r.video = cli_video_open(o.video_path, s->output.width, s->output.height, 1.0 / ((double)r.video_every * s->world.dt),
@@ -561,7 +602,8 @@ int cmd_run(int argc, char** argv)
 		}
 	}
 	const uint8_t* rgb = pdl_render(r.renderer, r.world);
-	if (!pdl_png_write(png_path, rgb, s->output.width, s->output.height, r.err, sizeof r.err)) {
+	if (!rgb) snprintf(r.err, sizeof r.err, "out of memory drawing the last frame");
+	if (!rgb || !pdl_png_write(png_path, rgb, s->output.width, s->output.height, r.err, sizeof r.err)) {
 		fprintf(stderr, "puddle run: %s\n", r.err);
 		goto done;
 	}
@@ -575,6 +617,7 @@ int cmd_run(int argc, char** argv)
 done:
 	cli_video_abort(r.video);
 	free(r.pvd.frames);
+	free(r.body_pvd.frames);
 	free(r.surface_pvd.frames);
 	pdl_renderer_destroy(r.renderer);
 	pdl_world_destroy(r.world);

@@ -1,4 +1,4 @@
-/* puddle: the command line. One executable with subcommands (run, info, bench), like git. */
+/* puddle: the command line. One executable with subcommands (run, info, validate, bench, soak), like git. */
 #include "cli.h"
 
 #include "puddle/suggest.h"
@@ -15,6 +15,8 @@ static const char usage[] =
 	"  info SCENE     check a scene file and print it with every default filled in\n"
 	"  validate SCENE...  check scene files (2D or 3D): one line each, exit 2 if any is broken\n"
 	"  bench [SCENE]  time the solver on scenes, particle counts and thread counts; CSV rows\n"
+	"  soak [SCENE]   run scenes for long under random hard stirring, pours and erasing; check\n"
+	"                 that nothing is lost or NaN\n"
 	"\n"
 	"Options:\n"
 	"  -h, --help     this help ('puddle COMMAND --help' for a command's options)\n"
@@ -39,6 +41,7 @@ int main(int argc, char** argv)
 			if (strcmp(argv[2], "info") == 0) return cmd_info(2, sub);
 			if (strcmp(argv[2], "validate") == 0) return cmd_validate(2, sub);
 			if (strcmp(argv[2], "bench") == 0) return cmd_bench(2, sub);
+			if (strcmp(argv[2], "soak") == 0) return cmd_soak(2, sub);
 		}
 		fputs(usage, stdout);
 		return EXIT_OK;
@@ -51,7 +54,8 @@ int main(int argc, char** argv)
 	if (strcmp(cmd, "info") == 0) return cmd_info(argc - 1, argv + 1);
 	if (strcmp(cmd, "validate") == 0) return cmd_validate(argc - 1, argv + 1);
 	if (strcmp(cmd, "bench") == 0) return cmd_bench(argc - 1, argv + 1);
-	static const char* const known[] = {"run", "info", "validate", "bench", "help", "--help", "--version"};
+	if (strcmp(cmd, "soak") == 0) return cmd_soak(argc - 1, argv + 1);
+	static const char* const known[] = {"run", "info", "validate", "bench", "soak", "help", "--help", "--version"};
 	const char* best = pdl_suggest(cmd, known, (int)(sizeof known / sizeof known[0]));
 	fprintf(stderr, "puddle: unknown command '%s'%s%s%s\nTry 'puddle --help'.\n", cmd, best ? " (did you mean '" : "",
 	        best ? best : "", best ? "'?)" : "");
