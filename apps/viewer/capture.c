@@ -67,6 +67,46 @@ bool viewer_write_particle_pixels(const viewer_app* app, const char* path)
 	return fclose(f) == 0;
 }
 
+/* s as a JSON string: quotes, backslashes and control characters escaped. */
+static void write_json_string(FILE* f, const char* s)
+{
+	fputc('"', f);
+	for (; *s != '\0'; ++s) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+		else if (c < 0x20) fprintf(f, "\\u%04x", c);
+		else fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* Every body: shape, pose, velocities, size, density and colour, in slot order. */
+static void write_bodies(FILE* f, const viewer_app* app)
+{
+	const pdl_world* world = app->scene.world;
+	static pdl_body_id ids[PDL_MAX_BODIES];
+	int count = pdl_world_bodies(world, ids, PDL_MAX_BODIES);
+	fprintf(f, "  \"bodies\": %d,\n", pdl_world_body_count(world));
+	fprintf(f, "  \"bodies_added\": %d,\n", app->input.bodies_added);
+	fprintf(f, "  \"body_list\": [");
+	for (int k = 0; k < count; ++k) {
+		pdl_body_def d;
+		if (!pdl_world_get_body(world, ids[k], &d)) continue;
+		const char* shape = d.shape == PDL_BODY_CIRCLE ? "circle" : d.shape == PDL_BODY_BOX ? "box" : "polygon";
+		fprintf(f, "%s\n    {\"id\": %d, \"shape\": \"%s\", ", k ? "," : "", (int)pdl_body_id_to_int(ids[k]),
+		        shape);
+		fprintf(f, "\"position\": [%.5f, %.5f, %.5f], \"velocity\": [%.5f, %.5f, %.5f], ",
+		        d.position.x, d.position.y, d.position.z, d.linear_velocity.x, d.linear_velocity.y,
+		        d.linear_velocity.z);
+		fprintf(f, "\"angle\": %.5f, \"orientation\": [%.5f, %.5f, %.5f, %.5f], ", d.angle,
+		        d.orientation.x, d.orientation.y, d.orientation.z, d.orientation.w);
+		fprintf(f, "\"radius\": %.5f, \"half_extents\": [%.5f, %.5f, %.5f], ", d.radius,
+		        d.half_extents.x, d.half_extents.y, d.half_extents.z);
+		fprintf(f, "\"density\": %.5f, \"color\": \"#%06x\"}", d.density, (unsigned)d.color);
+	}
+	fprintf(f, "%s],\n", count ? "\n  " : "");
+}
+
 bool viewer_write_report(const viewer_app* app, const char* path, double wall_seconds)
 {
 	FILE* f = fopen(path, "w");
@@ -82,6 +122,7 @@ bool viewer_write_report(const viewer_app* app, const char* path, double wall_se
 	fprintf(f, "  \"particles\": %d,\n", stats.particles);
 	fprintf(f, "  \"obstacles\": %d,\n", viewer_obstacle_count(world));
 	fprintf(f, "  \"obstacles_added\": %d,\n", app->input.obstacles_added);
+	write_bodies(f, app);
 	fprintf(f, "  \"non_finite\": %d,\n", stats.non_finite);
 	fprintf(f, "  \"centre_of_mass\": [%.6f, %.6f],\n", stats.centre_of_mass.x,
 	        stats.centre_of_mass.y);
@@ -119,6 +160,9 @@ bool viewer_write_report(const viewer_app* app, const char* path, double wall_se
 		fprintf(f, "%s\"#%06x\"", m ? ", " : "", (unsigned)pdl_world_get_material(world, m).color);
 	}
 	fprintf(f, "],\n");
+	fprintf(f, "  \"message\": ");
+	write_json_string(f, app->message);
+	fprintf(f, ",\n");
 	fprintf(f, "  \"paused\": %s,\n", app->paused ? "true" : "false");
 	fprintf(f, "  \"show_stats\": %s,\n", app->show_stats ? "true" : "false");
 	fprintf(f, "  \"show_panel\": %s,\n", app->show_panel ? "true" : "false");

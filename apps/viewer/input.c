@@ -3,14 +3,23 @@
  * References 001-003 all let the user push the fluid: 001 "click and drag to apply attracting or
  * repelling forces", 002 left click to push, right click to spawn particles, "C" to spawn boxes,
  * 003 click to splash. Here: left drag attracts, right drag (or shift + left) repels, E or the
- * middle button pours particles, X erases them, C drops a box, and a left drag that starts on an
- * obstacle moves the obstacle, carrying fluid with it through the boundary's velocity.
+ * middle button pours particles, X erases them, C drops a rigid body (bodies.c) that falls,
+ * floats or sinks (B switches its shape), shift + C a fixed box obstacle; a left drag that starts on a body grabs it
+ * and throws it on release, one that starts on an obstacle moves the obstacle, carrying fluid
+ * with it through the boundary's velocity; Delete removes the body (else the obstacle) under
+ * the pointer.
  *
  * In a 3D world (view3d.c) the mouse is a ray from the camera's eye: left drag pulls the fluid
  * towards that ray (shift + left pushes it away), right drag or alt + left drag orbits the
  * camera, middle drag pans it, the wheel zooms (shift + wheel sizes the pointer), Home
- * re-frames; E pours, X erases and C drops a box at the ray's anchor point (view3d.c says
- * where), and a left drag that starts on an obstacle moves it in the plane facing the camera.
+ * re-frames; E pours, X erases and C drops a body (shift + C a box obstacle) at the ray's
+ * anchor point (view3d.c says where), and a left drag that starts on a body or an obstacle
+ * moves it in the plane facing the camera through the point grabbed.
+ *
+ * Holding a body: it is not moved but steered. Before each step its velocity is set toward the
+ * pointer (the gap closed in GRAB_FOLLOW_STEPS steps, at most GRAB_MAX_SPEED h/s), so the step
+ * still moves it through the fluid and its contacts: it pushes water aside and stops at walls
+ * instead of teleporting through them. Let go, it keeps the velocity it had: it is thrown.
  *
  * Events only record what is held and where; viewer_input_before_step() turns that into world
  * changes once per step, with the step's dt, so a drag acts the same at any display rate.
@@ -25,6 +34,15 @@
 /* World pointer slot used by the mouse: the last one, since a scene's scripted strokes take
  * slots from 0 up. */
 #define MOUSE_POINTER (PDL_MAX_POINTERS - 1)
+/* A held body closes its gap to the pointer in about this many steps (4 steps of 1/60 s: it
+ * trails a quick hand by 67 ms, and a throw leaves at about the hand's speed). */
+#define GRAB_FOLLOW_STEPS 4.0f
+/* The fastest a held body is steered, in h / s: twice the surge of a 20 h water column
+ * (sqrt(2 g H) = 20 h/s at g = 10 h/s^2), enough for a hard throw, slow enough that a flick
+ * across the window does not fire the body through the fluid in a few steps. */
+#define GRAB_MAX_SPEED 40.0f
+
+static const pdl_body_id no_body = {-1, 0};
 
 viewer_interaction_settings viewer_default_interaction_settings(void)
 {
@@ -36,6 +54,9 @@ viewer_interaction_settings viewer_default_interaction_settings(void)
 	s.spawn_interval = 1.0f / 15.0f;
 	s.box_half_extents = (pdl_vec2){2.0f, 2.0f};
 	s.spawn_material = 0;
+	s.body_shape = VIEWER_BODY_BOX;
+	s.body_size = 1.5f;
+	s.body_density = 0.5f;
 	return s;
 }
 
@@ -91,13 +112,7 @@ static int obstacle_at(const pdl_world* world, pdl_vec2 p)
 		}
 		pdl_vec2 v[PDL_MAX_POLYGON_VERTICES];
 		int n = pdl_boundary_world_vertices(&def, v);
-		bool inside = n >= 3;
-		for (int i = 0; i < n && inside; ++i) {
-			pdl_vec2 a = v[i], b = v[(i + 1) % n];
-			float cross = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
-			if (cross < 0) inside = false;
-		}
-		if (inside) hit = id;
+		if (viewer_inside_convex(v, n, p)) hit = id;
 	}
 	return hit;
 }
@@ -128,26 +143,77 @@ int viewer_input_drop_box(viewer_app* app, pdl_vec2 p)
 	return drop_box_at(app, viewer_vec3(p));
 }
 
-/* 3D: a box in the air above the fluid falls through nothing (obstacles are fixed), so it is
- * placed at the anchor, inside the container by its own half size. */
+/* 3D: the anchor, inside the container by `margin` (a box's or body's own half size), so
+ * that what is dropped there fits. */
+static pdl_vec3 anchor_with_margin(const viewer_app* app, float margin)
+{
+	return viewer_view3d_anchor(app, app->input.ray_origin, app->input.ray_direction, margin);
+}
+
+/* 3D: an obstacle in the air above the fluid hangs there (obstacles are fixed), so it is placed
+ * at the anchor, inside the container by its own half size. */
 static int drop_box_3d(viewer_app* app)
 {
 	float h = length_unit(app);
 	float margin = fmaxf(app->interaction.box_half_extents.x, app->interaction.box_half_extents.y) * h;
-	pdl_vec3 p = viewer_view3d_anchor(app, app->input.ray_origin, app->input.ray_direction, margin);
-	return drop_box_at(app, p);
+	return drop_box_at(app, anchor_with_margin(app, margin));
 }
 
-static void remove_obstacle_at(viewer_app* app, pdl_vec2 p)
+/* C: a body under the cursor (3D: at the anchor, inside by its size and 1% for rounding, since
+ * the core refuses a body reaching out of the container). */
+static void drop_body_at_pointer(viewer_app* app)
 {
-	int id = app->three_d ? viewer_view3d_pick_obstacle(app->scene.world, app->input.ray_origin,
-	                                                    app->input.ray_direction, NULL)
+	if (!app->three_d) {
+		viewer_drop_body(app, viewer_vec3(app->input.mouse_world));
+		return;
+	}
+	float margin = 1.01f * app->interaction.body_size * length_unit(app);
+	viewer_drop_body(app, anchor_with_margin(app, margin));
+}
+
+/* The body under the pointer (3D: the first the mouse ray hits), or {-1, 0}. */
+static pdl_body_id body_under_pointer(const viewer_app* app, float* t)
+{
+	const viewer_input* in = &app->input;
+	if (app->three_d) {
+		return viewer_view3d_pick_body(app->scene.world, in->ray_origin, in->ray_direction, t);
+	}
+	return viewer_body_at(app->scene.world, in->mouse_world);
+}
+
+/* Delete: the body under the pointer, else the obstacle. */
+static void remove_at_pointer(viewer_app* app, pdl_vec2 p)
+{
+	viewer_input* in = &app->input;
+	pdl_body_id body = body_under_pointer(app, NULL);
+	if (body.index >= 0) {
+		if (in->action == VIEWER_POINTER_GRAB_BODY && viewer_body_id_equal(in->held_body, body)) {
+			in->action = VIEWER_POINTER_NONE;
+		}
+		pdl_world_remove_body(app->scene.world, body, NULL);
+		return;
+	}
+	int id = app->three_d ? viewer_view3d_pick_obstacle(app->scene.world, in->ray_origin,
+	                                                    in->ray_direction, NULL)
 	                      : obstacle_at(app->scene.world, p);
 	if (id < 0) return;
-	if (app->input.action == VIEWER_POINTER_DRAG_OBSTACLE && app->input.dragged_obstacle == id) {
-		app->input.action = VIEWER_POINTER_NONE;
+	if (in->action == VIEWER_POINTER_DRAG_OBSTACLE && in->dragged_obstacle == id) {
+		in->action = VIEWER_POINTER_NONE;
 	}
 	pdl_world_remove_boundary(app->scene.world, id, NULL);
+}
+
+/* Holds `body`, grabbed at the world point `at` (kept in the body's frame). */
+static void grab_body(viewer_app* app, pdl_body_id body, pdl_vec3 at)
+{
+	viewer_input* in = &app->input;
+	pdl_body_def def;
+	if (!pdl_world_get_body(app->scene.world, body, &def)) return;
+	in->action = VIEWER_POINTER_GRAB_BODY;
+	in->held_body = body;
+	in->body_grab_local = viewer_body_to_local(&def, app->three_d, at);
+	in->grab_point = at;
+	in->grab_warned = false;
 }
 
 void viewer_input_reset(viewer_app* app)
@@ -163,6 +229,8 @@ void viewer_input_reset(viewer_app* app)
 	in->spawn_clock = 0;
 	in->mouse_velocity = (pdl_vec2){0, 0};
 	in->obstacles_added = 0;
+	in->held_body = no_body;
+	in->bodies_added = 0;
 	if (app->scene.world != NULL) pdl_world_clear_pointer(app->scene.world, MOUSE_POINTER);
 }
 
@@ -201,7 +269,8 @@ static void move_mouse(viewer_app* app, float x, float y)
 	if (app->three_d && (in->orbiting || in->panning)) in->anchor_at_last_step = in->anchor;
 }
 
-/* 3D presses: camera drags, an obstacle grabbed along the ray, or the pointer. */
+/* 3D presses: camera drags, a body or an obstacle grabbed along the ray (the nearer), or the
+ * pointer. */
 static void press_3d(viewer_app* app, int button)
 {
 	viewer_input* in = &app->input;
@@ -217,8 +286,15 @@ static void press_3d(viewer_app* app, int button)
 	}
 	if (button != SDL_BUTTON_LEFT) return;
 	if (!shift) {
-		float t;
+		float t, t_body;
 		int id = viewer_view3d_pick_obstacle(app->scene.world, in->ray_origin, in->ray_direction, &t);
+		pdl_body_id body = body_under_pointer(app, &t_body);
+		if (body.index >= 0 && t_body <= t) {
+			grab_body(app, body, (pdl_vec3){in->ray_origin.x + t_body * in->ray_direction.x,
+			                                in->ray_origin.y + t_body * in->ray_direction.y,
+			                                in->ray_origin.z + t_body * in->ray_direction.z});
+			return;
+		}
 		pdl_boundary_def def;
 		if (id >= 0 && pdl_world_get_boundary(app->scene.world, id, &def)) {
 			in->action = VIEWER_POINTER_DRAG_OBSTACLE;
@@ -248,6 +324,11 @@ static void press(viewer_app* app, int button)
 		return;
 	}
 	if (button == SDL_BUTTON_LEFT && (SDL_GetModState() & KMOD_SHIFT) == 0) {
+		pdl_body_id body = body_under_pointer(app, NULL);
+		if (body.index >= 0) {
+			grab_body(app, body, viewer_vec3(in->mouse_world));
+			return;
+		}
 		int id = obstacle_at(app->scene.world, in->mouse_world);
 		pdl_boundary_def def;
 		if (id >= 0 && pdl_world_get_boundary(app->scene.world, id, &def)) {
@@ -289,6 +370,8 @@ static void release(viewer_app* app, int button)
 		}
 		in->dragged_obstacle = -1;
 	}
+	/* a held body is let go as it is: it keeps its velocity (thrown) */
+	in->held_body = no_body;
 	in->action = VIEWER_POINTER_NONE;
 }
 
@@ -317,9 +400,17 @@ static void key_down(viewer_app* app, const SDL_KeyboardEvent* key)
 		app->show_stats = !app->show_stats;
 		break;
 	case SDLK_c:
-		if (app->three_d) drop_box_3d(app);
+		/* the event's own modifiers first: scripted keys carry them there */
+		if (((key->keysym.mod | SDL_GetModState()) & KMOD_SHIFT) == 0) drop_body_at_pointer(app);
+		else if (app->three_d) drop_box_3d(app);
 		else viewer_input_drop_box(app, in->mouse_world);
 		break;
+	case SDLK_b: {
+		viewer_interaction_settings* s = &app->interaction;
+		s->body_shape = (viewer_body_shape)((s->body_shape + 1) % VIEWER_BODY_SHAPE_COUNT);
+		viewer_message(app, "C drops a %s", viewer_body_shape_name(s->body_shape, app->three_d));
+		break;
+	}
 	case SDLK_HOME:
 		if (app->three_d) {
 			viewer_view3d_frame(app);
@@ -328,7 +419,7 @@ static void key_down(viewer_app* app, const SDL_KeyboardEvent* key)
 		break;
 	case SDLK_DELETE:
 	case SDLK_BACKSPACE:
-		remove_obstacle_at(app, in->mouse_world);
+		remove_at_pointer(app, in->mouse_world);
 		break;
 	case SDLK_TAB:
 		app->show_panel = !app->show_panel;
@@ -475,9 +566,53 @@ static void move_obstacle_3d(viewer_app* app, float dt)
 	pdl_world_set_boundary(world, in->dragged_obstacle, &def, NULL);
 }
 
-void viewer_input_move_obstacle(viewer_app* app, float dt)
+/* The held body, steered toward the pointer (the top of this file says why by velocity): the
+ * grabbed point should be where the pointer is (3D: where the ray crosses the plane facing the
+ * camera through the grab point) within GRAB_FOLLOW_STEPS steps. Paused (dt 0), it is moved
+ * there and stopped. */
+static void steer_body(viewer_app* app, float dt)
 {
 	viewer_input* in = &app->input;
+	pdl_world* world = app->scene.world;
+	pdl_body_def def;
+	if (!pdl_world_get_body(world, in->held_body, &def)) {
+		in->action = VIEWER_POINTER_NONE;
+		in->held_body = no_body;
+		return;
+	}
+	pdl_vec3 pointer = app->three_d
+	                       ? viewer_view3d_on_plane(app, in->ray_origin, in->ray_direction, in->grab_point)
+	                       : viewer_vec3(in->mouse_world);
+	pdl_vec3 held = viewer_body_to_world(&def, app->three_d, in->body_grab_local);
+	pdl_vec3 gap = {pointer.x - held.x, pointer.y - held.y, pointer.z - held.z};
+	if (dt > 0) {
+		float k = 1.0f / (GRAB_FOLLOW_STEPS * dt);
+		pdl_vec3 v = {gap.x * k, gap.y * k, gap.z * k};
+		float speed = sqrtf(v.x * v.x + v.y * v.y + v.z * v.z);
+		float cap = GRAB_MAX_SPEED * length_unit(app);
+		float scale = speed > cap ? cap / speed : 1.0f;
+		def.linear_velocity = (pdl_vec3){v.x * scale, v.y * scale, v.z * scale};
+	} else {
+		def.position = (pdl_vec3){def.position.x + gap.x, def.position.y + gap.y,
+		                          def.position.z + gap.z};
+		def.linear_velocity = (pdl_vec3){0, 0, 0};
+		def.angular_velocity = (pdl_vec3){0, 0, 0};
+	}
+	pdl_error e;
+	if (pdl_world_set_body(world, in->held_body, &def, &e) != PDL_OK && !in->grab_warned) {
+		/* e.g. paused and dragged out of the container: it stays where it was */
+		viewer_message(app, "body: %s", e.message);
+		in->grab_warned = true;
+	}
+}
+
+void viewer_input_move_held(viewer_app* app, float dt)
+{
+	viewer_input* in = &app->input;
+	if (in->action == VIEWER_POINTER_GRAB_BODY) {
+		steer_body(app, dt);
+		return;
+	}
 	if (in->action != VIEWER_POINTER_DRAG_OBSTACLE) return;
 	if (app->three_d) {
 		move_obstacle_3d(app, dt);
@@ -501,8 +636,8 @@ void viewer_input_move_obstacle(viewer_app* app, float dt)
 }
 
 /* The held tools before a step, in 2D and 3D alike: the pull/push pointer at `position`
- * (3D: a ray along `direction`; 2D: direction 0) moving at `velocity`, the dragged obstacle,
- * pouring with `spawn_at`, and erasing around `erase_at`. */
+ * (3D: a ray along `direction`; 2D: direction 0) moving at `velocity`, the dragged obstacle or
+ * held body, pouring with `spawn_at`, and erasing around `erase_at`. */
 static void apply_tools(viewer_app* app, float dt, pdl_vec3 position, pdl_vec3 direction, pdl_vec3 velocity,
                         pdl_vec3 erase_at, void (*spawn_at)(viewer_app*))
 {
@@ -525,7 +660,7 @@ static void apply_tools(viewer_app* app, float dt, pdl_vec3 position, pdl_vec3 d
 		pdl_world_clear_pointer(world, MOUSE_POINTER);
 	}
 
-	viewer_input_move_obstacle(app, dt);
+	viewer_input_move_held(app, dt);
 
 	if (in->spawning && in->mouse_inside) {
 		in->spawn_clock -= dt;

@@ -228,6 +228,7 @@ static void smooth_profile(pdl_profile* avg, pdl_profile sample)
 	avg->springs = (float)smooth(avg->springs, sample.springs);
 	avg->relax = (float)smooth(avg->relax, sample.relax);
 	avg->boundaries = (float)smooth(avg->boundaries, sample.boundaries);
+	avg->bodies = (float)smooth(avg->bodies, sample.bodies);
 	avg->velocity = (float)smooth(avg->velocity, sample.velocity);
 }
 
@@ -296,12 +297,14 @@ static void print_stats(const viewer_app* app, double wall_seconds, double step_
 	double fps = wall_seconds > 0 ? (double)app->frame / wall_seconds : 0;
 	double cpu_fps = cpu_seconds > 0 ? (double)app->frame / cpu_seconds : 0;
 	double step_ms = app->step > 0 ? 1000.0 * step_seconds / (double)app->step : 0;
-	printf("puddle-view: scene %s particles %d frames %lld steps %lld wall %.2f s fps %.1f "
-	       "cpu %.2f s cpu_fps %.1f step_ms %.2f render_ms %.2f threads %d | ms/step forces %.2f "
-	       "density %.2f predict %.2f springs %.2f relax %.2f boundaries %.2f velocity %.2f\n",
-	       app->scene.name, stats.particles, app->frame, app->step, wall_seconds, fps, cpu_seconds,
-	       cpu_fps, step_ms, app->timing.render_ms, pdl_world_thread_count(app->scene.world),
-	       p->forces, p->density, p->predict, p->springs, p->relax, p->boundaries, p->velocity);
+	printf("puddle-view: scene %s particles %d bodies %d frames %lld steps %lld wall %.2f s "
+	       "fps %.1f cpu %.2f s cpu_fps %.1f step_ms %.2f render_ms %.2f threads %d | ms/step "
+	       "forces %.2f density %.2f predict %.2f springs %.2f relax %.2f boundaries %.2f "
+	       "bodies %.2f velocity %.2f\n",
+	       app->scene.name, stats.particles, pdl_world_body_count(app->scene.world), app->frame,
+	       app->step, wall_seconds, fps, cpu_seconds, cpu_fps, step_ms, app->timing.render_ms,
+	       pdl_world_thread_count(app->scene.world), p->forces, p->density, p->predict, p->springs,
+	       p->relax, p->boundaries, p->bodies, p->velocity);
 	fflush(stdout);
 }
 
@@ -376,7 +379,8 @@ static int run(viewer_app* app, const viewer_options* o, viewer_script* script)
 
 		Uint64 frame_start = SDL_GetPerformanceCounter();
 		int steps = steps_due(&clock, app);
-		if (steps == 0) viewer_input_move_obstacle(app, 0.0f); /* obstacles move while paused */
+		/* obstacles and held bodies move while paused */
+		if (steps == 0) viewer_input_move_held(app, 0.0f);
 		for (int s = 0; s < steps && !app->quit; ++s) {
 			if (s > 0) {
 				if (!clock.fixed && seconds_since(frame_start) > MAX_STEPPING_SECONDS) {
@@ -433,7 +437,8 @@ static void usage(FILE* out)
 {
 	fprintf(out,
 	        "usage: puddle-view [SCENE] [options]\n"
-	        "Plays a puddle scene in a window: drag the fluid, pour it, drop boxes, tune it live.\n"
+	        "Plays a puddle scene in a window: drag the fluid, pour it, drop and throw bodies, tune\n"
+	        "it live.\n"
 	        "\n"
 	        "  SCENE                  a scene name (see --list) or a scene file (.json);\n"
 	        "                         default: blobs\n"
@@ -457,15 +462,20 @@ static void usage(FILE* out)
 	        "  --script FILE          replay scripted input (docs/viewer.md)\n"
 	        "  --screenshot FILE      save a PNG of the last frame\n"
 	        "  --particles-out FILE   write each particle's screenshot pixel as CSV\n"
-	        "  --report FILE          write a JSON summary (particles, obstacles, centre of mass)\n"
+	        "  --report FILE          write a JSON summary (particles, obstacles, bodies, centre of\n"
+	        "                         mass)\n"
 	        "\n"
 	        "Keys: left drag attract | right or shift+left drag repel | drag an obstacle to move it\n"
-	        "      E or middle button pour | X erase | C drop a box | Delete remove the obstacle\n"
+	        "      C drop a body (panel: shape, size, density; B: box / circle) | drag a body to\n"
+	        "      grab and throw it\n"
+	        "      shift+C drop a box obstacle | Delete remove the body or obstacle under the mouse\n"
+	        "      E or middle button pour | X erase\n"
 	        "      Space pause | . step | R reset | 1-9 scenes | S screenshot | F stats | Tab panel\n"
 	        "      M render mode | V colour mode | wheel pointer size | Esc quit\n"
 	        "3D:   left drag pull along the mouse ray | shift+left push | right or alt+left drag\n"
 	        "      orbit | middle drag pan | wheel zoom | shift+wheel pointer size | Home re-frame\n"
-	        "      E pour | X erase | C drop a box (at the ray's anchor, docs/viewer.md)\n");
+	        "      E pour | X erase | C drop a body, shift+C an obstacle (at the ray's anchor,\n"
+	        "      docs/viewer.md) | left drag on a body grab it at its depth and throw it\n");
 }
 
 static bool parse_int(const char* s, long long lo, long long hi, long long* out)
@@ -654,6 +664,7 @@ int main(int argc, char** argv)
 	app.show_panel = true;
 	app.panel_width = 360.0f;
 	app.input.dragged_obstacle = -1;
+	app.input.held_body = (pdl_body_id){-1, 0};
 
 	viewer_options o;
 	memset(&o, 0, sizeof o);

@@ -87,8 +87,8 @@ static void scene_section(viewer_app* app)
 	if (ImGui::Button("save (S)")) app->screenshot_requested = true;
 
 	const pdl_world* world = app->scene.world;
-	ImGui::Text("%d particles, %d obstacles, t = %.2f s", pdl_world_particle_count(world),
-	            viewer_obstacle_count(world), pdl_world_time(world));
+	ImGui::Text("%d particles, %d obstacles, %d bodies, t = %.2f s", pdl_world_particle_count(world),
+	            viewer_obstacle_count(world), pdl_world_body_count(world), pdl_world_time(world));
 
 	ImGui::TextUnformatted("presets:");
 	for (int p = 0; p < VIEWER_PRESET_COUNT; ++p) {
@@ -276,7 +276,32 @@ static void interaction_section(viewer_app* app)
 	if (ImGui::SliderFloat("pours / s", &rate, 1.0f, 60.0f, "%.0f")) s->spawn_interval = 1.0f / rate;
 	int materials = pdl_world_material_count(app->scene.world);
 	if (materials > 1) ImGui::SliderInt("pour material", &s->spawn_material, 0, materials - 1);
-	ImGui::SliderFloat2("box half size / h", &s->box_half_extents.x, 0.25f, 20.0f, "%.2f");
+	ImGui::SliderFloat2("obstacle half size / h", &s->box_half_extents.x, 0.25f, 20.0f, "%.2f");
+	if (ImGui::IsItemHovered()) ImGui::SetTooltip("the fixed box shift + C drops");
+}
+
+/* The next body C drops, and the bodies there are: three widgets and a line, so the panel
+ * still fits a 1280 x 800 window with the default sections open. */
+static void bodies_section(viewer_app* app)
+{
+	viewer_interaction_settings* s = &app->interaction;
+	for (int k = 0; k < VIEWER_BODY_SHAPE_COUNT; ++k) {
+		if (k > 0) ImGui::SameLine();
+		if (ImGui::RadioButton(viewer_body_shape_name((viewer_body_shape)k, app->three_d),
+		                       s->body_shape == k)) {
+			s->body_shape = (viewer_body_shape)k;
+		}
+	}
+	ImGui::SameLine();
+	ImGui::TextDisabled("(B; C drops)");
+	ImGui::SliderFloat(s->body_shape == VIEWER_BODY_BOX ? "half size / h" : "radius / h", &s->body_size,
+	                   0.5f, 8.0f, "%.2f");
+	ImGui::SliderFloat("density / water", &s->body_density, 0.1f, 3.0f, "%.2f");
+	if (ImGui::IsItemHovered()) ImGui::SetTooltip("relative to material 0 at rest: below 1 floats, above 1 sinks");
+	int count = pdl_world_body_count(app->scene.world);
+	ImGui::Text("%d bod%s", count, count == 1 ? "y" : "ies");
+	ImGui::SameLine();
+	if (ImGui::Button("remove all bodies")) viewer_remove_all_bodies(app);
 }
 
 /* The 3D camera: what the mouse sets, as numbers to read or type. */
@@ -308,8 +333,11 @@ static void help_section_3d(void)
 		"middle drag      pan\n"
 		"wheel            zoom (shift: pointer size)\n"
 		"Home             re-frame the scene\n"
-		"E / X / C        pour / erase / drop a box\n"
-		"Delete           remove obstacle under mouse\n"
+		"E / X            pour / erase\n"
+		"C / shift + C    drop a body / an obstacle\n"
+		"B                next body: cube / sphere\n"
+		"drag a body      grab and throw it\n"
+		"Delete           remove body or obstacle\n"
 		"space / . / R    pause / step / reset\n"
 		"M / V            sphere size / colour mode\n"
 		"Tab              hide this panel");
@@ -323,8 +351,11 @@ static void help_section(void)
 		"drag obstacle   move it\n"
 		"E / middle      pour particles\n"
 		"X               erase particles\n"
-		"C               drop a box\n"
-		"Delete          remove obstacle\n"
+		"C               drop a body\n"
+		"B               next body: box / circle\n"
+		"shift + C       drop a box obstacle\n"
+		"drag a body     grab and throw it\n"
+		"Delete          remove body / obstacle\n"
 		"space / .       pause / step\n"
 		"R               reset scene\n"
 		"1-9             switch scene\n"
@@ -357,7 +388,7 @@ static void stats_overlay(viewer_app* app)
 		ImGui::Text("  forces %.2f  density %.2f", p->forces, p->density);
 		ImGui::Text("  predict %.2f  springs %.2f", p->predict, p->springs);
 		ImGui::Text("  relax %.2f  boundaries %.2f", p->relax, p->boundaries);
-		ImGui::Text("  velocity %.2f", p->velocity);
+		ImGui::Text("  bodies %.2f  velocity %.2f", p->bodies, p->velocity);
 		ImGui::Text("draw %.2f ms", t->render_ms);
 		if (app->render.contours) ImGui::Text("  contours %.2f ms", viewer_renderer_contour_ms(app->renderer));
 	}
@@ -387,6 +418,7 @@ extern "C" void viewer_panel_draw(viewer_app* app)
 			if (ImGui::CollapsingHeader("solver", ImGuiTreeNodeFlags_DefaultOpen)) {
 				world_section(app, &auto_substeps);
 			}
+			if (ImGui::CollapsingHeader("bodies", ImGuiTreeNodeFlags_DefaultOpen)) bodies_section(app);
 			if (ImGui::CollapsingHeader("materials", ImGuiTreeNodeFlags_DefaultOpen)) {
 				material_section(app);
 			}

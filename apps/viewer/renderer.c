@@ -12,7 +12,9 @@
  * surface. The buffer also sums colour * weight, so the threshold pass shows the weighted mean
  * colour: per-material colour, blended where materials meet.
  *
- * Containers, obstacles and the pointer's reach are a few triangles rebuilt every frame.
+ * Containers, obstacles, rigid bodies and the pointer's reach are a few triangles rebuilt every
+ * frame. Bodies are filled in their own colour with a darker outline, and a circle carries a
+ * spoke from its centre so that its spin shows; a held body's outline is light.
  *
  * Contours (O key, with puddle_io): the fluid's outline by marching squares over the smoothed
  * density field (io/include/puddle/surface.h), computed on the CPU every frame and drawn as
@@ -145,6 +147,7 @@ typedef struct rgba {
 
 static const rgba container_rim_color = {0.42f, 0.45f, 0.52f, 1.0f};
 static const rgba obstacle_held_color = {0.85f, 0.78f, 0.6f, 1.0f};
+static const rgba body_held_outline_color = {1.0f, 0.95f, 0.8f, 1.0f};
 static const rgba attract_ring_color = {0.55f, 0.85f, 1.0f, 0.7f};
 static const rgba repel_ring_color = {1.0f, 0.55f, 0.45f, 0.7f};
 static const rgba idle_ring_color = {1.0f, 1.0f, 1.0f, 0.18f};
@@ -367,6 +370,41 @@ static void push_polygon_rim(viewer_renderer* r, const pdl_vec2* v, int n, float
 	}
 }
 
+/* The bodies, over the fluid: each filled in its colour, outlined `rim` wide in a darker shade
+ * of it (the held one in a light one); a circle's spoke points along its angle. */
+static void push_bodies(viewer_renderer* r, const viewer_app* app, float rim)
+{
+	const pdl_world* world = app->scene.world;
+	float ppu = app->view.pixels_per_unit;
+	pdl_body_id ids[PDL_MAX_BODIES];
+	int count = pdl_world_bodies(world, ids, PDL_MAX_BODIES);
+	for (int k = 0; k < count; ++k) {
+		pdl_body_def def;
+		if (!pdl_world_get_body(world, ids[k], &def)) continue;
+		rgba fill = from_hex(def.color);
+		bool held = app->input.action == VIEWER_POINTER_GRAB_BODY &&
+		            viewer_body_id_equal(app->input.held_body, ids[k]);
+		rgba outline = held ? body_held_outline_color
+		                    : (rgba){0.55f * fill.r, 0.55f * fill.g, 0.55f * fill.b, 1.0f};
+		pdl_vec2 c = viewer_vec2(def.position);
+		if (def.shape == PDL_BODY_CIRCLE) {
+			int segments = circle_segments(def.radius, ppu);
+			push_disc(r, c, def.radius, segments, fill);
+			push_ring(r, c, def.radius, def.radius + rim, segments, outline);
+			pdl_vec2 tip = on_circle(c, def.radius, def.angle);
+			pdl_vec2 side = {-sinf(def.angle) * 0.5f * rim, cosf(def.angle) * 0.5f * rim};
+			push_quad(r, (pdl_vec2){c.x - side.x, c.y - side.y}, (pdl_vec2){tip.x - side.x, tip.y - side.y},
+			          (pdl_vec2){tip.x + side.x, tip.y + side.y}, (pdl_vec2){c.x + side.x, c.y + side.y},
+			          outline);
+		} else {
+			pdl_vec2 v[PDL_MAX_POLYGON_VERTICES];
+			int n = pdl_body_world_vertices(&def, v);
+			push_polygon(r, v, n, fill);
+			push_polygon_rim(r, v, n, rim, outline);
+		}
+	}
+}
+
 static bool is_container(pdl_boundary_kind kind)
 {
 	return kind == PDL_BOUNDARY_CIRCLE_CONTAINER || kind == PDL_BOUNDARY_BOX_CONTAINER;
@@ -375,7 +413,8 @@ static bool is_container(pdl_boundary_kind kind)
 /* What one shape pass draws. Containers (interior and rim) go first, under the fluid, so that
  * fluid resting on a wall is not hidden by the rim. The fluid's soft edge reaches about half
  * an h past the particles, so past the walls too: the mask pass then paints the background
- * over everything outside the rim. Obstacles and the pointer ring go last, over the fluid. */
+ * over everything outside the rim. Obstacles, bodies and the pointer ring go last, over the
+ * fluid. */
 typedef enum shape_pass {
 	SHAPES_CONTAINERS,
 	SHAPES_OUTSIDE_MASK,
@@ -446,8 +485,10 @@ static void build_shapes(viewer_renderer* r, const viewer_app* app, shape_pass p
 		if (circle) push_disc(r, viewer_vec2(def.position), def.radius, segments, color);
 		else push_polygon(r, v, n, color);
 	}
+	if (pass == SHAPES_OBSTACLES) push_bodies(r, app, 1.5f * view->pixel_ratio / ppu);
 	if (pass == SHAPES_OBSTACLES && app->input.mouse_inside &&
-	    app->input.action != VIEWER_POINTER_DRAG_OBSTACLE) {
+	    app->input.action != VIEWER_POINTER_DRAG_OBSTACLE &&
+	    app->input.action != VIEWER_POINTER_GRAB_BODY) {
 		rgba color = app->input.action == VIEWER_POINTER_ATTRACT  ? attract_ring_color
 		             : app->input.action == VIEWER_POINTER_REPEL ? repel_ring_color
 		                                                          : idle_ring_color;

@@ -11,10 +11,13 @@
  * The container: its faces turned away from the camera (the far walls and, seen from above,
  * the floor) are filled, shaded per face, so the fluid is seen against a tank and never behind
  * a wall; then its 12 edges as lines (a sphere container: its outline and equator). Obstacles
- * are shaded solids (boxes face by face, spheres per vertex) with their edges. While the pointer
- * acts (a drag, a pour, the eraser) its reach is a ring round the anchor point, facing the
- * camera. Shading of walls and obstacles is computed on
- * the CPU into the vertex colours: a few hundred vertices a frame.
+ * are shaded solids (boxes face by face, spheres per vertex) with their edges. Rigid bodies
+ * likewise, in their own colours: boxes turned by their orientation quaternion (the 8 corners
+ * rotated), spheres with the octants of their own frame in two tones so that their spin shows;
+ * all depth-tested against the particle spheres. While the pointer acts (a drag, a pour, the
+ * eraser) its reach is a ring round the anchor point, facing the camera. Shading (Lambert) of
+ * walls, obstacles and bodies is computed on the CPU into the vertex colours: a few thousand
+ * vertices a frame.
  *
  * SPDX-License-Identifier: MIT */
 #include "particles_gl.h"
@@ -259,8 +262,13 @@ static void push_box_faces(vertex_list* l, const pdl_vec3 c[8], pdl_vec3 eye, co
 	}
 }
 
-static void push_sphere(vertex_list* l, pdl_vec3 centre, float radius, color4 color)
+/* A sphere shaded per vertex. With an orientation (a body's), the octants of its own frame
+ * alternate between the colour and a lighter tone, so a turning ball is seen to turn. */
+static void push_sphere(vertex_list* l, pdl_vec3 centre, float radius, color4 color,
+                        const pdl_quat* orientation)
 {
+	color4 light = {color.r + 0.35f * (1.0f - color.r), color.g + 0.35f * (1.0f - color.g),
+	                color.b + 0.35f * (1.0f - color.b), color.a};
 	enum { RINGS = 16, SEGMENTS = 32 };
 	for (int i = 0; i < RINGS; ++i) {
 		float t0 = 3.14159265f * (float)i / RINGS, t1 = 3.14159265f * (float)(i + 1) / RINGS;
@@ -275,7 +283,12 @@ static void push_sphere(vertex_list* l, pdl_vec3 centre, float radius, color4 co
 			int order[6] = {0, 1, 2, 0, 2, 3};
 			for (int k = 0; k < 6; ++k) {
 				pdl_vec3 nn = n[order[k]];
-				push(l, add(centre, mul(nn, radius)), shade(color, nn));
+				color4 c = color;
+				if (orientation != NULL) {
+					pdl_vec3 own = viewer_quat_unrotate(*orientation, nn);
+					if (own.x * own.y * own.z > 0) c = light;
+				}
+				push(l, add(centre, mul(nn, radius)), shade(c, nn));
 			}
 		}
 	}
@@ -446,8 +459,31 @@ static void build_walls(viewer_renderer3d* r, const viewer_app* app, pdl_vec3 ey
 			push_circle(&r->lines, def.position, right, up, def.radius, edge_color);
 			push_circle(&r->lines, def.position, v3(1, 0, 0), v3(0, 0, 1), def.radius, edge_color);
 		} else if (def.kind == PDL_BOUNDARY_CIRCLE) {
-			push_sphere(&r->triangles, def.position, def.radius, solid);
+			push_sphere(&r->triangles, def.position, def.radius, solid, NULL);
 		}
+	}
+}
+
+/* The bodies' solids (triangles) and box edges (lines), appended to the walls'. */
+static void build_bodies(viewer_renderer3d* r, const viewer_app* app, pdl_vec3 eye)
+{
+	const pdl_world* world = app->scene.world;
+	pdl_body_id ids[PDL_MAX_BODIES];
+	int count = pdl_world_bodies(world, ids, PDL_MAX_BODIES);
+	for (int k = 0; k < count; ++k) {
+		pdl_body_def def;
+		if (!pdl_world_get_body(world, ids[k], &def)) continue;
+		bool held = app->input.action == VIEWER_POINTER_GRAB_BODY &&
+		            viewer_body_id_equal(app->input.held_body, ids[k]);
+		color4 color = held ? held_color : hex_color(def.color);
+		if (def.shape == PDL_BODY_CIRCLE) {
+			push_sphere(&r->triangles, def.position, def.radius, color, &def.orientation);
+			continue;
+		}
+		pdl_vec3 c[8];
+		viewer_body_box_corners(&def, c);
+		push_box_faces(&r->triangles, c, eye, color, false);
+		push_box_edges(&r->lines, c, (color4){0.5f * color.r, 0.5f * color.g, 0.5f * color.b, 1.0f});
 	}
 }
 
@@ -491,6 +527,7 @@ void viewer_renderer3d_draw(viewer_renderer3d* r, const viewer_app* app)
 	gl.DepthFunc(GL_LEQUAL);
 	gl.Disable(GL_BLEND);
 	build_walls(r, app, eye, right, up);
+	build_bodies(r, app, eye);
 	gl.UseProgram(r->solid_program);
 	gl.UniformMatrix4fv(r->solid_view_projection, 1, GL_FALSE, vp);
 	draw_list(r, &r->triangles, GL_TRIANGLES);

@@ -8,6 +8,7 @@
  *     30      press     left  -12 8        # left button down at (-12, 8)
  *     90      release   left
  *     100     key       c                  # press and release C (SDL key names)
+ *     105     key       shift+c            # ... with shift held (the event's modifiers)
  *     120     keydown   e                  # hold E ...
  *     140     keyup     e                  # ... and let go
  *     150     resize    900 600            # the window is resized to 900 x 600 points
@@ -48,6 +49,7 @@ typedef struct script_event {
 	script_kind kind;
 	int button;       /* SDL_BUTTON_LEFT, ... */
 	SDL_Keycode key;
+	Uint16 modifiers; /* KMOD_LSHIFT for "shift+KEY" */
 	bool has_position;
 	pdl_vec2 position; /* world units */
 	int width, height; /* resize, window points */
@@ -111,7 +113,12 @@ static bool parse_line(char* text, script_event* ev, char* why, size_t why_size)
 			snprintf(why, why_size, "%s needs a key name", verb);
 			return false;
 		}
-		ev->key = SDL_GetKeyFromName(arg);
+		const char* name = arg;
+		if (SDL_strncasecmp(name, "shift+", 6) == 0 && name[6] != '\0') {
+			ev->modifiers = KMOD_LSHIFT;
+			name += 6;
+		}
+		ev->key = SDL_GetKeyFromName(name);
 		if (ev->key == SDLK_UNKNOWN) {
 			snprintf(why, why_size, "unknown key '%s'", arg);
 			return false;
@@ -264,7 +271,9 @@ static void push_button(viewer_app* app, bool down, int button, float x, float y
 	SDL_PushEvent(&e);
 }
 
-static void push_key(viewer_app* app, bool down, SDL_Keycode key)
+/* A key event carrying its modifiers in keysym.mod (SDL's own modifier state follows only the
+ * real keyboard, so the viewer reads the event's too). */
+static void push_key(viewer_app* app, bool down, SDL_Keycode key, Uint16 modifiers)
 {
 	SDL_Event e;
 	SDL_zero(e);
@@ -273,6 +282,7 @@ static void push_key(viewer_app* app, bool down, SDL_Keycode key)
 	e.key.state = down ? SDL_PRESSED : SDL_RELEASED;
 	e.key.keysym.sym = key;
 	e.key.keysym.scancode = SDL_GetScancodeFromKey(key);
+	e.key.keysym.mod = modifiers;
 	SDL_PushEvent(&e);
 }
 
@@ -297,12 +307,12 @@ void viewer_script_push_due(viewer_script* s, viewer_app* app, long long frame)
 			push_button(app, ev->kind == SCRIPT_PRESS, ev->button, x, y);
 			break;
 		case SCRIPT_KEY:
-			push_key(app, true, ev->key);
-			push_key(app, false, ev->key);
+			push_key(app, true, ev->key, ev->modifiers);
+			push_key(app, false, ev->key, ev->modifiers);
 			break;
 		case SCRIPT_KEY_DOWN:
 		case SCRIPT_KEY_UP:
-			push_key(app, ev->kind == SCRIPT_KEY_DOWN, ev->key);
+			push_key(app, ev->kind == SCRIPT_KEY_DOWN, ev->key, ev->modifiers);
 			break;
 		case SCRIPT_ORBIT: {
 			/* a right-button drag from where the mouse is, by the points that turn the camera

@@ -1,6 +1,6 @@
 /* puddle-view: the 3D view. A 3D world (pdl_world_def.dimensions == 3) is seen through the
  * shared orbit camera (io/include/puddle/camera.h); this file turns mouse points into rays and
- * rays into the points where the viewer acts, picks obstacles, and moves the camera.
+ * rays into the points where the viewer acts, picks obstacles and bodies, and moves the camera.
  *
  * Where a 3D pour, box or eraser acts: a screen point is a whole ray of world points, so one is
  * chosen: where the ray crosses the plane that faces the camera through the centre of the world
@@ -107,22 +107,20 @@ pdl_vec3 viewer_view3d_anchor(const viewer_app* app, pdl_vec3 origin, pdl_vec3 d
 	return p;
 }
 
-/* Ray against a box turned by `angle` about z (slab test in the box's own frame); the entry
- * distance, or INFINITY on a miss. */
-static float ray_box(pdl_vec3 o, pdl_vec3 d, const pdl_boundary_def* b)
+/* Ray against an axis-aligned box of half size `half` round the origin, the ray given in the
+ * box's own frame (slab test); the entry distance, or INFINITY on a miss. */
+static float ray_local_box(pdl_vec3 origin, pdl_vec3 direction, pdl_vec3 half_extents)
 {
-	float c = cosf(b->angle), s = sinf(b->angle);
-	pdl_vec3 q = sub(o, b->position);
-	float lo_[3] = {c * q.x + s * q.y, -s * q.x + c * q.y, q.z};
-	float dir[3] = {c * d.x + s * d.y, -s * d.x + c * d.y, d.z};
-	float half[3] = {b->half_extents.x, b->half_extents.y, b->half_extents.z};
+	float o[3] = {origin.x, origin.y, origin.z};
+	float dir[3] = {direction.x, direction.y, direction.z};
+	float half[3] = {half_extents.x, half_extents.y, half_extents.z};
 	float t0 = 0, t1 = INFINITY;
 	for (int k = 0; k < 3; ++k) {
 		if (fabsf(dir[k]) < 1e-12f) {
-			if (fabsf(lo_[k]) > half[k]) return INFINITY;
+			if (fabsf(o[k]) > half[k]) return INFINITY;
 			continue;
 		}
-		float a = (-half[k] - lo_[k]) / dir[k], z = (half[k] - lo_[k]) / dir[k];
+		float a = (-half[k] - o[k]) / dir[k], z = (half[k] - o[k]) / dir[k];
 		if (a > z) {
 			float t = a;
 			a = z;
@@ -133,6 +131,15 @@ static float ray_box(pdl_vec3 o, pdl_vec3 d, const pdl_boundary_def* b)
 		if (t0 > t1) return INFINITY;
 	}
 	return t0;
+}
+
+/* Ray against a box obstacle turned by `angle` about z. */
+static float ray_box(pdl_vec3 o, pdl_vec3 d, const pdl_boundary_def* b)
+{
+	float c = cosf(b->angle), s = sinf(b->angle);
+	pdl_vec3 q = sub(o, b->position);
+	return ray_local_box((pdl_vec3){c * q.x + s * q.y, -s * q.x + c * q.y, q.z},
+	                     (pdl_vec3){c * d.x + s * d.y, -s * d.x + c * d.y, d.z}, b->half_extents);
 }
 
 static float ray_sphere(pdl_vec3 o, pdl_vec3 d, pdl_vec3 centre, float radius)
@@ -161,6 +168,32 @@ int viewer_view3d_pick_obstacle(const pdl_world* world, pdl_vec3 origin, pdl_vec
 		if (t < best) {
 			best = t;
 			hit = id;
+		}
+	}
+	if (t_hit != NULL) *t_hit = best;
+	return hit;
+}
+
+pdl_body_id viewer_view3d_pick_body(const pdl_world* world, pdl_vec3 origin, pdl_vec3 direction,
+                                    float* t_hit)
+{
+	pdl_body_id hit = {-1, 0};
+	float best = INFINITY;
+	pdl_body_id ids[PDL_MAX_BODIES];
+	int count = pdl_world_bodies(world, ids, PDL_MAX_BODIES);
+	for (int k = 0; k < count; ++k) {
+		pdl_body_def def;
+		if (!pdl_world_get_body(world, ids[k], &def)) continue;
+		float t;
+		if (def.shape == PDL_BODY_CIRCLE) {
+			t = ray_sphere(origin, direction, def.position, def.radius);
+		} else { /* the ray in the box's own frame: its orientation undone */
+			t = ray_local_box(viewer_quat_unrotate(def.orientation, sub(origin, def.position)),
+			                  viewer_quat_unrotate(def.orientation, direction), def.half_extents);
+		}
+		if (t < best) {
+			best = t;
+			hit = ids[k];
 		}
 	}
 	if (t_hit != NULL) *t_hit = best;

@@ -1,9 +1,10 @@
 /* puddle-view: the native viewer. viewer.h: the state every part of the viewer shares.
  *
  * One topic a file: main.c (window and loop), gl.c (OpenGL entry points), renderer.c (GPU
- * drawing and shaders), input.c (mouse and keys acting on the world), scenes.c (the worlds the
- * viewer can show, and presets), script.c (scripted input replay), capture.c (screenshots and
- * measurement files), panel.cpp (the Dear ImGui side panel, behind a small C interface).
+ * drawing and shaders), input.c (mouse and keys acting on the world), bodies.c (rigid bodies:
+ * dropping, picking, their shapes' geometry), scenes.c (the worlds the viewer can show, and
+ * presets), script.c (scripted input replay), capture.c (screenshots and measurement files),
+ * panel.cpp (the Dear ImGui side panel, behind a small C interface).
  *
  * Coordinates: world units (y up) for the simulation; window points (y down, SDL mouse events)
  * for input; drawable pixels (y down) for the framebuffer. On a high-DPI screen one window point
@@ -211,7 +212,16 @@ typedef enum viewer_pointer_action {
 	VIEWER_POINTER_ATTRACT,
 	VIEWER_POINTER_REPEL,
 	VIEWER_POINTER_DRAG_OBSTACLE,
+	/** A rigid body held by the left button: it is steered toward the pointer (input.c). */
+	VIEWER_POINTER_GRAB_BODY,
 } viewer_pointer_action;
+
+/** The shapes C drops: box (3D: cube) or circle (3D: sphere). */
+typedef enum viewer_body_shape {
+	VIEWER_BODY_BOX = 0,
+	VIEWER_BODY_CIRCLE,
+	VIEWER_BODY_SHAPE_COUNT
+} viewer_body_shape;
 
 /** Tunable interaction strengths (side panel). Lengths are in units of h and the pointer's pull
  * in units of gravity, so the same settings suit a scene in h = 1 units and one in pixels. */
@@ -222,8 +232,13 @@ typedef struct viewer_interaction_settings {
 	float pointer_drag;     /**< 1/s, how strongly fluid follows the pointer's motion */
 	float spawn_radius;     /**< the disc of new particles while pouring, in h */
 	float spawn_interval;   /**< seconds between two poured discs */
-	pdl_vec2 box_half_extents; /**< half size of a box dropped with C, in h */
+	pdl_vec2 box_half_extents; /**< half size of a box obstacle dropped with shift + C, in h */
 	int spawn_material;
+	/** The next body C drops: its shape, its size (a box's half extent, a circle's radius), in
+	 * h, and its density relative to material 0's fluid at rest (0.5 floats half submerged). */
+	viewer_body_shape body_shape;
+	float body_size;
+	float body_density;
 } viewer_interaction_settings;
 
 viewer_interaction_settings viewer_default_interaction_settings(void);
@@ -255,6 +270,14 @@ typedef struct viewer_input {
 	bool erasing;  /**< erase key held */
 	double spawn_clock; /**< simulated seconds until the next spawned disc */
 	int obstacles_added;
+	/** The held body, and the grabbed point in the body's own frame (it turns with the body).
+	 * 3D: the body is held at the depth of grab_point (the plane facing the camera). */
+	pdl_body_id held_body;
+	pdl_vec3 body_grab_local;
+	/** Bodies added with C since the scene was loaded. */
+	int bodies_added;
+	/** A failure to steer the held body was reported (once a grab, not every step). */
+	bool grab_warned;
 } viewer_input;
 
 /* ---- The application ---------------------------------------------------------------------- */
@@ -336,20 +359,49 @@ void viewer_input_handle_event(viewer_app* app, const SDL_Event* event);
 /** Applies held buttons and keys to the world before one step of dt seconds: pointer forces,
  * the dragged obstacle, spawning, erasing. */
 void viewer_input_before_step(viewer_app* app, float dt);
-/** Moves the dragged obstacle (if any) to the mouse; dt 0 (paused) moves it without giving
- * it a velocity. viewer_input_before_step() calls it. */
-void viewer_input_move_obstacle(viewer_app* app, float dt);
+/** Moves the dragged obstacle (if any) to the mouse and steers the held body (if any) toward
+ * it; dt 0 (paused) moves either without giving it a velocity. viewer_input_before_step()
+ * calls it. */
+void viewer_input_move_held(viewer_app* app, float dt);
 /** Recomputes the mouse's world point (3D: its ray and anchor) after the view or camera
  * changed, without making it a motion of the pointer. */
 void viewer_input_refresh_mouse(viewer_app* app);
 /** Forgets pointers and drags (after a scene change). */
 void viewer_input_reset(viewer_app* app);
-/** Drops a box obstacle centred at p (the C key); returns its id or -1. */
+/** Drops a box obstacle centred at p (shift + C); returns its id or -1. */
 int viewer_input_drop_box(viewer_app* app, pdl_vec2 p);
 /** Pointer reach in world units. */
 float viewer_pointer_radius(const viewer_app* app);
 /** Live obstacles (not containers) in the world. */
 int viewer_obstacle_count(const pdl_world* world);
+
+/* ---- Rigid bodies (bodies.c) ------------------------------------------------------------- */
+
+const char* viewer_body_shape_name(viewer_body_shape shape, bool three_d);
+/** Adds a dynamic body with the panel's "next body" settings centred at p (the C key); its id,
+ * or {-1, 0} with the core's message on the message line (outside the container, too many). */
+pdl_body_id viewer_drop_body(viewer_app* app, pdl_vec3 p);
+/** Removes every body (the panel's button); how many there were. */
+int viewer_remove_all_bodies(viewer_app* app);
+/** Whether p is inside the convex counter-clockwise polygon v[0..n) (left of every edge). */
+bool viewer_inside_convex(const pdl_vec2* v, int n, pdl_vec2 p);
+/** The topmost (last in slot order) body containing the plane point p, or {-1, 0}. */
+pdl_body_id viewer_body_at(const pdl_world* world, pdl_vec2 p);
+/** 3D: the nearest body the ray hits, or {-1, 0}; its hit distance in *t. */
+pdl_body_id viewer_view3d_pick_body(const pdl_world* world, pdl_vec3 origin, pdl_vec3 direction,
+                                    float* t);
+/** v turned by the unit quaternion q (body frame to world), and back (world to body). */
+pdl_vec3 viewer_quat_rotate(pdl_quat q, pdl_vec3 v);
+pdl_vec3 viewer_quat_unrotate(pdl_quat q, pdl_vec3 v);
+/** A body's own-frame point in world space, and back: 2D turns by angle, 3D by orientation. */
+pdl_vec3 viewer_body_to_world(const pdl_body_def* def, bool three_d, pdl_vec3 local);
+pdl_vec3 viewer_body_to_local(const pdl_body_def* def, bool three_d, pdl_vec3 world);
+/** 3D: the 8 corners of a box body; corner k has x, y, z signs from bits 0-2. */
+void viewer_body_box_corners(const pdl_body_def* def, pdl_vec3 out[8]);
+static inline bool viewer_body_id_equal(pdl_body_id a, pdl_body_id b)
+{
+	return a.index == b.index && a.generation == b.generation;
+}
 
 /* ---- 3D view (view3d.c) ----------------------------------------------------------------- */
 
@@ -417,7 +469,7 @@ bool viewer_save_screenshot(const viewer_view* view, const char* path);
 void viewer_screenshot_name(const viewer_app* app, char* out, int out_size);
 /** Writes every particle as "pixel_x,pixel_y,material" in screenshot pixels, for tests. */
 bool viewer_write_particle_pixels(const viewer_app* app, const char* path);
-/** Writes a JSON summary: scene, steps, particles, obstacles, centre of mass, timings. */
+/** Writes a JSON summary: scene, steps, particles, obstacles, bodies, centre of mass, timings. */
 bool viewer_write_report(const viewer_app* app, const char* path, double wall_seconds);
 
 /* ---- Scripted input (script.c) ------------------------------------------------------------ */

@@ -5,8 +5,8 @@ report, and check what a person would see.
 
     viewer_test.py --viewer build/apps/viewer/puddle-view --scripts apps/viewer/tests CASE
 
-CASE is one of: picture, dots, drag, obstacle, pour, keys, scenes, cli, and for 3D worlds
-picture3d, orbit3d, interact3d. Only the Python standard library
+CASE is one of: picture, dots, drag, obstacle, pour, keys, scenes, cli, bodies, and for 3D worlds
+picture3d, orbit3d, interact3d, bodies3d. Only the Python standard library
 is used (the PNG is decoded with zlib), so the test needs nothing beyond python3.
 """
 import argparse
@@ -103,12 +103,19 @@ def read_particle_pixels(path):
         return [tuple(float(v) for v in line.split(",")[:2]) for line in f if line.strip()]
 
 
+def hex_rgb(colour):
+    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+
+
 def fluid_test(report, k_range=(0.7, 1.25), max_residual=30):
     """A test for "this pixel shows fluid", from the materials' colours in the report: the
     pixel is a material colour scaled by the threshold pass's depth shading (0.8 to 1.12, with
     some slack: k_range), not the container's grey or the dark background."""
-    colours = [tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in report["material_colors"]]
+    return shade_test([hex_rgb(c) for c in report["material_colors"]], k_range, max_residual)
 
+
+def shade_test(colours, k_range, max_residual):
+    """A test for "this pixel is one of these colours, scaled by k in k_range"."""
     def is_fluid(pixel):
         for m in colours:
             mm = sum(v * v for v in m)
@@ -293,20 +300,77 @@ def case_interact3d(viewer, work):
           "interact3d: no particles lost, all finite")
     # pour with E held, then drop a box with C, then drag the box with the left button
     pour = write_script(work, "pour3d", ["2 move 0.1 0.3", "3 keydown e", "33 keyup e",
-                                         "40 move 0 0", "41 key c",
+                                         "40 move 0 0", "41 key shift+c",
                                          "45 press left 0 0", "46 move 0.1 0", "47 move 0.2 0",
                                          "48 move 0.3 0", "60 release left"])
     poured = run_viewer(viewer, args + ["--script", pour], work, "pour3d")
     added = poured["particles"] - control["particles"]
     check(added > 50, f"interact3d: holding E poured {added} particles")
     check(poured["obstacles_added"] == 1 and poured["obstacles"] == 1,
-          "interact3d: C dropped one box obstacle")
+          "interact3d: shift + C dropped one box obstacle")
     (bx, by, bz), = poured["obstacle_positions"]
     eye, direction = ray_from_camera(poured, 0.3, 0.0)
     off = distance_to_ray((bx, by, bz), eye, direction)
     check(off < 1.0, f"interact3d: the box was dragged onto the ray through (0.3, 0) "
           f"({off:.2f} world units off it, at {bx:.2f}, {by:.2f}, {bz:.2f})")
     check(poured["non_finite"] == 0, "interact3d: all particles finite")
+
+
+def body_ray_offset(report, body, ndc):
+    eye, direction = ray_from_camera(report, *ndc)
+    return distance_to_ray(body["position"], eye, direction)
+
+
+def case_bodies3d(viewer, work):
+    args = ["drop3d", "--frames", "40", "--no-panel"]
+    # C drops a cube at the anchor of the ray through (0, 0.2); the left button grabs it at
+    # once and drags it to (0.4, 0.2), still held at the end
+    grab = write_script(work, "grab3d", ["2 move 0 0.2", "3 key c", "4 press left 0 0.2",
+                                         "5 move 0.1 0.2", "6 move 0.2 0.2", "7 move 0.3 0.2",
+                                         "8 move 0.4 0.2"])
+    png = os.path.join(work, "grab3d.png")
+    held = run_viewer(viewer, args + ["--script", grab, "--screenshot", png], work, "grab3d")
+    check(held["bodies"] == 1 and held["bodies_added"] == 1 and held["obstacles"] == 0,
+          "bodies3d: C added one body, no obstacle")
+    body, = held["body_list"]
+    check(body["shape"] == "box" and abs(body["half_extents"][0] - 1.5) < 1e-4,
+          f"bodies3d: a cube of the panel's half size 1.5 ({body['shape']}, {body['half_extents']})")
+    # held at the depth where it was grabbed (on its surface): its centre is within its half
+    # diagonal (1.5 sqrt 3 = 2.6) of the new ray, and far from the ray it was dropped on
+    near, far = body_ray_offset(held, body, (0.4, 0.2)), body_ray_offset(held, body, (0.0, 0.2))
+    check(near < 2.6 and far > 2 * near + 3,
+          f"bodies3d: the held cube followed the mouse ray to (0.4, 0.2) ({near:.2f} world units "
+          f"off it, {far:.2f} off the ray it was dropped on)")
+    check(body["position"][1] > 9, f"bodies3d: held up in the air above the pool "
+          f"(y = {body['position'][1]:.2f})")
+    # the held cube is drawn (lit from its colour, 0.45 to 1 of it): in the held tone
+    _, _, rows = read_png(png)
+    vx, vy, vw, vh = held["viewport"]
+    is_held = shade_test([(217, 199, 153)], (0.4, 1.05), 25)
+    shown = sum(1 for y in range(vy, vy + vh, 2) for x in range(vx, vx + vw, 2) if is_held(rows[y][x]))
+    check(shown > 100, f"bodies3d: the held cube is drawn ({shown} sampled pixels)")
+
+    # B switches to a sphere; C drops it above the pool; it falls in and, 4 s later, floats
+    drop = write_script(work, "sphere3d", ["2 key b", "3 move -0.3 -0.05", "4 key c"])
+    png = os.path.join(work, "sphere3d.png")
+    start = run_viewer(viewer, ["drop3d", "--frames", "6", "--no-panel", "--script", drop], work,
+                       "sphere3d-start")
+    fell = run_viewer(viewer, ["drop3d", "--frames", "240", "--no-panel", "--script", drop,
+                               "--screenshot", png], work, "sphere3d")
+    body, = fell["body_list"]
+    check(body["shape"] == "circle" and abs(body["radius"] - 1.5) < 1e-4,
+          f"bodies3d: B made C drop a sphere of radius 1.5 ({body['shape']}, r = {body['radius']})")
+    y0, y = start["body_list"][0]["position"][1], body["position"][1]
+    # drop3d's floor is y = 0 (resting there the sphere's centre would be at 1.5), its pool 4
+    # deep
+    check(1.5 + 1.0 < y < min(y0 - 1.0, 6.5),
+          f"bodies3d: the sphere fell from y = {y0:.2f} and floats (y = {y:.2f})")
+    _, _, rows = read_png(png)
+    vx, vy, vw, vh = fell["viewport"]
+    is_body = shade_test([hex_rgb(body["color"])], (0.4, 1.3), 40)
+    shown = sum(1 for y in range(vy, vy + vh, 2) for x in range(vx, vx + vw, 2) if is_body(rows[y][x]))
+    check(shown > 30, f"bodies3d: the sphere is drawn ({shown} sampled pixels of its colour)")
+    check(fell["non_finite"] == 0, "bodies3d: all particles finite")
 
 
 def write_script(work, name, lines):
@@ -354,7 +418,7 @@ def case_obstacle(viewer, work, scripts):
     report = run_viewer(viewer, ["dam", "--frames", "80", "--screenshot", png, "--script",
                                  os.path.join(scripts, "obstacle.script")], work, "obstacle")
     check(report["obstacles_added"] == 1 and report["obstacles"] == 1,
-          "obstacle: C added one box obstacle")
+          "obstacle: shift + C added one box obstacle")
     (bx, by), = report["obstacle_positions"]
     check(abs(bx - 12.0) < 0.3 and abs(by - 30.0) < 0.3,
           f"obstacle: the box was dragged from (0, 30) to (12, 30), it is at ({bx:.2f}, {by:.2f})")
@@ -429,6 +493,69 @@ def case_scenes(viewer, work):
               f"scenes: {name} has {report['particles']} particles, all finite")
 
 
+def body_pixel_is(rows, report, x, y, colour, tolerance=40):
+    px, py = world_to_pixel(report, x, y)
+    pixel = rows[int(py)][int(px)]
+    return all(abs(a - b) <= tolerance for a, b in zip(pixel, colour)), pixel
+
+
+def case_bodies(viewer, work, scripts):
+    # C over the calm pool: a box body falls into the water and floats
+    png = os.path.join(work, "float.png")
+    report = run_viewer(viewer, ["pool", "--frames", "190", "--screenshot", png, "--script",
+                                 os.path.join(scripts, "bodies-float.script")], work, "float")
+    check(report["bodies"] == 1 and report["bodies_added"] == 1 and report["obstacles"] == 0,
+          "bodies: C added one body and no obstacle")
+    body, = report["body_list"]
+    x, y = body["position"][:2]
+    check(body["shape"] == "box" and body["half_extents"][:2] == [1.5, 1.5] and
+          abs(body["density"] - 0.5) < 1e-6,
+          "bodies: the panel's next body (box, half size 1.5 h, density 0.5): "
+          f"{body['shape']}, {body['half_extents'][:2]}, {body['density']}")
+    # dropped at y = 10; resting on the floor its centre would be at 1.5 (its half size); the
+    # water's surface is at 5.9 and the body bobs on it
+    check(1.5 + 1.0 < y < 10 - 2.0 and abs(x) < 3,
+          f"bodies: after 3 s the body fell and floats (at {x:.2f}, {y:.2f}; the floor "
+          "would hold it at y = 1.5)")
+    check(report["non_finite"] == 0, "bodies: all particles finite")
+    _, _, rows = read_png(png)
+    colour = hex_rgb(body["color"])
+    drawn, pixel = body_pixel_is(rows, report, x, y, colour)
+    check(drawn, f"bodies: the body is drawn in its colour {colour} at its centre ({pixel})")
+    gone, pixel = body_pixel_is(rows, report, 0.0, 10.0, colour)
+    check(not gone, f"bodies: nothing of it left where it was dropped ({pixel})")
+
+    # grab and throw: dragged right and let go, the body flies on to the right
+    drop = write_script(work, "unthrown", ["2 move -5 10", "5 key c"])
+    still = run_viewer(viewer, ["pool", "--frames", "20", "--script", drop], work, "unthrown")
+    thrown = run_viewer(viewer, ["pool", "--frames", "20", "--script",
+                                 os.path.join(scripts, "bodies-throw.script")], work, "thrown")
+    (x0, y0, _), = [b["position"] for b in still["body_list"]]
+    (x1, y1, _), = [b["position"] for b in thrown["body_list"]]
+    (vx1, vy1, _), = [b["velocity"] for b in thrown["body_list"]]
+    check(abs(x0 + 5) < 0.1, f"bodies: untouched, the body falls straight down (x = {x0:.2f})")
+    # the hand went 8 units right in 8 frames; the body, steered at up to 40 h/s, trails it and
+    # keeps going after the release at frame 15
+    check(x1 > -5 + 7 and vx1 > 20 and abs(y1 - 10) < 1,
+          f"bodies: grabbed at (-5, 10) and dragged right, it was thrown right (at {x1:.2f}, "
+          f"{y1:.2f}, moving at {vx1:.1f}, {vy1:.1f} units/s)")
+
+    # B switches to circles; Delete removes the body under the pointer; a body that would
+    # reach out of the tank is refused with the core's message
+    keys = write_script(work, "body-keys", [
+        "2 move -5 10", "3 key c", "4 key b", "5 move 5 10", "6 key c",
+        "8 move -5 10", "9 key Delete", "12 move 0 16", "13 key c"])
+    report = run_viewer(viewer, ["pool", "--frames", "20", "--script", keys], work, "body-keys")
+    check(report["bodies_added"] == 2 and report["bodies"] == 1,
+          f"bodies: two dropped, Delete removed one ({report['bodies']} left)")
+    body, = report["body_list"]
+    check(body["shape"] == "circle" and abs(body["position"][0] - 5) < 0.1,
+          f"bodies: the circle dropped after B is the one left ({body['shape']} at "
+          f"{body['position'][0]:.2f})")
+    check("container" in report["message"] and report["message"].startswith("body:"),
+          f"bodies: C above the tank says why nothing was added ({report['message']!r})")
+
+
 def case_cli(viewer, work):
     def run(args):
         return subprocess.run([viewer] + args, stdin=subprocess.DEVNULL, capture_output=True,
@@ -452,7 +579,8 @@ def main():
     parser.add_argument("--scripts", required=True, help="directory of the .script files")
     parser.add_argument("--work", help="directory for outputs (default: a temporary one)")
     parser.add_argument("case", choices=["picture", "dots", "drag", "obstacle", "pour", "keys",
-                                         "scenes", "cli", "picture3d", "orbit3d", "interact3d"])
+                                         "scenes", "cli", "bodies", "picture3d", "orbit3d",
+                                         "interact3d", "bodies3d"])
     a = parser.parse_args()
     work = a.work or tempfile.mkdtemp(prefix="puddle-view-")
     os.makedirs(work, exist_ok=True)
@@ -479,6 +607,10 @@ def main():
             case_orbit3d(a.viewer, work)
         elif a.case == "interact3d":
             case_interact3d(a.viewer, work)
+        elif a.case == "bodies":
+            case_bodies(a.viewer, work, a.scripts)
+        elif a.case == "bodies3d":
+            case_bodies3d(a.viewer, work)
     except Failure as failure:
         print("FAIL:", failure)
         return 1
