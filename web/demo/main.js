@@ -4,7 +4,8 @@
 // web/server.mjs provides), ?paused=1, ?sceneUrl=URL (a scene file from anywhere the page may
 // fetch, added to the picker under its file name: how the tests load their 3D fixture).
 // 2D scenes are drawn by renderer.js (metaballs); 3D scenes (world.dimensions 3) by
-// renderer3d.js through the orbit camera of orbit.js.
+// renderer3d.js through the orbit camera of orbit.js. Rigid bodies (the scene's and those the
+// box tool drops) are the engine's own (World.body()), drawn over the fluid.
 import * as cameraTools from '../src/camera.js';
 import { loadPuddle, threadsAvailable } from '../src/puddle.js';
 import { applyFrame, buildWorld, resolveScene } from '../src/scene.js';
@@ -33,7 +34,8 @@ class Demo {
 			maxStepsPerFrame: 3,
 			threads: this.threadsPossible ? Math.max(1, Math.min(4, Number(params.get('threads') ?? defaultThreads) || 1)) : 1,
 		};
-		this.tool = { tool: 'attract', radius: 5, strength: 100, drag: 2, spawnMaterial: 0, spawnRate: 400, spawnRadius: 0.8, boxSize: 3 };
+		this.tool = { tool: 'attract', radius: 5, strength: 100, drag: 2, spawnMaterial: 0, spawnRate: 400, spawnRadius: 0.8,
+			bodyShape: 'box', bodyDensity: 0.5, bodySize: 3 };
 		this.style = { mode: 'metaball', colorMode: 'material', blobRadius: 1, dotRadius: 0.3, threshold: 0.5, colorMin: 0, colorMax: 0,
 			resolution: 1, background: 0x10161f, wallColor: 0x2b3440, obstacleColor: 0x6b7686, sphereRadius: 0.3 };
 		// 3D: camera gestures (orbit.js); leftOrbits makes left drag and one finger orbit too
@@ -53,6 +55,7 @@ class Demo {
 		this.orbit = new Orbit(this.canvas, this.view3d);
 		this.orbit.onChange = () => this.panel?.updateCamera();
 		this.tools = new Tools(this.canvas, this.renderer, this.tool, this.orbit);
+		this.tools.onError = (e) => this.showError(e);
 		this.sceneUrls = {};
 		this.sceneNames = await this.listScenes();
 		const extra = params.get('sceneUrl');
@@ -62,9 +65,20 @@ class Demo {
 			if (!this.sceneNames.includes(name)) this.sceneNames.push(name);
 			if (!params.get('scene')) this.ui.scene = name;
 		}
-		if (!this.sceneNames.includes(this.ui.scene)) this.ui.scene = DEFAULT_SCENE;
+		// a scene that is not there, or that the web build refuses (SPH, which the index leaves
+		// out), is said on the page, which then shows the default scene
+		const requested = this.ui.scene;
+		if (!this.sceneNames.includes(requested)) this.ui.scene = DEFAULT_SCENE;
 		this.panel = new Panel(this);
-		await this.loadScene(this.ui.scene);
+		let problem = '';
+		try {
+			await this.loadScene(requested);
+		} catch (e) {
+			problem = e.status === 404 ? `scene "${requested}" is not one of the shipped scenes (${this.sceneNames.join(', ')})` : e.message;
+			problem += `; showing ${DEFAULT_SCENE}`;
+			await this.loadScene(DEFAULT_SCENE);
+		}
+		if (problem) this.showError(problem);
 		window.addEventListener('keydown', (e) => {
 			if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
 			if (e.key === ' ') {
@@ -87,7 +101,7 @@ class Demo {
 	async loadScene(name) {
 		const url = this.sceneUrls[name] ?? `/scenes/${name}.json`;
 		const response = await fetch(url);
-		if (!response.ok) throw new Error(`scene ${name}: HTTP ${response.status}`);
+		if (!response.ok) throw Object.assign(new Error(`scene ${name}: HTTP ${response.status}`), { status: response.status });
 		const scene = resolveScene(this.puddle, await response.json(), url.replace(/^\//, ''));
 		this.ui.scene = name;
 		this.scene = scene;
@@ -116,7 +130,7 @@ class Demo {
 		// 3D spheres: half the rest spacing, so neighbours just touch
 		const sp = scene.dimensions === 3 ? this.puddle.restSpacing3d(h, scene.materials[0].def.rest_density) : 0.6 * h;
 		this.style.sphereRadius = 0.5 * sp;
-		Object.assign(this.tool, { radius: 5 * h, strength: 10 * g, spawnRadius: 0.8 * h, boxSize: 3 * h });
+		Object.assign(this.tool, { radius: 5 * h, strength: 10 * g, spawnRadius: 0.8 * h, bodySize: 3 * h });
 	}
 
 	/** Rebuilds the world of the current scene from its file. */
@@ -134,9 +148,13 @@ class Demo {
 		this.step(1);
 	}
 
-	clearBoxes() {
-		for (const box of this.tools.boxes) this.safely(() => this.world.removeBoundary(box.id));
-		this.tools.boxes = [];
+	clearBodies() {
+		this.safely(() => this.tools.clearBodies());
+	}
+
+	/** The live bodies with their current state (World.body()), in slot order. */
+	bodies() {
+		return this.world.bodies().map((id) => this.world.body(id));
 	}
 
 	/** Runs `frames` frames: scripted scene events, held pointers, one world step each. */
@@ -180,7 +198,8 @@ class Demo {
 			this.renderer3d.resize(this.style.resolution);
 			const materials = [];
 			for (let m = 0; m < this.world.materialCount; ++m) materials.push(this.world.getMaterial(m));
-			this.renderer3d.draw(this.world.particles(), this.world.boundaries(), materials, this.style, this.orbit.camera, this.scene.bounds);
+			this.renderer3d.draw(this.world.particles(), this.world.boundaries(), materials, this.style, this.orbit.camera, this.scene.bounds,
+				this.bodies());
 			++this.window.frames;
 			return;
 		}
@@ -188,7 +207,7 @@ class Demo {
 		this.renderer.fit(this.scene.bounds);
 		const materials = [];
 		for (let m = 0; m < this.world.materialCount; ++m) materials.push(this.world.getMaterial(m));
-		this.renderer.draw(this.world.particles(), this.world.boundaries(), materials, this.style);
+		this.renderer.draw(this.world.particles(), this.world.boundaries(), materials, this.style, this.bodies());
 		this.renderer.drawRings(this.tools.rings());
 		++this.window.frames;
 	}
@@ -205,7 +224,7 @@ class Demo {
 		const s = this.stats, def = this.world.def;
 		this.statsBox.textContent =
 			`${s.fps.toFixed(0)} fps · ${s.stepsPerSecond.toFixed(0)} steps/s · ${s.msPerStep.toFixed(2)} ms/step\n` +
-			`${s.particles} particles · ${def.substeps} substep${def.substeps > 1 ? 's' : ''} · ` +
+			`${s.particles} particles · ${bodiesText(this.world.bodyCount)}${def.substeps} substep${def.substeps > 1 ? 's' : ''} · ` +
 			`${s.threads} thread${s.threads > 1 ? 's' : ''} (${s.build})\n` +
 			`scene ${this.scene.name} · t = ${this.world.time.toFixed(1)} s`;
 	}
@@ -252,8 +271,10 @@ class Demo {
 	}
 }
 
-const HELP_2D = 'drag: attract · right drag: repel · 1-5: attract, repel, spawn, box, erase · b: drop a box · space: pause · r: reset';
-const HELP_3D = 'drag: tool along the mouse ray · right drag: orbit (shift: pan) · wheel / pinch: zoom · 1-5: attract, repel, spawn, box, erase · b: box · space: pause · r: reset';
+const bodiesText = (n) => (n === 0 ? '' : n === 1 ? '1 body · ' : `${n} bodies · `);
+
+const HELP_2D = 'drag: attract · right drag: repel · drag a body: throw it · 1-5: attract, repel, spawn, box, erase · b: drop a body · space: pause · r: reset';
+const HELP_3D = 'drag: tool along the mouse ray · drag a body: throw it · right drag: orbit (shift: pan) · wheel / pinch: zoom · 1-5: attract, repel, spawn, box, erase · b: body · space: pause · r: reset';
 
 const demo = new Demo();
 window.demo = demo;

@@ -3,7 +3,7 @@
 // steps (pdl_world_set_def / pdl_world_set_material take effect on the next step).
 import GUI from 'lil-gui';
 import { MATERIAL_PRESETS, substepsNeeded } from './presets.js';
-import { TOOLS } from './tools.js';
+import { BODY_SHAPES, TOOLS } from './tools.js';
 import { COLOR_MODES } from '../src/scene.js';
 
 // Material fields with their panel ranges at h = 1 and whether they scale with h (lengths and
@@ -46,7 +46,7 @@ export class Panel {
 		scene.add(d.ui, 'threads', threadChoices).name(d.threadsPossible ? 'threads (reloads)' : 'threads (page not isolated)')
 			.onChange((n) => d.reloadWithThreads(n));
 
-		const tool = gui.addFolder('Tool (right button repels, b drops a box)');
+		const tool = gui.addFolder('Tool (right repels, b drops a body)');
 		const toolPicker = tool.add(d.tool, 'tool', TOOLS).name('left button / touch (1-5)');
 		d.tools.onToolChange = () => toolPicker.updateDisplay();
 		// [controller, min, max, step] at h = 1, rescaled for each scene's length unit
@@ -59,9 +59,12 @@ export class Panel {
 		tool.add(d.tool, 'spawnRate', 10, 3000, 10).name('spawn per second');
 		this.lengthControls.push(
 			[tool.add(d.tool, 'spawnRadius', 0.05, 5, 0.05).name('spawn radius'), 0.05, 5, 0.05],
-			[tool.add(d.tool, 'boxSize', 0.2, 10, 0.1).name('box size'), 0.2, 10, 0.1],
 		);
-		tool.add(d, 'clearBoxes').name('remove dropped boxes');
+		// the next body the box tool (or b) drops; density is relative to material 0 (0.5 floats half under)
+		tool.add(d.tool, 'bodyShape', BODY_SHAPES).name('body shape');
+		tool.add(d.tool, 'bodyDensity', 0.05, 3, 0.05).name('body density (water 1)');
+		this.lengthControls.push([tool.add(d.tool, 'bodySize', 0.5, 10, 0.1).name('body size'), 0.5, 10, 0.1]);
+		tool.add(d, 'clearBodies').name('remove every body');
 
 		// the orbit camera of 3D scenes (hidden for 2D ones); the gestures are in orbit.js
 		this.cameraFolder = gui.addFolder('Camera');

@@ -2,9 +2,10 @@
 // particle is splatted, instanced (one draw call, as reference 001 draws its particles), into an
 // offscreen half-float target with additive blending; a full-screen pass then keeps the pixels
 // whose summed field passes a threshold and colours them by the weighted mean colour. Containers
-// and obstacles are convex fans drawn around it. World units map to the canvas by a fit of the
-// scene's bounds.
-import { BoundaryKind } from '../src/puddle.js';
+// and obstacles are convex fans drawn around it; rigid bodies are filled in their own colour
+// with a darker outline (and a circle with a spoke, so its turning shows) over the fluid. World
+// units map to the canvas by a fit of the scene's bounds.
+import { BodyShape, BoundaryKind } from '../src/puddle.js';
 import { RAMP_GLSL, compile, rgb, ParticleArrays, setColorUniforms } from './particles-gl.js';
 
 const SPLAT_VS = `#version 300 es
@@ -91,6 +92,12 @@ uniform vec3 u_color;
 out vec4 o_color;
 void main() { o_color = vec4(u_color, 1.0); }`;
 
+// points on a circle: centre (x, y), radius r, angle a0 first, n segments
+const circle = (x, y, r, a0, n) => Array.from({ length: n + 1 }, (_, i) => {
+	const a = a0 + (i / n) * Math.PI * 2;
+	return [x + Math.cos(a) * r, y + Math.sin(a) * r];
+}).flat();
+
 /** Triangle strip covering the outside of a convex container: each edge point paired with the
  * same point pushed far out from the centre, so walls are drawn over the fluid's soft edge. */
 function exteriorOf(b) {
@@ -107,18 +114,21 @@ function exteriorOf(b) {
 
 /** Triangle-fan vertices (world units) of a circle, box or polygon boundary. */
 function fanOf(b) {
-	if (b.kind === BoundaryKind.CIRCLE || b.kind === BoundaryKind.CIRCLE_CONTAINER) {
-		const out = [b.position.x, b.position.y];
-		for (let i = 0; i <= 64; ++i) {
-			const a = (i / 64) * Math.PI * 2;
-			out.push(b.position.x + Math.cos(a) * b.radius, b.position.y + Math.sin(a) * b.radius);
-		}
-		return out;
-	}
+	if (b.kind === BoundaryKind.CIRCLE || b.kind === BoundaryKind.CIRCLE_CONTAINER)
+		return [b.position.x, b.position.y, ...circle(b.position.x, b.position.y, b.radius, 0, 64)];
 	const cx = b.corners.reduce((a, p) => a + p.x, 0) / b.corners.length;
 	const cy = b.corners.reduce((a, p) => a + p.y, 0) / b.corners.length;
 	return [cx, cy, ...b.corners.flatMap((p) => [p.x, p.y]), b.corners[0].x, b.corners[0].y];
 }
+
+/** A body's outline, closed (world units): its disc's rim or its corners (World.body()). */
+function bodyRim(b) {
+	if (b.shape === BodyShape.CIRCLE) return circle(b.position.x, b.position.y, b.radius, b.angle, 48);
+	return [...b.corners, b.corners[0]].flatMap((p) => [p.x, p.y]);
+}
+
+/** Shade of 0xRRGGBB, each channel times k. */
+const shade = (c, k) => rgb(c).reduce((out, v, i) => out | (Math.min(255, Math.round(v * k * 255)) << (16 - 8 * i)), 0);
 
 export class Renderer {
 	constructor(canvas) {
@@ -232,9 +242,10 @@ export class Renderer {
 
 	/**
 	 * Draws one frame. `particles` is World.particles(); `boundaries` World.boundaries();
-	 * `style` holds the scene's output colours and the panel's render settings.
+	 * `style` holds the scene's output colours and the panel's render settings; `bodies` the
+	 * live bodies (World.body() of each).
 	 */
-	draw(particles, boundaries, materials, style) {
+	draw(particles, boundaries, materials, style, bodies = []) {
 		const gl = this.gl;
 		const { w, h } = this.target;
 		const n = particles.count;
@@ -289,25 +300,29 @@ export class Renderer {
 			gl.drawArrays(gl.TRIANGLES, 0, 3);
 			gl.disable(gl.BLEND);
 		}
-		// 3. walls and obstacles over the fluid's soft edge (docs/scenes.md: "Containers and
-		// obstacles are drawn over the fluid")
+		// 3. bodies over the fluid, then walls and obstacles over both (docs/scenes.md:
+		// "Containers and obstacles are drawn over the fluid"), as the native pictures do
+		for (const b of bodies) this.drawBody(b);
 		this.drawFans(containers.map(exteriorOf), style.wallColor, gl.TRIANGLE_STRIP);
 		this.drawFans(obstacles.map(fanOf), style.obstacleColor);
 		gl.bindVertexArray(null);
+	}
+
+	/** A body over the fluid: filled, outlined; a circle's spoke from its centre marks its angle. */
+	drawBody(b) {
+		const gl = this.gl, rim = bodyRim(b);
+		if (rim.length < 6) return;
+		const line = shade(b.color, 0.55);
+		this.drawFans([[b.position.x, b.position.y, ...rim]], b.color);
+		this.drawFans([rim], line, gl.LINE_STRIP);
+		if (b.shape === BodyShape.CIRCLE) this.drawFans([[b.position.x, b.position.y, rim[0], rim[1]]], line, gl.LINES);
 	}
 
 	/** Outlines of the pointers' reach: [{ x, y, radius, color }] in world units. */
 	drawRings(rings) {
 		const gl = this.gl;
 		gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-		for (const r of rings) {
-			const loop = [];
-			for (let i = 0; i < 48; ++i) {
-				const a = (i / 48) * Math.PI * 2;
-				loop.push(r.x + Math.cos(a) * r.radius, r.y + Math.sin(a) * r.radius);
-			}
-			this.drawFans([loop], r.color, gl.LINE_LOOP);
-		}
+		for (const r of rings) this.drawFans([circle(r.x, r.y, r.radius, 0, 48)], r.color, gl.LINE_STRIP);
 		gl.bindVertexArray(null);
 	}
 

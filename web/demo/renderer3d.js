@@ -1,10 +1,12 @@
 // WebGL 2 view of 3D worlds: particles as shaded sphere impostors (one point sprite each, the
 // fragment shader lights a sphere and moves gl_FragDepth onto its surface, so spheres intersect
-// correctly under the depth test), the container's edges and a floor under it, obstacles as lit
-// meshes. The camera is the orbit camera of src/camera.js (pdl_camera's conventions), so a
+// correctly under the depth test), the container's edges and a floor under it, obstacles and
+// rigid bodies as lit meshes (bodies in their own colour, edged darker: a box's edges, three
+// great circles of a sphere, turning with it). The camera is the orbit camera of src/camera.js (pdl_camera's conventions), so a
 // scene's "camera" shows the same picture as the native renderer.
 import { cameraMatrix, cameraFrame } from '../src/camera.js';
-import { BoundaryKind } from '../src/puddle.js';
+import { BodyShape, BoundaryKind } from '../src/puddle.js';
+import { boxCorners3d, rotate } from './bodies.js';
 import { RAMP_GLSL, compile, rgb, ParticleArrays, setColorUniforms } from './particles-gl.js';
 
 // One point per particle, its size the projected diameter of a sphere of radius u_radius.
@@ -97,48 +99,60 @@ function boxCorners(b) {
 	return out;
 }
 
+// half extents grown by 1% for edges drawn just outside a box
+const grown = (h) => ({ x: h.x * 1.01, y: h.y * 1.01, z: h.z * 1.01 });
+
 const BOX_EDGES = [[0, 1], [2, 3], [4, 5], [6, 7], [0, 2], [1, 3], [4, 6], [5, 7], [0, 4], [1, 5], [2, 6], [3, 7]];
 // faces as corner quads (counter-clockwise seen from outside) with their axis and side
 const BOX_FACES = [[0, 4, 6, 2], [1, 3, 7, 5], [0, 1, 5, 4], [2, 6, 7, 3], [0, 2, 3, 1], [4, 5, 7, 6]];
 
+const NO_ROTATION = { x: 0, y: 0, z: 0, w: 1 };
+
+/** Line list (x, y, z, 0, 0, 0 per vertex) of three great circles of a sphere, turned by q. */
+function greatCircles(p, r, q = NO_ROTATION) {
+	const out = [], n = 64;
+	for (let axis = 0; axis < 3; ++axis) {
+		const at = (k) => {
+			const a = (k / n) * 2 * Math.PI, u = Math.cos(a) * r, v = Math.sin(a) * r;
+			const d = rotate(q, axis === 0 ? [u, v, 0] : axis === 1 ? [u, 0, v] : [0, u, v]);
+			return [p.x + d[0], p.y + d[1], p.z + d[2]];
+		};
+		for (let i = 0; i < n; ++i) out.push(...at(i), 0, 0, 0, ...at(i + 1), 0, 0, 0);
+	}
+	return out;
+}
+
+/** Line list of a box's 12 edges from its corners (boxCorners' order). */
+function boxEdges(c) {
+	return BOX_EDGES.flatMap(([i, j]) => [...c[i], 0, 0, 0, ...c[j], 0, 0, 0]);
+}
+
 /** Line list (x, y, z, 0, 0, 0 per vertex) of a boundary's outline. */
 function outline(b) {
-	const out = [];
-	const push = (a, c) => out.push(...a, 0, 0, 0, ...c, 0, 0, 0);
-	if (isRound(b)) {
-		// three great circles
-		const p = b.position, r = b.radius, n = 64;
-		for (let axis = 0; axis < 3; ++axis) {
-			for (let i = 0; i < n; ++i) {
-				const at = (k) => {
-					const a = (k / n) * 2 * Math.PI, u = Math.cos(a) * r, v = Math.sin(a) * r;
-					return axis === 0 ? [p.x + u, p.y + v, p.z] : axis === 1 ? [p.x + u, p.y, p.z + v] : [p.x, p.y + u, p.z + v];
-				};
-				push(at(i), at(i + 1));
-			}
-		}
-		return out;
-	}
-	const c = boxCorners(b);
-	for (const [i, j] of BOX_EDGES) push(c[i], c[j]);
+	return isRound(b) ? greatCircles(b.position, b.radius) : boxEdges(boxCorners(b));
+}
+
+/** Triangle list (x, y, z, nx, ny, nz per vertex) of a sphere. */
+function sphereMesh(p, r) {
+	const out = [], rings = 16, segments = 32;
+	const at = (i, j) => {
+		const t = (i / rings) * Math.PI, f = (j / segments) * 2 * Math.PI;
+		const n = [Math.sin(t) * Math.cos(f), Math.cos(t), Math.sin(t) * Math.sin(f)];
+		return [p.x + r * n[0], p.y + r * n[1], p.z + r * n[2], ...n];
+	};
+	for (let i = 0; i < rings; ++i)
+		for (let j = 0; j < segments; ++j) out.push(...at(i, j), ...at(i + 1, j), ...at(i + 1, j + 1), ...at(i, j), ...at(i + 1, j + 1), ...at(i, j + 1));
 	return out;
 }
 
 /** Triangle list (x, y, z, nx, ny, nz per vertex) of a solid boundary. */
 function solid(b) {
+	return isRound(b) ? sphereMesh(b.position, b.radius) : boxMesh(boxCorners(b));
+}
+
+/** Triangle list of a box from its 8 corners (boxCorners' order), normals facing out. */
+function boxMesh(c) {
 	const out = [];
-	if (isRound(b)) {
-		const p = b.position, r = b.radius, rings = 16, segments = 32;
-		const at = (i, j) => {
-			const t = (i / rings) * Math.PI, f = (j / segments) * 2 * Math.PI;
-			const n = [Math.sin(t) * Math.cos(f), Math.cos(t), Math.sin(t) * Math.sin(f)];
-			return [p.x + r * n[0], p.y + r * n[1], p.z + r * n[2], ...n];
-		};
-		for (let i = 0; i < rings; ++i)
-			for (let j = 0; j < segments; ++j) out.push(...at(i, j), ...at(i + 1, j), ...at(i + 1, j + 1), ...at(i, j), ...at(i + 1, j + 1), ...at(i, j + 1));
-		return out;
-	}
-	const c = boxCorners(b);
 	for (const [a, b1, c1, d] of BOX_FACES) {
 		const e1 = c[b1].map((v, k) => v - c[a][k]), e2 = c[d].map((v, k) => v - c[a][k]);
 		let n = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
@@ -232,9 +246,10 @@ export class Renderer3D {
 
 	/**
 	 * Draws one frame of a 3D world: `particles` is World.particles() (with z), `boundaries`
-	 * World.boundaries(), `camera` a pdl_camera object, `style` the page's render settings.
+	 * World.boundaries(), `camera` a pdl_camera object, `style` the page's render settings,
+	 * `bodies` the live bodies (World.body() of each).
 	 */
-	draw(particles, boundaries, materials, style, camera, bounds) {
+	draw(particles, boundaries, materials, style, camera, bounds, bodies = []) {
 		const gl = this.gl;
 		const w = this.canvas.width, h = this.canvas.height;
 		cameraMatrix(camera, this.aspect, this.matrix);
@@ -261,6 +276,13 @@ export class Renderer3D {
 		this.drawMesh(quad, gl.TRIANGLES, wall.map((v) => v * 0.8));
 		this.drawMesh(grid, gl.LINES, wall.map((v) => Math.min(1, v * 1.5 + 0.05)));
 		for (const o of obstacles) this.drawMesh(solid(o), gl.TRIANGLES, rgb(style.obstacleColor));
+		for (const b of bodies) {
+			const round = b.shape === BodyShape.CIRCLE, corners = round ? null : boxCorners3d(b);
+			this.drawMesh(round ? sphereMesh(b.position, b.radius) : boxMesh(corners), gl.TRIANGLES, rgb(b.color));
+			// the edges a hair outside the surface, so the depth test keeps them in front of it
+			const edges = round ? greatCircles(b.position, b.radius * 1.01, b.orientation) : boxEdges(boxCorners3d({ ...b, half_extents: grown(b.half_extents) }));
+			this.drawMesh(edges, gl.LINES, rgb(b.color).map((v) => v * 0.5));
+		}
 
 		const n = particles.count;
 		if (n > 0) {

@@ -4,25 +4,42 @@
 //                    button always repels
 //   spawn:           new particles of the chosen material under the pointer (reference 002's
 //                    right click)
-//   box:             drops a box obstacle that falls until it lands (reference 002's "C")
+//   box:             drops a rigid body (a box or a circle, the panel's density and size) where
+//                    pressed: the engine's body, which falls, floats, sinks and pushes the fluid
+//                    (reference 002's "C" dropped a box)
 //   erase:           removes the particles under the pointer
-// In 3D worlds (an Orbit camera attached) the right button orbits instead of repelling, and the
-// pointer is a ray: attract and repel give the engine's pointer position = the eye and direction
-// = the ray through the mouse (pdl_pointer.direction), so the fluid along the line of sight is
-// pulled to it or pushed from it; spawn, box and erase act where the ray meets the fluid (or at
-// the camera target's depth).
-import { BoundaryKind, MAX_POINTERS } from '../src/puddle.js';
+// With attract and box, pressing on a body grabs it instead: while held, the body's velocity is
+// set each frame toward the pointer (the grabbed point follows it), so letting go while moving
+// throws it. In 3D worlds (an Orbit camera attached) the right button orbits instead of
+// repelling, and the pointer is a ray: attract and repel give the engine's pointer position =
+// the eye and direction = the ray through the mouse (pdl_pointer.direction), so the fluid along
+// the line of sight is pulled to it or pushed from it; spawn, box and erase act where the ray
+// meets the fluid (or at the camera target's depth); a grabbed body keeps its distance from the
+// eye.
+import { MAX_POINTERS } from '../src/puddle.js';
+import { contains2d, rayHit3d, rotate } from './bodies.js';
 
 export const TOOLS = ['attract', 'repel', 'spawn', 'box', 'erase'];
+/** The shapes the box tool drops, panel label -> addBody() shape ("circle" is a sphere in 3D). */
+export const BODY_SHAPES = { box: 'box', 'circle / sphere': 'circle' };
+// tools whose left press grabs a body under the pointer
+const GRAB_TOOLS = ['attract', 'box'];
+// A held body's velocity toward the pointer: the gap times this (1/s), so it closes most of the
+// gap in about 1 / GRAB_GAIN seconds; at most half an interaction radius per solver substep,
+// which the engine's contacts handle without tunnelling.
+const GRAB_GAIN = 12;
+const GRAB_MAX_STEP = 0.5;
 
 export class Tools {
 	constructor(canvas, renderer, settings, orbit = null) {
 		this.canvas = canvas;
 		this.renderer = renderer;
 		this.orbit = orbit; // the 3D camera's gestures and mouse rays (demo/orbit.js)
-		this.settings = settings; // shared with the panel: tool, radius, strength, drag, ...
-		this.active = new Map(); // pointerId -> { slot, tool, x, y, vx, vy, lastX, lastY, lastT }
-		this.boxes = []; // falling boxes: { id, vy, resting, hw, hh }
+		this.settings = settings; // shared with the panel: tool, radius, strength, drag, body*, ...
+		// pointerId -> { slot, tool, x, y, z, vx, vy, vz, eye, dir, lastT }; a grab ('grab') holds
+		// { body, offset (the held point in the body's frame), depth (3D: along the ray) } instead of a slot
+		this.active = new Map();
+		this.onError = null; // (error) => void: a body the engine refuses (outside the container, ...)
 		this.world = null;
 		this.reserved = 0;
 		this.hover = null;
@@ -35,7 +52,7 @@ export class Tools {
 		});
 		window.addEventListener('keydown', (e) => {
 			if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
-			if ((e.key === 'b' || e.key === 'c') && this.hover) this.dropBox(this.hover.x, this.hover.y, this.hover.z);
+			if ((e.key === 'b' || e.key === 'c') && this.hover) this.dropBody(this.hover.x, this.hover.y, this.hover.z);
 			// 1-5 pick the tool, in the order of TOOLS
 			const pick = TOOLS[Number(e.key) - 1];
 			if (pick) {
@@ -46,14 +63,13 @@ export class Tools {
 	}
 
 	/**
-	 * A new world (scene change or reset): forget its slots and boxes. The scene's scripted
+	 * A new world (scene change or reset): forget its slots and grabs. The scene's scripted
 	 * strokes drive pointers 0 .. reserved - 1 (docs/scenes.md), so hands take the slots above.
 	 */
 	attach(world, reserved = 0) {
 		this.world = world;
 		this.reserved = reserved;
 		this.active.clear();
-		this.boxes = [];
 	}
 
 	get is3d() {
@@ -68,8 +84,36 @@ export class Tools {
 		return this.renderer.toWorld(cx, cy);
 	}
 
+	/**
+	 * The body under the pointer, nearest the eye in 3D: { id, body, point (the world point
+	 * pressed on it), depth (3D: along the ray) }, or null.
+	 */
+	bodyAt(e) {
+		const w = this.world;
+		if (!w.bodyCount) return null;
+		const r = this.canvas.getBoundingClientRect();
+		const cx = e.clientX - r.left, cy = e.clientY - r.top;
+		if (this.is3d) {
+			const { eye, dir } = this.orbit.ray(cx, cy);
+			let best = null;
+			for (const id of w.bodies()) {
+				const body = w.body(id), t = rayHit3d(body, eye, dir);
+				if (t < (best?.depth ?? Infinity)) best = { id, body, depth: t };
+			}
+			if (best) best.point = { x: eye.x + dir.x * best.depth, y: eye.y + dir.y * best.depth, z: eye.z + dir.z * best.depth };
+			return best;
+		}
+		const p = this.renderer.toWorld(cx, cy);
+		// the last drawn on top: bodies are drawn in slot order
+		for (const id of w.bodies().reverse()) {
+			const body = w.body(id);
+			if (contains2d(body, p.x, p.y)) return { id, body, point: p, depth: 0 };
+		}
+		return null;
+	}
+
 	freeSlot() {
-		const used = new Set([...this.active.values()].map((a) => a.slot));
+		const used = new Set([...this.active.values()].filter((a) => a.tool !== 'grab').map((a) => a.slot));
 		for (let s = this.reserved; s < MAX_POINTERS; ++s) if (!used.has(s)) return s;
 		return -1;
 	}
@@ -94,8 +138,16 @@ export class Tools {
 		}
 		const p = this.worldPoint(e);
 		const tool = e.button === 2 ? 'repel' : this.settings.tool;
+		const hit = GRAB_TOOLS.includes(tool) ? this.bodyAt(e) : null;
+		if (hit) {
+			this.active.set(e.pointerId, { tool: 'grab', body: hit.id, offset: toBodyFrame(hit.body, hit.point, this.is3d), depth: hit.depth,
+				x: hit.point.x, y: hit.point.y, z: hit.point.z ?? 0, eye: p.eye, dir: p.dir, touch: e.pointerType === 'touch',
+				clientX: e.clientX, clientY: e.clientY, lastT: performance.now() });
+			this.capture(e);
+			return;
+		}
 		if (tool === 'box') {
-			this.dropBox(p.x, p.y, p.z);
+			this.dropBody(p.x, p.y, p.z);
 			return;
 		}
 		const slot = this.freeSlot();
@@ -141,7 +193,8 @@ export class Tools {
 		if (this.orbit?.up(e)) return;
 		const a = this.active.get(e.pointerId);
 		if (!a) return;
-		if (this.world) this.world.clearPointer(a.slot);
+		// a released body keeps the velocity it was given: thrown
+		if (this.world && a.tool !== 'grab') this.world.clearPointer(a.slot);
 		this.active.delete(e.pointerId);
 	}
 
@@ -169,66 +222,48 @@ export class Tools {
 			} else if (a.tool === 'erase') {
 				// 3D: a sphere where the ray meets the fluid
 				w.removeParticlesInCircle({ x: a.x, y: a.y, z: a.z }, s.radius);
+			} else if (a.tool === 'grab') {
+				this.pull(a);
 			}
 		}
-		this.fallBoxes(dt);
 	}
 
-	dropBox(x, y, z = 0) {
-		if (!this.world) return;
-		const hw = this.settings.boxSize / 2, hh = this.settings.boxSize / 2;
-		const id = this.world.addBox({ x, y, z }, { x: hw, y: hh, z: hw }, { friction: 0.5 });
-		this.boxes.push({ id, vy: 0, resting: false, hw, hh });
+	/** A held body: its velocity toward the pointer, so the grabbed point follows it. */
+	pull(a) {
+		const w = this.world, b = w.body(a.body);
+		if (!b) return; // removed while held (panel, reset)
+		const held = fromBodyFrame(b, a.offset, this.is3d);
+		// 3D: the point of the current mouse ray at the depth it was grabbed at
+		const to = this.is3d && a.dir
+			? [a.eye.x + a.dir.x * a.depth, a.eye.y + a.dir.y * a.depth, a.eye.z + a.dir.z * a.depth]
+			: [a.x, a.y, b.position.z];
+		const v = [0, 1, 2].map((k) => (to[k] - held[k]) * GRAB_GAIN);
+		const def = w.def, most = (GRAB_MAX_STEP * def.interaction_radius * def.substeps) / def.dt;
+		const speed = Math.hypot(...v);
+		if (speed > most) v.forEach((c, k) => { v[k] = (c * most) / speed; });
+		w.setBody(a.body, { linear_velocity: v });
 	}
 
 	/**
-	 * Boxes fall under world gravity until they land on the container floor or on a box that has
-	 * landed. They are kinematic: the engine moves fluid out of their way and their surface
-	 * velocity carries it (pdl_boundary_def.velocity), but the fluid does not push back.
+	 * Drops a dynamic body (the panel's shape, density and size) centred at the point; the
+	 * engine refuses one that would reach out of the container (reported through onError).
 	 */
-	fallBoxes(dt) {
-		const w = this.world;
-		const g = w.def.gravity.y;
-		for (const box of this.boxes) {
-			if (box.resting) continue;
-			const def = w.getBoundary(box.id);
-			if (!def) continue;
-			box.vy += g * dt;
-			let y = def.position.y + box.vy * dt;
-			const floor = this.floorUnder(def.position, box);
-			if (y <= floor) {
-				y = floor;
-				box.vy = 0;
-				box.resting = true;
-			}
-			w.setBoundary(box.id, { position: { ...def.position, y }, velocity: { x: 0, y: box.vy, z: 0 } });
+	dropBody(x, y, z = 0) {
+		if (!this.world) return null;
+		const s = this.settings, half = s.bodySize / 2;
+		try {
+			return this.world.addBody({ shape: s.bodyShape, position: { x, y, z }, half_extents: { x: half, y: half, z: half }, radius: half,
+				density: s.bodyDensity });
+		} catch (e) {
+			if (!this.onError) throw e;
+			this.onError(e);
+			return null;
 		}
 	}
 
-	// The highest surface under a box centred at `at`: container bottom or a landed box's top.
-	// In 3D the footprint is square (half width hw along x and z) and circles are spheres.
-	floorUnder(at, box) {
-		const { x, y } = at, z = at.z ?? 0, three = this.world.dimensions === 3;
-		let floor = -Infinity;
-		for (const b of this.world.boundaries()) {
-			if (b.kind === BoundaryKind.BOX_CONTAINER) {
-				floor = Math.max(floor, b.position.y - b.half_extents.y + box.hh);
-			} else if (b.kind === BoundaryKind.CIRCLE_CONTAINER) {
-				// lowest point of the circle (sphere) below the box's wider half
-				const away = three ? Math.hypot(x - b.position.x, z - b.position.z) : Math.abs(x - b.position.x);
-				const dx = Math.min(b.radius, away + box.hw);
-				floor = Math.max(floor, b.position.y - Math.sqrt(b.radius * b.radius - dx * dx) + box.hh);
-			}
-		}
-		for (const other of this.boxes) {
-			if (other === box || !other.resting) continue;
-			const o = this.world.getBoundary(other.id);
-			if (!o || Math.abs(o.position.x - x) >= other.hw + box.hw) continue;
-			if (three && Math.abs(o.position.z - z) >= other.hw + box.hw) continue;
-			const top = o.position.y + other.hh + box.hh;
-			if (top <= y + 1e-3) floor = Math.max(floor, top);
-		}
-		return floor;
+	/** Removes every body (the scene's too; a reset brings those back). */
+	clearBodies() {
+		for (const id of this.world.bodies()) this.world.removeBody(id);
 	}
 
 	/** Rings to draw: each held pointer's reach, or the hovering one's while nothing is held. */
@@ -236,8 +271,27 @@ export class Tools {
 		if (this.is3d) return []; // the 3D view draws no reach rings: a ray's reach is a cylinder
 		const colors = { attract: 0xd7dde6, repel: 0xff7a5c, spawn: 0x7ad67a, erase: 0xffd24a };
 		const ring = (p, tool) => ({ x: p.x, y: p.y, radius: tool === 'spawn' ? this.settings.spawnRadius : this.settings.radius, color: colors[tool] });
-		const held = [...this.active.values()].map((a) => ring(a, a.tool));
+		const held = [...this.active.values()].filter((a) => a.tool !== 'grab').map((a) => ring(a, a.tool));
 		if (held.length || !this.hover || this.settings.tool === 'box') return held;
 		return [ring(this.hover, this.settings.tool)];
 	}
+}
+
+/** A world point in the body's own frame (2D: turned back by its angle; 3D: by its orientation). */
+function toBodyFrame(b, p, three) {
+	const d = [p.x - b.position.x, p.y - b.position.y, three ? p.z - b.position.z : 0];
+	if (three) return rotate({ x: -b.orientation.x, y: -b.orientation.y, z: -b.orientation.z, w: b.orientation.w }, d);
+	const c = Math.cos(b.angle), s = Math.sin(b.angle);
+	return [c * d[0] + s * d[1], -s * d[0] + c * d[1], 0];
+}
+
+/** The world point of a point given in the body's frame: [x, y, z]. */
+function fromBodyFrame(b, local, three) {
+	const p = b.position;
+	if (three) {
+		const r = rotate(b.orientation, local);
+		return [p.x + r[0], p.y + r[1], p.z + r[2]];
+	}
+	const c = Math.cos(b.angle), s = Math.sin(b.angle);
+	return [p.x + c * local[0] - s * local[1], p.y + s * local[0] + c * local[1], 0];
 }

@@ -10,10 +10,13 @@
 
 #include <emscripten/emscripten.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* How puddle.js reads a field: matches FIELD_TYPES in puddle.js. */
-enum field_type { F32 = 1, I32 = 2, U32 = 3, VEC2 = 4, VEC2_ARRAY = 5, F64 = 6, I64 = 7, PTR = 8, VEC3 = 9 };
+/* How puddle.js reads a field: matches FIELD_TYPES in puddle.js. QUAT is a pdl_quat {x, y, z, w}. */
+enum field_type {
+	F32 = 1, I32 = 2, U32 = 3, VEC2 = 4, VEC2_ARRAY = 5, F64 = 6, I64 = 7, PTR = 8, VEC3 = 9, QUAT = 10
+};
 
 typedef struct field {
 	const char* name; /* the C field name; NULL ends a table */
@@ -98,8 +101,38 @@ static const field profile_fields[] = {
 	FIELD(pdl_profile, step, F32),      FIELD(pdl_profile, forces, F32),
 	FIELD(pdl_profile, density, F32), FIELD(pdl_profile, predict, F32),
 	FIELD(pdl_profile, springs, F32),   FIELD(pdl_profile, relax, F32),
-	FIELD(pdl_profile, boundaries, F32), FIELD(pdl_profile, velocity, F32),
+	FIELD(pdl_profile, boundaries, F32), FIELD(pdl_profile, bodies, F32),
+	FIELD(pdl_profile, velocity, F32),  END,
+};
+
+static const field body_def_fields[] = {
+	FIELD(pdl_body_def, type, I32),
+	FIELD(pdl_body_def, shape, I32),
+	FIELD(pdl_body_def, position, VEC3),
+	FIELD(pdl_body_def, angle, F32),
+	FIELD(pdl_body_def, orientation, QUAT),
+	FIELD(pdl_body_def, linear_velocity, VEC3),
+	FIELD(pdl_body_def, angular_velocity, VEC3),
+	FIELD(pdl_body_def, radius, F32),
+	FIELD(pdl_body_def, half_extents, VEC3),
+	FIELD(pdl_body_def, vertex_count, I32),
+	{"vertices", (int)offsetof(pdl_body_def, vertices), VEC2_ARRAY, PDL_MAX_POLYGON_VERTICES},
+	FIELD(pdl_body_def, density, F32),
+	FIELD(pdl_body_def, friction, F32),
+	FIELD(pdl_body_def, restitution, F32),
+	FIELD(pdl_body_def, gravity_scale, F32),
+	FIELD(pdl_body_def, color, U32),
 	END,
+};
+
+static const field body_mass_fields[] = {
+	FIELD(pdl_body_mass, mass, F32),      FIELD(pdl_body_mass, inertia, VEC3),
+	FIELD(pdl_body_mass, particles, I32), FIELD(pdl_body_mass, spacing, F32),
+	END,
+};
+
+static const field body_force_fields[] = {
+	FIELD(pdl_body_force, force, VEC3), FIELD(pdl_body_force, torque, VEC3), END,
 };
 
 static const field error_fields[] = {
@@ -107,6 +140,10 @@ static const field error_fields[] = {
 };
 
 /* Struct kinds, in the order of STRUCT_KINDS in puddle.js. */
+enum struct_kind {
+	WORLD_DEF, MATERIAL_DEF, BOUNDARY_DEF, FILL_DEF, POINTER, PARTICLE_DATA, STATS, PROFILE, ERROR,
+	BODY_DEF, BODY_MASS, BODY_FORCE,
+};
 static const struct {
 	const field* fields;
 	int size;
@@ -115,7 +152,8 @@ static const struct {
 	{boundary_def_fields, sizeof(pdl_boundary_def)}, {fill_def_fields, sizeof(pdl_fill_def)},
 	{pointer_fields, sizeof(pdl_pointer)},       {particle_data_fields, sizeof(pdl_particle_data)},
 	{stats_fields, sizeof(pdl_stats)},           {profile_fields, sizeof(pdl_profile)},
-	{error_fields, sizeof(pdl_error)},
+	{error_fields, sizeof(pdl_error)},           {body_def_fields, sizeof(pdl_body_def)},
+	{body_mass_fields, sizeof(pdl_body_mass)},   {body_force_fields, sizeof(pdl_body_force)},
 };
 enum { STRUCT_KIND_COUNT = sizeof structs / sizeof structs[0] };
 
@@ -135,16 +173,17 @@ EMSCRIPTEN_KEEPALIVE int pdlw_field_size(void) { return (int)sizeof(field); }
 
 EMSCRIPTEN_KEEPALIVE int pdlw_error_message_offset(void) { return (int)offsetof(pdl_error, message); }
 
-/* The defaults of a def kind written to out (kinds 0-4: world, material, boundary, fill,
- * pointer); the other kinds are outputs and have none. */
+/* The defaults of a def kind written to out (world, material, boundary, fill, pointer, body);
+ * the other kinds are outputs and have none. */
 EMSCRIPTEN_KEEPALIVE void pdlw_defaults(int kind, void* out)
 {
 	switch (kind) {
-	case 0: *(pdl_world_def*)out = pdl_default_world_def(); break;
-	case 1: *(pdl_material_def*)out = pdl_default_material_def(); break;
-	case 2: *(pdl_boundary_def*)out = pdl_default_boundary_def(); break;
-	case 3: *(pdl_fill_def*)out = pdl_default_fill_def(); break;
-	case 4: *(pdl_pointer*)out = pdl_default_pointer(); break;
+	case WORLD_DEF: *(pdl_world_def*)out = pdl_default_world_def(); break;
+	case MATERIAL_DEF: *(pdl_material_def*)out = pdl_default_material_def(); break;
+	case BOUNDARY_DEF: *(pdl_boundary_def*)out = pdl_default_boundary_def(); break;
+	case FILL_DEF: *(pdl_fill_def*)out = pdl_default_fill_def(); break;
+	case POINTER: *(pdl_pointer*)out = pdl_default_pointer(); break;
+	case BODY_DEF: *(pdl_body_def*)out = pdl_default_body_def(); break;
 	default: break;
 	}
 }
@@ -215,4 +254,59 @@ EMSCRIPTEN_KEEPALIVE double pdlw_world_step_count(const pdl_world* world)
 EMSCRIPTEN_KEEPALIVE void pdlw_world_set_clock(pdl_world* world, double time, double steps)
 {
 	pdl_world_set_clock(world, time, (long long)steps);
+}
+
+/* ---- bodies: ids as packed ints ------------------------------------------------------ */
+
+/* A pdl_body_id is a struct, which a wasm export cannot take or return by value; JavaScript
+ * holds the packed int of pdl_body_id_to_int() instead (-1: no body). */
+
+/* The new body's packed id, or -1 with *err filled. */
+EMSCRIPTEN_KEEPALIVE int pdlw_world_add_body(pdl_world* world, const pdl_body_def* def, pdl_error* err)
+{
+	return pdl_body_id_to_int(pdl_world_add_body(world, def, err));
+}
+
+EMSCRIPTEN_KEEPALIVE int pdlw_world_remove_body(pdl_world* world, int body, pdl_error* err)
+{
+	return pdl_world_remove_body(world, pdl_body_id_from_int(body), err);
+}
+
+EMSCRIPTEN_KEEPALIVE int pdlw_world_body_valid(const pdl_world* world, int body)
+{
+	return pdl_world_body_valid(world, pdl_body_id_from_int(body));
+}
+
+EMSCRIPTEN_KEEPALIVE int pdlw_world_get_body(const pdl_world* world, int body, pdl_body_def* out)
+{
+	return pdl_world_get_body(world, pdl_body_id_from_int(body), out);
+}
+
+EMSCRIPTEN_KEEPALIVE int pdlw_world_set_body(pdl_world* world, int body, const pdl_body_def* def, pdl_error* err)
+{
+	return pdl_world_set_body(world, pdl_body_id_from_int(body), def, err);
+}
+
+EMSCRIPTEN_KEEPALIVE void pdlw_world_body_mass(const pdl_world* world, int body, pdl_body_mass* out)
+{
+	*out = pdl_world_body_mass(world, pdl_body_id_from_int(body));
+}
+
+EMSCRIPTEN_KEEPALIVE void pdlw_world_body_force(const pdl_world* world, int body, pdl_body_force* out)
+{
+	*out = pdl_world_body_force(world, pdl_body_id_from_int(body));
+}
+
+/* The live bodies' packed ids in slot order, at most capacity of them, written to out; returns
+ * how many bodies there are (call again with a larger out when that is more than capacity), or
+ * -1 when out of memory. */
+EMSCRIPTEN_KEEPALIVE int pdlw_world_bodies(const pdl_world* world, int32_t* out, int capacity)
+{
+	int total = pdl_world_bodies(world, NULL, 0);
+	pdl_body_id* ids = malloc((size_t)(total > 0 ? total : 1) * sizeof *ids);
+	if (!ids) return -1;
+	pdl_world_bodies(world, ids, total);
+	for (int i = 0; i < total && i < capacity; ++i) out[i] = pdl_body_id_to_int(ids[i]);
+	free(ids);
+	return total;
 }

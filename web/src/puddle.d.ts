@@ -14,6 +14,19 @@ export declare function vec3(v: Vec3Input, what?: string): Vec3;
 export declare const BoundaryKind: Readonly<{ CIRCLE_CONTAINER: 0; BOX_CONTAINER: 1; CIRCLE: 2; BOX: 3; POLYGON: 4 }>;
 export declare const FillShape: Readonly<{ POINT: 0; LINE: 1; DISC: 2; BOX: 3; SPIRAL: 4 }>;
 export declare const MAX_POINTERS: 8;
+/** pdl_body_type */
+export declare const BodyType: Readonly<{ DYNAMIC: 0; KINEMATIC: 1 }>;
+/** pdl_body_shape: CIRCLE is a sphere in 3D, POLYGON is 2D only. */
+export declare const BodyShape: Readonly<{ BOX: 0; CIRCLE: 1; POLYGON: 2 }>;
+/** PDL_MAX_BODIES */
+export declare const MAX_BODIES: 4096;
+
+/** pdl_quat: a rotation, {0, 0, 0, 1} is none. */
+export interface Quat { x: number; y: number; z: number; w: number }
+/** Quaternions are accepted as {x, y, z, w} or [x, y, z, w]. */
+export type QuatInput = Quat | [number, number, number, number];
+/** A body's id: the packed int of pdl_body_id_to_int (slot + generation * 4096); a removed body's id stays refused. */
+export type BodyId = number;
 
 /** pdl_world_def */
 export interface WorldDef {
@@ -88,6 +101,79 @@ export interface Pointer {
 	drag: number;
 }
 
+/**
+ * pdl_body_def: a rigid body in the fluid (docs/physics.md, "Bodies"); units and ranges in
+ * include/puddle/types.h. body() returns it with the current state.
+ */
+export interface BodyDef {
+	/** BodyType: DYNAMIC (default) or KINEMATIC (moved only by setBody()). */
+	type: number;
+	/** BodyShape: BOX (default), CIRCLE (3D: sphere) or POLYGON (2D only). */
+	shape: number;
+	/** Centre of mass, world units; a polygon is moved so that it is its centroid. */
+	position: Vec3;
+	/** 2D: radians, counter-clockwise; 3D worlds ignore it. */
+	angle: number;
+	/** 3D: rotation from the body's frame to the world's (normalised); 2D worlds ignore it. */
+	orientation: Quat;
+	/** World units / s. */
+	linear_velocity: Vec3;
+	/** Radians / s: 2D in z (counter-clockwise positive), 3D about the vector. */
+	angular_velocity: Vec3;
+	/** Circle (sphere) radius, >= half the particle spacing. */
+	radius: number;
+	/** Box half width, height (3D: depth), each >= half the particle spacing. */
+	half_extents: Vec3;
+	/** Polygon vertex count, 3..16 (follows `vertices` on input). */
+	vertex_count: number;
+	/** Polygon vertices around position: convex, counter-clockwise. */
+	vertices: Vec2[];
+	/** Mass per area (3D: volume) relative to material 0's fluid at rest, (0, 1000]: 0.5 floats half under, 1.5 sinks. */
+	density: number;
+	/** Coulomb friction against walls, obstacles and bodies, [0, 1]. */
+	friction: number;
+	/** Share of the normal speed kept in a hit, [0, 1]. */
+	restitution: number;
+	/** Multiplies world gravity for this body. */
+	gravity_scale: number;
+	/** 0xRRGGBB, for drawing; "#rrggbb" is accepted on input. */
+	color: number;
+}
+
+/** A body def on input: any fields over pdl_default_body_def(); type and shape also by name. */
+export type BodyDefInput = Omit<Input<BodyDef>, 'type' | 'shape' | 'orientation'> & {
+	type?: number | 'dynamic' | 'kinematic';
+	shape?: number | 'box' | 'circle' | 'sphere' | 'polygon';
+	orientation?: QuatInput;
+};
+
+/** A live body: its def with the current state, its id, and in 2D its outline. */
+export interface LiveBody extends BodyDef {
+	id: BodyId;
+	/** 2D boxes and polygons: world-space corners, counter-clockwise; empty for circles and in 3D. */
+	corners: Vec2[];
+}
+
+/** pdl_body_mass */
+export interface BodyMass {
+	/** In the unit of MaterialDef.mass. */
+	mass: number;
+	/** About the centre of mass: 2D in z; 3D the principal moments about the body's own axes. */
+	inertia: Vec3;
+	/** Boundary particles the body is sampled with. */
+	particles: number;
+	/** Their spacing, world units (material 0's rest spacing). */
+	spacing: number;
+}
+
+/** pdl_body_force: what the fluid did to a body over the last step. */
+export interface BodyForce {
+	/** mass * world units / s^2 */
+	force: Vec3;
+	/** About the centre of mass, mass * world units^2 / s^2; 2D in z. */
+	torque: Vec3;
+}
+
 type Input<T> = { [K in keyof T]?: T[K] extends Vec3 ? Vec3Input : T[K] extends Vec2[] ? Vec2Input[] : T[K] extends number ? number | (K extends 'color' ? string : never) : T[K] };
 
 /** pdl_stats */
@@ -117,6 +203,8 @@ export interface Profile {
 	/** second neighbour pass: relaxation displacements */
 	relax: number;
 	boundaries: number;
+	/** rigid bodies: their coupling to the fluid, contacts and integration */
+	bodies: number;
 	velocity: number;
 }
 
@@ -189,6 +277,7 @@ export declare class Puddle {
 	defaultBoundaryDef(): BoundaryDef;
 	defaultFillDef(): FillDef;
 	defaultPointer(): Pointer;
+	defaultBodyDef(): BodyDef;
 	restSpacing(interactionRadius: number, restDensity: number): number;
 	/** Face-centred cubic rest spacing, 3D (pdl_rest_spacing_3d). */
 	restSpacing3d(interactionRadius: number, restDensity: number): number;
@@ -226,11 +315,27 @@ export declare class World {
 	setBoundary(id: number, values: Input<BoundaryDef>): void;
 	removeBoundary(id: number): void;
 	boundaries(): LiveBoundary[];
+	/** Adds a rigid body (fields over defaultBodyDef()); returns its id. Throws PuddleError (PDL_ERR_BODY_*). */
+	addBody(def?: BodyDefInput): BodyId;
+	/** Throws PDL_ERR_BODY_ID for an id that is not live. */
+	removeBody(id: BodyId): void;
+	hasBody(id: BodyId): boolean;
+	/** The body's def with its current state; null if the id is not live. */
+	body(id: BodyId): LiveBody | null;
+	/** Changes some fields (state or anything else) between steps; on error nothing changes. */
+	setBody(id: BodyId, values: BodyDefInput): void;
+	/** Live ids in slot order. */
+	bodies(): BodyId[];
+	readonly bodyCount: number;
+	/** Zeros if the id is not live. */
+	bodyMass(id: BodyId): BodyMass;
+	/** Over the last step; zeros if the id is not live. */
+	bodyForce(id: BodyId): BodyForce;
 	setPointer(index: number, pointer: Input<Pointer>): void;
 	clearPointer(index: number): void;
 	stats(): Stats;
 	profile(): Profile;
-	/** 16 hex digits; equal hashes mean bitwise-equal particle states. */
+	/** 16 hex digits; equal hashes mean bitwise-equal particle (and body) states. */
 	hash(): string;
 	readonly time: number;
 	readonly stepCount: number;

@@ -2,14 +2,16 @@
 // a small object API. Def fields keep their C names (rest_density, half_extents, ...), so the
 // header's documentation of units and ranges applies word for word; vectors are read as
 // {x, y, z} (pdl_vec3; 2D worlds ignore z) and written from {x, y}, {x, y, z}, [x, y] or
-// [x, y, z], z defaulting to 0. Particle arrays are zero-copy views into wasm memory.
+// [x, y, z], z defaulting to 0; quaternions (pdl_quat) as {x, y, z, w} or [x, y, z, w]. Particle
+// arrays are zero-copy views into wasm memory. Rigid bodies are named by packed int ids
+// (pdl_body_id_to_int: a removed body's id stays refused).
 
 const STRUCT_KINDS = [
 	'world_def', 'material_def', 'boundary_def', 'fill_def', 'pointer',
-	'particle_data', 'stats', 'profile', 'error',
+	'particle_data', 'stats', 'profile', 'error', 'body_def', 'body_mass', 'body_force',
 ];
 // Field types as in web/src/bindings.c.
-const F32 = 1, I32 = 2, U32 = 3, VEC2 = 4, VEC2_ARRAY = 5, F64 = 6, I64 = 7, PTR = 8, VEC3 = 9;
+const F32 = 1, I32 = 2, U32 = 3, VEC2 = 4, VEC2_ARRAY = 5, F64 = 6, I64 = 7, PTR = 8, VEC3 = 9, QUAT = 10;
 
 /** Boundary kinds (pdl_boundary_kind). */
 export const BoundaryKind = Object.freeze({
@@ -19,6 +21,15 @@ export const BoundaryKind = Object.freeze({
 export const FillShape = Object.freeze({ POINT: 0, LINE: 1, DISC: 2, BOX: 3, SPIRAL: 4 });
 /** Most pointers (mouse, touches) at once (PDL_MAX_POINTERS). */
 export const MAX_POINTERS = 8;
+/** How a body moves (pdl_body_type). */
+export const BodyType = Object.freeze({ DYNAMIC: 0, KINEMATIC: 1 });
+/** Body shapes (pdl_body_shape): CIRCLE is a sphere in 3D; POLYGON is 2D only. */
+export const BodyShape = Object.freeze({ BOX: 0, CIRCLE: 1, POLYGON: 2 });
+/** Most bodies one world holds (PDL_MAX_BODIES). */
+export const MAX_BODIES = 4096;
+// the names addBody() and setBody() also take for type and shape ("sphere" is CIRCLE)
+const BODY_TYPE_NAMES = { dynamic: BodyType.DYNAMIC, kinematic: BodyType.KINEMATIC };
+const BODY_SHAPE_NAMES = { box: BodyShape.BOX, circle: BodyShape.CIRCLE, sphere: BodyShape.CIRCLE, polygon: BodyShape.POLYGON };
 
 /** A failed call: `id` is the core's error name (e.g. "PDL_ERR_MATERIAL_MASS"). */
 export class PuddleError extends Error {
@@ -93,6 +104,25 @@ export function vec3(v, what = 'vector') {
 
 const isVector = (v) => Array.isArray(v) || (v !== null && typeof v === 'object');
 
+/** {x, y, z, w} of {x, y, z, w} or [x, y, z, w]. */
+function quat(v, what) {
+	if (Array.isArray(v) && v.length === 4) return { x: +v[0], y: +v[1], z: +v[2], w: +v[3] };
+	if (v && typeof v === 'object' && !Array.isArray(v)) return { x: +v.x, y: +v.y, z: +v.z, w: +v.w };
+	throw new TypeError(`${what} must be {x, y, z, w} or [x, y, z, w]`);
+}
+
+// A body def's type and shape by name or number, and vertex_count from vertices when not given.
+function bodyFields(values) {
+	const out = { ...values };
+	for (const [key, names] of [['type', BODY_TYPE_NAMES], ['shape', BODY_SHAPE_NAMES]]) {
+		if (typeof out[key] !== 'string') continue;
+		if (!(out[key] in names)) throw new TypeError(`body_def.${key} must be one of ${Object.keys(names).map((n) => `"${n}"`).join(', ')} or a number, got "${out[key]}"`);
+		out[key] = names[out[key]];
+	}
+	if (Array.isArray(out.vertices) && out.vertex_count === undefined) out.vertex_count = out.vertices.length;
+	return out;
+}
+
 /** "#rrggbb", "rrggbb" or a number, as 0xRRGGBB. */
 export function parseColor(c) {
 	if (typeof c === 'number') return c >>> 0;
@@ -121,6 +151,7 @@ export class Puddle {
 		this.messageOffset = module._pdlw_error_message_offset();
 		this.textScratch = module._malloc(32);
 		this.verticesScratch = module._malloc(8 * 16);
+		this.idsScratch = { ptr: 0, capacity: 0 }; // Int32 packed body ids, grown on demand
 	}
 
 	// ---- struct marshalling ----
@@ -142,6 +173,9 @@ export class Puddle {
 			case VEC2: out[f.name] = { x: dv.getFloat32(a, true), y: dv.getFloat32(a + 4, true) }; break;
 			case VEC3:
 				out[f.name] = { x: dv.getFloat32(a, true), y: dv.getFloat32(a + 4, true), z: dv.getFloat32(a + 8, true) };
+				break;
+			case QUAT:
+				out[f.name] = { x: dv.getFloat32(a, true), y: dv.getFloat32(a + 4, true), z: dv.getFloat32(a + 8, true), w: dv.getFloat32(a + 12, true) };
 				break;
 			case VEC2_ARRAY: {
 				const list = [];
@@ -183,6 +217,11 @@ export class Puddle {
 				dv.setFloat32(a + 8, v.z, true);
 				break;
 			}
+			case QUAT: {
+				const q = quat(value, `${kind}.${name}`);
+				[q.x, q.y, q.z, q.w].forEach((c, k) => dv.setFloat32(a + 4 * k, c, true));
+				break;
+			}
 			case VEC2_ARRAY: {
 				if (!Array.isArray(value) || value.length > f.count)
 					throw new TypeError(`${kind}.${name} must be an array of at most ${f.count} points`);
@@ -221,6 +260,7 @@ export class Puddle {
 	defaultBoundaryDef() { return this.read('boundary_def', this.fillDefaults('boundary_def')); }
 	defaultFillDef() { return this.read('fill_def', this.fillDefaults('fill_def')); }
 	defaultPointer() { return this.read('pointer', this.fillDefaults('pointer')); }
+	defaultBodyDef() { return this.read('body_def', this.fillDefaults('body_def')); }
 
 	/** Spacing of a hexagonal lattice at rest density (pdl_rest_spacing). */
 	restSpacing(interactionRadius, restDensity) {
@@ -243,6 +283,9 @@ export class Puddle {
 		return new World(this, ptr);
 	}
 }
+
+// A packed body id as the core takes it: integers only (anything else names no body).
+const bodyId = (id) => (Number.isInteger(id) && id >= 0 && id <= 0x7fffffff ? id : -1);
 
 /** One simulation (pdl_world). Call destroy() when done: its memory lives in wasm. */
 export class World {
@@ -476,6 +519,91 @@ export class World {
 		return out;
 	}
 
+	// ---- rigid bodies ----
+
+	/**
+	 * Adds a rigid body (fields over pdl_default_body_def(), C names: shape, type, position,
+	 * angle or orientation, linear_velocity, angular_velocity, radius, half_extents, vertices,
+	 * density, friction, restitution, gravity_scale, color); `type` and `shape` take BodyType /
+	 * BodyShape numbers or their names ("dynamic", "box", "circle", "sphere", "polygon"), and
+	 * vertex_count follows vertices. Returns the body's id (a packed int).
+	 */
+	addBody(def = {}) {
+		const id = this.module._pdlw_world_add_body(
+			this.ptr, this.puddle.fillDefaults('body_def', bodyFields(def)), this.puddle.errorPtr);
+		if (id < 0) this.puddle.throwError();
+		return id;
+	}
+
+	removeBody(id) {
+		if (this.module._pdlw_world_remove_body(this.ptr, bodyId(id), this.puddle.errorPtr)) this.puddle.throwError();
+	}
+
+	/** Whether `id` names a live body of this world. */
+	hasBody(id) { return !!this.module._pdlw_world_body_valid(this.ptr, bodyId(id)); }
+
+	/**
+	 * A body's def with its current state: position, angle (3D: orientation), linear_velocity,
+	 * angular_velocity (2D: z), and in a 2D world the world-space `corners` of a box or polygon
+	 * (counter-clockwise; empty for circles). null if the id is not live.
+	 */
+	body(id) {
+		const s = this.puddle.structs.body_def;
+		if (!this.module._pdlw_world_get_body(this.ptr, bodyId(id), s.scratch)) return null;
+		const def = this.puddle.read('body_def', s.scratch);
+		def.vertices = def.vertices.slice(0, def.shape === BodyShape.POLYGON ? def.vertex_count : 0);
+		def.corners = [];
+		if (this.dimensions === 2) {
+			const n = this.module._pdl_body_world_vertices(s.scratch, this.puddle.verticesScratch);
+			const v = new Float32Array(this.module.HEAPU8.buffer, this.puddle.verticesScratch, 2 * n);
+			def.corners = Array.from({ length: n }, (_, i) => ({ x: v[2 * i], y: v[2 * i + 1] }));
+		}
+		return { id, ...def };
+	}
+
+	/**
+	 * Changes a body between steps: its state (position, angle or orientation, velocities) or
+	 * anything else of its def, the fields given over its current def (names as addBody()). A
+	 * kinematic body is driven by calling this every step with its position and velocity. On
+	 * error nothing changes.
+	 */
+	setBody(id, values) {
+		const s = this.puddle.structs.body_def, packed = bodyId(id);
+		// an id that is not live: the core's own refusal (PDL_ERR_BODY_ID) with the defaults
+		if (!this.module._pdlw_world_get_body(this.ptr, packed, s.scratch)) this.module._pdlw_defaults(s.kind, s.scratch);
+		this.puddle.write('body_def', s.scratch, bodyFields(values));
+		if (this.module._pdlw_world_set_body(this.ptr, packed, s.scratch, this.puddle.errorPtr)) this.puddle.throwError();
+	}
+
+	/** The ids of the live bodies, in slot order (the order a snapshot re-adds them in). */
+	bodies() {
+		const m = this.module, scratch = this.puddle.idsScratch;
+		for (;;) {
+			const n = m._pdlw_world_bodies(this.ptr, scratch.ptr, scratch.capacity);
+			if (n < 0) throw new PuddleError('PDL_ERR_OUT_OF_MEMORY', 'bodies: out of memory', NaN);
+			if (n <= scratch.capacity) return Array.from(new Int32Array(m.HEAPU8.buffer, scratch.ptr, n));
+			m._free(scratch.ptr);
+			scratch.capacity = Math.max(n, 2 * scratch.capacity, 64);
+			scratch.ptr = m._malloc(4 * scratch.capacity);
+		}
+	}
+
+	get bodyCount() { return this.module._pdl_world_body_count(this.ptr); }
+
+	/** Mass, inertia (2D: z; 3D: principal moments), boundary particles and their spacing; zeros if not live. */
+	bodyMass(id) {
+		const s = this.puddle.structs.body_mass;
+		this.module._pdlw_world_body_mass(this.ptr, bodyId(id), s.scratch);
+		return this.puddle.read('body_mass', s.scratch);
+	}
+
+	/** The force and torque (2D: z) the fluid put on the body over the last step; zeros if not live. */
+	bodyForce(id) {
+		const s = this.puddle.structs.body_force;
+		this.module._pdlw_world_body_force(this.ptr, bodyId(id), s.scratch);
+		return this.puddle.read('body_force', s.scratch);
+	}
+
 	// ---- pointers ----
 
 	/**
@@ -504,7 +632,7 @@ export class World {
 		return this.puddle.read('profile', s.scratch);
 	}
 
-	/** FNV-1a hash of the whole particle state as 16 hex digits: equal means bitwise equal. */
+	/** FNV-1a hash of the whole particle state (and the bodies', when there are any) as 16 hex digits: equal means bitwise equal. */
 	hash() {
 		this.module._pdlw_world_hash_hex(this.ptr, this.puddle.textScratch);
 		return this.module.UTF8ToString(this.puddle.textScratch);

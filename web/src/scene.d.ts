@@ -1,12 +1,12 @@
 // Types of web/src/scene.js: scene files (docs/scenes.md) resolved and built in JavaScript.
 import type { Camera } from './camera.js';
-import type { BoundaryDef, FillDef, MaterialDef, Puddle, Vec2, World, WorldDef } from './puddle.js';
+import type { BodyDef, BoundaryDef, FillDef, MaterialDef, Puddle, Vec2, World, WorldDef } from './puddle.js';
 
 /** A scene vector: {x, y} in 2D scenes, {x, y, z} in 3D ones. */
 export type SceneVec = Vec2 & { z?: number };
 
 /** The keys the loader knows, per object of the scene file. */
-export declare const SCENE_KEYS: Readonly<Record<'top' | 'world' | 'bounds' | 'solver' | 'materials' | 'container' | 'obstacles' | 'fills' | 'emitters' | 'strokes' | 'output' | 'camera', readonly string[]>>;
+export declare const SCENE_KEYS: Readonly<Record<'top' | 'world' | 'bounds' | 'solver' | 'materials' | 'container' | 'obstacles' | 'fills' | 'bodies' | 'emitters' | 'strokes' | 'output' | 'camera', readonly string[]>>;
 
 export declare const COLOR_MODES: readonly ['material', 'speed', 'density', 'pressure'];
 
@@ -20,6 +20,13 @@ export declare class SceneError extends Error {
 export interface SceneFill extends FillDef {
 	/** Material ids dealt round-robin over the fill's particles (empty: all `material`). */
 	mix: number[];
+}
+
+/** An entry of "bodies": a body def (velocity as linear_velocity) and its copies. */
+export interface SceneBody extends BodyDef {
+	/** Copies added, at position + k * step, k = 0 .. count - 1. */
+	count: number;
+	step: SceneVec;
 }
 
 export interface SceneEmitter {
@@ -71,6 +78,8 @@ export interface Scene {
 	container: BoundaryDef | null;
 	obstacles: BoundaryDef[];
 	fills: SceneFill[];
+	/** Added before the fills (which leave their space), in order. */
+	bodies: SceneBody[];
 	emitters: SceneEmitter[];
 	strokes: SceneStroke[];
 	output: SceneOutput;
@@ -79,6 +88,8 @@ export interface Scene {
 export declare function resolveScene(puddle: Puddle, json: unknown, file?: string): Scene;
 export declare function buildWorld(puddle: Puddle, scene: Scene, overrides?: Partial<WorldDef>): World;
 /** Emitters and strokes of frame `frame`, before its step; returns the particles added. */
+/** Copy k of a scene body: its def at position + k * step. */
+export declare function bodyCopy(body: SceneBody, k: number): BodyDef;
 export declare function applyFrame(puddle: Puddle, scene: Scene, world: World, frame: number): number;
 export declare function strokeAt(stroke: SceneStroke, t: number): { position: SceneVec; velocity: SceneVec };
 export declare function boundaryBox(b: BoundaryDef, dimensions?: number): { min: SceneVec; max: SceneVec };

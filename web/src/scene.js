@@ -5,14 +5,16 @@
 // applyFrame() runs emitters and scripted strokes like pdl_scene_apply_frame(). Value ranges are
 // checked by the core itself when the defs reach it (its messages name the field).
 // 3D scenes ("world": {"dimensions": 3}) take [x, y, z] for every vector, spheres and balls for
-// circles and discs (either name in either dimension), and an optional orbit camera.
+// circles and discs (either name in either dimension), and an optional orbit camera. Rigid
+// bodies ("bodies") are added before the fills (which leave their space), in file order, copies
+// of an entry one after the other, as io/ adds them.
 import { cameraFraming } from './camera.js';
-import { BoundaryKind, FillShape, parseColor, PuddleError } from './puddle.js';
+import { BodyShape, BoundaryKind, FillShape, MAX_BODIES, parseColor, PuddleError } from './puddle.js';
 
 const HEX_ROW = 0.8660254037844386; // row height of a hexagonal lattice, in spacings
 
 const TOP_KEYS = ['name', 'description', 'world', 'solver', 'materials', 'container', 'obstacles',
-	'fills', 'emitters', 'strokes', 'output', 'camera'];
+	'fills', 'bodies', 'emitters', 'strokes', 'output', 'camera'];
 const WORLD_KEYS = ['dimensions', 'gravity', 'dt', 'substeps', 'bounds'];
 // the orbit camera of 3D scenes (io/include/puddle/camera.h)
 const CAMERA_KEYS = ['target', 'yaw', 'pitch', 'distance', 'fov'];
@@ -26,6 +28,9 @@ const MATERIAL_KEYS = ['name', 'rest_density', 'stiffness', 'near_stiffness', 'm
 const CONTAINER_KEYS = ['shape', 'position', 'radius', 'half_extents', 'angle', 'friction', 'restitution', 'stickiness'];
 const OBSTACLE_KEYS = [...CONTAINER_KEYS, 'vertices', 'velocity'];
 const FILL_KEYS = ['shape', 'material', 'mix', 'position', 'end', 'radius', 'half_extents', 'spacing', 'count', 'velocity'];
+// rigid bodies (pdl_body_def): "velocity" is linear_velocity; count copies at position + k * step
+const BODY_KEYS = ['shape', 'type', 'position', 'angle', 'orientation', 'velocity', 'angular_velocity', 'radius',
+	'half_extents', 'vertices', 'density', 'friction', 'restitution', 'gravity_scale', 'color', 'count', 'step'];
 const EMITTER_KEYS = ['material', 'position', 'velocity', 'width', 'spacing', 'start', 'stop'];
 const STROKE_KEYS = ['start', 'end', 'points', 'radius', 'strength', 'drag'];
 const OUTPUT_KEYS = ['width', 'height', 'fps', 'seconds', 'background', 'wall_color', 'obstacle_color',
@@ -34,7 +39,7 @@ const OUTPUT_KEYS = ['width', 'height', 'fps', 'seconds', 'background', 'wall_co
 /** The keys this loader knows, per object, as docs/scenes.md lists them (a test compares). */
 export const SCENE_KEYS = Object.freeze({
 	top: TOP_KEYS, world: WORLD_KEYS, bounds: ['min', 'max'], solver: [...SOLVER_KEYS, ...SPH_KEYS], materials: MATERIAL_KEYS,
-	container: CONTAINER_KEYS, obstacles: OBSTACLE_KEYS, fills: FILL_KEYS, emitters: EMITTER_KEYS,
+	container: CONTAINER_KEYS, obstacles: OBSTACLE_KEYS, fills: FILL_KEYS, bodies: BODY_KEYS, emitters: EMITTER_KEYS,
 	strokes: STROKE_KEYS, output: OUTPUT_KEYS, camera: CAMERA_KEYS,
 });
 
@@ -45,6 +50,8 @@ const CONTAINER_SHAPES = [['circle', 'sphere', BoundaryKind.CIRCLE_CONTAINER], [
 const OBSTACLE_SHAPES = [['circle', 'sphere', BoundaryKind.CIRCLE], ['box', 'box', BoundaryKind.BOX], ['polygon', null, BoundaryKind.POLYGON]];
 const FILL_SHAPES = [['point', 'point', FillShape.POINT], ['line', 'line', FillShape.LINE], ['disc', 'ball', FillShape.DISC],
 	['box', 'box', FillShape.BOX], ['sunflower', null, FillShape.SPIRAL]];
+const BODY_SHAPES = [['circle', 'sphere', BodyShape.CIRCLE], ['box', 'box', BodyShape.BOX], ['polygon', null, BodyShape.POLYGON]];
+const BODY_TYPES = ['dynamic', 'kinematic']; // in pdl_body_type order
 // the 2D name of each shape, which SHAPE_ONLY and SHAPE_REQUIRES use
 const CANONICAL = { sphere: 'circle', ball: 'disc' };
 const NAME_3D = { circle: 'sphere', disc: 'ball' };
@@ -57,11 +64,13 @@ const SHAPE_ONLY = {
 		end: ['line'], radius: ['disc', 'sunflower'], half_extents: ['box'],
 		spacing: ['line', 'disc', 'box', 'sunflower'], count: ['point', 'sunflower'],
 	},
+	body: { radius: ['circle'], half_extents: ['box'], vertices: ['polygon'] },
 };
 const SHAPE_REQUIRES = {
 	container: { circle: ['radius'], box: ['half_extents'] },
 	obstacle: { circle: ['radius'], box: ['half_extents'], polygon: ['vertices'] },
 	fill: { line: ['end'], disc: ['radius'], sunflower: ['radius'], box: ['half_extents'], point: [] },
+	body: { circle: ['radius'], box: ['half_extents'], polygon: ['vertices'] },
 };
 
 // Messages name the shape as the scene's dimension calls it ("sphere" in 3D, "circle" in 2D).
@@ -183,6 +192,7 @@ export function resolveScene(puddle, json, file = '<scene>') {
 		container: null,
 		obstacles: [],
 		fills: [],
+		bodies: [],
 		emitters: [],
 		strokes: [],
 		output: { width: 800, height: 0, fps: 0, seconds: 10, background: 0x10161f, wall_color: 0x2b3440,
@@ -260,6 +270,13 @@ export function resolveScene(puddle, json, file = '<scene>') {
 		def.mix = (f.mix ?? []).map((name, k) => materialIndex(`${path}.mix[${k}]`, name));
 		s.fills.push(def);
 	});
+	let bodyCount = 0;
+	list(file, json, 'bodies', MAX_BODIES).forEach((b, i) => {
+		const body = resolveBody(puddle, file, `bodies[${i}]`, b, dims);
+		bodyCount += body.count;
+		if (bodyCount > MAX_BODIES) throw new SceneError(file, `bodies[${i}].count`, `makes more than ${MAX_BODIES} bodies in all`);
+		s.bodies.push(body);
+	});
 	list(file, json, 'emitters', 16).forEach((e, i) => {
 		const path = `emitters[${i}]`;
 		checkKeys(file, path, e, EMITTER_KEYS);
@@ -311,6 +328,62 @@ export function resolveScene(puddle, json, file = '<scene>') {
 	if (s.output.fps === 0) s.output.fps = Math.min(240, 1 / s.world.dt);
 	if (s.output.blob_radius === 0) s.output.blob_radius = s.world.interaction_radius;
 	return s;
+}
+
+/**
+ * One entry of "bodies": a pdl_body_def (type and shape as numbers, velocity as
+ * linear_velocity) with `count` copies `step` apart. The core checks the ranges when the
+ * bodies are added (buildWorld); the keys and their forms are checked here.
+ */
+function resolveBody(puddle, file, path, b, dims) {
+	checkKeys(file, path, b, BODY_KEYS);
+	const shapeId = shape(file, `${path}.shape`, b.shape, BODY_SHAPES, dims);
+	checkShapeKeys(file, path, b, 'body', dims);
+	// a 2D body turns by an angle about z, a 3D one by a quaternion
+	if (dims === 3 && 'angle' in b) throw new SceneError(file, `${path}.angle`, 'is used by 2D scenes only (3D bodies turn by "orientation")');
+	if (dims === 2 && 'orientation' in b) throw new SceneError(file, `${path}.orientation`, 'is used by 3D scenes only (2D bodies turn by "angle")');
+	const { type, velocity, angular_velocity, orientation, count, step, ...rest } = b;
+	const def = { ...puddle.defaultBodyDef(), shape: shapeId };
+	if (type !== undefined) {
+		def.type = BODY_TYPES.indexOf(type);
+		if (def.type < 0) throw new SceneError(file, `${path}.type`, `must be one of ${BODY_TYPES.map((t) => `"${t}"`).join(', ')}`);
+	}
+	copyFields(file, path, rest, def, { vectors: ['position', 'half_extents'], colors: ['color'], dims });
+	// a 2D box keeps the default depth, as io/ does (the engine ignores it in 2D; snapshots and
+	// body() show it)
+	if (dims === 2 && 'half_extents' in rest) def.half_extents = { ...def.half_extents, z: puddle.defaultBodyDef().half_extents.z };
+	if (def.vertices) def.vertex_count = def.vertices.length;
+	if (velocity !== undefined) def.linear_velocity = vec(file, `${path}.velocity`, velocity, dims);
+	if (angular_velocity !== undefined) {
+		// 2D: radians / s about z, one number; 3D: a vector along the axis
+		if (dims === 3) def.angular_velocity = vec(file, `${path}.angular_velocity`, angular_velocity, 3);
+		else if (typeof angular_velocity === 'number' && Number.isFinite(angular_velocity))
+			def.angular_velocity = { x: 0, y: 0, z: Math.fround(angular_velocity) };
+		else throw new SceneError(file, `${path}.angular_velocity`, 'must be a number (radians / s, counter-clockwise) in a 2D scene');
+	}
+	if (orientation !== undefined) {
+		if (!Array.isArray(orientation) || orientation.length !== 4 || !orientation.every((c) => typeof c === 'number' && Number.isFinite(c)))
+			throw new SceneError(file, `${path}.orientation`, 'must be a quaternion [x, y, z, w] (4 numbers)');
+		const [x, y, z, w] = orientation.map(Math.fround);
+		def.orientation = { x, y, z, w };
+	}
+	const body = { ...def, count: 1, step: dims === 3 ? { x: 0, y: 0, z: 0 } : { x: 0, y: 0 } };
+	if (count !== undefined) {
+		if (!Number.isInteger(count) || count < 1) throw new SceneError(file, `${path}.count`, 'must be an integer >= 1');
+		body.count = count;
+	}
+	if (step !== undefined) body.step = vec(file, `${path}.step`, step, dims);
+	else if (body.count > 1) throw new SceneError(file, `${path}.step`, 'is required when count > 1 (copies would overlap)');
+	return body;
+}
+
+/** Body k of a scene's body entry: its def at position + k * step (float arithmetic, as C). */
+export function bodyCopy(body, k) {
+	const { count, step, ...def } = body;
+	const at = (a) => Math.fround(body.position[a] + Math.fround(k * step[a]));
+	const position = { x: at('x'), y: at('y') };
+	if (step.z !== undefined) position.z = at('z');
+	return { ...def, position };
 }
 
 // camera.h's ranges: yaw any finite value, pitch in [-89, 89], distance > 0, fov in [5, 120]
@@ -376,6 +449,10 @@ export function buildWorld(puddle, scene, overrides = {}) {
 	scene.materials.forEach((m, i) => at(`materials[${i}]`, () => world.addMaterial(m.def)));
 	if (scene.container) at('container', () => world.addBoundary(scene.container));
 	scene.obstacles.forEach((o, i) => at(`obstacles[${i}]`, () => world.addBoundary(o)));
+	// the bodies before the fluid: the fills leave their space (pdl_world_fill)
+	scene.bodies.forEach((b, i) => at(`bodies[${i}]`, () => {
+		for (let k = 0; k < b.count; ++k) world.addBody(bodyCopy(b, k));
+	}));
 	scene.fills.forEach(({ mix, ...f }, i) => at(`fills[${i}]`, () => {
 		const first = world.particleCount;
 		world.fill(f);
@@ -618,6 +695,10 @@ export function scaleScene(scene, k) {
 		camera: scene.camera && { ...scene.camera, target: scaled(scene.camera.target, k), distance: scene.camera.distance * k },
 		container: scene.container && scaleBoundary(scene.container, k),
 		obstacles: scene.obstacles.map((o) => scaleBoundary(o, k)),
+		bodies: scene.bodies.map((b) => ({
+			...b, position: scaled(b.position, k), radius: b.radius * k, half_extents: scaled(b.half_extents, k),
+			vertices: b.vertices?.map((v) => scaled(v, k)), step: scaled(b.step, k),
+		})),
 		fills: scene.fills.map((f) => ({
 			...f, position: scaled(f.position, k), end: scaled(f.end, k), radius: f.radius * k,
 			half_extents: scaled(f.half_extents, k),

@@ -4,7 +4,10 @@
 // compilers and flags). The native side is compiled here from ../src and ../io/src, so both
 // sides are always the same sources; without a C compiler or cJSON/libpng the test is skipped.
 // A 3D world built with the core API alone (native/world3d_hash.c, no io/ needed) is compared
-// the same way, and so are the 3D scene fixtures of test/fixtures/ where the C loader reads 3D.
+// the same way, and so are the 3D scene fixtures of test/fixtures/ where the C loader reads 3D,
+// and pools with rigid bodies, 2D and 3D (native/bodies_hash.c: dynamic boxes, circles,
+// spheres, a polygon and a kinematic body driven every frame). Shipped scenes with "bodies"
+// (scenes/float.json, ...) are among the shipped scenes.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -36,7 +39,7 @@ function compileNative(main, sources, libs) {
 }
 
 const failure = (e) => `no native build: ${(e.stderr?.toString() || e.message).split('\n')[0]}`;
-let exe = null, why = '', exe3d = null, why3d = '';
+let exe = null, why = '', exe3d = null, why3d = '', exeBodies = null, whyBodies = '';
 let puddle;
 before(async () => {
 	puddle = await loadPuddle();
@@ -49,6 +52,11 @@ before(async () => {
 		exe3d = compileNative('world3d_hash.c', c('src'), []);
 	} catch (e) {
 		why3d = failure(e);
+	}
+	try {
+		exeBodies = compileNative('bodies_hash.c', c('src'), []);
+	} catch (e) {
+		whyBodies = failure(e);
 	}
 });
 
@@ -79,6 +87,40 @@ test(`a 3D world (dimensions 3, FCC box fill, Clavet, a pointer ray) hashes the 
 	assert.deepEqual([String(world.particleCount), world.hash()], native);
 	world.destroy();
 });
+
+const FRAMES_BODIES = 90;
+
+/** The world of native/bodies_hash.c, through src/puddle.js, after `frames` frames. */
+function bodiesWorld(dimensions, frames) {
+	const three = dimensions === 3;
+	const world = puddle.createWorld({ dimensions, threads: 1, substeps: 2 });
+	world.addMaterial({ viscosity_sigma: 0.3, viscosity_beta: 0.1 });
+	world.addBoundary({ kind: BoundaryKind.BOX_CONTAINER, half_extents: three ? [6, 6, 4] : [12, 8] });
+	world.fill({ shape: FillShape.BOX, position: three ? [0, -4, 0] : [0, -5.5], half_extents: three ? [5.9, 1.95, 3.9] : [11.8, 2.45] });
+	world.addBody({ shape: 'box', position: [-2, 1], half_extents: [1.5, 1, 1], angle: 0.3, orientation: [0, 0, 0.3, 1] });
+	world.addBody({ shape: 'circle', position: [3, 2], density: 0.8, angular_velocity: [0, 0, 2] });
+	if (!three) world.addBody({ shape: 'polygon', position: [7, 1], vertices: [[-1, -1], [1, -1], [0, 1]], density: 0.6 });
+	const x0 = three ? -4.5 : -10, speed = 4, dt = world.def.dt;
+	const paddle = world.addBody({ type: 'kinematic', position: [x0, -4.5], half_extents: [0.5, 1.5, 1] });
+	for (let f = 0; f < frames; ++f) {
+		// float arithmetic as the C side: x0 + (speed * dt) * f
+		world.setBody(paddle, { position: [Math.fround(x0 + Math.fround(Math.fround(speed * dt) * f)), -4.5], linear_velocity: [speed, 0] });
+		world.step();
+	}
+	return world;
+}
+
+for (const dimensions of [2, 3]) {
+	test(`${dimensions}D bodies (dynamic box, ${dimensions === 3 ? 'sphere' : 'circle, polygon'}, a driven kinematic box) hash the same in wasm and natively after ${FRAMES_BODIES} frames`, (t) => {
+		if (!exeBodies) return t.skip(whyBodies);
+		const native = execFileSync(exeBodies, [String(dimensions), String(FRAMES_BODIES)], { encoding: 'utf8' }).trim().split(' ');
+		const world = bodiesWorld(dimensions, FRAMES_BODIES);
+		assert.equal(world.bodyCount, dimensions === 3 ? 3 : 4);
+		assert.equal(world.stats().non_finite, 0);
+		assert.deepEqual([String(world.particleCount), world.hash()], native);
+		world.destroy();
+	});
+}
 
 // 3D scene fixtures: the C scene loader reads them once it knows the 3D format (the io3d work);
 // until then the native side refuses "world.dimensions" and this test is skipped.

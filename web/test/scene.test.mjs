@@ -60,15 +60,17 @@ describe('scene format', () => {
 		if (section && row) documented[section] = [...(documented[section] ?? []), row[1], ...(row[2] ? [row[2]] : [])];
 	}
 	const sections = { top: 'top', world: 'world', solver: 'solver', materials: 'materials', container: 'container',
-		obstacles: 'obstacles', fills: 'fills', emitters: 'emitters', strokes: 'strokes', output: 'output', camera: 'camera' };
-	// The 3D keys come to docs/scenes.md with the C loader's 3D work (branch io3d): until the docs
-	// list world.dimensions, the 3D keys are left out of the comparison.
-	const docs3d = (documented.world ?? []).includes('dimensions');
-	const pending3d = { top: ['camera'], world: ['dimensions'], camera: SCENE_KEYS.camera };
+		obstacles: 'obstacles', fills: 'fills', bodies: 'bodies', emitters: 'emitters', strokes: 'strokes', output: 'output',
+		camera: 'camera' };
+	// Keys that come to docs/scenes.md with the C loader's work: the 3D keys (branch io3d) until
+	// the docs list world.dimensions.
+	const pending = {};
+	const defer = (keys) => Object.entries(keys).forEach(([section, list]) => { pending[section] = [...(pending[section] ?? []), ...list]; });
+	if (!(documented.world ?? []).includes('dimensions')) defer({ top: ['camera'], world: ['dimensions'], camera: SCENE_KEYS.camera });
 	for (const [section, known] of Object.entries(sections)) {
 		test(`the loader knows exactly the keys docs/scenes.md lists for ${section}`, () => {
 			const expected = (documented[section] ?? []).filter((k) => !(section === 'world' && (k === 'min' || k === 'max')));
-			const keys = SCENE_KEYS[known].filter((k) => docs3d || !(pending3d[section] ?? []).includes(k));
+			const keys = SCENE_KEYS[known].filter((k) => !(pending[section] ?? []).includes(k));
 			assert.deepEqual([...keys].sort(), [...expected].sort());
 		});
 	}
@@ -108,6 +110,23 @@ describe('scene rules', () => {
 		const json = { ...minimal, materials: [{ name: 'w', rest_density: -3 }] };
 		const scene = resolveScene(puddle, json, 'x.json');
 		assert.throws(() => buildWorld(puddle, scene), (e) => e instanceof SceneError && e.path === 'materials[0]' && /rest_density/.test(e.rule));
+	});
+
+	test('bodies come before the fills, which leave their space; a 2D box keeps the default depth, as io/ does', () => {
+		const pool = { ...minimal, fills: [{ shape: 'box', material: 'water', position: [0, -3], half_extents: [9, 2.9] }] };
+		const water = buildWorld(puddle, resolveScene(puddle, pool));
+		const json = { ...pool, bodies: [{ shape: 'box', position: [-4, -3], half_extents: [1.5, 1.5], density: 0.5, count: 2, step: [8, 0] }] };
+		const world = buildWorld(puddle, resolveScene(puddle, json));
+		assert.equal(world.bodyCount, 2);
+		const box = world.body(world.bodies()[1]);
+		assert.deepEqual([box.position.x, box.position.y, box.half_extents.z], [4, -3, 1]);
+		// no particle inside a box or within half a spacing of it: two 3 x 3 holes and a rim
+		const p = world.particles();
+		for (let i = 0; i < p.count; ++i)
+			for (const cx of [-4, 4]) assert.ok(Math.max(Math.abs(p.x[i] - cx), Math.abs(p.y[i] + 3)) > 1.5, `particle ${i} at ${p.x[i]}, ${p.y[i]}`);
+		assert.ok(water.particleCount - world.particleCount > 120, `${water.particleCount} without, ${world.particleCount} with`);
+		water.destroy();
+		world.destroy();
 	});
 
 	test('a mixed fill deals materials round-robin', () => {

@@ -40,3 +40,27 @@ async function main3d() {
   console.log(depth, removed, id, camera?.yaw, s.dimensions, w.stats().centre_of_mass.z, w.dimensions);
 }
 main3d();
+// Rigid bodies: ids are packed ints; defs keep their C names, type and shape also by name
+import { BodyShape, BodyType, type BodyId, type LiveBody } from '../../src/puddle.js';
+async function bodies() {
+  const p = await loadPuddle();
+  const w = p.createWorld({});
+  w.addMaterial({});
+  w.addBoundary({ kind: BoundaryKind.BOX_CONTAINER, half_extents: [16, 10] });
+  const box: BodyId = w.addBody({ shape: 'box', position: [0, 2], half_extents: [1.5, 1], density: 0.5, color: '#b5651d' });
+  const ball: BodyId = w.addBody({ shape: BodyShape.CIRCLE, type: BodyType.DYNAMIC, position: { x: 4, y: 2 }, radius: 1 });
+  w.addBody({ shape: 'polygon', vertices: [[0, 0], [2, 0], [1, 2]], angle: 0.3 });
+  w.step();
+  const b: LiveBody | null = w.body(box);
+  if (b) w.setBody(box, { linear_velocity: [b.position.x, 0], angular_velocity: [0, 0, 1] });
+  const ids: BodyId[] = w.bodies();
+  const f: number = w.bodyForce(ball).force.y + w.bodyMass(ball).mass + w.bodyCount + w.profile().bodies;
+  w.removeBody(ball);
+  const w3 = p.createWorld({ dimensions: 3 });
+  w3.addMaterial({});
+  w3.addBoundary({ kind: BoundaryKind.BOX_CONTAINER, half_extents: [8, 6, 5] });
+  const cube = w3.addBody({ shape: 'box', half_extents: [1, 1, 1], orientation: [0, 0, 0.38268343, 0.92387953] });
+  const s = resolveScene(p, {});
+  console.log(ids, f, w.hasBody(ball), w3.body(cube)?.orientation.w, s.bodies[0]?.count, p.defaultBodyDef().density);
+}
+bodies();
