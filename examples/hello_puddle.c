@@ -1,5 +1,7 @@
-/* The README's ten-line example: a column of water collapsing in a tank. */
+/* The README's ten-line example: a column of water collapsing in a tank; then, as the README's
+ * Bodies section shows, a box dropped onto the water floats on it. */
 #include <puddle/puddle.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 int main(void)
@@ -20,6 +22,23 @@ int main(void)
 	pdl_stats stats = pdl_world_stats(world);
 	printf("%d particles after %.1f s, centre of mass (%.2f, %.2f), max speed %.2f\n", p.count,
 	       pdl_world_time(world), stats.centre_of_mass.x, stats.centre_of_mass.y, stats.max_speed);
+
+	pdl_error err;
+	pdl_body_def box = pdl_default_body_def();          /* a dynamic box, friction 0.5, restitution 0.1 */
+	box.position = (pdl_vec3){0, 5};                    /* its centre of mass, world units */
+	box.half_extents = (pdl_vec3){3, 1.5f};
+	box.density = 0.5f;                                 /* half the water's: floats half under */
+	pdl_body_id id = pdl_world_add_body(world, &box, &err);
+	if (id.index < 0) {
+		fprintf(stderr, "%s\n", err.message);
+		return 1;
+	}
+	for (int frame = 0; frame < 300; ++frame) pdl_world_step(world);
+	pdl_world_get_body(world, id, &box);                /* position, angle (3D: orientation), velocities */
+	pdl_body_force f = pdl_world_body_force(world, id); /* force and torque the fluid put on it */
+	printf("a box half as dense as the water floats: centre (%.2f, %.2f), the fluid holds it up with %.1f\n",
+	       box.position.x, box.position.y, f.force.y);
+	bool floats = box.position.y > -10 + 1.5f && box.position.y < 0 && f.force.y > 0;
 	pdl_world_destroy(world);
-	return stats.non_finite == 0 && p.count > 0 ? 0 : 1;
+	return stats.non_finite == 0 && p.count > 0 && floats ? 0 : 1;
 }

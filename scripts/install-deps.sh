@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages puddle needs, skipping the ones already there.
-# Usage: scripts/install-deps.sh [core|io|viewer|web|all]...   (default: all)
+# Usage: scripts/install-deps.sh [core|io|viewer|web|examples|all]...   (default: all)
 set -euo pipefail
 
 core=(build-essential cmake pkg-config)
@@ -9,6 +9,8 @@ viewer=(libsdl2-dev libimgui-dev libgl-dev libstb-dev python3 xvfb xauth)
 # node and npm may come from elsewhere (e.g. NodeSource, whose nodejs bundles npm and conflicts
 # with Debian's npm package): a command already on PATH counts as installed.
 web=(emscripten nodejs:node npm:npm chromium)
+# examples/chipmunk_float couples puddle with Chipmunk2D; `make test` builds and runs it.
+examples=(libchipmunk-dev)
 
 want=()
 for group in "${@:-all}"; do
@@ -17,8 +19,9 @@ for group in "${@:-all}"; do
 	io) want+=("${io[@]}") ;;
 	viewer) want+=("${viewer[@]}") ;;
 	web) want+=("${web[@]}") ;;
-	all) want+=("${core[@]}" "${io[@]}" "${viewer[@]}" "${web[@]}") ;;
-	*) echo "install-deps: unknown group '$group' (core, io, viewer, web, all)" >&2; exit 2 ;;
+	examples) want+=("${examples[@]}") ;;
+	all) want+=("${core[@]}" "${io[@]}" "${viewer[@]}" "${web[@]}" "${examples[@]}") ;;
+	*) echo "install-deps: unknown group '$group' (core, io, viewer, web, examples, all)" >&2; exit 2 ;;
 	esac
 done
 
