@@ -339,7 +339,8 @@ describe('demo page', () => {
 		assert.deepEqual([b0.half_extents.x, b0.half_extents.y, b0.density, b0.type], [1, 1, 0.5, 0], `as the panel says, dynamic: ${JSON.stringify(b0)}`);
 		// drawn: a 2 x 2 h square is ~40 x 40 CSS pixels here; the 6-pixel disc round its centre is all wood
 		assert.ok(await wood(local(start), 6) >= 100, 'the body is drawn in its colour');
-		assert.ok(await page.evaluate(() => document.getElementById('stats').textContent.includes('1 body')));
+		// the stats line is rewritten every half second of page time: wait for the next one
+		await page.waitForFunction(() => document.getElementById('stats').textContent.includes('1 body'), null, { timeout: 5000 });
 
 		// it falls into the pool and floats: the water's surface runs through it
 		const floated = await page.evaluate(() => {
