@@ -33,7 +33,7 @@ static const char usage[] =
 	"  --csv FILE         also write the rows to FILE\n"
 	"  --stages           add the mean ms per step of each stage of the step (pdl_profile):\n"
 	"                     forces_ms,predict_ms,springs_ms,density_ms,relax_ms,boundaries_ms,\n"
-	"                     velocity_ms\n"
+	"                     velocity_ms,bodies_ms\n"
 	"  -h, --help         this help\n"
 	"\n"
 	"Example:\n"
@@ -41,7 +41,7 @@ static const char usage[] =
 
 static const char header[] = "scene,particles,threads,steps,median_ms_per_step,steps_per_s,particle_steps_per_s,"
                              "mean_neighbours,bytes_per_particle,valid\n";
-static const char stage_header[] = ",forces_ms,predict_ms,springs_ms,density_ms,relax_ms,boundaries_ms,velocity_ms";
+static const char stage_header[] = ",forces_ms,predict_ms,springs_ms,density_ms,relax_ms,boundaries_ms,velocity_ms,bodies_ms";
 
 
 /* Bytes the process holds from the allocator (glibc: in-use heap plus mmapped blocks), so the
@@ -116,6 +116,7 @@ static bool bench_one(const pdl_scene* base, double particles, int threads, long
 		sum.relax += p.relax;
 		sum.boundaries += p.boundaries;
 		sum.velocity += p.velocity;
+		sum.bodies += p.bodies;
 	}
 	if (ok) {
 		qsort(ms, (size_t)steps, sizeof *ms, compare_double);
@@ -132,7 +133,7 @@ static bool bench_one(const pdl_scene* base, double particles, int threads, long
 		row->mean_stages = (pdl_profile){.forces = sum.forces / n, .predict = sum.predict / n,
 		                                 .springs = sum.springs / n, .density = sum.density / n,
 		                                 .relax = sum.relax / n, .boundaries = sum.boundaries / n,
-		                                 .velocity = sum.velocity / n};
+		                                 .velocity = sum.velocity / n, .bodies = sum.bodies / n};
 	}
 	free(ms);
 	pdl_world_destroy(w);
@@ -236,9 +237,9 @@ int cmd_bench(int argc, char** argv)
 				                   row.mean_neighbours, row.bytes_per_particle, row.valid ? 1 : 0);
 				const pdl_profile* m = &row.mean_stages;
 				if (stages && len > 0 && len < (int)sizeof line)
-					len += snprintf(line + len, sizeof line - (size_t)len, ",%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f",
+					len += snprintf(line + len, sizeof line - (size_t)len, ",%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f",
 					                m->forces, m->predict, m->springs, m->density, m->relax, m->boundaries,
-					                m->velocity);
+					                m->velocity, m->bodies);
 				if (len > 0 && len < (int)sizeof line - 1) strcat(line, "\n");
 				fputs(line, stdout);
 				fflush(stdout);
