@@ -598,26 +598,316 @@ static bool resolve(parser* p, unsigned world_bounds_given, const unsigned* fill
 
 /* ---- the file ----------------------------------------------------------------------------------- */
 
+/* Why cJSON refused the text, found again by a small scanner of its own that knows where every
+ * string and bracket started: "unterminated string that starts at line 4, column 12" instead of
+ * cJSON's error pointer, which lands wherever the damage became visible. It follows cJSON's
+ * grammar (any byte <= 32 is white space, a number is what strtod takes, text after the top value
+ * is ignored, at most CJSON_NESTING_LIMIT levels); where it finds nothing wrong, the caller falls
+ * back to cJSON's position. Iterative, so a deeply nested file cannot exhaust the stack. */
+typedef struct json_scan {
+	const unsigned char* s;
+	size_t n, at;
+	int line, column;
+	char* rule; /* "invalid JSON: ..." */
+	size_t rule_size;
+	int err_line, err_column; /* where the message points */
+	struct json_mark {
+		unsigned char c;
+		int line, column;
+	} string_start;          /* of the last string read */
+	size_t string_at, string_end; /* its opening quote, just after its closing quote */
+} json_scan;
+
+typedef struct json_mark json_mark;
+
+static bool js_end(const json_scan* j) { return j->at >= j->n; }
+static unsigned char js_peek(const json_scan* j, size_t ahead) { return j->at + ahead < j->n ? j->s[j->at + ahead] : 0; }
+static void js_next(json_scan* j)
+{
+	if (j->s[j->at++] == '\n') j->line++, j->column = 1;
+	else j->column++;
+}
+static void js_white(json_scan* j)
+{
+	while (!js_end(j) && j->s[j->at] <= 32) js_next(j);
+}
+static json_mark js_mark(const json_scan* j) { return (json_mark){js_peek(j, 0), j->line, j->column}; }
+
+static bool js_fail(json_scan* j, json_mark at, const char* fmt, ...)
+{
+	int n = snprintf(j->rule, j->rule_size, "invalid JSON: ");
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(j->rule + n, j->rule_size - (size_t)n, fmt, ap);
+	va_end(ap);
+	j->err_line = at.line, j->err_column = at.column;
+	return true;
+}
+
+static bool js_word_char(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '+' || c == '-'; }
+
+/* The token at the cursor as a message shows it: "oil" (a string, cut at 20 characters), 12.5 or
+ * tru (a word), '}' (a character), byte 0xc3. */
+static void js_token(const json_scan* j, char* out, size_t size)
+{
+	unsigned char c = js_peek(j, 0);
+	size_t k = 0, max = 20;
+	if (c == '"') {
+		size_t i = 1;
+		while (j->at + i < j->n && j->s[j->at + i] != '"' && j->s[j->at + i] != '\n' && k < max) ++i, ++k;
+		bool cut = j->at + i < j->n && j->s[j->at + i] != '"' && j->s[j->at + i] != '\n';
+		snprintf(out, size, "\"%.*s%s\"", (int)k, (const char*)j->s + j->at + 1, cut ? "..." : "");
+	} else if (js_word_char(c)) {
+		while (j->at + k < j->n && js_word_char(j->s[j->at + k]) && k < max) ++k;
+		snprintf(out, size, "%.*s", (int)k, (const char*)j->s + j->at);
+	} else if (c >= 33 && c < 127) {
+		snprintf(out, size, "'%c'", c);
+	} else {
+		snprintf(out, size, "byte 0x%02x", c);
+	}
+}
+
+static int js_hex4(const json_scan* j, size_t from)
+{
+	int v = 0;
+	for (size_t i = 0; i < 4; ++i) {
+		unsigned char c = j->at + from + i < j->n ? j->s[j->at + from + i] : 0;
+		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+		if (d < 0) return -1;
+		v = v * 16 + d;
+	}
+	return v;
+}
+
+/* A string at the cursor (on its opening quote); false when it is fine (cursor after it). */
+static bool js_string(json_scan* j)
+{
+	json_mark start = js_mark(j);
+	size_t start_at = j->at;
+	js_next(j);
+	for (;;) {
+		if (js_end(j) || js_peek(j, 0) == '\n')
+			return js_fail(j, start, "unterminated string that starts at line %d, column %d", start.line, start.column);
+		unsigned char c = js_peek(j, 0);
+		if (c == '"') {
+			js_next(j);
+			j->string_start = start, j->string_at = start_at, j->string_end = j->at;
+			return false;
+		}
+		if (c != '\\') {
+			js_next(j);
+			continue;
+		}
+		json_mark esc = js_mark(j);
+		unsigned char e = js_peek(j, 1);
+		if (j->at + 1 >= j->n || e == '\n')
+			return js_fail(j, start, "unterminated string that starts at line %d, column %d", start.line, start.column);
+		if (e == 'u') {
+			int u = js_hex4(j, 2);
+			bool ok = u >= 0 && !(u >= 0xDC00 && u <= 0xDFFF);
+			if (ok && u >= 0xD800 && u <= 0xDBFF) {
+				int low = js_peek(j, 6) == '\\' && js_peek(j, 7) == 'u' ? js_hex4(j, 8) : -1;
+				ok = low >= 0xDC00 && low <= 0xDFFF;
+				if (ok) js_next(j), js_next(j), js_next(j), js_next(j), js_next(j), js_next(j);
+			}
+			if (!ok)
+				return js_fail(j, esc, "invalid \\u escape at line %d, column %d (4 hex digits, surrogates in pairs)",
+				               esc.line, esc.column);
+			for (int i = 0; i < 6; ++i) js_next(j);
+			continue;
+		}
+		if (!strchr("\"\\/bfnrt", e) || e == 0) {
+			if (e >= 33 && e < 127)
+				return js_fail(j, esc, "invalid escape \\%c at line %d, column %d", e, esc.line, esc.column);
+			return js_fail(j, esc, "invalid escape at line %d, column %d", esc.line, esc.column);
+		}
+		js_next(j), js_next(j);
+	}
+}
+
+/* A value's first character is not one: say what it is instead. */
+static bool js_not_a_value(json_scan* j, const char* what)
+{
+	json_mark at = js_mark(j);
+	unsigned char c = at.c;
+	char token[48];
+	js_token(j, token, sizeof token);
+	if (c == '\'') return js_fail(j, at, "strings need double quotes, got ' at line %d, column %d", at.line, at.column);
+	if (c == '/' && (js_peek(j, 1) == '/' || js_peek(j, 1) == '*'))
+		return js_fail(j, at, "comments are not allowed in JSON, at line %d, column %d", at.line, at.column);
+	if (strcmp(what, "a key") == 0 && js_word_char(c))
+		return js_fail(j, at, "keys must be in double quotes, got %s at line %d, column %d", token, at.line, at.column);
+	if (js_word_char(c)) {
+		char lower[48];
+		size_t k = 0;
+		for (; token[k] && k < sizeof lower - 1; ++k) lower[k] = (char)(token[k] >= 'A' && token[k] <= 'Z' ? token[k] + 32 : token[k]);
+		lower[k] = 0;
+		const char* bare = lower[0] == '-' || lower[0] == '+' ? lower + 1 : lower;
+		if (strcmp(bare, "nan") == 0 || strncmp(bare, "inf", 3) == 0)
+			return js_fail(j, at, "invalid value %s at line %d, column %d (JSON has no NaN or infinity)", token, at.line,
+			               at.column);
+		return js_fail(j, at, "invalid value %s at line %d, column %d", token, at.line, at.column);
+	}
+	if (c == '}' || c == ']' || c == ',' || c == ':')
+		return js_fail(j, at, "missing %s before %s at line %d, column %d", what, token, at.line, at.column);
+	return js_fail(j, at, "unexpected %s at line %d, column %d, expected %s", token, at.line, at.column, what);
+}
+
+/* A word glued to the end of a string, "oil, "rest_density": the string most likely lost its
+ * closing quote and ended at the next key's opening one. */
+static bool js_glued(json_scan* j, json_mark here)
+{
+	if (j->at != j->string_end || j->at == 0 || !js_word_char(here.c)) return false;
+	char token[48], string[48];
+	js_token(j, token, sizeof token);
+	json_scan back = *j;
+	back.at = j->string_at;
+	js_token(&back, string, sizeof string);
+	return js_fail(j, j->string_start,
+	               "unexpected %s at line %d, column %d, right after the string %s that starts at line %d, column %d "
+	               "(a missing closing quote?)",
+	               token, here.line, here.column, string, j->string_start.line, j->string_start.column);
+}
+
+/* Finds the first problem of a text cJSON refused; false (rule untouched) when it sees none. */
+static bool json_diagnose(json_scan* j)
+{
+	enum { VALUE, KEY, AFTER_KEY, AFTER_VALUE } state = VALUE;
+	json_mark* stack = malloc(CJSON_NESTING_LIMIT * sizeof *stack);
+	if (!stack) return false;
+	int depth = 0;
+	json_mark comma = {0, 0, 0}; /* the comma just read, for "trailing comma" */
+	bool found = false, done = false;
+	if (j->n >= 3 && memcmp(j->s, "\xEF\xBB\xBF", 3) == 0) j->at = 3; /* cJSON skips a UTF-8 BOM */
+	while (!found && !done) {
+		js_white(j);
+		json_mark here = js_mark(j);
+		if (js_end(j)) {
+			if (depth > 0) {
+				json_mark o = stack[depth - 1];
+				found = js_fail(j, o, "unexpected end of file: the '%c' at line %d, column %d is never closed", o.c, o.line,
+				                o.column);
+			} else if (state == VALUE) {
+				found = js_fail(j, here, "the file is empty");
+			}
+			break;
+		}
+		unsigned char c = here.c;
+		if (state == VALUE) {
+			if (comma.c && (c == ']' || c == '}')) {
+				found = js_fail(j, comma, "trailing comma at line %d, column %d, before '%c'", comma.line, comma.column, c);
+			} else if (c == '{' || c == '[') {
+				if (depth >= CJSON_NESTING_LIMIT) {
+					found = js_fail(j, here, "nested deeper than %d levels at line %d, column %d", CJSON_NESTING_LIMIT,
+					                here.line, here.column);
+					break;
+				}
+				stack[depth++] = here;
+				js_next(j);
+				js_white(j);
+				if (js_peek(j, 0) == (c == '{' ? '}' : ']') && !js_end(j)) --depth, js_next(j), state = AFTER_VALUE;
+				else state = c == '{' ? KEY : VALUE;
+			} else if (c == '"') {
+				found = js_string(j);
+				state = AFTER_VALUE;
+			} else if (c == '-' || (c >= '0' && c <= '9')) {
+				char number[64];
+				size_t k = 0;
+				while (k < sizeof number - 1 && j->at + k < j->n && strchr("0123456789+-eE.", j->s[j->at + k]) && j->s[j->at + k])
+					number[k] = (char)j->s[j->at + k], ++k;
+				number[k] = 0;
+				char* after = number;
+				strtod(number, &after);
+				if (after == number) found = js_not_a_value(j, "a value");
+				for (char* q = number; q < after; ++q) js_next(j);
+				state = AFTER_VALUE;
+			} else if (j->n - j->at >= 4 && (memcmp(j->s + j->at, "true", 4) == 0 || memcmp(j->s + j->at, "null", 4) == 0)) {
+				for (int i = 0; i < 4; ++i) js_next(j);
+				state = AFTER_VALUE;
+			} else if (j->n - j->at >= 5 && memcmp(j->s + j->at, "false", 5) == 0) {
+				for (int i = 0; i < 5; ++i) js_next(j);
+				state = AFTER_VALUE;
+			} else {
+				found = js_not_a_value(j, "a value");
+			}
+			comma.c = 0;
+		} else if (state == KEY) {
+			if (comma.c && c == '}') {
+				found = js_fail(j, comma, "trailing comma at line %d, column %d, before '}'", comma.line, comma.column);
+			} else if (c == '"') {
+				found = js_string(j);
+				state = AFTER_KEY;
+			} else {
+				found = js_not_a_value(j, "a key");
+			}
+			comma.c = 0;
+		} else if (state == AFTER_KEY) {
+			if (c == ':') {
+				js_next(j);
+				state = VALUE;
+			} else if (!(found = js_glued(j, here))) {
+				char token[48];
+				js_token(j, token, sizeof token);
+				found = js_fail(j, here, "missing colon before %s at line %d, column %d", token, here.line, here.column);
+			}
+		} else { /* AFTER_VALUE */
+			if (depth == 0) {
+				done = true; /* cJSON ignores what follows the top value */
+				break;
+			}
+			json_mark o = stack[depth - 1];
+			unsigned char close = o.c == '{' ? '}' : ']';
+			if (c == ',') {
+				comma = here;
+				js_next(j);
+				state = o.c == '{' ? KEY : VALUE;
+			} else if (c == close) {
+				--depth;
+				js_next(j);
+			} else if (c == '}' || c == ']') {
+				found = js_fail(j, here, "'%c' at line %d, column %d does not close the '%c' at line %d, column %d", c, here.line,
+				                here.column, o.c, o.line, o.column);
+			} else if (!(found = js_glued(j, here))) {
+				char token[48];
+				js_token(j, token, sizeof token);
+				if (c == '"' || c == '{' || c == '[' || c == '-' || js_word_char(c))
+					found = js_fail(j, here, "missing comma before %s at line %d, column %d", token, here.line, here.column);
+				else
+					found = js_fail(j, here, "unexpected %s at line %d, column %d, expected ',' or '%c'", token, here.line,
+					                here.column, close);
+			}
+		}
+	}
+	free(stack);
+	return found;
+}
+
 static void syntax_error(parser* p, const char* json, size_t length, const char* at)
 {
-	int line = 1, column = 1;
-	if (!at || at < json || at > json + length) at = json + length;
-	for (const char* c = json; c < at; ++c) {
-		if (*c == '\n') line++, column = 1;
-		else column++;
-	}
-	char near[24] = "";
-	size_t k = 0;
-	for (const char* c = at; c < json + length && *c && *c != '\n' && k < sizeof near - 1; ++c) near[k++] = *c;
-	near[k] = 0;
 	fail(p, "", "");
-	if (p->err) {
-		p->err->line = line;
-		p->err->column = column;
-		if (k) snprintf(p->err->rule, sizeof p->err->rule, "invalid JSON at line %d, column %d, near \"%s\"", line, column, near);
-		else snprintf(p->err->rule, sizeof p->err->rule, "invalid JSON at line %d, column %d (unexpected end)", line, column);
-		snprintf(p->err->message, sizeof p->err->message, "%s:%d:%d: %s", p->file, line, column, p->err->rule);
+	if (!p->err) return;
+	pdl_scene_error* e = p->err;
+	json_scan j = {.s = (const unsigned char*)json, .n = length, .line = 1, .column = 1, .rule = e->rule,
+	               .rule_size = sizeof e->rule};
+	if (json_diagnose(&j)) {
+		e->line = j.err_line, e->column = j.err_column;
+	} else {
+		/* cJSON's own position, for what the scanner does not see */
+		int line = 1, column = 1;
+		if (!at || at < json || at > json + length) at = json + length;
+		for (const char* c = json; c < at; ++c) {
+			if (*c == '\n') line++, column = 1;
+			else column++;
+		}
+		char near[24] = "";
+		size_t k = 0;
+		for (const char* c = at; c < json + length && *c && *c != '\n' && k < sizeof near - 1; ++c) near[k++] = *c;
+		near[k] = 0;
+		e->line = line, e->column = column;
+		if (k) snprintf(e->rule, sizeof e->rule, "invalid JSON at line %d, column %d, near \"%s\"", line, column, near);
+		else snprintf(e->rule, sizeof e->rule, "invalid JSON at line %d, column %d (unexpected end)", line, column);
 	}
+	snprintf(e->message, sizeof e->message, "%s:%d:%d: %s", p->file, e->line, e->column, e->rule);
 }
 
 static void default_name(pdl_scene* s, const char* file)
