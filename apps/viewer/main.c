@@ -611,15 +611,58 @@ static float display_ui_scale(SDL_Window* window)
 	return scale < 1.0f ? 1.0f : (scale > 3.0f ? 3.0f : scale);
 }
 
+/* What to do when no window can be opened, appended to the messages below. */
+#define NO_WINDOW_HINT                                                                          \
+	"run it under a display, under a virtual one (xvfb-run -a puddle-view ...), or set "        \
+	"SDL_VIDEODRIVER=offscreen to render without a window (with --frames N or --script)"
+
+/* SDL's video drivers that show nothing: a window on them is invisible. */
+static bool video_driver_is_headless(const char* name)
+{
+	return strcmp(name, "offscreen") == 0 || strcmp(name, "dummy") == 0 ||
+	       strcmp(name, "evdev") == 0;
+}
+
+/* Starts SDL's video. Without a display, SDL 2 quietly falls back to its "offscreen" driver
+ * (EGL without a window): the viewer then ran invisibly, forever, at full speed (no vsync
+ * throttles it). So unless SDL_VIDEODRIVER names a driver, only the drivers that show a window
+ * are tried, in SDL's order, and when none starts the message says what each one said. */
+static bool start_video(char* err, int err_size)
+{
+	const char* requested = SDL_getenv("SDL_VIDEODRIVER");
+	if (requested != NULL && requested[0] != '\0') {
+		if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) == 0) return true;
+		snprintf(err, (size_t)err_size, "SDL_Init with SDL_VIDEODRIVER=%s: %s; " NO_WINDOW_HINT,
+		         requested, SDL_GetError());
+		return false;
+	}
+	if (SDL_Init(SDL_INIT_TIMER | SDL_INIT_EVENTS) != 0) {
+		snprintf(err, (size_t)err_size, "SDL_Init: %s", SDL_GetError());
+		return false;
+	}
+	const char* display = SDL_getenv("DISPLAY");
+	const char* wayland = SDL_getenv("WAYLAND_DISPLAY");
+	int used = snprintf(err, (size_t)err_size,
+	                    "no display to open a window on (DISPLAY=%s, WAYLAND_DISPLAY=%s); SDL:",
+	                    display != NULL ? display : "", wayland != NULL ? wayland : "");
+	for (int d = 0; d < SDL_GetNumVideoDrivers(); ++d) {
+		const char* name = SDL_GetVideoDriver(d);
+		if (video_driver_is_headless(name)) continue;
+		SDL_SetHint(SDL_HINT_VIDEODRIVER, name);
+		if (SDL_InitSubSystem(SDL_INIT_VIDEO) == 0) return true;
+		if (used >= 0 && used < err_size)
+			used += snprintf(err + used, (size_t)(err_size - used), " %s: %s;", name, SDL_GetError());
+	}
+	if (used >= 0 && used < err_size) snprintf(err + used, (size_t)(err_size - used), " " NO_WINDOW_HINT);
+	return false;
+}
+
 static bool open_window(viewer_app* app, const viewer_options* o, char* err, int err_size)
 {
 	/* Windows scales DPI-unaware windows as bitmaps (blurry); ask for real pixels. Other
 	 * platforms report their scale through SDL_GL_GetDrawableSize (viewer_update_view). */
 	SDL_SetHint(SDL_HINT_WINDOWS_DPI_AWARENESS, "permonitorv2");
-	if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
-		snprintf(err, (size_t)err_size, "SDL_Init: %s", SDL_GetError());
-		return false;
-	}
+	if (!start_video(err, err_size)) return false;
 	SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
 	SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
 	SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
@@ -636,12 +679,16 @@ static bool open_window(viewer_app* app, const viewer_options* o, char* err, int
 	                               SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE |
 	                                   SDL_WINDOW_ALLOW_HIGHDPI | SDL_WINDOW_SHOWN);
 	if (app->window == NULL) {
-		snprintf(err, (size_t)err_size, "SDL_CreateWindow: %s", SDL_GetError());
+		snprintf(err, (size_t)err_size, "SDL_CreateWindow (video driver %s): %s",
+		         SDL_GetCurrentVideoDriver(), SDL_GetError());
 		return false;
 	}
 	app->gl_context = SDL_GL_CreateContext(app->window);
 	if (app->gl_context == NULL) {
-		snprintf(err, (size_t)err_size, "OpenGL 3.3 core context: %s", SDL_GetError());
+		snprintf(err, (size_t)err_size,
+		         "no OpenGL 3.3 core context (video driver %s): %s; the viewer needs OpenGL 3.3 "
+		         "(Mesa's llvmpipe has it: LIBGL_ALWAYS_SOFTWARE=1)",
+		         SDL_GetCurrentVideoDriver(), SDL_GetError());
 		return false;
 	}
 	SDL_GL_MakeCurrent(app->window, app->gl_context);
@@ -650,6 +697,9 @@ static bool open_window(viewer_app* app, const viewer_options* o, char* err, int
 	/* adaptive vsync first (tears instead of halving the rate when a frame is late) */
 	if (vsync && SDL_GL_SetSwapInterval(-1) != 0) SDL_GL_SetSwapInterval(1);
 	if (!vsync) SDL_GL_SetSwapInterval(0);
+	if (video_driver_is_headless(SDL_GetCurrentVideoDriver()) && o->frames == 0 && o->script == NULL)
+		fprintf(stderr, "puddle-view: SDL_VIDEODRIVER=%s shows no window; this runs until it is "
+		                "killed (--frames N stops it)\n", SDL_GetCurrentVideoDriver());
 	return true;
 }
 
@@ -723,8 +773,8 @@ int main(int argc, char** argv)
 	}
 	if (o.ui_scale <= 0) o.ui_scale = display_ui_scale(app.window);
 	app.panel_width *= o.ui_scale;
-	if (!viewer_panel_init(app.window, app.gl_context, o.ui_scale)) {
-		fprintf(stderr, "puddle-view: could not start Dear ImGui\n");
+	if (!viewer_panel_init(app.window, app.gl_context, o.ui_scale, err, sizeof err)) {
+		fprintf(stderr, "puddle-view: could not start Dear ImGui: %s\n", err);
 		status = 1;
 		goto done;
 	}

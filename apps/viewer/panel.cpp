@@ -19,7 +19,8 @@
 
 static bool panel_ready = false;
 
-extern "C" bool viewer_panel_init(SDL_Window* window, void* gl_context, float font_scale)
+extern "C" bool viewer_panel_init(SDL_Window* window, void* gl_context, float font_scale,
+                                  char* err, int err_size)
 {
 	IMGUI_CHECKVERSION();
 	ImGui::CreateContext();
@@ -29,8 +30,17 @@ extern "C" bool viewer_panel_init(SDL_Window* window, void* gl_context, float fo
 	io.FontGlobalScale = font_scale;
 	ImGui::StyleColorsDark();
 	ImGui::GetStyle().ScaleAllSizes(font_scale);
-	if (!ImGui_ImplSDL2_InitForOpenGL(window, gl_context)) return false;
-	if (!ImGui_ImplOpenGL3_Init("#version 330 core")) return false;
+	if (!ImGui_ImplSDL2_InitForOpenGL(window, gl_context)) {
+		snprintf(err, (size_t)err_size, "ImGui_ImplSDL2_InitForOpenGL failed (%s)", SDL_GetError());
+		ImGui::DestroyContext();
+		return false;
+	}
+	if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
+		snprintf(err, (size_t)err_size, "ImGui_ImplOpenGL3_Init(\"#version 330 core\") failed");
+		ImGui_ImplSDL2_Shutdown();
+		ImGui::DestroyContext();
+		return false;
+	}
 	panel_ready = true;
 	return true;
 }

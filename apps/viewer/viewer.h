@@ -488,7 +488,9 @@ bool viewer_script_done(const viewer_script* script);
 
 /* ---- Side panel and overlay (panel.cpp, Dear ImGui) --------------------------------------- */
 
-bool viewer_panel_init(SDL_Window* window, void* gl_context, float font_scale);
+/* false with the cause in err when Dear ImGui or one of its backends does not start */
+bool viewer_panel_init(SDL_Window* window, void* gl_context, float font_scale, char* err,
+                       int err_size);
 void viewer_panel_shutdown(void);
 /** Gives the event to ImGui; true if ImGui keeps it (typing into a field, clicking a widget). */
 bool viewer_panel_handle_event(const SDL_Event* event);
