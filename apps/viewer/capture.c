@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L /* localtime_r, stat */
 #include "gl.h"
-#include "viewer.h"
+#include "frontend.h"
 
 #include <stb_image_write.h>
 

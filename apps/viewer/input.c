@@ -25,7 +25,7 @@
  * changes once per step, with the step's dt, so a drag acts the same at any display rate.
  *
  * SPDX-License-Identifier: MIT */
-#include "viewer.h"
+#include "frontend.h"
 
 #include <SDL.h>
 
@@ -65,11 +65,6 @@ static float length_unit(const viewer_app* app)
 	return pdl_world_get_def(app->scene.world).interaction_radius;
 }
 
-float viewer_pointer_radius(const viewer_app* app)
-{
-	return app->interaction.pointer_radius * length_unit(app);
-}
-
 /* The pointer pulls in multiples of gravity, so "8" means the same in any unit system. */
 static float pointer_acceleration(const viewer_app* app)
 {
@@ -80,22 +75,6 @@ static float pointer_acceleration(const viewer_app* app)
 	return app->interaction.pointer_strength * g;
 }
 
-static bool is_container(pdl_boundary_kind kind)
-{
-	return kind == PDL_BOUNDARY_CIRCLE_CONTAINER || kind == PDL_BOUNDARY_BOX_CONTAINER;
-}
-
-int viewer_obstacle_count(const pdl_world* world)
-{
-	int count = 0;
-	int limit = pdl_world_boundary_id_limit(world);
-	for (int id = 0; id < limit; ++id) {
-		pdl_boundary_def def;
-		if (pdl_world_get_boundary(world, id, &def) && !is_container(def.kind)) ++count;
-	}
-	return count;
-}
-
 /* The topmost (last added) obstacle under p, or -1. Boxes and polygons are convex and
  * counter-clockwise, so p is inside when it is left of every edge. */
 static int obstacle_at(const pdl_world* world, pdl_vec2 p)
@@ -104,7 +83,7 @@ static int obstacle_at(const pdl_world* world, pdl_vec2 p)
 	int limit = pdl_world_boundary_id_limit(world);
 	for (int id = 0; id < limit; ++id) {
 		pdl_boundary_def def;
-		if (!pdl_world_get_boundary(world, id, &def) || is_container(def.kind)) continue;
+		if (!pdl_world_get_boundary(world, id, &def) || viewer_is_container(def.kind)) continue;
 		if (def.kind == PDL_BOUNDARY_CIRCLE) {
 			float dx = p.x - def.position.x, dy = p.y - def.position.y;
 			if (dx * dx + dy * dy <= def.radius * def.radius) hit = id;
@@ -255,6 +234,27 @@ void viewer_input_refresh_mouse(viewer_app* app)
 {
 	update_mouse(app, app->input.mouse_x, app->input.mouse_y);
 	app->input.anchor_at_last_step = app->input.anchor;
+}
+
+/* The window's size, the panel's share of it and the 2D view that fits the scene in the rest;
+ * the mouse's world point follows. */
+void viewer_update_view(viewer_app* app)
+{
+	viewer_view* v = &app->view;
+	SDL_GetWindowSize(app->window, &v->window_width, &v->window_height);
+	SDL_GL_GetDrawableSize(app->window, &v->drawable_width, &v->drawable_height);
+	v->pixel_ratio = v->window_width > 0 ? (float)v->drawable_width / (float)v->window_width : 1.0f;
+	int panel = app->show_panel ? (int)(app->panel_width * v->pixel_ratio) : 0;
+	if (panel > v->drawable_width / 2) panel = v->drawable_width / 2;
+	v->viewport_x = 0;
+	v->viewport_y = 0;
+	v->viewport_width = v->drawable_width - panel;
+	v->viewport_height = v->drawable_height;
+	if (app->scene.world != NULL) viewer_scene_bounds(&app->scene, &v->world_min, &v->world_max);
+	viewer_view_fit(v);
+	app->input.mouse_world = viewer_view_window_to_world(v, app->input.mouse_x, app->input.mouse_y);
+	app->input.mouse_world_at_last_step = app->input.mouse_world;
+	if (app->three_d) viewer_input_refresh_mouse(app);
 }
 
 /* 3D: a mouse move while orbiting or panning moves the camera by the hand's motion. */

@@ -14,7 +14,7 @@
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L /* getrusage */
 #include "gl.h"
-#include "viewer.h"
+#include "frontend.h"
 
 #include <SDL.h>
 #include <sys/resource.h>
@@ -59,111 +59,10 @@ typedef struct viewer_options {
 	int preset; /* -1: none */
 } viewer_options;
 
-/* ---- Settings names --------------------------------------------------------------------- */
-
-static const char* render_mode_names[VIEWER_RENDER_MODE_COUNT] = {"metaball", "dots"};
-static const char* color_mode_names[VIEWER_COLOR_MODE_COUNT] = {"material", "speed", "density",
-                                                                "pressure"};
-
-const char* viewer_render_mode_name(viewer_render_mode mode)
-{
-	return (unsigned)mode < VIEWER_RENDER_MODE_COUNT ? render_mode_names[mode] : "?";
-}
-
-const char* viewer_color_mode_name(viewer_color_mode mode)
-{
-	return (unsigned)mode < VIEWER_COLOR_MODE_COUNT ? color_mode_names[mode] : "?";
-}
-
-viewer_render_settings viewer_default_render_settings(void)
-{
-	viewer_render_settings s;
-	s.mode = VIEWER_RENDER_METABALL;
-	s.color = VIEWER_COLOR_MATERIAL;
-	/* at rest spacing (0.35 h at rest density 4) discs of 0.2 h just touch */
-	s.dot_radius = 0.2f;
-	s.splat_radius = 0.75f;
-	s.threshold = 0.5f;
-	s.edge_softness = 0.12f;
-	s.field_scale = 0.5f;
-	s.speed_range = 0.0f;
-	s.pressure_range = 0.0f;
-	s.contours = false;
-	s.inside_color = 0x1f2129;
-	s.outside_color = 0x0e0f13;
-	s.obstacle_color = 0x8f877d;
-	return s;
-}
-
-/* ---- View -------------------------------------------------------------------------------- */
-
-void viewer_view_fit(viewer_view* v)
-{
-	float w = fmaxf(v->world_max.x - v->world_min.x, 1e-3f);
-	float h = fmaxf(v->world_max.y - v->world_min.y, 1e-3f);
-	static const float margin = 1.06f;
-	float sx = (float)v->viewport_width / (w * margin);
-	float sy = (float)v->viewport_height / (h * margin);
-	v->pixels_per_unit = fmaxf(fminf(sx, sy), 1e-3f);
-	v->center = (pdl_vec2){0.5f * (v->world_min.x + v->world_max.x),
-	                       0.5f * (v->world_min.y + v->world_max.y)};
-}
-
-void viewer_view_world_to_pixel(const viewer_view* v, pdl_vec2 p, float* px, float* py)
-{
-	*px = (float)v->viewport_x + 0.5f * (float)v->viewport_width +
-	      (p.x - v->center.x) * v->pixels_per_unit;
-	*py = (float)v->viewport_y + 0.5f * (float)v->viewport_height -
-	      (p.y - v->center.y) * v->pixels_per_unit;
-}
-
-void viewer_view_world_to_window(const viewer_view* v, pdl_vec2 p, float* x, float* y)
-{
-	float px, py;
-	viewer_view_world_to_pixel(v, p, &px, &py);
-	*x = px / v->pixel_ratio;
-	*y = py / v->pixel_ratio;
-}
-
-pdl_vec2 viewer_view_window_to_world(const viewer_view* v, float x, float y)
-{
-	float px = x * v->pixel_ratio, py = y * v->pixel_ratio;
-	return (pdl_vec2){
-		v->center.x + (px - (float)v->viewport_x - 0.5f * (float)v->viewport_width) / v->pixels_per_unit,
-		v->center.y - (py - (float)v->viewport_y - 0.5f * (float)v->viewport_height) / v->pixels_per_unit};
-}
-
-void viewer_update_view(viewer_app* app)
-{
-	viewer_view* v = &app->view;
-	SDL_GetWindowSize(app->window, &v->window_width, &v->window_height);
-	SDL_GL_GetDrawableSize(app->window, &v->drawable_width, &v->drawable_height);
-	v->pixel_ratio = v->window_width > 0 ? (float)v->drawable_width / (float)v->window_width : 1.0f;
-	int panel = app->show_panel ? (int)(app->panel_width * v->pixel_ratio) : 0;
-	if (panel > v->drawable_width / 2) panel = v->drawable_width / 2;
-	v->viewport_x = 0;
-	v->viewport_y = 0;
-	v->viewport_width = v->drawable_width - panel;
-	v->viewport_height = v->drawable_height;
-	if (app->scene.world != NULL) viewer_scene_bounds(&app->scene, &v->world_min, &v->world_max);
-	viewer_view_fit(v);
-	app->input.mouse_world = viewer_view_window_to_world(v, app->input.mouse_x, app->input.mouse_y);
-	app->input.mouse_world_at_last_step = app->input.mouse_world;
-	if (app->three_d) viewer_input_refresh_mouse(app);
-}
-
 /* ---- App --------------------------------------------------------------------------------- */
 
-void viewer_message(viewer_app* app, const char* fmt, ...)
-{
-	va_list args;
-	va_start(args, fmt);
-	vsnprintf(app->message, sizeof app->message, fmt, args);
-	va_end(args);
-	fprintf(stderr, "puddle-view: %s\n", app->message);
-}
-
-void viewer_show_scene(viewer_app* app, viewer_scene* scene, const char* source)
+/* Makes `scene` the shown one (the app takes it over) and starts its clock. */
+static void viewer_show_scene(viewer_app* app, viewer_scene* scene, const char* source)
 {
 	if (source != app->scene_source) {
 		snprintf(app->scene_source, sizeof app->scene_source, "%s", source);
@@ -196,7 +95,9 @@ void viewer_show_scene(viewer_app* app, viewer_scene* scene, const char* source)
 	viewer_update_view(app);
 }
 
-bool viewer_load_scene(viewer_app* app, const char* name)
+/* Replaces the shown scene (a name from the list, or a scene file path); on failure the old
+ * scene stays and the message line says why. */
+static bool viewer_load_scene(viewer_app* app, const char* name)
 {
 	viewer_scene scene;
 	char err[768];
@@ -349,7 +250,8 @@ static void draw_frame(viewer_app* app)
 {
 	Uint64 start = SDL_GetPerformanceCounter();
 	viewer_renderer_draw(app->renderer, app);
-	viewer_panel_draw(app);
+	/* the mouse's ray moved with a camera the panel changed; that is not a motion of the hand */
+	if (viewer_panel_draw(app)) viewer_input_refresh_mouse(app);
 	app->timing.render_ms = smooth(app->timing.render_ms, 1000.0 * seconds_since(start));
 	if (app->screenshot_requested) {
 		app->screenshot_requested = false;
@@ -487,14 +389,6 @@ static bool parse_int(const char* s, long long lo, long long hi, long long* out)
 	return true;
 }
 
-static int find_name(const char* s, const char* const* names, int count)
-{
-	for (int i = 0; i < count; ++i) {
-		if (strcmp(s, names[i]) == 0) return i;
-	}
-	return -1;
-}
-
 /* Returns 0 to run, 1 to exit successfully (help, list), 2 on a bad argument. */
 static int parse_options(int argc, char** argv, viewer_options* o, viewer_app* app)
 {
@@ -545,13 +439,13 @@ static int parse_options(int argc, char** argv, viewer_options* o, viewer_app* a
 			ok = parse_int(next, 1, 1LL << 40, &o->frames);
 			++i;
 		} else if (strcmp(a, "--render") == 0) {
-			int m = find_name(next, render_mode_names, VIEWER_RENDER_MODE_COUNT);
+			int m = viewer_render_mode_find(next);
 			ok = m >= 0;
 			o->render = (viewer_render_mode)m;
 			o->render_set = true;
 			++i;
 		} else if (strcmp(a, "--color") == 0) {
-			int m = find_name(next, color_mode_names, VIEWER_COLOR_MODE_COUNT);
+			int m = viewer_color_mode_find(next);
 			ok = m >= 0;
 			o->color = (viewer_color_mode)m;
 			o->color_set = true;

@@ -7,7 +7,7 @@
 // Changes take effect on the next step.
 //
 // SPDX-License-Identifier: MIT
-#include "viewer.h"
+#include "frontend.h"
 
 #include <SDL.h>
 #include <imgui.h>
@@ -315,7 +315,8 @@ static void bodies_section(viewer_app* app)
 }
 
 /* The 3D camera: what the mouse sets, as numbers to read or type. */
-static void camera_section(viewer_app* app)
+/* true when the camera changed (the mouse's ray moved with it) */
+static bool camera_section(viewer_app* app)
 {
 	pdl_camera* c = &app->camera;
 	bool changed = false;
@@ -329,8 +330,7 @@ static void camera_section(viewer_app* app)
 		viewer_view3d_frame(app);
 		changed = true;
 	}
-	/* the mouse's ray moved with the camera; that is not a motion of the hand */
-	if (changed) viewer_input_refresh_mouse(app);
+	return changed;
 }
 
 static void help_section_3d(void)
@@ -405,9 +405,10 @@ static void stats_overlay(viewer_app* app)
 	ImGui::End();
 }
 
-extern "C" void viewer_panel_draw(viewer_app* app)
+extern "C" bool viewer_panel_draw(viewer_app* app)
 {
-	if (!panel_ready) return;
+	if (!panel_ready) return false;
+	bool camera_changed = false;
 	static bool auto_substeps = true;
 	ImGui_ImplOpenGL3_NewFrame();
 	ImGui_ImplSDL2_NewFrame();
@@ -433,7 +434,7 @@ extern "C" void viewer_panel_draw(viewer_app* app)
 				material_section(app);
 			}
 			if (app->three_d && ImGui::CollapsingHeader("3D", ImGuiTreeNodeFlags_DefaultOpen)) {
-				camera_section(app);
+				camera_changed = camera_section(app);
 			}
 			if (ImGui::CollapsingHeader("interaction")) interaction_section(app);
 			if (ImGui::CollapsingHeader("keys and mouse")) {
@@ -452,4 +453,5 @@ extern "C" void viewer_panel_draw(viewer_app* app)
 
 	ImGui::Render();
 	ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+	return camera_changed;
 }

@@ -22,7 +22,7 @@
  *
  * SPDX-License-Identifier: MIT */
 #include "particles_gl.h"
-#include "viewer.h"
+#include "frontend.h"
 
 #ifdef PUDDLE_VIEW_WITH_IO
 #include "puddle/surface.h"

@@ -21,7 +21,7 @@
  *
  * SPDX-License-Identifier: MIT */
 #include "particles_gl.h"
-#include "viewer.h"
+#include "frontend.h"
 
 #include <math.h>
 #include <stddef.h>

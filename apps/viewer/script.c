@@ -23,7 +23,7 @@
  * with the position converted to window points, so a script tests the same code a user drives.
  *
  * SPDX-License-Identifier: MIT */
-#include "viewer.h"
+#include "frontend.h"
 
 #include <SDL.h>
 
