@@ -1029,8 +1029,8 @@ static float exit_depth(const pdl_world* w, const rigid_body* b, const float* l,
 
 /* Pushes near fluid particle i out of every body it ended up in, to the surface (plus a skin),
  * and, as a wall does (boundary.c's contact), keeps its velocity relative to the body's surface
- * but for the inward normal part and (1 - mu) of the tangential part. The momentum this takes
- * from the fluid goes to the body, recorded per particle. */
+ * but for the inward normal part, with Coulomb friction on the tangential part. The momentum
+ * this takes from the fluid goes to the body, recorded per particle. */
 static void contain_range(void* ctx, int begin, int end)
 {
 	contain_job* job = ctx;
@@ -1073,10 +1073,10 @@ static void contain_range(void* ctx, int begin, int end)
 				vb[c] = (x[c] - start[c]) / dt;
 				x[c] += (skin - d) * n[c];
 			}
-			float rv[3] = {v[0] - vb[0], v[1] - vb[1], v[2] - vb[2]}, vn = dot3(rv, n), nv[3];
-			float keep = 1.0f - m->def.wall_friction * b->def.friction;
-			for (int c = 0; c < 3; ++c)
-				nv[c] = vn < 0 ? vb[c] + keep * (rv[c] - vn * n[c]) : v[c];
+			float rv[3] = {v[0] - vb[0], v[1] - vb[1], v[2] - vb[2]}, vn = dot3(rv, n), nv[3], t[3];
+			for (int c = 0; c < 3; ++c) t[c] = rv[c] - vn * n[c];
+			float keep = pdl_coulomb_keep(sqrtf(dot3(t, t)), -vn, m->def.wall_friction * b->def.friction);
+			for (int c = 0; c < 3; ++c) nv[c] = vn < 0 ? vb[c] + keep * t[c] : v[c];
 			for (int c = 0; c < 3; ++c) {
 				rec[k].momentum[c] = -m->def.mass * (nv[c] - v[c]);
 				rec[k].r[c] = x[c] - (c == 0 ? b->def.position.x : c == 1 ? b->def.position.y : b->def.position.z);

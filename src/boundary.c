@@ -139,13 +139,17 @@ typedef struct body {
 
 typedef struct surface_params {
 	float friction, restitution, stickiness, stick_distance, skin, dt;
+	/* the strongest stickiness impulse, dt k_stick d_stick / 4 (at d = d_stick / 2), world
+	 * units / s: a sticky material's normal load for friction */
+	float adhesion;
 } surface_params;
 
 static inline float dot3(const float* a, const float* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
 /* Clavet section 6 contact: move to the surface point c (plus a skin, so the next step starts
  * outside), then split the velocity relative to the wall into normal and tangential parts:
- * the inward normal part is reflected by the restitution, the tangential part keeps (1 - mu).
+ * the inward normal part is reflected by the restitution, the tangential part loses Coulomb
+ * friction, at most mu times the normal change (pdl_coulomb_keep).
  * Keeping the tangential velocity (and the bounce) is what stops particles from gluing to
  * walls (the anti-stick problem of reference 004): the position is projected, the velocity
  * is not thrown away. n points into the fluid. */
@@ -160,11 +164,14 @@ static void contact(body* b, const float c[3], const float n[3], const boundary*
 	}
 	float vn = dot3(rv, n);
 	if (vn < 0) {
-		float keep = 1.0f - s->friction;
-		for (int k = 0; k < 3; ++k) {
-			float t = rv[k] - vn * n[k];
-			b->v[k] = wv[k] + (keep * t - s->restitution * vn * n[k]);
-		}
+		float t[3];
+		for (int k = 0; k < 3; ++k) t[k] = rv[k] - vn * n[k];
+		/* the normal velocity changes by (1 + e) |vn|; Coulomb friction takes at most mu times
+		 * that, and times the adhesion's pull where the material sticks to this wall: the load
+		 * that holds lava to a vertical wall although Clavet's stickiness is 0 at contact */
+		float load = -(1.0f + s->restitution) * vn + s->adhesion;
+		float keep = pdl_coulomb_keep(sqrtf(dot3(t, t)), load, s->friction);
+		for (int k = 0; k < 3; ++k) b->v[k] = wv[k] + (keep * t[k] - s->restitution * vn * n[k]);
 	}
 	b->touched = true;
 }
@@ -507,6 +514,7 @@ static void collide(pdl_world* w, int i, float dt, bool three)
 				.skin = 1e-3f * h,
 				.dt = dt,
 			};
+			s.adhesion = 0.25f * dt * s.stickiness * s.stick_distance;
 			switch (wall->def.kind) {
 			case PDL_BOUNDARY_CIRCLE_CONTAINER: collide_circle_container(&b, wall, &s, three); break;
 			case PDL_BOUNDARY_BOX_CONTAINER: collide_box_container(&b, wall, &s, three); break;

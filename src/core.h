@@ -222,6 +222,19 @@ int pdl_particles_compact(pdl_world* w, const uint8_t* keep);
  * creation. */
 pdl_loops pdl_best_loops(void);
 
+/* Coulomb friction at a contact (walls, obstacles, bodies' surfaces): the factor that scales
+ * the tangential velocity t (relative to the surface, |t| = tangential) when the contact
+ * changes the normal velocity by normal_change (>= 0): the sliding speed drops by mu times
+ * that, and no further than to rest, |dv_t| <= mu |dv_n|. A particle pressed lightly against
+ * a wall (a film on a vertical wall, water on a slope steeper than atan mu) keeps sliding; one
+ * that hits hard is slowed hard. (A fixed share 1 - mu of t per contact, as before, made a
+ * film on a vertical wall or a board tilted 17 degrees hold still for good.) */
+static inline float pdl_coulomb_keep(float tangential, float normal_change, float mu)
+{
+	float drop = mu * normal_change;
+	return tangential > drop ? 1.0f - drop / tangential : 0.0f;
+}
+
 /* boundary.c */
 void pdl_boundary_update_shape(boundary* b, bool three);
 /* Signed distance from p to the wall's solid side: > 0 in the space the fluid may fill, < 0

@@ -137,14 +137,15 @@ float pdl_sph_wall_force(const pdl_world* w, float t) { return table_at(w->sph_w
 
 typedef struct wall_contact {
 	float d, n[3]; /* distance (>= 0) and unit normal into the fluid (n[2] = 0 in 2D) */
+	int wall;      /* its index in w->boundaries */
 } wall_contact;
 
 #define MAX_CONTACTS 8
 
-static int add_contact(wall_contact* out, int n, float d, float nx, float ny, float nz, float h)
+static int add_contact(wall_contact* out, int n, float d, float nx, float ny, float nz, float h, int wall)
 {
 	if (n >= MAX_CONTACTS || !(d < h)) return n;
-	out[n] = (wall_contact){d > 0 ? d : 0, {nx, ny, nz}};
+	out[n] = (wall_contact){d > 0 ? d : 0, {nx, ny, nz}, wall};
 	return n + 1;
 }
 
@@ -164,23 +165,23 @@ static int wall_contacts(const pdl_world* w, const float x[3], float h, wall_con
 			float rc = sqrtf(dx * dx + dy * dy + dz * dz);
 			if (!(rc > 0)) break;
 			if (bd->def.kind == PDL_BOUNDARY_CIRCLE_CONTAINER)
-				n = add_contact(out, n, bd->def.radius - rc, -dx / rc, -dy / rc, -dz / rc, h);
+				n = add_contact(out, n, bd->def.radius - rc, -dx / rc, -dy / rc, -dz / rc, h, b);
 			else
-				n = add_contact(out, n, rc - bd->def.radius, dx / rc, dy / rc, dz / rc, h);
+				n = add_contact(out, n, rc - bd->def.radius, dx / rc, dy / rc, dz / rc, h, b);
 			break;
 		}
 		case PDL_BOUNDARY_BOX_CONTAINER: {
 			float c = bd->cos_angle, s = bd->sin_angle;
 			float lx = c * dx + s * dy, ly = -s * dx + c * dy;
 			float hx = bd->def.half_extents.x, hy = bd->def.half_extents.y;
-			n = add_contact(out, n, hx - lx, -c, -s, 0, h);
-			n = add_contact(out, n, hx + lx, c, s, 0, h);
-			n = add_contact(out, n, hy - ly, s, -c, 0, h);
-			n = add_contact(out, n, hy + ly, -s, c, 0, h);
+			n = add_contact(out, n, hx - lx, -c, -s, 0, h, b);
+			n = add_contact(out, n, hx + lx, c, s, 0, h, b);
+			n = add_contact(out, n, hy - ly, s, -c, 0, h, b);
+			n = add_contact(out, n, hy + ly, -s, c, 0, h, b);
 			if (three) {
 				float hz = bd->def.half_extents.z;
-				n = add_contact(out, n, hz - dz, 0, 0, -1, h);
-				n = add_contact(out, n, hz + dz, 0, 0, 1, h);
+				n = add_contact(out, n, hz - dz, 0, 0, -1, h, b);
+				n = add_contact(out, n, hz + dz, 0, 0, 1, h, b);
 			}
 			break;
 		}
@@ -196,7 +197,7 @@ static int wall_contacts(const pdl_world* w, const float x[3], float h, wall_con
 					nb[0] = nn.x, nb[1] = nn.y, nb[2] = nn.z;
 				}
 			}
-			if (bd->plane_count > 0) n = add_contact(out, n, best, nb[0], nb[1], nb[2], h);
+			if (bd->plane_count > 0) n = add_contact(out, n, best, nb[0], nb[1], nb[2], h, b);
 			break;
 		}
 		default:
@@ -485,22 +486,39 @@ static inline void internal_pass(void* ctx, int begin, int end, bool three)
 		wall_contact walls[MAX_CONTACTS];
 		const float at[3] = {xi, yi, zi};
 		int nw = wall_contacts(w, at, h, walls);
+		float push[MAX_CONTACTS];
 		for (int c = 0; c < nw; ++c) {
-			float fw = pi_term * rho0i * table_at(w->sph_wall_force, walls[c].d * inv_h) * inv_h;
-			for (int e = 0; e < 3; ++e) f[e] += fw * walls[c].n[e];
+			push[c] = pi_term * rho0i * table_at(w->sph_wall_force, walls[c].d * inv_h) * inv_h;
+			for (int e = 0; e < 3; ++e) f[e] += push[c] * walls[c].n[e];
 		}
-		float vx = vxi + dt * f[0] + eps * f8_sum(smx), vy = vyi + dt * f[1] + eps * f8_sum(smy);
-		p->vx2[i] = vx;
-		p->vy2[i] = vy;
+		float v[3] = {vxi + dt * f[0] + eps * f8_sum(smx), vyi + dt * f[1] + eps * f8_sum(smy),
+		              three ? vzi + dt * f[2] + eps * f8_sum(smz) : 0};
+		/* Coulomb friction against each wall that pushes: the sliding speed relative to the
+		 * wall drops by at most mu times the speed the wall's push gave this step (the walls
+		 * hold the fluid off by pressure, so it seldom reaches boundary.c's contact) */
+		const float mu_fluid = w->materials[p->material[i]].def.wall_friction;
+		for (int c = 0; c < nw && mu_fluid > 0; ++c) {
+			const boundary* bd = &w->boundaries[walls[c].wall];
+			if (!(push[c] > 0) || !(bd->def.friction > 0)) continue;
+			const float* n = walls[c].n;
+			const float wv[3] = {bd->def.velocity.x, bd->def.velocity.y, three ? bd->def.velocity.z : 0};
+			float rv[3] = {v[0] - wv[0], v[1] - wv[1], v[2] - wv[2]};
+			float vn = rv[0] * n[0] + rv[1] * n[1] + rv[2] * n[2], t[3];
+			for (int e = 0; e < 3; ++e) t[e] = rv[e] - vn * n[e];
+			float keep = pdl_coulomb_keep(sqrtf(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]), dt * push[c],
+			                              mu_fluid * bd->def.friction);
+			for (int e = 0; e < 3; ++e) v[e] -= (1.0f - keep) * t[e];
+		}
+		p->vx2[i] = v[0];
+		p->vy2[i] = v[1];
 		p->xp[i] = xi;
 		p->yp[i] = yi;
-		p->x2[i] = xi + dt * vx;
-		p->y2[i] = yi + dt * vy;
+		p->x2[i] = xi + dt * v[0];
+		p->y2[i] = yi + dt * v[1];
 		if (three) {
-			float vz = vzi + dt * f[2] + eps * f8_sum(smz);
-			p->vz2[i] = vz;
+			p->vz2[i] = v[2];
 			p->zp[i] = zi;
-			p->z2[i] = zi + dt * vz;
+			p->z2[i] = zi + dt * v[2];
 		}
 	}
 }

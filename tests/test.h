@@ -1,11 +1,15 @@
 /* A tiny test harness in the style of Box2D's: ENSURE checks a condition, prints where it
  * failed and fails the test case; RUN_TEST runs one case and counts it. Each test program ends
- * with TEST_SUMMARY(), which prints "N passed, M failed" and returns non-zero on failure. */
+ * with TEST_SUMMARY(), which prints "N passed, M failed" and returns non-zero on failure.
+ * PUDDLE_TEST_ONLY=name runs only the cases whose function name contains `name` (while working
+ * on one; ctest sets nothing and runs them all). */
 #ifndef PUDDLE_TEST_H
 #define PUDDLE_TEST_H
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static int test_failed_cases, test_passed_cases, test_case_failed;
 
@@ -32,6 +36,8 @@ static int test_failed_cases, test_passed_cases, test_case_failed;
 
 #define RUN_TEST(fn)                                                                           \
 	do {                                                                                       \
+		const char* test_only = getenv("PUDDLE_TEST_ONLY");                                    \
+		if (test_only && *test_only && !strstr(#fn, test_only)) break;                         \
 		test_case_failed = 0;                                                                  \
 		printf("%s\n", #fn);                                                                   \
 		fflush(stdout);                                                                        \

@@ -199,6 +199,75 @@ static void test_sticky_walls_hold_fluid_that_slippery_walls_drop(void)
 	ENSURE(hang[1] > 0.5f);
 }
 
+/* Issue 23: water once lay still for good on the boards of `obstacles` (tilted 17 degrees) and
+ * on its wedge, because every contact kept only (1 - mu) of the sliding speed, however lightly
+ * the particle touched. Coulomb friction (pdl_coulomb_keep) takes at most mu times the normal
+ * speed the contact removes, so water slides down any slope steeper than atan mu. */
+static void test_water_runs_off_a_tilted_board(void)
+{
+	float left[2];
+	for (int sticky = 0; sticky < 2; ++sticky) {
+		pdl_material_def m = pdl_default_material_def(); /* wall_friction 0.1 */
+		if (sticky) m.wall_friction = 0.8f, m.wall_stickiness = 200.0f, m.stick_distance = 0.8f;
+		pdl_world* w = worlds_create(1, &m);
+		pdl_world_def wd = pdl_world_get_def(w);
+		wd.substeps = 2; /* as obstacles.json: twice the contacts a second */
+		ENSURE(pdl_world_set_def(w, &wd, NULL) == PDL_OK);
+		pdl_boundary_def tank = pdl_default_boundary_def(); /* friction and stickiness 1 */
+		tank.kind = PDL_BOUNDARY_BOX_CONTAINER;
+		tank.half_extents = (pdl_vec3){20, 20};
+		ENSURE(pdl_world_add_boundary(w, &tank, NULL) >= 0);
+		pdl_boundary_def board = pdl_default_boundary_def();
+		board.kind = PDL_BOUNDARY_BOX;
+		board.half_extents = (pdl_vec3){8, 0.5f};
+		board.angle = 0.3f; /* 17 degrees, as in obstacles.json: the left end low */
+		ENSURE(pdl_world_add_boundary(w, &board, NULL) >= 0);
+		worlds_fill_box(w, 0, 0, 3, 1, 0.5f); /* a small blob, dropped from 2 h above it */
+		const int count = pdl_world_particles(w).count;
+		for (int s = 0; s < 480; ++s) pdl_world_step(w); /* 8 s */
+		pdl_particle_data p = pdl_world_particles(w);
+		int on = 0;
+		for (int i = 0; i < p.count; ++i) on += p.y[i] > -5.0f; /* the board reaches down to -2.9 */
+		left[sticky] = (float)on / (float)count;
+		ENSURE(p.count == count);
+		pdl_world_destroy(w);
+	}
+	printf("  share on the board after 8 s: water (mu 0.1) %.2f, sticky (mu 0.8, k_stick 200) %.2f\n", left[0],
+	       left[1]);
+	ENSURE(left[0] < 0.05f);
+	ENSURE(left[1] > 0.5f);
+}
+
+/* The same on a vertical wall, which a film presses only by its own pressure: water slides
+ * down; a sticky material, whose stickiness presses it to the wall and so gives its friction
+ * something to hold with, stays. */
+static void test_film_slides_down_a_vertical_wall(void)
+{
+	float left[2];
+	for (int sticky = 0; sticky < 2; ++sticky) {
+		pdl_material_def m = pdl_default_material_def();
+		if (sticky) m.wall_friction = 0.8f, m.wall_stickiness = 200.0f, m.stick_distance = 0.8f;
+		pdl_world* w = worlds_create(1, &m);
+		pdl_boundary_def tank = pdl_default_boundary_def();
+		tank.kind = PDL_BOUNDARY_BOX_CONTAINER;
+		tank.half_extents = (pdl_vec3){20, 20};
+		ENSURE(pdl_world_add_boundary(w, &tank, NULL) >= 0);
+		/* a film 3 particles thick and 12 h tall, against the left wall, 14 h above the floor */
+		worlds_fill_box(w, 0, -19.6f, 0, 0.4f, 6);
+		const int count = pdl_world_particles(w).count;
+		for (int s = 0; s < 300; ++s) pdl_world_step(w); /* 5 s */
+		pdl_particle_data p = pdl_world_particles(w);
+		int still = 0;
+		for (int i = 0; i < p.count; ++i) still += p.y[i] > -12.0f; /* half way down from its foot */
+		left[sticky] = (float)still / (float)count;
+		ENSURE(p.count == count);
+		pdl_world_destroy(w);
+	}
+	printf("  share of the film still above y = -12 after 5 s: water %.2f, sticky %.2f\n", left[0], left[1]);
+	ENSURE(left[0] < 0.05f);
+	ENSURE(left[1] > 0.5f);
+}
+
 static void test_each_particle_keeps_its_own_materials_reach(void)
 {
 	/* The walls' broad phase flags a block of particles at a time, each with its material's
@@ -273,6 +342,8 @@ int main(void)
 	RUN_TEST(test_fast_particles_do_not_tunnel);
 	RUN_TEST(test_particles_do_not_stick_to_the_wall);
 	RUN_TEST(test_sticky_walls_hold_fluid_that_slippery_walls_drop);
+	RUN_TEST(test_water_runs_off_a_tilted_board);
+	RUN_TEST(test_film_slides_down_a_vertical_wall);
 	RUN_TEST(test_each_particle_keeps_its_own_materials_reach);
 	RUN_TEST(test_moving_obstacle_pushes_fluid);
 	return TEST_SUMMARY();

@@ -167,8 +167,10 @@ typedef struct pdl_material_def {
 	/** alpha, plasticity: how fast a yielded spring's rest length follows (Clavet alg. 3), 1/s,
 	 * >= 0. 0 is purely elastic. Default 0.3. */
 	float plasticity;
-	/** mu, tangential friction against walls and obstacles, [0, 1]: 0 slips, 1 does not slip.
-	 * Each boundary's friction multiplies it. Default 0.1. */
+	/** mu, Coulomb friction against walls, obstacles and bodies, [0, 1]: a contact slows the
+	 * sliding by at most mu times the normal speed it removes (plus, on a sticky wall, the
+	 * stickiness's pull), so water slides down any slope steeper than atan mu; 0 slips. Each
+	 * boundary's (body's) friction multiplies it. Default 0.1. */
 	float wall_friction;
 	/** k_stick, stickiness towards walls (Clavet section 6), 1/s^2, >= 0. Each boundary's
 	 * stickiness multiplies it. Default 0. */
