@@ -38,7 +38,8 @@ static const char usage[] =
 	"                       DIR/csv/bodies_NNNNNN.csv (pose, velocities, the fluid's force)\n"
 	"  --surface            the fluid's outline (marching squares): DIR/surface/frame_NNNNNN.svg\n"
 	"                       and .vtp, and DIR/SCENE_NAME_surface.pvd; 3D scenes: its closed surface\n"
-	"                       (marching tetrahedra): DIR/surface/frame_NNNNNN.obj and .ply\n"
+	"                       (marching tetrahedra) as binary PLY: DIR/surface/frame_NNNNNN.ply\n"
+	"  --surface-obj        3D: the surface also as OBJ (text, about 3 times the PLY's size)\n"
 	"  --export-every K     frames between --vtk/--ply/--csv/--surface files (default: one per\n"
 	"                       video frame)\n"
 	"  --snapshot-every K   DIR/snapshots/snap_NNNNNN.pdls every K frames\n"
@@ -72,7 +73,7 @@ typedef struct run_options {
 	const char* resume_path;
 	long long steps, png_every, export_every, snapshot_every, particles;
 	double seconds;
-	bool vtk, ply, csv, surface, quiet;
+	bool vtk, ply, csv, surface, surface_obj, quiet;
 	int threads, width, height, color_mode;
 } run_options;
 
@@ -95,7 +96,7 @@ static bool parent_exists(const char* option, const char* path)
 static int parse_options(int argc, char** argv, run_options* o)
 {
 	static const char* const known[] = {"--seconds", "--steps", "--out", "--png", "--png-every", "--video",
-	                                    "--vtk", "--ply", "--csv", "--surface", "--export-every", "--snapshot-every",
+	                                    "--vtk", "--ply", "--csv", "--surface", "--surface-obj", "--export-every", "--snapshot-every",
 	                                    "--resume", "--size", "--color", "--particles", "--threads", "--quiet",
 	                                    "--help"};
 	memset(o, 0, sizeof *o);
@@ -156,6 +157,8 @@ static int parse_options(int argc, char** argv, run_options* o)
 			o->csv = true;
 		} else if (strcmp(a, "--surface") == 0) {
 			o->surface = true;
+		} else if (strcmp(a, "--surface-obj") == 0) {
+			o->surface = o->surface_obj = true;
 		} else if (strcmp(a, "--quiet") == 0) {
 			o->quiet = true;
 		} else if (a[0] == '-' && a[1]) {
@@ -276,8 +279,65 @@ typedef struct run_state {
 	pdl_surface_def surface_def;
 	long long surface_frames;
 	double surface_ms_total, surface_ms_max; /* extraction only: field and marching squares */
+	/* bytes of the files this run wrote (the video aside), and of its first export frame's,
+	 * from which the size of the whole run's is estimated */
+	long long bytes, first_export, export_bytes;
+	double printed_estimate;
+	bool warned;
+	long long total; /* the run's last frame */
 	char err[1400];
 } run_state;
+
+/* Counts a file just written into the run's bytes. */
+static void wrote(run_state* r, const char* path)
+{
+	struct stat st;
+	if (stat(path, &st) == 0) r->bytes += (long long)st.st_size;
+}
+
+/* Frames in (from, to] that are multiples of every, plus `from` itself when it is one. */
+static long long multiples(long long from, long long to, long long every)
+{
+	return to / every - from / every + (from % every == 0 ? 1 : 0);
+}
+
+static void print_bytes(FILE* out, double bytes)
+{
+	if (bytes >= 1e9) fprintf(out, "%.2f GB", bytes / 1e9);
+	else if (bytes >= 1e6) fprintf(out, "%.1f MB", bytes / 1e6);
+	else fprintf(out, "%.0f kB", bytes / 1e3);
+}
+
+/* What the exports of the whole run will take: what they wrote so far and the latest export
+ * frame's size for each one still to come. Printed after the second export frame (the first,
+ * the starting state, is smaller: its velocities are 0, short in the text formats) and again
+ * whenever it has grown by a fifth (a 3D surface grows as the fluid splashes: drop-3d's by 1.4
+ * times within 2 s; particle files grow only with emitters), with a warning the first time it
+ * passes 1 GB. */
+static void estimate_output(run_state* r, long long done, long long frame_bytes)
+{
+	long long frames = multiples(r->first_export, r->total, r->export_every);
+	double estimate = (double)r->export_bytes + (double)frame_bytes * (double)(frames - r->exports);
+	if (r->exports < 2 && frames > 1) return;
+	if (r->printed_estimate > 0 && !(estimate > 1.2 * r->printed_estimate)) return;
+	const char* gap = r->printed_estimate > 0 ? "\n" : ""; /* after the progress line */
+	r->printed_estimate = estimate;
+	if (!r->o->quiet) {
+		printf("%spuddle run: the exports will take about ", gap);
+		print_bytes(stdout, estimate);
+		printf(" (%lld export frames; frame %lld's took ", frames, done);
+		print_bytes(stdout, (double)frame_bytes);
+		printf(")\n");
+		fflush(stdout);
+	}
+	if (estimate > 1e9 && !r->warned) {
+		r->warned = true;
+		fprintf(stderr, "%spuddle run: warning: about ", gap);
+		print_bytes(stderr, estimate);
+		fprintf(stderr, " of exports (%lld frames); --export-every K writes one frame in K%s\n", frames,
+		        r->o->surface_obj ? ", and without --surface-obj the surface is a third of its size" : "");
+	}
+}
 
 static bool make_subdir(run_state* r, const char* sub)
 {
@@ -327,18 +387,25 @@ static bool surface_outputs(run_state* r, long long done)
 	r->surface_ms_total += ms;
 	if (ms > r->surface_ms_max) r->surface_ms_max = ms;
 	char path[1200];
-	if (is_3d) { /* OBJ and PLY, which Blender and ParaView both read; no .pvd (it lists .vtp) */
-		snprintf(path, sizeof path, "%s/surface/frame_%06lld.obj", r->dir, done);
-		bool ok = pdl_mesh_write_obj(path, &mesh, r->err, sizeof r->err);
+	if (is_3d) { /* binary PLY, which Blender and ParaView both read (OBJ on request); no .pvd
+	              * (it lists .vtp) */
 		snprintf(path, sizeof path, "%s/surface/frame_%06lld.ply", r->dir, done);
-		ok = ok && pdl_mesh_write_ply(path, &mesh, r->err, sizeof r->err);
+		bool ok = pdl_mesh_write_ply(path, &mesh, r->err, sizeof r->err);
+		if (ok) wrote(r, path);
+		if (ok && r->o->surface_obj) {
+			snprintf(path, sizeof path, "%s/surface/frame_%06lld.obj", r->dir, done);
+			ok = pdl_mesh_write_obj(path, &mesh, r->err, sizeof r->err);
+			if (ok) wrote(r, path);
+		}
 		pdl_mesh_free(&mesh);
 		return ok;
 	}
 	snprintf(path, sizeof path, "%s/surface/frame_%06lld.svg", r->dir, done);
 	bool ok = pdl_contours_write_svg(path, &contours, r->err, sizeof r->err);
+	if (ok) wrote(r, path);
 	snprintf(path, sizeof path, "%s/surface/frame_%06lld.vtp", r->dir, done);
 	ok = ok && pdl_contours_write_vtp(path, &contours, r->err, sizeof r->err);
+	if (ok) wrote(r, path);
 	pdl_contours_free(&contours);
 	return ok && pvd_add(&r->surface_pvd, done) &&
 	       pvd_write(&r->surface_pvd, NULL, r->surface_pvd_path, r->scene->world.dt, r->err, sizeof r->err);
@@ -370,37 +437,47 @@ static bool frame_outputs(run_state* r, long long done)
 		}
 		snprintf(path, sizeof path, "%s/frames/frame_%06lld.png", r->dir, done);
 		if (!pdl_png_write(path, rgb, out->width, out->height, r->err, sizeof r->err)) return false;
+		wrote(r, path);
 		r->pngs++;
 	}
 	if ((o->vtk || o->ply || o->csv || o->surface) && done % r->export_every == 0) {
+		const long long before = r->bytes;
 		if (o->vtk) {
 			snprintf(path, sizeof path, "%s/vtk/frame_%06lld.vtp", r->dir, done);
 			if (!pdl_export_vtp(path, r->world, r->err, sizeof r->err) || !pvd_add(&r->pvd, done)) return false;
+			wrote(r, path);
 			if (r->bodies) {
 				snprintf(path, sizeof path, "%s/vtk/bodies_%06lld.vtp", r->dir, done);
 				if (!pdl_export_bodies_vtp(path, r->world, r->err, sizeof r->err) || !pvd_add(&r->body_pvd, done))
 					return false;
+				wrote(r, path);
 			}
 			if (!pvd_write(&r->pvd, &r->body_pvd, r->pvd_path, r->scene->world.dt, r->err, sizeof r->err)) return false;
 		}
 		if (o->ply) {
 			snprintf(path, sizeof path, "%s/ply/frame_%06lld.ply", r->dir, done);
 			if (!pdl_export_ply(path, r->world, r->err, sizeof r->err)) return false;
+			wrote(r, path);
 		}
 		if (o->csv) {
 			snprintf(path, sizeof path, "%s/csv/frame_%06lld.csv", r->dir, done);
 			if (!pdl_export_csv(path, r->world, r->err, sizeof r->err)) return false;
+			wrote(r, path);
 			snprintf(path, sizeof path, "%s/csv/bodies_%06lld.csv", r->dir, done);
 			if (r->bodies && !pdl_export_bodies_csv(path, r->world, done, r->err, sizeof r->err)) return false;
+			if (r->bodies) wrote(r, path);
 		}
 		if (o->surface && !surface_outputs(r, done)) return false;
-		r->exports++;
+		r->export_bytes += r->bytes - before;
+		if (r->exports++ == 0) r->first_export = done;
+		estimate_output(r, done, r->bytes - before);
 	}
 	if (o->snapshot_every && done % o->snapshot_every == 0 && done > 0) {
 		snprintf(path, sizeof path, "%s/snapshots/snap_%06lld.pdls", r->dir, done);
 		pdl_snapshot_info info = {done, pdl_scene_hash(r->scene), ""};
 		snprintf(info.scene_name, sizeof info.scene_name, "%s", r->scene->name);
 		if (!pdl_snapshot_write(path, r->world, &info, r->err, sizeof r->err)) return false;
+		wrote(r, path);
 		r->snapshots++;
 	}
 	return true;
@@ -450,6 +527,13 @@ static void print_summary(const run_state* r, long long start, long long total, 
 	if (r->surface_frames) printf(", %lld surface frames", r->surface_frames);
 	if (r->snapshots) printf(", %lld snapshots", r->snapshots);
 	printf("\n");
+	if (r->exports) {
+		printf("  exports            ");
+		print_bytes(stdout, (double)r->export_bytes);
+		printf(" (%lld bytes; the last estimate said ", r->export_bytes);
+		print_bytes(stdout, r->printed_estimate);
+		printf(")\n");
+	}
 }
 
 int cmd_run(int argc, char** argv)
@@ -468,6 +552,7 @@ int cmd_run(int argc, char** argv)
 	if (o.width) s->output.width = o.width, s->output.height = o.height;
 	if (o.color_mode >= 0) s->output.color_mode = (pdl_color_mode)o.color_mode;
 	long long total = o.steps ? o.steps : pdl_scene_frames_for(s, o.seconds > 0 ? o.seconds : s->output.seconds);
+	r.total = total;
 	if (o.out_dir) snprintf(r.dir, sizeof r.dir, "%s", o.out_dir);
 	else snprintf(r.dir, sizeof r.dir, "out/%s", s->name);
 	snprintf(r.pvd_path, sizeof r.pvd_path, "%s/%s.pvd", r.dir, s->name);
@@ -536,7 +621,10 @@ int cmd_run(int argc, char** argv)
 		goto done;
 	}
 
-	if (!cli_make_dirs(r.dir)) {
+	/* the run's folder only when something goes into it: a run that writes its picture and
+	 * video elsewhere leaves no empty folder behind */
+	const bool into_dir = !o.png_path || o.png_every || o.vtk || o.ply || o.csv || o.surface || o.snapshot_every;
+	if (into_dir && !cli_make_dirs(r.dir)) {
 		fprintf(stderr, "puddle run: %s: cannot create folder: %s\n", r.dir, strerror(errno));
 		goto done;
 	}
@@ -607,6 +695,7 @@ int cmd_run(int argc, char** argv)
 		fprintf(stderr, "puddle run: %s\n", r.err);
 		goto done;
 	}
+	wrote(&r, png_path);
 	int lost = cli_lost_particles(s, r.world);
 	if (!o.quiet) print_summary(&r, start, total, cli_now() - t0, step_wall, lost, png_path);
 	if (lost) {

@@ -330,9 +330,9 @@ def test_3d(work):
 
     # a run end to end: exports with real z, closed surfaces, the surface time in the summary
     out_dir = os.path.join(work, "drop3d")
-    rc, out, err = run("run", os.path.join(SCENES, "drop-3d.json"), "--particles", "3000", "--steps", "30", "--surface",
-                       "--csv", "--vtk", "--ply", "--export-every", "15", "--png-every", "30", "--size", "160x90",
-                       "--snapshot-every", "10", "--out", out_dir)
+    rc, out, err = run("run", os.path.join(SCENES, "drop-3d.json"), "--particles", "3000", "--steps", "30",
+                       "--surface-obj", "--csv", "--vtk", "--ply", "--export-every", "15", "--png-every", "30",
+                       "--size", "160x90", "--snapshot-every", "10", "--out", out_dir)
     check(rc == 0, f"run 3D: {rc} {err}")
     check(summary_value(out, "dimensions") == "3" and summary_value(out, "particles lost") == "0", f"summary {out}")
     particles = int(summary_value(out, "particles"))
@@ -370,6 +370,64 @@ def test_3d(work):
     check(len(rows) == 1 and rows[0]["valid"] == "1" and abs(int(rows[0]["particles"]) - 2000) < 300,
           f"bench 3D rows {rows}")
     check(float(rows[0]["mean_neighbours"]) > 20, f"3D neighbours {rows[0]['mean_neighbours']}")
+
+
+def estimates(stdout):
+    """The sizes, in bytes, of every 'the exports will take about X' line, in order."""
+    units = {"kB": 1e3, "MB": 1e6, "GB": 1e9}
+    found = []
+    for line in stdout.splitlines():
+        if "the exports will take about " in line:
+            number, unit = line.split("the exports will take about ")[1].split()[:2]
+            found.append(float(number) * units[unit])
+    return found
+
+
+def test_export_sizes(work):
+    # 3D surfaces are binary PLY unless OBJ is asked for; the exports' size is estimated after the
+    # first export frame and again as it grows; the summary says what was written
+    out_dir = os.path.join(work, "sizes")
+    rc, out, err = run("run", os.path.join(SCENES, "drop-3d.json"), "--particles", "3000", "--steps", "60", "--surface",
+                       "--export-every", "5", "--out", out_dir)
+    check(rc == 0, f"run: {rc} {err}")
+    names = sorted(os.listdir(os.path.join(out_dir, "surface")))
+    check(names == [f"frame_{f:06d}.ply" for f in range(0, 61, 5)], f"surface files {names}")
+    with open(os.path.join(out_dir, "surface", "frame_000000.ply"), "rb") as f:
+        check(f.read(40).startswith(b"ply\nformat binary_little_endian 1.0\n"), "surface PLY is binary")
+    written = sum(os.path.getsize(os.path.join(out_dir, "surface", n)) for n in names)
+    line = summary_value(out, "exports") or ""
+    check(f"({written} bytes;" in line, f"summary {line!r}, files {written} bytes")
+    sizes = estimates(out)
+    check(len(sizes) >= 1 and abs(sizes[-1] - written) <= 0.2 * written,
+          f"estimates {sizes} for {written} bytes written")
+    # particle files (no emitter: a constant count): the first estimate, after frame 10, is the size
+    out_dir = os.path.join(work, "particles")
+    rc, out, err = run("run", os.path.join(SCENES, "blobs.json"), "--steps", "40", "--vtk", "--ply", "--csv",
+                       "--export-every", "10", "--out", out_dir)
+    written = sum(os.path.getsize(os.path.join(out_dir, sub, n)) for sub in ("vtk", "ply", "csv")
+                  for n in os.listdir(os.path.join(out_dir, sub)) if not n.endswith(".pvd"))
+    sizes = estimates(out)
+    check(rc == 0 and len(sizes) == 1 and abs(sizes[0] - written) <= 0.05 * written,
+          f"particle estimates {sizes} for {written} bytes: {rc} {err}")
+    # a run that would write more than 1 GB says so before it has: stopped once it has warned
+    p = subprocess.Popen([PUDDLE, "run", os.path.join(SCENES, "drop-3d.json"), "--particles", "3000", "--steps",
+                          "100000", "--surface", "--export-every", "1", "--out", os.path.join(work, "huge")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    warned = ""
+    for line in p.stderr:
+        if "warning:" in line:
+            warned = line
+            break
+    p.send_signal(2)  # SIGINT: the finished files are kept, the run stops
+    rest_out, _ = p.communicate(timeout=120)
+    check("GB of exports (100001 frames); --export-every K writes one frame in K" in warned, f"warning {warned!r}")
+    check(p.returncode == 130 and len(os.listdir(os.path.join(work, "huge", "surface"))) < 1000,
+          f"interrupted: {p.returncode}")
+    # a run that writes nothing into the default folder makes none
+    p = subprocess.run([PUDDLE, "run", os.path.join(SCENES, "blobs.json"), "--steps", "2", "--png",
+                        os.path.join(work, "picture.png")], cwd=work, capture_output=True, text=True)
+    check(p.returncode == 0 and os.path.exists(os.path.join(work, "picture.png")), f"png elsewhere: {p.stderr}")
+    check(not os.path.exists(os.path.join(work, "out")), f"an empty out/ was made: {os.listdir(work)}")
 
 
 def test_bodies(work):
@@ -411,7 +469,7 @@ def test_soak(work):
 
 
 TESTS = (test_help, test_broken_scenes, test_info_every_scene, test_exports, test_resume, test_video, test_bench,
-         test_surface, test_3d, test_bodies, test_soak)
+         test_surface, test_3d, test_export_sizes, test_bodies, test_soak)
 for test in TESTS:
     # the soak runs on its own (cli.soak), outside the sanitizer builds
     if (len(sys.argv) <= 3 and test is not test_soak) or test.__name__ in sys.argv[3:]:
