@@ -676,7 +676,8 @@ int cmd_run(int argc, char** argv)
 	}
 	cli_progress_end(&progress);
 	if (interrupted) {
-		fprintf(stderr, "puddle run: interrupted; the unfinished video was removed, finished files are kept\n");
+		fprintf(stderr, "puddle run: interrupted; %sfinished files are kept\n",
+		        o.video_path ? "the unfinished video was removed, " : "");
 		exit_code = EXIT_INTERRUPTED;
 		goto done;
 	}
