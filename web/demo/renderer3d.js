@@ -8,6 +8,7 @@ import { cameraMatrix, cameraFrame } from '../src/camera.js';
 import { BodyShape, BoundaryKind } from '../src/puddle.js';
 import { boxCorners3d, rotate } from './bodies.js';
 import { RAMP_GLSL, compile, rgb, ParticleArrays, setColorUniforms } from './particles-gl.js';
+import { Liquid } from './liquid.js';
 
 // One point per particle, its size the projected diameter of a sphere of radius u_radius.
 const SPHERE_VS = `#version 300 es
@@ -185,6 +186,7 @@ export class Renderer3D {
 		gl.vertexAttribPointer(1, 3, gl.FLOAT, false, 24, 12);
 		gl.bindVertexArray(null);
 		this.matrix = new Float32Array(16);
+		this.liquid = new Liquid(gl); // style.mode3d 'liquid': screen-space water (liquid.js)
 	}
 
 	/** Canvas pixels from CSS size and device pixel ratio, times `scale`. */
@@ -260,7 +262,8 @@ export class Renderer3D {
 		this.lightWorld = light.map((v) => v / ll);
 		const lightView = [0.35, 0.8, 0.5].map((v) => v / Math.hypot(0.35, 0.8, 0.5));
 
-		gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+		const n = particles.count, mode = style.mode3d ?? 'liquid', liquid = mode === 'liquid' && this.liquid.supported && n > 0;
+		gl.bindFramebuffer(gl.FRAMEBUFFER, liquid ? this.liquid.begin(w, h) : null);
 		gl.viewport(0, 0, w, h);
 		const [br, bg, bb] = rgb(style.background);
 		gl.clearColor(br, bg, bb, 1);
@@ -284,8 +287,13 @@ export class Renderer3D {
 			this.drawMesh(edges, gl.LINES, rgb(b.color).map((v) => v * 0.5));
 		}
 
-		const n = particles.count;
-		if (n > 0) {
+		// pixels per world unit at view depth 1: half the viewport height times cot(fov / 2)
+		const pixels = 0.5 * h / Math.tan(0.5 * camera.fov * (Math.PI / 180));
+		const near = camera.distance / 100, far = camera.distance * 100;
+		const depthAB = [(far + near) / (near - far), (2 * far * near) / (near - far)];
+		if (liquid) this.liquid.draw(particles, materials, style, { matrix: this.matrix, pixels, radius: style.sphereRadius, depthAB,
+			fov: camera.fov, aspect: this.aspect, frame: { f, r, u }, light: lightView });
+		else if (n > 0) {
 			this.arrays.upload('x', particles.x);
 			this.arrays.upload('y', particles.y);
 			this.arrays.upload('z', particles.z);
@@ -294,12 +302,10 @@ export class Renderer3D {
 			gl.useProgram(this.sphere.program);
 			const uf = this.sphere.uniforms;
 			gl.uniformMatrix4fv(uf.u_matrix, false, this.matrix);
-			gl.uniform1f(uf.u_radius, style.sphereRadius);
-			// pixels per world unit at view depth 1: half the viewport height times cot(fov / 2)
-			gl.uniform1f(uf.u_pixels, 0.5 * h / Math.tan(0.5 * camera.fov * (Math.PI / 180)));
+			gl.uniform1f(uf.u_radius, style.sphereRadius * (mode === 'dots' ? 0.4 : 1));
+			gl.uniform1f(uf.u_pixels, pixels);
 			setColorUniforms(gl, uf, materials, colorMap);
-			const near = camera.distance / 100, far = camera.distance * 100;
-			gl.uniform2f(uf.u_depthAB, (far + near) / (near - far), (2 * far * near) / (near - far));
+			gl.uniform2fv(uf.u_depthAB, depthAB);
 			gl.uniform3fv(uf.u_light, lightView);
 			gl.bindVertexArray(this.points);
 			gl.drawArrays(gl.POINTS, 0, n);
