@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 CTEST = ctest --output-on-failure -j$(JOBS)
 
-.PHONY: all build demo test test-release test-asan test-tsan test-web deps deps-all web bench clean
+.PHONY: all build demo test test-release test-asan test-tsan test-web test-fuzz deps deps-all web bench clean
 
 all: build
 
@@ -24,7 +24,7 @@ build: deps
 demo: build
 	scripts/demo.sh
 
-test: deps-all test-release test-asan test-tsan test-web
+test: deps-all test-release test-asan test-tsan test-web test-fuzz
 
 test-release: build
 	cd build && $(CTEST)
@@ -42,6 +42,20 @@ test-tsan: deps
 	cmake --build build-tsan -j$(JOBS)
 	cd build-tsan && PUDDLE_TEST_QUICK=1 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" $(CTEST) -L core -LE no-sanitizer
 
+# libFuzzer (clang): the scene parser and the snapshot reader, FUZZ_SECONDS each from their seed
+# corpora (scenes/*.json; snapshots the release build's puddle writes). New inputs go to
+# build-fuzz/corpus/; a finding stops the target with the crash file's name. docs/fuzzing.md
+# says how to run them for hours.
+FUZZ_SECONDS ?= 45
+test-fuzz: build
+	@scripts/install-deps.sh fuzz
+	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPUDDLE_FUZZ=ON -DPUDDLE_APPS=OFF -DPUDDLE_TESTS=OFF $(CMAKE_FLAGS)
+	cmake --build build-fuzz -j$(JOBS) --target fuzz_scene fuzz_snapshot
+	fuzz/make-seeds.sh build/apps/cli/puddle build-fuzz/seeds/snapshot
+	mkdir -p build-fuzz/corpus/scene build-fuzz/corpus/snapshot build-fuzz/findings
+	build-fuzz/fuzz/fuzz_scene -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=build-fuzz/findings/ build-fuzz/corpus/scene scenes
+	build-fuzz/fuzz/fuzz_snapshot -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=build-fuzz/findings/ build-fuzz/corpus/snapshot build-fuzz/seeds/snapshot
+
 test-web:
 	@if [ -f web/Makefile ]; then $(MAKE) -C web test; else echo "test-web: no web/ yet"; fi
 
@@ -52,4 +66,4 @@ bench: build
 	@if [ -x bench/run.sh ]; then bench/run.sh; else build/apps/cli/puddle bench; fi
 
 clean:
-	rm -rf build build-asan build-tsan out
+	rm -rf build build-asan build-tsan build-fuzz out

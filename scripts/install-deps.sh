@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages puddle needs, skipping the ones already there.
-# Usage: scripts/install-deps.sh [core|io|viewer|web|examples|all]...   (default: all)
+# Usage: scripts/install-deps.sh [core|io|viewer|web|examples|fuzz|all]...   (default: all)
 set -euo pipefail
 
 core=(build-essential cmake pkg-config)
@@ -11,6 +11,8 @@ viewer=(libsdl2-dev libimgui-dev libgl-dev libstb-dev python3 xvfb xauth)
 web=(emscripten nodejs:node npm:npm chromium)
 # examples/chipmunk_float couples puddle with Chipmunk2D; `make test` builds and runs it.
 examples=(libchipmunk-dev)
+# make test-fuzz: clang with its libFuzzer and sanitizer runtimes (libclang_rt.fuzzer)
+fuzz=(clang libclang-rt-dev)
 
 want=()
 for group in "${@:-all}"; do
@@ -20,8 +22,9 @@ for group in "${@:-all}"; do
 	viewer) want+=("${viewer[@]}") ;;
 	web) want+=("${web[@]}") ;;
 	examples) want+=("${examples[@]}") ;;
-	all) want+=("${core[@]}" "${io[@]}" "${viewer[@]}" "${web[@]}" "${examples[@]}") ;;
-	*) echo "install-deps: unknown group '$group' (core, io, viewer, web, examples, all)" >&2; exit 2 ;;
+	fuzz) want+=("${fuzz[@]}") ;;
+	all) want+=("${core[@]}" "${io[@]}" "${viewer[@]}" "${web[@]}" "${examples[@]}" "${fuzz[@]}") ;;
+	*) echo "install-deps: unknown group '$group' (core, io, viewer, web, examples, fuzz, all)" >&2; exit 2 ;;
 	esac
 done
 

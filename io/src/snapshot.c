@@ -373,6 +373,42 @@ static bool fail(char* err, size_t err_size, const char* path, const char* what)
 	return false;
 }
 
+/* The header's checks; the sizes it gives are then checked against the bytes present. */
+static bool check_header(const char* path, const uint8_t* head, size_t got, uint32_t* version, uint64_t* payload_size,
+                         uint64_t* checksum, char* err, size_t err_size)
+{
+	if (got < sizeof magic || memcmp(head, magic, sizeof magic) != 0)
+		return fail(err, err_size, path, "not a puddle snapshot (wrong magic bytes)");
+	if (got < HEADER_SIZE) return fail(err, err_size, path, "truncated snapshot: the header is incomplete");
+	cursor hc = {head, HEADER_SIZE, sizeof magic, false};
+	*version = get_u32(&hc);
+	uint32_t header_size = get_u32(&hc);
+	*payload_size = get_u64(&hc), *checksum = get_u64(&hc);
+	if (*version < OLDEST_VERSION || *version > PDL_SNAPSHOT_VERSION) {
+		snprintf(err, err_size, "%s: snapshot version %u is not supported (this build reads versions %d to %d)", path,
+		         (unsigned)*version, OLDEST_VERSION, PDL_SNAPSHOT_VERSION);
+		return false;
+	}
+	if (header_size != HEADER_SIZE || *payload_size > ((uint64_t)1 << 40))
+		return fail(err, err_size, path, "corrupted snapshot: impossible header sizes");
+	return true;
+}
+
+static bool check_payload_size(const char* path, uint64_t present, uint64_t payload_size, bool extra, char* err,
+                               size_t err_size)
+{
+	if (present < payload_size) {
+		snprintf(err, err_size, "%s: truncated snapshot: %llu of %llu payload bytes present", path,
+		         (unsigned long long)present, (unsigned long long)payload_size);
+		return false;
+	}
+	if (extra) return fail(err, err_size, path, "corrupted snapshot: bytes after the payload");
+	return true;
+}
+
+static bool decode(const char* path, uint32_t version, uint64_t checksum, const uint8_t* payload, size_t payload_size,
+                   decoded* d, char* err, size_t err_size);
+
 /* Reads and checks the whole file into d. */
 static bool load(const char* path, decoded* d, char* err, size_t err_size)
 {
@@ -384,26 +420,11 @@ static bool load(const char* path, decoded* d, char* err, size_t err_size)
 	}
 	uint8_t head[HEADER_SIZE];
 	size_t got = fread(head, 1, sizeof head, f);
-	if (got < sizeof magic || memcmp(head, magic, sizeof magic) != 0) {
+	uint32_t version;
+	uint64_t payload_size, checksum;
+	if (!check_header(path, head, got, &version, &payload_size, &checksum, err, err_size)) {
 		fclose(f);
-		return fail(err, err_size, path, "not a puddle snapshot (wrong magic bytes)");
-	}
-	if (got < HEADER_SIZE) {
-		fclose(f);
-		return fail(err, err_size, path, "truncated snapshot: the header is incomplete");
-	}
-	cursor hc = {head, sizeof head, sizeof magic, false};
-	uint32_t version = get_u32(&hc), header_size = get_u32(&hc);
-	uint64_t payload_size = get_u64(&hc), checksum = get_u64(&hc);
-	if (version < OLDEST_VERSION || version > PDL_SNAPSHOT_VERSION) {
-		fclose(f);
-		snprintf(err, err_size, "%s: snapshot version %u is not supported (this build reads versions %d to %d)", path,
-		         (unsigned)version, OLDEST_VERSION, PDL_SNAPSHOT_VERSION);
 		return false;
-	}
-	if (header_size != HEADER_SIZE || payload_size > ((uint64_t)1 << 40)) {
-		fclose(f);
-		return fail(err, err_size, path, "corrupted snapshot: impossible header sizes");
 	}
 	uint8_t* payload = malloc(payload_size ? (size_t)payload_size : 1);
 	if (!payload) {
@@ -413,22 +434,35 @@ static bool load(const char* path, decoded* d, char* err, size_t err_size)
 	size_t n = fread(payload, 1, (size_t)payload_size, f);
 	bool extra = fgetc(f) != EOF;
 	fclose(f);
-	if (n < payload_size) {
-		free(payload);
-		snprintf(err, err_size, "%s: truncated snapshot: %llu of %llu payload bytes present", path,
-		         (unsigned long long)n, (unsigned long long)payload_size);
-		return false;
-	}
-	if (extra) {
-		free(payload);
-		return fail(err, err_size, path, "corrupted snapshot: bytes after the payload");
-	}
-	if (fnv1a(payload, (size_t)payload_size) != checksum) {
-		free(payload);
-		return fail(err, err_size, path, "corrupted snapshot: checksum mismatch");
-	}
+	bool ok = check_payload_size(path, n, payload_size, extra, err, err_size) &&
+	          decode(path, version, checksum, payload, (size_t)payload_size, d, err, err_size);
+	free(payload);
+	return ok;
+}
 
-	cursor c = {payload, (size_t)payload_size, 0, false};
+/* The same from bytes in memory. */
+static bool load_memory(const char* name, const uint8_t* data, size_t size, decoded* d, char* err, size_t err_size)
+{
+	memset(d, 0, sizeof *d);
+	uint32_t version;
+	uint64_t payload_size, checksum;
+	if (!data) size = 0;
+	if (!check_header(name, data, size, &version, &payload_size, &checksum, err, err_size)) return false;
+	return check_payload_size(name, size - HEADER_SIZE, payload_size, size - HEADER_SIZE > payload_size, err, err_size) &&
+	       decode(name, version, checksum, data + HEADER_SIZE, (size_t)payload_size, d, err, err_size);
+}
+
+/* The payload into d (which owns what it allocates; the payload stays the caller's). */
+static bool decode(const char* path, uint32_t version, uint64_t checksum, const uint8_t* payload, size_t payload_size,
+                   decoded* d, char* err, size_t err_size)
+{
+#ifdef PUDDLE_FUZZ_NO_CHECKSUM
+	(void)checksum; /* fuzz builds only: random bytes reach the decoder instead of stopping here */
+#else
+	if (fnv1a(payload, payload_size) != checksum) return fail(err, err_size, path, "corrupted snapshot: checksum mismatch");
+#endif
+
+	cursor c = {payload, payload_size, 0, false};
 	d->info.frame = (long long)get_u64(&c);
 	d->time = get_f64(&c);
 	d->steps = (long long)get_u64(&c);
@@ -486,7 +520,6 @@ static bool load(const char* path, decoded* d, char* err, size_t err_size)
 	if (version >= 3) {
 		uint32_t bodies = get_u32(&c);
 		if (c.short_read || bodies > PDL_MAX_BODIES || (size_t)bodies * BODY_RECORD_SIZE != c.size - c.at) {
-			free(payload);
 			free_decoded(d);
 			snprintf(err, err_size, "%s: corrupted snapshot: %u body records do not fill the %zu bytes left for them", path,
 			         (unsigned)bodies, c.short_read ? (size_t)0 : c.size - c.at);
@@ -498,14 +531,11 @@ static bool load(const char* path, decoded* d, char* err, size_t err_size)
 		for (uint32_t k = 0; k < bodies; ++k) get_body(&c, &d->bodies[k]);
 	}
 	if (c.short_read || c.at != c.size) goto corrupt;
-	free(payload);
 	return true;
 corrupt:
-	free(payload);
 	free_decoded(d);
 	return fail(err, err_size, path, "corrupted snapshot: sizes inside the payload do not add up");
 oom:
-	free(payload);
 	free_decoded(d);
 	return fail(err, err_size, path, "out of memory");
 }
@@ -550,10 +580,9 @@ static bool bodies_accepted(const decoded* d, const pdl_world_def* def, char* wh
 	return ok;
 }
 
-bool pdl_snapshot_read(const char* path, pdl_world* w, pdl_snapshot_info* info, char* err, size_t err_size)
+/* Restores w from a decoded snapshot, then frees d; path names it in messages. */
+static bool restore(const char* path, decoded d, pdl_world* w, pdl_snapshot_info* info, char* err, size_t err_size)
 {
-	decoded d;
-	if (!load(path, &d, err, err_size)) return false;
 	bool ok = false;
 	char what[256];
 	/* the world must have the same shape of state: same dimensions, materials, boundary ids */
@@ -624,4 +653,20 @@ done:
 	if (!ok) snprintf(err, err_size, "%s: %s", path, what);
 	free_decoded(&d);
 	return ok;
+}
+
+bool pdl_snapshot_read(const char* path, pdl_world* w, pdl_snapshot_info* info, char* err, size_t err_size)
+{
+	decoded d;
+	if (!load(path, &d, err, err_size)) return false;
+	return restore(path, d, w, info, err, err_size);
+}
+
+bool pdl_snapshot_read_memory(const void* data, size_t size, const char* name, pdl_world* w, pdl_snapshot_info* info,
+                              char* err, size_t err_size)
+{
+	decoded d;
+	if (!name) name = "<snapshot>";
+	if (!load_memory(name, data, size, &d, err, err_size)) return false;
+	return restore(name, d, w, info, err, err_size);
 }

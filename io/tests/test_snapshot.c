@@ -148,6 +148,14 @@ static bool write_bytes(const char* path, const unsigned char* data, size_t n)
 
 /* Damaged files: truncated anywhere, a flipped byte, the wrong magic, a future version. Each is
  * refused with its reason and the world stays as it was. */
+/* w written to path as a snapshot, and the file's bytes (free them); NULL if either failed. */
+static unsigned char* snapshot_bytes(const pdl_world* w, const pdl_snapshot_info* info, const char* path, size_t* n)
+{
+	char err[512];
+	if (!pdl_snapshot_write(path, w, info, err, sizeof err)) return NULL;
+	return (unsigned char*)io_test_read_file(path, n);
+}
+
 static void test_damaged_snapshots_refused(void)
 {
 	pdl_scene* s = load("slime");
@@ -158,9 +166,8 @@ static void test_damaged_snapshots_refused(void)
 	temp_path(path, sizeof path, "good");
 	snprintf(bad, sizeof bad, "%s.bad", path);
 	pdl_snapshot_info info = {30, 1, "slime"};
-	ENSURE(pdl_snapshot_write(path, w, &info, err, sizeof err));
 	size_t n = 0;
-	unsigned char* bytes = (unsigned char*)io_test_read_file(path, &n);
+	unsigned char* bytes = snapshot_bytes(w, &info, path, &n);
 	ENSURE(bytes && n > 100);
 	pdl_world* target = pdl_scene_build_world(s, NULL);
 	uint64_t before = pdl_world_hash(target);
@@ -191,6 +198,45 @@ static void test_damaged_snapshots_refused(void)
 	free(bytes);
 	remove(path);
 	remove(bad);
+	pdl_world_destroy(w);
+	pdl_world_destroy(target);
+	pdl_scene_destroy(s);
+}
+
+/* pdl_snapshot_read_memory (the fuzzer's entry point) reads the same bytes as the file reader and
+ * refuses damaged ones with the same messages, naming the buffer. */
+static void test_read_memory(void)
+{
+	pdl_scene* s = load("slime");
+	ENSURE(s);
+	pdl_world* w = pdl_scene_build_world(s, NULL);
+	run_frames(s, w, 0, 20);
+	char path[256], err[512];
+	temp_path(path, sizeof path, "memory");
+	pdl_snapshot_info info = {20, 7, "slime"}, got;
+	size_t n = 0;
+	unsigned char* bytes = snapshot_bytes(w, &info, path, &n);
+	ENSURE(bytes && n > 100);
+	pdl_world* target = pdl_scene_build_world(s, NULL);
+	uint64_t before = pdl_world_hash(target);
+	ENSURE(!pdl_snapshot_read_memory(bytes, 39, "buf", target, NULL, err, sizeof err));
+	ENSURE_MSG(strcmp(err, "buf: truncated snapshot: the header is incomplete") == 0, "%s", err);
+	ENSURE(!pdl_snapshot_read_memory(bytes, n - 1, "buf", target, NULL, err, sizeof err));
+	ENSURE_MSG(strstr(err, "buf: truncated snapshot: ") == err, "%s", err);
+	unsigned char* longer = malloc(n + 1);
+	ENSURE(longer);
+	memcpy(longer, bytes, n);
+	longer[n] = 0;
+	ENSURE(!pdl_snapshot_read_memory(longer, n + 1, NULL, target, NULL, err, sizeof err));
+	ENSURE_MSG(strcmp(err, "<snapshot>: corrupted snapshot: bytes after the payload") == 0, "%s", err);
+	free(longer);
+	ENSURE(!pdl_snapshot_read_memory(NULL, 0, "buf", target, NULL, err, sizeof err));
+	ENSURE_MSG(strcmp(err, "buf: not a puddle snapshot (wrong magic bytes)") == 0, "%s", err);
+	ENSURE(pdl_world_hash(target) == before);
+	ENSURE_MSG(pdl_snapshot_read_memory(bytes, n, "buf", target, &got, err, sizeof err), "%s", err);
+	ENSURE(got.frame == 20 && got.scene_hash == 7 && pdl_world_hash(target) == pdl_world_hash(w));
+	free(bytes);
+	remove(path);
 	pdl_world_destroy(w);
 	pdl_world_destroy(target);
 	pdl_scene_destroy(s);
@@ -435,6 +481,7 @@ int main(void)
 	RUN_TEST(test_round_trip);
 	RUN_TEST(test_3d_snapshot);
 	RUN_TEST(test_damaged_snapshots_refused);
+	RUN_TEST(test_read_memory);
 	RUN_TEST(test_failed_write_keeps_old_file);
 	RUN_TEST(test_corrupted_body_record_refused);
 	RUN_TEST(test_version_2_read);

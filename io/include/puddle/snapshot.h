@@ -60,6 +60,11 @@ bool pdl_snapshot_write(const char* path, const pdl_world* world, const pdl_snap
  * (which a checksummed file from this library does not cause). */
 bool pdl_snapshot_read(const char* path, pdl_world* world, pdl_snapshot_info* info, char* err, size_t err_size);
 
+/** The same from the bytes of a snapshot file in memory; `name` stands for the file in messages.
+ * (The fuzzer's entry point: fuzz/fuzz_snapshot.c.) */
+bool pdl_snapshot_read_memory(const void* data, size_t size, const char* name, pdl_world* world,
+                              pdl_snapshot_info* info, char* err, size_t err_size);
+
 /** Only reads and checks the file and fills *info (for `puddle info`-like tools). */
 bool pdl_snapshot_peek(const char* path, pdl_snapshot_info* info, char* err, size_t err_size);
 
