@@ -47,6 +47,8 @@ static const char usage[] =
 	"                       the same as an uninterrupted run's\n"
 	"  --size WxH           picture and video size in pixels, even (default: output.width/height)\n"
 	"  --color MODE         material, speed, density or pressure (default: output.color_mode)\n"
+	"  --spheres            3D: draw the particles as shaded spheres instead of the liquid's\n"
+	"                       smoothed, refracting surface\n"
 	"\n"
 	"Other:\n"
 	"  --particles N        rescale the scene to about N particles (tank, fills, emitters,\n"
@@ -73,7 +75,7 @@ typedef struct run_options {
 	const char* resume_path;
 	long long steps, png_every, export_every, snapshot_every, particles;
 	double seconds;
-	bool vtk, ply, csv, surface, surface_obj, quiet;
+	bool vtk, ply, csv, surface, surface_obj, spheres, quiet;
 	int threads, width, height, color_mode;
 } run_options;
 
@@ -97,7 +99,7 @@ static int parse_options(int argc, char** argv, run_options* o)
 {
 	static const char* const known[] = {"--seconds", "--steps", "--out", "--png", "--png-every", "--video",
 	                                    "--vtk", "--ply", "--csv", "--surface", "--surface-obj", "--export-every", "--snapshot-every",
-	                                    "--resume", "--size", "--color", "--particles", "--threads", "--quiet",
+	                                    "--resume", "--size", "--color", "--spheres", "--particles", "--threads", "--quiet",
 	                                    "--help"};
 	memset(o, 0, sizeof *o);
 	o->threads = -1;
@@ -161,6 +163,8 @@ static int parse_options(int argc, char** argv, run_options* o)
 			o->surface = o->surface_obj = true;
 		} else if (strcmp(a, "--quiet") == 0) {
 			o->quiet = true;
+		} else if (strcmp(a, "--spheres") == 0) {
+			o->spheres = true;
 		} else if (a[0] == '-' && a[1]) {
 			cli_unknown_option("run", a, known, (int)(sizeof known / sizeof known[0]));
 			return EXIT_USAGE;
@@ -609,6 +613,7 @@ int cmd_run(int argc, char** argv)
 		}
 	}
 	pdl_render_def rd = pdl_render_def_from_scene(s);
+	if (o.spheres) rd.liquid = false;
 	rd.threads = pdl_world_thread_count(r.world); /* drawing and stepping take turns */
 	r.renderer = pdl_renderer_create(&rd);
 	if (!r.renderer) {

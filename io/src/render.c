@@ -31,6 +31,7 @@ pdl_render_def pdl_render_def_from_scene(const pdl_scene* s)
 	for (int i = 0; i < PDL_MAX_MATERIALS; ++i)
 		d.material_colors[i] = i < s->material_count ? s->materials[i].def.color : 0xffffff;
 	d.camera = scene_camera(s);
+	d.liquid = s->world.dimensions == 3;
 	return d;
 }
 

@@ -59,6 +59,9 @@ void pdl_render_3d_free(pdl_renderer* r)
 	free(r->hit);
 	free(r->projected);
 	r->depth = NULL, r->hit = NULL, r->projected = NULL;
+	float** liquid[] = {&r->liquid_depth, &r->liquid_tmp, &r->liquid_thick, &r->liquid_tint, &r->liquid_bg, &r->liquid_bg_depth,
+	                    &r->liquid_tmp4};
+	for (size_t k = 0; k < sizeof liquid / sizeof liquid[0]; ++k) free(*liquid[k]), *liquid[k] = NULL;
 	r->projected_capacity = 0;
 }
 
@@ -71,8 +74,7 @@ pdl_vec3 pdl_render_project(const pdl_renderer* r, pdl_vec3 p)
 	return v3(0.5f * (ndc_x + 1) * (float)r->def.width, 0.5f * (1 - ndc_y) * (float)r->def.height, w);
 }
 
-/* The ray through the centre of pixel (x, y): eye + t dir, with t the view depth. */
-static pdl_vec3 pixel_ray(const pdl_renderer* r, float x, float y)
+pdl_vec3 pdl_render_pixel_ray(const pdl_renderer* r, float x, float y)
 {
 	const pdl_view3* v = &r->view;
 	float ndc_x = 2 * x / (float)r->def.width - 1, ndc_y = 1 - 2 * y / (float)r->def.height;
@@ -389,6 +391,7 @@ typedef struct job3 {
 	const scene3* sc;
 	int* active;         /* scratch, one per body: the bodies whose pixel box reaches the row */
 	float lo, hi;        /* scalar colour range */
+	float largest;       /* the largest material's sphere radius, world units */
 	int from, to;        /* particles (pass 1) or rows (passes 2 and 3) */
 } job3;
 
@@ -416,6 +419,8 @@ static void* project_band(void* arg)
 	return NULL;
 }
 
+static rgbf particle_color(const job3* job, const rgbf* colors, int i);
+
 /* ---- pass 2: spheres into the depth buffer --------------------------------------------------------- */
 
 /* Rasterizes every sphere over the rows [from, to): each pixel keeps the nearest sphere surface
@@ -428,6 +433,13 @@ static void* sphere_band(void* arg)
 	int w = r->def.width, row0 = job->from, row1 = job->to;
 	size_t first = (size_t)row0 * (size_t)w, n = (size_t)(row1 - row0) * (size_t)w;
 	for (size_t k = first; k < first + n; ++k) r->depth[k] = INFINITY, r->hit[k] = -1;
+	const bool liquid = r->def.liquid;
+	if (liquid) {
+		memset(r->liquid_thick + first, 0, n * sizeof *r->liquid_thick);
+		memset(r->liquid_tint + 3 * first, 0, 3 * n * sizeof *r->liquid_tint);
+	}
+	rgbf colors[PDL_MAX_MATERIALS];
+	for (int m = 0; m < PDL_MAX_MATERIALS; ++m) colors[m] = unpack(r->def.material_colors[m]);
 	const pdl_particle_data* p = job->p;
 	for (int i = 0; i < p->count; ++i) {
 		const float* q = r->projected + 4 * (size_t)i;
@@ -440,6 +452,7 @@ static void* sphere_band(void* arg)
 		if (y1 > row1 - 1) y1 = row1 - 1;
 		float world_radius = job->radius[p->material[i] % PDL_MAX_MATERIALS];
 		float r2 = rad * rad, inv_r2 = 1.0f / r2;
+		rgbf color = liquid ? particle_color(job, colors, i) : (rgbf){0, 0, 0};
 		for (int y = y0; y <= y1; ++y) {
 			float dy = (float)y + 0.5f - cy, span2 = r2 - dy * dy;
 			if (span2 <= 0) continue;
@@ -451,9 +464,16 @@ static void* sphere_band(void* arg)
 			for (int x = x0; x <= x1; ++x) {
 				float dx = (float)x + 0.5f - cx, q2 = (dx * dx + dy * dy) * inv_r2;
 				if (q2 >= 1) continue;
-				float z = q[2] - world_radius * sqrtf(1 - q2);
+				float half_chord = world_radius * sqrtf(1 - q2);
+				float z = q[2] - half_chord;
 				size_t at = row + (size_t)x;
 				if (z < r->depth[at]) r->depth[at] = z, r->hit[at] = i;
+				if (liquid) { /* the light crosses the whole chord */
+					r->liquid_thick[at] += 2 * half_chord;
+					r->liquid_tint[3 * at] += 2 * half_chord * color.r;
+					r->liquid_tint[3 * at + 1] += 2 * half_chord * color.g;
+					r->liquid_tint[3 * at + 2] += 2 * half_chord * color.b;
+				}
 			}
 		}
 	}
@@ -480,47 +500,118 @@ static float edge_distance(const edge_px* e, float x, float y, float* inv_w)
 	return sqrtf(dx * dx + dy * dy);
 }
 
+/* What the pixel in column fx shows of the solids and bodies nearer than *depth along its ray
+ * dir (shortening *depth), or `behind` if none is. */
+static rgbf scenery(const job3* job, int active, float fx, pdl_vec3 dir, float* depth, rgbf behind)
+{
+	const pdl_renderer* r = job->r;
+	const scene3* sc = job->sc;
+	const pdl_view3* v = &r->view;
+	pdl_vec3 normal = {0, 0, 0};
+	int solid_hit = -1, body_hit = -1;
+	for (int k = 0; k < sc->solid_count; ++k)
+		if (intersect(&sc->solids[k], v->eye, dir, v->near, depth, &normal)) solid_hit = k;
+	for (int a = 0; a < active; ++a) {
+		const body_solid* b = &sc->bodies[job->active[a]];
+		if (fx >= b->x0 && fx <= b->x1 && intersect(&b->s, v->eye, dir, v->near, depth, &normal))
+			body_hit = job->active[a];
+	}
+	if (body_hit >= 0) return body_color(r, &sc->bodies[body_hit], dir, *depth, normal, sc->body_edge);
+	if (solid_hit >= 0) return shade(sc->solids[solid_hit].color, to_view(v, normal));
+	return behind;
+}
+
+/* The bodies whose pixel box reaches row fy, into job->active; their count. */
+static int active_bodies(const job3* job, float fy)
+{
+	int active = 0;
+	for (int k = 0; k < job->sc->body_count; ++k)
+		if (fy >= job->sc->bodies[k].y0 && fy <= job->sc->bodies[k].y1) job->active[active++] = k;
+	return active;
+}
+
+static rgbf sky_at(const job3* job, float fy)
+{
+	return mix(job->sc->background_top, job->sc->background, fy / (float)job->r->def.height);
+}
+
+/* Liquid pictures: the picture without the fluid, and its depth (INFINITY: sky), which the
+ * water refracts. */
+static void* background_band(void* arg)
+{
+	const job3* job = arg;
+	pdl_renderer* r = job->r;
+	int w = r->def.width;
+	for (int y = job->from; y < job->to; ++y) {
+		float fy = (float)y + 0.5f;
+		int active = active_bodies(job, fy);
+		rgbf sky = sky_at(job, fy);
+		for (int x = 0; x < w; ++x) {
+			size_t at = (size_t)y * (size_t)w + (size_t)x;
+			float fx = (float)x + 0.5f, depth = INFINITY;
+			rgbf c = scenery(job, active, fx, pdl_render_pixel_ray(r, fx, fy), &depth, sky);
+			r->liquid_bg[3 * at] = c.r, r->liquid_bg[3 * at + 1] = c.g, r->liquid_bg[3 * at + 2] = c.b;
+			r->liquid_bg_depth[at] = depth;
+		}
+	}
+	return NULL;
+}
+
+/* The light the water reflects: the spheres' light (from above, left and behind the camera),
+ * in world space, and a sky a little lighter than the background at the horizon and bluer
+ * overhead. */
+static liquid_light light_of(const job3* job)
+{
+	const pdl_view3* v = &job->r->view;
+	pdl_vec3 l = normalize(light_view);
+	liquid_light light;
+	light.direction = normalize(add(add(scale(v->r, l.x), scale(v->u, l.y)), scale(v->f, -l.z)));
+	rgbf white = {1, 1, 1}, blue = {0.55f, 0.72f, 0.95f};
+	light.horizon = mix(job->sc->background, white, 0.45f);
+	light.zenith = mix(job->sc->background, blue, 0.7f);
+	light.specular = 0.6f, light.shininess = 80.0f;
+	return light;
+}
+
 static void* shade_band(void* arg)
 {
 	const job3* job = arg;
 	pdl_renderer* r = job->r;
 	const pdl_render_def* d = &r->def;
 	const scene3* sc = job->sc;
-	const pdl_view3* v = &r->view;
 	int w = d->width;
+	const bool liquid = d->liquid;
+	const liquid_light light = liquid ? light_of(job) : (liquid_light){{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0, 0};
 	rgbf colors[PDL_MAX_MATERIALS];
 	for (int m = 0; m < PDL_MAX_MATERIALS; ++m) colors[m] = unpack(d->material_colors[m]);
 	for (int y = job->from; y < job->to; ++y) {
 		float fy = (float)y + 0.5f;
-		rgbf sky = mix(sc->background_top, sc->background, fy / (float)d->height);
-		int active = 0;
-		for (int k = 0; k < sc->body_count; ++k)
-			if (fy >= sc->bodies[k].y0 && fy <= sc->bodies[k].y1) job->active[active++] = k;
+		rgbf sky = sky_at(job, fy);
+		int active = liquid ? 0 : active_bodies(job, fy);
 		for (int x = 0; x < w; ++x) {
 			size_t at = (size_t)y * (size_t)w + (size_t)x;
 			float fx = (float)x + 0.5f;
-			float depth = r->depth[at];
-			int particle = r->hit[at];
-			/* solids nearer than the nearest sphere replace it */
-			pdl_vec3 dir = pixel_ray(r, fx, fy), normal = {0, 0, 0};
-			int solid_hit = -1, body_hit = -1;
-			for (int k = 0; k < sc->solid_count; ++k)
-				if (intersect(&sc->solids[k], v->eye, dir, v->near, &depth, &normal)) solid_hit = k;
-			for (int a = 0; a < active; ++a) {
-				const body_solid* b = &sc->bodies[job->active[a]];
-				if (fx >= b->x0 && fx <= b->x1 && intersect(&b->s, v->eye, dir, v->near, &depth, &normal))
-					body_hit = job->active[a];
-			}
-			rgbf c = sky;
-			if (body_hit >= 0) {
-				c = body_color(r, &sc->bodies[body_hit], dir, depth, normal, sc->body_edge);
-			} else if (solid_hit >= 0) {
-				c = shade(sc->solids[solid_hit].color, to_view(v, normal));
-			} else if (particle >= 0) {
-				const float* q = r->projected + 4 * (size_t)particle;
-				float nx = (fx - q[0]) / q[3], ny = (q[1] - fy) / q[3];
-				float nz = sqrtf(fmaxf(0.0f, 1 - nx * nx - ny * ny));
-				c = shade(particle_color(job, colors, particle), v3(nx, ny, nz));
+			float depth;
+			rgbf c;
+			if (liquid) { /* the water where it is in front of the scenery, else the scenery */
+				float water = r->liquid_depth[at], behind = r->liquid_bg_depth[at];
+				if (water < behind) {
+					c = pdl_liquid_color(r, &light, x, y, job->largest);
+					depth = water;
+				} else {
+					c = (rgbf){r->liquid_bg[3 * at], r->liquid_bg[3 * at + 1], r->liquid_bg[3 * at + 2]};
+					depth = behind;
+				}
+			} else { /* solids nearer than the nearest sphere replace it */
+				depth = r->depth[at];
+				int particle = r->hit[at];
+				c = scenery(job, active, fx, pdl_render_pixel_ray(r, fx, fy), &depth, sky);
+				if (depth == r->depth[at] && particle >= 0) {
+					const float* q = r->projected + 4 * (size_t)particle;
+					float nx = (fx - q[0]) / q[3], ny = (q[1] - fy) / q[3];
+					float nz = sqrtf(fmaxf(0.0f, 1 - nx * nx - ny * ny));
+					c = shade(particle_color(job, colors, particle), v3(nx, ny, nz));
+				}
 			}
 			/* depth cue: surfaces behind the target fade a little towards the background */
 			if (depth < INFINITY) c = mix(c, sc->background, FOG * fminf(1.0f, fmaxf(0.0f, (depth - sc->fog_start) * sc->fog_scale)));
@@ -556,6 +647,15 @@ static bool reserve(pdl_renderer* r, int particles)
 	if (!r->depth) r->depth = malloc(pixels * sizeof *r->depth);
 	if (!r->hit) r->hit = malloc(pixels * sizeof *r->hit);
 	if (!r->depth || !r->hit) return false;
+	if (r->def.liquid) {
+		float** one[] = {&r->liquid_depth, &r->liquid_tmp, &r->liquid_thick, &r->liquid_bg_depth};
+		for (size_t k = 0; k < sizeof one / sizeof one[0]; ++k)
+			if (!*one[k] && !(*one[k] = malloc(pixels * sizeof **one[k]))) return false;
+		float** three[] = {&r->liquid_tint, &r->liquid_bg};
+		for (size_t k = 0; k < sizeof three / sizeof three[0]; ++k)
+			if (!*three[k] && !(*three[k] = malloc(3 * pixels * sizeof **three[k]))) return false;
+		if (!r->liquid_tmp4 && !(r->liquid_tmp4 = malloc(4 * pixels * sizeof *r->liquid_tmp4))) return false;
+	}
 	if (particles > r->projected_capacity) {
 		int capacity = particles + particles / 4 + 64;
 		float* grown = realloc(r->projected, 4 * (size_t)capacity * sizeof *grown);
@@ -604,12 +704,19 @@ const uint8_t* pdl_render_3d(pdl_renderer* r, const pdl_world* world)
 	scene.body_edge = 2 * scene.half_width; /* as wide as the container's edge lines */
 	job3 jobs[PDL_RENDER_MAX_THREADS];
 	for (int b = 0; b < bands; ++b)
-		jobs[b] = (job3){r, &p, radius, &scene, rb.active + (size_t)b * (size_t)(rb.count + 1), lo, hi,
+		jobs[b] = (job3){r, &p, radius, &scene, rb.active + (size_t)b * (size_t)(rb.count + 1), lo, hi, largest,
 		                 (int)((long long)p.count * b / bands), (int)((long long)p.count * (b + 1) / bands)};
 	run_bands(jobs, sizeof jobs[0], bands, project_band);
 	for (int b = 0; b < bands; ++b)
 		jobs[b].from = (int)((long long)d->height * b / bands), jobs[b].to = (int)((long long)d->height * (b + 1) / bands);
 	run_bands(jobs, sizeof jobs[0], bands, sphere_band);
+	if (d->liquid) { /* render_liquid.c: smooth the depth, draw what the water refracts */
+		liquid_job liquid[PDL_RENDER_MAX_THREADS];
+		for (int b = 0; b < bands; ++b) liquid[b] = (liquid_job){r, largest, jobs[b].from, jobs[b].to};
+		run_bands(liquid, sizeof liquid[0], bands, pdl_liquid_blur_rows);
+		run_bands(liquid, sizeof liquid[0], bands, pdl_liquid_blur_columns);
+		run_bands(jobs, sizeof jobs[0], bands, background_band);
+	}
 	run_bands(jobs, sizeof jobs[0], bands, shade_band);
 	render_bodies_free(&rb);
 	free(bodies);

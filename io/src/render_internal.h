@@ -43,6 +43,11 @@ struct pdl_renderer {
 	float* projected;     /* per particle: pixel x, y, view depth, pixel radius (0: not drawn) */
 	int projected_capacity;
 	pdl_sphere_size sphere_size[PDL_MAX_MATERIALS];
+	/* 3D with def.liquid (render_liquid.c), per pixel: the smoothed depth and the pass between,
+	 * the fluid's thickness (world units) and its colour weighted by it (3 per pixel), and the
+	 * picture without the fluid (3 per pixel) with its depth */
+	float *liquid_depth, *liquid_tmp, *liquid_thick, *liquid_tint, *liquid_bg, *liquid_bg_depth;
+	float* liquid_tmp4; /* the thickness and colour between their two blur passes, 4 per pixel */
 };
 
 /* Draws a 3D world (render3d.c); NULL if out of memory. */
@@ -51,6 +56,9 @@ const uint8_t* pdl_render_3d(pdl_renderer* renderer, const pdl_world* world);
 void pdl_render_3d_setup(pdl_renderer* renderer);
 /* Frees the 3D buffers (render3d.c). */
 void pdl_render_3d_free(pdl_renderer* renderer);
+/* The ray through pixel (x, y) (pixel centres at + 0.5): its f component is 1, so eye + t ray
+ * is the point at view depth t (render3d.c). */
+pdl_vec3 pdl_render_pixel_ray(const pdl_renderer* renderer, float x, float y);
 
 /* ---- colours ------------------------------------------------------------------------------------ */
 
@@ -120,6 +128,30 @@ static inline void scalar_range(const pdl_render_def* d, const pdl_particle_data
 	if (!(b > a)) b = a + 1;
 	*lo = a, *hi = b;
 }
+
+/* ---- the liquid look (render_liquid.c) ------------------------------------------------------------ */
+
+/* A band of rows of a liquid pass; radius: the particles' sphere radius, world units. */
+typedef struct liquid_job {
+	const pdl_renderer* r;
+	float radius;
+	int from, to;
+} liquid_job;
+
+/* The light and sky the water reflects. */
+typedef struct liquid_light {
+	pdl_vec3 direction;    /* towards the light, world space, unit */
+	rgbf horizon, zenith;  /* the sky along a level and an upward ray */
+	float specular, shininess;
+} liquid_light;
+
+/* The bilateral filter of the depth: along rows (depth into liquid_tmp), then along columns
+ * (liquid_tmp into liquid_depth); run_bands jobs of liquid_job, the second after the first. */
+void* pdl_liquid_blur_rows(void* job);
+void* pdl_liquid_blur_columns(void* job);
+/* The colour of the water at pixel (x, y), where liquid_depth is finite and nearer than
+ * liquid_bg_depth. */
+rgbf pdl_liquid_color(const pdl_renderer* r, const liquid_light* light, int x, int y, float radius);
 
 /* ---- bodies ------------------------------------------------------------------------------------- */
 

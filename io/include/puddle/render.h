@@ -60,6 +60,10 @@ typedef struct pdl_render_def {
 	uint32_t material_colors[PDL_MAX_MATERIALS];
 	/** 3D worlds only: the camera the picture is seen through (ranges as in camera.h). */
 	pdl_camera camera;
+	/** 3D worlds only: draw the fluid as a liquid (one smoothed surface that refracts what is
+	 * behind it, reflects a sky and absorbs in the fluid's colour by its thickness) instead of
+	 * shaded spheres. pdl_render_def_from_scene sets it; false in a zeroed def. */
+	bool liquid;
 } pdl_render_def;
 
 /** The scene's output section as a render def (size, view = scene bounds, colours; camera: one

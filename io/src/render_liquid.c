@@ -1,0 +1,236 @@
+/* The liquid look of 3D pictures (render.h, pdl_render_def.liquid): screen-space fluid rendering
+ * in software, the same steps a GPU takes (van der Laan, Green & Sainz 2009, "Screen Space Fluid
+ * Rendering with Curvature Flow"), so the command line's pictures look like the viewer's and the
+ * page's without a display or a GPU:
+ *
+ *   1. depth       the particles' spheres, nearest front surface per pixel (render3d.c's pass 2),
+ *                  with their thickness (the chord through each sphere, summed) and their colour
+ *                  weighted by it
+ *   2. smoothing   a separable bilateral filter of that depth (rows, then columns): the spheres'
+ *                  bumps melt into one surface while a nearer sheet stays in front of a farther
+ *                  one (the filter ignores depths more than a few radii away)
+ *   3. normals     from the smoothed depth, by the smaller one-sided difference (no halo at the
+ *                  silhouette)
+ *   4. shading     Fresnel (Schlick) between the refraction of what lies behind the water (the
+ *                  picture without the fluid, sampled off by the normal) and the reflection of a
+ *                  sky, Beer-Lambert absorption through the thickness in the fluid's own colour,
+ *                  and a highlight
+ *
+ * Every pass writes only its band of rows and reads the previous pass's whole buffer, so the
+ * picture is the same for any thread count. */
+#include "render_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Blur radius in particle radii (projected), and the pixels it may take at most. */
+#define BLUR_RADII 3.0f
+#define BLUR_MAX_PIXELS 32
+/* Depth differences beyond this many particle radii are not blended (a front sheet stays), and
+ * beyond this many pixel widths per pixel of distance (the slope of a surface seen obliquely). */
+#define BLUR_DEPTH_RADII 2.0f
+#define BLUR_SLOPE 3.0f
+/* Fresnel reflectance of water seen head on ((1.33 - 1) / (1.33 + 1))^2. */
+#define WATER_F0 0.02f
+/* How far the refraction shifts the background per unit of normal slope: this share of the
+ * water's thickness, which counts up to this many particle radii. */
+#define REFRACT_SHARE 0.25f
+#define REFRACT_THICK_RADII 6.0f
+/* Absorption per particle radius of water: the share of a colour's complement taken away, and
+ * a little of every colour (clear water darkens slightly with depth). */
+#define ABSORB 0.12f
+#define ABSORB_GREY 0.004f
+/* How much of the fluid's own colour thick water shows where the light it absorbed went. */
+#define SCATTER 0.85f
+
+static inline float clampf(float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* The Gaussian's weights along the filter, exp(-k^2 / (2 sigma^2)) with sigma = reach / 2, for
+ * every reach: [reach][|k|]. */
+typedef struct spatial_weights {
+	float w[BLUR_MAX_PIXELS + 1][BLUR_MAX_PIXELS + 1];
+} spatial_weights;
+
+static void spatial_weights_init(spatial_weights* t)
+{
+	for (int reach = 1; reach <= BLUR_MAX_PIXELS; ++reach)
+		for (int k = 0; k <= reach; ++k) t->w[reach][k] = expf(-2.0f * (float)(k * k) / (float)(reach * reach));
+}
+
+/* The blur's reach at view depth d, pixels. */
+static int reach_at(const liquid_job* job, float d)
+{
+	return (int)clampf(BLUR_RADII * job->radius * job->r->view.focal / d, 1, BLUR_MAX_PIXELS);
+}
+
+/* One pass of the separable bilateral filter over rows [from, to): along x (from depth into
+ * tmp) or along y (from tmp into smooth). */
+static void blur_pass(const liquid_job* job, const spatial_weights* table, bool along_y)
+{
+	const pdl_renderer* r = job->r;
+	const int w = r->def.width, h = r->def.height;
+	const float* in = along_y ? r->liquid_tmp : r->depth;
+	float* out = along_y ? r->liquid_depth : r->liquid_tmp;
+	const float depth_sigma = BLUR_DEPTH_RADII * job->radius;
+	const float inv_2sz = 1.0f / (2 * depth_sigma * depth_sigma);
+	for (int y = job->from; y < job->to; ++y)
+		for (int x = 0; x < w; ++x) {
+			size_t at = (size_t)y * (size_t)w + (size_t)x;
+			float d0 = in[at];
+			if (!(d0 < INFINITY)) {
+				out[at] = INFINITY;
+				continue;
+			}
+			const int reach = reach_at(job, d0);
+			const float* spatial = table->w[reach];
+			/* a surface seen at a grazing angle changes depth by several pixels' widths per pixel:
+			 * the depth range allowed grows with the distance, or such surfaces would keep their
+			 * bumps along the screen's y (streaks) */
+			const float slope = BLUR_SLOPE * d0 / r->view.focal;
+			float sum = 0, weight = 0;
+			for (int k = -reach; k <= reach; ++k) {
+				int xx = along_y ? x : x + k, yy = along_y ? y + k : y;
+				if (xx < 0 || xx >= w || yy < 0 || yy >= h) continue;
+				float d = in[(size_t)yy * (size_t)w + (size_t)xx];
+				if (!(d < INFINITY)) continue;
+				float dd = fmaxf(0.0f, fabsf(d - d0) - slope * (float)abs(k));
+				float wk = spatial[abs(k)];
+				if (dd > 0) wk *= expf(-dd * dd * inv_2sz);
+				sum += wk * d, weight += wk;
+			}
+			out[at] = sum / weight;
+		}
+}
+
+/* A plain Gaussian of the thickness and the weighted colour (4 values a pixel), with the
+ * depth's reach: the sum of sphere chords is grainy, the light through water is not. Rows:
+ * from liquid_thick/liquid_tint into liquid_tmp4; columns: back. */
+static void blur_thickness(const liquid_job* job, const spatial_weights* table, bool along_y)
+{
+	const pdl_renderer* r = job->r;
+	const int w = r->def.width, h = r->def.height;
+	for (int y = job->from; y < job->to; ++y)
+		for (int x = 0; x < w; ++x) {
+			size_t at = (size_t)y * (size_t)w + (size_t)x;
+			float* out = along_y ? NULL : r->liquid_tmp4 + 4 * at;
+			float sum[4] = {0, 0, 0, 0}, weight = 0;
+			float d0 = r->depth[at];
+			/* half the depth's reach: the thickness only has to lose the spheres' grain */
+			const int reach = d0 < INFINITY ? (reach_at(job, d0) + 1) / 2 : 1;
+			const float* spatial = table->w[reach];
+			for (int k = -reach; k <= reach; ++k) {
+				int xx = along_y ? x : x + k, yy = along_y ? y + k : y;
+				if (xx < 0 || xx >= w || yy < 0 || yy >= h) continue;
+				size_t from = (size_t)yy * (size_t)w + (size_t)xx;
+				float wk = spatial[abs(k)], v[4];
+				if (along_y) {
+					memcpy(v, r->liquid_tmp4 + 4 * from, sizeof v);
+				} else {
+					v[0] = r->liquid_thick[from];
+					memcpy(v + 1, r->liquid_tint + 3 * from, 3 * sizeof v[0]);
+				}
+				for (int c = 0; c < 4; ++c) sum[c] += wk * v[c];
+				weight += wk;
+			}
+			if (along_y) {
+				r->liquid_thick[at] = sum[0] / weight;
+				for (int c = 0; c < 3; ++c) r->liquid_tint[3 * at + (size_t)c] = sum[1 + c] / weight;
+			} else {
+				for (int c = 0; c < 4; ++c) out[c] = sum[c] / weight;
+			}
+		}
+}
+
+static void* blur(void* arg, bool along_y)
+{
+	spatial_weights table; /* 4 kB */
+	spatial_weights_init(&table);
+	blur_pass(arg, &table, along_y);
+	blur_thickness(arg, &table, along_y);
+	return NULL;
+}
+
+void* pdl_liquid_blur_rows(void* arg) { return blur(arg, false); }
+
+void* pdl_liquid_blur_columns(void* arg) { return blur(arg, true); }
+
+/* The world position the smoothed depth puts at pixel (x, y): eye + depth * its ray. */
+static pdl_vec3 position_at(const pdl_renderer* r, int x, int y, float depth)
+{
+	pdl_vec3 d = pdl_render_pixel_ray(r, (float)x + 0.5f, (float)y + 0.5f);
+	const pdl_vec3 e = r->view.eye;
+	return (pdl_vec3){e.x + depth * d.x, e.y + depth * d.y, e.z + depth * d.z};
+}
+
+/* The step to the neighbour along x (dx = 1) or y (dy = 1) whose depth differs least: the
+ * surface's tangent there, not the jump to whatever lies behind its edge. */
+static bool tangent(const pdl_renderer* r, int x, int y, int dx, int dy, pdl_vec3 p, float d0, pdl_vec3* t)
+{
+	const int w = r->def.width, h = r->def.height;
+	float best = INFINITY;
+	for (int s = -1; s <= 1; s += 2) {
+		int xx = x + s * dx, yy = y + s * dy;
+		if (xx < 0 || xx >= w || yy < 0 || yy >= h) continue;
+		float d = r->liquid_depth[(size_t)yy * (size_t)w + (size_t)xx];
+		if (!(d < INFINITY) || !(fabsf(d - d0) < best)) continue;
+		best = fabsf(d - d0);
+		pdl_vec3 q = position_at(r, xx, yy, d);
+		*t = (pdl_vec3){(q.x - p.x) * (float)s, (q.y - p.y) * (float)s, (q.z - p.z) * (float)s};
+	}
+	return best < INFINITY;
+}
+
+static float dot3(pdl_vec3 a, pdl_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+
+static pdl_vec3 unit(pdl_vec3 a)
+{
+	float len = sqrtf(dot3(a, a));
+	return len > 0 ? (pdl_vec3){a.x / len, a.y / len, a.z / len} : a;
+}
+
+rgbf pdl_liquid_color(const pdl_renderer* r, const liquid_light* light, int x, int y, float radius)
+{
+	const int w = r->def.width, h = r->def.height;
+	const size_t at = (size_t)y * (size_t)w + (size_t)x;
+	const float d0 = r->liquid_depth[at];
+	pdl_vec3 dir = unit(pdl_render_pixel_ray(r, (float)x + 0.5f, (float)y + 0.5f));
+	pdl_vec3 p = position_at(r, x, y, d0), tx = {0, 0, 0}, ty = {0, 0, 0}, n;
+	bool has_x = tangent(r, x, y, 1, 0, p, d0, &tx), has_y = tangent(r, x, y, 0, 1, p, d0, &ty);
+	if (has_x && has_y) {
+		/* x right, y down on the screen: tx x ty points away from the viewer; flip to face it */
+		n = unit((pdl_vec3){tx.y * ty.z - tx.z * ty.y, tx.z * ty.x - tx.x * ty.z, tx.x * ty.y - tx.y * ty.x});
+		if (dot3(n, dir) > 0) n = (pdl_vec3){-n.x, -n.y, -n.z};
+	} else {
+		n = (pdl_vec3){-dir.x, -dir.y, -dir.z}; /* a lone pixel faces the viewer */
+	}
+	/* what the water shows: the refracted background, absorbed through its thickness */
+	const float thick = fmaxf(r->liquid_thick[at], 1e-6f * radius);
+	const float tint_r = r->liquid_tint[3 * at] / thick, tint_g = r->liquid_tint[3 * at + 1] / thick,
+	            tint_b = r->liquid_tint[3 * at + 2] / thick;
+	const pdl_view3* v = &r->view;
+	float slope_x = dot3(n, v->r), slope_y = dot3(n, v->u); /* the normal's screen components */
+	float shift = REFRACT_SHARE * fminf(thick, REFRACT_THICK_RADII * radius) * v->focal / d0; /* pixels */
+	int sx = (int)clampf((float)x - slope_x * shift, 0, (float)(w - 1));
+	int sy = (int)clampf((float)y + slope_y * shift, 0, (float)(h - 1));
+	size_t behind = (size_t)sy * (size_t)w + (size_t)sx;
+	if (!(r->liquid_bg_depth[behind] > d0)) behind = at; /* that pixel shows something in front */
+	rgbf bg = {r->liquid_bg[3 * behind], r->liquid_bg[3 * behind + 1], r->liquid_bg[3 * behind + 2]};
+	const float radii = thick / radius;
+	float tr = expf(-(ABSORB * (1 - tint_r) + ABSORB_GREY) * radii);
+	float tg = expf(-(ABSORB * (1 - tint_g) + ABSORB_GREY) * radii);
+	float tb = expf(-(ABSORB * (1 - tint_b) + ABSORB_GREY) * radii);
+	rgbf refracted = {bg.r * tr + SCATTER * tint_r * (1 - tr), bg.g * tg + SCATTER * tint_g * (1 - tg),
+	                  bg.b * tb + SCATTER * tint_b * (1 - tb)};
+	/* what it reflects: the sky along the mirrored ray */
+	float cosine = fmaxf(0.0f, -dot3(n, dir)), c5 = 1 - cosine;
+	float fresnel = WATER_F0 + (1 - WATER_F0) * c5 * c5 * c5 * c5 * c5;
+	float along = 2 * dot3(n, dir);
+	pdl_vec3 mirrored = {dir.x - along * n.x, dir.y - along * n.y, dir.z - along * n.z};
+	rgbf sky = mix(light->horizon, light->zenith, clampf(mirrored.y, 0, 1));
+	rgbf c = mix(refracted, sky, fresnel);
+	/* the light's highlight (Blinn-Phong, the half vector of the light and the eye) */
+	pdl_vec3 half = unit((pdl_vec3){light->direction.x - dir.x, light->direction.y - dir.y, light->direction.z - dir.z});
+	float spec = light->specular * powf(fmaxf(0.0f, dot3(n, half)), light->shininess);
+	return (rgbf){c.r + spec, c.g + spec, c.b + spec};
+}
