@@ -56,7 +56,7 @@ typedef struct viewer_options {
 	viewer_render_mode render;
 	viewer_color_mode color;
 	bool render_set, color_set;
-	int preset; /* -1: none */
+	const char* preset; /* NULL: none */
 } viewer_options;
 
 /* ---- App --------------------------------------------------------------------------------- */
@@ -352,6 +352,7 @@ static void usage(FILE* out)
 	        "  --render MODE          metaball | dots\n"
 	        "  --color MODE           material | speed | density | pressure\n"
 	        "  --preset NAME          turn the scene's fluid into water, lava, slime or stratify\n"
+	        "                         (scenes/presets/materials.json, scaled to the scene)\n"
 	        "  --paused               start paused\n"
 	        "  --no-panel             start with the side panel hidden (Tab shows it)\n"
 	        "  --ui-scale F           scale the panel's text and widgets (default: from the display)\n"
@@ -451,11 +452,7 @@ static int parse_options(int argc, char** argv, viewer_options* o, viewer_app* a
 			o->color_set = true;
 			++i;
 		} else if (strcmp(a, "--preset") == 0) {
-			o->preset = -1;
-			for (int p = 0; p < VIEWER_PRESET_COUNT; ++p) {
-				if (strcmp(next, viewer_preset_name((viewer_preset)p)) == 0) o->preset = p;
-			}
-			ok = o->preset >= 0;
+			o->preset = next; /* looked up once the presets file is read */
 			++i;
 		} else if (strcmp(a, "--vsync") == 0) {
 			ok = strcmp(next, "on") == 0 || strcmp(next, "off") == 0;
@@ -618,7 +615,6 @@ int main(int argc, char** argv)
 	o.window_height = 800;
 	o.vsync = -1;
 	o.ui_scale = 0.0f; /* 0: from the display */
-	o.preset = -1;
 	int parsed = parse_options(argc, argv, &o, &app);
 	if (parsed != 0) return parsed == 1 ? 0 : 2;
 	if (o.render_set) app.render.mode = o.render;
@@ -674,9 +670,10 @@ int main(int argc, char** argv)
 	}
 	viewer_show_scene(&app, &first_scene, o.scene);
 	memset(&first_scene, 0, sizeof first_scene); /* the app owns it now */
-	if (o.preset >= 0 && !viewer_apply_preset(app.scene.world, (viewer_preset)o.preset, err,
-	                                          sizeof err)) {
-		fprintf(stderr, "puddle-view: preset: %s\n", err);
+	if (o.preset != NULL && !viewer_apply_preset(app.scene.world, viewer_preset_find(o.preset),
+	                                             &app.scene.preset_basis, err, sizeof err)) {
+		fprintf(stderr, "puddle-view: preset '%s': %s%s%s\n", o.preset, err,
+		        viewer_presets_problem()[0] != '\0' ? "; " : "", viewer_presets_problem());
 		status = 1;
 		goto done;
 	}

@@ -101,12 +101,12 @@ static void scene_section(viewer_app* app)
 	            viewer_obstacle_count(world), pdl_world_body_count(world), pdl_world_time(world));
 
 	ImGui::TextUnformatted("presets:");
-	for (int p = 0; p < VIEWER_PRESET_COUNT; ++p) {
+	for (int p = 0; p < viewer_preset_count(); ++p) {
 		ImGui::SameLine();
-		if (ImGui::Button(viewer_preset_name((viewer_preset)p))) {
+		if (ImGui::Button(viewer_preset_name(p))) {
 			char err[256];
-			if (viewer_apply_preset(app->scene.world, (viewer_preset)p, err, sizeof err)) {
-				viewer_message(app, "preset %s", viewer_preset_name((viewer_preset)p));
+			if (viewer_apply_preset(app->scene.world, p, &app->scene.preset_basis, err, sizeof err)) {
+				viewer_message(app, "preset %s", viewer_preset_name(p));
 			} else {
 				viewer_message(app, "preset: %s", err);
 			}

@@ -1,4 +1,4 @@
-/* puddle-view: the worlds the viewer can show, and the material presets.
+/* puddle-view: the worlds the viewer can show.
  *
  * The list: the scene files of scenes/ (when built with puddle_io, see scene_files.c), then the
  * viewer's own scenes, built in code so that it also runs with nothing but the core library.
@@ -7,6 +7,8 @@
  * much of it there is. Sizes are in units of h = 1: a fill spaced at rest density 4 holds about 9
  * particles per unit^2 in 2D, and about 11.4 per unit^3 in 3D (a face-centred cubic lattice of
  * spacing 0.498 h, sqrt(2) / 0.498^3).
+ *
+ * The material presets are presets.c's, read from <scenes dir>/presets/materials.json.
  *
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L /* opendir */
@@ -17,160 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- Presets ------------------------------------------------------------------------------ */
-
-static const char* preset_names[VIEWER_PRESET_COUNT] = {"water", "lava", "slime", "stratify"};
-
-const char* viewer_preset_name(viewer_preset preset)
-{
-	return (unsigned)preset < VIEWER_PRESET_COUNT ? preset_names[preset] : "?";
-}
-
-pdl_material_def viewer_preset_material(viewer_preset preset, int layer)
-{
-	pdl_material_def m = pdl_default_material_def();
-	switch (preset) {
-	case VIEWER_PRESET_WATER:
-		break;
-	case VIEWER_PRESET_LAVA:
-		/* Reference 002's "more viscous substance": strong viscosity impulses damp relative
-		 * motion, so it creeps and piles up; a little wall friction and stickiness. */
-		m.viscosity_sigma = 3.0f;
-		m.viscosity_beta = 0.6f;
-		m.stiffness = 40.0f;
-		m.near_stiffness = 40.0f;
-		m.mass = 1.5f;
-		m.wall_friction = 0.6f;
-		m.wall_stickiness = 20.0f;
-		m.color = 0xff5a1f;
-		break;
-	case VIEWER_PRESET_SLIME:
-		/* Clavet section 4: springs between neighbours make it elastic, plasticity lets it
-		 * flow slowly once stretched past the yield ratio; stickiness holds it to walls. */
-		m.spring_stiffness = 150.0f;
-		m.yield_ratio = 0.15f;
-		m.plasticity = 0.4f;
-		m.viscosity_sigma = 1.0f;
-		m.viscosity_beta = 0.3f;
-		m.wall_stickiness = 60.0f;
-		m.stick_distance = 0.5f;
-		m.color = 0x74d13e;
-		break;
-	case VIEWER_PRESET_STRATIFY: {
-		/* Reference 001's three density classes: heavier particles win the mass-weighted
-		 * displacement and sink through lighter ones. Its classes differ by 1.5x from lightest
-		 * to heaviest (8, 10, 12); a wider spread (1, 2, 4 was tried) makes the light particles
-		 * take most of each displacement and the fluid boils at one substep. */
-		static const float masses[3] = {0.8f, 1.0f, 1.25f};
-		static const float gravity_scales[3] = {0.75f, 1.0f, 1.2f};
-		static const uint32_t colors[3] = {0xf2c14e, 0xe0594a, 0x3b4fb0};
-		int k = layer < 0 ? 0 : (layer > 2 ? 2 : layer);
-		m.mass = masses[k];
-		m.gravity_scale = gravity_scales[k];
-		m.color = colors[k];
-		break;
-	}
-	default:
-		break;
-	}
-	return m;
-}
-
-int viewer_substeps_needed(const pdl_world* world)
-{
-	/* types.h: k dt_sub^2 / h (and the same for k_near) must stay below about 0.02. */
-	pdl_world_def def = pdl_world_get_def(world);
-	float k = 0;
-	for (int m = 0; m < pdl_world_material_count(world); ++m) {
-		pdl_material_def md = pdl_world_get_material(world, m);
-		k = fmaxf(k, fmaxf(md.stiffness, md.near_stiffness));
-		k = fmaxf(k, md.spring_stiffness * 0.25f);
-	}
-	double needed = ceil((double)def.dt * sqrt((double)k / (0.02 * def.interaction_radius)));
-	if (needed < 1) needed = 1;
-	if (needed > 64) needed = 64;
-	return (int)needed;
-}
-
-bool viewer_apply_preset(pdl_world* world, viewer_preset preset, char* err, int err_size)
-{
-	pdl_error e;
-	int materials = pdl_world_material_count(world);
-	int wanted = preset == VIEWER_PRESET_STRATIFY ? 3 : 1;
-	for (int m = 0; m < wanted || m < materials; ++m) {
-		pdl_material_def def = viewer_preset_material(preset, m);
-		bool ok = m < materials ? pdl_world_set_material(world, m, &def, &e) == PDL_OK
-		                        : pdl_world_add_material(world, &def, &e) >= 0;
-		if (!ok) {
-			snprintf(err, (size_t)err_size, "%s", e.message);
-			return false;
-		}
-	}
-
-	/* Deal the particles out: by id for stratify (a fine mix that then separates), all to
-	 * material 0 otherwise. */
-	pdl_particle_data p = pdl_world_particles(world);
-	if (p.count > 0) {
-		/* set_particles copies from the arrays it is given, so hand it copies, not the world's
-		 * own buffers (a copy onto itself is an overlapping memcpy) */
-		size_t n = (size_t)p.count;
-		/* x, y, vx, vy, and in 3D z, vz */
-		size_t arrays = p.z != NULL ? 6 : 4;
-		float* state = malloc(arrays * n * sizeof *state);
-		uint32_t* id = malloc(n * sizeof *id);
-		uint8_t* material = malloc(n);
-		if (state == NULL || id == NULL || material == NULL) {
-			free(state);
-			free(id);
-			free(material);
-			snprintf(err, (size_t)err_size, "out of memory");
-			return false;
-		}
-		memcpy(state, p.x, n * sizeof *state);
-		memcpy(state + n, p.y, n * sizeof *state);
-		memcpy(state + 2 * n, p.vx, n * sizeof *state);
-		memcpy(state + 3 * n, p.vy, n * sizeof *state);
-		if (p.z != NULL) {
-			memcpy(state + 4 * n, p.z, n * sizeof *state);
-			memcpy(state + 5 * n, p.vz, n * sizeof *state);
-		}
-		memcpy(id, p.id, n * sizeof *id);
-		for (size_t i = 0; i < n; ++i) {
-			material[i] = (uint8_t)(preset == VIEWER_PRESET_STRATIFY ? id[i] % 3u : 0u);
-		}
-		pdl_particle_data changed = p;
-		changed.x = state;
-		changed.y = state + n;
-		changed.vx = state + 2 * n;
-		changed.vy = state + 3 * n;
-		changed.z = p.z != NULL ? state + 4 * n : NULL;
-		changed.vz = p.z != NULL ? state + 5 * n : NULL;
-		changed.id = id;
-		changed.material = material;
-		changed.density = NULL;
-		changed.pressure = NULL;
-		/* springs join particles of one material only, so a new material layout drops them */
-		changed.spring_partner = NULL;
-		changed.spring_rest = NULL;
-		pdl_error_id status = pdl_world_set_particles(world, &changed, &e);
-		free(state);
-		free(id);
-		free(material);
-		if (status != PDL_OK) {
-			snprintf(err, (size_t)err_size, "%s", e.message);
-			return false;
-		}
-	}
-
-	pdl_world_def def = pdl_world_get_def(world);
-	int substeps = viewer_substeps_needed(world);
-	if (substeps > def.substeps) {
-		def.substeps = substeps;
-		pdl_world_set_def(world, &def, NULL);
-	}
-	return true;
-}
 
 /* ---- Built-in scenes ------------------------------------------------------------------------ */
 
@@ -236,6 +84,16 @@ static void fill_box(scene_builder* b, int material, float x, float y, float hx,
 	if (pdl_world_fill(b->world, &def, &e) < 0) fail(b, &e);
 }
 
+/* The built-in scenes are written at the presets' reference scale (h = 1, g = 10); without the
+ * presets file the fluid stays water. */
+static void apply_preset(scene_builder* b, const char* name)
+{
+	int preset = viewer_preset_find(name);
+	if (b->failed || preset < 0) return;
+	viewer_preset_basis basis = viewer_preset_basis_of(b->world);
+	if (!viewer_apply_preset(b->world, preset, &basis, b->err, b->err_size)) b->failed = true;
+}
+
 static void fill_sunflower(scene_builder* b, int material, float x, float y, float radius)
 {
 	/* Reference 001 starts from a Fermat spiral: even spacing without lattice rows. */
@@ -297,7 +155,7 @@ static void fill_ball3(scene_builder* b, int material, pdl_vec3 position, float 
  * of a tank 32 x 20 x 14, released. */
 static void build_dam_3d(scene_builder* b)
 {
-	int water = add_material(b, viewer_preset_material(VIEWER_PRESET_WATER, 0));
+	int water = add_material(b, pdl_default_material_def());
 	add_box3(b, PDL_BOUNDARY_BOX_CONTAINER, (pdl_vec3){0, 10, 0}, (pdl_vec3){16, 10, 7});
 	fill_box3(b, water, (pdl_vec3){-11.8f, 7, 0}, (pdl_vec3){4, 7, 6.9f}, (pdl_vec3){0, 0, 0});
 }
@@ -306,7 +164,7 @@ static void build_dam_3d(scene_builder* b)
  * square tank 20 x 16 x 20 (about 17.5k). */
 static void build_drop_3d(scene_builder* b)
 {
-	int water = add_material(b, viewer_preset_material(VIEWER_PRESET_WATER, 0));
+	int water = add_material(b, pdl_default_material_def());
 	add_box3(b, PDL_BOUNDARY_BOX_CONTAINER, (pdl_vec3){0, 8, 0}, (pdl_vec3){10, 8, 10});
 	fill_box3(b, water, (pdl_vec3){0, 2, 0}, (pdl_vec3){9.9f, 2, 9.9f}, (pdl_vec3){0, 0, 0});
 	fill_ball3(b, water, (pdl_vec3){0, 11.5f, 0}, 3.5f, (pdl_vec3){0, -12.0f * b->scale, 0});
@@ -315,7 +173,7 @@ static void build_drop_3d(scene_builder* b)
 /* A dam break: a column of water released into a wide tank. */
 static void build_dam(scene_builder* b)
 {
-	int water = add_material(b, viewer_preset_material(VIEWER_PRESET_WATER, 0));
+	int water = add_material(b, pdl_default_material_def());
 	add_box(b, PDL_BOUNDARY_BOX_CONTAINER, 0, 20, 30, 20, 0);
 	fill_box(b, water, -20, 11, 9, 10);
 }
@@ -324,7 +182,7 @@ static void build_dam(scene_builder* b)
  * until it is touched (the drag test uses it). */
 static void build_pool(scene_builder* b)
 {
-	int water = add_material(b, viewer_preset_material(VIEWER_PRESET_WATER, 0));
+	int water = add_material(b, pdl_default_material_def());
 	add_box(b, PDL_BOUNDARY_BOX_CONTAINER, 0, 7, 10, 7, 0);
 	fill_box(b, water, 0, 3, 9.8f, 2.9f);
 }
@@ -332,7 +190,7 @@ static void build_pool(scene_builder* b)
 /* Reference 004: blobs of fluid dropped into a round container. */
 static void build_blobs(scene_builder* b)
 {
-	int water = add_material(b, viewer_preset_material(VIEWER_PRESET_WATER, 0));
+	int water = add_material(b, pdl_default_material_def());
 	add_circle(b, PDL_BOUNDARY_CIRCLE_CONTAINER, 0, 0, 20);
 	fill_sunflower(b, water, -8, 6, 5);
 	fill_sunflower(b, water, 7, 9, 4.5f);
@@ -342,30 +200,31 @@ static void build_blobs(scene_builder* b)
 /* Reference 001: three density classes, finely mixed, settle into layers. */
 static void build_stratify(scene_builder* b)
 {
-	add_material(b, viewer_preset_material(VIEWER_PRESET_STRATIFY, 0));
+	add_material(b, pdl_default_material_def());
 	add_box(b, PDL_BOUNDARY_BOX_CONTAINER, 0, 15, 22, 15, 0);
 	fill_box(b, 0, 0, 9, 16, 8);
-	if (!b->failed && !viewer_apply_preset(b->world, VIEWER_PRESET_STRATIFY, b->err, b->err_size))
-		b->failed = true;
+	apply_preset(b, "stratify");
 }
 
 /* Reference 002's lava, poured over a ramp and a boulder. */
 static void build_lava(scene_builder* b)
 {
-	int lava = add_material(b, viewer_preset_material(VIEWER_PRESET_LAVA, 0));
+	int lava = add_material(b, pdl_default_material_def());
 	add_box(b, PDL_BOUNDARY_BOX_CONTAINER, 0, 15, 25, 15, 0);
 	add_box(b, PDL_BOUNDARY_BOX, -6, 13, 11, 0.8f, -0.3f);
 	add_circle(b, PDL_BOUNDARY_CIRCLE, 12, 4, 3);
 	fill_box(b, lava, -16, 24, 7, 4.5f);
+	apply_preset(b, "lava");
 }
 
 /* Clavet's viscoelastic slime: a lump that bounces, sticks and slowly flows. */
 static void build_slime(scene_builder* b)
 {
-	int slime = add_material(b, viewer_preset_material(VIEWER_PRESET_SLIME, 0));
+	int slime = add_material(b, pdl_default_material_def());
 	add_circle(b, PDL_BOUNDARY_CIRCLE_CONTAINER, 0, 0, 18);
 	add_circle(b, PDL_BOUNDARY_CIRCLE, 0, -6, 3);
 	fill_sunflower(b, slime, 0, 8, 6);
+	apply_preset(b, "slime");
 }
 
 typedef struct builtin_scene {
@@ -435,6 +294,9 @@ static void list_scene_files(const char* dir)
 void viewer_scenes_init(const char* dir)
 {
 	scene_list_count = 0;
+	char presets[600];
+	snprintf(presets, sizeof presets, "%s/presets/materials.json", dir != NULL ? dir : ".");
+	viewer_presets_load(presets);
 	list_scene_files(dir);
 	for (int b = 0; b < BUILTIN_SCENE_COUNT && scene_list_count < MAX_LISTED_SCENES; ++b) {
 		if (viewer_scene_find(builtin_scenes[b].name) >= 0) continue;
@@ -518,10 +380,9 @@ static bool is_path(const char* name)
 	return strchr(name, '/') != NULL || (len > 5 && strcmp(name + len - 5, ".json") == 0);
 }
 
-bool viewer_scene_load(viewer_scene* scene, const char* name, const viewer_scene_options* options,
+static bool load_scene(viewer_scene* scene, const char* name, const viewer_scene_options* options,
                        char* err, int err_size)
 {
-	memset(scene, 0, sizeof *scene);
 	int index = viewer_scene_find(name);
 	if (index >= 0 && scene_list[index].builtin != NULL) {
 		return load_builtin(scene, scene_list[index].builtin, options, err, err_size);
@@ -538,6 +399,15 @@ bool viewer_scene_load(viewer_scene* scene, const char* name, const viewer_scene
 #endif
 	snprintf(err, (size_t)err_size, "no scene named '%s' (puddle-view --list)", name);
 	return false;
+}
+
+bool viewer_scene_load(viewer_scene* scene, const char* name, const viewer_scene_options* options,
+                       char* err, int err_size)
+{
+	memset(scene, 0, sizeof *scene);
+	if (!load_scene(scene, name, options, err, err_size)) return false;
+	scene->preset_basis = viewer_preset_basis_of(scene->world);
+	return true;
 }
 
 void viewer_scene_unload(viewer_scene* scene)

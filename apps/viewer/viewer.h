@@ -5,7 +5,8 @@
  * One topic a file: main.c (window and loop), view.c (settings names, 2D view maths, the
  * message line), gl.c (OpenGL entry points), renderer.c (GPU drawing and shaders), input.c
  * (mouse and keys acting on the world), bodies.c (rigid bodies: dropping, picking, their
- * shapes' geometry), scenes.c (the worlds the viewer can show, and presets), script.c (scripted
+ * shapes' geometry), scenes.c (the worlds the viewer can show), presets.c (the material presets
+ * of scenes/presets/materials.json, scaled to a scene), script.c (scripted
  * input replay), capture.c (screenshots and measurement files), panel.cpp (the Dear ImGui side
  * panel, behind a small C interface). A file calls only into its own layer or below, never in
  * a circle: docs/viewer.md, "Code map"; tests/check_layers.py checks it.
@@ -131,6 +132,12 @@ void viewer_view_world_to_pixel(const viewer_view* view, pdl_vec2 p, float* pixe
 
 /* ---- Scenes and presets (scenes.c) ------------------------------------------------------ */
 
+/** What a material preset is scaled by (presets.c): a scene's interaction radius h, |gravity| g
+ * (10 h/s^2 without gravity), and the mean rest density and mass of its materials. */
+typedef struct viewer_preset_basis {
+	float h, g, rest_density, mass;
+} viewer_preset_basis;
+
 /** A world to show. R rebuilds it from its name. */
 typedef struct viewer_scene {
 	char name[64];
@@ -150,6 +157,8 @@ typedef struct viewer_scene {
 	 * obstacles; otherwise the viewer's. */
 	bool has_colors;
 	uint32_t inside_color, outside_color, obstacle_color;
+	/** The scene as loaded, for scaling presets (presets.c). */
+	viewer_preset_basis preset_basis;
 } viewer_scene;
 
 /** A 3D scene's world box [lo, hi]: its containers' bounds, else its particles'. */
@@ -190,27 +199,38 @@ bool viewer_scene_file_describe(const char* path, char* name, int name_size, cha
                                 int description_size);
 #endif
 
-/** Material presets (reference 002's water and lava, reference 001's three density classes). */
-typedef enum viewer_preset {
-	VIEWER_PRESET_WATER = 0,
-	VIEWER_PRESET_LAVA,
-	VIEWER_PRESET_SLIME,
-	/** Three materials, light to heavy (reference 001), mixed particle by particle: they settle
-	 * in layers. */
-	VIEWER_PRESET_STRATIFY,
-	VIEWER_PRESET_COUNT
-} viewer_preset;
+/* ---- Material presets (presets.c) --------------------------------------------------------- */
 
-const char* viewer_preset_name(viewer_preset preset);
-/** Substeps the world's stiffest material needs to stay stable (types.h: k dt_sub^2 / h below
- * about 0.02). */
+#define VIEWER_MAX_PRESETS 16
+#define VIEWER_PRESET_MAX_LAYERS 8
+
+
+/** Reads the presets (water, lava, slime, stratify) from scenes/presets/materials.json, the file
+ * the web page reads too: values written for a reference scene, with a unit per field that says
+ * how it scales (docs/viewer.md, "Presets"). False, with viewer_presets_problem() saying why, if
+ * it cannot: then there are no presets. Needs puddle_io (cJSON). */
+bool viewer_presets_load(const char* path);
+/** Why the last viewer_presets_load failed, or "". */
+const char* viewer_presets_problem(void);
+int viewer_preset_count(void);
+const char* viewer_preset_name(int preset);
+/** Index of a preset by name, or -1. */
+int viewer_preset_find(const char* name);
+/** Its materials: 1, or 3 for stratify (heavy, medium, light). */
+int viewer_preset_layer_count(int preset);
+/** A world's basis as it stands (viewer_scene_load keeps the loaded scene's in the scene). */
+viewer_preset_basis viewer_preset_basis_of(const pdl_world* world);
+/** The material def of a preset's layer, scaled to a scene's basis. */
+pdl_material_def viewer_preset_material(int preset, int layer, const viewer_preset_basis* basis);
+/** Substeps the world's stiffest material needs to stay stable (types.h: k dt_sub^2 / h and
+ * 0.25 k_spring dt_sub^2 below about 0.02). */
 int viewer_substeps_needed(const pdl_world* world);
-/** The material def of a preset (for stratify: layer 0, 1 or 2). */
-pdl_material_def viewer_preset_material(viewer_preset preset, int layer);
-/** Applies a preset to every particle of the world: water, lava and slime turn every material
- * into that fluid; stratify makes three materials and deals them out across the particles.
- * Also raises substeps where the preset's stiffness needs it. */
-bool viewer_apply_preset(pdl_world* world, viewer_preset preset, char* err, int err_size);
+/** Applies a preset to every particle of the world, scaled to `basis` (the scene as loaded, so
+ * that presets applied one after another do not drift): its materials replace the world's and
+ * are dealt out over the particles by id (one material: all of them; stratify: a fine mix that
+ * separates). Also raises substeps where the preset's stiffness needs it. */
+bool viewer_apply_preset(pdl_world* world, int preset, const viewer_preset_basis* basis, char* err,
+                         int err_size);
 
 /* ---- Interaction (input.c) --------------------------------------------------------------- */
 

@@ -2,7 +2,7 @@
 // the tools and the render settings. Controllers write straight into the running world between
 // steps (pdl_world_set_def / pdl_world_set_material take effect on the next step).
 import GUI from 'lil-gui';
-import { MATERIAL_PRESETS, substepsNeeded } from './presets.js';
+import { MATERIAL_PRESETS, presetBasis, presetMaterial, substepsNeeded } from './presets.js';
 import { BODY_SHAPES, TOOLS } from './tools.js';
 import { COLOR_MODES } from '../src/scene.js';
 
@@ -196,7 +196,7 @@ export class Panel {
 			this.fixSubsteps(this.worldState);
 		});
 		folder.add(values, 'preset', ['(scene)', ...Object.keys(MATERIAL_PRESETS)]).name('preset').onChange((p) => {
-			const fields = p === '(scene)' ? d.scene.materials[id].def : { ...d.puddle.defaultMaterialDef(), ...scalePreset(MATERIAL_PRESETS[p], h) };
+			const fields = p === '(scene)' ? d.scene.materials[id].def : presetMaterial(p, presetBasis(d.scene), d.puddle.defaultMaterialDef());
 			apply(fields);
 			Object.assign(values, w.getMaterial(id));
 			folder.controllersRecursive().forEach((c) => c.updateDisplay());
@@ -218,12 +218,4 @@ export class Panel {
 			this.substeps.updateDisplay();
 		}
 	}
-}
-
-// Presets are written for h = 1: accelerations (stiffness, stickiness) scale with h, beta with 1/h.
-function scalePreset(fields, h) {
-	const out = { ...fields };
-	for (const [field, , , , scaled, power = scaled ? 1 : 0] of MATERIAL_FIELDS)
-		if (field in out && power !== 0) out[field] *= h ** power;
-	return out;
 }

@@ -1,36 +1,58 @@
-// Material presets of the panel: the same four the native viewer offers (apps/viewer/scenes.c),
-// as fields over the core's default material (water at h = 1).
+// Material presets of the panel, read from scenes/presets/materials.json: the one file the native
+// viewer reads too (apps/viewer/presets.c, --preset and its panel's buttons). The file writes
+// each value for a reference scene (h = 1, |g| = 10, rest density 4, mass 1) and gives each field
+// a unit; presetMaterial() scales it to a scene by that unit, the same rule as presets.c.
 
-/** name -> fields over pdl_default_material_def(). */
-export const MATERIAL_PRESETS = {
-	water: {},
-	// Reference 002's "more viscous substance": strong viscosity impulses damp relative motion,
-	// so it creeps and piles up; some wall friction and stickiness.
-	lava: {
-		viscosity_sigma: 3, viscosity_beta: 0.6, stiffness: 40, near_stiffness: 40, mass: 1.5,
-		wall_friction: 0.6, wall_stickiness: 20, color: 0xff5a1f,
-	},
-	// Clavet section 4: springs between neighbours make it elastic; plasticity lets it flow once
-	// stretched past the yield ratio; stickiness holds it to walls.
-	slime: {
-		spring_stiffness: 150, yield_ratio: 0.15, plasticity: 0.4, viscosity_sigma: 1, viscosity_beta: 0.3,
-		wall_stickiness: 60, stick_distance: 0.5, color: 0x74d13e,
-	},
-	// Reference 001's three density classes (heavy, medium, light): rest densities 12/10/8 and
-	// gravity scales 1.2/1.0/0.75, with mass in proportion to rest density so the heavier class
-	// wins the mass-weighted displacement and sinks (scaled to h = 1 as tests/test_stratify.c).
-	'stratify heavy': { rest_density: 6, mass: 1.2, gravity_scale: 1.2, viscosity_sigma: 0.1, viscosity_beta: 0.05, color: 0x36c5d6 },
-	'stratify medium': { rest_density: 5, mass: 1, gravity_scale: 1, viscosity_sigma: 0.1, viscosity_beta: 0.05, color: 0x2a5fd4 },
-	'stratify light': { rest_density: 4, mass: 0.8, gravity_scale: 0.75, viscosity_sigma: 0.1, viscosity_beta: 0.05, color: 0x9b59d0 },
-};
+/** Where the server (server.mjs mounts the repository's scenes/ at /scenes/) serves the file. */
+export const PRESETS_URL = '/scenes/presets/materials.json';
 
-/** Solver substeps that keep k dt_sub^2 / h below 0.02 for every material (include/puddle/types.h). */
+/** The parsed file, or null when it cannot be read (the menus then offer only '(scene)'). */
+export const PRESETS = await fetch(PRESETS_URL).then((r) => (r.ok ? r.json() : null)).catch(() => null);
+
+/** Menu label -> [preset name, material index]: 'water', 'lava', 'slime', and for a preset of
+ * several materials one entry each ('stratify heavy', 'stratify medium', 'stratify light'). */
+export const MATERIAL_PRESETS = Object.fromEntries(Object.entries(PRESETS?.presets ?? {}).flatMap(([name, layers]) =>
+	layers.map((layer, i) => [layers.length > 1 ? `${name} ${layer.name ?? i}` : name, [name, i]])));
+
+/** What presets scale by: the scene's h, |gravity| (10 h/s^2 without), and its materials' mean
+ * rest density and mass as loaded (src/scene.js's parsed scene). */
+export function presetBasis(scene) {
+	const h = scene.world.interaction_radius, gr = scene.world.gravity;
+	const g = Math.hypot(gr.x, gr.y, gr.z ?? 0) || 10 * h;
+	const mean = (field) => scene.materials.reduce((sum, m) => sum + m.def[field], 0) / scene.materials.length;
+	return { h, g, rest_density: mean('rest_density'), mass: mean('mass') };
+}
+
+/** The material def of a menu entry, over `defaults` (the core's default material), scaled to
+ * `basis` by each field's unit in the file. */
+export function presetMaterial(label, basis, defaults, presets = PRESETS) {
+	const [name, layer] = MATERIAL_PRESETS[label];
+	const { about: _about, name: _name, color, ...fields } = presets.presets[name][layer];
+	const r = presets.reference, rate = (basis.g / basis.h) / (r.g / r.h);
+	const factor = {
+		1: 1, g: basis.g / r.g, 'g/h': rate, 'sqrt(g/h)': Math.sqrt(rate), '1/h': r.h / basis.h,
+		rest_density: basis.rest_density / r.rest_density, mass: basis.mass / r.mass,
+	};
+	const out = { ...defaults, ...fields };
+	if (color) out.color = parseInt(color.slice(1), 16);
+	for (const [field, unit] of Object.entries(presets.units)) {
+		if (field === 'about') continue;
+		if (!(unit in factor)) throw new Error(`${PRESETS_URL}: units.${field}: unknown unit ${unit}`);
+		out[field] *= factor[unit];
+	}
+	return out;
+}
+
+/** Solver substeps that keep k dt_sub^2 / h below 0.02 for every material (include/puddle/types.h),
+ * k weighted by (rest density / 4)^1.5 above 4 and springs held to 0.25 k_spring dt_sub^2, as
+ * viewer_substeps_needed (apps/viewer/presets.c) says why. */
 export function substepsNeeded(world) {
 	const def = world.def;
-	let k = 0;
+	let rate = 0; // 1/s^2
 	for (let m = 0; m < world.materialCount; ++m) {
 		const md = world.getMaterial(m);
-		k = Math.max(k, md.stiffness, md.near_stiffness, 0.25 * md.spring_stiffness);
+		const crowd = Math.max(1, (md.rest_density / 4) ** 1.5);
+		rate = Math.max(rate, crowd * Math.max(md.stiffness, md.near_stiffness) / def.interaction_radius, 0.25 * md.spring_stiffness);
 	}
-	return Math.min(64, Math.max(1, Math.ceil(def.dt * Math.sqrt(k / (0.02 * def.interaction_radius)))));
+	return Math.min(64, Math.max(1, Math.ceil(def.dt * Math.sqrt(rate / 0.02))));
 }
