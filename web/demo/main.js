@@ -12,7 +12,7 @@ import { applyFrame, buildWorld, resolveScene } from '../src/scene.js';
 import { Orbit } from './orbit.js';
 import { Panel } from './panel.js';
 import { Renderer } from './renderer.js';
-import { Renderer3D } from './renderer3d.js';
+import { Renderer3D, tankCorners } from './renderer3d.js';
 import { Tools } from './tools.js';
 
 // Reference 001's three-class stratification (scenes/stratify.json) is the page's default.
@@ -44,7 +44,9 @@ class Demo {
 		this.frame = 0;
 		this.accumulator = 0;
 		this.window = { start: performance.now(), frames: 0, steps: 0, stepMs: 0 };
-		this.stats = { fps: 0, stepsPerSecond: 0, msPerStep: 0, particles: 0, threads: 1, build: '' };
+		this.stats = { fps: 0, stepsPerSecond: 0, msPerStep: 0, particles: 0, threads: 1, build: '', realTime: null, slow: '' };
+		// simulated against wall seconds while running, over windows of REAL_TIME_WINDOW_S at least
+		this.pace = null;
 	}
 
 	async start() {
@@ -107,10 +109,8 @@ class Demo {
 		this.scene = scene;
 		this.orbit.attach(scene.camera);
 		document.getElementById('help').textContent = scene.dimensions === 3 ? HELP_3D : HELP_2D;
-		// what the scene shows: its description, two lines of it (all of it on hover)
-		const about = document.getElementById('about');
-		about.textContent = scene.description;
-		about.title = scene.description;
+		// what the scene shows: its description, all of it, under the canvas
+		document.getElementById('about').textContent = scene.description;
 		this.applySceneStyle(scene);
 		this.reset();
 		return scene;
@@ -169,11 +169,17 @@ class Demo {
 		}
 		this.window.stepMs += performance.now() - t0;
 		this.window.steps += frames;
+		if (this.pace) {
+			this.pace.simulated += frames * dt;
+			this.pace.stepMs += performance.now() - t0;
+			this.pace.steps += frames;
+		}
 	}
 
 	tick(now) {
 		const elapsed = Math.min(0.25, (now - this.last) / 1000);
 		this.last = now;
+		this.measurePace(now);
 		try {
 			if (!this.ui.paused) {
 				// fixed steps of dt at the page's time scale; when the engine cannot keep up, the
@@ -191,6 +197,46 @@ class Demo {
 		}
 		this.updateStats(now);
 		requestAnimationFrame((t) => this.tick(t));
+	}
+
+	/**
+	 * Whether the page keeps real time: simulated seconds advanced against wall seconds, over
+	 * windows of REAL_TIME_WINDOW_S or more while running (a pause, or a gap in the frames as
+	 * when the tab is hidden, starts a new window). Below REAL_TIME_LOW of the time scale, the
+	 * stats say how fast it runs and why: the engine's time per step, or too few frames for the
+	 * steps a frame may take.
+	 */
+	measurePace(now) {
+		const stalled = this.pace && now - this.pace.last > 1000;
+		if (this.ui.paused || stalled) {
+			this.pace = null;
+			if (this.ui.paused) {
+				this.stats.realTime = null;
+				this.stats.slow = '';
+				return;
+			}
+		}
+		if (!this.pace) {
+			this.pace = newPace(now);
+			return;
+		}
+		const p = this.pace, wall = (now - p.start) / 1000;
+		p.last = now;
+		++p.frames;
+		if (wall < REAL_TIME_WINDOW_S) return;
+		const rate = p.simulated / wall, target = this.ui.speed, s = this.stats;
+		s.realTime = rate;
+		s.slow = '';
+		if (rate < REAL_TIME_LOW * target) {
+			// the engine is what holds it back when stepping takes most of the wall time; else
+			// the frames are too few (slow drawing) for the steps a frame may take
+			const stepMs = p.steps ? p.stepMs / p.steps : 0, lasts = (1000 * this.world.def.dt) / target, most = this.ui.maxStepsPerFrame;
+			const why = p.stepMs > 500 * wall
+				? `the engine takes ${stepMs.toFixed(1)} ms per step of ${lasts.toFixed(1)} ms`
+				: `${(p.frames / wall).toFixed(0)} frames/s × at most ${most} step${most > 1 ? 's' : ''} per frame`;
+			s.slow = `running at ${rate.toFixed(2)}x real time${target !== 1 ? ` of the ${target}x asked` : ''} (${why})`;
+		}
+		this.pace = newPace(now);
 	}
 
 	render() {
@@ -227,6 +273,12 @@ class Demo {
 			`${s.particles} particles · ${bodiesText(this.world.bodyCount)}${def.substeps} substep${def.substeps > 1 ? 's' : ''} · ` +
 			`${s.threads} thread${s.threads > 1 ? 's' : ''} (${s.build})\n` +
 			`scene ${this.scene.name} · t = ${this.world.time.toFixed(1)} s`;
+		if (s.slow) {
+			const line = document.createElement('span');
+			line.className = 'slow';
+			line.textContent = `\n${s.slow}`;
+			this.statsBox.append(line);
+		}
 	}
 
 	/** Runs a panel change; shows the core's message instead of throwing. */
@@ -269,7 +321,28 @@ class Demo {
 	resetCamera() {
 		this.orbit.reset();
 	}
+
+	/**
+	 * For tests and the console: where the scene's tank (its container, else its bounds) lies on
+	 * the page, { left, top, right, bottom } in CSS pixels, as the last frame drew it.
+	 */
+	tankRect() {
+		this.render();
+		const r = this.canvas.getBoundingClientRect();
+		const { min, max } = this.scene.bounds;
+		const points = this.scene.dimensions === 3
+			? tankCorners(this.world.boundaries(), this.scene.bounds).map(([x, y, z]) => this.orbit.toCss(x, y, z))
+			: [this.renderer.toCss(min.x, min.y), this.renderer.toCss(max.x, max.y)];
+		const xs = points.map((p) => r.left + p.x), ys = points.map((p) => r.top + p.y);
+		return { left: Math.min(...xs), top: Math.min(...ys), right: Math.max(...xs), bottom: Math.max(...ys) };
+	}
 }
+
+// The stats line says the page runs slow when it simulates less than this share of the time
+// scale's seconds per wall second, measured over this many wall seconds at least.
+const REAL_TIME_LOW = 0.9;
+const REAL_TIME_WINDOW_S = 1.5;
+const newPace = (now) => ({ start: now, last: now, simulated: 0, frames: 0, steps: 0, stepMs: 0 });
 
 const bodiesText = (n) => (n === 0 ? '' : n === 1 ? '1 body · ' : `${n} bodies · `);
 

@@ -46,7 +46,9 @@ export class Panel {
 		scene.add(d.ui, 'threads', threadChoices).name(d.threadsPossible ? 'threads (reloads)' : 'threads (page not isolated)')
 			.onChange((n) => d.reloadWithThreads(n));
 
-		const tool = gui.addFolder('Tool (right repels, b drops a body)');
+		// folder titles stay short enough for one line of the panel; the keys are in the tooltip
+		const tool = gui.addFolder('Tool');
+		tool.$title.title = 'left button / touch: this tool (keys 1-5) · right button: repel (2D), orbit (3D) · b: drop a body';
 		const toolPicker = tool.add(d.tool, 'tool', TOOLS).name('left button / touch (1-5)');
 		d.tools.onToolChange = () => toolPicker.updateDisplay();
 		// [controller, min, max, step] at h = 1, rescaled for each scene's length unit

@@ -100,6 +100,17 @@ function boxCorners(b) {
 	return out;
 }
 
+/**
+ * The corners of the tank as drawn: each container's box (a sphere container's bounding box),
+ * else the scene's bounds. The page projects them for its tankRect().
+ */
+export function tankCorners(boundaries, bounds) {
+	const containers = boundaries.filter(isContainer);
+	if (!containers.length) return Array.from({ length: 8 }, (_, i) =>
+		[i & 1 ? bounds.max.x : bounds.min.x, i & 2 ? bounds.max.y : bounds.min.y, i & 4 ? bounds.max.z : bounds.min.z]);
+	return containers.flatMap((b) => boxCorners(isRound(b) ? { position: b.position, half_extents: { x: b.radius, y: b.radius, z: b.radius } } : b));
+}
+
 // half extents grown by 1% for edges drawn just outside a box
 const grown = (h) => ({ x: h.x * 1.01, y: h.y * 1.01, z: h.z * 1.01 });
 

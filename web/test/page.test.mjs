@@ -4,7 +4,9 @@
 // thrown (test/fixtures/pool.json), every colour mode draws its own picture, and the threaded
 // build gives the single-threaded build's results. 3D: the test fixture (test/fixtures/scene-3d.json, loaded with
 // ?sceneUrl=) draws, an orbit changes the picture, the wheel zooms, a left drag sends a pointer
-// ray that moves the fluid, touch works, every colour mode draws its own picture.
+// ray that moves the fluid, touch works, every colour mode draws its own picture. Layout: no panel
+// title wraps and no label overflows; the scene description shows in full and, with the help
+// line, under the canvas, clear of the tank; the stats say when the page runs below real time.
 // Tests that compare runs pause the page (?paused=1) and step it explicitly, so they do not
 // depend on how fast this machine renders.
 import assert from 'node:assert/strict';
@@ -128,7 +130,7 @@ function assertColourModesDiffer({ pictures, pressureVsDensity }, pressureIsDens
 }
 
 // the panel's tool folder
-const TOOL = 'Tool (right repels, b drops a body)';
+const TOOL = 'Tool';
 // the default body colour (pdl_default_body_def: wood)
 const WOOD = 0xb5651d;
 
@@ -659,6 +661,137 @@ describe('demo page, 3D', () => {
 		assert.equal(s.dimensions, 2);
 		assert.equal(s.camera, null);
 		assert.ok(s.coverage > 0.05);
+		assert.deepEqual(errors, []);
+		await page.close();
+	});
+});
+
+// Issue 23, point 4: what the page shows around the canvas stays readable and off the tank.
+describe('demo page, layout', () => {
+	// Runs in the page: every folder open, then the folder titles that do not fit their one line
+	// and the controller labels cut, run under their widget or out of the panel.
+	const panelOverflows = () => {
+		const gui = window.demo.panel.gui;
+		gui.open();
+		for (const f of gui.foldersRecursive()) f.open();
+		const bad = [];
+		const over = (e) => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1;
+		for (const t of document.querySelectorAll('#side .lil-gui > .title'))
+			if (over(t)) bad.push(`title "${t.textContent}": ${t.scrollWidth}x${t.scrollHeight} in ${t.clientWidth}x${t.clientHeight}`);
+		for (const c of document.querySelectorAll('#side .controller')) {
+			if (!c.offsetParent) continue; // hidden (the 2D-only render mode in 3D)
+			const name = c.querySelector('.name'), widget = c.querySelector('.widget');
+			const label = c.classList.contains('function') ? widget.querySelector('button') : name;
+			const under = !c.classList.contains('function') && name.getBoundingClientRect().right > widget.getBoundingClientRect().left + 1;
+			if (over(label) || over(c) || under)
+				bad.push(`label "${name.textContent}": ${label.scrollWidth} in ${label.clientWidth}, row ${c.scrollWidth} in ${c.clientWidth}${under ? ', under its widget' : ''}`);
+		}
+		return { width: document.getElementById('side').clientWidth, bad };
+	};
+
+	test('panel: no folder title wraps and no label overflows, 2D and 3D, wide and narrow layouts', async () => {
+		for (const isolate of [true, false]) { // the threads label differs where the page is not isolated
+			const other = isolate ? null : await openBrowser({ isolate: false });
+			const { page, errors } = other ? await newPage(other, '/demo/?paused=1') : await openDemo('?paused=1');
+			await page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 60000 });
+			for (const scene of ['stratify', 'dam-break-3d']) {
+				await page.evaluate((n) => window.demo.selectScene(n), scene);
+				// the panel beside the canvas (260 px) and over it on narrow screens (240 px)
+				for (const [width, height, panel] of [[800, 560, 260], [600, 700, 240]]) {
+					await page.setViewportSize({ width, height });
+					const { width: w, bad } = await page.evaluate(panelOverflows);
+					assert.equal(w, panel, 'the layout');
+					assert.deepEqual(bad, [], `${scene}, ${width} px wide${isolate ? '' : ', not isolated'}`);
+				}
+			}
+			// the key hints moved from the tool folder's title into its tooltip
+			const tip = await page.locator('#side .lil-gui > .title', { hasText: /^Tool$/ }).getAttribute('title');
+			assert.match(tip, /1-5.*right button.*b: drop a body/);
+			assert.deepEqual(errors, []);
+			await page.close();
+			await other?.close();
+		}
+	});
+
+	test("the description shows each shipped scene's whole text, under the canvas", async () => {
+		const { page, errors } = await openDemo('?paused=1');
+		const names = await page.evaluate(() => window.demo.sceneNames);
+		for (const name of names) {
+			const shown = await page.evaluate(async (n) => {
+				await window.demo.selectScene(n);
+				const about = document.getElementById('about'), foot = about.parentElement, style = getComputedStyle(about);
+				const a = about.getBoundingClientRect(), c = window.demo.canvas.getBoundingClientRect();
+				return {
+					text: about.textContent, description: window.demo.scene.description,
+					overflow: [about.scrollHeight, about.clientHeight, about.scrollWidth, about.clientWidth],
+					footOverflow: [foot.scrollHeight, foot.clientHeight],
+					clamp: style.webkitLineClamp, ellipsis: style.textOverflow,
+					visible: style.display !== 'none' && a.height > 0, onPage: a.bottom <= innerHeight + 0.5, belowCanvas: a.top >= c.bottom - 0.5,
+				};
+			}, name);
+			assert.ok(shown.description.length > 0, `${name} has a description`);
+			assert.equal(shown.text, shown.description, name);
+			assert.ok(shown.visible && shown.onPage, `${name}: shown on the page`);
+			const [sh, ch, sw, cw] = shown.overflow;
+			assert.ok(sh <= ch + 1 && sw <= cw + 1, `${name}: all of it shows (${sh}x${sw} in ${ch}x${cw})`);
+			assert.ok(shown.clamp === 'none' && shown.ellipsis !== 'ellipsis', `${name}: not clamped (${shown.clamp}, ${shown.ellipsis})`);
+			assert.ok(shown.footOverflow[0] <= shown.footOverflow[1] + 1, `${name}: its box shows all of it (${shown.footOverflow})`);
+			assert.ok(shown.belowCanvas, `${name}: under the canvas, not over it`);
+		}
+		assert.deepEqual(errors, []);
+		await page.close();
+	});
+
+	test("the help line and the description leave the tank free, for every shipped scene and the 3D fixture", async () => {
+		const { page, errors } = await openDemo('?paused=1&sceneUrl=/test/fixtures/scene-3d.json');
+		const names = await page.evaluate(() => window.demo.sceneNames);
+		assert.ok(names.includes('dam-break-3d') && names.includes('scene-3d'));
+		for (const [width, height] of [[800, 560], [1280, 800]]) {
+			await page.setViewportSize({ width, height });
+			for (const name of names) {
+				const r = await page.evaluate(async (n) => {
+					await window.demo.selectScene(n);
+					const box = (id) => document.getElementById(id).getBoundingClientRect().toJSON();
+					return { tank: window.demo.tankRect(), help: box('help'), about: box('about'), dimensions: window.demo.scene.dimensions };
+				}, name);
+				assert.ok(r.tank.right > r.tank.left && r.tank.bottom > r.tank.top, `${name}: a tank rectangle ${JSON.stringify(r.tank)}`);
+				for (const what of ['help', 'about']) {
+					const b = r[what];
+					const overlap = Math.min(b.right, r.tank.right) - Math.max(b.left, r.tank.left) > 0.5 && Math.min(b.bottom, r.tank.bottom) - Math.max(b.top, r.tank.top) > 0.5;
+					assert.ok(!overlap, `${name} (${r.dimensions}D, ${width}x${height}): ${what} ${JSON.stringify(b)} over the tank ${JSON.stringify(r.tank)}`);
+				}
+			}
+		}
+		assert.deepEqual(errors, []);
+		await page.close();
+	});
+
+	test('the stats say when the page runs slower than real time, and stop saying it when paused', async () => {
+		// 20,000 3D particles at 32 substeps a step: no machine steps that 60 times a second
+		const { page, errors } = await openDemo('?scene=dam-break-3d&paused=1');
+		const stats = () => page.evaluate(() => ({ text: document.getElementById('stats').textContent, realTime: window.demo.stats.realTime }));
+		await page.waitForTimeout(2000);
+		assert.doesNotMatch((await stats()).text, /real time/, 'paused from the start: no verdict');
+		await controller(page, 'World', 'substeps').locator('input').fill('32');
+		await controller(page, 'World', 'substeps').locator('input').press('Enter');
+		await controller(page, 'Scene', 'most steps per frame').locator('input').fill('1');
+		await controller(page, 'Scene', 'most steps per frame').locator('input').press('Enter');
+		assert.equal(await page.evaluate(() => window.demo.world.def.substeps), 32);
+		await page.evaluate(() => document.activeElement.blur()); // space in a text field types a space
+		await page.keyboard.press(' ');
+		await page.waitForFunction(() => /real time/.test(document.getElementById('stats').textContent), null, { timeout: 30000 });
+		const slow = await stats();
+		// the reason: the engine's time per step, or (where drawing is slower still) the frame rate
+		assert.match(slow.text, /\nrunning at 0\.\d\dx real time \((the engine takes [\d.]+ ms per step of 16\.7 ms|\d+ frames\/s × at most 1 step per frame)\)$/);
+		assert.ok(slow.realTime < 0.9, `${slow.realTime}`);
+		assert.equal(Number(slow.text.match(/at (0\.\d\d)x/)[1]), Number(slow.realTime.toFixed(2)));
+		// paused: the line goes at the next stats update and stays away
+		await page.keyboard.press(' ');
+		await page.waitForFunction(() => !/real time/.test(document.getElementById('stats').textContent), null, { timeout: 15000 });
+		await page.waitForTimeout(2500);
+		const paused = await stats();
+		assert.doesNotMatch(paused.text, /real time/);
+		assert.equal(paused.realTime, null);
 		assert.deepEqual(errors, []);
 		await page.close();
 	});
