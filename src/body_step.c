@@ -445,13 +445,6 @@ static inline float viscosity_impulse(const pair_terms* t, const float* vi, cons
 	return impulse < u ? impulse : u;
 }
 
-/* Clavet alg. 2 with the body's pressures mirrored from the fluid's: the fluid particle's
- * share, D / 2 = dt^2 (1 - q) (P_i + P_near_i (1 - q)), along r^. */
-static inline float relax_share(const pair_terms* t, float pressure, float near, float dt2)
-{
-	return dt2 * t->a * (pressure + near * t->a);
-}
-
 /* What a near fluid particle's containment (or SPH's wall pressure) did to one body. */
 typedef struct containment {
 	int body; /* -1: none */
