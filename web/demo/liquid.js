@@ -3,10 +3,11 @@
 // smoothed by a narrow-range filter (Truong & Yuksel 2018). Passes, each a draw call:
 //   scene      renderer3d.js draws the floor, obstacles and bodies into `scene` (colour texture
 //              plus a depth texture) instead of the canvas: what the water refracts
+//   (copy)     the scene's depth, blitted aside: the thickness pass leaves out liquid behind bodies
 //   depth      particles as sphere impostors into an R32F texture of view depth (0: no water),
 //              depth-tested against the scene's depth (a body in front hides the water)
-//   thickness  additive (ONE, ONE) splats at half resolution: alpha the summed chord length of
-//              each sphere along the ray, rgb the particle's colour weighted the same way
+//   thickness  additive (ONE, ONE) Gaussian splats at half resolution: alpha the summed
+//              thickness, rgb the particle's colour weighted the same way
 //   smooth     separable narrow-range filter on the depth, two rounds of horizontal + vertical,
 //              the radius in pixels proportional to the projected particle size
 //   composite  a full-screen pass into the canvas: normals from the smoothed depth, Schlick
@@ -80,18 +81,35 @@ void main() {
 	gl_FragDepth = clamp(0.5 * (-u_depthAB.x * w + u_depthAB.y) / w + 0.5, 0.0, 1.0);
 }`;
 
-// The sphere's chord length along the ray, and the colour weighted by it.
+// A Gaussian splat twice the sphere's radius holding its volume ((4/3) pi r^3: 1.05 r at the
+// centre, falling by e^-3 at the edge), so thickness and colour come out blurred over about a
+// particle without a pass of their own. The colour is weighted by it times a falloff with the
+// depth below the water's surface (the depth pass's nearest sphere) over u_layer: one sees the
+// colour of the liquid near the surface, so layers show instead of averaging along the ray.
 const THICKNESS_FS = `#version 300 es
 precision highp float;
 in vec3 v_color;
+in float v_depth;
 uniform float u_radius;
-out vec4 o_color;
+uniform float u_layer;
+uniform sampler2D u_surface;   // the depth pass's target, full resolution
+uniform sampler2D u_solid;     // the scene's depth buffer without the particles
+uniform vec2 u_depthAB;
+layout(location = 0) out vec4 o_color;   // rgb colour x weight, a thickness
+layout(location = 1) out vec4 o_weight;  // r the colour's weight
 void main() {
 	vec2 p = gl_PointCoord * 2.0 - 1.0;
 	float r2 = dot(p, p);
 	if (r2 > 1.0) discard;
-	float t = 2.0 * u_radius * sqrt(1.0 - r2);
-	o_color = vec4(v_color * t, t);
+	// liquid behind a body does not count
+	ivec2 at = ivec2(gl_FragCoord.xy * 2.0);
+	float solid = 2.0 * texelFetch(u_solid, at, 0).r - 1.0;
+	if (solid < 1.0 && v_depth > u_depthAB.y / (solid + u_depthAB.x)) discard;
+	float t = 1.05 * u_radius * exp(-3.0 * r2);
+	float surface = texelFetch(u_surface, at, 0).r;
+	float weight = t * (surface > 0.0 ? exp(-max(v_depth - u_radius - surface, 0.0) / u_layer) : 1.0);
+	o_color = vec4(v_color * weight, t);
+	o_weight = vec4(weight, 0.0, 0.0, 0.0);
 }`;
 
 const FOAM_FS = `#version 300 es
@@ -128,9 +146,9 @@ void main() {
 	ivec2 p = ivec2(gl_FragCoord.xy), size = textureSize(u_depth, 0);
 	float z = texelFetch(u_depth, p, 0).r;
 	if (z <= 0.0) { o_depth = vec4(0.0); return; }
-	float radiusPx = clamp(2.5 * u_radius * u_pixels / z, 1.0, 48.0);
+	float radiusPx = clamp(4.0 * u_radius * u_pixels / z, 1.0, 48.0);
 	float stride = max(1.0, radiusPx / float(TAPS));
-	float sigma = 0.5 * radiusPx, range = 2.0 * u_radius;
+	float sigma = 0.5 * radiusPx, range = 3.0 * u_radius;
 	float sum = z, weights = 1.0;
 	for (int i = -TAPS; i <= TAPS; ++i) {
 		float d = float(i) * stride;
@@ -151,11 +169,13 @@ precision highp float;
 uniform sampler2D u_scene;       // what is behind the water
 uniform sampler2D u_sceneDepth;  // depth buffer of scene + particles
 uniform sampler2D u_depth;       // smoothed view depth, 0 where no water
-uniform sampler2D u_thickness;   // rgb colour x thickness, a thickness (half resolution)
+uniform sampler2D u_thickness;   // rgb colour x weight, a thickness (half resolution)
+uniform sampler2D u_weight;      // r the colour's weight
 uniform vec2 u_tanHalf;          // tan(fov / 2) times aspect, tan(fov / 2)
 uniform vec3 u_right, u_up, u_forward; // the camera's frame, world space
 uniform vec3 u_light;            // towards the light, view space
 uniform float u_absorb;          // Beer-Lambert coefficient per world unit of thickness, where the colour is 0
+uniform float u_specular;
 out vec4 o_color;
 
 vec3 viewPos(vec2 uv, float z) {
@@ -188,21 +208,22 @@ void main() {
 
 	vec4 th = texture(u_thickness, uv);
 	float thickness = th.a;
-	vec3 color = thickness > 1e-4 ? th.rgb / thickness : vec3(0.2, 0.5, 0.85);
+	float weight = texture(u_weight, uv).r;
+	vec3 color = weight > 1e-5 ? th.rgb / weight : vec3(0.2, 0.5, 0.85);
 	// refraction: what is behind, displaced along the normal by the thickness
 	vec2 offset = n.xy * min(thickness, 6.0) * 0.012;
 	vec3 behind = texture(u_scene, clamp(uv + offset, vec2(0.0), vec2(1.0))).rgb;
 	// Beer-Lambert: each channel absorbed in proportion to how little of it the colour has;
 	// the light the water scatters towards the eye grows with the thickness in its colour
 	vec3 transmit = exp(-(1.0 - color) * u_absorb * thickness);
-	float scatter = 1.0 - exp(-0.35 * thickness);
-	vec3 body = behind * transmit + color * scatter * (0.35 + 0.45 * max(dot(n, u_light), 0.0));
+	float scatter = 1.0 - exp(-0.5 * thickness);
+	vec3 body = behind * transmit + color * scatter * (0.55 + 0.55 * max(dot(n, u_light), 0.0));
 	// reflection of the sky, Schlick's Fresnel with water's F0
 	vec3 r = reflect(-v, n);
 	vec3 world = r.x * u_right + r.y * u_up - r.z * u_forward;
 	float fresnel = 0.02 + 0.98 * pow(1.0 - max(dot(n, v), 0.0), 5.0);
 	vec3 c = mix(body, sky(world), fresnel);
-	c += vec3(1.0) * 1.2 * pow(max(dot(n, normalize(u_light + v)), 0.0), 160.0);
+	c += vec3(u_specular) * pow(max(dot(n, normalize(u_light + v)), 0.0), 120.0);
 	// thin edges fade into what is behind
 	c = mix(background, c, smoothstep(0.0, 0.25, thickness));
 	o_color = vec4(c, 1.0);
@@ -222,18 +243,21 @@ function target(gl, width, height, internal, format, type, filter) {
 function framebuffer(gl, color, depth) {
 	const fb = gl.createFramebuffer();
 	gl.bindFramebuffer(gl.FRAMEBUFFER, fb);
-	gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, color, 0);
+	if (color) gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, color, 0);
 	if (depth) gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.DEPTH_ATTACHMENT, gl.TEXTURE_2D, depth, 0);
 	if (gl.checkFramebufferStatus(gl.FRAMEBUFFER) !== gl.FRAMEBUFFER_COMPLETE) throw new Error('liquid: framebuffer incomplete');
 	return fb;
 }
 
-// Foam: faster than this many interaction radii per second, with less than this share of the
-// rest density around it.
-const FOAM_SPEED = 6;
-const FOAM_DENSITY = 0.55;
-// Absorption per world unit of thickness, for a colour channel at 0.
-const ABSORB = 0.35;
+// The look's knobs (Liquid.settings; the defaults measured on the shipped 3D scenes):
+//   foamSpeed, foamDensity  foam is a particle faster than foamSpeed (world units per second)
+//                           with less than foamDensity of its material's rest density around it
+//   absorb                  Beer-Lambert absorption per world unit of thickness of a colour
+//                           channel at 0 (a channel at 1 passes)
+//   rounds                  smoothing rounds (horizontal + vertical each)
+//   specular                the highlight's strength
+//   layer                   the colour's depth below the surface, in particle radii
+const SETTINGS = { foamSpeed: 6, foamDensity: 0.55, absorb: 0.35, rounds: 2, specular: 0.8, layer: 6 };
 
 export class Liquid {
 	constructor(gl) {
@@ -254,6 +278,7 @@ export class Liquid {
 		this.size = [0, 0];
 		this.profile = false; // when true, draw() finishes each pass and times it into passMs
 		this.passMs = {};
+		this.settings = { ...SETTINGS };
 	}
 
 	resize(w, h) {
@@ -266,11 +291,16 @@ export class Liquid {
 		this.sceneDepth = target(gl, w, h, gl.DEPTH_COMPONENT24, gl.DEPTH_COMPONENT, gl.UNSIGNED_INT, gl.NEAREST);
 		this.depth = [0, 1].map(() => target(gl, w, h, gl.R32F, gl.RED, gl.FLOAT, gl.NEAREST));
 		this.thickness = target(gl, hw, hh, gl.RGBA16F, gl.RGBA, gl.HALF_FLOAT, gl.LINEAR);
+		this.weight = target(gl, hw, hh, gl.R16F, gl.RED, gl.HALF_FLOAT, gl.LINEAR);
+		this.solidDepth = target(gl, w, h, gl.DEPTH_COMPONENT24, gl.DEPTH_COMPONENT, gl.UNSIGNED_INT, gl.NEAREST);
+		this.solidFb = framebuffer(gl, null, this.solidDepth);
 		this.sceneFb = framebuffer(gl, this.sceneColor, this.sceneDepth);
 		this.depthFb = this.depth.map((t, i) => framebuffer(gl, t, i === 0 ? this.sceneDepth : null));
 		this.thicknessFb = framebuffer(gl, this.thickness, null);
-		this.textures = [this.sceneColor, this.sceneDepth, ...this.depth, this.thickness];
-		this.framebuffers = [this.sceneFb, ...this.depthFb, this.thicknessFb];
+		gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT1, gl.TEXTURE_2D, this.weight, 0);
+		gl.drawBuffers([gl.COLOR_ATTACHMENT0, gl.COLOR_ATTACHMENT1]);
+		this.textures = [this.sceneColor, this.sceneDepth, ...this.depth, this.thickness, this.weight, this.solidDepth];
+		this.framebuffers = [this.sceneFb, ...this.depthFb, this.thicknessFb, this.solidFb];
 		this.size = [w, h];
 		gl.bindFramebuffer(gl.FRAMEBUFFER, null);
 	}
@@ -282,9 +312,16 @@ export class Liquid {
 		return this.sceneFb;
 	}
 
-	mark(name) {
+	/**
+	 * With `profile` on, the milliseconds since the last mark into passMs[name]. Chromium's
+	 * gl.finish() does not wait for the GPU process, so this reads one pixel of the target just
+	 * drawn (float targets as floats), which does.
+	 */
+	mark(name, float = false) {
 		if (!this.profile) return;
-		this.gl.finish();
+		const gl = this.gl;
+		if (float) gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.FLOAT, new Float32Array(4));
+		else gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
 		const now = performance.now();
 		this.passMs[name] = now - this.started;
 		this.started = now;
@@ -319,10 +356,14 @@ export class Liquid {
 			gl.uniform2fv(u.u_depthAB, view.depthAB);
 			if (u.u_colors) setColorUniforms(gl, u, materials, this.colorMap);
 			if (u.u_restDensity) gl.uniform1fv(u.u_restDensity, rest);
-			gl.uniform2f(u.u_foam, FOAM_SPEED, FOAM_DENSITY);
+			gl.uniform2f(u.u_foam, this.settings.foamSpeed, this.settings.foamDensity);
 			gl.uniform1i(u.u_foamOnly, foamOnly);
 		};
 
+		// the scene's depth as it is before the particles join it, for the thickness pass
+		gl.bindFramebuffer(gl.READ_FRAMEBUFFER, this.sceneFb);
+		gl.bindFramebuffer(gl.DRAW_FRAMEBUFFER, this.solidFb);
+		gl.blitFramebuffer(0, 0, w, h, 0, 0, w, h, gl.DEPTH_BUFFER_BIT, gl.NEAREST);
 		// depth: nearest sphere surface, behind bodies hidden by the scene's depth
 		gl.bindFramebuffer(gl.FRAMEBUFFER, this.depthFb[0]);
 		gl.viewport(0, 0, w, h);
@@ -331,20 +372,32 @@ export class Liquid {
 		gl.depthFunc(gl.LESS);
 		pointUniforms(this.depthProgram, 0);
 		gl.drawArrays(gl.POINTS, 0, n);
-		this.mark('depth');
+		this.mark('depth', true);
 
 		// thickness and colour, half resolution, summed
 		gl.bindFramebuffer(gl.FRAMEBUFFER, this.thicknessFb);
 		gl.viewport(0, 0, Math.max(1, w >> 1), Math.max(1, h >> 1));
 		gl.clearBufferfv(gl.COLOR, 0, [0, 0, 0, 0]);
+		gl.clearBufferfv(gl.COLOR, 1, [0, 0, 0, 0]);
 		gl.disable(gl.DEPTH_TEST);
 		gl.enable(gl.BLEND);
 		gl.blendFunc(gl.ONE, gl.ONE);
 		pointUniforms(this.thicknessProgram, 0);
-		gl.uniform1f(this.thicknessProgram.uniforms.u_pixels, view.pixels * 0.5);
+		gl.uniform1f(this.thicknessProgram.uniforms.u_pixels, view.pixels); // twice the radius, half the resolution
+		gl.uniform1f(this.thicknessProgram.uniforms.u_layer, this.settings.layer * view.radius);
+		gl.uniform1i(this.thicknessProgram.uniforms.u_surface, 0);
+		gl.uniform1i(this.thicknessProgram.uniforms.u_solid, 1);
+		gl.activeTexture(gl.TEXTURE1);
+		gl.bindTexture(gl.TEXTURE_2D, this.solidDepth);
+		gl.activeTexture(gl.TEXTURE0);
+		gl.bindTexture(gl.TEXTURE_2D, this.depth[0]);
 		gl.drawArrays(gl.POINTS, 0, n);
+		gl.bindTexture(gl.TEXTURE_2D, null);
+		gl.activeTexture(gl.TEXTURE1);
+		gl.bindTexture(gl.TEXTURE_2D, null);
+		gl.activeTexture(gl.TEXTURE0);
 		gl.disable(gl.BLEND);
-		this.mark('thickness');
+		this.mark('thickness', true);
 
 		// smoothing: depth[0] -> depth[1] horizontally, back vertically, twice
 		gl.viewport(0, 0, w, h);
@@ -354,7 +407,7 @@ export class Liquid {
 		gl.uniform1f(this.smooth.uniforms.u_pixels, view.pixels);
 		gl.uniform1i(this.smooth.uniforms.u_depth, 0);
 		gl.activeTexture(gl.TEXTURE0);
-		for (let round = 0; round < 2; ++round) {
+		for (let round = 0; round < this.settings.rounds; ++round) {
 			for (const [from, dir] of [[0, [1, 0]], [1, [0, 1]]]) {
 				// the depth attachment stays with depthFb[0]; the filter needs none
 				gl.bindFramebuffer(gl.FRAMEBUFFER, this.depthFb[1 - from]);
@@ -363,7 +416,7 @@ export class Liquid {
 				gl.drawArrays(gl.TRIANGLES, 0, 3);
 			}
 		}
-		this.mark('smooth');
+		this.mark('smooth', true);
 
 		// composite into the canvas, with the scene's depth for what is drawn after
 		gl.bindFramebuffer(gl.FRAMEBUFFER, null);
@@ -371,7 +424,7 @@ export class Liquid {
 		gl.depthFunc(gl.ALWAYS);
 		const c = this.composite, u = c.uniforms;
 		gl.useProgram(c.program);
-		const textures = [[this.sceneColor, 'u_scene'], [this.sceneDepth, 'u_sceneDepth'], [this.depth[0], 'u_depth'], [this.thickness, 'u_thickness']];
+		const textures = [[this.sceneColor, 'u_scene'], [this.sceneDepth, 'u_sceneDepth'], [this.depth[0], 'u_depth'], [this.thickness, 'u_thickness'], [this.weight, 'u_weight']];
 		textures.forEach(([t, name], i) => {
 			gl.activeTexture(gl.TEXTURE0 + i);
 			gl.bindTexture(gl.TEXTURE_2D, t);
@@ -383,7 +436,8 @@ export class Liquid {
 		gl.uniform3fv(u.u_up, view.frame.u);
 		gl.uniform3fv(u.u_forward, view.frame.f);
 		gl.uniform3fv(u.u_light, view.light);
-		gl.uniform1f(u.u_absorb, ABSORB);
+		gl.uniform1f(u.u_absorb, this.settings.absorb);
+		gl.uniform1f(u.u_specular, this.settings.specular);
 		gl.drawArrays(gl.TRIANGLES, 0, 3);
 		textures.forEach((_, i) => {
 			gl.activeTexture(gl.TEXTURE0 + i);
@@ -399,7 +453,7 @@ export class Liquid {
 		gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
 		gl.bindVertexArray(this.points);
 		pointUniforms(this.foamProgram, 1);
-		gl.drawArrays(gl.POINTS, 0, n);
+		if (this.settings.foamSpeed > 0) gl.drawArrays(gl.POINTS, 0, n);
 		gl.disable(gl.BLEND);
 		gl.depthMask(true);
 		this.mark('foam');
