@@ -171,4 +171,47 @@ describe('demo page, 3D liquid look', () => {
 		assert.deepEqual(errors, []);
 		await page.close();
 	});
+
+	// Timing, not a check: LIQUID_BENCH=1 node --test test/liquid.test.mjs prints the figures
+	// web/README.md quotes. Chromium's gl.finish() does not wait for the GPU process, so each frame
+	// ends with a one-pixel readPixels, which does.
+	test('render cost at 1280 x 800, ~20,000 particles (drop-3d): liquid against spheres', { skip: !process.env.LIQUID_BENCH }, async () => {
+		const { page, errors } = await openDemo('?paused=1&scene=drop-3d');
+		await page.setViewportSize({ width: 1600, height: 1000 });
+		const result = await page.evaluate(() => {
+			const demo = window.demo, c = demo.canvas, gl = demo.renderer3d.gl, liquid = demo.renderer3d.liquid;
+			c.style.width = '1280px';
+			c.style.height = '800px';
+			demo.style.resolution = 1 / (globalThis.devicePixelRatio || 1);
+			demo.step(300);
+			const sync = () => gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+			const frames = 30, out = { particles: demo.world.particleCount };
+			for (const mode of ['spheres', 'liquid']) {
+				demo.style.mode3d = mode;
+				demo.render();
+				sync();
+				const t = performance.now();
+				for (let i = 0; i < frames; ++i) {
+					demo.render();
+					sync();
+				}
+				out[mode] = (performance.now() - t) / frames;
+			}
+			out.size = [c.width, c.height];
+			// per pass, one more frame each with a read after every pass
+			const sums = {};
+			liquid.profile = true;
+			for (let i = 0; i < 10; ++i) {
+				demo.render();
+				for (const [k, v] of Object.entries(liquid.passMs)) sums[k] = (sums[k] ?? 0) + v / 10;
+			}
+			liquid.profile = false;
+			out.passes = sums;
+			return out;
+		});
+		console.log(`liquid.test bench: ${JSON.stringify(result)}`);
+		assert.deepEqual(result.size, [1280, 800]);
+		assert.deepEqual(errors, []);
+		await page.close();
+	});
 });
