@@ -93,6 +93,11 @@ bool viewer_panel_wants_keyboard(void);
  * world (they take effect on the next step) or into app's requests. True when the panel moved
  * the 3D camera: the caller then refreshes the mouse's ray (viewer_input_refresh_mouse). */
 bool viewer_panel_draw(viewer_app* app);
+/** The stats box's height in window points: a strip above the view (0 before the panel starts). */
+float viewer_panel_stats_height(void);
+/** Writes where the last frame put the panel, the stats box, each slider's frame, grab and
+ * value, and the tank, as JSON in window points (--layout; test viewer_layout). */
+bool viewer_panel_write_layout(const viewer_app* app, const char* path);
 
 #ifdef __cplusplus
 }

@@ -236,8 +236,8 @@ void viewer_input_refresh_mouse(viewer_app* app)
 	app->input.anchor_at_last_step = app->input.anchor;
 }
 
-/* The window's size, the panel's share of it and the 2D view that fits the scene in the rest;
- * the mouse's world point follows. */
+/* The window's size, the panel's share of it, the stats strip above the view when shown, and
+ * the 2D view that fits the scene in the rest; the mouse's world point follows. */
 void viewer_update_view(viewer_app* app)
 {
 	viewer_view* v = &app->view;
@@ -246,10 +246,12 @@ void viewer_update_view(viewer_app* app)
 	v->pixel_ratio = v->window_width > 0 ? (float)v->drawable_width / (float)v->window_width : 1.0f;
 	int panel = app->show_panel ? (int)(app->panel_width * v->pixel_ratio) : 0;
 	if (panel > v->drawable_width / 2) panel = v->drawable_width / 2;
+	int stats = app->show_stats ? (int)ceilf(viewer_panel_stats_height() * v->pixel_ratio) : 0;
+	if (stats > v->drawable_height / 2) stats = v->drawable_height / 2;
 	v->viewport_x = 0;
-	v->viewport_y = 0;
+	v->viewport_y = stats;
 	v->viewport_width = v->drawable_width - panel;
-	v->viewport_height = v->drawable_height;
+	v->viewport_height = v->drawable_height - stats;
 	if (app->scene.world != NULL) viewer_scene_bounds(&app->scene, &v->world_min, &v->world_max);
 	viewer_view_fit(v);
 	app->input.mouse_world = viewer_view_window_to_world(v, app->input.mouse_x, app->input.mouse_y);
@@ -398,6 +400,7 @@ static void key_down(viewer_app* app, const SDL_KeyboardEvent* key)
 		break;
 	case SDLK_f:
 		app->show_stats = !app->show_stats;
+		viewer_update_view(app);
 		break;
 	case SDLK_c:
 		/* the event's own modifiers first: scripted keys carry them there */

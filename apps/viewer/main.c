@@ -49,6 +49,7 @@ typedef struct viewer_options {
 	const char* screenshot;
 	const char* particles_out;
 	const char* report;
+	const char* layout;
 	bool no_panel;
 	bool paused;
 	int vsync; /* -1: default (on when interactive, off with --frames) */
@@ -326,6 +327,10 @@ static int run(viewer_app* app, const viewer_options* o, viewer_script* script)
 		fprintf(stderr, "puddle-view: could not write %s\n", o->report);
 		status = 1;
 	}
+	if (o->layout != NULL && !viewer_panel_write_layout(app, o->layout)) {
+		fprintf(stderr, "puddle-view: could not write %s\n", o->layout);
+		status = 1;
+	}
 	if (script != NULL && !viewer_script_done(script)) {
 		fprintf(stderr, "puddle-view: the run ended before the script did (raise --frames)\n");
 		status = 1;
@@ -367,6 +372,7 @@ static void usage(FILE* out)
 	        "  --particles-out FILE   write each particle's screenshot pixel as CSV\n"
 	        "  --report FILE          write a JSON summary (particles, obstacles, bodies, centre of\n"
 	        "                         mass)\n"
+	        "  --layout FILE          write where the panel, stats box, sliders and tank are (JSON)\n"
 	        "\n"
 	        "Keys: left drag attract | right or shift+left drag repel | drag an obstacle to move it\n"
 	        "      C drop a body (panel: shape, size, density; B: box / circle) | drag a body to\n"
@@ -472,6 +478,8 @@ static int parse_options(int argc, char** argv, viewer_options* o, viewer_app* a
 			o->particles_out = argv[++i];
 		} else if (strcmp(a, "--report") == 0) {
 			o->report = argv[++i];
+		} else if (strcmp(a, "--layout") == 0) {
+			o->layout = argv[++i];
 		} else {
 			fprintf(stderr, "puddle-view: unknown option %s (try --help)\n", a);
 			return 2;

@@ -11,6 +11,7 @@
 
 #include <SDL.h>
 #include <imgui.h>
+#include <imgui_internal.h> /* TempInputIsActive: a slider being typed into (ctrl+click) */
 #include <imgui_impl_opengl3.h>
 #include <imgui_impl_sdl.h>
 
@@ -29,7 +30,15 @@ extern "C" bool viewer_panel_init(SDL_Window* window, void* gl_context, float fo
 	io.IniFilename = nullptr;
 	io.FontGlobalScale = font_scale;
 	ImGui::StyleColorsDark();
-	ImGui::GetStyle().ScaleAllSizes(font_scale);
+	ImGuiStyle& style = ImGui::GetStyle();
+	/* tighter rows, so the default sections fit 800 points of height (issue 23 #3); square
+	 * grabs and frames: value_slider finds the grab as the last rectangle drawn */
+	style.FramePadding.y = 2.0f;
+	style.ItemSpacing.y = 3.0f;
+	style.GrabMinSize = 8.0f;
+	style.GrabRounding = 0.0f;
+	style.FrameRounding = 0.0f;
+	style.ScaleAllSizes(font_scale);
 	if (!ImGui_ImplSDL2_InitForOpenGL(window, gl_context)) {
 		snprintf(err, (size_t)err_size, "ImGui_ImplSDL2_InitForOpenGL failed (%s)", SDL_GetError());
 		ImGui::DestroyContext();
@@ -70,6 +79,98 @@ extern "C" bool viewer_panel_wants_keyboard(void)
 	return panel_ready && ImGui::GetIO().WantCaptureKeyboard;
 }
 
+// ---- Layout ------------------------------------------------------------------------------
+//
+// Where things landed in the last frame, in window points, for --layout (viewer_layout test).
+
+struct slider_layout {
+	char label[40];
+	char value[40];
+	ImVec2 frame_min, frame_max, grab_min, grab_max, text_min, text_max;
+};
+
+static struct {
+	bool panel_shown, stats_shown;
+	ImVec2 panel_min, panel_max, stats_min, stats_max;
+	float content_end_y; /* the cursor after the last item, window-relative */
+	float scroll_max_y;  /* ImGui's scroll range: 0 when everything fits */
+	float label_column;
+	int slider_count;
+	slider_layout sliders[64];
+} layout;
+
+/* The widest label of a framed widget seen so far: the label column at the panel's right. */
+static float widest_label = 0.0f;
+
+static void note_label(const char* label)
+{
+	float w = ImGui::CalcTextSize(label).x;
+	if (w > widest_label) widest_label = w;
+}
+
+/* A slider that writes its value on the side of the frame away from the grab (left when the
+ * grab is in the right half, right otherwise). ImGui centres the value, where the grab passes
+ * over it at mid-range values whatever the width ("1.|00", issue 23 #3). The grab is the last
+ * rectangle ImGui drew (style: no rounding); the value ImGui would write is drawn transparent. */
+static bool value_slider(const char* label, ImGuiDataType type, void* v, const void* lo,
+                         const void* hi, const char* format, ImGuiSliderFlags flags)
+{
+	note_label(label);
+	if (ImGui::TempInputIsActive(ImGui::GetID(label))) {
+		return ImGui::SliderScalar(label, type, v, lo, hi, format, flags);
+	}
+	const ImGuiStyle& style = ImGui::GetStyle();
+	ImDrawList* draw = ImGui::GetWindowDrawList();
+	float width = ImGui::CalcItemWidth();
+	int first = draw->VtxBuffer.Size;
+	ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(0, 0, 0, 0));
+	bool changed = ImGui::SliderScalar(label, type, v, lo, hi, format, flags);
+	ImGui::PopStyleColor();
+	/* the frame, then the grab: four corners each; nothing when the row is clipped away */
+	if (draw->VtxBuffer.Size - first < 8) return changed;
+	ImVec2 frame_min = ImGui::GetItemRectMin();
+	ImVec2 frame_max(frame_min.x + width, frame_min.y + ImGui::GetFrameHeight());
+	ImVec2 grab_min(1e30f, 1e30f), grab_max(-1e30f, -1e30f);
+	for (int i = draw->VtxBuffer.Size - 4; i < draw->VtxBuffer.Size; ++i) {
+		ImVec2 p = draw->VtxBuffer[i].pos;
+		grab_min = ImVec2(fminf(grab_min.x, p.x), fminf(grab_min.y, p.y));
+		grab_max = ImVec2(fmaxf(grab_max.x, p.x), fmaxf(grab_max.y, p.y));
+	}
+	char text[40];
+	if (type == ImGuiDataType_Float) snprintf(text, sizeof text, format, (double)*(const float*)v);
+	else snprintf(text, sizeof text, format, *(const int*)v);
+	ImVec2 size = ImGui::CalcTextSize(text);
+	bool grab_right = grab_min.x + grab_max.x > frame_min.x + frame_max.x;
+	ImVec2 at(grab_right ? frame_min.x + style.FramePadding.x : frame_max.x - style.FramePadding.x - size.x,
+	          frame_min.y + style.FramePadding.y);
+	ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
+	draw->AddText(at, ink, text);
+	draw->AddText(ImVec2(frame_max.x + style.ItemInnerSpacing.x, at.y), ink, label);
+	if (layout.slider_count < (int)(sizeof layout.sliders / sizeof layout.sliders[0])) {
+		slider_layout* s = &layout.sliders[layout.slider_count++];
+		snprintf(s->label, sizeof s->label, "%s", label);
+		snprintf(s->value, sizeof s->value, "%s", text);
+		s->frame_min = frame_min;
+		s->frame_max = frame_max;
+		s->grab_min = grab_min;
+		s->grab_max = grab_max;
+		s->text_min = at;
+		s->text_max = ImVec2(at.x + size.x, at.y + size.y);
+	}
+	return changed;
+}
+
+static bool slider_float(const char* label, float* v, float lo, float hi, const char* format,
+                         ImGuiSliderFlags flags = 0)
+{
+	return value_slider(label, ImGuiDataType_Float, v, &lo, &hi, format, flags);
+}
+
+static bool slider_int(const char* label, int* v, int lo, int hi, const char* format = "%d")
+{
+	return value_slider(label, ImGuiDataType_S32, v, &lo, &hi, format, 0);
+}
+
 // ---- Sections ----------------------------------------------------------------------------
 
 static void scene_section(viewer_app* app)
@@ -97,7 +198,7 @@ static void scene_section(viewer_app* app)
 	if (ImGui::Button("save (S)")) app->screenshot_requested = true;
 
 	const pdl_world* world = app->scene.world;
-	ImGui::Text("%d particles, %d obstacles, %d bodies, t = %.2f s", pdl_world_particle_count(world),
+	ImGui::Text("%d particles  %d obst.  %d bodies  t %.2f s", pdl_world_particle_count(world),
 	            viewer_obstacle_count(world), pdl_world_body_count(world), pdl_world_time(world));
 
 	ImGui::TextUnformatted("presets:");
@@ -153,10 +254,10 @@ static void render_section(viewer_app* app)
 	if (app->three_d) {
 		/* 3D draws spheres in both modes (renderer3d.c): metaball's overlap into one body */
 		if (r->mode == VIEWER_RENDER_METABALL) {
-			ImGui::SliderFloat("sphere size", &r->splat_radius, 0.2f, 2.0f, "%.2f");
+			slider_float("sphere size", &r->splat_radius, 0.2f, 2.0f, "%.2f");
 			if (ImGui::IsItemHovered()) ImGui::SetTooltip("sphere radius = 0.4 h x this");
 		} else {
-			ImGui::SliderFloat("dot radius / h", &r->dot_radius, 0.05f, 1.0f, "%.2f");
+			slider_float("dot radius / h", &r->dot_radius, 0.05f, 1.0f, "%.2f");
 		}
 	} else {
 		ImGui::Checkbox("contours (O)", &r->contours);
@@ -165,19 +266,23 @@ static void render_section(viewer_app* app)
 	}
 	if (app->three_d) {
 	} else if (r->mode == VIEWER_RENDER_METABALL) {
-		ImGui::SliderFloat("splat radius / h", &r->splat_radius, 0.2f, 2.0f, "%.2f");
-		ImGui::SliderFloat("threshold", &r->threshold, 0.05f, 3.0f, "%.2f");
-		ImGui::SliderFloat("edge softness", &r->edge_softness, 0.001f, 1.0f, "%.3f");
-		ImGui::SliderFloat("field resolution", &r->field_scale, 0.25f, 1.0f, "%.2f");
+		slider_float("splat radius / h", &r->splat_radius, 0.2f, 2.0f, "%.2f");
+		/* tuning, closed by default: the panel fits 800 points with its default sections */
+		if (ImGui::TreeNode("metaball tuning")) {
+			slider_float("threshold", &r->threshold, 0.05f, 3.0f, "%.2f");
+			slider_float("edge softness", &r->edge_softness, 0.001f, 1.0f, "%.3f");
+			slider_float("field resolution", &r->field_scale, 0.25f, 1.0f, "%.2f");
+			ImGui::TreePop();
+		}
 	} else {
-		ImGui::SliderFloat("dot radius / h", &r->dot_radius, 0.05f, 1.0f, "%.2f");
+		slider_float("dot radius / h", &r->dot_radius, 0.05f, 1.0f, "%.2f");
 	}
 	if (r->color == VIEWER_COLOR_SPEED) {
 		float top = 40.0f * sqrtf(app->acceleration_unit * app->length_unit);
-		ImGui::SliderFloat("speed range", &r->speed_range, 0.0f, top, r->speed_range > 0 ? "%.1f" : "auto");
+		slider_float("speed range", &r->speed_range, 0.0f, top, r->speed_range > 0 ? "%.1f" : "auto");
 	}
 	if (r->color == VIEWER_COLOR_PRESSURE) {
-		ImGui::SliderFloat("pressure range", &r->pressure_range, 0.0f, 1000.0f * app->length_unit,
+		slider_float("pressure range", &r->pressure_range, 0.0f, 1000.0f * app->length_unit,
 		                   r->pressure_range > 0 ? "%.0f" : "auto", ImGuiSliderFlags_Logarithmic);
 	}
 }
@@ -188,21 +293,24 @@ static void world_section(viewer_app* app, bool* auto_substeps)
 	pdl_world_def def = pdl_world_get_def(world);
 	bool changed = false;
 	float hz = 1.0f / def.dt;
-	if (ImGui::SliderFloat("steps / s (1/dt)", &hz, 15.0f, 240.0f, "%.0f")) {
+	if (slider_float("steps / s (1/dt)", &hz, 15.0f, 240.0f, "%.0f")) {
 		def.dt = 1.0f / hz;
 		changed = true;
 	}
-	changed |= ImGui::SliderInt("substeps", &def.substeps, 1, 64);
+	changed |= slider_int("substeps", &def.substeps, 1, 64);
 	ImGui::Checkbox("auto substeps", auto_substeps);
 	if (ImGui::IsItemHovered()) {
 		ImGui::SetTooltip("raise substeps as soon as a stiffness needs them\n(k dt_sub^2 / h below about 0.02)");
 	}
 	float g = 4.0f * app->acceleration_unit, h = app->length_unit;
-	if (app->three_d) changed |= ImGui::SliderFloat3("gravity", &def.gravity.x, -g, g, "%.1f");
-	else changed |= ImGui::SliderFloat2("gravity", &def.gravity.x, -g, g, "%.1f");
-	changed |= ImGui::SliderFloat("h (radius)", &def.interaction_radius, 0.25f * h, 4.0f * h, "%.2f");
-	changed |= ImGui::SliderInt("threads (0: all)", &def.threads, 0, 64);
-	ImGui::Text("running on %d thread(s)", pdl_world_thread_count(world));
+	/* drags, not sliders: no grab to cover the digits in frames a half or a third as wide */
+	note_label("gravity");
+	if (app->three_d) changed |= ImGui::DragFloat3("gravity", &def.gravity.x, 0.01f * g, -g, g, "%.1f");
+	else changed |= ImGui::DragFloat2("gravity", &def.gravity.x, 0.01f * g, -g, g, "%.1f");
+	changed |= slider_float("h (radius)", &def.interaction_radius, 0.25f * h, 4.0f * h, "%.2f");
+	char running[32];
+	snprintf(running, sizeof running, "%%d (runs %d)", pdl_world_thread_count(world));
+	changed |= slider_int("threads (0: all)", &def.threads, 0, 64, def.threads == 0 ? running : "%d");
 	if (*auto_substeps) {
 		int needed = viewer_substeps_needed(world);
 		if (needed > def.substeps) {
@@ -241,23 +349,27 @@ static void material_section(viewer_app* app)
 		if (ImGui::TreeNodeEx(title, m == 0 ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
 			bool c = false;
 			c |= color_edit("colour", &d.color);
-			c |= ImGui::SliderFloat("rest density", &d.rest_density, 0.5f, 20.0f, "%.2f");
-			c |= ImGui::SliderFloat("stiffness k", &d.stiffness, 0.0f, 2000.0f * h, "%.1f",
-			                        ImGuiSliderFlags_Logarithmic);
-			c |= ImGui::SliderFloat("near stiffness", &d.near_stiffness, 0.0f, 2000.0f * h, "%.1f",
-			                        ImGuiSliderFlags_Logarithmic);
-			c |= ImGui::SliderFloat("mass", &d.mass, 0.01f, 100.0f, "%.2f",
-			                        ImGuiSliderFlags_Logarithmic);
-			c |= ImGui::SliderFloat("gravity scale", &d.gravity_scale, -2.0f, 3.0f, "%.2f");
-			c |= ImGui::SliderFloat("viscosity sigma", &d.viscosity_sigma, 0.0f, 20.0f, "%.2f");
-			c |= ImGui::SliderFloat("viscosity beta", &d.viscosity_beta, 0.0f, 5.0f / h, "%.3f");
-			c |= ImGui::SliderFloat("spring stiffness", &d.spring_stiffness, 0.0f, 1000.0f, "%.1f",
-			                        ImGuiSliderFlags_Logarithmic);
-			c |= ImGui::SliderFloat("yield ratio", &d.yield_ratio, 0.0f, 1.0f, "%.2f");
-			c |= ImGui::SliderFloat("plasticity", &d.plasticity, 0.0f, 5.0f, "%.2f");
-			c |= ImGui::SliderFloat("wall friction", &d.wall_friction, 0.0f, 1.0f, "%.2f");
-			c |= ImGui::SliderFloat("wall stickiness", &d.wall_stickiness, 0.0f, 500.0f, "%.1f");
-			c |= ImGui::SliderFloat("stick distance / h", &d.stick_distance, 0.01f, 1.0f, "%.2f");
+			c |= slider_float("rest density", &d.rest_density, 0.5f, 20.0f, "%.2f");
+			c |= slider_float("stiffness k", &d.stiffness, 0.0f, 2000.0f * h, "%.1f",
+			                  ImGuiSliderFlags_Logarithmic);
+			c |= slider_float("near stiffness", &d.near_stiffness, 0.0f, 2000.0f * h, "%.1f",
+			                  ImGuiSliderFlags_Logarithmic);
+			c |= slider_float("mass", &d.mass, 0.01f, 100.0f, "%.2f",
+			                  ImGuiSliderFlags_Logarithmic);
+			c |= slider_float("gravity scale", &d.gravity_scale, -2.0f, 3.0f, "%.2f");
+			c |= slider_float("viscosity sigma", &d.viscosity_sigma, 0.0f, 20.0f, "%.2f");
+			c |= slider_float("viscosity beta", &d.viscosity_beta, 0.0f, 5.0f / h, "%.3f");
+			/* less used: closed by default */
+			if (ImGui::TreeNode("springs and walls")) {
+				c |= slider_float("spring stiffness", &d.spring_stiffness, 0.0f, 1000.0f, "%.1f",
+				                  ImGuiSliderFlags_Logarithmic);
+				c |= slider_float("yield ratio", &d.yield_ratio, 0.0f, 1.0f, "%.2f");
+				c |= slider_float("plasticity", &d.plasticity, 0.0f, 5.0f, "%.2f");
+				c |= slider_float("wall friction", &d.wall_friction, 0.0f, 1.0f, "%.2f");
+				c |= slider_float("wall stickiness", &d.wall_stickiness, 0.0f, 500.0f, "%.1f");
+				c |= slider_float("stick distance / h", &d.stick_distance, 0.01f, 1.0f, "%.2f");
+				ImGui::TreePop();
+			}
 			if (c) {
 				pdl_error e;
 				if (pdl_world_set_material(world, m, &d, &e) != PDL_OK) {
@@ -278,20 +390,21 @@ static void material_section(viewer_app* app)
 static void interaction_section(viewer_app* app)
 {
 	viewer_interaction_settings* s = &app->interaction;
-	ImGui::SliderFloat("pointer radius / h", &s->pointer_radius, 0.5f, 60.0f, "%.1f");
-	ImGui::SliderFloat("pointer pull / g", &s->pointer_strength, 0.0f, 100.0f, "%.1f");
-	ImGui::SliderFloat("pointer drag", &s->pointer_drag, 0.0f, 20.0f, "%.1f");
-	ImGui::SliderFloat("pour radius / h", &s->spawn_radius, 0.3f, 5.0f, "%.2f");
+	slider_float("pointer radius / h", &s->pointer_radius, 0.5f, 60.0f, "%.1f");
+	slider_float("pointer pull / g", &s->pointer_strength, 0.0f, 100.0f, "%.1f");
+	slider_float("pointer drag", &s->pointer_drag, 0.0f, 20.0f, "%.1f");
+	slider_float("pour radius / h", &s->spawn_radius, 0.3f, 5.0f, "%.2f");
 	float rate = 1.0f / s->spawn_interval;
-	if (ImGui::SliderFloat("pours / s", &rate, 1.0f, 60.0f, "%.0f")) s->spawn_interval = 1.0f / rate;
+	if (slider_float("pours / s", &rate, 1.0f, 60.0f, "%.0f")) s->spawn_interval = 1.0f / rate;
 	int materials = pdl_world_material_count(app->scene.world);
-	if (materials > 1) ImGui::SliderInt("pour material", &s->spawn_material, 0, materials - 1);
-	ImGui::SliderFloat2("obstacle half size / h", &s->box_half_extents.x, 0.25f, 20.0f, "%.2f");
-	if (ImGui::IsItemHovered()) ImGui::SetTooltip("the fixed box shift + C drops");
+	if (materials > 1) slider_int("pour material", &s->spawn_material, 0, materials - 1);
+	note_label("obstacle / h");
+	ImGui::DragFloat2("obstacle / h", &s->box_half_extents.x, 0.05f, 0.25f, 20.0f, "%.2f");
+	if (ImGui::IsItemHovered()) ImGui::SetTooltip("half size of the fixed box shift + C drops, in h");
 }
 
-/* The next body C drops, and the bodies there are: three widgets and a line, so the panel
- * still fits a 1280 x 800 window with the default sections open. */
+/* The next body C drops, and the bodies there are: three rows, so the panel still fits a
+ * 1280 x 800 window with the default sections open. */
 static void bodies_section(viewer_app* app)
 {
 	viewer_interaction_settings* s = &app->interaction;
@@ -302,16 +415,16 @@ static void bodies_section(viewer_app* app)
 			s->body_shape = (viewer_body_shape)k;
 		}
 	}
-	ImGui::SameLine();
-	ImGui::TextDisabled("(B; C drops)");
-	ImGui::SliderFloat(s->body_shape == VIEWER_BODY_BOX ? "half size / h" : "radius / h", &s->body_size,
-	                   0.5f, 8.0f, "%.2f");
-	ImGui::SliderFloat("density / water", &s->body_density, 0.1f, 3.0f, "%.2f");
-	if (ImGui::IsItemHovered()) ImGui::SetTooltip("relative to material 0 at rest: below 1 floats, above 1 sinks");
+	if (ImGui::IsItemHovered()) ImGui::SetTooltip("the body C drops (B switches)");
 	int count = pdl_world_body_count(app->scene.world);
-	ImGui::Text("%d bod%s", count, count == 1 ? "y" : "ies");
+	char remove[48];
+	snprintf(remove, sizeof remove, "remove all %d", count);
 	ImGui::SameLine();
-	if (ImGui::Button("remove all bodies")) viewer_remove_all_bodies(app);
+	if (ImGui::Button(remove)) viewer_remove_all_bodies(app);
+	slider_float(s->body_shape == VIEWER_BODY_BOX ? "half size / h" : "radius / h", &s->body_size,
+	                   0.5f, 8.0f, "%.2f");
+	slider_float("density / water", &s->body_density, 0.1f, 3.0f, "%.2f");
+	if (ImGui::IsItemHovered()) ImGui::SetTooltip("relative to material 0 at rest: below 1 floats, above 1 sinks");
 }
 
 /* The 3D camera: what the mouse sets, as numbers to read or type. */
@@ -321,11 +434,11 @@ static bool camera_section(viewer_app* app)
 	pdl_camera* c = &app->camera;
 	bool changed = false;
 	changed |= ImGui::DragFloat3("target", &c->target.x, 0.05f * app->length_unit, 0.0f, 0.0f, "%.2f");
-	changed |= ImGui::SliderFloat("yaw", &c->yaw, -180.0f, 180.0f, "%.1f deg");
-	changed |= ImGui::SliderFloat("pitch", &c->pitch, -89.0f, 89.0f, "%.1f deg");
-	changed |= ImGui::SliderFloat("distance", &c->distance, 1.0f * app->length_unit,
+	changed |= slider_float("yaw", &c->yaw, -180.0f, 180.0f, "%.1f deg");
+	changed |= slider_float("pitch", &c->pitch, -89.0f, 89.0f, "%.1f deg");
+	changed |= slider_float("distance", &c->distance, 1.0f * app->length_unit,
 	                              400.0f * app->length_unit, "%.1f", ImGuiSliderFlags_Logarithmic);
-	changed |= ImGui::SliderFloat("fov", &c->fov, 5.0f, 120.0f, "%.0f deg");
+	changed |= slider_float("fov", &c->fov, 5.0f, 120.0f, "%.0f deg");
 	if (ImGui::Button("re-frame (Home)")) {
 		viewer_view3d_frame(app);
 		changed = true;
@@ -377,30 +490,49 @@ static void help_section(void)
 		"Tab             hide this panel");
 }
 
+/* The stats box is a strip of STATS_LINES lines above the view, across its width: the view is
+ * fitted below it (viewer_update_view), so it never covers the tank. */
+#define STATS_LINES 3
+
+extern "C" float viewer_panel_stats_height(void)
+{
+	if (!panel_ready) return 0.0f;
+	const ImGuiIO& io = ImGui::GetIO();
+	const ImGuiStyle& style = ImGui::GetStyle();
+	/* the default font (13 px) until the atlas is built by the first frame */
+	float font = (io.Fonts->Fonts.Size > 0 ? io.Fonts->Fonts[0]->FontSize : 13.0f) * io.FontGlobalScale;
+	return STATS_LINES * font + (STATS_LINES - 1) * style.ItemSpacing.y + 2.0f * style.WindowPadding.y;
+}
+
 static void stats_overlay(viewer_app* app)
 {
 	const viewer_view* v = &app->view;
 	float ratio = v->pixel_ratio > 0 ? v->pixel_ratio : 1.0f;
-	ImGui::SetNextWindowPos(ImVec2((float)v->viewport_x / ratio + 10.0f,
-	                               (float)v->viewport_y / ratio + 10.0f));
+	ImGui::SetNextWindowPos(ImVec2((float)v->viewport_x / ratio, 0.0f));
+	ImGui::SetNextWindowSize(ImVec2((float)v->viewport_width / ratio, viewer_panel_stats_height()));
 	ImGui::SetNextWindowBgAlpha(0.55f);
-	ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-	                         ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-	                         ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoInputs;
+	ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings |
+	                         ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
+	                         ImGuiWindowFlags_NoInputs;
 	if (ImGui::Begin("stats", nullptr, flags)) {
 		const viewer_timing* t = &app->timing;
 		const pdl_profile* p = &t->profile;
 		pdl_world_def def = pdl_world_get_def(app->scene.world);
-		ImGui::Text("%.1f fps   %s%s", t->display_fps, app->scene.name, app->paused ? "  (paused)" : "");
-		ImGui::Text("%d particles, %d threads, %d substeps", pdl_world_particle_count(app->scene.world),
-		            pdl_world_thread_count(app->scene.world), def.substeps);
-		ImGui::Text("step %.2f ms (%.0f steps/s possible)", t->step_ms, t->steps_per_second);
-		ImGui::Text("  forces %.2f  density %.2f", p->forces, p->density);
-		ImGui::Text("  predict %.2f  springs %.2f", p->predict, p->springs);
-		ImGui::Text("  relax %.2f  boundaries %.2f", p->relax, p->boundaries);
-		ImGui::Text("  bodies %.2f  velocity %.2f", p->bodies, p->velocity);
-		ImGui::Text("draw %.2f ms", t->render_ms);
-		if (app->render.contours) ImGui::Text("  contours %.2f ms", viewer_renderer_contour_ms(app->renderer));
+		ImGui::Text("%.1f fps   %s%s   %d particles, %d threads, %d substeps   draw %.2f ms",
+		            t->display_fps, app->scene.name, app->paused ? " (paused)" : "",
+		            pdl_world_particle_count(app->scene.world), pdl_world_thread_count(app->scene.world),
+		            def.substeps, t->render_ms);
+		if (app->render.contours) {
+			ImGui::SameLine();
+			ImGui::Text("  contours %.2f ms", viewer_renderer_contour_ms(app->renderer));
+		}
+		ImGui::Text("step %.2f ms (%.0f steps/s possible):  forces %.2f  density %.2f  predict %.2f",
+		            t->step_ms, t->steps_per_second, p->forces, p->density, p->predict);
+		ImGui::Text("springs %.2f  relax %.2f  boundaries %.2f  bodies %.2f  velocity %.2f", p->springs,
+		            p->relax, p->boundaries, p->bodies, p->velocity);
+		layout.stats_min = ImGui::GetWindowPos();
+		layout.stats_max = ImVec2(layout.stats_min.x + ImGui::GetWindowWidth(),
+		                          layout.stats_min.y + ImGui::GetWindowHeight());
 	}
 	ImGui::End();
 }
@@ -413,6 +545,9 @@ extern "C" bool viewer_panel_draw(viewer_app* app)
 	ImGui_ImplOpenGL3_NewFrame();
 	ImGui_ImplSDL2_NewFrame();
 	ImGui::NewFrame();
+	layout.panel_shown = app->show_panel;
+	layout.stats_shown = app->show_stats;
+	layout.slider_count = 0;
 
 	if (app->show_panel) {
 		const viewer_view* v = &app->view;
@@ -423,7 +558,10 @@ extern "C" bool viewer_panel_draw(viewer_app* app)
 		ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
 		                         ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
 		if (ImGui::Begin("puddle  (Tab hides)", nullptr, flags)) {
-			ImGui::PushItemWidth(-140.0f * ImGui::GetIO().FontGlobalScale);
+			/* sliders end where the widest label begins (measured; grows as labels appear) */
+			if (widest_label == 0.0f) note_label("stick distance / h");
+			layout.label_column = widest_label + ImGui::GetStyle().ItemInnerSpacing.x;
+			ImGui::PushItemWidth(-layout.label_column);
 			scene_section(app);
 			if (ImGui::CollapsingHeader("render", ImGuiTreeNodeFlags_DefaultOpen)) render_section(app);
 			if (ImGui::CollapsingHeader("solver", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -433,7 +571,8 @@ extern "C" bool viewer_panel_draw(viewer_app* app)
 			if (ImGui::CollapsingHeader("materials", ImGuiTreeNodeFlags_DefaultOpen)) {
 				material_section(app);
 			}
-			if (app->three_d && ImGui::CollapsingHeader("3D", ImGuiTreeNodeFlags_DefaultOpen)) {
+			/* the mouse moves the camera; its numbers are there to read or type */
+			if (app->three_d && ImGui::CollapsingHeader("3D camera")) {
 				camera_changed = camera_section(app);
 			}
 			if (ImGui::CollapsingHeader("interaction")) interaction_section(app);
@@ -446,6 +585,11 @@ extern "C" bool viewer_panel_draw(viewer_app* app)
 				ImGui::Separator();
 				ImGui::TextWrapped("%s", app->message);
 			}
+			layout.content_end_y = ImGui::GetCursorPosY();
+			layout.scroll_max_y = ImGui::GetScrollMaxY();
+			layout.panel_min = ImGui::GetWindowPos();
+			layout.panel_max = ImVec2(layout.panel_min.x + ImGui::GetWindowWidth(),
+			                          layout.panel_min.y + ImGui::GetWindowHeight());
 		}
 		ImGui::End();
 	}
@@ -454,4 +598,70 @@ extern "C" bool viewer_panel_draw(viewer_app* app)
 	ImGui::Render();
 	ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 	return camera_changed;
+}
+
+/* The tank's rectangle on screen, window points: the 2D view's world box, or the 3D box's eight
+ * corners projected. False when a corner is behind the camera. */
+static bool tank_rect(const viewer_app* app, ImVec2* lo, ImVec2* hi)
+{
+	const viewer_view* v = &app->view;
+	float ratio = v->pixel_ratio > 0 ? v->pixel_ratio : 1.0f;
+	*lo = ImVec2(1e30f, 1e30f);
+	*hi = ImVec2(-1e30f, -1e30f);
+	for (int corner = 0; corner < (app->three_d ? 8 : 4); ++corner) {
+		float px, py;
+		if (app->three_d) {
+			pdl_vec3 p = {(corner & 1) ? app->bounds3_max.x : app->bounds3_min.x,
+			              (corner & 2) ? app->bounds3_max.y : app->bounds3_min.y,
+			              (corner & 4) ? app->bounds3_max.z : app->bounds3_min.z};
+			if (!viewer_view3d_world_to_pixel(app, p, &px, &py)) return false;
+		} else {
+			pdl_vec2 p = {(corner & 1) ? v->world_max.x : v->world_min.x,
+			              (corner & 2) ? v->world_max.y : v->world_min.y};
+			viewer_view_world_to_pixel(v, p, &px, &py);
+		}
+		*lo = ImVec2(fminf(lo->x, px / ratio), fminf(lo->y, py / ratio));
+		*hi = ImVec2(fmaxf(hi->x, px / ratio), fmaxf(hi->y, py / ratio));
+	}
+	return true;
+}
+
+static void write_rect(FILE* f, const char* name, ImVec2 lo, ImVec2 hi, const char* end)
+{
+	fprintf(f, "\"%s\": [%.2f, %.2f, %.2f, %.2f]%s", name, lo.x, lo.y, hi.x, hi.y, end);
+}
+
+extern "C" bool viewer_panel_write_layout(const viewer_app* app, const char* path)
+{
+	FILE* f = fopen(path, "w");
+	if (f == NULL) return false;
+	const viewer_view* v = &app->view;
+	float ratio = v->pixel_ratio > 0 ? v->pixel_ratio : 1.0f;
+	fprintf(f, "{\n  \"window\": [%d, %d],\n  \"pixel_ratio\": %.4f,\n  \"ui_scale\": %.4f,\n",
+	        v->window_width, v->window_height, ratio, panel_ready ? ImGui::GetIO().FontGlobalScale : 0.0f);
+	fprintf(f, "  ");
+	write_rect(f, "viewport", ImVec2((float)v->viewport_x / ratio, (float)v->viewport_y / ratio),
+	           ImVec2((float)(v->viewport_x + v->viewport_width) / ratio,
+	                  (float)(v->viewport_y + v->viewport_height) / ratio), ",\n");
+	ImVec2 lo, hi;
+	bool tank = tank_rect(app, &lo, &hi);
+	fprintf(f, "  ");
+	if (tank) write_rect(f, "tank", lo, hi, ",\n");
+	else fprintf(f, "\"tank\": null,\n");
+	fprintf(f, "  \"panel_shown\": %s,\n  ", layout.panel_shown ? "true" : "false");
+	write_rect(f, "panel", layout.panel_min, layout.panel_max, ",\n");
+	fprintf(f, "  \"panel_content_end_y\": %.2f,\n  \"panel_scroll_max_y\": %.2f,\n"
+	        "  \"label_column\": %.2f,\n", layout.content_end_y, layout.scroll_max_y, layout.label_column);
+	fprintf(f, "  \"stats_shown\": %s,\n  ", layout.stats_shown ? "true" : "false");
+	write_rect(f, "stats", layout.stats_min, layout.stats_max, ",\n");
+	fprintf(f, "  \"sliders\": [");
+	for (int i = 0; i < layout.slider_count; ++i) {
+		const slider_layout* s = &layout.sliders[i];
+		fprintf(f, "%s\n    {\"label\": \"%s\", \"value\": \"%s\", ", i ? "," : "", s->label, s->value);
+		write_rect(f, "frame", s->frame_min, s->frame_max, ", ");
+		write_rect(f, "grab", s->grab_min, s->grab_max, ", ");
+		write_rect(f, "text", s->text_min, s->text_max, "}");
+	}
+	fprintf(f, "%s]\n}\n", layout.slider_count ? "\n  " : "");
+	return fclose(f) == 0;
 }
