@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages puddle needs, skipping the ones already there.
-# Usage: scripts/install-deps.sh [core|io|viewer|web|examples|fuzz|all]...   (default: all)
+# Usage: scripts/install-deps.sh [core|io|viewer|web|examples|fuzz|vdb|all]...   (default: all)
 set -euo pipefail
 
 core=(build-essential cmake pkg-config)
@@ -13,6 +13,9 @@ web=(emscripten nodejs:node npm:npm chromium)
 examples=(libchipmunk-dev)
 # make test-fuzz: clang with its libFuzzer and sanitizer runtimes (libclang_rt.fuzzer)
 fuzz=(clang libclang-rt-dev)
+# puddle run --vdb: OpenVDB, and the Boost headers its headers include (Debian's libopenvdb-dev
+# does not pull them in)
+vdb=(libopenvdb-dev libboost-dev)
 
 want=()
 for group in "${@:-all}"; do
@@ -23,8 +26,9 @@ for group in "${@:-all}"; do
 	web) want+=("${web[@]}") ;;
 	examples) want+=("${examples[@]}") ;;
 	fuzz) want+=("${fuzz[@]}") ;;
-	all) want+=("${core[@]}" "${io[@]}" "${viewer[@]}" "${web[@]}" "${examples[@]}" "${fuzz[@]}") ;;
-	*) echo "install-deps: unknown group '$group' (core, io, viewer, web, examples, fuzz, all)" >&2; exit 2 ;;
+	vdb) want+=("${vdb[@]}") ;;
+	all) want+=("${core[@]}" "${io[@]}" "${viewer[@]}" "${web[@]}" "${examples[@]}" "${fuzz[@]}" "${vdb[@]}") ;;
+	*) echo "install-deps: unknown group '$group' (core, io, viewer, web, examples, fuzz, vdb, all)" >&2; exit 2 ;;
 	esac
 done
 

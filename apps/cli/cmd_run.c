@@ -7,6 +7,7 @@
 #include "puddle/render.h"
 #include "puddle/snapshot.h"
 #include "puddle/surface.h"
+#include "puddle/vdb.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -40,6 +41,8 @@ static const char usage[] =
 	"                       and .vtp, and DIR/SCENE_NAME_surface.pvd; 3D scenes: its closed surface\n"
 	"                       (marching tetrahedra) as binary PLY: DIR/surface/frame_NNNNNN.ply\n"
 	"  --surface-obj        3D: the surface also as OBJ (text, about 3 times the PLY's size)\n"
+	"  --vdb                3D: OpenVDB volumes, DIR/vdb/frame_NNNNNN.vdb: the fluid's mass\n"
+	"                       density (fog volume) and surface (level set), for Blender or Houdini\n"
 	"  --export-every K     frames between --vtk/--ply/--csv/--surface files (default: one per\n"
 	"                       video frame)\n"
 	"  --snapshot-every K   DIR/snapshots/snap_NNNNNN.pdls every K frames\n"
@@ -75,7 +78,7 @@ typedef struct run_options {
 	const char* resume_path;
 	long long steps, png_every, export_every, snapshot_every, particles;
 	double seconds;
-	bool vtk, ply, csv, surface, surface_obj, spheres, quiet;
+	bool vtk, ply, csv, surface, surface_obj, vdb, spheres, quiet;
 	int threads, width, height, color_mode;
 } run_options;
 
@@ -98,7 +101,7 @@ static bool parent_exists(const char* option, const char* path)
 static int parse_options(int argc, char** argv, run_options* o)
 {
 	static const char* const known[] = {"--seconds", "--steps", "--out", "--png", "--png-every", "--video",
-	                                    "--vtk", "--ply", "--csv", "--surface", "--surface-obj", "--export-every", "--snapshot-every",
+	                                    "--vtk", "--ply", "--csv", "--surface", "--surface-obj", "--vdb", "--export-every", "--snapshot-every",
 	                                    "--resume", "--size", "--color", "--spheres", "--particles", "--threads", "--quiet",
 	                                    "--help"};
 	memset(o, 0, sizeof *o);
@@ -161,6 +164,8 @@ static int parse_options(int argc, char** argv, run_options* o)
 			o->surface = true;
 		} else if (strcmp(a, "--surface-obj") == 0) {
 			o->surface = o->surface_obj = true;
+		} else if (strcmp(a, "--vdb") == 0) {
+			o->vdb = true;
 		} else if (strcmp(a, "--quiet") == 0) {
 			o->quiet = true;
 		} else if (strcmp(a, "--spheres") == 0) {
@@ -444,7 +449,7 @@ static bool frame_outputs(run_state* r, long long done)
 		wrote(r, path);
 		r->pngs++;
 	}
-	if ((o->vtk || o->ply || o->csv || o->surface) && done % r->export_every == 0) {
+	if ((o->vtk || o->ply || o->csv || o->surface || o->vdb) && done % r->export_every == 0) {
 		const long long before = r->bytes;
 		if (o->vtk) {
 			snprintf(path, sizeof path, "%s/vtk/frame_%06lld.vtp", r->dir, done);
@@ -472,6 +477,12 @@ static bool frame_outputs(run_state* r, long long done)
 			if (r->bodies) wrote(r, path);
 		}
 		if (o->surface && !surface_outputs(r, done)) return false;
+		if (o->vdb) {
+			snprintf(path, sizeof path, "%s/vdb/frame_%06lld.vdb", r->dir, done);
+			pdl_vdb_def vd = pdl_default_vdb_def(r->world);
+			if (!pdl_export_vdb(path, r->world, &vd, r->err, sizeof r->err)) return false;
+			wrote(r, path);
+		}
 		r->export_bytes += r->bytes - before;
 		if (r->exports++ == 0) r->first_export = done;
 		estimate_output(r, done, r->bytes - before);
@@ -612,6 +623,14 @@ int cmd_run(int argc, char** argv)
 			goto done;
 		}
 	}
+	if (o.vdb && (s->world.dimensions != 3 || !pdl_vdb_available())) {
+		fprintf(stderr, "puddle run: --vdb: %s\n",
+		        s->world.dimensions != 3 ? "VDB volumes are of 3D scenes; this one is 2D"
+		                                 : "this build has no OpenVDB (install libopenvdb-dev and libboost-dev, then "
+		                                   "rebuild: scripts/install-deps.sh vdb)");
+		exit_code = EXIT_USAGE;
+		goto done;
+	}
 	pdl_render_def rd = pdl_render_def_from_scene(s);
 	if (o.spheres) rd.liquid = false;
 	rd.threads = pdl_world_thread_count(r.world); /* drawing and stepping take turns */
@@ -628,14 +647,14 @@ int cmd_run(int argc, char** argv)
 
 	/* the run's folder only when something goes into it: a run that writes its picture and
 	 * video elsewhere leaves no empty folder behind */
-	const bool into_dir = !o.png_path || o.png_every || o.vtk || o.ply || o.csv || o.surface || o.snapshot_every;
+	const bool into_dir = !o.png_path || o.png_every || o.vtk || o.ply || o.csv || o.surface || o.vdb || o.snapshot_every;
 	if (into_dir && !cli_make_dirs(r.dir)) {
 		fprintf(stderr, "puddle run: %s: cannot create folder: %s\n", r.dir, strerror(errno));
 		goto done;
 	}
 	if ((o.png_every && !make_subdir(&r, "frames")) || (o.vtk && !make_subdir(&r, "vtk")) ||
 	    (o.ply && !make_subdir(&r, "ply")) || (o.csv && !make_subdir(&r, "csv")) ||
-	    (o.surface && !make_subdir(&r, "surface")) ||
+	    (o.surface && !make_subdir(&r, "surface")) || (o.vdb && !make_subdir(&r, "vdb")) ||
 	    (o.snapshot_every && !make_subdir(&r, "snapshots"))) {
 		fprintf(stderr, "puddle run: %s\n", r.err);
 		goto done;

@@ -423,6 +423,22 @@ def test_export_sizes(work):
     check("GB of exports (100001 frames); --export-every K writes one frame in K" in warned, f"warning {warned!r}")
     check(p.returncode == 130 and len(os.listdir(os.path.join(work, "huge", "surface"))) < 1000,
           f"interrupted: {p.returncode}")
+    # OpenVDB volumes of a 3D run, one file per export frame (magic " BDV", OpenVDB's); a 2D scene
+    # is refused before anything is written
+    out_dir = os.path.join(work, "vdb")
+    rc, out, err = run("run", os.path.join(SCENES, "drop-3d.json"), "--particles", "3000", "--steps", "10", "--vdb",
+                       "--export-every", "10", "--out", out_dir)
+    check(rc == 0, f"--vdb: {rc} {err}")
+    names = sorted(os.listdir(os.path.join(out_dir, "vdb"))) if rc == 0 else []
+    check(names == ["frame_000000.vdb", "frame_000010.vdb"], f"vdb files {names}")
+    for n in names:
+        with open(os.path.join(out_dir, "vdb", n), "rb") as f:
+            check(f.read(4) == b" BDV", f"{n} is not an OpenVDB file")
+    rc, out, err = run("run", os.path.join(SCENES, "drop.json"), "--steps", "2", "--vdb", "--out",
+                       os.path.join(work, "vdb2d"))
+    check(rc == 2 and err == "puddle run: --vdb: VDB volumes are of 3D scenes; this one is 2D\n",
+          f"--vdb 2D: {rc} {err!r}")
+    check(not os.path.exists(os.path.join(work, "vdb2d")), "--vdb 2D wrote a folder")
     # a run that writes nothing into the default folder makes none
     p = subprocess.run([PUDDLE, "run", os.path.join(SCENES, "blobs.json"), "--steps", "2", "--png",
                         os.path.join(work, "picture.png")], cwd=work, capture_output=True, text=True)

@@ -1,0 +1,137 @@
+// OpenVDB volumes of 3D worlds (vdb.h): a fog volume of the fluid's mass density and a level
+// set of its surface, written with OpenVDB's own writer. C++ because OpenVDB is; the rest of
+// puddle_io is C and sees only vdb.h.
+#include "puddle/vdb.h"
+
+#include <openvdb/openvdb.h>
+#include <openvdb/tools/ParticlesToLevelSet.h>
+
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <mutex>
+#include <string>
+
+namespace {
+
+// The particles as ParticlesToLevelSet reads them: positions and one radius, world units.
+struct ParticleList {
+	using PosType = openvdb::Vec3R;
+	const pdl_particle_data* p;
+	double radius;
+	size_t size() const { return (size_t)p->count; }
+	void getPos(size_t i, openvdb::Vec3R& at) const { at = openvdb::Vec3R(p->x[i], p->y[i], p->z[i]); }
+	void getPosRad(size_t i, openvdb::Vec3R& at, openvdb::Real& r) const
+	{
+		getPos(i, at);
+		r = radius;
+	}
+};
+
+void say(char* err, size_t err_size, const std::string& what)
+{
+	if (err && err_size) std::snprintf(err, err_size, "%s", what.c_str());
+}
+
+// The fluid's mass per unit volume: each particle's mass spread over the 8 voxel centres
+// around it by trilinear weights (they sum to 1, so no mass is made or lost).
+openvdb::FloatGrid::Ptr density_grid(const pdl_world* world, const pdl_particle_data& p, float voxel)
+{
+	openvdb::FloatGrid::Ptr grid = openvdb::FloatGrid::create(0.0f);
+	grid->setTransform(openvdb::math::Transform::createLinearTransform(voxel));
+	grid->setGridClass(openvdb::GRID_FOG_VOLUME);
+	grid->setName("density");
+	auto acc = grid->getAccessor();
+	const double per_volume = 1.0 / ((double)voxel * voxel * voxel);
+	for (int i = 0; i < p.count; ++i) {
+		const double mass = pdl_world_get_material(world, p.material[i]).mass;
+		// voxel centres sit at integer index coordinates
+		const double u[3] = {p.x[i] / voxel, p.y[i] / voxel, p.z[i] / voxel};
+		int base[3];
+		double frac[3];
+		for (int k = 0; k < 3; ++k) {
+			base[k] = (int)std::floor(u[k]);
+			frac[k] = u[k] - base[k];
+		}
+		for (int corner = 0; corner < 8; ++corner) {
+			double w = 1;
+			openvdb::Coord c;
+			for (int k = 0; k < 3; ++k) {
+				const bool upper = corner & (1 << k);
+				w *= upper ? frac[k] : 1 - frac[k];
+				c[k] = base[k] + (upper ? 1 : 0);
+			}
+			if (w > 0) acc.setValue(c, acc.getValue(c) + (float)(w * mass * per_volume));
+		}
+	}
+	return grid;
+}
+
+std::once_flag initialized;
+
+} // namespace
+
+extern "C" bool pdl_vdb_available(void) { return true; }
+
+extern "C" pdl_vdb_def pdl_default_vdb_def(const pdl_world* world)
+{
+	const float h = pdl_world_get_def(world).interaction_radius;
+	pdl_vdb_def d;
+	d.voxel_size = h / 3;
+	float rest = pdl_world_material_count(world) > 0 ? pdl_world_get_material(world, 0).rest_density : 0;
+	float spacing = rest > 0 ? pdl_rest_spacing_3d(h, rest) : h / 2;
+	d.radius = std::fmax(0.5f * spacing, 1.5f * d.voxel_size);
+	return d;
+}
+
+extern "C" bool pdl_export_vdb(const char* path, const pdl_world* world, const pdl_vdb_def* def, char* err,
+                               size_t err_size)
+{
+	if (!path || !world || !def) {
+		say(err, err_size, "pdl_export_vdb: path, world and def must not be NULL");
+		return false;
+	}
+	if (pdl_world_get_def(world).dimensions != 3) {
+		say(err, err_size, std::string(path) + ": VDB volumes are of 3D worlds; this world is 2D");
+		return false;
+	}
+	if (!(def->voxel_size > 0) || !std::isfinite(def->voxel_size) || !(def->radius > def->voxel_size) ||
+	    !std::isfinite(def->radius)) {
+		say(err, err_size, std::string(path) + ": the VDB def needs voxel_size > 0 and radius > voxel_size");
+		return false;
+	}
+	const std::string tmp = std::string(path) + ".tmp";
+	try {
+		std::call_once(initialized, [] { openvdb::initialize(); });
+		pdl_particle_data p = pdl_world_particles(world);
+		openvdb::GridPtrVec grids;
+		grids.push_back(density_grid(world, p, def->voxel_size));
+		// the level set, with a band of 3 voxels each side (OpenVDB's default width)
+		openvdb::FloatGrid::Ptr surface = openvdb::createLevelSet<openvdb::FloatGrid>(def->voxel_size);
+		surface->setName("surface");
+		if (p.count > 0) {
+			ParticleList list{&p, (double)def->radius};
+			openvdb::tools::ParticlesToLevelSet<openvdb::FloatGrid> raster(*surface);
+			raster.setRmin(1.0); // in voxels: every particle is at least 1.5 voxels (pdl_vdb_def)
+			raster.rasterizeSpheres(list);
+			raster.finalize(true);
+		}
+		grids.push_back(surface);
+		openvdb::io::File file(tmp);
+		openvdb::MetaMap meta;
+		meta.insertMeta("puddle_time", openvdb::FloatMetadata(pdl_world_time(world)));
+		meta.insertMeta("puddle_particles", openvdb::Int32Metadata(p.count));
+		file.write(grids, meta);
+		file.close();
+	} catch (const std::exception& e) {
+		std::remove(tmp.c_str());
+		say(err, err_size, std::string(path) + ": " + e.what());
+		return false;
+	}
+	if (std::rename(tmp.c_str(), path) != 0) {
+		std::remove(tmp.c_str());
+		say(err, err_size, std::string(path) + ": cannot rename the written file into place");
+		return false;
+	}
+	return true;
+}
