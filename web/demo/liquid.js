@@ -257,7 +257,7 @@ function framebuffer(gl, color, depth) {
 //   rounds                  smoothing rounds (horizontal + vertical each)
 //   specular                the highlight's strength
 //   layer                   the colour's depth below the surface, in particle radii
-const SETTINGS = { foamSpeed: 6, foamDensity: 0.55, absorb: 0.35, rounds: 2, specular: 0.8, layer: 6 };
+const SETTINGS = { foamSpeed: 4, foamDensity: 0.8, absorb: 0.35, rounds: 2, specular: 0.8, layer: 6 };
 
 export class Liquid {
 	constructor(gl) {
