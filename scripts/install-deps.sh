@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages puddle needs, skipping the ones already there.
-# Usage: scripts/install-deps.sh [core|io|viewer|web|examples|fuzz|vdb|all]...   (default: all)
+# Usage: scripts/install-deps.sh [core|io|viewer|web|examples|fuzz|vdb|blender|all]...   (default: all)
 set -euo pipefail
 
 core=(build-essential cmake pkg-config)
@@ -16,6 +16,8 @@ fuzz=(clang libclang-rt-dev)
 # puddle run --vdb: OpenVDB, and the Boost headers its headers include (Debian's libopenvdb-dev
 # does not pull them in)
 vdb=(libopenvdb-dev libboost-dev)
+# scripts/render-blender.py: Cycles renders of the 3D surfaces (`blender -b -P`), test cli.blender
+blender=(blender)
 
 want=()
 for group in "${@:-all}"; do
@@ -27,8 +29,9 @@ for group in "${@:-all}"; do
 	examples) want+=("${examples[@]}") ;;
 	fuzz) want+=("${fuzz[@]}") ;;
 	vdb) want+=("${vdb[@]}") ;;
-	all) want+=("${core[@]}" "${io[@]}" "${viewer[@]}" "${web[@]}" "${examples[@]}" "${fuzz[@]}" "${vdb[@]}") ;;
-	*) echo "install-deps: unknown group '$group' (core, io, viewer, web, examples, fuzz, vdb, all)" >&2; exit 2 ;;
+	blender) want+=("${blender[@]}") ;;
+	all) want+=("${core[@]}" "${io[@]}" "${viewer[@]}" "${web[@]}" "${examples[@]}" "${fuzz[@]}" "${vdb[@]}" "${blender[@]}") ;;
+	*) echo "install-deps: unknown group '$group' (core, io, viewer, web, examples, fuzz, vdb, blender, all)" >&2; exit 2 ;;
 	esac
 done
 
