@@ -74,7 +74,15 @@ static void viewer_show_scene(viewer_app* app, viewer_scene* scene, const char* 
 	                   strcmp(app->scene.name, scene->name) == 0;
 	viewer_scene_unload(&app->scene);
 	app->scene = *scene;
+	bool was_three_d = app->three_d;
 	app->three_d = def.dimensions == 3;
+	/* each dimension's default look: metaball in 2D, liquid in 3D (metaball's spheres stay an
+	 * M press away); a switch between the two carries the choice over */
+	if (app->three_d && !was_three_d && app->render.mode == VIEWER_RENDER_METABALL) {
+		app->render.mode = VIEWER_RENDER_LIQUID;
+	} else if (!app->three_d && was_three_d && app->render.mode == VIEWER_RENDER_LIQUID) {
+		app->render.mode = VIEWER_RENDER_METABALL;
+	}
 	if (app->three_d) {
 		viewer_scene_bounds_3d(&app->scene, &app->bounds3_min, &app->bounds3_max);
 		if (!keep_camera) viewer_view3d_frame(app);
@@ -354,7 +362,7 @@ static void usage(FILE* out)
 	        "  --size WxH             window size in points (default 1280x800)\n"
 	        "  --particles N          resize the scene to about N particles\n"
 	        "  --threads N            solver threads (0 = one per core; default: the scene's)\n"
-	        "  --render MODE          metaball | dots\n"
+	        "  --render MODE          metaball | dots | liquid (3D: water; metaball: spheres)\n"
 	        "  --color MODE           material | speed | density | pressure\n"
 	        "  --preset NAME          turn the scene's fluid into water, lava, slime or stratify\n"
 	        "                         (scenes/presets/materials.json, scaled to the scene)\n"
@@ -625,7 +633,6 @@ int main(int argc, char** argv)
 	o.ui_scale = 0.0f; /* 0: from the display */
 	int parsed = parse_options(argc, argv, &o, &app);
 	if (parsed != 0) return parsed == 1 ? 0 : 2;
-	if (o.render_set) app.render.mode = o.render;
 	if (o.color_set) app.render.color = o.color;
 	app.show_panel = !o.no_panel;
 	app.paused = o.paused;
@@ -678,6 +685,7 @@ int main(int argc, char** argv)
 	}
 	viewer_show_scene(&app, &first_scene, o.scene);
 	memset(&first_scene, 0, sizeof first_scene); /* the app owns it now */
+	if (o.render_set) app.render.mode = o.render; /* over the scene's default look */
 	if (o.preset != NULL && !viewer_apply_preset(app.scene.world, viewer_preset_find(o.preset),
 	                                             &app.scene.preset_basis, err, sizeof err)) {
 		fprintf(stderr, "puddle-view: preset '%s': %s%s%s\n", o.preset, err,

@@ -252,8 +252,9 @@ static void render_section(viewer_app* app)
 		r->color = (viewer_color_mode)color;
 	}
 	if (app->three_d) {
-		/* 3D draws spheres in both modes (renderer3d.c): metaball's overlap into one body */
-		if (r->mode == VIEWER_RENDER_METABALL) {
+		/* 3D draws spheres in metaball and dots modes (renderer3d.c), metaball's overlapping into
+		 * one body; liquid turns metaball's spheres into a water surface (liquid_gl.c) */
+		if (r->mode != VIEWER_RENDER_DOTS) {
 			slider_float("sphere size", &r->splat_radius, 0.2f, 2.0f, "%.2f");
 			if (ImGui::IsItemHovered()) ImGui::SetTooltip("sphere radius = 0.4 h x this");
 		} else {

@@ -19,8 +19,13 @@
  * walls, obstacles and bodies is computed on the CPU into the vertex colours: a few thousand
  * vertices a frame.
  *
+ * The liquid mode (the default in 3D) draws the same scene into liquid_gl.c's framebuffer
+ * instead, and liquid_gl.c turns the particles, spheres of the metaball mode's radius, into a
+ * water surface over it (screen-space fluid rendering); the pointer's ring goes on top.
+ *
  * SPDX-License-Identifier: MIT */
 #include "particles_gl.h"
+#include "liquid_gl.h"
 #include "frontend.h"
 
 #include <math.h>
@@ -138,6 +143,7 @@ struct viewer_renderer3d {
 	viewer_instances spheres;
 	GLuint solid_vao, solid_buffer;
 	vertex_list triangles, lines;
+	viewer_liquid* liquid; /* NULL: its shaders did not build, liquid draws spheres */
 };
 
 static const color4 edge_color = {0.55f, 0.58f, 0.66f, 1.0f};
@@ -359,6 +365,9 @@ viewer_renderer3d* viewer_renderer3d_create(char* err, int err_size)
 	r->solid_view_projection = gl.GetUniformLocation(r->solid_program, "u_view_projection");
 
 	viewer_instances_create(&r->spheres, SPHERE_ARRAY_COUNT, SPHERE_MATERIAL);
+	char liquid_err[512];
+	r->liquid = viewer_liquid_create(liquid_err, sizeof liquid_err);
+	if (r->liquid == NULL) fprintf(stderr, "puddle-view: liquid: %s; drawing spheres\n", liquid_err);
 
 	gl.GenVertexArrays(1, &r->solid_vao);
 	gl.BindVertexArray(r->solid_vao);
@@ -379,6 +388,7 @@ void viewer_renderer3d_destroy(viewer_renderer3d* r)
 	if (r->sphere_program) gl.DeleteProgram(r->sphere_program);
 	if (r->solid_program) gl.DeleteProgram(r->solid_program);
 	viewer_instances_destroy(&r->spheres);
+	viewer_liquid_destroy(r->liquid);
 	if (r->solid_buffer) gl.DeleteBuffers(1, &r->solid_buffer);
 	if (r->solid_vao) gl.DeleteVertexArrays(1, &r->solid_vao);
 	free(r->triangles.v);
@@ -396,6 +406,16 @@ static void draw_list(viewer_renderer3d* r, vertex_list* l, GLenum mode)
 	gl.DrawArrays(mode, 0, l->count);
 }
 
+/* Dots: spheres of the dot radius, each one seen. Metaball and liquid: spheres of 0.3 h at the
+ * default splat radius, a little over half the 3D rest spacing (0.498 h), so neighbours
+ * overlap and the fluid reads as one body; the splat slider scales them. */
+static float sphere_radius(const viewer_app* app)
+{
+	float h = pdl_world_get_def(app->scene.world).interaction_radius;
+	return app->render.mode == VIEWER_RENDER_DOTS ? app->render.dot_radius * h
+	                                              : 0.3f * h * app->render.splat_radius / 0.75f;
+}
+
 static void draw_spheres(viewer_renderer3d* r, const viewer_app* app, const float vp[16],
                          pdl_vec3 right, pdl_vec3 up, pdl_vec3 back)
 {
@@ -405,13 +425,7 @@ static void draw_spheres(viewer_renderer3d* r, const viewer_app* app, const floa
 	const void* arrays[SPHERE_ARRAY_COUNT] = {p.x,  p.y,       p.z,        p.vx,      p.vy,
 	                                          p.vz, p.density, p.pressure, p.material};
 	viewer_instances_upload(&r->spheres, arrays, p.count);
-	float h = pdl_world_get_def(world).interaction_radius;
-	/* Dots: spheres of the dot radius, each one seen. Metaball (the default): spheres of 0.3 h
-	 * at the default splat radius, a little over half the 3D rest spacing (0.498 h), so
-	 * neighbours overlap and the fluid reads as one body; the splat slider scales them. */
-	float radius = app->render.mode == VIEWER_RENDER_DOTS
-	                   ? app->render.dot_radius * h
-	                   : 0.3f * h * app->render.splat_radius / 0.75f;
+	float radius = sphere_radius(app);
 	pdl_vec3 light = light_direction();
 	gl.UseProgram(r->sphere_program);
 	gl.UniformMatrix4fv(r->s_view_projection, 1, GL_FALSE, vp);
@@ -523,6 +537,12 @@ void viewer_renderer3d_draw(viewer_renderer3d* r, const viewer_app* app)
 	pdl_vec3 right = normalize(cross(v3(0, 1, 0), back));
 	pdl_vec3 up = cross(back, right);
 
+	/* liquid: the scene into the liquid's framebuffer, the water over it into the viewport */
+	pdl_particle_data p = pdl_world_particles(app->scene.world);
+	float clear[3] = {outside.r, outside.g, outside.b};
+	bool liquid = app->render.mode == VIEWER_RENDER_LIQUID && p.count > 0 && p.z != NULL &&
+	              viewer_liquid_begin(r->liquid, view->viewport_width, view->viewport_height, clear);
+
 	gl.Enable(GL_DEPTH_TEST);
 	gl.DepthFunc(GL_LEQUAL);
 	gl.Disable(GL_BLEND);
@@ -532,10 +552,22 @@ void viewer_renderer3d_draw(viewer_renderer3d* r, const viewer_app* app)
 	gl.UniformMatrix4fv(r->solid_view_projection, 1, GL_FALSE, vp);
 	draw_list(r, &r->triangles, GL_TRIANGLES);
 
-	draw_spheres(r, app, vp, right, up, back);
+	if (!liquid) draw_spheres(r, app, vp, right, up, back);
 
 	gl.UseProgram(r->solid_program);
 	draw_list(r, &r->lines, GL_LINES);
+
+	if (liquid) {
+		viewer_liquid_view lv = {.right = right, .up = up, .back = back,
+		                         .light = light_direction(), .radius = sphere_radius(app),
+		                         .fov = app->camera.fov, .near = app->camera.distance / 100,
+		                         .far = app->camera.distance * 100, .x = view->viewport_x,
+		                         .y = gl_viewport_y, .width = view->viewport_width,
+		                         .height = view->viewport_height};
+		for (int i = 0; i < 16; ++i) lv.view_projection[i] = vp[i];
+		viewer_liquid_draw(r->liquid, app, &p, &lv);
+		gl.UseProgram(r->solid_program);
+	}
 
 	/* the pointer ring over everything, blended */
 	gl.Disable(GL_DEPTH_TEST);

@@ -13,7 +13,7 @@
 
 /* ---- Settings names --------------------------------------------------------------------- */
 
-static const char* render_mode_names[VIEWER_RENDER_MODE_COUNT] = {"metaball", "dots"};
+static const char* render_mode_names[VIEWER_RENDER_MODE_COUNT] = {"metaball", "dots", "liquid"};
 static const char* color_mode_names[VIEWER_COLOR_MODE_COUNT] = {"material", "speed", "density",
                                                                 "pressure"};
 

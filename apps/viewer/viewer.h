@@ -41,6 +41,9 @@ typedef enum viewer_render_mode {
 	VIEWER_RENDER_METABALL = 0,
 	/** One disc per particle (reference 001: instanced particles, one draw call). */
 	VIEWER_RENDER_DOTS,
+	/** 3D: screen-space fluid rendering (liquid_gl.c), the default look of 3D worlds; a 2D
+	 * world shows it as dots. */
+	VIEWER_RENDER_LIQUID,
 	VIEWER_RENDER_MODE_COUNT
 } viewer_render_mode;
 

@@ -21,6 +21,7 @@ import sys
 LAYERS = {
     "view.c": 0, "gl.c": 0,
     "bodies.c": 1, "view3d.c": 1, "scenes.c": 1, "scene_files.c": 1, "presets.c": 1, "particles_gl.c": 1,
+    "liquid_gl.c": 1,
     "input.c": 2, "renderer.c": 2, "renderer3d.c": 2, "capture.c": 2, "script.c": 2,
     "panel.cpp": 2,
     "main.c": 3,
