@@ -65,7 +65,8 @@ void pdl_body_update_rotation(rigid_body* b, bool three)
 {
 	float* r = b->rot;
 	if (!three) {
-		float c = cosf(b->def.angle), s = sinf(b->def.angle);
+		float c, s;
+		pdl_cos_sin(b->def.angle, &c, &s);
 		const float m[9] = {c, -s, 0, s, c, 0, 0, 0, 1};
 		memcpy(r, m, sizeof m);
 		return;
@@ -344,8 +345,9 @@ static void sample_sphere(sampler* s, float r, float spacing)
 	const float golden = 2.39996323f; /* pi (3 - sqrt 5) */
 	for (int k = 0; k < n; ++k) {
 		float y = 1.0f - 2.0f * ((float)k + 0.5f) / (float)n, ring = sqrtf(fmaxf(0.0f, 1.0f - y * y));
-		float a = golden * (float)k;
-		emit(s, r * ring * cosf(a), r * y, r * ring * sinf(a));
+		float ca, sa;
+		pdl_cos_sin(golden * (float)k, &ca, &sa);
+		emit(s, r * ring * ca, r * y, r * ring * sa);
 	}
 }
 
@@ -354,7 +356,7 @@ static void sample_sphere(sampler* s, float r, float spacing)
  * face-centred cubic: per s^3 / sqrt(2)). */
 float pdl_body_lattice_step(float spacing, bool three)
 {
-	return three ? spacing * powf(0.70710678f, 1.0f / 3.0f) : spacing * sqrtf(0.8660254f);
+	return three ? spacing * 0.890898718f /* 2^(-1/6), (1 / sqrt 2)^(1/3) */ : spacing * sqrtf(0.8660254f);
 }
 
 /* How much denser a fluid lattice at rest is than the boundary particles' lattice of the same
@@ -446,8 +448,9 @@ static void sample_shape(sampler* s, const rigid_body* b, float spacing, float h
 			else {
 				int n = (int)lroundf(2.0f * 3.14159265f * r / a);
 				for (int k = 0; k < n; ++k) {
-					float t = 2.0f * 3.14159265f * (float)k / (float)n;
-					emit(s, r * cosf(t), r * sinf(t), 0);
+					float ct, st;
+					pdl_cos_sin(2.0f * 3.14159265f * (float)k / (float)n, &ct, &st);
+					emit(s, r * ct, r * st, 0);
 				}
 			}
 		} else if (!three) {
@@ -619,7 +622,8 @@ static pdl_error_id build_body(const pdl_world* w, rigid_body* b, sampler* s, pd
 		 * so that a body re-added from its own def (a snapshot) stays bitwise where it was */
 		pdl_vec2 c = m.centroid;
 		if (sqrtf(c.x * c.x + c.y * c.y) > 1e-4f * m.bound_radius) {
-			float co = cosf(d->angle), si = sinf(d->angle);
+			float co, si;
+			pdl_cos_sin(d->angle, &co, &si);
 			d->position.x += co * c.x - si * c.y;
 			d->position.y += si * c.x + co * c.y;
 			for (int i = 0; i < d->vertex_count; ++i) d->vertices[i].x -= c.x, d->vertices[i].y -= c.y;

@@ -13,7 +13,8 @@ static pdl_vec2 rotate(pdl_vec2 v, float c, float s) { return (pdl_vec2){c * v.x
 int pdl_boundary_world_vertices(const pdl_boundary_def* d, pdl_vec2 out[PDL_MAX_POLYGON_VERTICES])
 {
 	if (!d) return 0;
-	float c = cosf(d->angle), s = sinf(d->angle);
+	float c, s;
+	pdl_cos_sin(d->angle, &c, &s);
 	int n = 0;
 	pdl_vec2 local[PDL_MAX_POLYGON_VERTICES];
 	if (d->kind == PDL_BOUNDARY_BOX || d->kind == PDL_BOUNDARY_BOX_CONTAINER) {
@@ -36,8 +37,7 @@ int pdl_boundary_world_vertices(const pdl_boundary_def* d, pdl_vec2 out[PDL_MAX_
 
 void pdl_boundary_update_shape(boundary* b, bool three)
 {
-	b->cos_angle = cosf(b->def.angle);
-	b->sin_angle = sinf(b->def.angle);
+	pdl_cos_sin(b->def.angle, &b->cos_angle, &b->sin_angle);
 	b->vertex_count = pdl_boundary_world_vertices(&b->def, b->vertices);
 	b->plane_count = b->vertex_count;
 	for (int i = 0; i < b->vertex_count; ++i) {
