@@ -230,18 +230,22 @@ pdl_loops pdl_best_loops(void);
  * runs of the same world (web/test/native.test.mjs, 2D bodies). The angle is reduced to
  * [-pi/4, pi/4] against pi/2 in two parts (Cody & Waite; the first part's 33 bits make k pi/2
  * exact for |k| < 2^20), and Taylor series to r^15 and r^16 (error < 5e-17 there) are summed in
- * double, then rounded to float. */
+ * double, then rounded to float. Angles past 2 pi are first brought back by fmod (exact);
+ * NaN and infinities give NaN. */
 static inline void pdl_cos_sin(float angle, float* c, float* s)
 {
 	const double half_pi_hi = 1.57079632673412561417e+00, half_pi_lo = 6.07710050650619224932e-11;
-	double a = angle, k = floor(a * 6.36619772367581382433e-01 + 0.5);
+	/* fmod is exact (no rounding, the same everywhere) and leaves |angle| < 2 pi as it is */
+	double a = fabs((double)angle) < 6.28318530717958647692 ? (double)angle : fmod((double)angle, 6.28318530717958647692);
+	double k = floor(a * 6.36619772367581382433e-01 + 0.5);
 	double r = (a - k * half_pi_hi) - k * half_pi_lo, r2 = r * r;
 	double sr = r * (1 + r2 * (-1.0 / 6 + r2 * (1.0 / 120 + r2 * (-1.0 / 5040 + r2 * (1.0 / 362880 +
 	            r2 * (-1.0 / 39916800 + r2 * (1.0 / 6227020800.0 + r2 * (-1.0 / 1307674368000.0))))))));
 	double cr = 1 + r2 * (-0.5 + r2 * (1.0 / 24 + r2 * (-1.0 / 720 + r2 * (1.0 / 40320 + r2 * (-1.0 / 3628800 +
 	            r2 * (1.0 / 479001600.0 + r2 * (-1.0 / 87178291200.0 + r2 * (1.0 / 20922789888000.0))))))));
-	long long q = (long long)k % 4;
-	if (q < 0) q += 4;
+	/* the quadrant, k mod 4, in double: exact for any k, where converting a huge k (an angle of
+	 * 1e29 from a fuzzed snapshot) to an integer type is undefined */
+	double q = k - 4 * floor(k * 0.25);
 	double cq = q == 0 ? cr : q == 1 ? -sr : q == 2 ? -cr : sr;
 	double sq = q == 0 ? sr : q == 1 ? cr : q == 2 ? -sr : -cr;
 	*c = (float)cq, *s = (float)sq;
