@@ -299,19 +299,23 @@ typedef struct sampler {
 	bool failed;
 } sampler;
 
+bool pdl_grow_float_arrays(float** const arrays[], size_t n, int cap)
+{
+	bool ok = true;
+	for (size_t k = 0; k < n; ++k) {
+		float* grown = realloc(*arrays[k], (size_t)cap * sizeof *grown);
+		if (grown) *arrays[k] = grown;
+		else ok = false;
+	}
+	return ok;
+}
+
 static void emit(sampler* s, float x, float y, float z)
 {
 	if (s->count == s->capacity) {
 		int cap = s->capacity ? 2 * s->capacity : 256;
-		float* nx = realloc(s->x, (size_t)cap * sizeof *nx);
-		if (nx) s->x = nx;
-		float* ny = realloc(s->y, (size_t)cap * sizeof *ny);
-		if (ny) s->y = ny;
-		float* nz = realloc(s->z, (size_t)cap * sizeof *nz);
-		if (nz) s->z = nz;
-		float* nw = realloc(s->w, (size_t)cap * sizeof *nw);
-		if (nw) s->w = nw;
-		if (!nx || !ny || !nz || !nw) {
+		float** const arrays[] = {&s->x, &s->y, &s->z, &s->w};
+		if (!pdl_grow_float_arrays(arrays, 4, cap)) {
 			s->failed = true;
 			return;
 		}
@@ -674,15 +678,8 @@ static bool reserve_local(body_set* set, int count)
 	if (count <= set->local_capacity) return true;
 	int cap = set->local_capacity ? set->local_capacity : 1024;
 	while (cap < count) cap *= 2;
-	float* x = realloc(set->lx, (size_t)cap * sizeof *x);
-	if (x) set->lx = x;
-	float* y = realloc(set->ly, (size_t)cap * sizeof *y);
-	if (y) set->ly = y;
-	float* z = realloc(set->lz, (size_t)cap * sizeof *z);
-	if (z) set->lz = z;
-	float* wt = realloc(set->lw, (size_t)cap * sizeof *wt);
-	if (wt) set->lw = wt;
-	if (!x || !y || !z || !wt) return false;
+	float** const arrays[] = {&set->lx, &set->ly, &set->lz, &set->lw};
+	if (!pdl_grow_float_arrays(arrays, 4, cap)) return false;
 	set->local_capacity = cap;
 	return true;
 }

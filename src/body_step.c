@@ -84,14 +84,6 @@ static void turn(rigid_body* b, bool three, const float* theta)
 	pdl_body_update_rotation(b, three);
 }
 
-static bool grow_floats(float** a, int cap)
-{
-	float* p = realloc(*a, (size_t)cap * sizeof **a);
-	if (!p) return false;
-	*a = p;
-	return true;
-}
-
 static bool grow_ints(int32_t** a, int cap)
 {
 	int32_t* p = realloc(*a, (size_t)cap * sizeof **a);
@@ -144,10 +136,10 @@ static bool reserve_particles(body_set* set, int n, int fluid)
 	if (n > set->capacity) {
 		int cap = set->capacity ? set->capacity : 1024;
 		while (cap < n) cap *= 2;
-		float** floats[] = {&set->x, &set->y, &set->z, &set->vx, &set->vy, &set->vz, &set->jx, &set->jy,
+		float** const floats[] = {&set->x, &set->y, &set->z, &set->vx, &set->vy, &set->vz, &set->jx, &set->jy,
 		                    &set->jz, &set->ux, &set->uy, &set->uz, &set->uvx, &set->uvy, &set->uvz,
 		                    &set->wt, &set->uwt};
-		for (size_t k = 0; k < sizeof floats / sizeof floats[0]; ++k) ok = ok && grow_floats(floats[k], cap);
+		ok = pdl_grow_float_arrays(floats, sizeof floats / sizeof floats[0], cap);
 		ok = ok && grow_ints(&set->body, cap) && grow_ints(&set->local, cap) && grow_ints(&set->ubody, cap) &&
 		     grow_ints(&set->ulocal, cap);
 		if (ok) set->capacity = cap;

@@ -264,6 +264,10 @@ static inline float pdl_coulomb_keep(float tangential, float normal_change, floa
 	return tangential > drop ? 1.0f - drop / tangential : 0.0f;
 }
 
+/* Grows each of the n arrays to cap floats (body.c); false if any could not grow (those that
+ * did keep their new size, the rest their old one: the caller keeps its old capacity). */
+bool pdl_grow_float_arrays(float** const arrays[], size_t n, int cap);
+
 /* boundary.c */
 void pdl_boundary_update_shape(boundary* b, bool three);
 /* Signed distance from p to the wall's solid side: > 0 in the space the fluid may fill, < 0

@@ -1,5 +1,6 @@
 // Debian's Chromium driven by playwright-core (no browser download): the flags the project uses
 // for headless runs, a fresh profile per launch, and the page's server on a free port.
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,5 +45,15 @@ export async function newPage(browser, path) {
 	});
 	page.on('pageerror', (e) => errors.push(e.message));
 	await page.goto(browser.url + path);
+	return { page, errors };
+}
+
+/** The demo page at `/demo/QUERY`, once it says it is ready; fails the test if it shows an error. */
+export async function openDemoPage(browser, query = '') {
+	const { page, errors } = await newPage(browser, `/demo/${query}`);
+	await page.waitForFunction(() => document.body.dataset.ready === 'true' || !document.getElementById('error').hidden,
+		null, { timeout: 60000 });
+	const failure = await page.evaluate(() => (document.getElementById('error').hidden ? '' : document.getElementById('error').textContent));
+	assert.equal(failure, '', 'the page shows no error');
 	return { page, errors };
 }

@@ -6,7 +6,7 @@
 // with about 20,000 particles (drop-3d) and prints the figures web/README.md quotes.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { newPage, openBrowser } from './browser.mjs';
+import { openBrowser, openDemoPage } from './browser.mjs';
 
 let browser;
 before(async () => {
@@ -16,15 +16,7 @@ after(async () => {
 	await browser?.close();
 });
 
-// as page.test.mjs's openDemo
-async function openDemo(query = '') {
-	const { page, errors } = await newPage(browser, `/demo/${query}`);
-	await page.waitForFunction(() => document.body.dataset.ready === 'true' || !document.getElementById('error').hidden,
-		null, { timeout: 60000 });
-	const failure = await page.evaluate(() => (document.getElementById('error').hidden ? '' : document.getElementById('error').textContent));
-	assert.equal(failure, '', 'the page shows no error');
-	return { page, errors };
-}
+const openDemo = (query = '') => openDemoPage(browser, query);
 
 // Runs in the page: draws the current frame in `mode` and measures it, without the container's
 // outline (its 1-pixel lines over the water would dominate the Laplacian of both pictures: with

@@ -11,7 +11,7 @@
 // depend on how fast this machine renders.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { newPage, openBrowser } from './browser.mjs';
+import { newPage, openBrowser, openDemoPage } from './browser.mjs';
 
 let browser;
 before(async () => {
@@ -21,14 +21,7 @@ after(async () => {
 	await browser?.close();
 });
 
-async function openDemo(query = '') {
-	const { page, errors } = await newPage(browser, `/demo/${query}`);
-	await page.waitForFunction(() => document.body.dataset.ready === 'true' || !document.getElementById('error').hidden,
-		null, { timeout: 60000 });
-	const failure = await page.evaluate(() => (document.getElementById('error').hidden ? '' : document.getElementById('error').textContent));
-	assert.equal(failure, '', 'the page shows no error');
-	return { page, errors };
-}
+const openDemo = (query = '') => openDemoPage(browser, query);
 
 // Runs in the page: the fluid's centre of mass.
 const centroid = () => {
