@@ -29,6 +29,7 @@
  * boundary particles' sorted order, so the result is the same for any thread count. */
 #include "core.h"
 #include "kernels.h"
+#include "simd.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -133,9 +134,10 @@ void pdl_bodies_forces(pdl_world* w, float dt)
 static bool reserve_particles(body_set* set, int n, int fluid)
 {
 	bool ok = true;
-	if (n > set->capacity) {
+	/* + PDL_SIMD_PAD: the fluid's gather reads eight boundary particles at a time (simd.h) */
+	if (n + PDL_SIMD_PAD > set->capacity) {
 		int cap = set->capacity ? set->capacity : 1024;
-		while (cap < n) cap *= 2;
+		while (cap < n + PDL_SIMD_PAD) cap *= 2;
 		float** const floats[] = {&set->x, &set->y, &set->z, &set->vx, &set->vy, &set->vz, &set->jx, &set->jy,
 		                    &set->jz, &set->ux, &set->uy, &set->uz, &set->uvx, &set->uvy, &set->uvz,
 		                    &set->wt, &set->uwt};
@@ -374,6 +376,10 @@ static void begin_step(pdl_world* w, float dt)
 	}
 	pdl_grid_build(g, w->pool, n, set->ux, set->uy, three ? set->uz : NULL, w->def.interaction_radius);
 	pdl_pool_for(w->pool, n, 1024, sort_range, set);
+	for (int s = n; s < n + PDL_SIMD_PAD; ++s) { /* read by vectors, masked off */
+		set->x[s] = set->y[s] = set->z[s] = set->vx[s] = set->vy[s] = set->vz[s] = set->wt[s] = 0;
+		set->body[s] = -1;
+	}
 	set->n = n;
 	/* The fluid particles near the bodies, in slot order: those within h - a / 2 of a body's
 	 * surface (or inside it), each body testing the fluid cells of its bounding box against its shape
@@ -407,35 +413,6 @@ static void begin_step(pdl_world* w, float dt)
 }
 
 /* ---- Fluid-body pairs --------------------------------------------------------------------------- */
-
-/* One fluid-body pair's terms, computed from the same operands whichever side asks, so that the
- * two sides' shares are exactly opposite. d = x_k - x_i (fluid i to boundary particle k). */
-typedef struct pair_terms {
-	float a;      /* 1 - q, 0 outside h */
-	float dir[3]; /* r^ from the fluid particle to the boundary particle */
-} pair_terms;
-
-static inline bool pair_of(float dx, float dy, float dz, float h, pair_terms* t)
-{
-	float r2 = dx * dx + dy * dy + dz * dz;
-	if (!(r2 < h * h) || r2 == 0) return false;
-	float r = sqrtf(r2);
-	t->a = 1.0f - r / h;
-	t->dir[0] = dx / r, t->dir[1] = dy / r, t->dir[2] = dz / r;
-	return true;
-}
-
-/* Clavet alg. 5 between fluid particle i (velocity vi) and boundary particle k (velocity vk):
- * the impulse I (world units / s) the pair exchanges along r^ (0 if they are not approaching);
- * each side takes half, as two fluid particles of one mass would. */
-static inline float viscosity_impulse(const pair_terms* t, const float* vi, const float* vk,
-                                      const pdl_material_def* m, float dt)
-{
-	float u = (vi[0] - vk[0]) * t->dir[0] + (vi[1] - vk[1]) * t->dir[1] + (vi[2] - vk[2]) * t->dir[2];
-	if (!(u > 0)) return 0;
-	float impulse = dt * t->a * u * (m->viscosity_sigma + m->viscosity_beta * u);
-	return impulse < u ? impulse : u;
-}
 
 /* What a near fluid particle's containment (or SPH's wall pressure) did to one body. */
 typedef struct containment {
@@ -473,25 +450,21 @@ static inline void moment_of(const body_set* set, body_share* rec, const float* 
 	cross3(arm, rec->j, rec->t);
 }
 
-/* The record of body b among fluid particle e's (PDL_CONTAIN_BODIES of them), or NULL when
- * they are all taken by other bodies: the pair is then left out on both sides. */
-static inline body_share* share_of(body_share* rec, int b)
-{
-	for (int k = 0; k < PDL_CONTAIN_BODIES; ++k) {
-		if (rec[k].body == b) return &rec[k];
-		if (rec[k].body < 0) {
-			memset(&rec[k], 0, sizeof rec[k]);
-			rec[k].body = b;
-			return &rec[k];
-		}
-	}
-	return NULL;
-}
-
+/* One near fluid particle's lane sums (simd.h: lane l of a run holds its candidates l, l+8, ...)
+ * per body it meets, for the first PDL_CONTAIN_BODIES bodies in the runs' order: a1 = sum w_k
+ * (1 - q) r^, a2 = sum w_k (1 - q)^2 r^, and push = sum w_k I_k / 2 r^ (the viscosity). */
+typedef struct lane_shares {
+	int count;
+	int body[PDL_CONTAIN_BODIES];
+	f8 a1[PDL_CONTAIN_BODIES][3], a2[PDL_CONTAIN_BODIES][3], push[PDL_CONTAIN_BODIES][3];
+} lane_shares;
 
 /* The density pass, over the near list: boundary particles add to the density and near density
  * (so pressures follow), and the viscosity impulses (half to each side) to the fluid's dt dv and
- * to the bodies' records, which also gather the pair sums the relaxation uses. */
+ * to the bodies' records, which also gather the pair sums the relaxation uses. Eight boundary
+ * particles at a time (simd.h), so every backend (SSE2, AVX2, WebAssembly, plain C) gives the
+ * same bits; a lane's pair goes to the record of its own body, and a pair of a fifth body
+ * counts in the density only (it pushes neither side). */
 static void fluid_density_range(void* ctx, int begin, int end)
 {
 	pair_job* job = ctx;
@@ -500,47 +473,89 @@ static void fluid_density_range(void* ctx, int begin, int end)
 	body_set* set = &w->bodies;
 	const bool three = PDL_IS_3D(w), viscosity = w->any_viscosity;
 	const float h = w->def.interaction_radius, dt = job->dt;
+	const f8 zero = f8_set1(0), one = f8_set1(1), half = f8_set1(0.5f), h2 = f8_set1(h * h),
+	         inv_h = f8_set1(1.0f / h), dt_v = f8_set1(dt);
+	const float *bx = set->x, *by = set->y, *bz = set->z, *bvx = set->vx, *bvy = set->vy, *bvz = set->vz;
 	pdl_grid_runs runs;
+	lane_shares ls;
 	for (int e = begin; e < end; ++e) {
 		int i = set->near[e];
 		body_share* rec = &set->shares[(size_t)e * PDL_CONTAIN_BODIES];
 		for (int k = 0; k < PDL_CONTAIN_BODIES; ++k) rec[k].body = -1;
-		float xi = p->x[i], yi = p->y[i], zi = three ? p->z[i] : 0;
-		float vi[3] = {p->vx[i], p->vy[i], three ? p->vz[i] : 0};
+		const float xi = p->x[i], yi = p->y[i], zi = three ? p->z[i] : 0;
+		const f8 xv = f8_set1(xi), yv = f8_set1(yi), zv = f8_set1(zi);
+		const f8 vix = f8_set1(p->vx[i]), viy = f8_set1(p->vy[i]), viz = f8_set1(three ? p->vz[i] : 0);
 		const pdl_material_def* m = &w->materials[p->material[i]].def;
-		float rho = 0, rho_near = 0, dv[3] = {0, 0, 0};
+		const f8 sigma = f8_set1(m->viscosity_sigma), beta = f8_set1(m->viscosity_beta);
+		f8 rho = zero, rho_near = zero;
+		ls.count = 0;
 		pdl_grid_runs_around(&set->grid, xi, yi, zi, &runs);
 		for (int r = 0; r < runs.count; ++r)
-			for (int k = runs.begin[r]; k < runs.end[r]; ++k) {
-				pair_terms t;
-				if (!pair_of(set->x[k] - xi, set->y[k] - yi, three ? set->z[k] - zi : 0, h, &t)) continue;
-				const float share = set->wt[k];
-				rho += share * (t.a * t.a);
-				rho_near += share * (t.a * t.a * t.a);
-				body_share* sh = share_of(rec, set->body[k]);
-				if (!sh) continue; /* a fifth body within h: its pairs push neither side */
-				float wa = share * t.a, waa = wa * t.a;
-				for (int c = 0; c < 3; ++c) sh->a1[c] += wa * t.dir[c], sh->a2[c] += waa * t.dir[c];
+			for (int k = runs.begin[r]; k < runs.end[r]; k += PDL_LANES) {
+				f8 d[3] = {f8_sub(f8_load(bx + k), xv), f8_sub(f8_load(by + k), yv),
+				           three ? f8_sub(f8_load(bz + k), zv) : zero};
+				f8 r2 = f8_add(f8_mul(d[0], d[0]), f8_mul(d[1], d[1]));
+				if (three) r2 = f8_add(r2, f8_mul(d[2], d[2]));
+				m8 in = m8_and(m8_first(runs.end[r] - k), m8_and(f8_lt(r2, h2), f8_gt(r2, zero)));
+				int left = m8_bits(in);
+				if (!left) continue;
+				f8 dist = f8_sqrt(r2);
+				f8 a = f8_sub(one, f8_mul(dist, inv_h));
+				f8 wt = f8_load(set->wt + k), wa = f8_mul(wt, a), waa = f8_mul(wa, a);
+				rho = f8_add(rho, f8_mask(in, waa));
+				rho_near = f8_add(rho_near, f8_mask(in, f8_mul(waa, a)));
+				f8 dir[3] = {f8_div(d[0], dist), f8_div(d[1], dist), f8_div(d[2], dist)};
+				f8 push = zero; /* w_k I_k / 2: Clavet alg. 5, half to each side */
 				if (viscosity) {
-					const float vk[3] = {set->vx[k], set->vy[k], set->vz[k]};
-					float impulse = 0.5f * viscosity_impulse(&t, vi, vk, m, dt);
-					if (impulse == 0) continue;
-					float half = share * impulse;
-					for (int c = 0; c < 3; ++c) dv[c] -= half * t.dir[c];
-					/* the fluid's velocity changed by -dt half r^: the body gains m dt half r^ */
-					float j = m->mass * (share * (dt * impulse));
-					for (int c = 0; c < 3; ++c) sh->j[c] += j * t.dir[c];
+					f8 u = f8_add(f8_mul(f8_sub(vix, f8_load(bvx + k)), dir[0]),
+					              f8_mul(f8_sub(viy, f8_load(bvy + k)), dir[1]));
+					if (three) u = f8_add(u, f8_mul(f8_sub(viz, f8_load(bvz + k)), dir[2]));
+					f8 impulse = f8_mul(f8_mul(dt_v, a), f8_mul(u, f8_add(sigma, f8_mul(beta, u))));
+					impulse = f8_min(impulse, u);
+					push = f8_mask(f8_gt(u, zero), f8_mul(wt, f8_mul(half, impulse)));
+				}
+				m8 rest = in;
+				for (int s = 0; left && s < PDL_CONTAIN_BODIES; ++s) {
+					if (s == ls.count) { /* the first body not yet met opens the next record */
+						int lane = __builtin_ctz((unsigned)left);
+						ls.body[s] = set->body[k + lane];
+						for (int c = 0; c < 3; ++c) ls.a1[s][c] = ls.a2[s][c] = ls.push[s][c] = zero;
+						ls.count++;
+					}
+					m8 mine = m8_and(rest, m8_index_is(set->body + k, ls.body[s]));
+					int bits = m8_bits(mine);
+					if (!bits) continue;
+					left &= ~bits;
+					rest = m8_andnot(mine, rest);
+					for (int c = 0; c < (three ? 3 : 2); ++c) {
+						ls.a1[s][c] = f8_add(ls.a1[s][c], f8_mask(mine, f8_mul(wa, dir[c])));
+						ls.a2[s][c] = f8_add(ls.a2[s][c], f8_mask(mine, f8_mul(waa, dir[c])));
+						if (viscosity) ls.push[s][c] = f8_add(ls.push[s][c], f8_mask(mine, f8_mul(push, dir[c])));
+					}
 				}
 			}
-		if (rho == 0) continue;
-		if (viscosity) {
-			const float x[3] = {xi, yi, zi};
-			for (int k = 0; k < PDL_CONTAIN_BODIES && rec[k].body >= 0; ++k) moment_of(set, &rec[k], x, three);
+		float density = f8_sum(rho);
+		if (density == 0) continue;
+		const float x[3] = {xi, yi, zi};
+		float dv[3] = {0, 0, 0};
+		for (int s = 0; s < ls.count; ++s) {
+			body_share* sh = &rec[s];
+			sh->body = ls.body[s];
+			for (int c = 0; c < 3; ++c) {
+				bool axis = three || c < 2;
+				sh->a1[c] = axis ? f8_sum(ls.a1[s][c]) : 0;
+				sh->a2[c] = axis ? f8_sum(ls.a2[s][c]) : 0;
+				float pushed = axis && viscosity ? f8_sum(ls.push[s][c]) : 0;
+				/* the fluid's velocity changes by -push: the body gains m dt push */
+				dv[c] -= pushed;
+				sh->j[c] = m->mass * (dt * pushed);
+			}
+			if (viscosity) moment_of(set, sh, x, three);
+			else memset(sh->t, 0, sizeof sh->t);
 		}
-		rho *= set->density_scale, rho_near *= set->density_scale;
-		p->density[i] += rho;
+		p->density[i] += density * set->density_scale;
 		p->pressure[i] = m->stiffness * (p->density[i] - m->rest_density);
-		p->near_pressure[i] += m->near_stiffness * rho_near;
+		p->near_pressure[i] += m->near_stiffness * (f8_sum(rho_near) * set->density_scale);
 		if (viscosity) {
 			p->vx2[i] += dt * dv[0];
 			p->vy2[i] += dt * dv[1];
