@@ -32,6 +32,8 @@ pdl_render_def pdl_render_def_from_scene(const pdl_scene* s)
 		d.material_colors[i] = i < s->material_count ? s->materials[i].def.color : 0xffffff;
 	d.camera = scene_camera(s);
 	d.liquid = s->world.dimensions == 3;
+	/* web/demo/liquid.js's SETTINGS and apps/viewer/liquid_gl.c, so the three draw the same foam */
+	d.foam_speed = 4.0f, d.foam_density = 0.8f;
 	return d;
 }
 

@@ -615,6 +615,7 @@ static void* shade_band(void* arg)
 			}
 			/* depth cue: surfaces behind the target fade a little towards the background */
 			if (depth < INFINITY) c = mix(c, sc->background, FOG * fminf(1.0f, fmaxf(0.0f, (depth - sc->fog_start) * sc->fog_scale)));
+			if (liquid) c = pdl_liquid_foam_over(r, at, c); /* as the GPU draws it: last, unfogged */
 			/* edges in front of the nearest surface. The margin keeps the floor's own edges (at
 			 * the floor's depth) visible, and edges over spheres that touch, or poke through, the
 			 * walls: particle centres stay inside the container, not their spheres. */
@@ -710,12 +711,15 @@ const uint8_t* pdl_render_3d(pdl_renderer* r, const pdl_world* world)
 	for (int b = 0; b < bands; ++b)
 		jobs[b].from = (int)((long long)d->height * b / bands), jobs[b].to = (int)((long long)d->height * (b + 1) / bands);
 	run_bands(jobs, sizeof jobs[0], bands, sphere_band);
-	if (d->liquid) { /* render_liquid.c: smooth the depth, draw what the water refracts */
+	if (d->liquid) { /* render_liquid.c: smooth the depth, draw what the water refracts, foam */
+		float rest[PDL_MAX_MATERIALS];
+		pdl_liquid_foam_rest(world, radius, rest);
 		liquid_job liquid[PDL_RENDER_MAX_THREADS];
-		for (int b = 0; b < bands; ++b) liquid[b] = (liquid_job){r, largest, jobs[b].from, jobs[b].to};
+		for (int b = 0; b < bands; ++b) liquid[b] = (liquid_job){r, largest, jobs[b].from, jobs[b].to, &p, radius, rest};
 		run_bands(liquid, sizeof liquid[0], bands, pdl_liquid_blur_rows);
 		run_bands(liquid, sizeof liquid[0], bands, pdl_liquid_blur_columns);
 		run_bands(jobs, sizeof jobs[0], bands, background_band);
+		run_bands(liquid, sizeof liquid[0], bands, pdl_liquid_foam);
 	}
 	run_bands(jobs, sizeof jobs[0], bands, shade_band);
 	render_bodies_free(&rb);

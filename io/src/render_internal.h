@@ -45,7 +45,8 @@ struct pdl_renderer {
 	pdl_sphere_size sphere_size[PDL_MAX_MATERIALS];
 	/* 3D with def.liquid (render_liquid.c), per pixel: the smoothed depth and the pass between,
 	 * the fluid's thickness (world units) and its colour weighted by it (3 per pixel), and the
-	 * picture without the fluid (3 per pixel) with its depth */
+	 * picture without the fluid (3 per pixel) with its depth. liquid_tmp is free once the depth
+	 * is smoothed; the foam pass then keeps in it the share of light the foam lets through. */
 	float *liquid_depth, *liquid_tmp, *liquid_thick, *liquid_tint, *liquid_bg, *liquid_bg_depth;
 	float* liquid_tmp4; /* the thickness and colour between their two blur passes, 4 per pixel */
 };
@@ -131,11 +132,16 @@ static inline void scalar_range(const pdl_render_def* d, const pdl_particle_data
 
 /* ---- the liquid look (render_liquid.c) ------------------------------------------------------------ */
 
-/* A band of rows of a liquid pass; radius: the particles' sphere radius, world units. */
+/* A band of rows of a liquid pass; radius: the particles' sphere radius, world units. The foam
+ * pass also reads the particles, each material's sphere radius (world units) and the rest
+ * density its particles' density is measured against (pdl_liquid_foam_rest). */
 typedef struct liquid_job {
 	const pdl_renderer* r;
 	float radius;
 	int from, to;
+	const pdl_particle_data* p;
+	const float* sphere_radius;
+	const float* rest;
 } liquid_job;
 
 /* The light and sky the water reflects. */
@@ -152,6 +158,15 @@ void* pdl_liquid_blur_columns(void* job);
 /* The colour of the water at pixel (x, y), where liquid_depth is finite and nearer than
  * liquid_bg_depth. */
 rgbf pdl_liquid_color(const pdl_renderer* r, const liquid_light* light, int x, int y, float radius);
+/* Each material's rest density as the world's solver measures density (Clavet: the material's
+ * rest_density; SPH: rho0 of its rest spacing and mass), into rest[PDL_MAX_MATERIALS]; 0 for
+ * materials the world does not have. radius: the materials' sphere radii, half the spacing. */
+void pdl_liquid_foam_rest(const pdl_world* world, const float* radius, float* rest);
+/* Foam over rows [from, to) into liquid_tmp, after the smoothing and the background pass (its
+ * depth hides foam); a liquid_job. Does nothing when def.foam_speed is not > 0. */
+void* pdl_liquid_foam(void* job);
+/* The shaded colour c at pixel `at` with the foam over it. */
+rgbf pdl_liquid_foam_over(const pdl_renderer* r, size_t at, rgbf c);
 
 /* ---- bodies ------------------------------------------------------------------------------------- */
 

@@ -15,6 +15,10 @@
  *                  picture without the fluid, sampled off by the normal) and the reflection of a
  *                  sky, Beer-Lambert absorption through the thickness in the fluid's own colour,
  *                  and a highlight
+ *   5. foam        fast particles with little fluid around them as small white discs over the
+ *                  shaded water, hidden by what is nearer (the spheres' depth and the scenery's),
+ *                  with the rule and constants of web/demo/liquid.js and the viewer's
+ *                  liquid_gl.c, so the three show the same spray
  *
  * Every pass writes only its band of rows and reads the previous pass's whole buffer, so the
  * picture is the same for any thread count. */
@@ -43,6 +47,16 @@
 #define ABSORB_GREY 0.004f
 /* How much of the fluid's own colour thick water shows where the light it absorbed went. */
 #define SCATTER 0.85f
+
+/* Foam (liquid.js's foam pass): a disc of this share of the particle's projected sphere radius,
+ * at least half a pixel (the GPU's one-pixel point); this opaque at its centre, falling as
+ * 1 - q^2 to its rim, and this colour. Its depth is this many sphere radii in front of the
+ * particle's centre, so its own sphere (front at >= 1 radius) never hides it. */
+#define FOAM_SIZE 0.55f
+#define FOAM_MIN_PIXELS 0.5f
+#define FOAM_ALPHA 0.85f
+#define FOAM_LIFT 1.1f
+static const rgbf foam_color = {0.95f, 0.97f, 1.0f};
 
 static inline float clampf(float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; }
 
@@ -233,4 +247,95 @@ rgbf pdl_liquid_color(const pdl_renderer* r, const liquid_light* light, int x, i
 	pdl_vec3 half = unit((pdl_vec3){light->direction.x - dir.x, light->direction.y - dir.y, light->direction.z - dir.z});
 	float spec = light->specular * powf(fmaxf(0.0f, dot3(n, half)), light->shininess);
 	return (rgbf){c.r + spec, c.g + spec, c.b + spec};
+}
+
+/* ---- foam ------------------------------------------------------------------------------------ */
+
+void pdl_liquid_foam_rest(const pdl_world* world, const float* radius, float* rest)
+{
+	const pdl_world_def wd = pdl_world_get_def(world);
+	const int materials = pdl_world_material_count(world);
+	for (int m = 0; m < PDL_MAX_MATERIALS; ++m) {
+		rest[m] = 0;
+		if (m >= materials) continue;
+		const pdl_material_def md = pdl_world_get_material(world, m);
+		/* an SPH world's density is a mass density; its rho0 is the lattice's at the material's
+		 * rest spacing (world.c), which the sphere's diameter is */
+		rest[m] = wd.solver == PDL_SOLVER_SPH ? pdl_sph_rest_density_3d(wd.interaction_radius, 2 * radius[m], md.mass)
+		                                      : md.rest_density;
+	}
+}
+
+/* How far particle i is past both foam thresholds (> 0: foam), as liquid.js's point shader:
+ * min(speed / foam_speed - 1, 2 (1 - density / (foam_density rest))). Speed says the particle
+ * has the kinetic energy to leave the water, the missing density that it has left it (few
+ * neighbours): the two cues Ihmsen, Akinci, Akinci & Teschner 2012 ("Unified spray, foam and
+ * air bubbles for particle-based fluids", The Visual Computer 28) use to make and to classify
+ * spray, applied here to the fluid's own particles instead of extra diffuse ones. Lonely counts
+ * twice: it is at most 1, while fast grows with the speed. */
+static float foam_amount(const liquid_job* job, int i)
+{
+	const pdl_particle_data* p = job->p;
+	const pdl_render_def* d = &job->r->def;
+	float rest = job->rest[p->material[i] % PDL_MAX_MATERIALS];
+	if (!(rest > 0)) return 0;
+	float speed = sqrtf(p->vx[i] * p->vx[i] + p->vy[i] * p->vy[i] + p->vz[i] * p->vz[i]);
+	float fast = speed / d->foam_speed - 1;
+	float lonely = 1 - p->density[i] / (d->foam_density * rest);
+	if (!(fast > 0) || !(lonely > 0)) return 0; /* also NaN (fminf would return the other one) */
+	return fminf(fast, 2 * lonely);
+}
+
+static bool foam_on(const pdl_render_def* d) { return d->foam_speed > 0 && d->foam_speed < INFINITY; }
+
+void* pdl_liquid_foam(void* arg)
+{
+	const liquid_job* job = arg;
+	const pdl_renderer* r = job->r;
+	if (!foam_on(&r->def)) return NULL;
+	const int w = r->def.width, row0 = job->from, row1 = job->to;
+	/* the light the foam lets through, per pixel: discs of one colour blended over one another
+	 * (alpha over) give 1 - prod(1 - a), whatever their order, so the bands need no sorting */
+	float* through = r->liquid_tmp;
+	for (size_t k = (size_t)row0 * (size_t)w; k < (size_t)row1 * (size_t)w; ++k) through[k] = 1;
+	const pdl_particle_data* p = job->p;
+	if (!p->density || !p->vz) return NULL;
+	for (int i = 0; i < p->count; ++i) {
+		const float* q = r->projected + 4 * (size_t)i;
+		if (q[3] <= 0) continue;
+		const float cx = q[0], cy = q[1], rad = fmaxf(FOAM_MIN_PIXELS, FOAM_SIZE * q[3]);
+		int y0 = (int)floorf(cy - rad), y1 = (int)ceilf(cy + rad);
+		if (y1 < row0 || y0 >= row1) continue;
+		const float amount = foam_amount(job, i);
+		if (!(amount > 0)) continue;
+		const float alpha = FOAM_ALPHA * fminf(1.0f, 3 * amount); /* liquid.js: clamp(f * 3, 0, 1) */
+		const float z = q[2] - FOAM_LIFT * job->sphere_radius[p->material[i] % PDL_MAX_MATERIALS];
+		if (y0 < row0) y0 = row0;
+		if (y1 > row1 - 1) y1 = row1 - 1;
+		const float inv_r2 = 1.0f / (rad * rad);
+		for (int y = y0; y <= y1; ++y) {
+			const float dy = (float)y + 0.5f - cy;
+			int x0 = (int)floorf(cx - rad), x1 = (int)ceilf(cx + rad);
+			if (x0 < 0) x0 = 0;
+			if (x1 > w - 1) x1 = w - 1;
+			for (int x = x0; x <= x1; ++x) {
+				const float dx = (float)x + 0.5f - cx, q2 = (dx * dx + dy * dy) * inv_r2;
+				if (q2 >= 1) continue;
+				const size_t at = (size_t)y * (size_t)w + (size_t)x;
+				/* the depth test: the nearest sphere (this one's front is farther than z) and the
+				 * scenery, as the GPU's depth buffer holds both */
+				if (!(z <= r->depth[at]) || !(z < r->liquid_bg_depth[at])) continue;
+				through[at] *= 1 - alpha * (1 - q2);
+			}
+		}
+	}
+	return NULL;
+}
+
+rgbf pdl_liquid_foam_over(const pdl_renderer* r, size_t at, rgbf c)
+{
+	if (!foam_on(&r->def)) return c;
+	/* in this form no foam (1) leaves the colour exactly as it was */
+	const float t = r->liquid_tmp[at], a = 1 - t;
+	return (rgbf){c.r * t + foam_color.r * a, c.g * t + foam_color.g * a, c.b * t + foam_color.b * a};
 }

@@ -1,7 +1,8 @@
 /* 3D pictures: a dam-break-like world renders fluid where its particles are, nearer spheres
  * hide farther ones, container edges and obstacles are drawn, rigid bodies are drawn in their
  * colours and hide and are hidden by particles by depth, the picture is the same for any thread
- * count, and 2D pictures are byte for byte what they were before 3D drawing came. */
+ * count, and 2D pictures are byte for byte what they were before 3D drawing came. The liquid look
+ * is smooth, tinted and flat, and shows foam where fast, lonely particles fly and nowhere else. */
 #include "test.h"
 
 #include "puddle/camera.h"
@@ -619,6 +620,190 @@ static void test_liquid_is_smooth_tinted_and_flat(void)
 	ENSURE(flat_columns > width / 3 && flat_max - flat_min <= 5);
 }
 
+/* ---- foam (render_liquid.c's last pass) ---- */
+
+enum { FOAM_FLYERS = 5 }; /* in the open air; one more flies behind a column of water */
+
+static pdl_vec3 unit3(pdl_vec3 a)
+{
+	float len = sqrtf(a.x * a.x + a.y * a.y + a.z * a.z);
+	return (pdl_vec3){a.x / len, a.y / len, a.z / len};
+}
+
+/* The settled pool (pool_n particles in pool_*) and FOAM_FLYERS + 1 particles flying at `speed`
+ * above it, one step on (so every density is of this state), and then a column of water over
+ * the pool: FOAM_FLYERS flyers in the open air, the last 4 units behind the column's centre as
+ * the camera sees it. The flyers' picture positions (pixel x, y, view depth) go to at[]. */
+static bool foam_world(pdl_world* w, int pool_n, float* const pool[6], const uint8_t* pool_material,
+                       const pdl_renderer* r, const pdl_camera* cam, float speed, pdl_vec3 at[FOAM_FLYERS + 1])
+{
+	const int n = pool_n + FOAM_FLYERS + 1;
+	float* a[6];
+	for (int k = 0; k < 6; ++k) {
+		a[k] = malloc((size_t)n * sizeof *a[k]);
+		memcpy(a[k], pool[k], (size_t)pool_n * sizeof *a[k]);
+	}
+	uint8_t* material = calloc((size_t)n, 1);
+	memcpy(material, pool_material, (size_t)pool_n);
+	const pdl_vec3 column = {-2, 0.5f, 2};
+	pdl_vec3 f = unit3((pdl_vec3){cam->target.x - pdl_camera_eye(cam).x, cam->target.y - pdl_camera_eye(cam).y,
+	                              cam->target.z - pdl_camera_eye(cam).z});
+	for (int k = 0; k <= FOAM_FLYERS; ++k) {
+		int i = pool_n + k;
+		pdl_vec3 q = k < FOAM_FLYERS ? (pdl_vec3){2.0f + 1.5f * (float)k, -1.8f, -1.0f + 0.5f * (float)k}
+		                              : (pdl_vec3){column.x + 4 * f.x, column.y + 4 * f.y, column.z + 4 * f.z};
+		a[0][i] = q.x, a[1][i] = q.y, a[2][i] = q.z;
+		/* mostly sideways, a little up: `speed` units / s (6.6 against foam_speed 4: fully opaque
+		 * foam, past the threshold by more than 1/3) */
+		a[3][i] = 0.95f * speed, a[4][i] = 0.32f * speed, a[5][i] = 0;
+	}
+	pdl_particle_data data = {.count = n, .x = a[0], .y = a[1], .z = a[2], .vx = a[3], .vy = a[4], .vz = a[5],
+	                          .material = material};
+	bool ok = pdl_world_set_particles(w, &data, NULL) == PDL_OK;
+	for (int k = 0; k < 6; ++k) free(a[k]);
+	free(material);
+	if (!ok) return false;
+	pdl_world_step(w);
+	/* the column after the step: still (a fresh block's corners jump at their first step, fast
+	 * and lonely enough to be foam themselves) */
+	pdl_fill_def fill = pdl_default_fill_def();
+	fill.position = column, fill.half_extents = (pdl_vec3){1, 2, 1};
+	if (pdl_world_fill(w, &fill, NULL) < 50) return false;
+	/* the step reorders the particles; set_particles numbered them 0, 1, ... in the order given */
+	pdl_particle_data p = pdl_world_particles(w);
+	int found = 0;
+	for (int i = 0; i < p.count; ++i)
+		if (p.id[i] >= (uint32_t)pool_n && p.id[i] < (uint32_t)n) {
+			at[p.id[i] - (uint32_t)pool_n] = pdl_render_project(r, (pdl_vec3){p.x[i], p.y[i], p.z[i]});
+			found++;
+		}
+	return found == FOAM_FLYERS + 1;
+}
+
+/* The picture with the def's foam and without, into on and off (width * height * 3 each). */
+static void render_foam_on_off(pdl_render_def d, const pdl_world* w, uint8_t* on, uint8_t* off)
+{
+	size_t bytes = (size_t)d.width * (size_t)d.height * 3;
+	for (int k = 0; k < 2; ++k) {
+		if (k == 1) d.foam_speed = 0;
+		pdl_renderer* r = pdl_renderer_create(&d);
+		memcpy(k ? off : on, pdl_render(r, w), bytes);
+		pdl_renderer_destroy(r);
+	}
+}
+
+/* Light grey to white, untinted: what foam at 0.6 or more of its strength gives over the dark
+ * background or the water. */
+static bool near_white(const uint8_t* c)
+{
+	int lo = c[0] < c[1] ? c[0] : c[1], hi = c[0] > c[1] ? c[0] : c[1];
+	lo = c[2] < lo ? c[2] : lo, hi = c[2] > hi ? c[2] : hi;
+	return lo >= 160 && hi - lo <= 32;
+}
+
+static void test_liquid_foam_where_fast_lonely_particles_are(void)
+{
+	pdl_world* w = pool_world();
+	ENSURE(w != NULL);
+	const int width = 640, height = 360;
+	/* the look's defaults, as the scene's def has them (liquid.js's foamSpeed and foamDensity) */
+	pdl_scene_error serr;
+	pdl_scene* scene = pdl_scene_load(PUDDLE_SCENES_DIR "/drop-3d.json", &serr);
+	ENSURE(scene != NULL);
+	pdl_render_def from_scene = pdl_render_def_from_scene(scene);
+	pdl_scene_destroy(scene);
+	ENSURE(from_scene.foam_speed == 4.0f && from_scene.foam_density == 0.8f);
+	pdl_render_def d = def_3d(width, height);
+	d.liquid = true, d.threads = 2;
+	d.foam_speed = from_scene.foam_speed, d.foam_density = from_scene.foam_density;
+	d.camera.target = (pdl_vec3){1, -2, 0}, d.camera.distance = 24;
+	pdl_renderer* projector = pdl_renderer_create(&d);
+	pdl_render(projector, w); /* sets up its view for pdl_render_project */
+	/* the settled pool's state, kept: each picture below starts from it */
+	pdl_particle_data p = pdl_world_particles(w);
+	const int pool_n = p.count;
+	float* pool[6];
+	const float* from[6] = {p.x, p.y, p.z, p.vx, p.vy, p.vz};
+	float pool_speed = 0;
+	for (int k = 0; k < 6; ++k) {
+		pool[k] = malloc((size_t)pool_n * sizeof *pool[k]);
+		memcpy(pool[k], from[k], (size_t)pool_n * sizeof *pool[k]);
+	}
+	for (int i = 0; i < pool_n; ++i)
+		pool_speed = fmaxf(pool_speed, sqrtf(p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i] + p.vz[i] * p.vz[i]));
+	uint8_t* pool_material = malloc((size_t)pool_n);
+	memcpy(pool_material, p.material, (size_t)pool_n);
+	const size_t bytes = (size_t)width * height * 3;
+	uint8_t *on = malloc(bytes), *off = malloc(bytes), *one = malloc(bytes);
+
+	/* the calm pool alone */
+	render_foam_on_off(d, w, on, off);
+	bool calm_pool_clean = memcmp(on, off, bytes) == 0;
+	/* the flyers at rest: as lonely, not fast */
+	pdl_vec3 at[FOAM_FLYERS + 1];
+	bool built = foam_world(w, pool_n, pool, pool_material, projector, &d.camera, 0, at);
+	render_foam_on_off(d, w, on, off);
+	bool rest_clean = memcmp(on, off, bytes) == 0;
+	/* the flyers fast */
+	built = built && foam_world(w, pool_n, pool, pool_material, projector, &d.camera, 6.6f, at);
+	render_foam_on_off(d, w, on, off);
+	d.threads = 1;
+	pdl_renderer* r1 = pdl_renderer_create(&d);
+	memcpy(one, pdl_render(r1, w), bytes);
+	pdl_renderer_destroy(r1);
+	bool same_threads = memcmp(one, on, bytes) == 0;
+
+	/* the foam: pixels that change, within 1.5 sphere radii of a flyer (its disc is 0.55) */
+	int changed = 0, stray = 0, white_on = 0, white_off = 0, white[FOAM_FLYERS + 1] = {0}, changed_at[FOAM_FLYERS + 1] = {0};
+	/* the sphere's radius in pixels at view depth 1: half the rest spacing times the focal length */
+	const float sphere_px = 0.5f * pdl_rest_spacing_3d(1, pdl_default_material_def().rest_density) * 0.5f *
+	                        (float)height / tanf(0.5f * d.camera.fov * 3.14159265f / 180);
+	for (int y = 0; y < height; ++y)
+		for (int x = 0; x < width; ++x) {
+			const uint8_t *c = pixel(on, width, x, y), *e = pixel(off, width, x, y);
+			white_on += near_white(c), white_off += near_white(e);
+			if (c[0] == e[0] && c[1] == e[1] && c[2] == e[2]) continue;
+			changed++;
+			int owner = -1;
+			for (int k = 0; k <= FOAM_FLYERS; ++k) {
+				float dx = (float)x + 0.5f - at[k].x, dy = (float)y + 0.5f - at[k].y;
+				if (sqrtf(dx * dx + dy * dy) <= 1.5f * sphere_px / at[k].z + 1) owner = k;
+			}
+			if (owner < 0) {
+				stray++;
+				continue;
+			}
+			changed_at[owner]++;
+			/* white over the water: brighter in every channel, and near white */
+			if (near_white(c) && c[0] >= e[0] && c[1] >= e[1] && c[2] >= e[2]) white[owner]++;
+		}
+	printf("  pool's fastest particle %.2f units / s; foam changes %d pixels (%d away from the flyers); near-white "
+	       "pixels with foam %d, without %d\n",
+	       pool_speed, changed, stray, white_on, white_off);
+	printf("  near-white foam pixels per flyer:");
+	for (int k = 0; k < FOAM_FLYERS; ++k) printf(" %d", white[k]);
+	printf("; behind the column: %d changed\n", changed_at[FOAM_FLYERS]);
+	int min_white = white[0];
+	for (int k = 1; k < FOAM_FLYERS; ++k) min_white = white[k] < min_white ? white[k] : min_white;
+	for (int k = 0; k < 6; ++k) free(pool[k]);
+	free(pool_material), free(on), free(off), free(one);
+	pdl_renderer_destroy(projector);
+	pdl_world_destroy(w);
+	ENSURE(built);
+	/* a calm pool, and the same lonely particles at rest, have no foam: the picture is the one
+	 * without it, byte for byte */
+	ENSURE_MSG(pool_speed < 4, "the settled pool moves at %.2f", pool_speed);
+	ENSURE(calm_pool_clean);
+	ENSURE(rest_clean);
+	ENSURE(same_threads);
+	/* every flyer in the open shows near-white pixels where it projects, and foam nowhere else
+	 * (measured: 4, 4, 4, 7, 7 near-white pixels; 117 pixels changed, none elsewhere) */
+	ENSURE_MSG(min_white >= 3, "fewest near-white pixels at a flyer %d", min_white);
+	ENSURE(stray == 0);
+	/* the one behind the column of water is hidden by it (without the depth test: 16 pixels) */
+	ENSURE(changed_at[FOAM_FLYERS] == 0);
+}
+
 int main(void)
 {
 	RUN_TEST(test_fluid_drawn_where_particles_are);
@@ -630,5 +815,6 @@ int main(void)
 	RUN_TEST(test_bodies_drawn_3d);
 	RUN_TEST(test_2d_picture_unchanged);
 	RUN_TEST(test_liquid_is_smooth_tinted_and_flat);
+	RUN_TEST(test_liquid_foam_where_fast_lonely_particles_are);
 	return TEST_SUMMARY();
 }

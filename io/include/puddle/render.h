@@ -64,6 +64,19 @@ typedef struct pdl_render_def {
 	 * behind it, reflects a sky and absorbs in the fluid's colour by its thickness) instead of
 	 * shaded spheres. pdl_render_def_from_scene sets it; false in a zeroed def. */
 	bool liquid;
+	/** 3D liquid pictures only: foam and spray, as the viewer and the page draw them. A particle
+	 * is foam when it is faster than foam_speed and has less than foam_density of its material's
+	 * rest density around it (the density the solver reports: Clavet's kernel sum against the
+	 * material's rest_density, SPH's mass density against its rest density rho0). Foam is a
+	 * small white disc (0.55 of the sphere's radius) in front of the particle's own sphere,
+	 * hidden by whatever is nearer (water, obstacles, bodies), and the more opaque the further
+	 * the particle is past both thresholds. World units / s, finite and >= 0; 0: no foam (a
+	 * zeroed def). pdl_render_def_from_scene: 4 (liquid.js's foamSpeed). */
+	float foam_speed;
+	/** Share of the rest density below which a fast particle is foam, in (0, 1] (above 1 even
+	 * particles inside the water count as lonely; <= 0: none does). pdl_render_def_from_scene:
+	 * 0.8 (liquid.js's foamDensity). */
+	float foam_density;
 } pdl_render_def;
 
 /** The scene's output section as a render def (size, view = scene bounds, colours; camera: one
