@@ -97,6 +97,15 @@ typedef struct body_set {
 	float spacing; /* material 0's rest spacing when the last body was sampled */
 	/* pdl_body_density_scale for Clavet's and the SPH kernel at that spacing */
 	float density_scale, sph_density_scale;
+	/* the last rest spacing worked out (a bisection over a lattice sum), with what it is a
+	 * function of, and the density scales at it once known: worked out again only when h,
+	 * material 0's rest density or the dimensions differ from these (body.c, body_spacing) */
+	struct {
+		bool known, scales_known;
+		int dimensions;
+		float h, rest_density;
+		float spacing, density_scale, sph_density_scale;
+	} lattice;
 	/* this solver step: world positions and velocities, sorted into body_grid's order */
 	int n, capacity;
 	float *x, *y, *z, *vx, *vy, *vz, *wt;

@@ -788,6 +788,57 @@ static void test_bad_bodies_are_refused(void)
 	pdl_world_destroy(w);
 }
 
+/* The world works material 0's rest spacing out once and keeps it (body.c, body_spacing), so a
+ * change of h or of material 0's rest density must make it work it out again: a body added after
+ * the change weighs what the same body weighs in a world made with the new values, bit for bit. */
+static pdl_body_mass add_and_weigh(pdl_world* w, float x)
+{
+	pdl_body_def d = pdl_default_body_def();
+	d.position = (pdl_vec3){x, 0, 0};
+	pdl_body_id id = pdl_world_add_body(w, &d, NULL);
+	return id.index >= 0 ? pdl_world_body_mass(w, id) : (pdl_body_mass){.particles = -1}; /* refused */
+}
+
+static bool same_weight(pdl_body_mass a, pdl_body_mass b)
+{
+	return a.particles > 0 && a.mass == b.mass && a.inertia.z == b.inertia.z && a.particles == b.particles &&
+	       a.spacing == b.spacing;
+}
+
+static pdl_body_mass weigh_in_new_world(const pdl_world_def* wd, const pdl_material_def* md)
+{
+	pdl_world* w = pdl_world_create(wd, NULL);
+	pdl_body_mass m = w && pdl_world_add_material(w, md, NULL) == 0 ? add_and_weigh(w, 0) : (pdl_body_mass){.particles = -1};
+	pdl_world_destroy(w);
+	return m;
+}
+
+static void test_spacing_follows_h_and_rest_density(void)
+{
+	pdl_world* w = worlds_create(1, NULL);
+	pdl_world_def wd = pdl_world_get_def(w);
+	pdl_material_def md = pdl_world_get_material(w, 0);
+	pdl_body_mass first = add_and_weigh(w, 0);
+	ENSURE(same_weight(add_and_weigh(w, 5), first));
+	wd.interaction_radius *= 1.25f;
+	ENSURE(pdl_world_set_def(w, &wd, NULL) == PDL_OK);
+	pdl_body_mass wider = add_and_weigh(w, 10);
+	ENSURE(wider.spacing != first.spacing);
+	ENSURE(same_weight(wider, weigh_in_new_world(&wd, &md)));
+	md.rest_density *= 2;
+	ENSURE(pdl_world_set_material(w, 0, &md, NULL) == PDL_OK);
+	pdl_body_mass denser = add_and_weigh(w, 15);
+	ENSURE(denser.spacing != wider.spacing);
+	ENSURE(same_weight(denser, weigh_in_new_world(&wd, &md)));
+	/* and back */
+	wd = pdl_world_get_def(w), wd.interaction_radius /= 1.25f;
+	md.rest_density /= 2;
+	ENSURE(pdl_world_set_def(w, &wd, NULL) == PDL_OK && pdl_world_set_material(w, 0, &md, NULL) == PDL_OK);
+	ENSURE(same_weight(add_and_weigh(w, 20), first));
+	printf("  spacing %.4f, with h x 1.25 %.4f, and rest density x 2 %.4f\n", first.spacing, wider.spacing, denser.spacing);
+	pdl_world_destroy(w);
+}
+
 int main(void)
 {
 	RUN_TEST(test_archimedes_2d);
@@ -802,5 +853,6 @@ int main(void)
 	RUN_TEST(test_stack_of_five_stands);
 	RUN_TEST(test_determinism_threads_and_restore);
 	RUN_TEST(test_bad_bodies_are_refused);
+	RUN_TEST(test_spacing_follows_h_and_rest_density);
 	return TEST_SUMMARY();
 }
