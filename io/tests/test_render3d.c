@@ -2,7 +2,8 @@
  * hide farther ones, container edges and obstacles are drawn, rigid bodies are drawn in their
  * colours and hide and are hidden by particles by depth, the picture is the same for any thread
  * count, and 2D pictures are byte for byte what they were before 3D drawing came. The liquid look
- * is smooth, tinted and flat, and shows foam where fast, lonely particles fly and nowhere else. */
+ * is smooth, tinted and flat, without streaks down the columns or grey pits in gaps between
+ * spheres, and shows foam where fast, lonely particles fly and nowhere else. */
 #include "test.h"
 
 #include "puddle/camera.h"
@@ -620,6 +621,96 @@ static void test_liquid_is_smooth_tinted_and_flat(void)
 	ENSURE(flat_columns > width / 3 && flat_max - flat_min <= 5);
 }
 
+/* Streaks: the horizontal second difference of the luminance, averaged down runs of 8 rows (a
+ * streak one column wide keeps its sign down the run, the water's grain does not), its mean
+ * square over the runs that lie in the fluid (a and b, the tank without it, differ by more than
+ * 30 levels there); *across: the same transposed (along runs of 8 columns), for scale. */
+static double streak_energy(const uint8_t* rgb, const uint8_t* empty, int width, int height, double* across)
+{
+	enum { RUN = 8 };
+	double down = 0, along = 0;
+	int n_down = 0, n_along = 0;
+	for (int y = 1; y + RUN < height; ++y)
+		for (int x = 1; x + RUN < width; ++x) {
+			double sx = 0, sy = 0;
+			bool fluid_x = true, fluid_y = true;
+			for (int k = 0; k < RUN; ++k)
+				for (int t = -1; t <= 1; ++t) {
+					const uint8_t *a = pixel(rgb, width, x + t, y + k), *b = pixel(empty, width, x + t, y + k);
+					fluid_x = fluid_x && abs(a[0] - b[0]) + abs(a[1] - b[1]) + abs(a[2] - b[2]) > 30;
+					a = pixel(rgb, width, x + k, y + t), b = pixel(empty, width, x + k, y + t);
+					fluid_y = fluid_y && abs(a[0] - b[0]) + abs(a[1] - b[1]) + abs(a[2] - b[2]) > 30;
+				}
+			for (int k = 0; k < RUN; ++k) {
+				sx += luminance(pixel(rgb, width, x - 1, y + k)) + luminance(pixel(rgb, width, x + 1, y + k)) -
+				      2 * luminance(pixel(rgb, width, x, y + k));
+				sy += luminance(pixel(rgb, width, x + k, y - 1)) + luminance(pixel(rgb, width, x + k, y + 1)) -
+				      2 * luminance(pixel(rgb, width, x + k, y));
+			}
+			if (fluid_x) down += (sx / RUN) * (sx / RUN), n_down++;
+			if (fluid_y) along += (sy / RUN) * (sy / RUN), n_along++;
+		}
+	*across = n_along ? along / n_along : 0;
+	return n_down ? down / n_down : 0;
+}
+
+/* Grey pits: water pixels (blue over red by more than 60 in the tank without fluid's picture's
+ * place) whose blue stands above their red by at least 50 less than at the pixels 3 away on
+ * every side: a gap between spheres whose normal faced sideways and showed the grey sky. */
+static int grey_pits(const uint8_t* rgb, const uint8_t* empty, int width, int height)
+{
+	int pits = 0;
+	for (int y = 3; y < height - 3; ++y)
+		for (int x = 3; x < width - 3; ++x) {
+			const uint8_t *c = pixel(rgb, width, x, y), *e = pixel(empty, width, x, y);
+			if (abs(c[0] - e[0]) + abs(c[1] - e[1]) + abs(c[2] - e[2]) <= 30) continue;
+			int here = c[2] - c[0], lowest = 1000;
+			const int dx[8] = {-3, 3, 0, 0, -3, 3, -3, 3}, dy[8] = {0, 0, -3, 3, -3, 3, 3, -3};
+			for (int k = 0; k < 8; ++k) {
+				const uint8_t* o = pixel(rgb, width, x + dx[k], y + dy[k]);
+				lowest = o[2] - o[0] < lowest ? o[2] - o[0] : lowest;
+			}
+			pits += here + 50 <= lowest;
+		}
+	return pits;
+}
+
+/* scenes/drop-3d.json at 1 s (about 20,000 particles): the crater, its rim a sheet in front of
+ * the pool, the pool's far edge against the background, seen from above at 35 degrees. */
+static void test_liquid_no_streaks_or_grey_pits(void)
+{
+	pdl_scene_error err;
+	pdl_scene* scene = pdl_scene_load(PUDDLE_SCENES_DIR "/drop-3d.json", &err);
+	ENSURE(scene != NULL);
+	pdl_world* w = pdl_scene_build_world(scene, &err);
+	ENSURE(w != NULL);
+	for (long long f = 0, n = pdl_scene_frames_for(scene, 1.0); f < n; ++f) {
+		pdl_scene_apply_frame(scene, w, f, &err);
+		pdl_world_step(w);
+	}
+	pdl_render_def d = pdl_render_def_from_scene(scene);
+	d.threads = 2;
+	const int width = d.width, height = d.height;
+	pdl_renderer* r = pdl_renderer_create(&d);
+	uint8_t* liquid = malloc((size_t)width * height * 3);
+	memcpy(liquid, pdl_render(r, w), (size_t)width * height * 3);
+	pdl_world_remove_particles_in_circle(w, (pdl_vec3){0, 0, 0}, 100);
+	const uint8_t* empty = pdl_render(r, w);
+	double across, down = streak_energy(liquid, empty, width, height, &across);
+	int pits = grey_pits(liquid, empty, width, height);
+	printf("  %d x %d; streaks: horizontal second difference averaged down 8 rows %.2f, vertical along 8 columns %.2f; grey pits %d\n",
+	       width, height, down, across, pits);
+	pdl_renderer_destroy(r);
+	free(liquid);
+	pdl_world_destroy(w);
+	pdl_scene_destroy(scene);
+	/* measured: 71.6 down against 21.9 across and 5 grey pits when the filter took the plain
+	 * weighted mean and left gaps in a sheet as they were; 21.3 against 18.7 and none with the
+	 * local line and the gaps bridged */
+	ENSURE(down < 1.5 * across);
+	ENSURE(pits <= 1);
+}
+
 /* ---- foam (render_liquid.c's last pass) ---- */
 
 enum { FOAM_FLYERS = 5 }; /* in the open air; one more flies behind a column of water */
@@ -816,5 +907,6 @@ int main(void)
 	RUN_TEST(test_2d_picture_unchanged);
 	RUN_TEST(test_liquid_is_smooth_tinted_and_flat);
 	RUN_TEST(test_liquid_foam_where_fast_lonely_particles_are);
+	RUN_TEST(test_liquid_no_streaks_or_grey_pits);
 	return TEST_SUMMARY();
 }
