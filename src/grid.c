@@ -441,10 +441,19 @@ int pdl_grid_runs_in_box(const pdl_grid* g, const float lo[3], const float hi[3]
 
 void pdl_grid_runs_around(const pdl_grid* g, float px, float py, float pz, pdl_grid_runs* runs)
 {
+	pdl_grid_cell cached = {.valid = false};
+	pdl_grid_runs_near(g, px, py, pz, runs, &cached);
+}
+
+void pdl_grid_runs_near(const pdl_grid* g, float px, float py, float pz, pdl_grid_runs* runs, pdl_grid_cell* cached)
+{
 	const float world[3] = {px, py, pz};
 	float gx = world[g->axis_of[0]], gy = world[g->axis_of[1]], gz = world[g->axis_of[2]];
-	int cz = g->dims == 3 ? cell_coord(gz, g->inv_cell) : 0;
-	runs_of_cell(g, cell_coord(gx, g->inv_cell), cell_coord(gy, g->inv_cell), cz, runs);
+	const int c[3] = {cell_coord(gx, g->inv_cell), cell_coord(gy, g->inv_cell), g->dims == 3 ? cell_coord(gz, g->inv_cell) : 0};
+	if (cached->valid && c[0] == cached->c[0] && c[1] == cached->c[1] && c[2] == cached->c[2]) return;
+	cached->valid = true;
+	memcpy(cached->c, c, sizeof c);
+	runs_of_cell(g, c[0], c[1], c[2], runs);
 }
 
 void pdl_grid_runs_of(const pdl_grid* g, int i, float px, float py, float pz, pdl_grid_runs* runs,

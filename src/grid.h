@@ -91,6 +91,14 @@ int pdl_grid_runs_in_box(const pdl_grid* grid, const float lo[3], const float hi
 /* The runs of the cells around (px, py, pz) that can hold points within h of it (2D: pz is
  * ignored). */
 void pdl_grid_runs_around(const pdl_grid* grid, float px, float py, float pz, pdl_grid_runs* runs);
+/* The same for a run of points that often share a cell (the fluid particles near the bodies, in
+ * the fluid's sorted order, against the bodies' grid): `runs` is left as it is when the point's
+ * cell is `cached`'s (start with .valid = false). */
+typedef struct pdl_grid_cell {
+	bool valid;
+	int c[3];
+} pdl_grid_cell;
+void pdl_grid_runs_near(const pdl_grid* grid, float px, float py, float pz, pdl_grid_runs* runs, pdl_grid_cell* cached);
 /* The runs around the cell particle i was sorted into (at (px, py, pz) when the grid was built).
  * Consecutive particles of one cell share their runs: `cached` remembers the last bucket, start
  * it at -1. The result depends only on the particle's bucket, never on which particles came
