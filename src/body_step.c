@@ -225,13 +225,28 @@ static void near_range(void* ctx, int begin, int end)
 		}
 		int32_t* out = set->near_hits + set->near_first[k];
 		int hits = 0;
-		for (int r = 0; r < runs; ++r)
-			for (int i = rb[r]; i < re[r]; ++i) {
-				float o[3] = {p->x[i] - b->def.position.x, p->y[i] - b->def.position.y,
-				              three ? p->z[i] - b->def.position.z : 0}, l[3], n[3];
-				pdl_unrotate(b->rot, o, l);
-				if (pdl_body_local_distance(b, l, three, n) < band) out[hits++] = i;
-			}
+		const float c[3] = {b->def.position.x, b->def.position.y, b->def.position.z};
+		if (b->def.shape == PDL_BODY_BOX) {
+			/* boxes, most bodies: pdl_body_local_distance's sum without the normal, in a loop the
+			 * compiler can keep branch-free (inside counts as within the band: distance <= 0) */
+			const float hx = b->def.half_extents.x, hy = b->def.half_extents.y, hz = b->def.half_extents.z;
+			for (int r = 0; r < runs; ++r)
+				for (int i = rb[r]; i < re[r]; ++i) {
+					float o[3] = {p->x[i] - c[0], p->y[i] - c[1], three ? p->z[i] - c[2] : 0}, l[3];
+					pdl_unrotate(b->rot, o, l);
+					float qx = fabsf(l[0]) - hx, qy = fabsf(l[1]) - hy, qz = three ? fabsf(l[2]) - hz : 0;
+					qx = qx > 0 ? qx : 0, qy = qy > 0 ? qy : 0, qz = qz > 0 ? qz : 0; /* (fmaxf: a libm call) */
+					out[hits] = i;
+					hits += sqrtf(qx * qx + qy * qy + qz * qz) < band;
+				}
+		} else {
+			for (int r = 0; r < runs; ++r)
+				for (int i = rb[r]; i < re[r]; ++i) {
+					float o[3] = {p->x[i] - c[0], p->y[i] - c[1], three ? p->z[i] - c[2] : 0}, l[3], n[3];
+					pdl_unrotate(b->rot, o, l);
+					if (pdl_body_local_distance(b, l, three, n) < band) out[hits++] = i;
+				}
+		}
 		set->near_total[k] = hits;
 	}
 	free(rb);
@@ -369,9 +384,10 @@ static void begin_step(pdl_world* w, float dt)
 		float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
 		const float* axis[3] = {set->ux, set->uy, set->uz};
 		for (int k = 0; k < (three ? 3 : 2); ++k)
-			for (int s = 0; s < n; ++s) {
-				lo[k] = fminf(lo[k], axis[k][s]);
-				hi[k] = fmaxf(hi[k], axis[k][s]);
+			for (int s = 0; s < n; ++s) { /* (as fminf / fmaxf, NaN left out, without their libm calls) */
+				const float v = axis[k][s];
+				lo[k] = v < lo[k] ? v : lo[k];
+				hi[k] = v > hi[k] ? v : hi[k];
 			}
 		const float per_h = (float)(three ? PDL_GRID_CELLS_PER_H_3D : PDL_GRID_CELLS_PER_H_2D) / w->def.interaction_radius;
 		double cells = 1;
