@@ -5,12 +5,36 @@
 #include "worlds.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct drop_result {
-	float width, height;  /* extent after landing */
+	float width, height;  /* extent of the bulk after landing (bulk_extent) */
 	float max_rebound_vy; /* largest upward centre-of-mass velocity after falling */
 	int springs;
 } drop_result;
+
+static int compare_floats(const void* a, const void* b)
+{
+	float x = *(const float*)a, y = *(const float*)b;
+	return (x > y) - (x < y);
+}
+
+/* The extent of the bulk along one axis: from the 2nd to the 98th percentile, so that a droplet
+ * splashed up to the lid (a puddle once measured 40 x 15 by its extremes) does not count. */
+static float bulk_extent(const float* v, int n)
+{
+	float* sorted = malloc((size_t)(n > 0 ? n : 1) * sizeof *sorted);
+	if (!sorted || n == 0) {
+		free(sorted);
+		return 0;
+	}
+	memcpy(sorted, v, (size_t)n * sizeof *sorted);
+	qsort(sorted, (size_t)n, sizeof *sorted, compare_floats);
+	float extent = sorted[(n - 1) * 98 / 100] - sorted[(n - 1) * 2 / 100];
+	free(sorted);
+	return extent;
+}
 
 static drop_result drop_blob(float spring_stiffness, float plasticity)
 {
@@ -37,15 +61,8 @@ static drop_result drop_blob(float spring_stiffness, float plasticity)
 		prev_y = y;
 	}
 	pdl_particle_data p = pdl_world_particles(w);
-	float xmin = 1e9f, xmax = -1e9f, ymin = 1e9f, ymax = -1e9f;
-	for (int i = 0; i < p.count; ++i) {
-		xmin = fminf(xmin, p.x[i]);
-		xmax = fmaxf(xmax, p.x[i]);
-		ymin = fminf(ymin, p.y[i]);
-		ymax = fmaxf(ymax, p.y[i]);
-	}
-	r.width = xmax - xmin;
-	r.height = ymax - ymin;
+	r.width = bulk_extent(p.x, p.count);
+	r.height = bulk_extent(p.y, p.count);
 	r.springs = pdl_world_stats(w).springs;
 	pdl_world_destroy(w);
 	return r;
