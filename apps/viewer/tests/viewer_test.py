@@ -391,6 +391,34 @@ def case_picture(viewer, work, render_args, name):
     check_picture(png, csv, report, name)
 
 
+def case_density(viewer, work):
+    """The density colour map at rest is the ramp's middle in either solver: in an SPH world the
+    density is a mass density (rho0 11.4 for the default water at h = 1), so the map must divide
+    by that, not by Clavet's rest_density 4 (which saturated the whole pool red)."""
+    middle, top = (134, 242, 134), (134, 26, 26)  # ramp(0.5), ramp(1) of particles_gl.h
+    for scene in ("sph-dam-break", "dam-break"):
+        png = os.path.join(work, scene + ".png")
+        csv = os.path.join(work, scene + ".csv")
+        report = run_viewer(viewer, [scene, "--render", "dots", "--color", "density", "--no-panel",
+                                     "--frames", "60", "--screenshot", png, "--particles-out", csv],
+                            work, scene)
+        width, height, rows = read_png(png)
+        particles = [(x, y) for x, y in read_particle_pixels(csv) if 0 <= x < width and 0 <= y < height]
+        check(len(particles) > 500, f"{scene}: {len(particles)} particles on screen")
+
+        def nearest(pixel):
+            d_mid = sum((p - m) ** 2 for p, m in zip(pixel, middle))
+            d_top = sum((p - t) ** 2 for p, t in zip(pixel, top))
+            return "middle" if d_mid < d_top else "top"
+        kinds = [nearest(rows[int(y)][int(x)]) for x, y in particles]
+        green = sum(1 for x, y in particles if rows[int(y)][int(x)][1] > 200)
+        red = kinds.count("top")
+        print(f"  {scene}: {green} of {len(particles)} particles drawn near the ramp's middle "
+              f"(green > 200), {red} nearer its top")
+        check(green >= 0.5 * len(particles), f"{scene}: the bulk at rest is the map's middle")
+        check(red <= 0.05 * len(particles), f"{scene}: at most 5% saturated ({red})")
+
+
 def case_drag(viewer, work, scripts):
     # A small calm pool, so that what the pointer reaches is a fair share of the fluid; the same
     # run untouched is the control.
@@ -583,7 +611,7 @@ def main():
     parser.add_argument("--work", help="directory for outputs (default: a temporary one)")
     parser.add_argument("case", choices=["picture", "dots", "drag", "obstacle", "pour", "keys",
                                          "scenes", "cli", "bodies", "picture3d", "orbit3d",
-                                         "interact3d", "bodies3d"])
+                                         "interact3d", "bodies3d", "density"])
     a = parser.parse_args()
     work = a.work or tempfile.mkdtemp(prefix="puddle-view-")
     os.makedirs(work, exist_ok=True)
@@ -614,6 +642,8 @@ def main():
             case_bodies(a.viewer, work, a.scripts)
         elif a.case == "bodies3d":
             case_bodies3d(a.viewer, work)
+        elif a.case == "density":
+            case_density(a.viewer, work)
     except Failure as failure:
         print("FAIL:", failure)
         return 1
