@@ -275,6 +275,8 @@ static bool flag_near_by_shape(pdl_world* w)
 		sum += set->near_total[k];
 	}
 	if (sum > INT32_MAX) return false;
+	if (sum == 0) return true; /* no fluid near any body: nothing to flag (and no list to index:
+	                            * near_hits may still be NULL, found by the snapshot fuzzer) */
 	if (sum > set->near_hits_capacity) {
 		int32_t* hits = realloc(set->near_hits, (size_t)sum * sizeof *hits);
 		if (!hits) return false;
