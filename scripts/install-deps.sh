@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages puddle needs, skipping the ones already there.
-# Usage: scripts/install-deps.sh [core|io|viewer|web|examples|fuzz|vdb|blender|all]...   (default: all)
+# Usage: scripts/install-deps.sh [core|io|viewer|web|examples|fuzz|vdb|blender|mpi|all]...   (default: all)
 set -euo pipefail
 
 core=(build-essential cmake pkg-config)
@@ -18,6 +18,8 @@ fuzz=(clang libclang-rt-dev)
 vdb=(libopenvdb-dev libboost-dev)
 # scripts/render-blender.py: Cycles renders of the 3D surfaces (`blender -b -P`), test cli.blender
 blender=(blender)
+# mpirun -np N puddle run: Open MPI (mpi/, docs/mpi.md); test mpi.hash
+mpi=(libopenmpi-dev openmpi-bin)
 
 want=()
 for group in "${@:-all}"; do
@@ -30,8 +32,9 @@ for group in "${@:-all}"; do
 	fuzz) want+=("${fuzz[@]}") ;;
 	vdb) want+=("${vdb[@]}") ;;
 	blender) want+=("${blender[@]}") ;;
-	all) want+=("${core[@]}" "${io[@]}" "${viewer[@]}" "${web[@]}" "${examples[@]}" "${fuzz[@]}" "${vdb[@]}" "${blender[@]}") ;;
-	*) echo "install-deps: unknown group '$group' (core, io, viewer, web, examples, fuzz, vdb, blender, all)" >&2; exit 2 ;;
+	mpi) want+=("${mpi[@]}") ;;
+	all) want+=("${core[@]}" "${io[@]}" "${viewer[@]}" "${web[@]}" "${examples[@]}" "${fuzz[@]}" "${vdb[@]}" "${blender[@]}" "${mpi[@]}") ;;
+	*) echo "install-deps: unknown group '$group' (core, io, viewer, web, examples, fuzz, vdb, blender, mpi, all)" >&2; exit 2 ;;
 	esac
 done
 

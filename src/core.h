@@ -191,6 +191,7 @@ struct pdl_world {
 
 	pdl_pool* pool; /* runs def.threads threads (one per core when 0) */
 	pdl_loops loops; /* the copy of the neighbour loops it runs (all give the same bits) */
+	bool gather_passes; /* relaxation gathers on dense grids too (pdl_world_set_grid_frame) */
 
 	double time;
 	long long steps;

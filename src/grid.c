@@ -344,7 +344,7 @@ void pdl_grid_build(pdl_grid* g, pdl_pool* pool, int n, const float* x, const fl
 	 * slowest, x fastest). The choice depends only on the positions, like every other part of
 	 * the build, so never on the thread count. */
 	const float* world_axis[3] = {x, y, z};
-	g->axis_of[0] = 0, g->axis_of[1] = 1, g->axis_of[2] = 2;
+	if (!z || !g->fixed_axes) g->axis_of[0] = 0, g->axis_of[1] = 1, g->axis_of[2] = 2;
 	if (z) {
 		long long cells[3];
 		for (int a = 0; a < 3; ++a) cells[a] = (long long)lo_hi[2 * a + 1] - lo_hi[2 * a] + 1;
@@ -352,6 +352,7 @@ void pdl_grid_build(pdl_grid* g, pdl_pool* pool, int n, const float* x, const fl
 		for (int a = 1; a >= 0; --a) slow = cells[a] > cells[slow] ? a : slow;
 		int fast = slow == 0 ? 1 : 0, mid = 3 - slow - fast;
 		if (cells[mid] > cells[fast]) fast = mid, mid = 3 - slow - fast;
+		if (g->fixed_axes) fast = g->axis_of[0], mid = g->axis_of[1], slow = g->axis_of[2];
 		g->axis_of[0] = fast, g->axis_of[1] = mid, g->axis_of[2] = slow;
 		int world_lo_hi[6];
 		memcpy(world_lo_hi, lo_hi, sizeof lo_hi);

@@ -45,6 +45,8 @@ typedef struct pdl_grid {
 	uint32_t table_used;  /* buckets of the last build: power of two, >= 4 * particle count */
 	uint32_t dense_cells; /* a build may lay the cells out densely up to this many buckets even
 	                       * beyond the table (pdl_grid_allow_dense; 0: up to the table) */
+	bool fixed_axes;      /* 3D: axis_of is set by the caller (pdl_world_set_grid_frame), not
+	                       * chosen from the particles at each build */
 	uint32_t start_size;  /* entries of start, less one */
 	int capacity;         /* particles the arrays hold */
 	int32_t* start;       /* table_size + 1: bucket b's particles are order[start[b] .. start[b+1]) */

@@ -174,7 +174,7 @@ static int pair_start(const pdl_grid* g, int k)
 static void run_pass(pdl_world* w, float dt, int kind)
 {
 	const pdl_grid* g = &w->grid;
-	if (!g->dense) {
+	if (!g->dense || w->gather_passes) {
 		pdl_stage_job job = {.w = w, .dt = dt};
 		pdl_pool_for(w->pool, w->p.count, 256, loops_of(w)[kind], &job);
 		return;

@@ -1,6 +1,7 @@
 /* The world: creation, defaults, materials, pointers, measurement. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "core.h"
+#include "puddle/partition.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -357,4 +358,28 @@ uint64_t pdl_world_hash(const pdl_world* w)
 		h = fnv(h, &b->def.angular_velocity, sizeof b->def.angular_velocity);
 	}
 	return h;
+}
+
+pdl_grid_frame pdl_default_grid_frame(void) { return (pdl_grid_frame){.axes = {-1, -1, -1}, .dense_cells = 0, .gather_passes = false}; }
+
+pdl_error_id pdl_world_set_grid_frame(pdl_world* w, const pdl_grid_frame* frame, pdl_error* err)
+{
+	if (!w || !frame) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
+	const int* a = frame->axes;
+	const bool automatic = a[0] == -1 && a[1] == -1 && a[2] == -1;
+	const bool permutation = a[0] >= 0 && a[0] <= 2 && a[1] >= 0 && a[1] <= 2 && a[2] >= 0 && a[2] <= 2 &&
+	                         a[0] != a[1] && a[1] != a[2] && a[0] != a[2];
+	if (!automatic && !permutation) {
+		int bad = a[0], k = 0;
+		for (; k < 3 && (a[k] >= -1 && a[k] <= 2); ++k) {}
+		if (k < 3) bad = a[k];
+		return pdl_fail(err, PDL_ERR_GRID_FRAME_AXES, (double)bad);
+	}
+	if (frame->dense_cells > (1u << 26)) return pdl_fail(err, PDL_ERR_GRID_FRAME_DENSE_CELLS, (double)frame->dense_cells);
+	w->grid.fixed_axes = !automatic;
+	w->gather_passes = frame->gather_passes;
+	if (!automatic) memcpy(w->grid.axis_of, a, sizeof w->grid.axis_of);
+	if (!pdl_grid_allow_dense(&w->grid, frame->dense_cells)) return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);
+	if (err) *err = (pdl_error){.id = PDL_OK, .value = NAN};
+	return PDL_OK;
 }

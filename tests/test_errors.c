@@ -2,6 +2,7 @@
  * and changes nothing. */
 #include "test.h"
 #include "worlds.h"
+#include "puddle/partition.h"
 
 #include <math.h>
 #include <string.h>
@@ -285,9 +286,35 @@ static void test_null_arguments_never_crash(void)
 	pdl_world_destroy(w);
 }
 
+/* pdl_world_set_grid_frame (partition.h): bad axes and too many dense cells are refused by name,
+ * and the world keeps the frame it had. */
+static void test_grid_frame_errors(void)
+{
+	pdl_world* w = worlds_dam_break(1);
+	pdl_grid_frame f = pdl_default_grid_frame();
+	pdl_error err;
+	const int bad_axes[][3] = {{0, 0, 1}, {0, 1, 3}, {-1, 0, 1}, {2, 1, -2}};
+	for (size_t k = 0; k < sizeof bad_axes / sizeof bad_axes[0]; ++k) {
+		memcpy(f.axes, bad_axes[k], sizeof f.axes);
+		ENSURE(pdl_world_set_grid_frame(w, &f, &err) == PDL_ERR_GRID_FRAME_AXES);
+		ENSURE(strstr(err.message, "grid_frame.axes") != NULL);
+	}
+	f = pdl_default_grid_frame();
+	f.dense_cells = (1u << 26) + 1;
+	ENSURE(pdl_world_set_grid_frame(w, &f, &err) == PDL_ERR_GRID_FRAME_DENSE_CELLS);
+	ENSURE(strstr(err.message, "grid_frame.dense_cells") != NULL);
+	ENSURE(pdl_world_set_grid_frame(w, NULL, &err) == PDL_ERR_NULL_ARGUMENT);
+	f = pdl_default_grid_frame();
+	f.axes[0] = 2, f.axes[1] = 0, f.axes[2] = 1;
+	f.gather_passes = true;
+	ENSURE(pdl_world_set_grid_frame(w, &f, &err) == PDL_OK);
+	pdl_world_destroy(w);
+}
+
 int main(void)
 {
 	RUN_TEST(test_world_def_errors);
+	RUN_TEST(test_grid_frame_errors);
 	RUN_TEST(test_material_def_errors);
 	RUN_TEST(test_message_names_field_rule_and_value);
 	RUN_TEST(test_too_many_materials);

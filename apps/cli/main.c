@@ -50,6 +50,9 @@ int main(int argc, char** argv)
 		printf("puddle %s (vector loops: %s)\n", pdl_version_string(), pdl_vector_loops());
 		return EXIT_OK;
 	}
+#ifdef PUDDLE_HAVE_MPI
+	if (strcmp(cmd, "run") == 0 && cli_under_mpi()) return cmd_run_mpi(argc - 1, argv + 1);
+#endif
 	if (strcmp(cmd, "run") == 0) return cmd_run(argc - 1, argv + 1);
 	if (strcmp(cmd, "info") == 0) return cmd_info(argc - 1, argv + 1);
 	if (strcmp(cmd, "validate") == 0) return cmd_validate(argc - 1, argv + 1);
