@@ -36,8 +36,15 @@ typedef struct material {
 	float inv_mass;
 	bool springs; /* spring_stiffness > 0 */
 	/* SPH rest density rho0, mass / area: the Poly6 density of a hexagonal lattice at this
-	 * material's rest spacing (sph.c, pdl_sph_rest_density); recomputed when h changes */
+	 * material's rest spacing (sph.c, pdl_sph_rest_density); worked out again only when what
+	 * it is a function of changes (the spacing is a bisection over a lattice sum, the largest
+	 * cost of building a world: world.c, pdl_update_material_tables) */
 	float sph_rest_density;
+	struct {
+		bool known;
+		int dimensions;
+		float h, rest_density, mass;
+	} sph_of;
 } material;
 
 /* A boundary with its shape in world space, recomputed whenever its def changes. */

@@ -160,9 +160,15 @@ void pdl_update_material_tables(pdl_world* w)
 		const pdl_material_def* first = &w->materials[0].def;
 		ma->inv_mass = 1.0f / ma->def.mass;
 		float h = w->def.interaction_radius;
-		ma->sph_rest_density =
-			PDL_IS_3D(w) ? pdl_sph_rest_density_3d(h, pdl_rest_spacing_3d(h, ma->def.rest_density), ma->def.mass)
-			             : pdl_sph_rest_density(h, pdl_rest_spacing(h, ma->def.rest_density), ma->def.mass);
+		if (!ma->sph_of.known || ma->sph_of.dimensions != w->def.dimensions || ma->sph_of.h != h ||
+		    ma->sph_of.rest_density != ma->def.rest_density || ma->sph_of.mass != ma->def.mass) {
+			ma->sph_rest_density =
+				PDL_IS_3D(w) ? pdl_sph_rest_density_3d(h, pdl_rest_spacing_3d(h, ma->def.rest_density), ma->def.mass)
+				             : pdl_sph_rest_density(h, pdl_rest_spacing(h, ma->def.rest_density), ma->def.mass);
+			ma->sph_of.known = true;
+			ma->sph_of.dimensions = w->def.dimensions;
+			ma->sph_of.h = h, ma->sph_of.rest_density = ma->def.rest_density, ma->sph_of.mass = ma->def.mass;
+		}
 		ma->springs = ma->def.spring_stiffness > 0;
 		w->any_springs |= ma->springs;
 		w->any_viscosity |= ma->def.viscosity_sigma > 0 || ma->def.viscosity_beta > 0;
