@@ -212,43 +212,14 @@ int pdl_body_world_vertices(const pdl_body_def* d, pdl_vec2 out[PDL_MAX_POLYGON_
 
 /* ---- Mass ------------------------------------------------------------------------------------ */
 
-/* Whether the world's remembered rest spacing is the one of its h, material 0's rest density
- * and dimensions now (pdl_rest_spacing is a function of these alone). */
-static bool spacing_remembered(const pdl_world* w)
-{
-	const body_set* set = &w->bodies;
-	return set->lattice.known && set->lattice.dimensions == w->def.dimensions &&
-	       set->lattice.h == w->def.interaction_radius && set->lattice.rest_density == w->materials[0].def.rest_density;
-}
-
-float pdl_body_spacing(const pdl_world* w)
-{
-	if (spacing_remembered(w)) return w->bodies.lattice.spacing;
-	float h = w->def.interaction_radius, rho0 = w->materials[0].def.rest_density;
-	return PDL_IS_3D(w) ? pdl_rest_spacing_3d(h, rho0) : pdl_rest_spacing(h, rho0);
-}
-
-/* pdl_body_spacing, remembered in the world: the bisection costs 61 lattice sums, and adding a
- * body asks for the spacing several times (the same value each time while the inputs stay). */
-static float body_spacing(pdl_world* w)
-{
-	if (!spacing_remembered(w)) {
-		body_set* set = &w->bodies;
-		set->lattice.spacing = pdl_body_spacing(w);
-		set->lattice.h = w->def.interaction_radius;
-		set->lattice.rest_density = w->materials[0].def.rest_density;
-		set->lattice.dimensions = w->def.dimensions;
-		set->lattice.known = true;
-		set->lattice.scales_known = false;
-	}
-	return w->bodies.lattice.spacing;
-}
+/* Material 0's rest spacing (world.c keeps it with the material tables). */
+float pdl_body_spacing(const pdl_world* w) { return w->materials[0].rest_spacing; }
 
 /* Material 0's mass density at rest: its particle mass over the area (volume) one particle of
- * its rest lattice fills (hexagonal: s^2 sqrt(3) / 2; face-centred cubic: s^3 / sqrt(2)), s the
- * world's pdl_body_spacing. */
-static double fluid_density(const pdl_world* w, double s)
+ * its rest lattice fills (hexagonal: s^2 sqrt(3) / 2; face-centred cubic: s^3 / sqrt(2)). */
+static double fluid_density(const pdl_world* w)
 {
+	double s = pdl_body_spacing(w);
 	double cell = PDL_IS_3D(w) ? s * s * s / sqrt(2.0) : s * s * sqrt(3.0) / 2.0;
 	return w->materials[0].def.mass / cell;
 }
@@ -574,7 +545,7 @@ static double sample_estimate(const shape_moments* m, float spacing, float h, bo
 static bool finite3(pdl_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
 static float bad3(pdl_vec3 v) { return !isfinite(v.x) ? v.x : !isfinite(v.y) ? v.y : v.z; }
 
-static pdl_error_id validate_body(pdl_world* w, const pdl_body_def* d, pdl_error* err)
+static pdl_error_id validate_body(const pdl_world* w, const pdl_body_def* d, pdl_error* err)
 {
 	if (!d) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
 	const bool three = PDL_IS_3D(w);
@@ -591,7 +562,7 @@ static pdl_error_id validate_body(pdl_world* w, const pdl_body_def* d, pdl_error
 	CHECK(finite3(d->linear_velocity), PDL_ERR_BODY_LINEAR_VELOCITY, bad3(d->linear_velocity));
 	CHECK(finite3(d->angular_velocity), PDL_ERR_BODY_ANGULAR_VELOCITY, bad3(d->angular_velocity));
 	if (w->material_count == 0) return pdl_fail(err, PDL_ERR_BODY_NO_MATERIAL, NAN);
-	const float half_spacing = 0.5f * body_spacing(w);
+	const float half_spacing = 0.5f * pdl_body_spacing(w);
 	if (d->shape == PDL_BODY_CIRCLE) CHECK(isfinite(d->radius) && d->radius >= half_spacing, PDL_ERR_BODY_RADIUS, d->radius);
 	if (d->shape == PDL_BODY_BOX) {
 		const float e[3] = {d->half_extents.x, d->half_extents.y, d->half_extents.z};
@@ -633,7 +604,7 @@ static pdl_error_id validate_body(pdl_world* w, const pdl_body_def* d, pdl_error
 
 /* Fills b (whose def is set) with its mass properties and samples its particles into *s.
  * Moves a polygon's position to its centroid. */
-static pdl_error_id build_body(pdl_world* w, rigid_body* b, sampler* s, pdl_error* err)
+static pdl_error_id build_body(const pdl_world* w, rigid_body* b, sampler* s, pdl_error* err)
 {
 	const bool three = PDL_IS_3D(w);
 	pdl_body_def* d = &b->def;
@@ -660,10 +631,10 @@ static pdl_error_id build_body(pdl_world* w, rigid_body* b, sampler* s, pdl_erro
 			m = moments_of(d, three);
 		}
 	}
-	float spacing = body_spacing(w), h = w->def.interaction_radius;
+	float spacing = pdl_body_spacing(w), h = w->def.interaction_radius;
 	if (sample_estimate(&m, spacing, h, three) > 4.0 * PDL_MAX_BODY_PARTICLES)
 		return pdl_fail(err, PDL_ERR_BODY_SIZE, sample_estimate(&m, spacing, h, three));
-	double rho = d->density * fluid_density(w, spacing);
+	double rho = d->density * fluid_density(w);
 	b->mass = (float)(rho * m.volume);
 	b->bound_radius = m.bound_radius;
 	bool kinematic = d->type == PDL_BODY_KINEMATIC;
@@ -782,15 +753,13 @@ pdl_body_id pdl_world_add_body(pdl_world* w, const pdl_body_def* def, pdl_error*
 	}
 	free_sampler(&s);
 	set->live++;
-	set->spacing = body_spacing(w);
-	if (!set->lattice.scales_known) { /* lattice sums too, of the same h and spacing */
-		float h = w->def.interaction_radius;
-		set->lattice.density_scale = pdl_body_density_scale(h, set->spacing, PDL_IS_3D(w), false);
-		set->lattice.sph_density_scale = pdl_body_density_scale(h, set->spacing, PDL_IS_3D(w), true);
-		set->lattice.scales_known = true;
+	const float spacing = pdl_body_spacing(w), h = w->def.interaction_radius;
+	if (!set->scales_known || set->spacing != spacing || set->scales_h != h) { /* lattice sums too */
+		set->density_scale = pdl_body_density_scale(h, spacing, PDL_IS_3D(w), false);
+		set->sph_density_scale = pdl_body_density_scale(h, spacing, PDL_IS_3D(w), true);
+		set->scales_known = true, set->scales_h = h;
 	}
-	set->density_scale = set->lattice.density_scale;
-	set->sph_density_scale = set->lattice.sph_density_scale;
+	set->spacing = spacing;
 	if (err) *err = (pdl_error){.id = PDL_OK, .value = NAN};
 	return (pdl_body_id){slot, b->generation};
 }
@@ -843,7 +812,7 @@ pdl_body_mass pdl_world_body_mass(const pdl_world* w, pdl_body_id id)
 	if (!b) return (pdl_body_mass){0};
 	const bool three = PDL_IS_3D(w);
 	shape_moments m = moments_of(&b->def, three);
-	double rho = b->def.density * fluid_density(w, pdl_body_spacing(w));
+	double rho = b->def.density * fluid_density(w);
 	pdl_body_mass out = {.mass = (float)(rho * m.volume), .particles = b->count, .spacing = w->bodies.spacing};
 	out.inertia = (pdl_vec3){(float)(rho * m.inertia[0]), (float)(rho * m.inertia[1]), (float)(rho * m.inertia[2])};
 	return out;

@@ -35,17 +35,20 @@ typedef struct material {
 	pdl_material_def def;
 	float inv_mass;
 	bool springs; /* spring_stiffness > 0 */
-	/* SPH rest density rho0, mass / area: the Poly6 density of a hexagonal lattice at this
-	 * material's rest spacing (sph.c, pdl_sph_rest_density); worked out again only when what
-	 * it is a function of changes (the spacing is a bisection over a lattice sum, the largest
-	 * cost of building a world: world.c, pdl_update_material_tables) */
-	float sph_rest_density;
+	/* The spacing of the lattice whose kernel density is rest_density (pdl_rest_spacing, 3D:
+	 * _3d), and the SPH rest density rho0, mass / area: the Poly6 density of that lattice (sph.c,
+	 * pdl_sph_rest_density). Worked out again only when h, rest_density or mass differ from
+	 * lattice_of's (the spacing is a bisection over a lattice sum, the largest cost of building a
+	 * world: world.c, pdl_update_material_tables); bodies are sampled at material 0's. */
+	float rest_spacing, sph_rest_density;
 	struct {
 		bool known;
-		int dimensions;
 		float h, rest_density, mass;
-	} sph_of;
+	} lattice_of;
 } material;
+
+/* Material m's density at rest in the units the world's solver measures (pdl_world_rest_density). */
+#define pdl_rest_density_of(w, m) ((w)->def.solver == PDL_SOLVER_SPH ? (m)->sph_rest_density : (m)->def.rest_density)
 
 /* A boundary with its shape in world space, recomputed whenever its def changes. */
 typedef struct boundary {
@@ -102,17 +105,10 @@ typedef struct body_set {
 	float *lx, *ly, *lz, *lw;
 	int local_count, local_capacity;
 	float spacing; /* material 0's rest spacing when the last body was sampled */
-	/* pdl_body_density_scale for Clavet's and the SPH kernel at that spacing */
-	float density_scale, sph_density_scale;
-	/* the last rest spacing worked out (a bisection over a lattice sum), with what it is a
-	 * function of, and the density scales at it once known: worked out again only when h,
-	 * material 0's rest density or the dimensions differ from these (body.c, body_spacing) */
-	struct {
-		bool known, scales_known;
-		int dimensions;
-		float h, rest_density;
-		float spacing, density_scale, sph_density_scale;
-	} lattice;
+	/* pdl_body_density_scale for Clavet's and the SPH kernel at that spacing and scales_h (two
+	 * more lattice sums: worked out again only when either changes) */
+	float density_scale, sph_density_scale, scales_h;
+	bool scales_known;
 	/* this solver step: world positions and velocities, sorted into body_grid's order */
 	int n, capacity;
 	float *x, *y, *z, *vx, *vy, *vz, *wt;

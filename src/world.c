@@ -160,15 +160,14 @@ void pdl_update_material_tables(pdl_world* w)
 		const pdl_material_def* first = &w->materials[0].def;
 		ma->inv_mass = 1.0f / ma->def.mass;
 		float h = w->def.interaction_radius;
-		if (!ma->sph_of.known || ma->sph_of.dimensions != w->def.dimensions || ma->sph_of.h != h ||
-		    ma->sph_of.rest_density != ma->def.rest_density || ma->sph_of.mass != ma->def.mass) {
-			ma->sph_rest_density =
-				PDL_IS_3D(w) ? pdl_sph_rest_density_3d(h, pdl_rest_spacing_3d(h, ma->def.rest_density), ma->def.mass)
-				             : pdl_sph_rest_density(h, pdl_rest_spacing(h, ma->def.rest_density), ma->def.mass);
-			ma->sph_of.known = true;
-			ma->sph_of.dimensions = w->def.dimensions;
-			ma->sph_of.h = h, ma->sph_of.rest_density = ma->def.rest_density, ma->sph_of.mass = ma->def.mass;
-		}
+		/* (a world's dimensions never change) */
+		const bool stale = !ma->lattice_of.known || ma->lattice_of.h != h || ma->lattice_of.rest_density != ma->def.rest_density;
+		if (stale) ma->rest_spacing = PDL_IS_3D(w) ? pdl_rest_spacing_3d(h, ma->def.rest_density) : pdl_rest_spacing(h, ma->def.rest_density);
+		if (stale || ma->lattice_of.mass != ma->def.mass)
+			ma->sph_rest_density = PDL_IS_3D(w) ? pdl_sph_rest_density_3d(h, ma->rest_spacing, ma->def.mass)
+			                                    : pdl_sph_rest_density(h, ma->rest_spacing, ma->def.mass);
+		ma->lattice_of.known = true;
+		ma->lattice_of.h = h, ma->lattice_of.rest_density = ma->def.rest_density, ma->lattice_of.mass = ma->def.mass;
 		ma->springs = ma->def.spring_stiffness > 0;
 		w->any_springs |= ma->springs;
 		w->any_viscosity |= ma->def.viscosity_sigma > 0 || ma->def.viscosity_beta > 0;
@@ -228,6 +227,12 @@ pdl_material_def pdl_world_get_material(const pdl_world* w, int id)
 
 int pdl_world_material_count(const pdl_world* w) { return w ? w->material_count : 0; }
 
+float pdl_world_rest_density(const pdl_world* w, int id)
+{
+	if (!w || id < 0 || id >= w->material_count) return 0;
+	return pdl_rest_density_of(w, &w->materials[id]);
+}
+
 /* ---- Pointers ------------------------------------------------------------------------- */
 
 pdl_error_id pdl_world_set_pointer(pdl_world* w, int index, const pdl_pointer* pointer, pdl_error* err)
@@ -280,7 +285,7 @@ pdl_stats pdl_world_stats(const pdl_world* w)
 		}
 		float speed = sqrtf(p->vx[i] * p->vx[i] + p->vy[i] * p->vy[i] + vz * vz);
 		if (speed > s.max_speed) s.max_speed = speed;
-		float rho0 = w->def.solver == PDL_SOLVER_SPH ? m->sph_rest_density : m->def.rest_density;
+		float rho0 = pdl_rest_density_of(w, m);
 		if (p->density[i] >= 0.5f * rho0) {
 			float e = fabsf(p->density[i] - rho0) / rho0;
 			err_sum += e;
@@ -382,10 +387,10 @@ pdl_error_id pdl_world_set_grid_frame(pdl_world* w, const pdl_grid_frame* frame,
 		return pdl_fail(err, PDL_ERR_GRID_FRAME_AXES, (double)bad);
 	}
 	if (frame->dense_cells > (1u << 26)) return pdl_fail(err, PDL_ERR_GRID_FRAME_DENSE_CELLS, (double)frame->dense_cells);
+	if (!pdl_grid_allow_dense(&w->grid, frame->dense_cells)) return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);
 	w->grid.fixed_axes = !automatic;
 	w->gather_passes = frame->gather_passes;
 	if (!automatic) memcpy(w->grid.axis_of, a, sizeof w->grid.axis_of);
-	if (!pdl_grid_allow_dense(&w->grid, frame->dense_cells)) return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);
 	if (err) *err = (pdl_error){.id = PDL_OK, .value = NAN};
 	return PDL_OK;
 }

@@ -27,7 +27,7 @@ bool cli_under_mpi(void)
 	return size && *size;
 }
 
-/* Process 0 prints; all return the same code. */
+/* All processes end alike. */
 static int finish(int code)
 {
 	MPI_Finalize();
@@ -40,67 +40,59 @@ int cmd_run_mpi(int argc, char** argv)
 	int rank = 0, size = 1;
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	const char* cmd = "puddle run";
+	/* every process sees the same arguments and scene, so each finds the same errors: only
+	 * process 0 says them (the others' stderr goes nowhere) */
+	if (rank != 0 && !freopen("/dev/null", "w", stderr)) return finish(EXIT_FAILED);
 	FILE* out = rank == 0 ? stdout : NULL;
-	FILE* errors = rank == 0 ? stderr : fopen("/dev/null", "w");
-	if (!errors) errors = stderr;
 	const char* path = NULL;
 	long long steps = -1, threads = -1, particles = 0;
 	double seconds = -1;
 	bool hash = false, ok = true;
 	for (int i = 1; i < argc && ok; ++i) {
 		const char* a = argv[i];
+		const char* v;
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
 			if (out) fputs(usage_mpi, out);
-			if (errors != stderr) fclose(errors);
 			return finish(EXIT_OK);
-		} else if (strcmp(a, "--steps") == 0 || strcmp(a, "--threads") == 0 || strcmp(a, "--particles") == 0) {
-			const char* v = i + 1 < argc ? argv[++i] : NULL;
-			long long* target = a[2] == 's' ? &steps : a[2] == 't' ? &threads : &particles;
-			char* end = NULL;
-			long long n = v ? strtoll(v, &end, 10) : -1;
-			ok = v && end && *end == '\0' && n >= (a[2] == 't' ? 0 : 1) && n <= 100000000;
-			if (!ok) fprintf(errors, "%s: %s: must be a whole number %s, got '%s'\n", cmd, a,
-			                 a[2] == 't' ? "in [0, 256]" : ">= 1", v ? v : "");
-			*target = n;
+		} else if (strcmp(a, "--steps") == 0) {
+			ok = (v = cli_option_value("run", argc, argv, &i)) && cli_parse_int("run", a, v, 1, 1LL << 40, &steps);
+		} else if (strcmp(a, "--threads") == 0) {
+			ok = (v = cli_option_value("run", argc, argv, &i)) && cli_parse_int("run", a, v, 0, 256, &threads);
+		} else if (strcmp(a, "--particles") == 0) {
+			ok = (v = cli_option_value("run", argc, argv, &i)) && cli_parse_int("run", a, v, 1, 100000000, &particles);
 		} else if (strcmp(a, "--seconds") == 0) {
-			const char* v = i + 1 < argc ? argv[++i] : NULL;
-			char* end = NULL;
-			seconds = v ? strtod(v, &end) : -1;
-			ok = v && end && *end == '\0' && isfinite(seconds) && seconds > 0;
-			if (!ok) fprintf(errors, "%s: --seconds: must be a number > 0, got '%s'\n", cmd, v ? v : "");
+			ok = (v = cli_option_value("run", argc, argv, &i)) && cli_parse_float("run", a, v, 0, 86400, &seconds);
 		} else if (strcmp(a, "--hash") == 0) {
 			hash = true;
 		} else if (a[0] == '-') {
-			fprintf(errors, "%s: %s is not available under mpirun yet (docs/mpi.md lists what is)\n", cmd, a);
+			fprintf(stderr, "puddle run: %s is not available under mpirun yet (docs/mpi.md lists what is)\n", a);
 			ok = false;
 		} else if (!path) {
 			path = a;
 		} else {
-			fprintf(errors, "%s: one scene only, got '%s' too\n", cmd, a);
+			fprintf(stderr, "puddle run: one scene only, got '%s' too\n", a);
 			ok = false;
 		}
 	}
-	if (ok && !path) fprintf(errors, "%s: which scene?\n%s", cmd, usage_mpi), ok = false;
-	if (ok && steps > 0 && seconds > 0) fprintf(errors, "%s: --steps and --seconds both say how long; give one\n", cmd), ok = false;
-	pdl_scene_error serr;
-	pdl_scene* scene = ok ? pdl_scene_load(path, &serr) : NULL;
-	if (ok && !scene) fprintf(errors, "%s\n", serr.message), ok = false;
+	if (ok && !path) fprintf(stderr, "puddle run: which scene?\n%s", usage_mpi), ok = false;
+	if (ok && steps > 0 && seconds > 0) fprintf(stderr, "puddle run: --steps and --seconds both say how long; give one\n"), ok = false;
+	pdl_scene* scene = ok ? cli_load_scene(path) : NULL;
+	ok = ok && scene;
 	if (ok && (scene->emitter_count > 0 || scene->stroke_count > 0)) {
-		fprintf(errors, "%s: %s: emitters and strokes are not split over processes yet (docs/mpi.md)\n", cmd, path);
+		fprintf(stderr, "puddle run: %s: emitters and strokes are not split over processes yet (docs/mpi.md)\n", path);
 		ok = false;
 	}
 	if (ok && particles > 0) pdl_scene_scale_to_particles(scene, (double)particles);
 	if (ok && threads >= 0) scene->world.threads = (int)threads;
+	pdl_scene_error serr;
 	pdl_world* world = ok ? pdl_scene_build_world(scene, &serr) : NULL;
-	if (ok && !world) fprintf(errors, "%s\n", serr.message), ok = false;
+	if (ok && !world) fprintf(stderr, "%s\n", serr.message), ok = false;
 	pdl_error perr;
 	pdl_mpi_world* split = ok ? pdl_mpi_world_create(world, MPI_COMM_WORLD, &perr) : NULL;
-	if (ok && !split) fprintf(errors, "%s: %s: %s\n", cmd, path, perr.message), ok = false;
+	if (ok && !split) fprintf(stderr, "puddle run: %s: %s\n", path, perr.message), ok = false;
 	if (!ok) { /* the same inputs everywhere, so every process failed alike: exit 2 from all */
 		pdl_world_destroy(world);
 		pdl_scene_destroy(scene);
-		if (errors != stderr) fclose(errors);
 		return finish(EXIT_USAGE);
 	}
 	const double dt = scene->world.dt;
@@ -130,6 +122,5 @@ int cmd_run_mpi(int argc, char** argv)
 	pdl_mpi_world_destroy(split);
 	pdl_world_destroy(world);
 	pdl_scene_destroy(scene);
-	if (errors != stderr) fclose(errors);
 	return finish(after == total ? EXIT_OK : EXIT_FAILED);
 }

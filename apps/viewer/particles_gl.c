@@ -81,34 +81,6 @@ static float color_range(const viewer_app* app, const pdl_particle_data* p, floa
 	return fmaxf(largest, 1e-3f);
 }
 
-/* The density a material's particles have at rest, in the units of pdl_particle_data.density:
- * Clavet's kernel density rest_density, or in an SPH world the mass density rho0 of the lattice
- * at the material's rest spacing (as world.c sets it; 11.4 for the default water at h = 1, not
- * 4). The density colour map and the liquid look's foam divide by it. The spacing is a root
- * search of a lattice sum (about 1 ms), so the last answers are kept per material. */
-static float rest_density_of(const pdl_world* world, int m, const pdl_material_def* def)
-{
-	static struct {
-		bool valid;
-		pdl_solver_kind solver;
-		int dimensions;
-		float h, rest_density, mass, rho0;
-	} kept[PDL_MAX_MATERIALS];
-	const pdl_world_def wd = pdl_world_get_def(world);
-	if (wd.solver != PDL_SOLVER_SPH) return def->rest_density;
-	if (kept[m].valid && kept[m].solver == wd.solver && kept[m].dimensions == wd.dimensions &&
-	    kept[m].h == wd.interaction_radius && kept[m].rest_density == def->rest_density && kept[m].mass == def->mass)
-		return kept[m].rho0;
-	const float h = wd.interaction_radius;
-	const float rho0 = wd.dimensions == 3
-	                       ? pdl_sph_rest_density_3d(h, pdl_rest_spacing_3d(h, def->rest_density), def->mass)
-	                       : pdl_sph_rest_density(h, pdl_rest_spacing(h, def->rest_density), def->mass);
-	kept[m].valid = true;
-	kept[m].solver = wd.solver, kept[m].dimensions = wd.dimensions;
-	kept[m].h = h, kept[m].rest_density = def->rest_density, kept[m].mass = def->mass, kept[m].rho0 = rho0;
-	return rho0;
-}
-
 void viewer_color_uniforms_set(const viewer_color_uniforms* u, const viewer_app* app,
                                const pdl_particle_data* p)
 {
@@ -121,7 +93,9 @@ void viewer_color_uniforms_set(const viewer_color_uniforms* u, const viewer_app*
 		colors[3 * m + 0] = (float)((def.color >> 16) & 0xff) / 255.0f;
 		colors[3 * m + 1] = (float)((def.color >> 8) & 0xff) / 255.0f;
 		colors[3 * m + 2] = (float)(def.color & 0xff) / 255.0f;
-		rest[m] = m < materials ? rest_density_of(world, m, &def) : rest[0];
+		/* in the units of the particles' density: an SPH world's is a mass density (rho0 11.4 for
+		 * the default water at h = 1, not its rest_density 4) */
+		rest[m] = pdl_world_rest_density(world, m < materials ? m : 0);
 	}
 	gl.Uniform1i(u->color_mode, (GLint)app->render.color);
 	gl.Uniform3fv(u->material_color, PDL_MAX_MATERIALS, colors);

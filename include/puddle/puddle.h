@@ -55,6 +55,11 @@ pdl_error_id pdl_world_set_material(pdl_world* world, int material, const pdl_ma
 /** The material's def; the default def if the id is unknown. */
 pdl_material_def pdl_world_get_material(const pdl_world* world, int material);
 int pdl_world_material_count(const pdl_world* world);
+/** The density a material's particles have at rest, in the units of pdl_particle_data.density:
+ * the material's rest_density (Clavet's kernel density), or in an SPH world the mass density
+ * rho0 of its rest lattice, pdl_sph_rest_density(h, pdl_rest_spacing(h, rest_density), mass).
+ * 0 for a material the world does not have. */
+float pdl_world_rest_density(const pdl_world* world, int material);
 
 /* ---- Particles ------------------------------------------------------------------------ */
 

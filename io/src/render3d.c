@@ -713,7 +713,7 @@ const uint8_t* pdl_render_3d(pdl_renderer* r, const pdl_world* world)
 	run_bands(jobs, sizeof jobs[0], bands, sphere_band);
 	if (d->liquid) { /* render_liquid.c: smooth the depth, draw what the water refracts, foam */
 		float rest[PDL_MAX_MATERIALS];
-		pdl_liquid_foam_rest(world, radius, rest);
+		pdl_liquid_foam_rest(world, rest);
 		liquid_job liquid[PDL_RENDER_MAX_THREADS];
 		for (int b = 0; b < bands; ++b) liquid[b] = (liquid_job){r, largest, jobs[b].from, jobs[b].to, &p, radius, rest};
 		run_bands(liquid, sizeof liquid[0], bands, pdl_liquid_blur_rows);

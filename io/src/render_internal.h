@@ -158,10 +158,9 @@ void* pdl_liquid_blur_columns(void* job);
 /* The colour of the water at pixel (x, y), where liquid_depth is finite and nearer than
  * liquid_bg_depth. */
 rgbf pdl_liquid_color(const pdl_renderer* r, const liquid_light* light, int x, int y, float radius);
-/* Each material's rest density as the world's solver measures density (Clavet: the material's
- * rest_density; SPH: rho0 of its rest spacing and mass), into rest[PDL_MAX_MATERIALS]; 0 for
- * materials the world does not have. radius: the materials' sphere radii, half the spacing. */
-void pdl_liquid_foam_rest(const pdl_world* world, const float* radius, float* rest);
+/* Each material's rest density as the world's solver measures density (pdl_world_rest_density),
+ * into rest[PDL_MAX_MATERIALS]; 0 for materials the world does not have. */
+void pdl_liquid_foam_rest(const pdl_world* world, float* rest);
 /* Foam over rows [from, to) into liquid_tmp, after the smoothing and the background pass (its
  * depth hides foam); a liquid_job. Does nothing when def.foam_speed is not > 0. */
 void* pdl_liquid_foam(void* job);

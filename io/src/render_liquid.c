@@ -290,19 +290,9 @@ rgbf pdl_liquid_color(const pdl_renderer* r, const liquid_light* light, int x, i
 
 /* ---- foam ------------------------------------------------------------------------------------ */
 
-void pdl_liquid_foam_rest(const pdl_world* world, const float* radius, float* rest)
+void pdl_liquid_foam_rest(const pdl_world* world, float* rest)
 {
-	const pdl_world_def wd = pdl_world_get_def(world);
-	const int materials = pdl_world_material_count(world);
-	for (int m = 0; m < PDL_MAX_MATERIALS; ++m) {
-		rest[m] = 0;
-		if (m >= materials) continue;
-		const pdl_material_def md = pdl_world_get_material(world, m);
-		/* an SPH world's density is a mass density; its rho0 is the lattice's at the material's
-		 * rest spacing (world.c), which the sphere's diameter is */
-		rest[m] = wd.solver == PDL_SOLVER_SPH ? pdl_sph_rest_density_3d(wd.interaction_radius, 2 * radius[m], md.mass)
-		                                      : md.rest_density;
-	}
+	for (int m = 0; m < PDL_MAX_MATERIALS; ++m) rest[m] = pdl_world_rest_density(world, m); /* 0 past the last */
 }
 
 /* How far particle i is past both foam thresholds (> 0: foam), as liquid.js's point shader:
