@@ -35,12 +35,14 @@ static int* id_order(const pdl_particle_data* p)
 	return order;
 }
 
-typedef void (*writer)(FILE* f, const pdl_world* w, const pdl_particle_data* p, const int* order);
+/* header: the count the header gives (PLY's vertex element; the whole file's particles when this
+ * writes one piece of it), or -1 for rows only */
+typedef void (*writer)(FILE* f, const pdl_world* w, const pdl_particle_data* p, const int* order, long long header);
 
-static bool write_file(const char* path, const pdl_world* w, writer write, char* err, size_t err_size)
+static bool write_file(const char* path, const pdl_world* w, const pdl_particle_data* p, writer write, char* err,
+                       size_t err_size)
 {
-	pdl_particle_data p = pdl_world_particles(w);
-	int* order = id_order(&p);
+	int* order = id_order(p);
 	if (!order) {
 		snprintf(err, err_size, "%s: out of memory", path);
 		return false;
@@ -48,11 +50,20 @@ static bool write_file(const char* path, const pdl_world* w, writer write, char*
 	pdl_atomic_file a;
 	bool ok = pdl_atomic_open(&a, path, err, err_size);
 	if (ok) {
-		write(a.f, w, &p, order);
+		write(a.f, w, p, order, p->count);
 		ok = pdl_atomic_commit(&a, err, err_size);
 	}
 	free(order);
 	return ok;
+}
+
+static bool write_stream(FILE* f, const pdl_world* w, const pdl_particle_data* p, writer write, long long header)
+{
+	int* order = id_order(p);
+	if (!order) return false;
+	write(f, w, p, order, header);
+	free(order);
+	return !ferror(f);
 }
 
 /* ---- VTK ---------------------------------------------------------------------------------------- */
@@ -72,9 +83,9 @@ static void vtp_floats(FILE* f, const char* name, int comps, const pdl_particle_
 	fprintf(f, "        </DataArray>\n");
 }
 
-static void write_vtp(FILE* f, const pdl_world* w, const pdl_particle_data* p, const int* order)
+static void write_vtp(FILE* f, const pdl_world* w, const pdl_particle_data* p, const int* order, long long header)
 {
-	(void)w;
+	(void)w, (void)header;
 	int n = p->count;
 	fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"0.1\" byte_order=\"LittleEndian\">\n");
 	fprintf(f, "  <PolyData>\n    <Piece NumberOfPoints=\"%d\" NumberOfVerts=\"%d\" NumberOfLines=\"0\" "
@@ -99,7 +110,14 @@ static void write_vtp(FILE* f, const pdl_world* w, const pdl_particle_data* p, c
 
 bool pdl_export_vtp(const char* path, const pdl_world* w, char* err, size_t err_size)
 {
-	return write_file(path, w, write_vtp, err, err_size);
+	pdl_particle_data p = pdl_world_particles(w);
+	return write_file(path, w, &p, write_vtp, err, err_size);
+}
+
+bool pdl_export_vtp_particles(const char* path, const pdl_world* w, const pdl_particle_data* p, char* err,
+                              size_t err_size)
+{
+	return write_file(path, w, p, write_vtp, err, err_size);
 }
 
 static void xml_attribute(FILE* f, const char* s)
@@ -148,17 +166,47 @@ bool pdl_export_pvd(const char* path, const char* const* files, const double* ti
 	return ok;
 }
 
+/* The arrays of write_vtp, as a parallel file declares them (type, name, components). */
+static const struct {
+	const char *type, *name;
+	int comps;
+} vtp_point_data[] = {{"Float32", "velocity", 3}, {"Float32", "density", 1}, {"Float32", "pressure", 1},
+                      {"Int32", "material", 1}, {"UInt32", "id", 1}};
+
+bool pdl_export_pvtp(const char* path, const char* const* pieces, int count, char* err, size_t err_size)
+{
+	pdl_atomic_file a;
+	if (!pdl_atomic_open(&a, path, err, err_size)) return false;
+	fprintf(a.f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PPolyData\" version=\"0.1\" byte_order=\"LittleEndian\">\n");
+	fprintf(a.f, "  <PPolyData GhostLevel=\"0\">\n    <PPoints>\n");
+	fprintf(a.f, "      <PDataArray type=\"Float32\" Name=\"position\" NumberOfComponents=\"3\"/>\n    </PPoints>\n");
+	fprintf(a.f, "    <PPointData Scalars=\"density\" Vectors=\"velocity\">\n");
+	for (size_t k = 0; k < sizeof vtp_point_data / sizeof vtp_point_data[0]; ++k)
+		fprintf(a.f, "      <PDataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"%d\"/>\n", vtp_point_data[k].type,
+		        vtp_point_data[k].name, vtp_point_data[k].comps);
+	fprintf(a.f, "    </PPointData>\n");
+	for (int i = 0; i < count; ++i) {
+		fprintf(a.f, "    <Piece Source=\"");
+		xml_attribute(a.f, pieces[i]);
+		fprintf(a.f, "\"/>\n");
+	}
+	fprintf(a.f, "  </PPolyData>\n</VTKFile>\n");
+	return pdl_atomic_commit(&a, err, err_size);
+}
+
 /* ---- PLY ------------------------------------------------------------------------------------------ */
 
-static void write_ply(FILE* f, const pdl_world* w, const pdl_particle_data* p, const int* order)
+static void write_ply(FILE* f, const pdl_world* w, const pdl_particle_data* p, const int* order, long long header)
 {
 	bool is_3d = p->z != NULL;
-	fprintf(f, "ply\nformat ascii 1.0\ncomment puddle particles, t = %.9g s%s\n", pdl_world_time(w), is_3d ? "" : ", z = 0");
-	fprintf(f, "element vertex %d\n", p->count);
-	fprintf(f, "property float x\nproperty float y\nproperty float z\nproperty float vx\nproperty float vy\n");
-	if (is_3d) fprintf(f, "property float vz\n");
-	fprintf(f, "property float density\nproperty float pressure\nproperty uchar material\n");
-	fprintf(f, "property uchar red\nproperty uchar green\nproperty uchar blue\nend_header\n");
+	if (header >= 0) {
+		fprintf(f, "ply\nformat ascii 1.0\ncomment puddle particles, t = %.9g s%s\n", pdl_world_time(w), is_3d ? "" : ", z = 0");
+		fprintf(f, "element vertex %lld\n", header);
+		fprintf(f, "property float x\nproperty float y\nproperty float z\nproperty float vx\nproperty float vy\n");
+		if (is_3d) fprintf(f, "property float vz\n");
+		fprintf(f, "property float density\nproperty float pressure\nproperty uchar material\n");
+		fprintf(f, "property uchar red\nproperty uchar green\nproperty uchar blue\nend_header\n");
+	}
 	uint32_t colors[PDL_MAX_MATERIALS];
 	for (int m = 0; m < PDL_MAX_MATERIALS; ++m) colors[m] = pdl_world_get_material(w, m).color;
 	for (int k = 0; k < p->count; ++k) {
@@ -177,16 +225,23 @@ static void write_ply(FILE* f, const pdl_world* w, const pdl_particle_data* p, c
 
 bool pdl_export_ply(const char* path, const pdl_world* w, char* err, size_t err_size)
 {
-	return write_file(path, w, write_ply, err, err_size);
+	pdl_particle_data p = pdl_world_particles(w);
+	return write_file(path, w, &p, write_ply, err, err_size);
+}
+
+bool pdl_export_ply_stream(FILE* f, const pdl_world* w, const pdl_particle_data* p, long long header)
+{
+	return write_stream(f, w, p, write_ply, header);
 }
 
 /* ---- CSV ------------------------------------------------------------------------------------------ */
 
-static void write_csv(FILE* f, const pdl_world* w, const pdl_particle_data* p, const int* order)
+static void write_csv(FILE* f, const pdl_world* w, const pdl_particle_data* p, const int* order, long long header)
 {
 	(void)w;
 	bool is_3d = p->z != NULL;
-	fprintf(f, is_3d ? "id,material,x,y,z,vx,vy,vz,density,pressure\n" : "id,material,x,y,vx,vy,density,pressure\n");
+	if (header >= 0)
+		fprintf(f, is_3d ? "id,material,x,y,z,vx,vy,vz,density,pressure\n" : "id,material,x,y,vx,vy,density,pressure\n");
 	for (int k = 0; k < p->count; ++k) {
 		int i = order[k];
 		fprintf(f, "%u,%d,%.9g,%.9g,", (unsigned)p->id[i], p->material[i], (double)p->x[i], (double)p->y[i]);
@@ -199,7 +254,13 @@ static void write_csv(FILE* f, const pdl_world* w, const pdl_particle_data* p, c
 
 bool pdl_export_csv(const char* path, const pdl_world* w, char* err, size_t err_size)
 {
-	return write_file(path, w, write_csv, err, err_size);
+	pdl_particle_data p = pdl_world_particles(w);
+	return write_file(path, w, &p, write_csv, err, err_size);
+}
+
+bool pdl_export_csv_stream(FILE* f, const pdl_world* w, const pdl_particle_data* p, long long header)
+{
+	return write_stream(f, w, p, write_csv, header);
 }
 
 /* ---- bodies ---------------------------------------------------------------------------------------- */

@@ -11,7 +11,7 @@
 
 static const char magic[8] = {'P', 'D', 'L', 'S', 'N', 'A', 'P', 0};
 enum {
-	HEADER_SIZE = 40,
+	HEADER_SIZE = PDL_SNAPSHOT_HEADER_SIZE,
 	SPRINGS = PDL_MAX_SPRINGS_PER_PARTICLE,
 	/* the oldest version this build reads: 2 has no bodies (they came with 3) */
 	OLDEST_VERSION = 2,
@@ -21,12 +21,7 @@ enum {
 	BODY_RECORD_SIZE = 4 * (4 + 22 + 2 * PDL_MAX_POLYGON_VERTICES),
 };
 
-static uint64_t fnv1a(const uint8_t* b, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ull;
-	return h;
-}
+static uint64_t fnv1a(const uint8_t* b, size_t n) { return pdl_snapshot_checksum(PDL_SNAPSHOT_CHECKSUM_START, b, n); }
 
 /* ---- writing -------------------------------------------------------------------------------------- */
 
@@ -127,51 +122,111 @@ static void put_body(buffer* b, const pdl_body_def* d)
 	put_u32(b, d->color);
 }
 
+/* The payload before the particle arrays: clock, scene, world def, materials, boundaries, and
+ * the particle count, next id and spring flag of a world of `count` particles. */
+static void put_head(buffer* b, const pdl_world* w, const pdl_snapshot_info* info, uint32_t count, uint32_t next_id,
+                     bool springs)
+{
+	put_u64(b, (uint64_t)info->frame);
+	put_f64(b, pdl_world_time(w));
+	put_u64(b, (uint64_t)pdl_world_step_count(w));
+	put_u64(b, info->scene_hash);
+	char name[64] = {0};
+	snprintf(name, sizeof name, "%s", info->scene_name);
+	put(b, name, sizeof name);
+
+	pdl_world_def wd = pdl_world_get_def(w);
+	put_i32(b, wd.dimensions);
+	put_f32(b, wd.interaction_radius);
+	put_f32(b, wd.dt);
+	put_i32(b, wd.substeps);
+	put_vec3(b, wd.gravity);
+	put_i32(b, wd.max_particles);
+
+	int materials = pdl_world_material_count(w);
+	put_u32(b, (uint32_t)materials);
+	for (int m = 0; m < materials; ++m) {
+		pdl_material_def md = pdl_world_get_material(w, m);
+		put_material(b, &md);
+	}
+	int limit = pdl_world_boundary_id_limit(w);
+	put_u32(b, (uint32_t)limit);
+	for (int id = 0; id < limit; ++id) {
+		pdl_boundary_def d;
+		bool alive = pdl_world_get_boundary(w, id, &d);
+		put_u8(b, alive);
+		if (alive) put_boundary(b, &d);
+	}
+	put_u32(b, count);
+	put_u32(b, next_id);
+	put_u8(b, springs);
+}
+
+/* The payload after the particles: the bodies in slot order (re-added in this order into a fresh
+ * world they are the same bodies, bitwise: their state is their def). */
+static void put_tail(buffer* b, const pdl_world* w)
+{
+	int bodies = pdl_world_bodies(w, NULL, 0);
+	pdl_body_id* ids = malloc((size_t)(bodies + 1) * sizeof *ids);
+	if (!ids) b->failed = true;
+	else pdl_world_bodies(w, ids, bodies);
+	put_u32(b, (uint32_t)bodies);
+	for (int k = 0; ids && k < bodies; ++k) {
+		pdl_body_def d;
+		pdl_world_get_body(w, ids[k], &d);
+		put_body(b, &d);
+	}
+	free(ids);
+}
+
+uint64_t pdl_snapshot_checksum(uint64_t state, const void* bytes, size_t size)
+{
+	const uint8_t* b = bytes;
+	for (size_t i = 0; i < size; ++i) state = (state ^ b[i]) * 0x100000001b3ull;
+	return state;
+}
+
+void pdl_snapshot_encode_header(uint8_t out[PDL_SNAPSHOT_HEADER_SIZE], uint64_t payload_size, uint64_t checksum)
+{
+	const uint64_t fields[] = {PDL_SNAPSHOT_VERSION | (uint64_t)HEADER_SIZE << 32, payload_size, checksum, 0};
+	memcpy(out, magic, sizeof magic);
+	for (int f = 0; f < 4; ++f)
+		for (int i = 0; i < 8; ++i) out[8 + 8 * f + i] = (uint8_t)(fields[f] >> (8 * i));
+}
+
+bool pdl_snapshot_encode_parts(const pdl_world* w, const pdl_snapshot_info* info, uint32_t count, uint32_t next_id,
+                               pdl_snapshot_parts* parts)
+{
+	buffer head = {0}, tail = {0};
+	put_head(&head, w, info, count, next_id, false);
+	put_tail(&tail, w);
+	if (head.failed || tail.failed) {
+		free(head.data), free(tail.data);
+		*parts = (pdl_snapshot_parts){0};
+		return false;
+	}
+	*parts = (pdl_snapshot_parts){head.data, head.size, tail.data, tail.size};
+	return true;
+}
+
+void pdl_snapshot_parts_free(pdl_snapshot_parts* parts)
+{
+	free(parts->head), free(parts->tail);
+	*parts = (pdl_snapshot_parts){0};
+}
+
 bool pdl_snapshot_write(const char* path, const pdl_world* w, const pdl_snapshot_info* info, char* err,
                         size_t err_size)
 {
 	buffer b = {0};
-	put_u64(&b, (uint64_t)info->frame);
-	put_f64(&b, pdl_world_time(w));
-	put_u64(&b, (uint64_t)pdl_world_step_count(w));
-	put_u64(&b, info->scene_hash);
-	char name[64] = {0};
-	snprintf(name, sizeof name, "%s", info->scene_name);
-	put(&b, name, sizeof name);
-
-	pdl_world_def wd = pdl_world_get_def(w);
-	put_i32(&b, wd.dimensions);
-	put_f32(&b, wd.interaction_radius);
-	put_f32(&b, wd.dt);
-	put_i32(&b, wd.substeps);
-	put_vec3(&b, wd.gravity);
-	put_i32(&b, wd.max_particles);
-
-	int materials = pdl_world_material_count(w);
-	put_u32(&b, (uint32_t)materials);
-	for (int m = 0; m < materials; ++m) {
-		pdl_material_def md = pdl_world_get_material(w, m);
-		put_material(&b, &md);
-	}
-	int limit = pdl_world_boundary_id_limit(w);
-	put_u32(&b, (uint32_t)limit);
-	for (int id = 0; id < limit; ++id) {
-		pdl_boundary_def d;
-		bool alive = pdl_world_get_boundary(w, id, &d);
-		put_u8(&b, alive);
-		if (alive) put_boundary(&b, &d);
-	}
-
 	pdl_particle_data p = pdl_world_particles(w);
 	size_t n = (size_t)p.count;
-	put_u32(&b, (uint32_t)p.count);
-	put_u32(&b, p.next_id);
-	put_u8(&b, p.spring_partner != NULL);
+	put_head(&b, w, info, (uint32_t)p.count, p.next_id, p.spring_partner != NULL);
 	for (size_t i = 0; i < n; ++i) put_f32(&b, p.x[i]);
 	for (size_t i = 0; i < n; ++i) put_f32(&b, p.y[i]);
 	for (size_t i = 0; i < n; ++i) put_f32(&b, p.vx[i]);
 	for (size_t i = 0; i < n; ++i) put_f32(&b, p.vy[i]);
-	if (wd.dimensions == 3) {
+	if (pdl_world_get_def(w).dimensions == 3) {
 		for (size_t i = 0; i < n; ++i) put_f32(&b, p.z[i]);
 		for (size_t i = 0; i < n; ++i) put_f32(&b, p.vz[i]);
 	}
@@ -181,41 +236,21 @@ bool pdl_snapshot_write(const char* path, const pdl_world* w, const pdl_snapshot
 		for (size_t k = 0; k < n * SPRINGS; ++k) put_i32(&b, p.spring_partner[k]);
 		for (size_t k = 0; k < n * SPRINGS; ++k) put_f32(&b, p.spring_rest[k]);
 	}
-	/* the bodies in slot order: re-added in this order into a fresh world they are the same
-	 * bodies, bitwise (their state is their def) */
-	int bodies = pdl_world_bodies(w, NULL, 0);
-	pdl_body_id* ids = malloc((size_t)(bodies + 1) * sizeof *ids);
-	if (!ids) b.failed = true;
-	else pdl_world_bodies(w, ids, bodies);
-	put_u32(&b, (uint32_t)bodies);
-	for (int k = 0; ids && k < bodies; ++k) {
-		pdl_body_def d;
-		pdl_world_get_body(w, ids[k], &d);
-		put_body(&b, &d);
-	}
-	free(ids);
+	put_tail(&b, w);
 	if (b.failed) {
 		free(b.data);
 		snprintf(err, err_size, "%s: out of memory", path);
 		return false;
 	}
-	buffer head = {0};
-	put(&head, magic, sizeof magic);
-	put_u32(&head, PDL_SNAPSHOT_VERSION);
-	put_u32(&head, HEADER_SIZE);
-	put_u64(&head, (uint64_t)b.size);
-	put_u64(&head, fnv1a(b.data, b.size));
-	put_u64(&head, 0);
-	bool ok = !head.failed;
+	uint8_t head[HEADER_SIZE];
+	pdl_snapshot_encode_header(head, (uint64_t)b.size, fnv1a(b.data, b.size));
 	pdl_atomic_file a;
-	if (ok) ok = pdl_atomic_open(&a, path, err, err_size);
-	else snprintf(err, err_size, "%s: out of memory", path);
+	bool ok = pdl_atomic_open(&a, path, err, err_size);
 	if (ok) {
-		fwrite(head.data, 1, head.size, a.f);
+		fwrite(head, 1, sizeof head, a.f);
 		fwrite(b.data, 1, b.size, a.f);
 		ok = pdl_atomic_commit(&a, err, err_size);
 	}
-	free(head.data);
 	free(b.data);
 	return ok;
 }

@@ -3,6 +3,7 @@
  * Rigid bodies: their CSV rows and VTK surfaces read back as the bodies' state and shapes (2D
  * outlines with their areas, closed 3D surfaces with their volumes), and the .pvd collection
  * lists them as a second part. */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "test.h"
 #include "io_test.h"
 
@@ -489,6 +490,125 @@ static void test_bodies_vtk_3d(void)
 	pdl_world_destroy(w);
 }
 
+/* The particles of p with ids in [lo, hi), copied (the arrays a process of a split world holds). */
+typedef struct piece {
+	pdl_particle_data p;
+	float* f[8];
+	uint8_t* material;
+	uint32_t* id;
+} piece;
+
+static void take_piece(piece* out, const pdl_particle_data* p, uint32_t lo, uint32_t hi)
+{
+	memset(out, 0, sizeof *out);
+	const float* src[8] = {p->x, p->y, p->z, p->vx, p->vy, p->vz, p->density, p->pressure};
+	size_t n = (size_t)p->count + 1;
+	for (int a = 0; a < 8; ++a) out->f[a] = malloc(n * sizeof(float));
+	out->material = malloc(n), out->id = malloc(n * sizeof(uint32_t));
+	int k = 0;
+	for (int i = 0; i < p->count; ++i) {
+		if (p->id[i] < lo || p->id[i] >= hi) continue;
+		for (int a = 0; a < 8; ++a) out->f[a][k] = src[a] ? src[a][i] : 0.0f;
+		out->material[k] = p->material[i], out->id[k] = p->id[i];
+		++k;
+	}
+	out->p = (pdl_particle_data){.count = k, .x = out->f[0], .y = out->f[1], .z = p->z ? out->f[2] : NULL,
+	                             .vx = out->f[3], .vy = out->f[4], .vz = p->vz ? out->f[5] : NULL,
+	                             .material = out->material, .id = out->id, .density = out->f[6],
+	                             .pressure = out->f[7], .next_id = p->next_id};
+}
+
+static void free_piece(piece* c)
+{
+	for (int a = 0; a < 8; ++a) free(c->f[a]);
+	free(c->material), free(c->id);
+}
+
+/* Pieces of one file put together (puddle over MPI): a CSV or PLY header and the rows of two id
+ * ranges, each written by itself, are byte for byte the file of the whole world; and a .pvtp
+ * lists two .vtp pieces, declaring every point array they hold, with the pieces' points adding
+ * up to the world's. */
+static void test_pieces_make_the_whole(void)
+{
+	pdl_scene* s = NULL;
+	pdl_world* w = small_3d_world(&s);
+	ENSURE(w);
+	pdl_particle_data p = pdl_world_particles(w);
+	const uint32_t cut = p.next_id / 3;
+	piece a, b;
+	take_piece(&a, &p, 0, cut);
+	take_piece(&b, &p, cut, UINT32_MAX);
+	ENSURE(a.p.count > 0 && b.p.count > 0 && a.p.count + b.p.count == p.count);
+	char path[256], err[512];
+	for (int format = 0; format < 2; ++format) {
+		temp_path(path, sizeof path, format ? "ply" : "csv");
+		ENSURE_MSG(format ? pdl_export_ply(path, w, err, sizeof err) : pdl_export_csv(path, w, err, sizeof err), "%s", err);
+		size_t size = 0;
+		char* whole = io_test_read_file(path, &size);
+		ENSURE(whole);
+		char* joined = NULL;
+		size_t joined_size = 0;
+		FILE* f = open_memstream(&joined, &joined_size);
+		ENSURE(f);
+		/* the second piece first, shuffled: each piece sorts its own rows by id */
+		bool ok = format ? pdl_export_ply_stream(f, w, &a.p, p.count) && pdl_export_ply_stream(f, w, &b.p, -1)
+		                 : pdl_export_csv_stream(f, w, &a.p, 0) && pdl_export_csv_stream(f, w, &b.p, -1);
+		fclose(f);
+		ENSURE(ok);
+		ENSURE_MSG(joined_size == size && memcmp(joined, whole, size) == 0, "%s: pieces %zu bytes, whole %zu bytes",
+		           format ? "PLY" : "CSV", joined_size, size);
+		free(joined), free(whole);
+		remove(path);
+	}
+
+	char piece_path[2][256], pvtp[256];
+	snprintf(piece_path[0], sizeof piece_path[0], "/tmp/puddle_test_export_%ld_0.vtp", (long)getpid());
+	snprintf(piece_path[1], sizeof piece_path[1], "/tmp/puddle_test_export_%ld_1.vtp", (long)getpid());
+	temp_path(pvtp, sizeof pvtp, "pvtp");
+	ENSURE_MSG(pdl_export_vtp_particles(piece_path[0], w, &a.p, err, sizeof err), "%s", err);
+	ENSURE_MSG(pdl_export_vtp_particles(piece_path[1], w, &b.p, err, sizeof err), "%s", err);
+	const char* sources[2] = {strrchr(piece_path[0], '/') + 1, strrchr(piece_path[1], '/') + 1};
+	ENSURE_MSG(pdl_export_pvtp(pvtp, sources, 2, err, sizeof err), "%s", err);
+	char* text = io_test_read_file(pvtp, NULL);
+	ENSURE(text && strstr(text, "<VTKFile type=\"PPolyData\"") && strstr(text, "</VTKFile>"));
+	int points = 0;
+	for (int k = 0; k < 2; ++k) {
+		char expect[300];
+		snprintf(expect, sizeof expect, "<Piece Source=\"%s\"/>", sources[k]);
+		ENSURE_MSG(strstr(text, expect), "the .pvtp does not list %s", sources[k]);
+		char* vtp = io_test_read_file(piece_path[k], NULL);
+		ENSURE(vtp);
+		int n = -1;
+		const char* at = strstr(vtp, "NumberOfPoints=\"");
+		ENSURE(at && sscanf(at, "NumberOfPoints=\"%d\"", &n) == 1);
+		points += n;
+		/* every array of the piece is declared by the .pvtp, with its type and components */
+		int arrays = 0;
+		for (at = strstr(vtp, "<DataArray "); at; at = strstr(at + 1, "<DataArray ")) {
+			char type[32], name[32];
+			if (sscanf(at, "<DataArray type=\"%31[^\"]\" Name=\"%31[^\"]\"", type, name) != 2) continue;
+			if (strcmp(name, "connectivity") == 0 || strcmp(name, "offsets") == 0) continue;
+			const char* nc = strstr(at, "NumberOfComponents=\"");
+			int comps = nc && nc < strchr(at, '>') ? atoi(nc + strlen("NumberOfComponents=\"")) : 1;
+			char declared[128];
+			snprintf(declared, sizeof declared, "<PDataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"%d\"/>", type, name,
+			         comps);
+			ENSURE_MSG(strstr(text, declared), "the .pvtp does not declare %s", declared);
+			++arrays;
+		}
+		ENSURE_MSG(arrays == 6, "%d point arrays in a piece, want 6 (position, velocity, density, pressure, material, id)",
+		           arrays);
+		free(vtp);
+		remove(piece_path[k]);
+	}
+	ENSURE_MSG(points == p.count, "the pieces hold %d points, the world %d", points, p.count);
+	free(text);
+	remove(pvtp);
+	free_piece(&a), free_piece(&b);
+	pdl_world_destroy(w);
+	pdl_scene_destroy(s);
+}
+
 int main(void)
 {
 	RUN_TEST(test_csv_3d);
@@ -498,5 +618,6 @@ int main(void)
 	RUN_TEST(test_bodies_csv);
 	RUN_TEST(test_bodies_vtk_2d);
 	RUN_TEST(test_bodies_vtk_3d);
+	RUN_TEST(test_pieces_make_the_whole);
 	return TEST_SUMMARY();
 }

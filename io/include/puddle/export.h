@@ -32,6 +32,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -41,6 +42,23 @@ extern "C" {
 bool pdl_export_vtp(const char* path, const pdl_world* world, char* err, size_t err_size);
 bool pdl_export_ply(const char* path, const pdl_world* world, char* err, size_t err_size);
 bool pdl_export_csv(const char* path, const pdl_world* world, char* err, size_t err_size);
+
+/** The .vtp of the given particles (any order; written in id order) instead of the world's:
+ * one process's piece of a world split over several (mpi/). */
+bool pdl_export_vtp_particles(const char* path, const pdl_world* world, const pdl_particle_data* particles, char* err,
+                              size_t err_size);
+/** The rows of the given particles (in id order) into a stream, after the header when header >= 0
+ * (PLY: header is the vertex count, that of the whole file where this writes one piece of it);
+ * the world gives the time and the materials' colours. For writers that put one file together
+ * from pieces (puddle over MPI writes each process's rows at their offset). false if the stream
+ * failed or out of memory. */
+bool pdl_export_csv_stream(FILE* f, const pdl_world* world, const pdl_particle_data* particles, long long header);
+bool pdl_export_ply_stream(FILE* f, const pdl_world* world, const pdl_particle_data* particles, long long header);
+
+/** A ParaView parallel PolyData file (.pvtp): one data set made of pieces[0..count) (.vtp files
+ * from pdl_export_vtp or pdl_export_vtp_particles, relative to the .pvtp's folder), declaring
+ * their arrays. A .pvd may list .pvtp files as it lists .vtp files. */
+bool pdl_export_pvtp(const char* path, const char* const* pieces, int count, char* err, size_t err_size);
 
 bool pdl_export_bodies_vtp(const char* path, const pdl_world* world, char* err, size_t err_size);
 /** frame goes into the first column (the caller's frame counter); time is pdl_world_time. */

@@ -40,6 +40,9 @@ extern "C" {
 #endif
 
 #define PDL_SNAPSHOT_VERSION 3
+#define PDL_SNAPSHOT_HEADER_SIZE 40
+/** FNV-1a 64's offset basis: the checksum of no bytes. */
+#define PDL_SNAPSHOT_CHECKSUM_START 0xcbf29ce484222325ull
 
 /** What the caller keeps beside the world. */
 typedef struct pdl_snapshot_info {
@@ -64,6 +67,31 @@ bool pdl_snapshot_read(const char* path, pdl_world* world, pdl_snapshot_info* in
  * (The fuzzer's entry point: fuzz/fuzz_snapshot.c.) */
 bool pdl_snapshot_read_memory(const void* data, size_t size, const char* name, pdl_world* world,
                               pdl_snapshot_info* info, char* err, size_t err_size);
+
+/* ---- a snapshot put together from pieces (puddle over MPI, mpi/src/mpi_files.c) ------------------
+ * The file is the header, then the payload: `head`, the particle arrays, `tail`. Without springs
+ * (which pieces do not write), the arrays are, each `count` long and in the order of the
+ * particles the file lists: x, y, vx, vy, then in 3D z, vz (little-endian float32), material
+ * (one byte), id (little-endian uint32). A writer that holds the particles in pieces writes
+ * each piece's share of each array at its offset. */
+
+/** The payload before the particle arrays and after them, of world w holding `count` particles
+ * with next id `next_id` in all (the world's own particles are not read: a process of a split
+ * world holds only some), without springs. false when out of memory. */
+typedef struct pdl_snapshot_parts {
+	uint8_t* head;
+	size_t head_size;
+	uint8_t* tail;
+	size_t tail_size;
+} pdl_snapshot_parts;
+bool pdl_snapshot_encode_parts(const pdl_world* world, const pdl_snapshot_info* info, uint32_t count, uint32_t next_id,
+                               pdl_snapshot_parts* parts);
+void pdl_snapshot_parts_free(pdl_snapshot_parts* parts);
+/** The checksum, FNV-1a 64, continued from `state` over `size` more bytes (start from
+ * PDL_SNAPSHOT_CHECKSUM_START): the payload's checksum is the state after all its bytes. */
+uint64_t pdl_snapshot_checksum(uint64_t state, const void* bytes, size_t size);
+/** The header of a payload of payload_size bytes with that checksum. */
+void pdl_snapshot_encode_header(uint8_t out[PDL_SNAPSHOT_HEADER_SIZE], uint64_t payload_size, uint64_t checksum);
 
 /** Only reads and checks the file and fills *info (for `puddle info`-like tools). */
 bool pdl_snapshot_peek(const char* path, pdl_snapshot_info* info, char* err, size_t err_size);
