@@ -48,6 +48,24 @@ int cli_default_scenes(char*** out);
 /* Particles outside the scene bounds or with non-finite state (the "lost" of the summaries). */
 int cli_lost_particles(const pdl_scene* scene, const pdl_world* world);
 
+/* ---- pvd_list.c: the frames listed in a .pvd collection ---- */
+
+typedef struct cli_pvd_list {
+	const char* sub;    /* the folder of the files, relative to the run's folder */
+	const char* prefix; /* their names: PREFIX_NNNNNN.vtp */
+	const char* ext;    /* ".vtp" when NULL; ".pvtp" for the pieces of a run under mpirun */
+	int count, capacity;
+	long long* frames;
+} cli_pvd_list;
+
+bool cli_pvd_add(cli_pvd_list* l, long long frame);
+/* A resumed run keeps the earlier frames already on disk (up to up_to) in its collection. */
+void cli_pvd_scan(cli_pvd_list* l, const char* run_dir, long long up_to);
+/* Writes the collection of l's files (part 0) and, when bodies lists any, the bodies' files as
+ * part 1: ParaView then reads each time as two blocks, "particles" and "bodies". */
+bool cli_pvd_write(const cli_pvd_list* l, const cli_pvd_list* bodies, const char* path, double dt, char* err,
+                   size_t err_size);
+
 /* ---- progress.c ---- */
 
 typedef struct cli_progress {

@@ -9,7 +9,6 @@
 #include "puddle/surface.h"
 #include "puddle/vdb.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -201,76 +200,6 @@ static int parse_options(int argc, char** argv, run_options* o)
 	return EXIT_OK;
 }
 
-/* ---- the frames listed in the .pvd collection ---------------------------------------------------- */
-
-typedef struct pvd_list {
-	const char* sub;    /* the folder of the .vtp files, relative to the run's folder */
-	const char* prefix; /* their names: PREFIX_NNNNNN.vtp */
-	int count, capacity;
-	long long* frames;
-} pvd_list;
-
-static bool pvd_add(pvd_list* l, long long frame)
-{
-	if (l->count == l->capacity) {
-		int cap = l->capacity ? 2 * l->capacity : 64;
-		long long* f = realloc(l->frames, (size_t)cap * sizeof *f);
-		if (!f) return false;
-		l->frames = f, l->capacity = cap;
-	}
-	l->frames[l->count++] = frame;
-	return true;
-}
-
-static int compare_ll(const void* a, const void* b)
-{
-	long long x = *(const long long*)a, y = *(const long long*)b;
-	return (x > y) - (x < y);
-}
-
-/* A resumed run keeps the earlier frames already on disk in its collection. */
-static void pvd_scan(pvd_list* l, const char* run_dir, long long up_to)
-{
-	char dir[1100];
-	snprintf(dir, sizeof dir, "%s/%s", run_dir, l->sub);
-	DIR* d = opendir(dir);
-	if (!d) return;
-	size_t skip = strlen(l->prefix);
-	for (struct dirent* e; (e = readdir(d));) {
-		long long frame;
-		int end = 0;
-		if (strncmp(e->d_name, l->prefix, skip) != 0) continue;
-		const char* rest = e->d_name + skip;
-		if (sscanf(rest, "_%lld.vtp%n", &frame, &end) == 1 && rest[end] == 0 && frame <= up_to) pvd_add(l, frame);
-	}
-	closedir(d);
-	if (l->count > 1) qsort(l->frames, (size_t)l->count, sizeof *l->frames, compare_ll);
-}
-
-/* Writes the collection of l's files (part 0) and, when bodies lists any, the bodies' files as
- * part 1: ParaView then reads each time as two blocks, "particles" and "bodies". */
-static bool pvd_write(const pvd_list* l, const pvd_list* bodies, const char* path, double dt, char* err,
-                      size_t err_size)
-{
-	int extra = bodies ? bodies->count : 0, count = l->count + extra;
-	char(*names)[64] = malloc((size_t)(count + 1) * sizeof *names);
-	pdl_pvd_dataset* sets = malloc((size_t)(count + 1) * sizeof *sets);
-	bool ok = names && sets;
-	/* both lists are in frame order: merge them, a frame's particles before its bodies */
-	for (int i = 0, j = 0, n = 0; ok && n < count; ++n) {
-		bool body = i == l->count || (j < extra && bodies->frames[j] < l->frames[i]);
-		const pvd_list* from = body ? bodies : l;
-		long long frame = from->frames[body ? j++ : i++];
-		snprintf(names[n], sizeof names[n], "%s/%s_%06lld.vtp", from->sub, from->prefix, frame);
-		sets[n] = (pdl_pvd_dataset){names[n], (double)frame * dt, body ? 1 : 0,
-		                            extra ? (body ? "bodies" : "particles") : NULL};
-	}
-	if (ok) ok = pdl_export_pvd_datasets(path, sets, count, err, err_size);
-	else snprintf(err, err_size, "out of memory");
-	free(names), free(sets);
-	return ok;
-}
-
 /* ---- the run --------------------------------------------------------------------------------------- */
 
 typedef struct run_state {
@@ -279,7 +208,7 @@ typedef struct run_state {
 	pdl_world* world;
 	pdl_renderer* renderer;
 	cli_video* video;
-	pvd_list pvd, body_pvd, surface_pvd;
+	cli_pvd_list pvd, body_pvd, surface_pvd;
 	/* the world has had rigid bodies in this run (or the earlier run it resumes wrote bodies'
 	 * files): their files are written at every export frame from then on */
 	bool bodies;
@@ -416,8 +345,8 @@ static bool surface_outputs(run_state* r, long long done)
 	ok = ok && pdl_contours_write_vtp(path, &contours, r->err, sizeof r->err);
 	if (ok) wrote(r, path);
 	pdl_contours_free(&contours);
-	return ok && pvd_add(&r->surface_pvd, done) &&
-	       pvd_write(&r->surface_pvd, NULL, r->surface_pvd_path, r->scene->world.dt, r->err, sizeof r->err);
+	return ok && cli_pvd_add(&r->surface_pvd, done) &&
+	       cli_pvd_write(&r->surface_pvd, NULL, r->surface_pvd_path, r->scene->world.dt, r->err, sizeof r->err);
 }
 
 /* Everything a frame writes once `done` frames have run. */
@@ -453,15 +382,15 @@ static bool frame_outputs(run_state* r, long long done)
 		const long long before = r->bytes;
 		if (o->vtk) {
 			snprintf(path, sizeof path, "%s/vtk/frame_%06lld.vtp", r->dir, done);
-			if (!pdl_export_vtp(path, r->world, r->err, sizeof r->err) || !pvd_add(&r->pvd, done)) return false;
+			if (!pdl_export_vtp(path, r->world, r->err, sizeof r->err) || !cli_pvd_add(&r->pvd, done)) return false;
 			wrote(r, path);
 			if (r->bodies) {
 				snprintf(path, sizeof path, "%s/vtk/bodies_%06lld.vtp", r->dir, done);
-				if (!pdl_export_bodies_vtp(path, r->world, r->err, sizeof r->err) || !pvd_add(&r->body_pvd, done))
+				if (!pdl_export_bodies_vtp(path, r->world, r->err, sizeof r->err) || !cli_pvd_add(&r->body_pvd, done))
 					return false;
 				wrote(r, path);
 			}
-			if (!pvd_write(&r->pvd, &r->body_pvd, r->pvd_path, r->scene->world.dt, r->err, sizeof r->err)) return false;
+			if (!cli_pvd_write(&r->pvd, &r->body_pvd, r->pvd_path, r->scene->world.dt, r->err, sizeof r->err)) return false;
 		}
 		if (o->ply) {
 			snprintf(path, sizeof path, "%s/ply/frame_%06lld.ply", r->dir, done);
@@ -572,9 +501,9 @@ int cmd_run(int argc, char** argv)
 	else snprintf(r.dir, sizeof r.dir, "out/%s", s->name);
 	snprintf(r.pvd_path, sizeof r.pvd_path, "%s/%s.pvd", r.dir, s->name);
 	snprintf(r.surface_pvd_path, sizeof r.surface_pvd_path, "%s/%s_surface.pvd", r.dir, s->name);
-	r.pvd = (pvd_list){.sub = "vtk", .prefix = "frame"};
-	r.body_pvd = (pvd_list){.sub = "vtk", .prefix = "bodies"};
-	r.surface_pvd = (pvd_list){.sub = "surface", .prefix = "frame"};
+	r.pvd = (cli_pvd_list){.sub = "vtk", .prefix = "frame"};
+	r.body_pvd = (cli_pvd_list){.sub = "vtk", .prefix = "bodies"};
+	r.surface_pvd = (cli_pvd_list){.sub = "surface", .prefix = "frame"};
 	r.surface_def = s->world.dimensions == 3 ? surface_def_3d(s) : pdl_surface_def_from_scene(s);
 	char png_path[1100];
 	if (o.png_path) snprintf(png_path, sizeof png_path, "%s", o.png_path);
@@ -661,9 +590,9 @@ int cmd_run(int argc, char** argv)
 	}
 	/* the earlier run wrote the frames up to the snapshot's, that one included (a resumed run
 	 * does not write its starting frame again) */
-	if (o.vtk && start > 0) pvd_scan(&r.pvd, r.dir, start), pvd_scan(&r.body_pvd, r.dir, start);
+	if (o.vtk && start > 0) cli_pvd_scan(&r.pvd, r.dir, start), cli_pvd_scan(&r.body_pvd, r.dir, start);
 	r.bodies = r.body_pvd.count > 0;
-	if (o.surface && start > 0 && s->world.dimensions == 2) pvd_scan(&r.surface_pvd, r.dir, start);
+	if (o.surface && start > 0 && s->world.dimensions == 2) cli_pvd_scan(&r.surface_pvd, r.dir, start);
 	if (o.video_path) {
 		r.video = cli_video_open(o.video_path, s->output.width, s->output.height, 1.0 / ((double)r.video_every * s->world.dt),
 		                         r.err, sizeof r.err);

@@ -1,25 +1,32 @@
 /* puddle run under mpirun: one scene split over the processes (mpi/, docs/mpi.md).
  *
- *     mpirun -np 4 puddle run scenes/dam-break.json --steps 600 --hash
+ *     mpirun -np 4 puddle run scenes/dam-break.json --steps 600 --hash --vtk --snapshot-every 100
  *
  * Used when the command line was built with Open MPI and started by mpirun (Open MPI's
  * OMPI_COMM_WORLD_SIZE is set). Every process loads the scene and builds the same world; the
- * layer keeps each process's slab. What one process prints is printed once, by process 0; a bad
- * scene or option is reported once and every process exits 2. This first version runs the Clavet
- * solver on scenes without emitters, strokes, springs or bodies, and writes no files: --steps or
- * --seconds, --threads (per process), --particles, --hash. */
+ * layer keeps each process's slab. What one process prints is printed once, by process 0: the
+ * progress, the summary, and every error (a bad scene or option is found alike by every process,
+ * which all exit 2; a file one process cannot write is reported by process 0 with that process's
+ * reason, and all exit 1). This version runs the Clavet solver on scenes without emitters,
+ * strokes, springs or bodies; it writes ParaView pieces, CSV, PLY and snapshots (collectively,
+ * mpi/src/mpi_files.c) and resumes from any snapshot, whatever process count wrote it. */
 #include "cli.h"
 
 #include "puddle/mpi.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char usage_mpi[] =
 	"Usage: mpirun -np N puddle run SCENE [--steps N | --seconds T] [--threads T] [--particles N]\n"
-	"                                     [--hash]\n"
-	"One world split over N processes (docs/mpi.md); the same bits as one process.\n";
+	"                                     [--out DIR] [--vtk] [--ply] [--csv] [--export-every K]\n"
+	"                                     [--snapshot-every K] [--resume SNAP] [--hash] [--quiet]\n"
+	"One world split over N processes (docs/mpi.md); the same bits as one process.\n"
+	"  --vtk    DIR/vtk/frame_NNNNNN.pvtp with one piece per process (frame_NNNNNN_R.vtp) and\n"
+	"           DIR/SCENE_NAME.pvd\n"
+	"  --ply, --csv, --snapshot-every, --resume: the same files as one process writes and reads\n";
 
 bool cli_under_mpi(void)
 {
@@ -34,6 +41,74 @@ static int finish(int code)
 	return code;
 }
 
+typedef struct mpi_run {
+	pdl_mpi_world* split;
+	const pdl_scene* scene;
+	bool vtk, ply, csv;
+	long long export_every, snapshot_every, exports, snapshots;
+	cli_pvd_list pvd;
+	char dir[1024], pvd_path[1100], err[1400];
+} mpi_run;
+
+/* The files of the frame `done` frames into the run; collective, false on every process (with
+ * the reason in r->err) when one could not write. */
+static bool frame_outputs(mpi_run* r, long long done, int rank)
+{
+	char path[1200];
+	pdl_mpi_world* s = r->split;
+	if ((r->vtk || r->ply || r->csv) && done % r->export_every == 0) {
+		if (r->vtk) {
+			snprintf(path, sizeof path, "%s/vtk/frame_%06lld.pvtp", r->dir, done);
+			if (!pdl_mpi_world_write_vtk(s, path, r->err, sizeof r->err)) return false;
+			bool ok = true;
+			if (rank == 0) {
+				ok = cli_pvd_add(&r->pvd, done) &&
+				     cli_pvd_write(&r->pvd, NULL, r->pvd_path, r->scene->world.dt, r->err, sizeof r->err);
+				if (!ok && r->pvd.count == 0) snprintf(r->err, sizeof r->err, "%s: out of memory", r->pvd_path);
+			}
+			MPI_Bcast(&ok, 1, MPI_C_BOOL, 0, MPI_COMM_WORLD);
+			if (!ok) {
+				MPI_Bcast(r->err, (int)sizeof r->err, MPI_CHAR, 0, MPI_COMM_WORLD);
+				return false;
+			}
+		}
+		snprintf(path, sizeof path, "%s/ply/frame_%06lld.ply", r->dir, done);
+		if (r->ply && !pdl_mpi_world_write_ply(s, path, r->err, sizeof r->err)) return false;
+		snprintf(path, sizeof path, "%s/csv/frame_%06lld.csv", r->dir, done);
+		if (r->csv && !pdl_mpi_world_write_csv(s, path, r->err, sizeof r->err)) return false;
+		r->exports++;
+	}
+	if (r->snapshot_every && done % r->snapshot_every == 0 && done > 0) {
+		snprintf(path, sizeof path, "%s/snapshots/snap_%06lld.pdls", r->dir, done);
+		pdl_snapshot_info info = {done, pdl_scene_hash(r->scene), ""};
+		snprintf(info.scene_name, sizeof info.scene_name, "%s", r->scene->name);
+		if (!pdl_mpi_world_write_snapshot(s, path, &info, r->err, sizeof r->err)) return false;
+		r->snapshots++;
+	}
+	return true;
+}
+
+/* Process 0 makes the run's folders; false on every process when it could not. */
+static bool make_dirs(mpi_run* r, bool snapshots, int rank)
+{
+	bool ok = true;
+	if (rank == 0) {
+		const char* subs[4] = {r->vtk ? "vtk" : NULL, r->ply ? "ply" : NULL, r->csv ? "csv" : NULL,
+		                       snapshots ? "snapshots" : NULL};
+		for (int k = 0; ok && k < 4; ++k) {
+			if (!subs[k]) continue;
+			char path[1100];
+			snprintf(path, sizeof path, "%s/%s", r->dir, subs[k]);
+			if (!cli_make_dirs(path)) {
+				snprintf(r->err, sizeof r->err, "%s: cannot create folder: %s", path, strerror(errno));
+				ok = false;
+			}
+		}
+	}
+	MPI_Bcast(&ok, 1, MPI_C_BOOL, 0, MPI_COMM_WORLD);
+	return ok;
+}
+
 int cmd_run_mpi(int argc, char** argv)
 {
 	MPI_Init(&argc, &argv);
@@ -44,10 +119,10 @@ int cmd_run_mpi(int argc, char** argv)
 	 * process 0 says them (the others' stderr goes nowhere) */
 	if (rank != 0 && !freopen("/dev/null", "w", stderr)) return finish(EXIT_FAILED);
 	FILE* out = rank == 0 ? stdout : NULL;
-	const char* path = NULL;
-	long long steps = -1, threads = -1, particles = 0;
+	const char *path = NULL, *out_dir = NULL, *resume = NULL;
+	long long steps = -1, threads = -1, particles = 0, export_every = 0, snapshot_every = 0;
 	double seconds = -1;
-	bool hash = false, ok = true;
+	bool hash = false, quiet = false, vtk = false, ply = false, csv = false, ok = true;
 	for (int i = 1; i < argc && ok; ++i) {
 		const char* a = argv[i];
 		const char* v;
@@ -62,8 +137,16 @@ int cmd_run_mpi(int argc, char** argv)
 			ok = (v = cli_option_value("run", argc, argv, &i)) && cli_parse_int("run", a, v, 1, 100000000, &particles);
 		} else if (strcmp(a, "--seconds") == 0) {
 			ok = (v = cli_option_value("run", argc, argv, &i)) && cli_parse_float("run", a, v, 0, 86400, &seconds);
-		} else if (strcmp(a, "--hash") == 0) {
-			hash = true;
+		} else if (strcmp(a, "--export-every") == 0 || strcmp(a, "--snapshot-every") == 0) {
+			ok = (v = cli_option_value("run", argc, argv, &i)) &&
+			     cli_parse_int("run", a, v, 1, 1LL << 40, a[2] == 'e' ? &export_every : &snapshot_every);
+		} else if (strcmp(a, "--out") == 0 || strcmp(a, "--resume") == 0) {
+			ok = (v = cli_option_value("run", argc, argv, &i)) != NULL;
+			if (ok && !*v) fprintf(stderr, "puddle run: %s: must not be empty\n", a), ok = false;
+			if (ok) *(a[2] == 'o' ? &out_dir : &resume) = v;
+		} else if (strcmp(a, "--hash") == 0 || strcmp(a, "--quiet") == 0 || strcmp(a, "--vtk") == 0 ||
+		           strcmp(a, "--ply") == 0 || strcmp(a, "--csv") == 0) {
+			*(a[2] == 'h' ? &hash : a[2] == 'q' ? &quiet : a[2] == 'v' ? &vtk : a[2] == 'p' ? &ply : &csv) = true;
 		} else if (a[0] == '-') {
 			fprintf(stderr, "puddle run: %s is not available under mpirun yet (docs/mpi.md lists what is)\n", a);
 			ok = false;
@@ -82,45 +165,105 @@ int cmd_run_mpi(int argc, char** argv)
 		fprintf(stderr, "puddle run: %s: emitters and strokes are not split over processes yet (docs/mpi.md)\n", path);
 		ok = false;
 	}
+	/* as puddle run: rescaled before the scene hash a snapshot is checked against */
 	if (ok && particles > 0) pdl_scene_scale_to_particles(scene, (double)particles);
 	if (ok && threads >= 0) scene->world.threads = (int)threads;
 	pdl_scene_error serr;
 	pdl_world* world = ok ? pdl_scene_build_world(scene, &serr) : NULL;
 	if (ok && !world) fprintf(stderr, "%s\n", serr.message), ok = false;
+	/* the split's grid frame comes from the scene's starting state, also when resuming, so a
+	 * resumed run sums in the same order as one that did not stop */
 	pdl_error perr;
 	pdl_mpi_world* split = ok ? pdl_mpi_world_create(world, MPI_COMM_WORLD, &perr) : NULL;
 	if (ok && !split) fprintf(stderr, "puddle run: %s: %s\n", path, perr.message), ok = false;
+	const long long total = ok ? (steps > 0 ? steps : pdl_scene_frames_for(scene, seconds > 0 ? seconds : scene->output.seconds)) : 0;
+	long long start = 0;
+	if (ok && resume) { /* every process reads the same file, so all fail alike */
+		pdl_snapshot_info info;
+		char err[1200];
+		if (!pdl_snapshot_peek(resume, &info, err, sizeof err)) {
+			fprintf(stderr, "puddle run: --resume: %s\n", err);
+			ok = false;
+		} else if (info.scene_hash != pdl_scene_hash(scene)) {
+			fprintf(stderr,
+			        "puddle run: --resume: %s was made from scene '%s' with other settings than %s; resuming would not "
+			        "continue the same run\n",
+			        resume, info.scene_name, path);
+			ok = false;
+		} else if (!pdl_mpi_world_read_snapshot(split, resume, &info, err, sizeof err)) {
+			fprintf(stderr, "puddle run: --resume: %s\n", err);
+			ok = false;
+		} else if ((start = info.frame) > total) {
+			fprintf(stderr, "puddle run: --resume: the snapshot is at frame %lld, past the end of this run (frame %lld)\n",
+			        start, total);
+			ok = false;
+		}
+	}
 	if (!ok) { /* the same inputs everywhere, so every process failed alike: exit 2 from all */
+		pdl_mpi_world_destroy(split);
 		pdl_world_destroy(world);
 		pdl_scene_destroy(scene);
 		return finish(EXIT_USAGE);
 	}
 	const double dt = scene->world.dt;
-	long long frames = steps > 0 ? steps : seconds > 0 ? (long long)ceil(seconds / dt - 1e-9) : (long long)ceil(10.0 / dt);
-	const long long total = pdl_mpi_world_particle_count(split);
-	if (out)
-		fprintf(out, "%s: %lld particles over %d processes, %lld frames, halo %.2f world units\n", scene->name, total, size,
-		        frames, (double)pdl_mpi_world_halo(split));
+	mpi_run r = {.split = split, .scene = scene, .vtk = vtk, .ply = ply, .csv = csv, .snapshot_every = snapshot_every};
+	long long video_every = llround(1.0 / (scene->output.fps * dt));
+	r.export_every = export_every ? export_every : video_every > 0 ? video_every : 1;
+	if (out_dir) snprintf(r.dir, sizeof r.dir, "%s", out_dir);
+	else snprintf(r.dir, sizeof r.dir, "out/%s", scene->name);
+	snprintf(r.pvd_path, sizeof r.pvd_path, "%s/%s.pvd", r.dir, scene->name);
+	r.pvd = (cli_pvd_list){.sub = "vtk", .prefix = "frame", .ext = ".pvtp"};
+	int code = EXIT_FAILED;
+	if (!make_dirs(&r, snapshot_every > 0, rank)) {
+		fprintf(stderr, "puddle run: %s\n", r.err);
+		goto done;
+	}
+	/* the earlier run wrote the frames up to the snapshot's, that one included */
+	if (rank == 0 && vtk && start > 0) cli_pvd_scan(&r.pvd, r.dir, start);
+	const long long particles_before = pdl_mpi_world_particle_count(split);
+	if (out && !quiet)
+		fprintf(out, "%s: %lld particles over %d processes, frames %lld to %lld, halo %.2f world units\n", scene->name,
+		        particles_before, size, start, total, (double)pdl_mpi_world_halo(split));
+	cli_progress progress;
+	cli_progress_begin(&progress, scene->name, start, total, rank == 0 && !quiet);
 	MPI_Barrier(MPI_COMM_WORLD);
-	double started = cli_now();
+	double started = cli_now(), stepping = 0;
 	long long halo_sum = 0;
-	for (long long f = 0; f < frames; ++f) {
+	/* the starting state is a frame too (frame 0); a resumed run wrote it before */
+	ok = start > 0 || frame_outputs(&r, 0, rank);
+	for (long long f = start; ok && f < total; ++f) {
+		double t = cli_now();
 		pdl_mpi_world_step(split);
+		stepping += cli_now() - t;
 		halo_sum += pdl_mpi_world_halo_count(split);
+		ok = frame_outputs(&r, f + 1, rank);
+		cli_progress_update(&progress, f + 1, pdl_world_time(world));
+	}
+	cli_progress_end(&progress);
+	if (!ok) {
+		fprintf(stderr, "puddle run: %s\n", r.err);
+		goto done;
 	}
 	MPI_Barrier(MPI_COMM_WORLD);
 	double wall = cli_now() - started;
+	const long long frames = total - start;
 	long long after = pdl_mpi_world_particle_count(split), halo_all = 0;
 	MPI_Reduce(&halo_sum, &halo_all, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
 	uint64_t h = hash ? pdl_mpi_world_hash(split) : 0;
-	if (out) {
-		fprintf(out, "  wall time          %.3f s (%.1f frames/s)\n", wall, wall > 0 ? (double)frames / wall : 0.0);
-		fprintf(out, "  particles          %lld -> %lld\n", total, after);
+	if (out && !quiet) {
+		fprintf(out, "  wall time          %.3f s (%.1f frames/s; stepping %.3f s on process 0)\n", wall,
+		        wall > 0 ? (double)frames / wall : 0.0, stepping);
+		fprintf(out, "  particles          %lld -> %lld\n", particles_before, after);
 		fprintf(out, "  halo particles     %.0f a process a frame\n", frames > 0 ? (double)halo_all / (double)(frames * size) : 0.0);
-		if (hash) fprintf(out, "  state hash (ids)   %016llx\n", (unsigned long long)h);
+		if (r.exports || r.snapshots)
+			fprintf(out, "  wrote              %lld export frames, %lld snapshots (%s)\n", r.exports, r.snapshots, r.dir);
 	}
+	if (out && hash) fprintf(out, "  state hash (ids)   %016llx\n", (unsigned long long)h);
+	code = after == particles_before ? EXIT_OK : EXIT_FAILED;
+done:
+	free(r.pvd.frames);
 	pdl_mpi_world_destroy(split);
 	pdl_world_destroy(world);
 	pdl_scene_destroy(scene);
-	return finish(after == total ? EXIT_OK : EXIT_FAILED);
+	return finish(code);
 }

@@ -22,7 +22,8 @@
  *
  * A frame costs one all-to-all of counts and one of particles (32 bytes each); what moves is
  * the halos, about 2 x halo width x the slab's cross-section of particles per process. */
-#include "puddle/mpi.h"
+#include "mpi_internal.h"
+
 #include "puddle/partition.h"
 
 #include <math.h>
@@ -30,35 +31,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One particle on the wire (and in the layer's own arrays). */
-typedef struct packed_particle {
-	float x[3], v[3];
-	uint32_t id;
-	uint32_t material;
-} packed_particle;
+static int compare_floats(const void* a, const void* b)
+{
+	float x = *(const float*)a, y = *(const float*)b;
+	return (x > y) - (x < y);
+}
 
-struct pdl_mpi_world {
-	MPI_Comm comm;
-	int rank, size;
-	pdl_world* world;
-	bool three;
-	int axis;         /* the split axis: 0 x, 1 y, 2 z */
-	float* cuts;      /* size + 1: process r owns [cuts[r], cuts[r + 1]); the ends are infinite */
-	float halo;       /* world units */
-	uint32_t next_id; /* the whole world's next particle id */
-	packed_particle *owned, *send, *recv;
-	int owned_count, owned_capacity, send_capacity, recv_capacity;
-	int *send_counts, *send_displs, *recv_counts, *recv_displs;
-	bool* recv_owned; /* per received particle (id order): in this process's slab */
-	/* pdl_world_set_particles' arrays */
-	float* arrays;
-	uint8_t* materials;
-	uint32_t* ids;
-	int arrays_capacity;
-	int halo_count;
-};
-
-static bool grow(void** p, int* capacity, int need, size_t size)
+bool pdl_mpi_grow(void** p, int* capacity, int need, size_t size)
 {
 	if (need <= *capacity) return true;
 	int cap = *capacity ? *capacity : 1024;
@@ -70,13 +49,7 @@ static bool grow(void** p, int* capacity, int need, size_t size)
 	return true;
 }
 
-static int compare_floats(const void* a, const void* b)
-{
-	float x = *(const float*)a, y = *(const float*)b;
-	return (x > y) - (x < y);
-}
-
-static int compare_ids(const void* a, const void* b)
+int pdl_mpi_compare_ids(const void* a, const void* b)
 {
 	uint32_t x = ((const packed_particle*)a)->id, y = ((const packed_particle*)b)->id;
 	return (x > y) - (x < y);
@@ -126,6 +99,40 @@ static bool unbalanced(pdl_mpi_world* s)
 	return s->size > 1 && (double)most > 1.1 * (double)total / s->size;
 }
 
+/* Every particle of the world (the whole world, the same in every process) as this process's
+ * own, with its density and pressure; false when out of memory. */
+static bool take_world(pdl_mpi_world* s)
+{
+	pdl_particle_data d = pdl_world_particles(s->world);
+	s->next_id = d.next_id;
+	if (!pdl_mpi_grow((void**)&s->owned, &s->owned_capacity, d.count, sizeof *s->owned) ||
+	    !pdl_mpi_grow((void**)&s->owned_fields, &s->owned_fields_capacity, d.count, 2 * sizeof *s->owned_fields))
+		return false;
+	for (int i = 0; i < d.count; ++i) {
+		packed_particle* p = &s->owned[i];
+		p->x[0] = d.x[i], p->x[1] = d.y[i], p->x[2] = s->three ? d.z[i] : 0;
+		p->v[0] = d.vx[i], p->v[1] = d.vy[i], p->v[2] = s->three ? d.vz[i] : 0;
+		p->id = d.id[i], p->material = d.material[i];
+		s->owned_fields[2 * i] = d.density ? d.density[i] : 0.0f;
+		s->owned_fields[2 * i + 1] = d.pressure ? d.pressure[i] : 0.0f;
+	}
+	s->owned_count = d.count;
+	return true;
+}
+
+/* Keeps the owned particles in this process's slab. */
+static void keep_slab(pdl_mpi_world* s)
+{
+	int kept = 0;
+	for (int i = 0; i < s->owned_count; ++i)
+		if (owner_of(s, s->owned[i].x[s->axis]) == s->rank) {
+			s->owned_fields[2 * kept] = s->owned_fields[2 * i];
+			s->owned_fields[2 * kept + 1] = s->owned_fields[2 * i + 1];
+			s->owned[kept++] = s->owned[i];
+		}
+	s->owned_count = kept;
+}
+
 static pdl_mpi_world* refuse(pdl_error* err, pdl_error_id id, const char* what)
 {
 	if (err) {
@@ -164,17 +171,13 @@ pdl_mpi_world* pdl_mpi_world_create(pdl_world* world, MPI_Comm comm, pdl_error* 
 	s->recv_displs = s->send_counts + 3 * s->size;
 	/* every process holds the whole world now: its own copy of the same particles */
 	pdl_particle_data d = pdl_world_particles(world);
-	s->next_id = d.next_id;
 	float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-	if (!grow((void**)&s->owned, &s->owned_capacity, d.count, sizeof *s->owned)) {
+	if (!take_world(s)) {
 		pdl_mpi_world_destroy(s);
 		return refuse(err, PDL_ERR_OUT_OF_MEMORY, "(out of memory)");
 	}
 	for (int i = 0; i < d.count; ++i) {
-		packed_particle* p = &s->owned[i];
-		p->x[0] = d.x[i], p->x[1] = d.y[i], p->x[2] = s->three ? d.z[i] : 0;
-		p->v[0] = d.vx[i], p->v[1] = d.vy[i], p->v[2] = s->three ? d.vz[i] : 0;
-		p->id = d.id[i], p->material = d.material[i];
+		const packed_particle* p = &s->owned[i];
 		for (int k = 0; k < 3; ++k) lo[k] = p->x[k] < lo[k] ? p->x[k] : lo[k], hi[k] = p->x[k] > hi[k] ? p->x[k] : hi[k];
 	}
 	/* the split axis: the widest; 3D grid axes as the grid would choose them for the whole
@@ -199,16 +202,11 @@ pdl_mpi_world* pdl_mpi_world_create(pdl_world* world, MPI_Comm comm, pdl_error* 
 	/* the halo: a neighbour pass reaches h, and a Clavet substep has four (viscosity and
 	 * densities, relaxation, the walls' neighbour-free pass, the velocity) plus two h of motion */
 	s->halo = (4.0f * (float)def.substeps + 2.0f) * h;
-	s->owned_count = d.count;
 	if (frame_ok != PDL_OK || !cut_slabs(s)) {
 		pdl_mpi_world_destroy(s);
 		return frame_ok != PDL_OK ? NULL : refuse(err, PDL_ERR_OUT_OF_MEMORY, "(out of memory)");
 	}
-	/* keep this process's slab */
-	int kept = 0;
-	for (int i = 0; i < s->owned_count; ++i)
-		if (owner_of(s, s->owned[i].x[s->axis]) == s->rank) s->owned[kept++] = s->owned[i];
-	s->owned_count = kept;
+	keep_slab(s);
 	if (err) *err = (pdl_error){.id = PDL_OK, .value = NAN};
 	return s;
 }
@@ -219,6 +217,7 @@ void pdl_mpi_world_destroy(pdl_mpi_world* s)
 	free(s->cuts), free(s->send_counts);
 	free(s->owned), free(s->send), free(s->recv), free(s->recv_owned);
 	free(s->arrays), free(s->materials), free(s->ids);
+	free(s->owned_fields), free(s->out_arrays), free(s->out_materials), free(s->out_ids);
 	free(s);
 }
 
@@ -234,7 +233,7 @@ static bool exchange(pdl_mpi_world* s, int* received)
 	}
 	int total = 0;
 	for (int r = 0; r < n; ++r) s->send_displs[r] = total, total += s->send_counts[r];
-	if (!grow((void**)&s->send, &s->send_capacity, total, sizeof *s->send)) return false;
+	if (!pdl_mpi_grow((void**)&s->send, &s->send_capacity, total, sizeof *s->send)) return false;
 	int* at = s->recv_counts; /* (scratch: filled by the all-to-all below) */
 	memcpy(at, s->send_displs, (size_t)n * sizeof *at);
 	for (int i = 0; i < s->owned_count; ++i) {
@@ -247,14 +246,14 @@ static bool exchange(pdl_mpi_world* s, int* received)
 	MPI_Alltoall(s->send_counts, 1, MPI_INT, s->recv_counts, 1, MPI_INT, s->comm);
 	int got = 0;
 	for (int r = 0; r < n; ++r) s->recv_displs[r] = got, got += s->recv_counts[r];
-	if (!grow((void**)&s->recv, &s->recv_capacity, got, sizeof *s->recv)) return false;
+	if (!pdl_mpi_grow((void**)&s->recv, &s->recv_capacity, got, sizeof *s->recv)) return false;
 	for (int r = 0; r < n; ++r) {
 		s->send_counts[r] *= size, s->send_displs[r] *= size;
 		s->recv_counts[r] *= size, s->recv_displs[r] *= size;
 	}
 	MPI_Alltoallv(s->send, s->send_counts, s->send_displs, MPI_BYTE, s->recv, s->recv_counts, s->recv_displs,
 	              MPI_BYTE, s->comm);
-	qsort(s->recv, (size_t)got, sizeof *s->recv, compare_ids);
+	qsort(s->recv, (size_t)got, sizeof *s->recv, pdl_mpi_compare_ids);
 	*received = got;
 	return true;
 }
@@ -268,7 +267,7 @@ void pdl_mpi_world_step(pdl_mpi_world* s)
 	MPI_Allreduce(&mine_ok, &all_ok, 1, MPI_INT, MPI_MIN, s->comm);
 	if (!all_ok) MPI_Abort(s->comm, 1); /* out of memory somewhere: no process can go on */
 	/* the slab and its halo, in id order, as this process's world */
-	ok = grow((void**)&s->arrays, &s->arrays_capacity, got, 6 * sizeof *s->arrays);
+	ok = pdl_mpi_grow((void**)&s->arrays, &s->arrays_capacity, got, 6 * sizeof *s->arrays);
 	if (ok) {
 		uint8_t* m = realloc(s->materials, (size_t)s->arrays_capacity);
 		uint32_t* ids = m ? realloc(s->ids, (size_t)s->arrays_capacity * sizeof *ids) : NULL;
@@ -298,7 +297,9 @@ void pdl_mpi_world_step(pdl_mpi_world* s)
 	pdl_world_step(s->world);
 	/* keep the slab's particles (found by id among the received, which are in id order) */
 	pdl_particle_data d = pdl_world_particles(s->world);
-	if (!grow((void**)&s->owned, &s->owned_capacity, owned_now, sizeof *s->owned)) MPI_Abort(s->comm, 1);
+	if (!pdl_mpi_grow((void**)&s->owned, &s->owned_capacity, owned_now, sizeof *s->owned) ||
+	    !pdl_mpi_grow((void**)&s->owned_fields, &s->owned_fields_capacity, owned_now, 2 * sizeof *s->owned_fields))
+		MPI_Abort(s->comm, 1);
 	int kept = 0;
 	for (int i = 0; i < d.count; ++i) {
 		int lo = 0, hi = got - 1, at = -1;
@@ -312,6 +313,8 @@ void pdl_mpi_world_step(pdl_mpi_world* s)
 			else hi = mid - 1;
 		}
 		if (at < 0 || !s->recv_owned[at]) continue;
+		s->owned_fields[2 * kept] = d.density ? d.density[i] : 0.0f;
+		s->owned_fields[2 * kept + 1] = d.pressure ? d.pressure[i] : 0.0f;
 		packed_particle* p = &s->owned[kept++];
 		p->x[0] = d.x[i], p->x[1] = d.y[i], p->x[2] = s->three ? d.z[i] : 0;
 		p->v[0] = d.vx[i], p->v[1] = d.vy[i], p->v[2] = s->three ? d.vz[i] : 0;
@@ -335,7 +338,7 @@ static packed_particle* gather(pdl_mpi_world* s, int* count)
 	}
 	MPI_Gatherv(s->owned, mine, MPI_BYTE, all, counts, s->rank == 0 ? counts + s->size : NULL, MPI_BYTE, 0, s->comm);
 	*count = total / size;
-	if (all) qsort(all, (size_t)*count, sizeof *all, compare_ids);
+	if (all) qsort(all, (size_t)*count, sizeof *all, pdl_mpi_compare_ids);
 	free(counts);
 	return all;
 }
@@ -379,3 +382,123 @@ void pdl_mpi_world_slab(const pdl_mpi_world* s, int* axis, float* lo, float* hi)
 float pdl_mpi_world_halo(const pdl_mpi_world* s) { return s->halo; }
 
 int pdl_mpi_world_halo_count(const pdl_mpi_world* s) { return s->halo_count; }
+
+bool pdl_mpi_world_reload(pdl_mpi_world* s)
+{
+	int ok = take_world(s), all = 0;
+	MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, s->comm);
+	if (!all || !cut_slabs(s)) return false;
+	keep_slab(s);
+	return true;
+}
+
+/* Particles as the arrays of a pdl_particle_data, in s's out_ buffers. */
+static bool hand_out(pdl_mpi_world* s, const packed_particle* p, const float* fields, int n, pdl_particle_data* out)
+{
+	if (!pdl_mpi_grow((void**)&s->out_arrays, &s->out_capacity, n, 8 * sizeof *s->out_arrays)) return false;
+	const int cap = s->out_capacity;
+	uint8_t* m = realloc(s->out_materials, (size_t)cap);
+	if (m) s->out_materials = m;
+	uint32_t* ids = m ? realloc(s->out_ids, (size_t)cap * sizeof *ids) : NULL;
+	if (ids) s->out_ids = ids;
+	if (!m || !ids) return false;
+	float* a = s->out_arrays;
+	for (int i = 0; i < n; ++i) {
+		for (int k = 0; k < 3; ++k) a[k * cap + i] = p[i].x[k], a[(3 + k) * cap + i] = p[i].v[k];
+		a[6 * cap + i] = fields[2 * i], a[7 * cap + i] = fields[2 * i + 1];
+		m[i] = (uint8_t)p[i].material, ids[i] = p[i].id;
+	}
+	*out = (pdl_particle_data){.count = n, .x = a, .y = a + cap, .z = s->three ? a + 2 * cap : NULL,
+	                           .vx = a + 3 * cap, .vy = a + 4 * cap, .vz = s->three ? a + 5 * cap : NULL,
+	                           .material = m, .id = ids, .density = a + 6 * cap, .pressure = a + 7 * cap,
+	                           .next_id = s->next_id};
+	return true;
+}
+
+bool pdl_mpi_world_local_particles(pdl_mpi_world* s, pdl_particle_data* out)
+{
+	return hand_out(s, s->owned, s->owned_fields, s->owned_count, out);
+}
+
+/* A particle with its density and pressure, as the id blocks are sent. */
+typedef struct field_particle {
+	packed_particle p;
+	float density, pressure;
+} field_particle;
+
+static int compare_field_ids(const void* a, const void* b)
+{
+	return pdl_mpi_compare_ids(&((const field_particle*)a)->p, &((const field_particle*)b)->p);
+}
+
+bool pdl_mpi_world_id_block(pdl_mpi_world* s, pdl_particle_data* out, long long* first, long long* total)
+{
+	const int n = s->size;
+	/* process r gets the ids in [next_id r / n, next_id (r + 1) / n) */
+	int* counts = s->send_counts; /* (the exchange's scratch arrays, free between steps) */
+	memset(counts, 0, (size_t)n * sizeof *counts);
+	const uint64_t next = s->next_id > 0 ? s->next_id : 1;
+	int* dest = malloc((size_t)(s->owned_count + 1) * sizeof *dest);
+	field_particle* send = malloc((size_t)(s->owned_count + 1) * sizeof *send);
+	int ok = dest && send;
+	for (int i = 0; ok && i < s->owned_count; ++i) {
+		uint64_t r = (uint64_t)s->owned[i].id * (uint64_t)n / next;
+		dest[i] = r < (uint64_t)n ? (int)r : n - 1;
+		counts[dest[i]]++;
+	}
+	int all_ok = 0;
+	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, s->comm);
+	if (!all_ok) {
+		free(dest), free(send);
+		return false;
+	}
+	int at = 0;
+	for (int r = 0; r < n; ++r) s->send_displs[r] = at, at += counts[r];
+	memcpy(s->recv_counts, s->send_displs, (size_t)n * sizeof *s->recv_counts); /* scratch: next slot per process */
+	for (int i = 0; i < s->owned_count; ++i)
+		send[s->recv_counts[dest[i]]++] = (field_particle){s->owned[i], s->owned_fields[2 * i], s->owned_fields[2 * i + 1]};
+	free(dest);
+	MPI_Alltoall(counts, 1, MPI_INT, s->recv_counts, 1, MPI_INT, s->comm);
+	int got = 0;
+	for (int r = 0; r < n; ++r) s->recv_displs[r] = got, got += s->recv_counts[r];
+	field_particle* recv = malloc((size_t)(got + 1) * sizeof *recv);
+	float* fields = malloc((size_t)(got + 1) * 2 * sizeof *fields);
+	packed_particle* plain = malloc((size_t)(got + 1) * sizeof *plain);
+	ok = recv && fields && plain;
+	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, s->comm);
+	if (all_ok) {
+		const int size = (int)sizeof(field_particle);
+		for (int r = 0; r < n; ++r) {
+			counts[r] *= size, s->send_displs[r] *= size;
+			s->recv_counts[r] *= size, s->recv_displs[r] *= size;
+		}
+		MPI_Alltoallv(send, counts, s->send_displs, MPI_BYTE, recv, s->recv_counts, s->recv_displs, MPI_BYTE, s->comm);
+		qsort(recv, (size_t)got, sizeof *recv, compare_field_ids);
+		for (int i = 0; i < got; ++i) plain[i] = recv[i].p, fields[2 * i] = recv[i].density, fields[2 * i + 1] = recv[i].pressure;
+		long long mine = got, before = 0, sum = 0;
+		MPI_Exscan(&mine, &before, 1, MPI_LONG_LONG, MPI_SUM, s->comm);
+		MPI_Allreduce(&mine, &sum, 1, MPI_LONG_LONG, MPI_SUM, s->comm);
+		if (s->rank == 0) before = 0; /* MPI_Exscan leaves process 0's undefined */
+		if (first) *first = before;
+		if (total) *total = sum;
+		ok = hand_out(s, plain, fields, got, out);
+		MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, s->comm);
+	}
+	free(send), free(recv), free(fields), free(plain);
+	return all_ok != 0;
+}
+
+bool pdl_mpi_agree(MPI_Comm comm, bool ok, char* err, size_t err_size)
+{
+	int rank = 0, size = 1;
+	MPI_Comm_rank(comm, &rank);
+	MPI_Comm_size(comm, &size);
+	int mine = ok ? size : rank, first = size;
+	MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+	if (first == size) return true;
+	if (err && err_size > 0) {
+		err[err_size - 1] = 0;
+		MPI_Bcast(err, (int)err_size, MPI_CHAR, first, comm);
+	}
+	return false;
+}

@@ -5,33 +5,14 @@ layer cannot split is reported once, and every process exits 2.
 
     mpi_test.py --puddle build/apps/cli/puddle --scenes scenes [--mpirun mpirun]
 """
-import argparse
 import re
-import subprocess
 import sys
 
-failures = 0
-
-
-def check(ok, message):
-    global failures
-    print(("ok: " if ok else "FAIL: ") + message, flush=True)
-    if not ok:
-        failures += 1
-
-
-def mpirun(a, n, args):
-    cmd = [a.mpirun, "--allow-run-as-root", "--oversubscribe", "-np", str(n), a.puddle, "run"] + args
-    done = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600)
-    return done.returncode, done.stdout, done.stderr
+from mpi_common import arguments, check, mpirun, summary
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--puddle", required=True)
-    parser.add_argument("--scenes", required=True)
-    parser.add_argument("--mpirun", default="mpirun")
-    a = parser.parse_args()
+    a = arguments()
 
     # (scene, frames): 2D and 3D Clavet, one material and three of different masses
     for scene, frames in (("dam-break", 60), ("dam-break-3d", 20), ("stratify", 40), ("drop", 40)):
@@ -62,8 +43,7 @@ def main():
         check(code == 2 and len(lines) == 1,
               f"{what}: exit {code} (want 2), {len(lines)} message line(s): {lines[:1]}")
 
-    print("PASS" if failures == 0 else f"{failures} FAILED")
-    return 1 if failures else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -15,8 +15,11 @@
 #define PUDDLE_MPI_H
 
 #include "puddle/puddle.h"
+#include "puddle/snapshot.h"
 
 #include <mpi.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -49,6 +52,48 @@ void pdl_mpi_world_slab(const pdl_mpi_world* split, int* axis, float* lo, float*
 /** Halo width (world units) and the particles this process imported as halo in the last step. */
 float pdl_mpi_world_halo(const pdl_mpi_world* split);
 int pdl_mpi_world_halo_count(const pdl_mpi_world* split);
+
+/* ---- the particles, for files ------------------------------------------------------------- */
+
+/** This process's own particles (its slab; not in id order) with their density and pressure of
+ * the last step, as arrays valid until the next call of this or pdl_mpi_world_id_block, or the
+ * next step. false when out of memory. Not collective. */
+bool pdl_mpi_world_local_particles(pdl_mpi_world* split, pdl_particle_data* out);
+/** The whole world's particles handed round in id order: process r gets those with ids in
+ * [next_id r / N, next_id (r + 1) / N), sorted by id, in *out (valid as above); *first is the
+ * place of its first one in the whole world's id order, *total the whole world's count. So
+ * the processes' blocks, one after the other, are the whole world in id order. false on every
+ * process when one is out of memory. */
+bool pdl_mpi_world_id_block(pdl_mpi_world* split, pdl_particle_data* out, long long* first, long long* total);
+/** Takes the whole world's particles again from the world given to pdl_mpi_world_create, which
+ * the caller has restored in every process from the same snapshot (pdl_snapshot_read), and cuts
+ * the slabs anew; the grid frame fixed at creation stays, so a run resumed this way goes on
+ * with the same bits as one that did not stop. false when out of memory. */
+bool pdl_mpi_world_reload(pdl_mpi_world* split);
+
+/* ---- files (mpi/src/mpi_files.c) -----------------------------------------------------------
+ * Collective. Each returns true on every process, or false on every process with err (err_size
+ * bytes, the same in every process) holding the first failing process's reason, naming the
+ * file. Every file appears whole under its name or not at all (written to a temporary name,
+ * renamed once complete). */
+
+/** ParaView: each process writes its own particles to a piece beside the .pvtp, named as it with
+ * _R.vtp for process R instead of .pvtp, then process 0 the .pvtp listing the pieces. */
+bool pdl_mpi_world_write_vtk(pdl_mpi_world* split, const char* pvtp_path, char* err, size_t err_size);
+/** CSV and PLY of the whole world in id order, the same bytes as pdl_export_csv and
+ * pdl_export_ply of the world in one process: each process formats its id block's rows and
+ * writes them at their offset in one file (MPI-IO). */
+bool pdl_mpi_world_write_csv(pdl_mpi_world* split, const char* path, char* err, size_t err_size);
+bool pdl_mpi_world_write_ply(pdl_mpi_world* split, const char* path, char* err, size_t err_size);
+/** One snapshot of the whole world, the format pdl_snapshot_read reads (particles in id order),
+ * written collectively with MPI-IO: each process its id block's share of each particle array,
+ * process 0 the rest; the checksum is handed from process to process in file order. */
+bool pdl_mpi_world_write_snapshot(pdl_mpi_world* split, const char* path, const pdl_snapshot_info* info, char* err,
+                                  size_t err_size);
+/** Restores the split world from a snapshot (any writer, any process count): every process
+ * reads it into its world (pdl_snapshot_read), then pdl_mpi_world_reload. */
+bool pdl_mpi_world_read_snapshot(pdl_mpi_world* split, const char* path, pdl_snapshot_info* info, char* err,
+                                 size_t err_size);
 
 #ifdef __cplusplus
 }

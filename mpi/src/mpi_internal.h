@@ -1,0 +1,58 @@
+/* Internal to the MPI layer: the split world's state, shared by mpi_world.c (the stepping) and
+ * mpi_files.c (the files written collectively). */
+#ifndef PUDDLE_MPI_INTERNAL_H
+#define PUDDLE_MPI_INTERNAL_H
+
+#include "puddle/mpi.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One particle on the wire (and in the layer's own arrays). */
+typedef struct packed_particle {
+	float x[3], v[3];
+	uint32_t id;
+	uint32_t material;
+} packed_particle;
+
+struct pdl_mpi_world {
+	MPI_Comm comm;
+	int rank, size;
+	pdl_world* world;
+	bool three;
+	int axis;         /* the split axis: 0 x, 1 y, 2 z */
+	float* cuts;      /* size + 1: process r owns [cuts[r], cuts[r + 1]); the ends are infinite */
+	float halo;       /* world units */
+	uint32_t next_id; /* the whole world's next particle id */
+	packed_particle *owned, *send, *recv;
+	int owned_count, owned_capacity, send_capacity, recv_capacity;
+	int *send_counts, *send_displs, *recv_counts, *recv_displs;
+	bool* recv_owned; /* per received particle (id order): in this process's slab */
+	/* pdl_world_set_particles' arrays */
+	float* arrays;
+	uint8_t* materials;
+	uint32_t* ids;
+	int arrays_capacity;
+	int halo_count;
+	/* per owned particle: its density and pressure after the last step (for the files) */
+	float* owned_fields;
+	int owned_fields_capacity;
+	/* the arrays pdl_mpi_world_local_particles and pdl_mpi_world_id_block hand out */
+	float* out_arrays; /* 8 per particle: x y z vx vy vz density pressure */
+	uint8_t* out_materials;
+	uint32_t* out_ids;
+	int out_capacity;
+};
+
+/* Grows *p to hold need items of size bytes (capacity doubling from 1024); false when out of
+ * memory (then *p is as it was). */
+bool pdl_mpi_grow(void** p, int* capacity, int need, size_t size);
+/* qsort order of packed_particle by id */
+int pdl_mpi_compare_ids(const void* a, const void* b);
+
+/* Whether every process's ok holds; when one does not, err on every process becomes the first
+ * failing process's (err_size the same everywhere). Collective. */
+bool pdl_mpi_agree(MPI_Comm comm, bool ok, char* err, size_t err_size);
+
+#endif

@@ -1,0 +1,56 @@
+"""What the MPI test scripts share: checks that count failures, and puddle run under mpirun or alone.
+
+    import mpi_common as t
+    a = t.arguments()
+    code, out, err = t.mpirun(a, 3, [scene, "--steps", "20", "--hash"])
+    t.check(code == 0, "exit 0")
+    sys.exit(t.summary())
+"""
+import argparse
+import re
+import subprocess
+
+failures = 0
+
+
+def check(ok, message):
+    global failures
+    print(("ok: " if ok else "FAIL: ") + message, flush=True)
+    if not ok:
+        failures += 1
+
+
+def summary():
+    print("PASS" if failures == 0 else f"{failures} FAILED")
+    return 1 if failures else 0
+
+
+def arguments():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--puddle", required=True)
+    parser.add_argument("--scenes", required=True)
+    parser.add_argument("--mpirun", default="mpirun")
+    return parser.parse_args()
+
+
+def mpirun_command(a, n, args):
+    return [a.mpirun, "--allow-run-as-root", "--oversubscribe", "-np", str(n), a.puddle, "run"] + args
+
+
+def mpirun(a, n, args, timeout=600):
+    done = subprocess.run(mpirun_command(a, n, args), stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=timeout)
+    return done.returncode, done.stdout, done.stderr
+
+
+def plain(a, args):
+    """puddle run in one process, without mpirun."""
+    done = subprocess.run([a.puddle, "run"] + args, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=600)
+    return done.returncode, done.stdout, done.stderr
+
+
+def state_hash(out):
+    """The hash the split run prints (once), or None."""
+    found = re.findall(r"state hash \(ids\)\s+([0-9a-f]{16})", out)
+    return found[0] if len(found) == 1 else None

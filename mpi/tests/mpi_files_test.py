@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Files of puddle over MPI (docs/mpi.md): under mpirun, --csv, --ply and --snapshot-every write the
+same bytes for any process count; --vtk writes per frame one .vtp piece per process, a .pvtp that
+lists them and a .pvd over the frames; a snapshot written by N processes resumes on M (or in one
+plain process, and the other way) and the resumed run ends with the same hash as one that did not
+stop; progress and summary are printed once.
+
+    mpi_files_test.py --puddle build/apps/cli/puddle --scenes scenes [--mpirun mpirun]
+"""
+import filecmp
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+from mpi_common import arguments, check, mpirun, plain, state_hash, summary
+
+
+def check_vtk(run, processes, frames, particles):
+    """Each frame's .pvtp lists one piece per process (processes: a count, or one per frame); the
+    pieces hold every particle once; the .pvd lists the frames' .pvtp files."""
+    per_frame = processes if isinstance(processes, dict) else {k: processes for k in frames}
+    pvd = open(os.path.join(run, "dam-break.pvd")).read()
+    listed = re.findall(r'timestep="([^"]+)"[^>]*file="([^"]+)"', pvd)
+    check([f for _, f in listed] == [f"vtk/frame_{k:06d}.pvtp" for k in frames],
+          f"{run}: the .pvd lists {[f for _, f in listed]}")
+    for k in frames:
+        pvtp = open(os.path.join(run, f"vtk/frame_{k:06d}.pvtp")).read()
+        pieces = re.findall(r'<Piece Source="([^"]+)"/>', pvtp)
+        ids = []
+        for piece in pieces:
+            text = open(os.path.join(run, "vtk", piece)).read()
+            block = text.split('Name="id"')[1].split("</DataArray>")[0]
+            ids += [int(x) for x in block.split(">", 1)[1].split()]
+        check(pieces == [f"frame_{k:06d}_{r}.vtp" for r in range(per_frame[k])] and sorted(ids) == list(range(particles)),
+              f"-np {per_frame[k]} frame {k}: the .pvtp lists {len(pieces)} pieces holding {len(ids)} particles "
+              f"({len(set(ids))} different ids; the world has {particles})")
+
+
+def main():
+    a = arguments()
+    tmp = tempfile.mkdtemp(prefix="puddle_mpi_files_")
+    try:
+        run(a, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return summary()
+
+
+def run(a, tmp):
+    scene = f"{a.scenes}/dam-break.json"
+    particles = 1595
+    # 1. the same CSV, PLY and snapshot bytes from 1 and 3 processes (frames 0, 10, 20)
+    outs = {}
+    for n in (1, 3):
+        d = os.path.join(tmp, f"np{n}")
+        code, out, err = mpirun(a, n, [scene, "--steps", "20", "--export-every", "10", "--vtk", "--csv", "--ply",
+                                       "--snapshot-every", "10", "--out", d, "--hash"])
+        check(code == 0, f"-np {n} --vtk --csv --ply --snapshot-every: exit {code} {err.strip()[-300:] if code else ''}")
+        outs[n] = (d, out, err)
+        # printed once: the summary by process 0, the progress (stderr, not a terminal: a line a
+        # tenth) by process 0
+        check(out.count("wrote ") == 1 and out.count("state hash") == 1 and out.count("particles over") == 1
+              and err.count("dam-break: 100%") == 1,
+              f"-np {n}: summary and progress printed once ({out.count('state hash')} hash lines, "
+              f"{err.count('dam-break: 100%')} lines at 100%)")
+        check_vtk(d, n, (0, 10, 20), particles)
+    files = [f"{kind}/frame_{k:06d}.{kind}" for kind in ("csv", "ply") for k in (0, 10, 20)] + \
+            [f"snapshots/snap_{k:06d}.pdls" for k in (10, 20)]
+    for f in files:
+        p1, p3 = os.path.join(outs[1][0], f), os.path.join(outs[3][0], f)
+        same = os.path.exists(p1) and os.path.exists(p3) and filecmp.cmp(p1, p3, shallow=False)
+        check(same, f"{f}: -np 1 and -np 3 wrote the same bytes ({os.path.getsize(p1) if os.path.exists(p1) else 0} bytes)")
+    lines = open(os.path.join(outs[3][0], "csv/frame_000020.csv")).read().splitlines()
+    check(len(lines) == particles + 1 and [int(l.split(",")[0]) for l in lines[1:]] == list(range(particles)),
+          f"-np 3 CSV: a header and {len(lines) - 1} rows in id order")
+    check(not [f for f in os.listdir(os.path.join(outs[3][0], "snapshots")) if ".tmp." in f],
+          "no temporary files left beside the snapshots")
+
+    # 2. a snapshot of 2 processes at frame 20 resumed on 3 to frame 40: the hash of an
+    # uninterrupted run on 1 (2D, and 3D from frame 3 to 6); the .pvd of the resumed run lists the
+    # earlier run's frames too
+    for name, half, whole in (("dam-break", 20, 40), ("dam-break-3d", 3, 6)):
+        d = os.path.join(tmp, f"resume-{name}")
+        s = f"{a.scenes}/{name}.json"
+        code, _, err = mpirun(a, 2, [s, "--steps", str(half), "--snapshot-every", str(half), "--out", d, "--vtk",
+                                     "--export-every", str(half), "--quiet"])
+        snap = os.path.join(d, f"snapshots/snap_{half:06d}.pdls")
+        check(code == 0 and os.path.exists(snap), f"{name}: -np 2 wrote {snap}: exit {code} {err.strip()[-300:]}")
+        code, out, err = mpirun(a, 3, [s, "--steps", str(whole), "--resume", snap, "--out", d, "--vtk",
+                                       "--export-every", str(half), "--hash", "--quiet"])
+        resumed = state_hash(out)
+        code1, out1, _ = mpirun(a, 1, [s, "--steps", str(whole), "--hash", "--quiet", "--out", d + "-whole"])
+        whole_hash = state_hash(out1)
+        check(code == 0 and code1 == 0 and resumed is not None and resumed == whole_hash,
+              f"{name}: -np 2 to frame {half} then -np 3 from its snapshot to {whole}: {resumed}; -np 1 to {whole}: "
+              f"{whole_hash} {err.strip()[-300:] if code else ''}")
+        if name == "dam-break":
+            check_vtk(d, {0: 2, 20: 2, 40: 3}, (0, 20, 40), particles)
+
+    # 3. one plain process and the split world read each other's snapshots
+    d = os.path.join(tmp, "plain")
+    code, out, err = plain(a, [scene, "--steps", "20", "--snapshot-every", "20", "--out", d, "--quiet"])
+    snap = os.path.join(d, "snapshots/snap_000020.pdls")
+    check(code == 0 and os.path.exists(snap), f"plain puddle run wrote {snap}: exit {code}")
+    hashes = {}
+    for n in (1, 3):
+        code, out, err = mpirun(a, n, [scene, "--steps", "40", "--resume", snap, "--out", d + f"-np{n}", "--hash",
+                                       "--quiet"])
+        hashes[n] = state_hash(out) if code == 0 else f"exit {code}: {err.strip()[-200:]}"
+    check(hashes[1] is not None and hashes[1] == hashes[3],
+          f"a plain run's snapshot resumed by -np 1 and -np 3: {hashes[1]}, {hashes[3]}")
+    mpi_snap = os.path.join(outs[3][0], "snapshots/snap_000020.pdls")
+    code, out, err = plain(a, [scene, "--steps", "40", "--resume", mpi_snap, "--out", d + "-resumed"])
+    check(code == 0 and "particles lost     0" in out,
+          f"plain puddle run resumes the -np 3 snapshot to frame 40: exit {code} {err.strip()[-300:] if code else ''}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
