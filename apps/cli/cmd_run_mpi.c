@@ -62,9 +62,9 @@ static bool frame_outputs(mpi_run* r, long long done, int rank)
 			if (!pdl_mpi_world_write_vtk(s, path, r->err, sizeof r->err)) return false;
 			bool ok = true;
 			if (rank == 0) {
-				ok = cli_pvd_add(&r->pvd, done) &&
-				     cli_pvd_write(&r->pvd, NULL, r->pvd_path, r->scene->world.dt, r->err, sizeof r->err);
-				if (!ok && r->pvd.count == 0) snprintf(r->err, sizeof r->err, "%s: out of memory", r->pvd_path);
+				ok = cli_pvd_add(&r->pvd, done);
+				if (!ok) snprintf(r->err, sizeof r->err, "%s: out of memory", r->pvd_path);
+				ok = ok && cli_pvd_write(&r->pvd, NULL, r->pvd_path, r->scene->world.dt, r->err, sizeof r->err);
 			}
 			MPI_Bcast(&ok, 1, MPI_C_BOOL, 0, MPI_COMM_WORLD);
 			if (!ok) {
