@@ -53,12 +53,22 @@ def rank_pid(root, rank):
     return None
 
 
+def stop(job):
+    """Ends the job this test started: mpirun and its processes (its own process group)."""
+    try:
+        os.killpg(job.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    job.communicate()
+
+
 def killed_rank(a, tmp, scene):
     d = os.path.join(tmp, "killed")
     snaps = os.path.join(d, "snapshots")
     job = subprocess.Popen(mpirun_command(a, 2, [scene, "--steps", "1000000", "--snapshot-every", "20", "--out", d,
                                                  "--quiet"]),
-                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           start_new_session=True)
     started = time.time()
     while not os.path.exists(os.path.join(snaps, "snap_000020.pdls")) and time.time() - started < 60 \
             and job.poll() is None:
@@ -66,15 +76,13 @@ def killed_rank(a, tmp, scene):
     victim = rank_pid(job.pid, 1)
     check(victim is not None, f"found process 1 of the job (pid {victim}) once snap_000020.pdls was written")
     if victim is None:
-        job.kill()
-        job.communicate()
+        stop(job)
         return
     os.kill(victim, signal.SIGKILL)
     try:
         out, err = job.communicate(timeout=60)
     except subprocess.TimeoutExpired:
-        job.kill()
-        out, err = job.communicate()
+        stop(job)
         check(False, "the job went on for 60 s after one of its processes was killed")
         return
     said = re.search(r"process rank 1 .*exited on signal 9", out + err)
