@@ -18,8 +18,10 @@ fuzz=(clang libclang-rt-dev)
 vdb=(libopenvdb-dev libboost-dev)
 # scripts/render-blender.py: Cycles renders of the 3D surfaces (`blender -b -P`), test cli.blender
 blender=(blender)
-# mpirun -np N puddle run: Open MPI (mpi/, docs/mpi.md); test mpi.hash
-mpi=(libopenmpi-dev openmpi-bin)
+# mpirun -np N puddle run: Open MPI (mpi/, docs/mpi.md); tests mpi.hash, mpi.files, mpi.failure;
+# VTK's Python module (192 MB with its libraries), with which mpi.files reads the split run's
+# .pvtp back through ParaView's reader
+mpi=(libopenmpi-dev openmpi-bin python3-vtk9)
 
 want=()
 for group in "${@:-all}"; do

@@ -53,7 +53,8 @@ print(r.GetErrorCode(), o.GetNumberOfPoints(), o.GetNumberOfVerts(),
 
 def check_vtk_reads(pvtp, particles):
     """VTK's own parallel reader (ParaView's) reads the .pvtp as one data set of every particle,
-    where a Python with VTK is installed (Debian: python3-vtk9); skipped elsewhere."""
+    where a Python with VTK is installed (Debian's python3-vtk9, which scripts/install-deps.sh mpi
+    installs); skipped elsewhere."""
     for python in (sys.executable, "/usr/bin/python3"):
         if not os.path.exists(python) or subprocess.run([python, "-c", "import vtk"], capture_output=True).returncode:
             continue
