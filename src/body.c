@@ -847,8 +847,10 @@ void pdl_bodies_free(body_set* set)
 	                   set->ux, set->uy, set->uz, set->uvx, set->uvy, set->uvz, set->wt, set->uwt};
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) free(arrays[k]);
 	free(set->body), free(set->local), free(set->ubody), free(set->ulocal);
-	free(set->near), free(set->flag), free(set->contacts), free(set->contained), free(set->shares), free(set->delta);
-	free(set->near_total), free(set->near_first), free(set->near_hits);
+	free(set->near), free(set->flag), free(set->contacts), free(set->delta);
+	free(set->contained), free(set->contained_body), free(set->shares), free(set->share_body);
+	free(set->near_total), free(set->near_first), free(set->near_hits), free(set->near_index);
+	free(set->body_records), free(set->body_record_count);
 	pdl_grid_free(&set->grid);
 	memset(set, 0, sizeof *set);
 }

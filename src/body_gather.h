@@ -39,10 +39,12 @@ void BODY_GATHER(pdl_body_gather_density)(void* ctx, int begin, int end)
 	pdl_grid_runs runs;
 	pdl_grid_cell cell = {.valid = false}; /* consecutive near particles often share a cell */
 	lane_shares ls;
+	int filled = 0; /* records, for body_step.c's check of its per-body lists */
 	for (int e = begin; e < end; ++e) {
 		int i = set->near[e];
 		body_share* rec = &set->shares[(size_t)e * PDL_CONTAIN_BODIES];
-		for (int k = 0; k < PDL_CONTAIN_BODIES; ++k) rec[k].body = -1;
+		int32_t* rec_body = &set->share_body[(size_t)e * PDL_CONTAIN_BODIES];
+		for (int k = 0; k < PDL_CONTAIN_BODIES; ++k) rec_body[k] = -1;
 		const float xi = p->x[i], yi = p->y[i], zi = three ? p->z[i] : 0;
 		const f8 xv = f8_set1(xi), yv = f8_set1(yi), zv = f8_set1(zi);
 		const f8 vix = f8_set1(p->vx[i]), viy = f8_set1(p->vy[i]), viz = f8_set1(three ? p->vz[i] : 0);
@@ -65,7 +67,7 @@ void BODY_GATHER(pdl_body_gather_density)(void* ctx, int begin, int end)
 				f8 wt = f8_load(set->wt + k), wa = f8_mul(wt, a), waa = f8_mul(wa, a);
 				rho = f8_add(rho, f8_mask(in, waa));
 				rho_near = f8_add(rho_near, f8_mask(in, f8_mul(waa, a)));
-				f8 dir[3] = {f8_div(d[0], dist), f8_div(d[1], dist), f8_div(d[2], dist)};
+				f8 dir[3] = {f8_div(d[0], dist), f8_div(d[1], dist), three ? f8_div(d[2], dist) : zero};
 				f8 push = zero; /* w_k I_k / 2: Clavet alg. 5, half to each side */
 				if (viscosity) {
 					f8 u = f8_add(f8_mul(f8_sub(vix, f8_load(bvx + k)), dir[0]),
@@ -99,9 +101,10 @@ void BODY_GATHER(pdl_body_gather_density)(void* ctx, int begin, int end)
 		if (density == 0) continue;
 		const float x[3] = {xi, yi, zi};
 		float dv[3] = {0, 0, 0};
+		filled += ls.count;
 		for (int s = 0; s < ls.count; ++s) {
 			body_share* sh = &rec[s];
-			sh->body = ls.body[s];
+			rec_body[s] = ls.body[s];
 			for (int c = 0; c < 3; ++c) {
 				bool axis = three || c < 2;
 				sh->a1[c] = axis ? f8_sum(ls.a1[s][c]) : 0;
@@ -111,7 +114,7 @@ void BODY_GATHER(pdl_body_gather_density)(void* ctx, int begin, int end)
 				dv[c] -= pushed;
 				sh->j[c] = m->mass * (dt * pushed);
 			}
-			if (viscosity) moment_of(set, sh, x, three);
+			if (viscosity) moment_of(set, ls.body[s], sh, x, three);
 			else memset(sh->t, 0, sizeof sh->t);
 		}
 		p->density[i] += density * set->density_scale;
@@ -123,5 +126,5 @@ void BODY_GATHER(pdl_body_gather_density)(void* ctx, int begin, int end)
 			if (three) p->vz2[i] += dt * dv[2];
 		}
 	}
+	atomic_fetch_add_explicit(&set->share_records, filled, memory_order_relaxed);
 }
-

@@ -21,8 +21,7 @@ typedef struct pair_job {
  * both halves of every pair from the same operands, so what the body gains is exactly what the
  * fluid lost; the bodies then sum these in the near list's order, for any thread count. */
 typedef struct body_share {
-	int body; /* -1: unused */
-	/* momentum and its moment about the body's sampled centre c: every pair's push acts
+	/* (its body: body_set.share_body) momentum and its moment about the body's sampled centre c: every pair's push acts
 	 * along r^ through the fluid particle x_i, so its moment is (x_i - c) x j, exactly the
 	 * angular momentum the fluid particle loses */
 	float j[3], t[3];
@@ -32,10 +31,10 @@ typedef struct body_share {
 	float a1[3], a2[3];
 } body_share;
 
-/* rec's moment t = (x - c) x j, c the sampled centre of its body. */
-static inline void moment_of(const body_set* set, body_share* rec, const float* x, bool three)
+/* rec's moment t = (x - c) x j, c the sampled centre of its body, slot `body`. */
+static inline void moment_of(const body_set* set, int body, body_share* rec, const float* x, bool three)
 {
-	const rigid_body* b = &set->bodies[rec->body];
+	const rigid_body* b = &set->bodies[body];
 	float arm[3] = {x[0] - b->sample_position.x, x[1] - b->sample_position.y, three ? x[2] - b->sample_position.z : 0};
 	cross3(arm, rec->j, rec->t);
 }

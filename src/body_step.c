@@ -154,13 +154,15 @@ static bool reserve_particles(body_set* set, int n, int fluid)
 	ok = ok && pdl_grid_reserve(&set->grid, n > 0 ? n : 1);
 	if (ok && fluid > set->flag_capacity) {
 		int cap = fluid < 1024 ? 1024 : fluid;
-		uint8_t* f = realloc(set->flag, (size_t)cap);
+		uint64_t* f = realloc(set->flag, (size_t)(cap / 64 + 1) * sizeof *f);
 		int32_t* near = realloc(set->near, (size_t)cap * sizeof *near);
+		int32_t* index = realloc(set->near_index, (size_t)cap * sizeof *index);
 		if (f) set->flag = f;
 		if (near) set->near = near;
-		ok = f && near;
+		if (index) set->near_index = index;
+		ok = f && near && index;
 		if (ok) {
-			memset(set->flag, 0, (size_t)cap);
+			memset(set->flag, 0, (size_t)(cap / 64 + 1) * sizeof *set->flag);
 			set->flag_capacity = set->near_capacity = cap;
 		}
 	}
@@ -176,12 +178,32 @@ typedef struct near_job {
 	bool fill; /* false: count the candidates; true: test them */
 } near_job;
 
-/* Body k's bounding box grown by h, in world space. */
+/* Body b's bounding box at its pose, grown by h, in world space: a box's and a polygon's from
+ * their corners (for boxes in a dam break the circle round them held 1.8 times the fluid
+ * slots), a circle's or sphere's from the radius. (h, not the narrower band near_range tests:
+ * the margin covers the rounding of the corners.) */
 static void near_box(const pdl_world* w, const rigid_body* b, float* lo, float* hi)
 {
-	const float reach = b->bound_radius + w->def.interaction_radius;
-	const float c[3] = {b->def.position.x, b->def.position.y, b->def.position.z};
-	for (int k = 0; k < 3; ++k) lo[k] = c[k] - reach, hi[k] = c[k] + reach;
+	const bool three = PDL_IS_3D(w);
+	const float c[3] = {b->def.position.x, b->def.position.y, three ? b->def.position.z : 0};
+	float from[3] = {-b->bound_radius, -b->bound_radius, -b->bound_radius}, to[3];
+	if (b->def.shape == PDL_BODY_BOX) {
+		const float e[3] = {b->def.half_extents.x, b->def.half_extents.y, three ? b->def.half_extents.z : 0};
+		for (int k = 0; k < 3; ++k)
+			from[k] = -(fabsf(b->rot[3 * k]) * e[0] + fabsf(b->rot[3 * k + 1]) * e[1] + fabsf(b->rot[3 * k + 2]) * e[2]);
+	}
+	for (int k = 0; k < 3; ++k) to[k] = -from[k];
+	if (b->def.shape == PDL_BODY_POLYGON) {
+		for (int k = 0; k < 3; ++k) from[k] = INFINITY, to[k] = -INFINITY;
+		for (int v = 0; v < b->def.vertex_count; ++v) {
+			const float l[3] = {b->def.vertices[v].x, b->def.vertices[v].y, 0};
+			float r[3];
+			pdl_rotate(b->rot, l, r);
+			for (int k = 0; k < 3; ++k) from[k] = r[k] < from[k] ? r[k] : from[k], to[k] = r[k] > to[k] ? r[k] : to[k];
+		}
+	}
+	const float h = w->def.interaction_radius;
+	for (int k = 0; k < 3; ++k) lo[k] = c[k] + from[k] - h, hi[k] = c[k] + to[k] + h;
 }
 
 /* Per body slot: count the fluid slots of the cells its box meets (-1: too many rows), or
@@ -277,6 +299,18 @@ static bool flag_near_by_shape(pdl_world* w)
 	if (sum > INT32_MAX) return false;
 	if (sum == 0) return true; /* no fluid near any body: nothing to flag (and no list to index:
 	                            * near_hits may still be NULL, found by the snapshot fuzzer) */
+	if (sum > set->body_records_capacity) {
+		int32_t* records = realloc(set->body_records, (size_t)sum * sizeof *records);
+		if (!records) return false;
+		set->body_records = records;
+		set->body_records_capacity = (int)sum;
+	}
+	if (set->slots > set->body_record_count_capacity) {
+		int32_t* counts = realloc(set->body_record_count, (size_t)set->slots * sizeof *counts);
+		if (!counts) return false;
+		set->body_record_count = counts;
+		set->body_record_count_capacity = set->slots;
+	}
 	if (sum > set->near_hits_capacity) {
 		int32_t* hits = realloc(set->near_hits, (size_t)sum * sizeof *hits);
 		if (!hits) return false;
@@ -287,13 +321,44 @@ static bool flag_near_by_shape(pdl_world* w)
 	pdl_pool_for(w->pool, set->slots, 1, near_range, &job);
 	for (int k = 0; k < set->slots; ++k) {
 		if (set->near_total[k] < 0) { /* (cannot happen: the same rows as counted) */
-			memset(set->flag, 0, (size_t)w->p.count);
+			memset(set->flag, 0, (size_t)(w->p.count / 64 + 1) * sizeof *set->flag);
 			return false;
 		}
 		const int32_t* hits = set->near_hits + set->near_first[k];
-		for (int e = 0; e < set->near_total[k]; ++e) set->flag[hits[e]] = 1;
+		for (int e = 0; e < set->near_total[k]; ++e) set->flag[hits[e] / 64] |= 1ull << (hits[e] % 64);
 	}
 	return true;
+}
+
+/* Flags fluid slots [begin, end). */
+static void flag_slots(uint64_t* flag, int begin, int end)
+{
+	for (int i = begin; i < end;) {
+		if (i % 64 == 0 && end - i >= 64) {
+			flag[i / 64] = ~0ull;
+			i += 64;
+		} else {
+			flag[i / 64] |= 1ull << (i % 64);
+			i++;
+		}
+	}
+}
+
+/* The flagged fluid slots into the near list, in slot order, and the flags cleared: a word of
+ * 64 flags at a time, most of them zero. */
+static void list_near(pdl_world* w)
+{
+	body_set* set = &w->bodies;
+	int count = 0;
+	for (int word = 0; word <= w->p.count / 64; ++word) {
+		for (uint64_t bits = set->flag[word]; bits; bits &= bits - 1) {
+			int slot = word * 64 + __builtin_ctzll(bits);
+			set->near[count] = slot;
+			set->near_index[slot] = count++;
+		}
+		set->flag[word] = 0;
+	}
+	set->near_count = count;
 }
 
 /* Saves each body's pose and velocity as the step's start, advances the pose by dt (0: not at
@@ -317,16 +382,24 @@ static void place_range(void* ctx, int begin, int end)
 		float om[3] = {b->def.angular_velocity.x, b->def.angular_velocity.y, b->def.angular_velocity.z};
 		position_of(b, c);
 		b->sample_position = b->def.position;
+		float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
 		for (int i = b->first; i < b->first + b->count; ++i) {
 			float l[3] = {set->lx[i], set->ly[i], set->lz[i]}, r[3], spin[3];
 			pdl_rotate(b->rot, l, r);
 			cross3(om, r, spin);
 			set->ux[i] = c[0] + r[0], set->uy[i] = c[1] + r[1], set->uz[i] = three ? c[2] + r[2] : 0;
+			const float at[3] = {set->ux[i], set->uy[i], set->uz[i]};
+			for (int a = 0; a < 3; ++a) { /* (as fminf / fmaxf, NaN left out, without their libm calls) */
+				lo[a] = at[a] < lo[a] ? at[a] : lo[a];
+				hi[a] = at[a] > hi[a] ? at[a] : hi[a];
+			}
 			set->uvx[i] = v[0] + spin[0], set->uvy[i] = v[1] + spin[1], set->uvz[i] = three ? v[2] + spin[2] : 0;
 			set->uwt[i] = set->lw[i];
 			set->ubody[i] = k;
 			set->ulocal[i] = i;
 		}
+		memcpy(b->sample_lo, lo, sizeof lo);
+		memcpy(b->sample_hi, hi, sizeof hi);
 	}
 }
 
@@ -384,13 +457,14 @@ static void begin_step(pdl_world* w, float dt)
 	pdl_grid* g = &set->grid;
 	if (n > 0) {
 		float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-		const float* axis[3] = {set->ux, set->uy, set->uz};
-		for (int k = 0; k < (three ? 3 : 2); ++k)
-			for (int s = 0; s < n; ++s) { /* (as fminf / fmaxf, NaN left out, without their libm calls) */
-				const float v = axis[k][s];
-				lo[k] = v < lo[k] ? v : lo[k];
-				hi[k] = v > hi[k] ? v : hi[k];
+		for (int k = 0; k < set->slots; ++k) {
+			const rigid_body* b = &set->bodies[k];
+			if (!b->alive || b->count == 0) continue;
+			for (int a = 0; a < 3; ++a) {
+				lo[a] = b->sample_lo[a] < lo[a] ? b->sample_lo[a] : lo[a];
+				hi[a] = b->sample_hi[a] > hi[a] ? b->sample_hi[a] : hi[a];
 			}
+		}
 		const float per_h = (float)(three ? PDL_GRID_CELLS_PER_H_3D : PDL_GRID_CELLS_PER_H_2D) / w->def.interaction_radius;
 		double cells = 1;
 		for (int k = 0; k < (three ? 3 : 2); ++k) cells *= floor((double)hi[k] * per_h) - floor((double)lo[k] * per_h) + 1;
@@ -406,40 +480,30 @@ static void begin_step(pdl_world* w, float dt)
 	set->n = n;
 	/* The fluid particles near the bodies, in slot order: those within h - a / 2 of a body's
 	 * surface (or inside it), each body testing the fluid cells of its bounding box against its shape
-	 * (near_in_box); where the fluid's grid is hashed, every slot of the fluid cells around
+	 * (near_range); where the fluid's grid is hashed, every slot of the fluid cells around
 	 * each cell that holds boundary particles (a wider superset, found without a distance
 	 * test). Either way a superset of the fluid particles within h of a boundary particle. */
 	set->near_count = 0;
-	set->near_bodies_known = false;
+	set->near_bodies_known = set->near_hits_known = set->body_records_known = false;
 	if (w->p.count == 0 || n == 0) return;
-	if (!flag_near_by_shape(w)) {
+	set->near_hits_known = flag_near_by_shape(w);
+	if (!set->near_hits_known) {
 		pdl_grid_runs runs;
 		for (int s = 0; s < n; ++s) {
 			if (s > 0 && g->slot_key[s] == g->slot_key[s - 1]) continue;
 			pdl_grid_runs_around(&w->grid, set->x[s], set->y[s], three ? set->z[s] : 0, &runs);
 			for (int r = 0; r < runs.count; ++r)
-				if (runs.end[r] > runs.begin[r]) memset(set->flag + runs.begin[r], 1, (size_t)(runs.end[r] - runs.begin[r]));
+				flag_slots(set->flag, runs.begin[r], runs.end[r]);
 		}
 	}
-	/* the flagged slots in order, eight flags a word: most words are all zero */
-	int count = 0, i = 0;
-	for (; i + 8 <= w->p.count; i += 8) {
-		uint64_t word;
-		memcpy(&word, set->flag + i, sizeof word);
-		if (!word) continue;
-		for (int k = i; k < i + 8; ++k)
-			if (set->flag[k]) set->near[count++] = k, set->flag[k] = 0;
-	}
-	for (; i < w->p.count; ++i)
-		if (set->flag[i]) set->near[count++] = i, set->flag[i] = 0;
-	set->near_count = count;
+	list_near(w);
 }
 
 /* ---- Fluid-body pairs --------------------------------------------------------------------------- */
 
 /* What a near fluid particle's containment (or SPH's wall pressure) did to one body. */
 typedef struct containment {
-	int body; /* -1: none */
+	/* (its body: body_set.contained_body) */
 	float momentum[3]; /* the body's momentum change, mass * world units / s */
 	float r[3];        /* where, from the body's centre */
 } containment;
@@ -459,18 +523,19 @@ static void fluid_relax_range(void* ctx, int begin, int end)
 	for (int e = begin; e < end; ++e) {
 		int i = set->near[e];
 		body_share* rec = &set->shares[(size_t)e * PDL_CONTAIN_BODIES];
+		const int32_t* rec_body = &set->share_body[(size_t)e * PDL_CONTAIN_BODIES];
 		const float mass = w->materials[p->material[i]].def.mass;
 		const float pressure = dt2 * p->pressure[i], near = dt2 * p->near_pressure[i];
 		const float x[3] = {p->x2[i], p->y2[i], three ? p->z2[i] : 0};
 		float move[3] = {0, 0, 0};
-		for (int k = 0; k < PDL_CONTAIN_BODIES && rec[k].body >= 0; ++k) {
+		for (int k = 0; k < PDL_CONTAIN_BODIES && rec_body[k] >= 0; ++k) {
 			body_share* sh = &rec[k];
 			for (int c = 0; c < 3; ++c) {
 				float d = pressure * sh->a1[c] + near * sh->a2[c];
 				move[c] -= d;
 				sh->j[c] = mass * d; /* the fluid particle moved by -d, so the body gains m d */
 			}
-			moment_of(set, sh, x, three);
+			moment_of(set, rec_body[k], sh, x, three);
 		}
 		p->x[i] += move[0];
 		p->y[i] += move[1];
@@ -478,67 +543,132 @@ static void fluid_relax_range(void* ctx, int begin, int end)
 	}
 }
 
-/* `records` (each `size` bytes, *capacity of them) grown to PDL_CONTAIN_BODIES per near
- * particle; NULL when out of memory (they stay as they were). */
-static void* grow_per_near(const body_set* set, void* records, int* capacity, size_t size)
+/* *records (each `size` bytes) and their body slots, *capacity of each, grown to
+ * PDL_CONTAIN_BODIES per near particle; false when out of memory (the capacity then stays
+ * what both still hold). */
+static bool grow_per_near(const body_set* set, void** records, int32_t** bodies, int* capacity, size_t size)
 {
 	size_t need = (size_t)set->near_count * PDL_CONTAIN_BODIES;
-	if (need <= (size_t)*capacity) return records;
-	void* grown = realloc(records, need * size);
-	if (grown) *capacity = (int)need;
-	return grown;
+	if (need <= (size_t)*capacity) return true;
+	void* grown = realloc(*records, need * size);
+	if (grown) *records = grown;
+	int32_t* grown_bodies = realloc(*bodies, need * sizeof *grown_bodies);
+	if (grown_bodies) *bodies = grown_bodies;
+	if (!grown || !grown_bodies) return false;
+	*capacity = (int)need;
+	return true;
 }
 
 static bool reserve_contained(body_set* set)
 {
-	containment* c = grow_per_near(set, set->contained, &set->contained_capacity, sizeof *c);
-	if (c) set->contained = c;
-	return c != NULL;
+	void* records = set->contained;
+	bool ok = grow_per_near(set, &records, &set->contained_body, &set->contained_capacity, sizeof *set->contained);
+	set->contained = records;
+	return ok;
 }
 
 static bool reserve_shares(body_set* set)
 {
-	body_share* b = grow_per_near(set, set->shares, &set->share_capacity, sizeof *b);
-	if (b) set->shares = b;
-	return b != NULL;
+	void* records = set->shares;
+	bool ok = grow_per_near(set, &records, &set->share_body, &set->share_capacity, sizeof *set->shares);
+	set->shares = records;
+	return ok;
+}
+
+/* Body slots [begin, end): the indices of their records in the near list's order, from their
+ * candidates (near_hits, in slot order, as the near list is). */
+static void body_records_range(void* ctx, int begin, int end)
+{
+	body_set* set = ctx;
+	for (int k = begin; k < end; ++k) {
+		const int32_t* hits = set->near_hits + set->near_first[k];
+		int32_t* out = set->body_records + set->near_first[k];
+		int count = 0;
+		for (int h = 0; h < set->near_total[k]; ++h) {
+			const int32_t* met = &set->share_body[(size_t)set->near_index[hits[h]] * PDL_CONTAIN_BODIES];
+			for (int s = 0; s < PDL_CONTAIN_BODIES && met[s] >= 0; ++s)
+				if (met[s] == k) {
+					out[count++] = (int32_t)(met + s - set->share_body);
+					break;
+				}
+		}
+		set->body_record_count[k] = count;
+	}
+}
+
+/* Per body, the indices of its records (the density pass's: the relaxation's and the
+ * containment's fill the same places) in the near list's order, so that the threads can sum
+ * them body by body in the order one thread would sum them all. Found from each body's
+ * candidates; known when that finds every record the density pass filled (a particle that
+ * moved after they were listed, e.g. by its springs, may meet a body it was no candidate of:
+ * then the sums run on one thread). */
+static void list_body_records(pdl_world* w)
+{
+	body_set* set = &w->bodies;
+	if (!set->near_hits_known) return;
+	pdl_pool_for(w->pool, set->slots, 1, body_records_range, set);
+	long long found = 0;
+	for (int k = 0; k < set->slots; ++k) found += set->body_record_count[k];
+	set->body_records_known = found == atomic_load_explicit(&set->share_records, memory_order_relaxed);
+}
+
+/* Body b's records' sum (pending_sum, mass * length and its moment) booked for
+ * pdl_world_body_force and, for a dynamic body, moved by. */
+static void move_by_pair_impulse(rigid_body* b, bool three, float dt)
+{
+	for (int c = 0; c < 3; ++c) {
+		b->fluid_impulse[c] += b->pending_sum[c] / dt;
+		b->fluid_angular_impulse[c] += b->pending_sum[3 + c] / dt;
+	}
+	if (b->def.type != PDL_BODY_DYNAMIC) return;
+	float lin[3] = {(float)b->pending_sum[0], (float)b->pending_sum[1], (float)b->pending_sum[2]};
+	float ang[3] = {(float)b->pending_sum[3], (float)b->pending_sum[4], (float)b->pending_sum[5]}, dtheta[3];
+	b->def.position.x += lin[0] * b->inv_mass;
+	b->def.position.y += lin[1] * b->inv_mass;
+	if (three) b->def.position.z += lin[2] * b->inv_mass;
+	apply_inv_inertia(b, three, ang, dtheta);
+	turn(b, three, dtheta);
+}
+
+static inline void add_share(rigid_body* b, const body_share* sh)
+{
+	for (int c = 0; c < 3; ++c) {
+		b->pending_sum[c] += sh->j[c];
+		b->pending_sum[3 + c] += sh->t[c];
+	}
+}
+
+static void pair_impulses_range(void* ctx, int begin, int end)
+{
+	pair_job* job = ctx;
+	body_set* set = &job->w->bodies;
+	for (int k = begin; k < end; ++k) {
+		rigid_body* b = &set->bodies[k];
+		if (!b->alive) continue;
+		memset(b->pending_sum, 0, sizeof b->pending_sum);
+		const int32_t* records = set->body_records + set->near_first[k];
+		for (int r = 0; r < set->body_record_count[k]; ++r) add_share(b, &set->shares[records[r]]);
+		move_by_pair_impulse(b, PDL_IS_3D(job->w), job->dt);
+	}
 }
 
 /* Sums the records per body (in the near list's order) and moves the dynamic bodies' poses by
- * them; every body books the momentum for pdl_world_body_force. */
+ * them; every body books the momentum for pdl_world_body_force. Body by body on the threads
+ * where each body's records are listed, else the same sums on one thread. */
 static void apply_pair_impulses(pdl_world* w, float dt)
 {
 	body_set* set = &w->bodies;
-	const bool three = PDL_IS_3D(w);
-	for (int k = 0; k < set->slots; ++k) {
-		rigid_body* b = &set->bodies[k];
-		memset(b->pending_sum, 0, sizeof b->pending_sum);
+	if (set->body_records_known) {
+		pair_job job = {w, dt};
+		pdl_pool_for(w->pool, set->slots, 1, pair_impulses_range, &job);
+		return;
 	}
+	for (int k = 0; k < set->slots; ++k) memset(set->bodies[k].pending_sum, 0, sizeof set->bodies[k].pending_sum);
 	const size_t records = (size_t)set->near_count * PDL_CONTAIN_BODIES;
-	for (size_t q = 0; q < records; ++q) {
-		const body_share* sh = &set->shares[q];
-		if (sh->body < 0) continue;
-		rigid_body* b = &set->bodies[sh->body];
-		for (int c = 0; c < 3; ++c) {
-			b->pending_sum[c] += sh->j[c];
-			b->pending_sum[3 + c] += sh->t[c];
-		}
-	}
-	for (int k = 0; k < set->slots; ++k) {
-		rigid_body* b = &set->bodies[k];
-		if (!b->alive) continue;
-		for (int c = 0; c < 3; ++c) {
-			b->fluid_impulse[c] += b->pending_sum[c] / dt;
-			b->fluid_angular_impulse[c] += b->pending_sum[3 + c] / dt;
-		}
-		if (b->def.type != PDL_BODY_DYNAMIC) continue;
-		float lin[3] = {(float)b->pending_sum[0], (float)b->pending_sum[1], (float)b->pending_sum[2]};
-		float ang[3] = {(float)b->pending_sum[3], (float)b->pending_sum[4], (float)b->pending_sum[5]}, dtheta[3];
-		b->def.position.x += lin[0] * b->inv_mass;
-		b->def.position.y += lin[1] * b->inv_mass;
-		if (three) b->def.position.z += lin[2] * b->inv_mass;
-		apply_inv_inertia(b, three, ang, dtheta);
-		turn(b, three, dtheta);
-	}
+	for (size_t q = 0; q < records; ++q)
+		if (set->share_body[q] >= 0) add_share(&set->bodies[set->share_body[q]], &set->shares[q]);
+	for (int k = 0; k < set->slots; ++k)
+		if (set->bodies[k].alive) move_by_pair_impulse(&set->bodies[k], PDL_IS_3D(w), dt);
 }
 
 void pdl_bodies_density(pdl_world* w, float dt)
@@ -550,7 +680,12 @@ void pdl_bodies_density(pdl_world* w, float dt)
 		return;
 	}
 	pair_job job = {w, dt};
+	atomic_store_explicit(&set->share_records, 0, memory_order_relaxed);
 	pdl_pool_for(w->pool, set->near_count, 64, gather_density[w->loops], &job);
+	/* the containment needs only the bodies of these pairs (a particle farther than h from
+	 * every boundary particle cannot reach a body's surface in one relaxation) */
+	set->near_bodies_known = true;
+	list_body_records(w);
 	if (w->any_viscosity) apply_pair_impulses(w, dt);
 }
 
@@ -561,21 +696,6 @@ void pdl_bodies_relax(pdl_world* w, float dt)
 	pair_job job = {w, dt};
 	pdl_pool_for(w->pool, set->near_count, 64, fluid_relax_range, &job);
 	apply_pair_impulses(w, dt);
-	/* The containment needs only the particles within h of a boundary particle (one farther
-	 * off cannot reach a body's surface in one relaxation), and only the bodies of those
-	 * pairs: in a dam break with 100 bodies that is 40% of the cells' superset. The list
-	 * shrinks to them, each with its bodies in `contained`. */
-	if (!reserve_contained(set)) return;
-	int kept = 0;
-	for (int e = 0; e < set->near_count; ++e) {
-		const body_share* rec = &set->shares[(size_t)e * PDL_CONTAIN_BODIES];
-		if (rec[0].body < 0) continue;
-		containment* out = &set->contained[(size_t)kept * PDL_CONTAIN_BODIES];
-		for (int k = 0; k < PDL_CONTAIN_BODIES; ++k) out[k].body = rec[k].body;
-		set->near[kept++] = set->near[e];
-	}
-	set->near_count = kept;
-	set->near_bodies_known = true;
 }
 
 /* ---- Contacts: bodies against walls and each other ---------------------------------------------
@@ -922,15 +1042,17 @@ static void contain_range(void* ctx, int begin, int end)
 	for (int e = begin; e < end; ++e) {
 		int i = set->near[e];
 		containment* rec = &set->contained[(size_t)e * PDL_CONTAIN_BODIES];
+		int32_t* rec_body = &set->contained_body[(size_t)e * PDL_CONTAIN_BODIES];
 		float x[3] = {p->x[i], p->y[i], three ? p->z[i] : 0};
-		/* the bodies with particles around it: Clavet's relaxation listed them */
+		/* the bodies with particles around it: Clavet's density pass listed them */
 		int bodies[PDL_CONTAIN_BODIES], count = 0;
 		if (set->near_bodies_known) {
-			while (count < PDL_CONTAIN_BODIES && rec[count].body >= 0) bodies[count] = rec[count].body, count++;
+			const int32_t* met = &set->share_body[(size_t)e * PDL_CONTAIN_BODIES];
+			while (count < PDL_CONTAIN_BODIES && met[count] >= 0) bodies[count] = met[count], count++;
 		} else {
 			count = bodies_around(set, x, bodies);
 		}
-		for (int k = 0; k < PDL_CONTAIN_BODIES; ++k) rec[k].body = -1;
+		for (int k = 0; k < PDL_CONTAIN_BODIES; ++k) rec_body[k] = -1;
 		const material* m = &w->materials[p->material[i]];
 		for (int k = 0; k < count; ++k) {
 			const rigid_body* b = &set->bodies[bodies[k]];
@@ -961,7 +1083,7 @@ static void contain_range(void* ctx, int begin, int end)
 				rec[k].momentum[c] = -m->def.mass * (nv[c] - v[c]);
 				rec[k].r[c] = x[c] - (c == 0 ? b->def.position.x : c == 1 ? b->def.position.y : b->def.position.z);
 			}
-			rec[k].body = bodies[k];
+			rec_body[k] = bodies[k];
 			p->xp[i] = x[0] - nv[0] * dt;
 			p->yp[i] = x[1] - nv[1] * dt;
 			if (three) p->zp[i] = x[2] - nv[2] * dt;
@@ -972,33 +1094,54 @@ static void contain_range(void* ctx, int begin, int end)
 	}
 }
 
+/* Body b takes containment record c's momentum: booked for pdl_world_body_force, and for a
+ * dynamic body a change of velocity after the velocity stage, so the fluid just pushed out
+ * stays out of its final pose. */
+static void take_containment(rigid_body* b, const containment* c, bool three)
+{
+	float t[3], dw[3];
+	cross3(c->r, c->momentum, t);
+	for (int k = 0; k < 3; ++k) {
+		b->fluid_impulse[k] += c->momentum[k];
+		b->fluid_angular_impulse[k] += t[k];
+	}
+	if (b->def.type != PDL_BODY_DYNAMIC) return;
+	apply_inv_inertia(b, three, t, dw);
+	for (int k = 0; k < 3; ++k) {
+		b->pending_dv[k] += c->momentum[k] * b->inv_mass;
+		b->pending_dw[k] += dw[k];
+	}
+}
+
+/* Body slots [begin, end) take their containment records, from their lists of records (the
+ * containment's are where the density pass's were: contain_range). */
+static void take_containment_range(void* ctx, int begin, int end)
+{
+	contain_job* job = ctx;
+	body_set* set = &job->w->bodies;
+	for (int k = begin; k < end; ++k) {
+		const int32_t* records = set->body_records + set->near_first[k];
+		for (int r = 0; r < set->body_record_count[k]; ++r)
+			if (set->contained_body[records[r]] >= 0)
+				take_containment(&set->bodies[k], &set->contained[records[r]], PDL_IS_3D(job->w));
+	}
+}
+
 static void contain_fluid(pdl_world* w, float dt)
 {
 	body_set* set = &w->bodies;
 	if (set->near_count == 0 || !reserve_contained(set)) return;
-	const size_t need = (size_t)set->near_count * PDL_CONTAIN_BODIES;
 	contain_job job = {w, dt};
 	pdl_pool_for(w->pool, set->near_count, 64, contain_range, &job);
-	/* the bodies take the momentum, in the near list's order; it changes their velocity after
-	 * the velocity stage, so the fluid just pushed out stays out of their final pose */
-	const bool three = PDL_IS_3D(w);
-	for (size_t r = 0; r < need; ++r) {
-		const containment* c = &set->contained[r];
-		if (c->body < 0) continue;
-		rigid_body* b = &set->bodies[c->body];
-		float t[3], dw[3];
-		cross3(c->r, c->momentum, t);
-		for (int k = 0; k < 3; ++k) {
-			b->fluid_impulse[k] += c->momentum[k];
-			b->fluid_angular_impulse[k] += t[k];
-		}
-		if (b->def.type != PDL_BODY_DYNAMIC) continue;
-		apply_inv_inertia(b, three, t, dw);
-		for (int k = 0; k < 3; ++k) {
-			b->pending_dv[k] += c->momentum[k] * b->inv_mass;
-			b->pending_dw[k] += dw[k];
-		}
+	/* the bodies take the momentum, each in the near list's order: body by body on the threads
+	 * where each body's records are listed, else on one thread */
+	if (set->body_records_known && set->near_bodies_known) {
+		pdl_pool_for(w->pool, set->slots, 1, take_containment_range, &job);
+		return;
 	}
+	const size_t records = (size_t)set->near_count * PDL_CONTAIN_BODIES;
+	for (size_t q = 0; q < records; ++q)
+		if (set->contained_body[q] >= 0) take_containment(&set->bodies[set->contained_body[q]], &set->contained[q], PDL_IS_3D(w));
 }
 
 void pdl_bodies_collide(pdl_world* w, float dt)
@@ -1217,7 +1360,8 @@ static void sph_fluid_force_range(void* ctx, int begin, int end)
 	for (int e = begin; e < end; ++e) {
 		int i = set->near[e], near[PDL_CONTAIN_BODIES];
 		containment* rec = &set->contained[(size_t)e * PDL_CONTAIN_BODIES];
-		for (int k = 0; k < PDL_CONTAIN_BODIES; ++k) rec[k].body = -1;
+		int32_t* rec_body = &set->contained_body[(size_t)e * PDL_CONTAIN_BODIES];
+		for (int k = 0; k < PDL_CONTAIN_BODIES; ++k) rec_body[k] = -1;
 		const float x[3] = {p->x[i], p->y[i], three ? p->z[i] : 0};
 		const float vi[3] = {p->vx[i], p->vy[i], three ? p->vz[i] : 0};
 		const material* m = &w->materials[p->material[i]];
@@ -1229,7 +1373,7 @@ static void sph_fluid_force_range(void* ctx, int begin, int end)
 			float n[3], d = pdl_body_distance(b, x, three, n);
 			if (!(d < h)) continue;
 			float push = p->pressure[i] / (rho * rho) * m->sph_rest_density * pdl_sph_wall_force(w, (d > 0 ? d : 0) / h) / h;
-			rec[k].body = near[k];
+			rec_body[k] = near[k];
 			for (int c = 0; c < 3; ++c) {
 				acc[c] += push * n[c];
 				rec[k].momentum[c] = -mass * (dt * (push * n[c]));
@@ -1318,9 +1462,9 @@ void pdl_bodies_sph_forces(pdl_world* w, float dt)
 		}
 		size_t records = (size_t)set->near_count * PDL_CONTAIN_BODIES;
 		for (size_t q = 0; q < records; ++q) {
+			if (set->contained_body[q] < 0) continue;
 			const containment* c = &set->contained[q];
-			if (c->body < 0) continue;
-			rigid_body* b = &set->bodies[c->body];
+			rigid_body* b = &set->bodies[set->contained_body[q]];
 			float t[3];
 			cross3(c->r, c->momentum, t);
 			for (int k = 0; k < 3; ++k) b->pending_sum[k] += c->momentum[k], b->pending_sum[3 + k] += t[k];

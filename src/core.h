@@ -92,6 +92,7 @@ typedef struct rigid_body {
 	double pending_dv[3], pending_dw[3];
 	double pending_sum[6]; /* scratch: a pass's linear and angular position impulse */
 	pdl_vec3 sample_position; /* the centre the boundary particles were placed around */
+	float sample_lo[3], sample_hi[3]; /* their bounding box (world units; NaN left out) */
 	float start_rot[9];       /* the rotation at the start of the step */
 } rigid_body;
 
@@ -118,28 +119,43 @@ typedef struct body_set {
 	float *ux, *uy, *uz, *uvx, *uvy, *uvz, *uwt; /* unsorted build arrays */
 	int32_t *ubody, *ulocal;
 	pdl_grid grid;
-	/* the fluid particles near some body (sorted slots), and a flag per fluid slot */
+	/* the fluid particles near some body (sorted slots); per fluid slot a flag bit (bit s % 64
+	 * of flag[s / 64]) and, for the flagged, its index in `near` */
 	int32_t* near;
 	int near_count, near_capacity;
-	uint8_t* flag;
-	int flag_capacity;
+	uint64_t* flag;
+	int32_t* near_index;
+	int flag_capacity; /* fluid slots */
 	/* finding them (body_step.c, flag_near_by_shape): per body slot, its candidates' count
 	 * and its first in near_hits */
 	int32_t *near_total, *near_first, *near_hits;
 	int near_slots_capacity, near_hits_capacity;
+	bool near_hits_known; /* this step's near_hits list every body's candidates */
+	/* per body slot k, the indices of its share records in the near list's order, from
+	 * body_records[near_first[k]], body_record_count[k] of them (body_step.c,
+	 * list_body_records); known when they are all of them */
+	int32_t *body_records, *body_record_count;
+	int body_records_capacity, body_record_count_capacity;
+	bool body_records_known;
+	atomic_int share_records; /* records the density pass filled, for that check */
 	/* contacts of the body solver (body_step.c) */
 	struct body_contact* contacts;
 	int contact_count, contact_capacity;
 	struct body_delta* delta; /* per body slot */
 	int delta_capacity;
-	/* containment: what each near fluid particle did to up to PDL_CONTAIN_BODIES bodies */
+	/* Per near fluid particle e, records e * PDL_CONTAIN_BODIES + k for up to
+	 * PDL_CONTAIN_BODIES bodies: the body slot of each in its own array (-1: unused, and
+	 * so are the ones after it), apart from the record itself, so that a pass over them
+	 * reads 16 bytes a particle and only the records in use (most particles meet one body).
+	 * containment: what its containment (or SPH's wall pressure) did to each body;
+	 * shares: what Clavet's pair passes gave each (body_step.c, body_share). */
+	int32_t* contained_body;
 	struct containment* contained;
 	int contained_capacity;
-	bool near_bodies_known; /* Clavet's relaxation left each near particle's bodies there */
-	/* Clavet's pair passes: what each near fluid particle's pairs gave up to
-	 * PDL_CONTAIN_BODIES bodies (body_step.c, body_share) */
+	int32_t* share_body;
 	struct body_share* shares;
 	int share_capacity;
+	bool near_bodies_known; /* Clavet's density pass listed each near particle's bodies in share_body */
 } body_set;
 
 /* Particle arrays, structure of arrays. Each sortable array has a spare of the same size so a

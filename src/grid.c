@@ -389,7 +389,9 @@ void pdl_grid_build(pdl_grid* g, pdl_pool* pool, int n, const float* x, const fl
 	 * evenly); the sorted result is the same for any edges, so for any thread count. */
 	int bands = pdl_pool_threads(pool);
 	if (bands > GRID_MAX_BANDS) bands = GRID_MAX_BANDS;
-	if (n < 8192) bands = 1;
+	/* one band for small jobs: about n + buckets / 4 operations (a sparse dense grid, such as
+	 * the bodies' boundary particles over a dam break, walks many empty buckets) */
+	if ((long long)n + buckets / 4 < 8192) bands = 1;
 	job->band_first[0] = 0;
 	for (int b = 1; b < bands; ++b) {
 		int32_t edge = g->key[(long long)n * b / bands];
@@ -504,18 +506,18 @@ static void runs_of_cell(const pdl_grid* g, int cx, int cy, int cz, pdl_grid_run
 	if (g->dense) {
 		int lo = cx - reach < g->x0 ? g->x0 : cx - reach;
 		int hi = cx + reach >= g->x0 + g->nx ? g->x0 + g->nx - 1 : cx + reach;
-		if (lo > hi) return;
+		int row_lo = cy - reach < g->y0 ? g->y0 : cy - reach;
+		int row_hi = cy + reach >= g->y0 + g->ny ? g->y0 + g->ny - 1 : cy + reach;
+		if (lo > hi || row_lo > row_hi) return;
 		for (int layer = cz - reach_z; layer <= cz + reach_z; ++layer) {
 			if (layer < g->z0 || layer >= g->z0 + g->nz) continue;
-			for (int row = cy - reach; row <= cy + reach; ++row) {
-				if (row < g->y0 || row >= g->y0 + g->ny) continue;
-				int base = ((layer - g->z0) * g->ny + (row - g->y0)) * g->nx - g->x0;
-				int32_t b = g->start[base + lo], e = g->start[base + hi + 1];
-				if (b < e) {
-					runs->begin[runs->count] = b;
-					runs->end[runs->count] = e;
-					runs->count++;
-				}
+			/* each row's cells [lo, hi] are one run of slots; an empty one is written and not counted */
+			const int32_t* row = g->start + ((layer - g->z0) * g->ny + (row_lo - g->y0)) * g->nx - g->x0;
+			for (int r = row_lo; r <= row_hi; ++r, row += g->nx) {
+				int32_t b = row[lo], e = row[hi + 1];
+				runs->begin[runs->count] = b;
+				runs->end[runs->count] = e;
+				runs->count += b < e;
 			}
 		}
 		return;
