@@ -248,18 +248,14 @@ static void near_range(void* ctx, int begin, int end)
 		int32_t* out = set->near_hits + set->near_first[k];
 		int hits = 0;
 		const float c[3] = {b->def.position.x, b->def.position.y, b->def.position.z};
-		if (b->def.shape == PDL_BODY_BOX) {
-			/* boxes, most bodies: pdl_body_local_distance's sum without the normal, in a loop the
-			 * compiler can keep branch-free (inside counts as within the band: distance <= 0) */
-			const float hx = b->def.half_extents.x, hy = b->def.half_extents.y, hz = b->def.half_extents.z;
+		if (b->def.shape == PDL_BODY_BOX) { /* boxes, most bodies: a loop without branches (inside
+		                                     * counts as within the band: distance <= 0) */
 			for (int r = 0; r < runs; ++r)
 				for (int i = rb[r]; i < re[r]; ++i) {
 					float o[3] = {p->x[i] - c[0], p->y[i] - c[1], three ? p->z[i] - c[2] : 0}, l[3];
 					pdl_unrotate(b->rot, o, l);
-					float qx = fabsf(l[0]) - hx, qy = fabsf(l[1]) - hy, qz = three ? fabsf(l[2]) - hz : 0;
-					qx = qx > 0 ? qx : 0, qy = qy > 0 ? qy : 0, qz = qz > 0 ? qz : 0; /* (fmaxf: a libm call) */
 					out[hits] = i;
-					hits += sqrtf(qx * qx + qy * qy + qz * qz) < band;
+					hits += pdl_box_gap(b, l, three) < band;
 				}
 		} else {
 			for (int r = 0; r < runs; ++r)
@@ -1046,6 +1042,7 @@ static void contain_range(void* ctx, int begin, int end)
 		float x[3] = {p->x[i], p->y[i], three ? p->z[i] : 0};
 		/* the bodies with particles around it: Clavet's density pass listed them */
 		int bodies[PDL_CONTAIN_BODIES], count = 0;
+		bool moved = false;
 		if (set->near_bodies_known) {
 			const int32_t* met = &set->share_body[(size_t)e * PDL_CONTAIN_BODIES];
 			while (count < PDL_CONTAIN_BODIES && met[count] >= 0) bodies[count] = met[count], count++;
@@ -1059,6 +1056,7 @@ static void contain_range(void* ctx, int begin, int end)
 			float o[3] = {x[0] - b->def.position.x, x[1] - b->def.position.y, three ? x[2] - b->def.position.z : 0};
 			float l[3], nl[3], n[3];
 			pdl_unrotate(b->rot, o, l);
+			if (b->def.shape == PDL_BODY_BOX && pdl_box_gap(b, l, three) >= skin) continue; /* most */
 			float d = pdl_body_local_distance(b, l, three, nl);
 			if (d >= skin) continue;
 			if (d < 0) d = -exit_depth(w, b, l, three, skin, nl);
@@ -1084,10 +1082,12 @@ static void contain_range(void* ctx, int begin, int end)
 				rec[k].r[c] = x[c] - (c == 0 ? b->def.position.x : c == 1 ? b->def.position.y : b->def.position.z);
 			}
 			rec_body[k] = bodies[k];
+			moved = true;
 			p->xp[i] = x[0] - nv[0] * dt;
 			p->yp[i] = x[1] - nv[1] * dt;
 			if (three) p->zp[i] = x[2] - nv[2] * dt;
 		}
+		if (!moved) continue; /* (no store: most near particles touch no body) */
 		p->x[i] = x[0];
 		p->y[i] = x[1];
 		if (three) p->z[i] = x[2];

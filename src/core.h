@@ -329,6 +329,16 @@ float pdl_body_distance(const rigid_body* b, const float p[3], bool three, float
 /* Signed distance from a point given in the body's frame to its surface (< 0 inside), with the
  * outward unit normal in the body frame. */
 float pdl_body_local_distance(const rigid_body* b, const float p[3], bool three, float n[3]);
+/* A box body's distance to a point given in its frame when the point is outside, 0 inside:
+ * pdl_body_local_distance's outside case, the same bits, without the normal and without a
+ * branch (the loops that test many points against a box). */
+static inline float pdl_box_gap(const rigid_body* b, const float l[3], bool three)
+{
+	float qx = fabsf(l[0]) - b->def.half_extents.x, qy = fabsf(l[1]) - b->def.half_extents.y;
+	float qz = three ? fabsf(l[2]) - b->def.half_extents.z : 0;
+	qx = qx > 0 ? qx : 0, qy = qy > 0 ? qy : 0, qz = qz > 0 ? qz : 0; /* (fmaxf: a libm call) */
+	return sqrtf(qx * qx + qy * qy + qz * qz);
+}
 /* The ways straight out of a body for a point inside it, in the body frame: each face's depth
  * (how far to move along its outward normal n to reach its plane), nearest first; a circle or
  * sphere has one. Returns the count (at most PDL_BODY_MAX_EXITS). */
