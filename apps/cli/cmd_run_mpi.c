@@ -23,15 +23,43 @@ static const char usage_mpi[] =
 	"Usage: mpirun -np N puddle run SCENE [--steps N | --seconds T] [--threads T] [--particles N]\n"
 	"                                     [--out DIR] [--vtk] [--ply] [--csv] [--export-every K]\n"
 	"                                     [--snapshot-every K] [--resume SNAP] [--hash] [--quiet]\n"
+	"                                     [--mpi-stats FILE]\n"
 	"One world split over N processes (docs/mpi.md); the same bits as one process.\n"
 	"  --vtk    DIR/vtk/frame_NNNNNN.pvtp with one piece per process (frame_NNNNNN_R.vtp) and\n"
 	"           DIR/SCENE_NAME.pvd\n"
-	"  --ply, --csv, --snapshot-every, --resume: the same files as one process writes and reads\n";
+	"  --ply, --csv, --snapshot-every, --resume: the same files as one process writes and reads\n"
+	"  --mpi-stats FILE  a CSV row per frame and process: particles owned and imported, bytes and\n"
+	"           messages exchanged, seconds in each part of the step (pdl_mpi_world_stats);\n"
+	"           and their summary (imbalance, exchange and step time a frame) in the summary\n"
+	"Started by mpirun (OMPI_COMM_WORLD_SIZE set), or by another launcher such as Slurm's srun\n"
+	"with PUDDLE_UNDER_MPI=1 in the environment.\n";
 
+/* Open MPI's mpirun sets OMPI_COMM_WORLD_SIZE before the program starts; other launchers
+ * (Slurm's srun --mpi=pmix) set their own variables, and a plain run inside a batch job may see
+ * those too, so they are not guessed at: PUDDLE_UNDER_MPI=1 asks for the split path. */
 bool cli_under_mpi(void)
 {
 	const char* size = getenv("OMPI_COMM_WORLD_SIZE");
-	return size && *size;
+	const char* forced = getenv("PUDDLE_UNDER_MPI");
+	return (size && *size) || (forced && strcmp(forced, "1") == 0);
+}
+
+/* --mpi-stats: one row per frame and process, gathered to process 0 (the columns of
+ * stats_header, from the change in pdl_mpi_world_stats over the frame). */
+enum { STATS_VALUES = 14 };
+static const char stats_header[] = "frame,rank,owned,halo,bytes_sent,bytes_received,messages_sent,messages_received,"
+                                   "collectives,recut,balance_s,exchange_s,build_s,step_s,keep_s\n";
+
+static void stats_values(const pdl_mpi_world_stats* now, const pdl_mpi_world_stats* before, double* v)
+{
+	v[0] = (double)(now->owned - before->owned), v[1] = (double)(now->halo - before->halo);
+	v[2] = (double)(now->bytes_sent - before->bytes_sent), v[3] = (double)(now->bytes_received - before->bytes_received);
+	v[4] = (double)(now->messages_sent - before->messages_sent);
+	v[5] = (double)(now->messages_received - before->messages_received);
+	v[6] = (double)(now->collectives - before->collectives), v[7] = (double)(now->recuts - before->recuts);
+	v[8] = now->balance_seconds - before->balance_seconds, v[9] = now->exchange_seconds - before->exchange_seconds;
+	v[10] = now->build_seconds - before->build_seconds, v[11] = now->step_seconds - before->step_seconds;
+	v[12] = now->keep_seconds - before->keep_seconds, v[13] = 0;
 }
 
 /* All processes end alike. */
@@ -119,7 +147,7 @@ int cmd_run_mpi(int argc, char** argv)
 	 * process 0 says them (the others' stderr goes nowhere) */
 	if (rank != 0 && !freopen("/dev/null", "w", stderr)) return finish(EXIT_FAILED);
 	FILE* out = rank == 0 ? stdout : NULL;
-	const char *path = NULL, *out_dir = NULL, *resume = NULL;
+	const char *path = NULL, *out_dir = NULL, *resume = NULL, *stats_path = NULL;
 	long long steps = -1, threads = -1, particles = 0, export_every = 0, snapshot_every = 0;
 	double seconds = -1;
 	bool hash = false, quiet = false, vtk = false, ply = false, csv = false, ok = true;
@@ -140,10 +168,10 @@ int cmd_run_mpi(int argc, char** argv)
 		} else if (strcmp(a, "--export-every") == 0 || strcmp(a, "--snapshot-every") == 0) {
 			ok = (v = cli_option_value("run", argc, argv, &i)) &&
 			     cli_parse_int("run", a, v, 1, 1LL << 40, a[2] == 'e' ? &export_every : &snapshot_every);
-		} else if (strcmp(a, "--out") == 0 || strcmp(a, "--resume") == 0) {
+		} else if (strcmp(a, "--out") == 0 || strcmp(a, "--resume") == 0 || strcmp(a, "--mpi-stats") == 0) {
 			ok = (v = cli_option_value("run", argc, argv, &i)) != NULL;
 			if (ok && !*v) fprintf(stderr, "puddle run: %s: must not be empty\n", a), ok = false;
-			if (ok) *(a[2] == 'o' ? &out_dir : &resume) = v;
+			if (ok) *(a[2] == 'o' ? &out_dir : a[2] == 'r' ? &resume : &stats_path) = v;
 		} else if (strcmp(a, "--hash") == 0 || strcmp(a, "--quiet") == 0 || strcmp(a, "--vtk") == 0 ||
 		           strcmp(a, "--ply") == 0 || strcmp(a, "--csv") == 0) {
 			*(a[2] == 'h' ? &hash : a[2] == 'q' ? &quiet : a[2] == 'v' ? &vtk : a[2] == 'p' ? &ply : &csv) = true;
@@ -214,9 +242,29 @@ int cmd_run_mpi(int argc, char** argv)
 	snprintf(r.pvd_path, sizeof r.pvd_path, "%s/%s.pvd", r.dir, scene->name);
 	r.pvd = (cli_pvd_list){.sub = "vtk", .prefix = "frame", .ext = ".pvtp"};
 	int code = EXIT_FAILED;
+	FILE* stats_file = NULL;
+	double* stats_rows = NULL; /* process 0: STATS_VALUES per process, one frame */
+	bool stats_ok = true;
 	if (!make_dirs(&r, snapshot_every > 0, rank)) {
 		fprintf(stderr, "puddle run: %s\n", r.err);
 		goto done;
+	}
+	if (stats_path) {
+		bool opened = true;
+		if (rank == 0) {
+			stats_file = fopen(stats_path, "w");
+			stats_rows = malloc((size_t)size * STATS_VALUES * sizeof *stats_rows);
+			if (!stats_file || !stats_rows) {
+				snprintf(r.err, sizeof r.err, "--mpi-stats: %s: %s", stats_path, stats_file ? "out of memory" : strerror(errno));
+				opened = false;
+			} else
+				fputs(stats_header, stats_file);
+		}
+		MPI_Bcast(&opened, 1, MPI_C_BOOL, 0, MPI_COMM_WORLD);
+		if (!opened) {
+			fprintf(stderr, "puddle run: %s\n", r.err);
+			goto done;
+		}
 	}
 	/* the earlier run wrote the frames up to the snapshot's, that one included */
 	if (rank == 0 && vtk && start > 0) cli_pvd_scan(&r.pvd, r.dir, start);
@@ -229,6 +277,9 @@ int cmd_run_mpi(int argc, char** argv)
 	MPI_Barrier(MPI_COMM_WORLD);
 	double started = cli_now(), stepping = 0;
 	long long halo_sum = 0;
+	double imbalance_sum = 0; /* process 0, --mpi-stats: over the frames, busiest owned / mean owned */
+	pdl_mpi_world_reset_stats(split);
+	pdl_mpi_world_stats before = pdl_mpi_world_get_stats(split);
 	/* the starting state is a frame too (frame 0); a resumed run wrote it before */
 	ok = start > 0 || frame_outputs(&r, 0, rank);
 	for (long long f = start; ok && f < total; ++f) {
@@ -236,6 +287,23 @@ int cmd_run_mpi(int argc, char** argv)
 		pdl_mpi_world_step(split);
 		stepping += cli_now() - t;
 		halo_sum += pdl_mpi_world_halo_count(split);
+		if (stats_path) {
+			pdl_mpi_world_stats now = pdl_mpi_world_get_stats(split);
+			double v[STATS_VALUES];
+			stats_values(&now, &before, v);
+			before = now;
+			MPI_Gather(v, STATS_VALUES, MPI_DOUBLE, stats_rows, STATS_VALUES, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+			if (rank == 0) {
+				double most = 0, sum = 0;
+				for (int p = 0; p < size; ++p) {
+					const double* w = stats_rows + (size_t)p * STATS_VALUES;
+					most = w[0] > most ? w[0] : most, sum += w[0];
+					fprintf(stats_file, "%lld,%d,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.6f,%.6f,%.6f,%.6f,%.6f\n", f + 1, p,
+					        w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8], w[9], w[10], w[11], w[12]);
+				}
+				imbalance_sum += sum > 0 ? most / (sum / size) : 1.0;
+			}
+		}
 		ok = frame_outputs(&r, f + 1, rank);
 		cli_progress_update(&progress, f + 1, pdl_world_time(world));
 	}
@@ -258,9 +326,38 @@ int cmd_run_mpi(int argc, char** argv)
 		if (r.exports || r.snapshots)
 			fprintf(out, "  wrote              %lld export frames, %lld snapshots (%s)\n", r.exports, r.snapshots, r.dir);
 	}
+	if (stats_path) { /* sums over the frames, then the mean, least and most over the processes */
+		pdl_mpi_world_stats st = pdl_mpi_world_get_stats(split);
+		double mine[6] = {st.exchange_seconds, st.step_seconds, st.build_seconds + st.keep_seconds, st.balance_seconds,
+		                  (double)st.bytes_sent, (double)st.messages_sent};
+		double lo[6], hi[6], sum[6];
+		MPI_Reduce(mine, lo, 6, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+		MPI_Reduce(mine, hi, 6, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+		MPI_Reduce(mine, sum, 6, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+		if (rank == 0) {
+			stats_ok = fclose(stats_file) == 0;
+			stats_file = NULL;
+			const double per = frames > 0 ? 1000.0 / (double)frames : 0.0; /* ms a frame */
+			if (!stats_ok) fprintf(stderr, "puddle run: --mpi-stats: %s: write failed\n", stats_path);
+			if (out && !quiet) {
+				fprintf(out, "  imbalance          %.3f (busiest process's particles / the mean, mean over the frames)\n",
+				        frames > 0 ? imbalance_sum / (double)frames : 1.0);
+				const char* names[4] = {"exchange", "step", "build + keep", "balance"};
+				for (int k = 0; k < 4; ++k)
+					fprintf(out, "  %-18s %.3f ms a frame (mean over processes; least %.3f, most %.3f)\n", names[k],
+					        sum[k] / size * per, lo[k] * per, hi[k] * per);
+				fprintf(out, "  sent               %.0f bytes in %.2f messages a process a frame\n",
+				        sum[4] / size * per / 1000.0, sum[5] / size * per / 1000.0);
+				fprintf(out, "  stats              %s\n", stats_path);
+			}
+		}
+		MPI_Bcast(&stats_ok, 1, MPI_C_BOOL, 0, MPI_COMM_WORLD); /* every process exits alike */
+	}
 	if (out && hash) fprintf(out, "  state hash (ids)   %016llx\n", (unsigned long long)h);
-	code = after == particles_before ? EXIT_OK : EXIT_FAILED;
+	code = after == particles_before && stats_ok ? EXIT_OK : EXIT_FAILED;
 done:
+	if (stats_file) fclose(stats_file);
+	free(stats_rows);
 	free(r.pvd.frames);
 	pdl_mpi_world_destroy(split);
 	pdl_world_destroy(world);

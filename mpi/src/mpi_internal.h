@@ -35,6 +35,7 @@ struct pdl_mpi_world {
 	uint32_t* ids;
 	int arrays_capacity;
 	int halo_count;
+	pdl_mpi_world_stats stats; /* this process's counts and times since creation or reset */
 	/* per owned particle: its density and pressure after the last step (for the files) */
 	float* owned_fields;
 	int owned_fields_capacity;

@@ -75,12 +75,14 @@ static bool cut_slabs(pdl_mpi_world* s)
 	if (ok) {
 		for (int i = 0; i < s->owned_count; ++i) mine[i] = s->owned[i].x[s->axis];
 		MPI_Allgather(&s->owned_count, 1, MPI_INT, counts, 1, MPI_INT, s->comm);
+		s->stats.collectives++;
 		for (int r = 0; r < s->size; ++r) displs[r] = n, n += counts[r];
 	}
 	float* all = ok ? malloc((size_t)(n > 0 ? n : 1) * sizeof *all) : NULL;
 	ok = ok && all;
 	if (ok) {
 		MPI_Allgatherv(mine, s->owned_count, MPI_FLOAT, all, counts, displs, MPI_FLOAT, s->comm);
+		s->stats.collectives++;
 		qsort(all, (size_t)n, sizeof *all, compare_floats);
 		s->cuts[0] = -INFINITY;
 		s->cuts[s->size] = INFINITY;
@@ -96,6 +98,7 @@ static bool unbalanced(pdl_mpi_world* s)
 	long long mine = s->owned_count, total = 0, most = 0;
 	MPI_Allreduce(&mine, &total, 1, MPI_LONG_LONG, MPI_SUM, s->comm);
 	MPI_Allreduce(&mine, &most, 1, MPI_LONG_LONG, MPI_MAX, s->comm);
+	s->stats.collectives += 2;
 	return s->size > 1 && (double)most > 1.1 * (double)total / s->size;
 }
 
@@ -207,6 +210,7 @@ pdl_mpi_world* pdl_mpi_world_create(pdl_world* world, MPI_Comm comm, pdl_error* 
 		return frame_ok != PDL_OK ? NULL : refuse(err, PDL_ERR_OUT_OF_MEMORY, "(out of memory)");
 	}
 	keep_slab(s);
+	s->stats = (pdl_mpi_world_stats){0}; /* the step's costs only, not the first cut's */
 	if (err) *err = (pdl_error){.id = PDL_OK, .value = NAN};
 	return s;
 }
@@ -246,6 +250,14 @@ static bool exchange(pdl_mpi_world* s, int* received)
 	MPI_Alltoall(s->send_counts, 1, MPI_INT, s->recv_counts, 1, MPI_INT, s->comm);
 	int got = 0;
 	for (int r = 0; r < n; ++r) s->recv_displs[r] = got, got += s->recv_counts[r];
+	for (int r = 0; r < n; ++r) {
+		if (r == s->rank) continue;
+		s->stats.bytes_sent += (long long)s->send_counts[r] * size;
+		s->stats.bytes_received += (long long)s->recv_counts[r] * size;
+		s->stats.messages_sent += s->send_counts[r] > 0;
+		s->stats.messages_received += s->recv_counts[r] > 0;
+	}
+	s->stats.collectives += 2;
 	if (!pdl_mpi_grow((void**)&s->recv, &s->recv_capacity, got, sizeof *s->recv)) return false;
 	for (int r = 0; r < n; ++r) {
 		s->send_counts[r] *= size, s->send_displs[r] *= size;
@@ -260,11 +272,17 @@ static bool exchange(pdl_mpi_world* s, int* received)
 
 void pdl_mpi_world_step(pdl_mpi_world* s)
 {
-	if (unbalanced(s)) cut_slabs(s);
+	double t0 = MPI_Wtime();
+	s->stats.frames++;
+	s->stats.owned += s->owned_count;
+	if (unbalanced(s)) cut_slabs(s), s->stats.recuts++;
+	double t1 = MPI_Wtime();
 	int got = 0;
 	bool ok = exchange(s, &got);
 	int all_ok = 0, mine_ok = ok;
 	MPI_Allreduce(&mine_ok, &all_ok, 1, MPI_INT, MPI_MIN, s->comm);
+	s->stats.collectives++;
+	double t2 = MPI_Wtime();
 	if (!all_ok) MPI_Abort(s->comm, 1); /* out of memory somewhere: no process can go on */
 	/* the slab and its halo, in id order, as this process's world */
 	ok = pdl_mpi_grow((void**)&s->arrays, &s->arrays_capacity, got, 6 * sizeof *s->arrays);
@@ -294,7 +312,10 @@ void pdl_mpi_world_step(pdl_mpi_world* s)
 	                        .material = s->materials, .id = s->ids, .next_id = s->next_id};
 	if (pdl_world_set_particles(s->world, &in, NULL) != PDL_OK) MPI_Abort(s->comm, 1);
 	s->halo_count = got - owned_now;
+	s->stats.halo += s->halo_count;
+	double t3 = MPI_Wtime();
 	pdl_world_step(s->world);
+	double t4 = MPI_Wtime();
 	/* keep the slab's particles (found by id among the received, which are in id order) */
 	pdl_particle_data d = pdl_world_particles(s->world);
 	if (!pdl_mpi_grow((void**)&s->owned, &s->owned_capacity, owned_now, sizeof *s->owned) ||
@@ -321,7 +342,17 @@ void pdl_mpi_world_step(pdl_mpi_world* s)
 		p->id = d.id[i], p->material = d.material[i];
 	}
 	s->owned_count = kept;
+	double t5 = MPI_Wtime();
+	s->stats.balance_seconds += t1 - t0;
+	s->stats.exchange_seconds += t2 - t1;
+	s->stats.build_seconds += t3 - t2;
+	s->stats.step_seconds += t4 - t3;
+	s->stats.keep_seconds += t5 - t4;
 }
+
+pdl_mpi_world_stats pdl_mpi_world_get_stats(const pdl_mpi_world* s) { return s->stats; }
+
+void pdl_mpi_world_reset_stats(pdl_mpi_world* s) { s->stats = (pdl_mpi_world_stats){0}; }
 
 /* The whole world's particles in id order at process 0 (count there; NULL elsewhere). */
 static packed_particle* gather(pdl_mpi_world* s, int* count)

@@ -53,6 +53,37 @@ void pdl_mpi_world_slab(const pdl_mpi_world* split, int* axis, float* lo, float*
 float pdl_mpi_world_halo(const pdl_mpi_world* split);
 int pdl_mpi_world_halo_count(const pdl_mpi_world* split);
 
+/** What pdl_mpi_world_step has cost this process since pdl_mpi_world_create or the last
+ * pdl_mpi_world_reset_stats: counts summed over the frames, and wall seconds (MPI_Wtime) of
+ * each part of the step. Bytes and messages count only what goes to or comes from other
+ * processes (not a process's own particles, which the all-to-all copies locally); a message
+ * is one non-empty part of the particles' all-to-all between two processes (the all-to-all of
+ * counts before it, 4 bytes to each process, and the allreduces are counted in collectives).
+ * docs/mpi.md ("Model") uses them; bench/mpi writes them per frame. */
+typedef struct pdl_mpi_world_stats {
+	long long frames;            /**< pdl_mpi_world_step calls */
+	long long owned;             /**< particles owned, summed over the frames (at each frame's start) */
+	long long halo;              /**< halo particles imported, summed over the frames */
+	long long bytes_sent;        /**< particle records sent to other processes (32 bytes each) */
+	long long bytes_received;    /**< particle records received from other processes */
+	long long messages_sent;     /**< non-empty sends to other processes */
+	long long messages_received; /**< non-empty receives from other processes */
+	long long collectives;       /**< MPI collective calls made by the step */
+	long long recuts;            /**< frames that cut the slabs anew (imbalance over 10%) */
+	double balance_seconds;      /**< the imbalance test and any re-cut (two allreduces; an
+	                                  allgather of every particle's coordinate when it re-cuts) */
+	double exchange_seconds;     /**< packing, the two all-to-alls and the id sort; includes the
+	                                  wait for slower processes, which the all-to-alls synchronise */
+	double build_seconds;        /**< the received particles set as this process's world */
+	double step_seconds;         /**< pdl_world_step of the slab and its halo */
+	double keep_seconds;         /**< picking the slab's particles out of the stepped world */
+} pdl_mpi_world_stats;
+
+/** This process's counts and times (not collective). */
+pdl_mpi_world_stats pdl_mpi_world_get_stats(const pdl_mpi_world* split);
+/** Sets them to zero (not collective). */
+void pdl_mpi_world_reset_stats(pdl_mpi_world* split);
+
 /* ---- the particles, for files ------------------------------------------------------------- */
 
 /** This process's own particles (its slab; not in id order) with their density and pressure of
