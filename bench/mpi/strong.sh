@@ -8,11 +8,4 @@
 #     bench/mpi/strong.sh
 #
 # Extra arguments go to scaling.py (e.g. --hash, --timeout 3600); scaling.py --help lists them.
-set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-default_launch='mpirun -np {np}'
-exec python3 "$here/scaling.py" strong \
-	--scene "${SCENE:-$(dirname "$(dirname "$here")")/scenes/dam-break-3d.json}" \
-	--particles "${PARTICLES:-1000000}" --procs "${PROCS:-1,2,4,8}" --threads "${THREADS:-1}" \
-	--frames "${FRAMES:-20}" --ppn "${PPN:-1}" --launch "${LAUNCH:-$default_launch}" \
-	--out "${OUT:-$here/results}" "$@"
+exec "$(dirname "$0")/scaling.sh" strong "$@"
