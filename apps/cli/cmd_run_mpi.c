@@ -193,13 +193,9 @@ int cmd_run_mpi(int argc, char** argv)
 		fprintf(stderr, "puddle run: %s: emitters and strokes are not split over processes yet (docs/mpi.md)\n", path);
 		ok = false;
 	}
-	/* as puddle run: rescaled before the scene hash a snapshot is checked against */
+	/* as puddle run: rescaled (with room for the count) before the scene hash a snapshot is
+	 * checked against */
 	if (ok && particles > 0) pdl_scene_scale_to_particles(scene, (double)particles);
-	/* a scene's max_particles (1M by default) is a cap, not memory set aside; the rescaled fill
-	 * comes out about right, within 10% (dam-break-3d asked for 1M makes 1,075,487), so a run
-	 * asked for more than half the cap gets twice what it asked, up to the core's 2^26 */
-	if (ok && particles > 0 && 2 * particles > scene->world.max_particles)
-		scene->world.max_particles = (int)(2 * particles < (1LL << 26) ? 2 * particles : (1LL << 26));
 	if (ok && threads >= 0) scene->world.threads = (int)threads;
 	pdl_scene_error serr;
 	pdl_world* world = ok ? pdl_scene_build_world(scene, &serr) : NULL;

@@ -450,10 +450,21 @@ void pdl_scene_scale(pdl_scene* s, float k)
 	}
 }
 
+/* A scene asked for `particles` gets room for them: its max_particles (a cap, not memory set
+ * aside; 1M by default) is raised to twice the count when the count is more than half of it, up
+ * to the core's 2^26 (src/validate.c), since the rescaled fill lands within about 10% of the
+ * count (dam-break-3d asked for 1M makes 1,075,487). */
+static void make_room_for(pdl_scene* s, double particles)
+{
+	const double most = (double)(1 << 26);
+	if (2 * particles > s->world.max_particles) s->world.max_particles = (int)(2 * particles < most ? 2 * particles : most);
+}
+
 float pdl_scene_scale_to_particles(pdl_scene* s, double particles)
 {
 	double now = pdl_scene_estimate_particles(s);
 	if (!s || !(now > 0) || !(particles > 0)) return 1;
+	make_room_for(s, particles);
 	/* particles grow with area (3D: volume): scale lengths by the square (cube) root, then once
 	 * more to absorb the lattice's rounding at the edges */
 	double (*root)(double) = scene_3d(s) ? cbrt : sqrt;

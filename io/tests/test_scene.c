@@ -716,6 +716,18 @@ static void test_scale_to_particles(void)
 	ENSURE_MSG(abs(n - 8000) < 800, "built %d", n);
 	pdl_world_destroy(w);
 	pdl_scene_destroy(s);
+	/* a count near the scene's cap gets room: dam-break-3d (cap 1M) asked for 1M (its fill
+	 * estimate lands over 1M) raises the cap to 2M; a small count leaves it */
+	s = pdl_scene_load(PUDDLE_SCENES_DIR "/dam-break-3d.json", NULL);
+	ENSURE(s && s->world.max_particles == 1000000);
+	pdl_scene_scale_to_particles(s, 1e6);
+	ENSURE_MSG(s->world.max_particles == 2000000, "max_particles %d", s->world.max_particles);
+	ENSURE_MSG(pdl_scene_estimate_particles(s) <= s->world.max_particles, "estimate %g", pdl_scene_estimate_particles(s));
+	pdl_scene_destroy(s);
+	s = pdl_scene_load(PUDDLE_SCENES_DIR "/dam-break-3d.json", NULL);
+	pdl_scene_scale_to_particles(s, 1e5);
+	ENSURE_MSG(s->world.max_particles == 1000000, "max_particles %d", s->world.max_particles);
+	pdl_scene_destroy(s);
 }
 
 /* Emitters add exactly what the estimate says, frame by frame, independent of the world. */

@@ -218,8 +218,9 @@ double pdl_scene_estimate_particles(const pdl_scene* scene);
  * of sound scales by sqrt(factor), as flow speeds do, so its Mach number and density error stay
  * the same. Used by `puddle bench --particles`. */
 void pdl_scene_scale(pdl_scene* scene, float factor);
-/** Scales the scene so that pdl_scene_estimate_particles() is about `particles`. Returns the
- * factor used. */
+/** Scales the scene so that pdl_scene_estimate_particles() is about `particles`, and raises
+ * world.max_particles to twice that where it is less (up to 2^26), so the rescaled scene builds.
+ * Returns the factor used. */
 float pdl_scene_scale_to_particles(pdl_scene* scene, double particles);
 
 /** Names for enums as they appear in scene files. The shape names are the 2D ones ("disc",
