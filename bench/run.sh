@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The standard benchmark table (issue 6): the dam breaks of bench/scenes at about 1k, 10k, 100k
-# and 1M particles (and the 100k one with 100 rigid bodies, issue 20), with 1 and 2 threads, each run RUNS times; plus slime with and without its
+# and 1M particles (and the 100k one with 100 rigid bodies and the same fluid without them, issue 20), with 1 and 2 threads, each run RUNS times; plus slime with and without its
 # springs at 20k particles; and the 3D dam breaks at about 10k and 100k (issue 7). Writes every run's rows to bench/results/latest-runs.csv and the
 # medians, with the machine they ran on, to bench/results/latest.md and latest.csv, and the
 # 100k step stage by stage to latest-stages.csv (and latest.md).
@@ -43,6 +43,10 @@ for run in $(seq 1 "$RUNS"); do
 		[ -n "$header" ] || { header=$(head -1 "$scratch/row.csv"); echo "run,$header" >"$runs_csv"; }
 		tail -n +2 "$scratch/row.csv" | sed "s/^/$run,/" >>"$runs_csv"
 	done
+	# issue 20's comparison: the same fluid particles with the bodies removed once built
+	"$PUDDLE" bench bench/scenes/dam-break-100k-bodies.json --without-bodies --threads "$THREADS" \
+		--steps "${steps[100k-bodies]}" --warmup "${warmup[100k-bodies]}" --csv "$scratch/row.csv" >/dev/null
+	tail -n +2 "$scratch/row.csv" | sed "s/^/$run,/" >>"$runs_csv"
 	for scene in scenes/slime.json "$scratch/slime-no-springs.json"; do
 		"$PUDDLE" bench "$scene" --particles 20000 --threads "$THREADS" --steps 100 --warmup 20 \
 			--csv "$scratch/row.csv" >/dev/null
@@ -119,6 +123,10 @@ on, off = get("slime", 2, True), get("slime-no-springs", 2, True)
 if on and off:
     c = on["median_ms_per_step"] / off["median_ms_per_step"]
     goal("slime with springs <= 2x the cost without (20k, 2 threads)", c <= 2, f"{c:.2f}x")
+bodies, same_fluid = get("bench-dam-break-100k-bodies", 2, True), get("bench-dam-break-100k-bodies-without-bodies", 2, True)
+if bodies and same_fluid:
+    c = bodies["median_ms_per_step"] / same_fluid["median_ms_per_step"] - 1
+    goal("issue 20: 100 bodies cost <= 15% over the same fluid without them (100k, 2 threads)", c <= 0.15, f"+{100 * c:.1f}%")
 goal("every run valid (no particle lost, no NaN)", all(t["valid"] for t in table), "yes" if all(t["valid"] for t in table) else "no")
 stages = list(csv.DictReader(open(f"{out}/latest-stages.csv")))
 if stages:

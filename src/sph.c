@@ -607,6 +607,7 @@ void pdl_sph_step(pdl_world* w, pdl_profile* prof)
 		w->time += dt;
 	}
 	if (bodies) pdl_bodies_end_frame(w, w->def.dt);
+	if (!bodies) prof->bodies = 0; /* what was summed is the timers' own cost between two stages */
 	prof->substeps = n;
 	prof->step = (float)(pdl_now_ms() - start);
 }

@@ -220,6 +220,7 @@ void pdl_world_step(pdl_world* w)
 		w->time += dt;
 	}
 	if (bodies) pdl_bodies_end_frame(w, w->def.dt);
+	if (!bodies) prof.bodies = 0; /* what was summed is the timers' own cost between two stages */
 	prof.step = (float)(pdl_now_ms() - start);
 	w->profile = prof;
 }

@@ -31,6 +31,9 @@ static const char usage[] =
 	"  --steps N          timed steps per row (default 100)\n"
 	"  --warmup N         untimed steps before (default 20)\n"
 	"  --csv FILE         also write the rows to FILE\n"
+	"  --without-bodies   remove each scene's rigid bodies once the world is built, so the row times\n"
+	"                     the same fluid particles without them (the scene is named\n"
+	"                     NAME-without-bodies); with bodies and without, the rows give their cost\n"
 	"  --stages           add the mean ms per step of each stage of the step (pdl_profile):\n"
 	"                     forces_ms,predict_ms,springs_ms,density_ms,relax_ms,boundaries_ms,\n"
 	"                     velocity_ms,bodies_ms\n"
@@ -79,8 +82,19 @@ typedef struct bench_row {
 	pdl_profile mean_stages; /* mean ms per step of each stage over the timed steps */
 } bench_row;
 
+/* Removes every body from a built world: the fluid the fill placed round them stays as it is, so a
+ * run of the result times the same particles with no bodies (the bodies' cost, issue 20). */
+static void remove_bodies(pdl_world* w)
+{
+	pdl_body_id ids[64];
+	int n;
+	bool removed = true;
+	while (removed && (n = pdl_world_bodies(w, ids, 64)) > 0)
+		for (int k = 0; k < n && k < 64; ++k) removed = pdl_world_remove_body(w, ids[k], NULL) == PDL_OK && removed;
+}
+
 static bool bench_one(const pdl_scene* base, double particles, int threads, long long steps, long long warmup,
-                      bench_row* row)
+                      bool without_bodies, bench_row* row)
 {
 	pdl_scene* s = pdl_scene_clone(base);
 	if (!s) return false;
@@ -94,6 +108,7 @@ static bool bench_one(const pdl_scene* base, double particles, int threads, long
 		pdl_scene_destroy(s);
 		return false;
 	}
+	if (without_bodies) remove_bodies(w);
 	double* ms = malloc((size_t)steps * sizeof *ms);
 	bool ok = ms != NULL;
 	pdl_profile sum = {0};
@@ -143,8 +158,8 @@ static bool bench_one(const pdl_scene* base, double particles, int threads, long
 
 int cmd_bench(int argc, char** argv)
 {
-	static const char* const known[] = {"--particles", "--threads", "--steps", "--warmup", "--csv", "--stages", "--help"};
-	bool stages = false;
+	static const char* const known[] = {"--particles", "--threads", "--steps", "--warmup", "--csv", "--stages", "--without-bodies", "--help"};
+	bool stages = false, without_bodies = false;
 	long long particles[32] = {0}, threads[32] = {0}, steps = 100, warmup = 20;
 	int particle_count = 0, thread_count = 0, scene_count = 0;
 	const char* csv_path = NULL;
@@ -170,6 +185,8 @@ int cmd_bench(int argc, char** argv)
 			ok = (v = cli_option_value("bench", argc, argv, &i)) && cli_parse_int("bench", a, v, 0, 1000000, &warmup);
 		} else if (strcmp(a, "--stages") == 0) {
 			stages = true;
+		} else if (strcmp(a, "--without-bodies") == 0) {
+			without_bodies = true;
 		} else if (strcmp(a, "--csv") == 0) {
 			ok = (csv_path = cli_option_value("bench", argc, argv, &i)) != NULL;
 		} else if (a[0] == '-' && a[1]) {
@@ -226,14 +243,14 @@ int cmd_bench(int argc, char** argv)
 		for (int p = 0; exit_code == EXIT_OK && p < particle_count; ++p)
 			for (int t = 0; exit_code == EXIT_OK && t < thread_count; ++t) {
 				bench_row row;
-				if (!bench_one(loaded[i], (double)particles[p], (int)threads[t], steps, warmup, &row)) {
+				if (!bench_one(loaded[i], (double)particles[p], (int)threads[t], steps, warmup, without_bodies, &row)) {
 					exit_code = EXIT_FAILED;
 					break;
 				}
 				double sps = row.median_ms > 0 ? 1000.0 / row.median_ms : 0;
 				char line[512];
-				int len = snprintf(line, sizeof line, "%s,%d,%d,%lld,%.4f,%.2f,%.0f,%.2f,%.0f,%d", loaded[i]->name,
-				                   row.particles, row.threads, row.steps, row.median_ms, sps, sps * row.particles,
+				int len = snprintf(line, sizeof line, "%s%s,%d,%d,%lld,%.4f,%.2f,%.0f,%.2f,%.0f,%d", loaded[i]->name,
+				                   without_bodies ? "-without-bodies" : "", row.particles, row.threads, row.steps, row.median_ms, sps, sps * row.particles,
 				                   row.mean_neighbours, row.bytes_per_particle, row.valid ? 1 : 0);
 				const pdl_profile* m = &row.mean_stages;
 				if (stages && len > 0 && len < (int)sizeof line)

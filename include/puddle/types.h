@@ -400,7 +400,7 @@ typedef struct pdl_profile {
 	float density;    /**< first neighbour pass: densities, pressures, viscosity impulses */
 	float relax;      /**< second neighbour pass: relaxation displacements */
 	float boundaries; /**< collisions with containers and obstacles */
-	/** rigid bodies: their coupling to the fluid, contacts and integration */
+	/** rigid bodies: their coupling to the fluid, contacts and integration (0 without bodies) */
 	float bodies;
 	float velocity;   /**< velocity from positions */
 	/** Solver substeps the last pdl_world_step() took: world.substeps for Clavet, the CFL

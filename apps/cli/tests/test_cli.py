@@ -3,6 +3,7 @@
 written), info, exports (VTK parsed with xml.etree, PLY, CSV), snapshots and resume, video,
 bench, surfaces. Usage: test_cli.py PUDDLE SCENES_DIR [TEST_NAME...] (default: every test)"""
 import csv
+import io
 import json
 import os
 import shutil
@@ -232,6 +233,21 @@ def test_bench(work):
         check(abs(int(r["particles"]) - 600) < 120, f"particles {r['particles']}")
         check(float(r["steps_per_s"]) > 0 and float(r["mean_neighbours"]) > 5, f"row {r}")
     check([r["threads"] for r in rows] == ["1", "2"], f"threads {[r['threads'] for r in rows]}")
+    # --without-bodies: the same fluid particles, the bodies removed once built (issue 20's row);
+    # the bodies' stage is timed with them and is zero without
+    stage_rows = {}
+    for extra in ([], ["--without-bodies"]):
+        rc, out, err = run("bench", os.path.join(SCENES, "float.json"), "--threads", "1", "--steps", "3",
+                           "--warmup", "1", "--stages", *extra)
+        check(rc == 0, f"bench float {extra}: {rc} {err!r}")
+        r = next(csv.DictReader(io.StringIO(out)))
+        stage_rows[r["scene"]] = r
+    check(sorted(stage_rows) == ["float", "float-without-bodies"], f"scenes {sorted(stage_rows)}")
+    with_bodies, without = stage_rows["float"], stage_rows["float-without-bodies"]
+    check(with_bodies["particles"] == without["particles"] and without["valid"] == "1",
+          f"same fluid: {with_bodies['particles']} against {without['particles']}")
+    check(float(with_bodies["bodies_ms"]) > 0 and float(without["bodies_ms"]) == 0,
+          f"bodies_ms {with_bodies['bodies_ms']} / {without['bodies_ms']}")
 
 
 def test_surface(work):
