@@ -371,6 +371,21 @@ uint64_t pdl_world_hash(const pdl_world* w)
 	return h;
 }
 
+double pdl_world_grid_cells(const pdl_world* w, pdl_vec3 lo, pdl_vec3 hi)
+{
+	if (!w) return 0;
+	const bool three = w->def.dimensions == 3;
+	/* the build's cell size (grid.c, pdl_grid_build) */
+	const double inv = (three ? PDL_GRID_CELLS_PER_H_3D : PDL_GRID_CELLS_PER_H_2D) / (double)w->def.interaction_radius;
+	const double a[3] = {lo.x, lo.y, lo.z}, b[3] = {hi.x, hi.y, hi.z};
+	double cells = 1;
+	for (int k = 0; k < (three ? 3 : 2); ++k) {
+		if (!(b[k] >= a[k]) || !isfinite(b[k] - a[k])) return 0;
+		cells *= floor(b[k] * inv) - floor(a[k] * inv) + 1;
+	}
+	return cells;
+}
+
 pdl_grid_frame pdl_default_grid_frame(void) { return (pdl_grid_frame){.axes = {-1, -1, -1}, .dense_cells = 0, .gather_passes = false}; }
 
 pdl_error_id pdl_world_set_grid_frame(pdl_world* w, const pdl_grid_frame* frame, pdl_error* err)

@@ -131,6 +131,25 @@ static void test_grid_frame_is_deterministic(void)
 	}
 }
 
+/* pdl_world_grid_cells counts the grid's cells over a box (h / 2 wide in 2D, h in 3D): what a
+ * split world's dense_cells must cover (mpi/src/mpi_world.c). */
+static void test_grid_cells_of_a_box(void)
+{
+	for (int three = 0; three < 2; ++three) {
+		pdl_world* w = three ? worlds_dam_break_3d(1, PDL_SOLVER_CLAVET) : worlds_dam_break(1);
+		const float h = pdl_world_get_def(w).interaction_radius;
+		/* 10 h x 5 h x 2 h from the origin, a quarter cell in: 2D 21 x 11 cells, 3D 11 x 6 x 3 */
+		pdl_vec3 lo = {0.25f * h, 0.25f * h, 0.25f * h}, hi = {10.25f * h, 5.25f * h, 2.25f * h};
+		double cells = pdl_world_grid_cells(w, lo, hi);
+		printf("  %s: %.0f cells\n", three ? "3D" : "2D", cells);
+		ENSURE(cells == (three ? 11.0 * 6 * 3 : 21.0 * 11));
+		ENSURE(pdl_world_grid_cells(w, hi, lo) == 0);
+		ENSURE(pdl_world_grid_cells(w, lo, (pdl_vec3){NAN, hi.y, hi.z}) == 0);
+		ENSURE(pdl_world_grid_cells(NULL, lo, hi) == 0);
+		pdl_world_destroy(w);
+	}
+}
+
 int main(void)
 {
 	RUN_TEST(test_hash_equal_across_thread_counts);
@@ -139,5 +158,6 @@ int main(void)
 	RUN_TEST(test_hash_equal_with_sort_bands);
 	RUN_TEST(test_hash_equal_across_simd_backends);
 	RUN_TEST(test_grid_frame_is_deterministic);
+	RUN_TEST(test_grid_cells_of_a_box);
 	return TEST_SUMMARY();
 }

@@ -7,8 +7,8 @@
  * layer keeps each process's slab. What one process prints is printed once, by process 0: the
  * progress, the summary, and every error (a bad scene or option is found alike by every process,
  * which all exit 2; a file one process cannot write is reported by process 0 with that process's
- * reason, and all exit 1). This version runs the Clavet solver on scenes without emitters,
- * strokes, springs or bodies; it writes ParaView pieces, CSV, PLY and snapshots (collectively,
+ * reason, and all exit 1). This version runs the Clavet solver on scenes without springs or
+ * bodies (strokes and emitters each frame through the layer's frame function); it writes ParaView pieces, CSV, PLY and snapshots (collectively,
  * mpi/src/mpi_files.c) and resumes from any snapshot, whatever process count wrote it. */
 #include "cli.h"
 
@@ -42,6 +42,27 @@ bool cli_under_mpi(void)
 	const char* size = getenv("OMPI_COMM_WORLD_SIZE");
 	const char* forced = getenv("PUDDLE_UNDER_MPI");
 	return (size && *size) || (forced && strcmp(forced, "1") == 0);
+}
+
+/* The scene's strokes (pointers) and emitters for one frame, on each process's world: the
+ * layer's frame function (pdl_mpi_frame_fn). */
+typedef struct scene_frame {
+	const pdl_scene* scene;
+	long long frame;   /* the frame about to be stepped */
+	long long emitted; /* particles the emitters added so far */
+} scene_frame;
+
+static bool apply_scene_frame(pdl_world* world, void* context, char* err, size_t err_size)
+{
+	scene_frame* f = context;
+	pdl_scene_error serr;
+	int added = pdl_scene_apply_frame(f->scene, world, f->frame, &serr);
+	if (added < 0) {
+		snprintf(err, err_size, "%s", serr.message);
+		return false;
+	}
+	f->emitted += added;
+	return true;
 }
 
 /* --mpi-stats: one row per frame and process, gathered to process 0 (the columns of
@@ -189,10 +210,6 @@ int cmd_run_mpi(int argc, char** argv)
 	if (ok && steps > 0 && seconds > 0) fprintf(stderr, "puddle run: --steps and --seconds both say how long; give one\n"), ok = false;
 	pdl_scene* scene = ok ? cli_load_scene(path) : NULL;
 	ok = ok && scene;
-	if (ok && (scene->emitter_count > 0 || scene->stroke_count > 0)) {
-		fprintf(stderr, "puddle run: %s: emitters and strokes are not split over processes yet (docs/mpi.md)\n", path);
-		ok = false;
-	}
 	/* as puddle run: rescaled (with room for the count) before the scene hash a snapshot is
 	 * checked against */
 	if (ok && particles > 0) pdl_scene_scale_to_particles(scene, (double)particles);
@@ -283,9 +300,15 @@ int cmd_run_mpi(int argc, char** argv)
 	pdl_mpi_world_stats before = pdl_mpi_world_get_stats(split);
 	/* the starting state is a frame too (frame 0); a resumed run wrote it before */
 	ok = start > 0 || frame_outputs(&r, 0, rank);
+	scene_frame frame_input = {.scene = scene};
+	pdl_mpi_world_set_frame_fn(split, apply_scene_frame, &frame_input);
 	for (long long f = start; ok && f < total; ++f) {
 		double t = cli_now();
-		pdl_mpi_world_step(split);
+		frame_input.frame = f;
+		if (!pdl_mpi_world_step(split, r.err, sizeof r.err)) {
+			ok = false; /* the same reason on every process; printed once below */
+			break;
+		}
 		stepping += cli_now() - t;
 		halo_sum += pdl_mpi_world_halo_count(split);
 		if (stats_path) {
@@ -355,7 +378,7 @@ int cmd_run_mpi(int argc, char** argv)
 		MPI_Bcast(&stats_ok, 1, MPI_C_BOOL, 0, MPI_COMM_WORLD); /* every process exits alike */
 	}
 	if (out && hash) fprintf(out, "  state hash (ids)   %016llx\n", (unsigned long long)h);
-	code = after == particles_before && stats_ok ? EXIT_OK : EXIT_FAILED;
+	code = after == particles_before + frame_input.emitted && stats_ok ? EXIT_OK : EXIT_FAILED;
 done:
 	if (stats_file) fclose(stats_file);
 	free(stats_rows);

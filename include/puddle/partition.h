@@ -35,6 +35,10 @@ typedef struct pdl_grid_frame {
 	bool gather_passes;
 } pdl_grid_frame;
 
+/** The cells of the world's neighbour grid that the box [lo, hi] (world units; z ignored in
+ * 2D) spans: what dense_cells must reach for a grid over that box to be dense. 0 when the box
+ * is empty or not finite. (The cells are h / 2 wide in 2D and h in 3D; callers need not know.) */
+double pdl_world_grid_cells(const pdl_world* world, pdl_vec3 lo, pdl_vec3 hi);
 /** The default frame: axes -1, -1, -1, dense_cells 0, gather_passes false. */
 pdl_grid_frame pdl_default_grid_frame(void);
 /** Sets the world's grid frame. Fails (nothing changed) with PDL_ERR_GRID_FRAME_AXES when the

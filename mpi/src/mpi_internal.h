@@ -25,6 +25,11 @@ struct pdl_mpi_world {
 	float* cuts;      /* size + 1: process r owns [cuts[r], cuts[r + 1]); the ends are infinite */
 	float halo;       /* world units */
 	uint32_t next_id; /* the whole world's next particle id */
+	long long total;  /* the whole world's particles at the start of the last step */
+	pdl_mpi_frame_fn frame_fn; /* the caller's part of each frame (pointers, emitters), or NULL */
+	void* frame_context;
+	bool* new_owned; /* per particle the frame function added (id - next_id): in this slab */
+	int new_owned_capacity;
 	packed_particle *owned, *send, *recv;
 	int owned_count, owned_capacity, send_capacity, recv_capacity;
 	int *send_counts, *send_displs, *recv_counts, *recv_displs;

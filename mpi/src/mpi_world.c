@@ -99,6 +99,7 @@ static bool unbalanced(pdl_mpi_world* s)
 	MPI_Allreduce(&mine, &total, 1, MPI_LONG_LONG, MPI_SUM, s->comm);
 	MPI_Allreduce(&mine, &most, 1, MPI_LONG_LONG, MPI_MAX, s->comm);
 	s->stats.collectives += 2;
+	s->total = total;
 	return s->size > 1 && (double)most > 1.1 * (double)total / s->size;
 }
 
@@ -134,6 +135,36 @@ static void keep_slab(pdl_mpi_world* s)
 			s->owned[kept++] = s->owned[i];
 		}
 	s->owned_count = kept;
+}
+
+/* The grid cells (pdl_world_grid_cells) over the box of the particles (lo, hi) and every
+ * container, with h of margin on each side; 0 when there is nothing finite to measure. */
+static double container_cells(const pdl_world* world, const float lo[3], const float hi[3], float h)
+{
+	double a[3], b[3];
+	for (int k = 0; k < 3; ++k) a[k] = lo[k], b[k] = hi[k];
+	for (int id = 0; id < pdl_world_boundary_id_limit(world); ++id) {
+		pdl_boundary_def def;
+		if (!pdl_world_get_boundary(world, id, &def)) continue;
+		double r[3];
+		if (def.kind == PDL_BOUNDARY_CIRCLE_CONTAINER) {
+			r[0] = r[1] = r[2] = def.radius;
+		} else if (def.kind == PDL_BOUNDARY_BOX_CONTAINER) { /* turned about z by angle */
+			double c = fabs(cos((double)def.angle)), sn = fabs(sin((double)def.angle));
+			r[0] = c * def.half_extents.x + sn * def.half_extents.y;
+			r[1] = sn * def.half_extents.x + c * def.half_extents.y;
+			r[2] = def.half_extents.z;
+		} else {
+			continue;
+		}
+		const double at[3] = {def.position.x, def.position.y, def.position.z};
+		for (int k = 0; k < 3; ++k) {
+			a[k] = at[k] - r[k] < a[k] ? at[k] - r[k] : a[k];
+			b[k] = at[k] + r[k] > b[k] ? at[k] + r[k] : b[k];
+		}
+	}
+	return pdl_world_grid_cells(world, (pdl_vec3){(float)(a[0] - h), (float)(a[1] - h), (float)(a[2] - h)},
+	                            (pdl_vec3){(float)(b[0] + h), (float)(b[1] + h), (float)(b[2] + h)});
 }
 
 static pdl_mpi_world* refuse(pdl_error* err, pdl_error_id id, const char* what)
@@ -197,9 +228,16 @@ pdl_mpi_world* pdl_mpi_world_create(pdl_world* world, MPI_Comm comm, pdl_error* 
 		if (hi[mid] - lo[mid] > hi[fast] - lo[fast]) fast = mid, mid = 3 - slow - fast;
 		frame.axes[0] = fast, frame.axes[1] = mid, frame.axes[2] = slow;
 	}
-	/* dense for the whole world and every slab alike: 64 cells a particle, at most 2^24 */
-	long long cells = 64LL * (d.count > 0 ? d.count : 1);
-	frame.dense_cells = (uint32_t)(cells < (1LL << 24) ? cells : (1LL << 24));
+	/* Dense for the whole world and every slab alike. The grid is dense when its box has at
+	 * most max(dense_cells, its hash table) cells, and the table grows with the particles a
+	 * process holds, so a dense_cells short of the whole world's box would let the whole world
+	 * (many particles, a big table) be dense and a slab (few) be hashed: other passes, other
+	 * bits (an emitter's world, which starts empty, did that). So dense_cells covers the
+	 * containers' box (and the particles'), where the fluid stays; at least 64 cells a
+	 * particle; at most 2^24. */
+	double cells = 64.0 * (d.count > 0 ? d.count : 1), box = container_cells(world, lo, hi, h);
+	cells = box > cells ? box : cells;
+	frame.dense_cells = (uint32_t)(cells < (double)(1 << 24) ? cells : (double)(1 << 24));
 	frame.gather_passes = true; /* the pair passes' slabs depend on the particle count */
 	pdl_error_id frame_ok = pdl_world_set_grid_frame(world, &frame, err);
 	/* the halo: a neighbour pass reaches h, and a Clavet substep has four (viscosity and
@@ -222,6 +260,7 @@ void pdl_mpi_world_destroy(pdl_mpi_world* s)
 	free(s->owned), free(s->send), free(s->recv), free(s->recv_owned);
 	free(s->arrays), free(s->materials), free(s->ids);
 	free(s->owned_fields), free(s->out_arrays), free(s->out_materials), free(s->out_ids);
+	free(s->new_owned);
 	free(s);
 }
 
@@ -270,7 +309,55 @@ static bool exchange(pdl_mpi_world* s, int* received)
 	return true;
 }
 
-void pdl_mpi_world_step(pdl_mpi_world* s)
+void pdl_mpi_world_set_frame_fn(pdl_mpi_world* s, pdl_mpi_frame_fn fn, void* context)
+{
+	s->frame_fn = fn;
+	s->frame_context = context;
+}
+
+/* The caller's part of the frame on this process's world (slab and halo, set): pointers act
+ * on each particle alone, so setting them everywhere is what one process does; new particles
+ * come with the whole world's next ids in every process, and the process whose slab holds one
+ * (by where it starts, as every particle's owner is by its place at the frame's start) keeps
+ * it. Returns the particles added (the same in every process), or -1 on every process with err
+ * the first failing process's reason. Collective. */
+static int apply_frame_fn(pdl_mpi_world* s, char* err, size_t err_size)
+{
+	const int before = pdl_world_particle_count(s->world);
+	bool ok = s->frame_fn(s->world, s->frame_context, err, err_size);
+	const int added = pdl_world_particle_count(s->world) - before;
+	long long counts[2] = {added, -(long long)added}, most[2];
+	MPI_Allreduce(counts, most, 2, MPI_LONG_LONG, MPI_MAX, s->comm);
+	s->stats.collectives++;
+	const long long max_particles = pdl_world_get_def(s->world).max_particles;
+	if (ok && most[0] != -most[1]) {
+		snprintf(err, err_size, "the frame function added %lld particles on one process and %lld on another; "
+		         "it must do the same on every process", -most[1], most[0]);
+		ok = false;
+	} else if (ok && s->total + added > max_particles) {
+		/* one process's world holds only its slab and halo, so its own cap check cannot see this */
+		snprintf(err, err_size, "the frame's %d new particles make %lld, more than world.max_particles (%lld)", added,
+		         s->total + added, max_particles);
+		ok = false;
+	}
+	if (ok && !pdl_mpi_grow((void**)&s->new_owned, &s->new_owned_capacity, added, sizeof *s->new_owned)) {
+		snprintf(err, err_size, "out of memory");
+		ok = false;
+	}
+	if (ok && added > 0) { /* which of them are this process's: by id, as the keeping looks them up */
+		pdl_particle_data d = pdl_world_particles(s->world);
+		for (int i = 0; i < d.count; ++i) {
+			if (d.id[i] < s->next_id) continue;
+			uint32_t k = d.id[i] - s->next_id;
+			float c = s->axis == 0 ? d.x[i] : s->axis == 1 ? d.y[i] : d.z[i];
+			if (k < (uint32_t)added) s->new_owned[k] = owner_of(s, c) == s->rank;
+		}
+	}
+	if (!pdl_mpi_agree(s->comm, ok, err, err_size)) return -1;
+	return added;
+}
+
+bool pdl_mpi_world_step(pdl_mpi_world* s, char* err, size_t err_size)
 {
 	double t0 = MPI_Wtime();
 	s->stats.frames++;
@@ -313,27 +400,34 @@ void pdl_mpi_world_step(pdl_mpi_world* s)
 	if (pdl_world_set_particles(s->world, &in, NULL) != PDL_OK) MPI_Abort(s->comm, 1);
 	s->halo_count = got - owned_now;
 	s->stats.halo += s->halo_count;
+	const int added = s->frame_fn ? apply_frame_fn(s, err, err_size) : 0;
+	if (added < 0) return false;
 	double t3 = MPI_Wtime();
 	pdl_world_step(s->world);
 	double t4 = MPI_Wtime();
 	/* keep the slab's particles (found by id among the received, which are in id order) */
 	pdl_particle_data d = pdl_world_particles(s->world);
-	if (!pdl_mpi_grow((void**)&s->owned, &s->owned_capacity, owned_now, sizeof *s->owned) ||
-	    !pdl_mpi_grow((void**)&s->owned_fields, &s->owned_fields_capacity, owned_now, 2 * sizeof *s->owned_fields))
+	if (!pdl_mpi_grow((void**)&s->owned, &s->owned_capacity, owned_now + added, sizeof *s->owned) ||
+	    !pdl_mpi_grow((void**)&s->owned_fields, &s->owned_fields_capacity, owned_now + added, 2 * sizeof *s->owned_fields))
 		MPI_Abort(s->comm, 1);
 	int kept = 0;
 	for (int i = 0; i < d.count; ++i) {
-		int lo = 0, hi = got - 1, at = -1;
+		if (d.id[i] >= s->next_id) { /* added by the frame function this frame */
+			uint32_t k = d.id[i] - s->next_id;
+			if (k >= (uint32_t)added || !s->new_owned[k]) continue;
+		} else {
+			int lo = 0, hi = got - 1, at = -1;
 		while (lo <= hi) {
 			int mid = (lo + hi) / 2;
 			if (s->ids[mid] == d.id[i]) {
 				at = mid;
 				break;
 			}
-			if (s->ids[mid] < d.id[i]) lo = mid + 1;
-			else hi = mid - 1;
+				if (s->ids[mid] < d.id[i]) lo = mid + 1;
+				else hi = mid - 1;
+			}
+			if (at < 0 || !s->recv_owned[at]) continue;
 		}
-		if (at < 0 || !s->recv_owned[at]) continue;
 		s->owned_fields[2 * kept] = d.density ? d.density[i] : 0.0f;
 		s->owned_fields[2 * kept + 1] = d.pressure ? d.pressure[i] : 0.0f;
 		packed_particle* p = &s->owned[kept++];
@@ -342,12 +436,14 @@ void pdl_mpi_world_step(pdl_mpi_world* s)
 		p->id = d.id[i], p->material = d.material[i];
 	}
 	s->owned_count = kept;
+	s->next_id += (uint32_t)added;
 	double t5 = MPI_Wtime();
 	s->stats.balance_seconds += t1 - t0;
 	s->stats.exchange_seconds += t2 - t1;
 	s->stats.build_seconds += t3 - t2;
 	s->stats.step_seconds += t4 - t3;
 	s->stats.keep_seconds += t5 - t4;
+	return true;
 }
 
 pdl_mpi_world_stats pdl_mpi_world_get_stats(const pdl_mpi_world* s) { return s->stats; }

@@ -1,21 +1,30 @@
 #!/usr/bin/env python3
 """puddle over MPI (docs/mpi.md): `mpirun -np N puddle run SCENE --hash` gives the same state hash
-for N = 1, 2, 3, 4 processes and 1 or 2 threads each, in 2D and 3D; a bad scene or a world the
+for N = 1, 2, 3, 4 processes and 1 or 2 threads each, in 2D and 3D, with strokes and emitters
+(which add as many particles as in one process); a bad scene or a world the
 layer cannot split is reported once, and every process exits 2.
 
     mpi_test.py --puddle build/apps/cli/puddle --scenes scenes [--mpirun mpirun]
 """
+import json
+import os
 import re
+import shutil
 import sys
+import tempfile
 
-from mpi_common import arguments, check, mpirun, summary
+from mpi_common import arguments, check, mpirun, plain, state_hash, summary
 
 
 def main():
     a = arguments()
+    work = tempfile.mkdtemp(prefix="puddle-mpi-")
 
-    # (scene, frames): 2D and 3D Clavet, one material and three of different masses
-    for scene, frames in (("dam-break", 60), ("dam-break-3d", 20), ("stratify", 40), ("drop", 40)):
+    # (scene, frames): 2D and 3D Clavet, one material and three of different masses; scripted
+    # strokes (blobs: the first stroke acts in frames 180-252) and emitters (obstacles, lava:
+    # they start empty and every particle comes from the emitter, added on every process)
+    for scene, frames in (("dam-break", 60), ("dam-break-3d", 20), ("stratify", 40), ("drop", 40),
+                          ("blobs", 240), ("obstacles", 400), ("lava", 300)):
         hashes = {}
         for n in (1, 2, 3, 4):
             threads = 2 if n % 2 else 1
@@ -32,6 +41,28 @@ def main():
                       "particles a process a frame", flush=True)
         check(len(set(hashes.values())) == 1 and len(hashes) == 4,
               f"{scene}: the same hash for 1, 2, 3 and 4 processes ({sorted(set(hashes.values()))})")
+        if scene in ("obstacles", "lava"):  # the emitters add what they add in one process
+            code, out, err = plain(a, [f"{a.scenes}/{scene}.json", "--steps", str(frames), "--out", work])
+            alone = re.search(r"particles\s+(\d+)\n", out)
+            code, out, err = mpirun(a, 3, [f"{a.scenes}/{scene}.json", "--steps", str(frames), "--hash"])
+            split = re.search(r"particles\s+\d+ -> (\d+)", out)
+            check(alone is not None and split is not None and alone.group(1) == split.group(1) and
+                  int(alone.group(1)) > 100,
+                  f"{scene}: {split.group(1) if split else '?'} particles emitted over 3 processes, "
+                  f"{alone.group(1) if alone else '?'} in one")
+
+    # the strokes act: blobs without them ends elsewhere (the split run does not drop the pointers)
+    with open(f"{a.scenes}/blobs.json") as f:
+        still = json.load(f)
+    still.pop("strokes")
+    still_path = os.path.join(work, "blobs-still.json")
+    with open(still_path, "w") as f:
+        json.dump(still, f)
+    code, out, err = mpirun(a, 2, [still_path, "--steps", "240", "--hash"])
+    without = state_hash(out)
+    code, out, err = mpirun(a, 2, [f"{a.scenes}/blobs.json", "--steps", "240", "--hash"])
+    check(without is not None and state_hash(out) not in (None, without),
+          f"blobs: strokes change the state ({state_hash(out)} with, {without} without)")
 
     # refusals: reported once (by process 0), exit 2 from mpirun (every process exits 2)
     for args, what in (([f"{a.scenes}/no-such-scene.json"], "a missing scene"),
@@ -43,6 +74,7 @@ def main():
         check(code == 2 and len(lines) == 1,
               f"{what}: exit {code} (want 2), {len(lines)} message line(s): {lines[:1]}")
 
+    shutil.rmtree(work, ignore_errors=True)
     return summary()
 
 

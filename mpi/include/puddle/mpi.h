@@ -4,7 +4,8 @@
  *
  *     pdl_world* world = pdl_scene_build_world(scene, &err);   // every process, the same scene
  *     pdl_mpi_world* split = pdl_mpi_world_create(world, MPI_COMM_WORLD, &perr);
- *     for (int frame = 0; frame < 600; ++frame) pdl_mpi_world_step(split);
+ *     char why[256];
+ *     for (int frame = 0; frame < 600; ++frame) pdl_mpi_world_step(split, why, sizeof why);
  *     uint64_t hash = pdl_mpi_world_hash(split);                 // the same for any process count
  *     pdl_mpi_world_destroy(split);                              // the world stays the caller's
  *
@@ -36,10 +37,26 @@ pdl_mpi_world* pdl_mpi_world_create(pdl_world* world, MPI_Comm comm, pdl_error* 
 /** Frees the layer's buffers; the world is the caller's (it holds this process's last halo). */
 void pdl_mpi_world_destroy(pdl_mpi_world* split);
 
+/** What a caller does to the world each frame before it steps, as it would call it before
+ * pdl_world_step in one process: set or clear pointers (pdl_world_set_pointer), add particles
+ * (pdl_world_fill), or both (a scene's strokes and emitters: pdl_scene_apply_frame). It is called
+ * on every process with that process's world (its slab and halo, in id order, the next id the
+ * whole world's) and must do the same on each: a pointer acts on each particle alone, so every
+ * process setting it acts as one process would, and every process adds the same new particles
+ * with the same ids; each then keeps those in its slab. Returns false with a reason in err
+ * (err_size bytes) to fail the frame. */
+typedef bool (*pdl_mpi_frame_fn)(pdl_world* world, void* context, char* err, size_t err_size);
+/** Sets the frame function (NULL: none) and the context it is called with. Not collective, but
+ * every process must set the same. */
+void pdl_mpi_world_set_frame_fn(pdl_mpi_world* split, pdl_mpi_frame_fn fn, void* context);
 /** One frame of the whole world: each process gets the particles within its halo from the
- * others, steps its slab plus halo as an ordinary world (pdl_world_step) and keeps its slab's,
- * whose state is then the same, bit for bit, as one process stepping the whole world. */
-void pdl_mpi_world_step(pdl_mpi_world* split);
+ * others, calls the frame function, steps its slab plus halo as an ordinary world
+ * (pdl_world_step) and keeps its slab's, whose state is then the same, bit for bit, as one
+ * process stepping the whole world. Returns true on every process, or false on every process
+ * with err (err_size, the same everywhere) the reason: the frame function failed on a process,
+ * added different particle counts on different processes, or added more than the world's
+ * max_particles holds (the frame is then not stepped). */
+bool pdl_mpi_world_step(pdl_mpi_world* split, char* err, size_t err_size);
 
 /** FNV-1a 64 of the whole world's particles in id order (positions, velocities, materials,
  * ids): the same on every process, and the same for any process and thread count. */
