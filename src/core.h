@@ -218,6 +218,7 @@ struct pdl_world {
 	/* SPH: the walls' share of the kernel sums, tabulated on the first SPH step (sph.c):
 	 * entry t is for a wall at distance t / PDL_SPH_WALL_TABLE h */
 	bool sph_wall_ready;
+	int next_substeps; /* SPH: the next step's substeps when > 0 (pdl_world_set_next_substeps) */
 	float sph_wall_density[PDL_SPH_WALL_TABLE + 1];
 	float sph_wall_force[PDL_SPH_WALL_TABLE + 1];
 };
@@ -390,6 +391,8 @@ void pdl_stage_velocity(pdl_world* w, float dt);   /* 7. v = (x - x_prev) / dt *
 /* The substeps the CFL rule asks for in the next pdl_world_step(), in [max(1, substeps),
  * max_substeps] */
 int pdl_sph_substeps(const pdl_world* w);
+/* The same rule for a given fastest particle's squared speed (pdl_world_cfl_substeps). */
+int pdl_sph_substeps_for(const pdl_world* w, float v2max);
 /* One pdl_world_step() of an SPH world: CFL substeps, each forces, grid, density, forces and
  * symplectic Euler, boundaries, velocity. Fills *prof. */
 void pdl_sph_step(pdl_world* w, pdl_profile* prof);

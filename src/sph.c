@@ -211,17 +211,22 @@ static int wall_contacts(const pdl_world* w, const float x[3], float h, wall_con
 
 int pdl_sph_substeps(const pdl_world* w)
 {
-	const pdl_sph_def* s = &w->def.sph;
 	const particles* p = &w->p;
-	double h = w->def.interaction_radius, c = s->speed_of_sound, cfl = s->cfl;
-	int least = w->def.substeps > 1 ? w->def.substeps : 1;
-	if (least > s->max_substeps) least = s->max_substeps;
 	/* fastest particle now (a maximum does not depend on the order: deterministic) */
 	float v2max = 0;
 	for (int i = 0; i < p->count; ++i) {
 		float v2 = p->vx[i] * p->vx[i] + p->vy[i] * p->vy[i] + (p->vz ? p->vz[i] * p->vz[i] : 0);
 		if (v2 > v2max) v2max = v2;
 	}
+	return pdl_sph_substeps_for(w, v2max);
+}
+
+int pdl_sph_substeps_for(const pdl_world* w, float v2max)
+{
+	const pdl_sph_def* s = &w->def.sph;
+	double h = w->def.interaction_radius, c = s->speed_of_sound, cfl = s->cfl;
+	int least = w->def.substeps > 1 ? w->def.substeps : 1;
+	if (least > s->max_substeps) least = s->max_substeps;
 	/* Acceleration bound of the forces the sound-speed condition does not cover: gravity,
 	 * pointers, and surface tension (an acceleration of order gamma_st). Pressure and
 	 * viscosity need no term: pressure moves a particle by about c^2 dt^2 / h (drho / rho),
@@ -549,6 +554,8 @@ void pdl_sph_step(pdl_world* w, pdl_profile* prof)
 	particles* p = &w->p;
 	if (!w->sph_wall_ready) wall_tables(w);
 	int n = p->count > 0 ? pdl_sph_substeps(w) : (w->def.substeps > 1 ? w->def.substeps : 1);
+	if (w->next_substeps > 0) n = w->next_substeps; /* a split world's, from all its processes */
+	w->next_substeps = 0;
 	float dt = w->def.dt / (float)n;
 	const bool three = PDL_IS_3D(w);
 	sph_job job = {.w = w, .dt = dt, .k = pdl_kernels_make(three ? 3 : 2, w->def.interaction_radius)};

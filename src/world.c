@@ -386,6 +386,23 @@ double pdl_world_grid_cells(const pdl_world* w, pdl_vec3 lo, pdl_vec3 hi)
 	return cells;
 }
 
+int pdl_world_cfl_substeps(const pdl_world* w, float fastest_speed2)
+{
+	if (!w) return 0;
+	if (w->def.solver != PDL_SOLVER_SPH) return w->def.substeps;
+	return pdl_sph_substeps_for(w, fastest_speed2);
+}
+
+pdl_error_id pdl_world_set_next_substeps(pdl_world* w, int substeps, pdl_error* err)
+{
+	if (!w) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
+	if (w->def.solver != PDL_SOLVER_SPH || substeps < 1 || substeps > w->def.sph.max_substeps)
+		return pdl_fail(err, PDL_ERR_NEXT_SUBSTEPS, (double)substeps);
+	w->next_substeps = substeps;
+	if (err) *err = (pdl_error){.id = PDL_OK, .value = NAN};
+	return PDL_OK;
+}
+
 pdl_grid_frame pdl_default_grid_frame(void) { return (pdl_grid_frame){.axes = {-1, -1, -1}, .dense_cells = 0, .gather_passes = false}; }
 
 pdl_error_id pdl_world_set_grid_frame(pdl_world* w, const pdl_grid_frame* frame, pdl_error* err)

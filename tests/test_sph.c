@@ -5,6 +5,7 @@
  * explodes nor leaks; every bad SPH setting gives its exact error id. */
 #include "test.h"
 #include "worlds.h"
+#include "puddle/partition.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -234,6 +235,39 @@ static void test_cfl_substeps(void)
 	pdl_world_destroy(w);
 }
 
+/* partition.h, for a world split over processes: pdl_world_cfl_substeps is the rule the step
+ * takes (at rest 5, at 150 h/s 11, as test_cfl_substeps measures), and
+ * pdl_world_set_next_substeps makes exactly one step take the given count. */
+static void test_next_substeps_for_a_split_world(void)
+{
+	pdl_world* w = worlds_sph_create(2);
+	worlds_add_box_container(w, 40, 10);
+	worlds_fill_box(w, 0, 0, -8, 4, 1.9f);
+	ENSURE(pdl_world_cfl_substeps(w, 0) == 5);
+	ENSURE(pdl_world_cfl_substeps(w, 150.0f * 150.0f) == 11);
+	pdl_error err;
+	ENSURE(pdl_world_set_next_substeps(w, 9, &err) == PDL_OK);
+	pdl_world_step(w);
+	int forced = pdl_world_profile(w).substeps;
+	pdl_world_step(w);
+	int after = pdl_world_profile(w).substeps;
+	printf("  rule at rest %d, at 150 h/s %d; forced %d, then %d\n", pdl_world_cfl_substeps(w, 0),
+	       pdl_world_cfl_substeps(w, 150.0f * 150.0f), forced, after);
+	ENSURE(forced == 9 && after == 5);
+	/* out of range, or not SPH: refused, nothing changed */
+	const int most = pdl_world_get_def(w).sph.max_substeps;
+	ENSURE(pdl_world_set_next_substeps(w, 0, &err) == PDL_ERR_NEXT_SUBSTEPS && err.value == 0);
+	ENSURE(pdl_world_set_next_substeps(w, most + 1, &err) == PDL_ERR_NEXT_SUBSTEPS);
+	ENSURE(strstr(err.message, "next_substeps") != NULL);
+	pdl_world_step(w);
+	ENSURE(pdl_world_profile(w).substeps == 5);
+	pdl_world_destroy(w);
+	pdl_world* clavet = worlds_dam_break(1);
+	ENSURE(pdl_world_cfl_substeps(clavet, 1e6f) == pdl_world_get_def(clavet).substeps);
+	ENSURE(pdl_world_set_next_substeps(clavet, 1, &err) == PDL_ERR_NEXT_SUBSTEPS);
+	pdl_world_destroy(clavet);
+}
+
 /* scenes/sph-dam-break.json in code: 10 s of the collapse, surge and slosh. */
 static void test_dam_break_holds(void)
 {
@@ -362,6 +396,7 @@ int main(void)
 	RUN_TEST(test_momentum_conserved);
 	RUN_TEST(test_determinism_across_threads);
 	RUN_TEST(test_cfl_substeps);
+	RUN_TEST(test_next_substeps_for_a_split_world);
 	RUN_TEST(test_dam_break_holds);
 	RUN_TEST(test_sph_def_errors);
 	return TEST_SUMMARY();

@@ -7,9 +7,10 @@
  * layer keeps each process's slab. What one process prints is printed once, by process 0: the
  * progress, the summary, and every error (a bad scene or option is found alike by every process,
  * which all exit 2; a file one process cannot write is reported by process 0 with that process's
- * reason, and all exit 1). This version runs the Clavet solver on scenes without springs or
- * bodies (strokes and emitters each frame through the layer's frame function); it writes ParaView pieces, CSV, PLY and snapshots (collectively,
- * mpi/src/mpi_files.c) and resumes from any snapshot, whatever process count wrote it. */
+ * reason, and all exit 1). This version runs both solvers on scenes without springs or bodies
+ * (strokes and emitters each frame through the layer's frame function); it writes ParaView
+ * pieces, CSV, PLY and snapshots (collectively, mpi/src/mpi_files.c) and resumes from any
+ * snapshot, whatever process count wrote it. */
 #include "cli.h"
 
 #include "puddle/mpi.h"

@@ -39,6 +39,16 @@ typedef struct pdl_grid_frame {
  * 2D) spans: what dense_cells must reach for a grid over that box to be dense. 0 when the box
  * is empty or not finite. (The cells are h / 2 wide in 2D and h in 3D; callers need not know.) */
 double pdl_world_grid_cells(const pdl_world* world, pdl_vec3 lo, pdl_vec3 hi);
+/** The substeps a step of this world takes by the SPH solver's CFL rule (src/sph.c) when its
+ * fastest particle's squared speed is fastest_speed2 ((world units / s)^2), with gravity, the
+ * materials and the pointers as they are now; the Clavet solver's are def.substeps. A split
+ * world's processes each hold a part, so the layer gives it the largest squared speed of them
+ * all: every process then takes the substeps one process would. */
+int pdl_world_cfl_substeps(const pdl_world* world, float fastest_speed2);
+/** The next pdl_world_step takes exactly `substeps` substeps instead of those of its CFL rule
+ * over its own particles; the steps after it go back to the rule. The SPH solver only.
+ * PDL_ERR_NEXT_SUBSTEPS (nothing changed) outside [1, def.sph.max_substeps] or for Clavet. */
+pdl_error_id pdl_world_set_next_substeps(pdl_world* world, int substeps, pdl_error* err);
 /** The default frame: axes -1, -1, -1, dense_cells 0, gather_passes false. */
 pdl_grid_frame pdl_default_grid_frame(void);
 /** Sets the world's grid frame. Fails (nothing changed) with PDL_ERR_GRID_FRAME_AXES when the

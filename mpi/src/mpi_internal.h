@@ -28,8 +28,13 @@ struct pdl_mpi_world {
 	long long total;  /* the whole world's particles at the start of the last step */
 	pdl_mpi_frame_fn frame_fn; /* the caller's part of each frame (pointers, emitters), or NULL */
 	void* frame_context;
-	bool* new_owned; /* per particle the frame function added (id - next_id): in this slab */
-	int new_owned_capacity;
+	/* the particles the frame function added this frame, in id order (every process holds them
+	 * all), and which of them are in this process's slab */
+	packed_particle* fresh;
+	bool* fresh_owned;
+	int fresh_count, fresh_capacity, fresh_owned_capacity;
+	bool sph; /* the SPH solver: substeps, so the halo, from the whole world's fastest particle */
+	float h;  /* the interaction radius */
 	packed_particle *owned, *send, *recv;
 	int owned_count, owned_capacity, send_capacity, recv_capacity;
 	int *send_counts, *send_displs, *recv_counts, *recv_displs;

@@ -181,8 +181,6 @@ pdl_mpi_world* pdl_mpi_world_create(pdl_world* world, MPI_Comm comm, pdl_error* 
 {
 	if (!world) return refuse(err, PDL_ERR_NULL_ARGUMENT, "a NULL world");
 	const pdl_world_def def = pdl_world_get_def(world);
-	if (def.solver == PDL_SOLVER_SPH)
-		return refuse(err, PDL_ERR_WORLD_SOLVER, "an SPH world (its CFL substeps need the whole world's fastest particle)");
 	for (int m = 0; m < pdl_world_material_count(world); ++m)
 		if (pdl_world_get_material(world, m).spring_stiffness > 0)
 			return refuse(err, PDL_ERR_WORLD_SOLVER, "a world with springs (they join particles across the cuts)");
@@ -194,6 +192,8 @@ pdl_mpi_world* pdl_mpi_world_create(pdl_world* world, MPI_Comm comm, pdl_error* 
 	MPI_Comm_size(comm, &s->size);
 	s->world = world;
 	s->three = def.dimensions == 3;
+	s->sph = def.solver == PDL_SOLVER_SPH;
+	s->h = def.interaction_radius;
 	s->cuts = malloc(((size_t)s->size + 1) * sizeof *s->cuts);
 	s->send_counts = calloc((size_t)s->size * 4, sizeof *s->send_counts);
 	if (!s->cuts || !s->send_counts) {
@@ -260,7 +260,7 @@ void pdl_mpi_world_destroy(pdl_mpi_world* s)
 	free(s->owned), free(s->send), free(s->recv), free(s->recv_owned);
 	free(s->arrays), free(s->materials), free(s->ids);
 	free(s->owned_fields), free(s->out_arrays), free(s->out_materials), free(s->out_ids);
-	free(s->new_owned);
+	free(s->fresh), free(s->fresh_owned);
 	free(s);
 }
 
@@ -297,7 +297,8 @@ static bool exchange(pdl_mpi_world* s, int* received)
 		s->stats.messages_received += s->recv_counts[r] > 0;
 	}
 	s->stats.collectives += 2;
-	if (!pdl_mpi_grow((void**)&s->recv, &s->recv_capacity, got, sizeof *s->recv)) return false;
+	/* (room for the frame's new particles too, which follow the received ones) */
+	if (!pdl_mpi_grow((void**)&s->recv, &s->recv_capacity, got + s->fresh_count, sizeof *s->recv)) return false;
 	for (int r = 0; r < n; ++r) {
 		s->send_counts[r] *= size, s->send_displs[r] *= size;
 		s->recv_counts[r] *= size, s->recv_displs[r] *= size;
@@ -315,13 +316,14 @@ void pdl_mpi_world_set_frame_fn(pdl_mpi_world* s, pdl_mpi_frame_fn fn, void* con
 	s->frame_context = context;
 }
 
-/* The caller's part of the frame on this process's world (slab and halo, set): pointers act
- * on each particle alone, so setting them everywhere is what one process does; new particles
- * come with the whole world's next ids in every process, and the process whose slab holds one
- * (by where it starts, as every particle's owner is by its place at the frame's start) keeps
- * it. Returns the particles added (the same in every process), or -1 on every process with err
- * the first failing process's reason. Collective. */
-static int apply_frame_fn(pdl_mpi_world* s, char* err, size_t err_size)
+/* The caller's part of the frame (pdl_mpi_frame_fn), on this process's world as the last step
+ * left it, before the exchange: pointers are the world's, not its particles', and act on each
+ * particle alone, so setting them in every process is what one process does. The particles it
+ * adds come with the whole world's next ids in every process; they are taken out into
+ * s->fresh (with which of them this slab holds where they start: a particle's owner is by its
+ * place at the frame's start) and join the exchanged ones. Returns false on every process with
+ * err the first failing process's reason. Collective. */
+static bool apply_frame_fn(pdl_mpi_world* s, char* err, size_t err_size)
 {
 	const int before = pdl_world_particle_count(s->world);
 	bool ok = s->frame_fn(s->world, s->frame_context, err, err_size);
@@ -330,6 +332,7 @@ static int apply_frame_fn(pdl_mpi_world* s, char* err, size_t err_size)
 	MPI_Allreduce(counts, most, 2, MPI_LONG_LONG, MPI_MAX, s->comm);
 	s->stats.collectives++;
 	const long long max_particles = pdl_world_get_def(s->world).max_particles;
+	s->fresh_count = 0;
 	if (ok && most[0] != -most[1]) {
 		snprintf(err, err_size, "the frame function added %lld particles on one process and %lld on another; "
 		         "it must do the same on every process", -most[1], most[0]);
@@ -340,21 +343,46 @@ static int apply_frame_fn(pdl_mpi_world* s, char* err, size_t err_size)
 		         s->total + added, max_particles);
 		ok = false;
 	}
-	if (ok && !pdl_mpi_grow((void**)&s->new_owned, &s->new_owned_capacity, added, sizeof *s->new_owned)) {
+	if (ok && (!pdl_mpi_grow((void**)&s->fresh, &s->fresh_capacity, added, sizeof *s->fresh) ||
+	           !pdl_mpi_grow((void**)&s->fresh_owned, &s->fresh_owned_capacity, added, sizeof *s->fresh_owned))) {
 		snprintf(err, err_size, "out of memory");
 		ok = false;
 	}
-	if (ok && added > 0) { /* which of them are this process's: by id, as the keeping looks them up */
+	if (ok && added > 0) {
 		pdl_particle_data d = pdl_world_particles(s->world);
 		for (int i = 0; i < d.count; ++i) {
-			if (d.id[i] < s->next_id) continue;
-			uint32_t k = d.id[i] - s->next_id;
-			float c = s->axis == 0 ? d.x[i] : s->axis == 1 ? d.y[i] : d.z[i];
-			if (k < (uint32_t)added) s->new_owned[k] = owner_of(s, c) == s->rank;
+			if (d.id[i] < s->next_id || d.id[i] - s->next_id >= (uint32_t)added) continue;
+			packed_particle* p = &s->fresh[d.id[i] - s->next_id];
+			p->x[0] = d.x[i], p->x[1] = d.y[i], p->x[2] = s->three ? d.z[i] : 0;
+			p->v[0] = d.vx[i], p->v[1] = d.vy[i], p->v[2] = s->three ? d.vz[i] : 0;
+			p->id = d.id[i], p->material = d.material[i];
+			s->fresh_owned[d.id[i] - s->next_id] = owner_of(s, p->x[s->axis]) == s->rank;
+		}
+		s->fresh_count = added;
+	}
+	return pdl_mpi_agree(s->comm, ok, err, err_size);
+}
+
+/* SPH: the substeps one process would take (the CFL rule on the whole world's fastest
+ * particle: the largest squared speed over the processes' own and new particles, computed as
+ * src/sph.c does, in float), and the halo they need. */
+static int sph_substeps(pdl_mpi_world* s)
+{
+	float v2max = 0;
+	for (int k = 0; k < 2; ++k) {
+		const packed_particle* p = k == 0 ? s->owned : s->fresh;
+		const int n = k == 0 ? s->owned_count : s->fresh_count;
+		for (int i = 0; i < n; ++i) {
+			float v2 = p[i].v[0] * p[i].v[0] + p[i].v[1] * p[i].v[1] + (s->three ? p[i].v[2] * p[i].v[2] : 0);
+			if (v2 > v2max) v2max = v2;
 		}
 	}
-	if (!pdl_mpi_agree(s->comm, ok, err, err_size)) return -1;
-	return added;
+	float most = 0;
+	MPI_Allreduce(&v2max, &most, 1, MPI_FLOAT, MPI_MAX, s->comm);
+	s->stats.collectives++;
+	const int substeps = pdl_world_cfl_substeps(s->world, most);
+	s->halo = (4.0f * (float)substeps + 2.0f) * s->h;
+	return substeps;
 }
 
 bool pdl_mpi_world_step(pdl_mpi_world* s, char* err, size_t err_size)
@@ -363,6 +391,9 @@ bool pdl_mpi_world_step(pdl_mpi_world* s, char* err, size_t err_size)
 	s->stats.frames++;
 	s->stats.owned += s->owned_count;
 	if (unbalanced(s)) cut_slabs(s), s->stats.recuts++;
+	s->fresh_count = 0;
+	if (s->frame_fn && !apply_frame_fn(s, err, err_size)) return false;
+	const int added = s->fresh_count, substeps = s->sph ? sph_substeps(s) : 0;
 	double t1 = MPI_Wtime();
 	int got = 0;
 	bool ok = exchange(s, &got);
@@ -371,7 +402,11 @@ bool pdl_mpi_world_step(pdl_mpi_world* s, char* err, size_t err_size)
 	s->stats.collectives++;
 	double t2 = MPI_Wtime();
 	if (!all_ok) MPI_Abort(s->comm, 1); /* out of memory somewhere: no process can go on */
-	/* the slab and its halo, in id order, as this process's world */
+	/* the slab and its halo, in id order, and the frame's new particles after them (their ids
+	 * are the highest), as this process's world */
+	memcpy(s->recv + got, s->fresh, (size_t)added * sizeof *s->fresh);
+	const int received = got;
+	got += added;
 	ok = pdl_mpi_grow((void**)&s->arrays, &s->arrays_capacity, got, 6 * sizeof *s->arrays);
 	if (ok) {
 		uint8_t* m = realloc(s->materials, (size_t)s->arrays_capacity);
@@ -391,43 +426,37 @@ bool pdl_mpi_world_step(pdl_mpi_world* s, char* err, size_t err_size)
 		for (int k = 0; k < 3; ++k) a[k * cap + i] = p->x[k], a[(3 + k) * cap + i] = p->v[k];
 		s->materials[i] = (uint8_t)p->material;
 		s->ids[i] = p->id;
-		s->recv_owned[i] = owner_of(s, p->x[s->axis]) == s->rank;
+		s->recv_owned[i] = i < received ? owner_of(s, p->x[s->axis]) == s->rank : s->fresh_owned[i - received];
 		owned_now += s->recv_owned[i];
 	}
 	pdl_particle_data in = {.count = got, .x = a, .y = a + cap, .z = s->three ? a + 2 * cap : NULL,
 	                        .vx = a + 3 * cap, .vy = a + 4 * cap, .vz = s->three ? a + 5 * cap : NULL,
-	                        .material = s->materials, .id = s->ids, .next_id = s->next_id};
+	                        .material = s->materials, .id = s->ids, .next_id = s->next_id + (uint32_t)added};
 	if (pdl_world_set_particles(s->world, &in, NULL) != PDL_OK) MPI_Abort(s->comm, 1);
 	s->halo_count = got - owned_now;
 	s->stats.halo += s->halo_count;
-	const int added = s->frame_fn ? apply_frame_fn(s, err, err_size) : 0;
-	if (added < 0) return false;
+	if (s->sph && pdl_world_set_next_substeps(s->world, substeps, NULL) != PDL_OK) MPI_Abort(s->comm, 1);
 	double t3 = MPI_Wtime();
 	pdl_world_step(s->world);
 	double t4 = MPI_Wtime();
 	/* keep the slab's particles (found by id among the received, which are in id order) */
 	pdl_particle_data d = pdl_world_particles(s->world);
-	if (!pdl_mpi_grow((void**)&s->owned, &s->owned_capacity, owned_now + added, sizeof *s->owned) ||
-	    !pdl_mpi_grow((void**)&s->owned_fields, &s->owned_fields_capacity, owned_now + added, 2 * sizeof *s->owned_fields))
+	if (!pdl_mpi_grow((void**)&s->owned, &s->owned_capacity, owned_now, sizeof *s->owned) ||
+	    !pdl_mpi_grow((void**)&s->owned_fields, &s->owned_fields_capacity, owned_now, 2 * sizeof *s->owned_fields))
 		MPI_Abort(s->comm, 1);
 	int kept = 0;
 	for (int i = 0; i < d.count; ++i) {
-		if (d.id[i] >= s->next_id) { /* added by the frame function this frame */
-			uint32_t k = d.id[i] - s->next_id;
-			if (k >= (uint32_t)added || !s->new_owned[k]) continue;
-		} else {
-			int lo = 0, hi = got - 1, at = -1;
+		int lo = 0, hi = got - 1, at = -1;
 		while (lo <= hi) {
 			int mid = (lo + hi) / 2;
 			if (s->ids[mid] == d.id[i]) {
 				at = mid;
 				break;
 			}
-				if (s->ids[mid] < d.id[i]) lo = mid + 1;
-				else hi = mid - 1;
-			}
-			if (at < 0 || !s->recv_owned[at]) continue;
+			if (s->ids[mid] < d.id[i]) lo = mid + 1;
+			else hi = mid - 1;
 		}
+		if (at < 0 || !s->recv_owned[at]) continue;
 		s->owned_fields[2 * kept] = d.density ? d.density[i] : 0.0f;
 		s->owned_fields[2 * kept + 1] = d.pressure ? d.pressure[i] : 0.0f;
 		packed_particle* p = &s->owned[kept++];

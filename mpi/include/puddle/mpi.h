@@ -31,8 +31,8 @@ typedef struct pdl_mpi_world pdl_mpi_world;
 /** Splits `world` (holding every particle, the same on every process: build it from the same
  * scene) into slabs along its widest axis, one per process; each process keeps its slab's
  * particles. Returns NULL with err filled (the same on every process) when the world has what
- * this layer cannot split yet: springs, bodies, the SPH solver (its CFL substep count needs the
- * fastest particle of the whole world), or an empty world. */
+ * this layer cannot split yet: springs or bodies. An SPH world takes the substeps of its CFL
+ * rule on the whole world's fastest particle in every process (pdl_world_cfl_substeps). */
 pdl_mpi_world* pdl_mpi_world_create(pdl_world* world, MPI_Comm comm, pdl_error* err);
 /** Frees the layer's buffers; the world is the caller's (it holds this process's last halo). */
 void pdl_mpi_world_destroy(pdl_mpi_world* split);
@@ -40,11 +40,13 @@ void pdl_mpi_world_destroy(pdl_mpi_world* split);
 /** What a caller does to the world each frame before it steps, as it would call it before
  * pdl_world_step in one process: set or clear pointers (pdl_world_set_pointer), add particles
  * (pdl_world_fill), or both (a scene's strokes and emitters: pdl_scene_apply_frame). It is called
- * on every process with that process's world (its slab and halo, in id order, the next id the
- * whole world's) and must do the same on each: a pointer acts on each particle alone, so every
- * process setting it acts as one process would, and every process adds the same new particles
- * with the same ids; each then keeps those in its slab. Returns false with a reason in err
- * (err_size bytes) to fail the frame. */
+ * on every process, before the exchange, with that process's world as the last step left it
+ * (the next id is the whole world's), and must do the same on each: a pointer acts on each
+ * particle alone, so every process setting it acts as one process would, and every process
+ * adds the same new particles with the same ids, which join the exchanged ones; each process
+ * keeps those its slab holds. It must not read or change the particles already there (they
+ * are about to be replaced). Returns false with a reason in err (err_size bytes) to fail the
+ * frame. */
 typedef bool (*pdl_mpi_frame_fn)(pdl_world* world, void* context, char* err, size_t err_size);
 /** Sets the frame function (NULL: none) and the context it is called with. Not collective, but
  * every process must set the same. */
