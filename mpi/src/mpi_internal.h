@@ -16,6 +16,16 @@ typedef struct packed_particle {
 	uint32_t material;
 } packed_particle;
 
+/* A particle's viscoelastic springs on the wire (and in the layer's arrays), beside its
+ * packed_particle: per slot the partner's id (SPRING_NONE for an empty slot) and the rest
+ * length. Ids, not indices, because each process's world orders its particles otherwise; the
+ * slots keep their places, since a particle sums its springs in slot order. */
+#define SPRING_NONE UINT32_MAX
+typedef struct packed_springs {
+	uint32_t partner[PDL_MAX_SPRINGS_PER_PARTICLE];
+	float rest[PDL_MAX_SPRINGS_PER_PARTICLE];
+} packed_springs;
+
 struct pdl_mpi_world {
 	MPI_Comm comm;
 	int rank, size;
@@ -34,6 +44,20 @@ struct pdl_mpi_world {
 	bool* fresh_owned;
 	int fresh_count, fresh_capacity, fresh_owned_capacity;
 	bool sph; /* the SPH solver: substeps, so the halo, from the whole world's fastest particle */
+	/* a material has springs: each owned, sent and received particle has its packed_springs in
+	 * the parallel arrays below (NULL otherwise) */
+	bool springs;
+	packed_springs *owned_springs, *send_springs, *recv_springs, *sorted_springs;
+	int owned_springs_capacity, send_springs_capacity, recv_springs_capacity, sorted_springs_capacity;
+	float longest_spring; /* this process's longest spring (its own particles) after the last step */
+	float frame_dt;       /* the world's dt, s */
+	int substeps;         /* the world's substeps (Clavet) */
+	uint64_t* sort_keys; /* springs: (id << 32 | place) of the received, to sort both arrays */
+	packed_particle* sorted;
+	int sort_keys_capacity, sorted_capacity;
+	int32_t* spring_partner; /* pdl_world_set_particles' spring arrays */
+	float* spring_rest;
+	int spring_arrays_capacity;
 	float h;  /* the interaction radius */
 	packed_particle *owned, *send, *recv;
 	int owned_count, owned_capacity, send_capacity, recv_capacity;

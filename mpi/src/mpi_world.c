@@ -55,6 +55,12 @@ int pdl_mpi_compare_ids(const void* a, const void* b)
 	return (x > y) - (x < y);
 }
 
+static int compare_keys(const void* a, const void* b)
+{
+	uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
+	return (x > y) - (x < y);
+}
+
 /* The process that owns coordinate c: cuts are sorted, and a NaN goes to the last process. */
 static int owner_of(const pdl_mpi_world* s, float c)
 {
@@ -103,6 +109,23 @@ static bool unbalanced(pdl_mpi_world* s)
 	return s->size > 1 && (double)most > 1.1 * (double)total / s->size;
 }
 
+/* Particle i's springs in a world's data (partners by index into it) as packed_springs
+ * (partners by id); returns the longest of them (world units, 0 for none). */
+static float pack_springs(const pdl_particle_data* d, int i, packed_springs* out)
+{
+	float longest = 0;
+	for (int a = 0; a < PDL_MAX_SPRINGS_PER_PARTICLE; ++a) {
+		const int32_t j = d->spring_partner ? d->spring_partner[(size_t)i * PDL_MAX_SPRINGS_PER_PARTICLE + a] : -1;
+		out->partner[a] = j >= 0 ? d->id[j] : SPRING_NONE;
+		out->rest[a] = j >= 0 ? d->spring_rest[(size_t)i * PDL_MAX_SPRINGS_PER_PARTICLE + a] : 0.0f;
+		if (j < 0) continue;
+		float dx = d->x[j] - d->x[i], dy = d->y[j] - d->y[i], dz = d->z ? d->z[j] - d->z[i] : 0.0f;
+		float r = sqrtf(dx * dx + dy * dy + dz * dz);
+		longest = r > longest ? r : longest;
+	}
+	return longest;
+}
+
 /* Every particle of the world (the whole world, the same in every process) as this process's
  * own, with its density and pressure; false when out of memory. */
 static bool take_world(pdl_mpi_world* s)
@@ -110,9 +133,14 @@ static bool take_world(pdl_mpi_world* s)
 	pdl_particle_data d = pdl_world_particles(s->world);
 	s->next_id = d.next_id;
 	if (!pdl_mpi_grow((void**)&s->owned, &s->owned_capacity, d.count, sizeof *s->owned) ||
-	    !pdl_mpi_grow((void**)&s->owned_fields, &s->owned_fields_capacity, d.count, 2 * sizeof *s->owned_fields))
+	    !pdl_mpi_grow((void**)&s->owned_fields, &s->owned_fields_capacity, d.count, 2 * sizeof *s->owned_fields) ||
+	    (s->springs &&
+	     !pdl_mpi_grow((void**)&s->owned_springs, &s->owned_springs_capacity, d.count, sizeof *s->owned_springs)))
 		return false;
+	s->longest_spring = 0;
 	for (int i = 0; i < d.count; ++i) {
+		float r = s->springs ? pack_springs(&d, i, &s->owned_springs[i]) : 0.0f;
+		s->longest_spring = r > s->longest_spring ? r : s->longest_spring;
 		packed_particle* p = &s->owned[i];
 		p->x[0] = d.x[i], p->x[1] = d.y[i], p->x[2] = s->three ? d.z[i] : 0;
 		p->v[0] = d.vx[i], p->v[1] = d.vy[i], p->v[2] = s->three ? d.vz[i] : 0;
@@ -132,6 +160,7 @@ static void keep_slab(pdl_mpi_world* s)
 		if (owner_of(s, s->owned[i].x[s->axis]) == s->rank) {
 			s->owned_fields[2 * kept] = s->owned_fields[2 * i];
 			s->owned_fields[2 * kept + 1] = s->owned_fields[2 * i + 1];
+			if (s->springs) s->owned_springs[kept] = s->owned_springs[i];
 			s->owned[kept++] = s->owned[i];
 		}
 	s->owned_count = kept;
@@ -167,6 +196,18 @@ static double container_cells(const pdl_world* world, const float lo[3], const f
 	                            (pdl_vec3){(float)(b[0] + h), (float)(b[1] + h), (float)(b[2] + h)});
 }
 
+/* The halo, in world units, before the motion: a particle's state after a step depends on
+ * particles within h of it at each neighbour pass, so on particles (passes x substeps) h away
+ * at most, if nothing moved. Clavet has two neighbour passes a substep (densities and
+ * viscosity; relaxation), springs two more (proposals, then the neighbours' answers) and their
+ * own reach (below), SPH three (densities, normals, forces). Each substep is given four h and
+ * springs six, and two h on top: the margin the layer always had, which covers motion up to
+ * about h a pass. */
+static float least_halo(const pdl_mpi_world* s, int substeps)
+{
+	return ((s->springs ? 6.0f : 4.0f) * (float)substeps + 2.0f) * s->h;
+}
+
 static pdl_mpi_world* refuse(pdl_error* err, pdl_error_id id, const char* what)
 {
 	if (err) {
@@ -181,9 +222,6 @@ pdl_mpi_world* pdl_mpi_world_create(pdl_world* world, MPI_Comm comm, pdl_error* 
 {
 	if (!world) return refuse(err, PDL_ERR_NULL_ARGUMENT, "a NULL world");
 	const pdl_world_def def = pdl_world_get_def(world);
-	for (int m = 0; m < pdl_world_material_count(world); ++m)
-		if (pdl_world_get_material(world, m).spring_stiffness > 0)
-			return refuse(err, PDL_ERR_WORLD_SOLVER, "a world with springs (they join particles across the cuts)");
 	if (pdl_world_body_count(world) > 0) return refuse(err, PDL_ERR_WORLD_SOLVER, "a world with bodies");
 	pdl_mpi_world* s = calloc(1, sizeof *s);
 	if (!s) return refuse(err, PDL_ERR_OUT_OF_MEMORY, "(out of memory)");
@@ -193,6 +231,10 @@ pdl_mpi_world* pdl_mpi_world_create(pdl_world* world, MPI_Comm comm, pdl_error* 
 	s->world = world;
 	s->three = def.dimensions == 3;
 	s->sph = def.solver == PDL_SOLVER_SPH;
+	s->frame_dt = def.dt;
+	s->substeps = def.substeps;
+	for (int m = 0; m < pdl_world_material_count(world); ++m)
+		s->springs |= pdl_world_get_material(world, m).spring_stiffness > 0;
 	s->h = def.interaction_radius;
 	s->cuts = malloc(((size_t)s->size + 1) * sizeof *s->cuts);
 	s->send_counts = calloc((size_t)s->size * 4, sizeof *s->send_counts);
@@ -240,9 +282,7 @@ pdl_mpi_world* pdl_mpi_world_create(pdl_world* world, MPI_Comm comm, pdl_error* 
 	frame.dense_cells = (uint32_t)(cells < (double)(1 << 24) ? cells : (double)(1 << 24));
 	frame.gather_passes = true; /* the pair passes' slabs depend on the particle count */
 	pdl_error_id frame_ok = pdl_world_set_grid_frame(world, &frame, err);
-	/* the halo: a neighbour pass reaches h, and a Clavet substep has four (viscosity and
-	 * densities, relaxation, the walls' neighbour-free pass, the velocity) plus two h of motion */
-	s->halo = (4.0f * (float)def.substeps + 2.0f) * h;
+	s->halo = least_halo(s, def.substeps); /* until the first step sizes it */
 	if (frame_ok != PDL_OK || !cut_slabs(s)) {
 		pdl_mpi_world_destroy(s);
 		return frame_ok != PDL_OK ? NULL : refuse(err, PDL_ERR_OUT_OF_MEMORY, "(out of memory)");
@@ -261,6 +301,8 @@ void pdl_mpi_world_destroy(pdl_mpi_world* s)
 	free(s->arrays), free(s->materials), free(s->ids);
 	free(s->owned_fields), free(s->out_arrays), free(s->out_materials), free(s->out_ids);
 	free(s->fresh), free(s->fresh_owned);
+	free(s->owned_springs), free(s->send_springs), free(s->recv_springs), free(s->sorted_springs);
+	free(s->sort_keys), free(s->sorted), free(s->spring_partner); /* (spring_rest lies in it) */
 	free(s);
 }
 
@@ -277,12 +319,17 @@ static bool exchange(pdl_mpi_world* s, int* received)
 	int total = 0;
 	for (int r = 0; r < n; ++r) s->send_displs[r] = total, total += s->send_counts[r];
 	if (!pdl_mpi_grow((void**)&s->send, &s->send_capacity, total, sizeof *s->send)) return false;
+	if (s->springs && !pdl_mpi_grow((void**)&s->send_springs, &s->send_springs_capacity, total, sizeof *s->send_springs))
+		return false;
 	int* at = s->recv_counts; /* (scratch: filled by the all-to-all below) */
 	memcpy(at, s->send_displs, (size_t)n * sizeof *at);
 	for (int i = 0; i < s->owned_count; ++i) {
 		float c = s->owned[i].x[s->axis];
 		for (int r = 0; r < n; ++r)
-			if (c >= s->cuts[r] - s->halo && c < s->cuts[r + 1] + s->halo) s->send[at[r]++] = s->owned[i];
+			if (c >= s->cuts[r] - s->halo && c < s->cuts[r + 1] + s->halo) {
+				if (s->springs) s->send_springs[at[r]] = s->owned_springs[i];
+				s->send[at[r]++] = s->owned[i];
+			}
 	}
 	/* counts and offsets in bytes for MPI_BYTE */
 	const int size = (int)sizeof(packed_particle);
@@ -298,14 +345,52 @@ static bool exchange(pdl_mpi_world* s, int* received)
 	}
 	s->stats.collectives += 2;
 	/* (room for the frame's new particles too, which follow the received ones) */
-	if (!pdl_mpi_grow((void**)&s->recv, &s->recv_capacity, got + s->fresh_count, sizeof *s->recv)) return false;
+	const int room = got + s->fresh_count;
+	if (!pdl_mpi_grow((void**)&s->recv, &s->recv_capacity, room, sizeof *s->recv)) return false;
+	if (s->springs &&
+	    (!pdl_mpi_grow((void**)&s->recv_springs, &s->recv_springs_capacity, room, sizeof *s->recv_springs) ||
+	     !pdl_mpi_grow((void**)&s->sorted_springs, &s->sorted_springs_capacity, room, sizeof *s->sorted_springs) ||
+	     !pdl_mpi_grow((void**)&s->sorted, &s->sorted_capacity, room, sizeof *s->sorted) ||
+	     !pdl_mpi_grow((void**)&s->sort_keys, &s->sort_keys_capacity, got, sizeof *s->sort_keys)))
+		return false;
 	for (int r = 0; r < n; ++r) {
 		s->send_counts[r] *= size, s->send_displs[r] *= size;
 		s->recv_counts[r] *= size, s->recv_displs[r] *= size;
 	}
 	MPI_Alltoallv(s->send, s->send_counts, s->send_displs, MPI_BYTE, s->recv, s->recv_counts, s->recv_displs,
 	              MPI_BYTE, s->comm);
-	qsort(s->recv, (size_t)got, sizeof *s->recv, pdl_mpi_compare_ids);
+	if (!s->springs) {
+		qsort(s->recv, (size_t)got, sizeof *s->recv, pdl_mpi_compare_ids);
+		*received = got;
+		return true;
+	}
+	/* the springs, in the same places (counts in their own bytes), then both sorted by id */
+	const int spring_size = (int)sizeof(packed_springs);
+	for (int r = 0; r < n; ++r) {
+		s->send_counts[r] = s->send_counts[r] / size * spring_size, s->send_displs[r] = s->send_displs[r] / size * spring_size;
+		s->recv_counts[r] = s->recv_counts[r] / size * spring_size, s->recv_displs[r] = s->recv_displs[r] / size * spring_size;
+		if (r == s->rank) continue;
+		s->stats.bytes_sent += s->send_counts[r];
+		s->stats.bytes_received += s->recv_counts[r];
+	}
+	MPI_Alltoallv(s->send_springs, s->send_counts, s->send_displs, MPI_BYTE, s->recv_springs, s->recv_counts,
+	              s->recv_displs, MPI_BYTE, s->comm);
+	s->stats.collectives++;
+	for (int i = 0; i < got; ++i) s->sort_keys[i] = (uint64_t)s->recv[i].id << 32 | (uint32_t)i;
+	qsort(s->sort_keys, (size_t)got, sizeof *s->sort_keys, compare_keys);
+	for (int i = 0; i < got; ++i) {
+		const uint32_t from = (uint32_t)s->sort_keys[i];
+		s->sorted[i] = s->recv[from];
+		s->sorted_springs[i] = s->recv_springs[from];
+	}
+	packed_particle* t = s->recv;
+	s->recv = s->sorted, s->sorted = t;
+	int c = s->recv_capacity;
+	s->recv_capacity = s->sorted_capacity, s->sorted_capacity = c;
+	packed_springs* u = s->recv_springs;
+	s->recv_springs = s->sorted_springs, s->sorted_springs = u;
+	c = s->recv_springs_capacity;
+	s->recv_springs_capacity = s->sorted_springs_capacity, s->sorted_springs_capacity = c;
 	*received = got;
 	return true;
 }
@@ -363,10 +448,15 @@ static bool apply_frame_fn(pdl_mpi_world* s, char* err, size_t err_size)
 	return pdl_mpi_agree(s->comm, ok, err, err_size);
 }
 
-/* SPH: the substeps one process would take (the CFL rule on the whole world's fastest
- * particle: the largest squared speed over the processes' own and new particles, computed as
- * src/sph.c does, in float), and the halo they need. */
-static int sph_substeps(pdl_mpi_world* s)
+/* The halo of this frame, from the whole world's fastest particle and longest spring (one
+ * MPI_Allreduce of both; the fastest over each process's own and new particles, its squared
+ * speed in float as src/sph.c computes it). Fast flows stretch the reach: two particles within
+ * h of each other at some substep were up to h + 2 v dt apart at the frame's start (v the
+ * fastest speed, 1.25 v allowing for the frame's acceleration), and a spring reaches as far as
+ * it is long (slime splashing at 65 h/s stretched springs to 11.5 h, and a 14 h halo lost
+ * bits). Returns the substeps of the frame: SPH's CFL rule on that fastest particle
+ * (pdl_world_cfl_substeps), which every process must take alike; Clavet's are fixed. */
+static int size_halo(pdl_mpi_world* s)
 {
 	float v2max = 0;
 	for (int k = 0; k < 2; ++k) {
@@ -377,11 +467,16 @@ static int sph_substeps(pdl_mpi_world* s)
 			if (v2 > v2max) v2max = v2;
 		}
 	}
-	float most = 0;
-	MPI_Allreduce(&v2max, &most, 1, MPI_FLOAT, MPI_MAX, s->comm);
+	float mine[2] = {v2max, s->longest_spring}, most[2] = {0, 0};
+	MPI_Allreduce(mine, most, 2, MPI_FLOAT, MPI_MAX, s->comm);
 	s->stats.collectives++;
-	const int substeps = pdl_world_cfl_substeps(s->world, most);
-	s->halo = (4.0f * (float)substeps + 2.0f) * s->h;
+	const int substeps = s->sph ? pdl_world_cfl_substeps(s->world, most[0]) : s->substeps;
+	const float h = s->h, motion = 2.0f * 1.25f * sqrtf(most[0]) * s->frame_dt;
+	const float passes = s->sph ? 3.0f : s->springs ? 4.0f : 2.0f;
+	float reach = (float)substeps * passes * (h + motion) + 2.0f * h;
+	if (s->springs) reach += (float)substeps * (1.25f * most[1] + motion);
+	const float least = least_halo(s, substeps);
+	s->halo = reach > least ? reach : least;
 	return substeps;
 }
 
@@ -393,7 +488,7 @@ bool pdl_mpi_world_step(pdl_mpi_world* s, char* err, size_t err_size)
 	if (unbalanced(s)) cut_slabs(s), s->stats.recuts++;
 	s->fresh_count = 0;
 	if (s->frame_fn && !apply_frame_fn(s, err, err_size)) return false;
-	const int added = s->fresh_count, substeps = s->sph ? sph_substeps(s) : 0;
+	const int added = s->fresh_count, substeps = size_halo(s);
 	double t1 = MPI_Wtime();
 	int got = 0;
 	bool ok = exchange(s, &got);
@@ -405,6 +500,8 @@ bool pdl_mpi_world_step(pdl_mpi_world* s, char* err, size_t err_size)
 	/* the slab and its halo, in id order, and the frame's new particles after them (their ids
 	 * are the highest), as this process's world */
 	memcpy(s->recv + got, s->fresh, (size_t)added * sizeof *s->fresh);
+	for (int i = got; s->springs && i < got + added; ++i) /* new particles have no springs */
+		for (int a = 0; a < PDL_MAX_SPRINGS_PER_PARTICLE; ++a) s->recv_springs[i].partner[a] = SPRING_NONE;
 	const int received = got;
 	got += added;
 	ok = pdl_mpi_grow((void**)&s->arrays, &s->arrays_capacity, got, 6 * sizeof *s->arrays);
@@ -432,6 +529,30 @@ bool pdl_mpi_world_step(pdl_mpi_world* s, char* err, size_t err_size)
 	pdl_particle_data in = {.count = got, .x = a, .y = a + cap, .z = s->three ? a + 2 * cap : NULL,
 	                        .vx = a + 3 * cap, .vy = a + 4 * cap, .vz = s->three ? a + 5 * cap : NULL,
 	                        .material = s->materials, .id = s->ids, .next_id = s->next_id + (uint32_t)added};
+	if (s->springs) { /* partners by index into these arrays; one outside them (past the halo) is dropped */
+		const int k = PDL_MAX_SPRINGS_PER_PARTICLE;
+		if (!pdl_mpi_grow((void**)&s->spring_partner, &s->spring_arrays_capacity, got, (size_t)k * 8))
+			MPI_Abort(s->comm, 1);
+		s->spring_rest = (float*)(s->spring_partner + (size_t)s->spring_arrays_capacity * k);
+		for (int i = 0; i < got; ++i)
+			for (int b = 0; b < k; ++b) {
+				const uint32_t id = s->recv_springs[i].partner[b];
+				int at = -1;
+				if (id != SPRING_NONE) {
+					int lo = 0, hi = got - 1;
+					while (lo <= hi && at < 0) {
+						int mid = (lo + hi) / 2;
+						if (s->ids[mid] == id) at = mid;
+						else if (s->ids[mid] < id) lo = mid + 1;
+						else hi = mid - 1;
+					}
+				}
+				s->spring_partner[(size_t)i * k + b] = at;
+				s->spring_rest[(size_t)i * k + b] = at >= 0 ? s->recv_springs[i].rest[b] : 0.0f;
+			}
+		in.spring_partner = s->spring_partner;
+		in.spring_rest = s->spring_rest;
+	}
 	if (pdl_world_set_particles(s->world, &in, NULL) != PDL_OK) MPI_Abort(s->comm, 1);
 	s->halo_count = got - owned_now;
 	s->stats.halo += s->halo_count;
@@ -442,9 +563,12 @@ bool pdl_mpi_world_step(pdl_mpi_world* s, char* err, size_t err_size)
 	/* keep the slab's particles (found by id among the received, which are in id order) */
 	pdl_particle_data d = pdl_world_particles(s->world);
 	if (!pdl_mpi_grow((void**)&s->owned, &s->owned_capacity, owned_now, sizeof *s->owned) ||
-	    !pdl_mpi_grow((void**)&s->owned_fields, &s->owned_fields_capacity, owned_now, 2 * sizeof *s->owned_fields))
+	    !pdl_mpi_grow((void**)&s->owned_fields, &s->owned_fields_capacity, owned_now, 2 * sizeof *s->owned_fields) ||
+	    (s->springs &&
+	     !pdl_mpi_grow((void**)&s->owned_springs, &s->owned_springs_capacity, owned_now, sizeof *s->owned_springs)))
 		MPI_Abort(s->comm, 1);
 	int kept = 0;
+	s->longest_spring = 0;
 	for (int i = 0; i < d.count; ++i) {
 		int lo = 0, hi = got - 1, at = -1;
 		while (lo <= hi) {
@@ -459,6 +583,8 @@ bool pdl_mpi_world_step(pdl_mpi_world* s, char* err, size_t err_size)
 		if (at < 0 || !s->recv_owned[at]) continue;
 		s->owned_fields[2 * kept] = d.density ? d.density[i] : 0.0f;
 		s->owned_fields[2 * kept + 1] = d.pressure ? d.pressure[i] : 0.0f;
+		float r = s->springs ? pack_springs(&d, i, &s->owned_springs[kept]) : 0.0f;
+		s->longest_spring = r > s->longest_spring ? r : s->longest_spring;
 		packed_particle* p = &s->owned[kept++];
 		p->x[0] = d.x[i], p->x[1] = d.y[i], p->x[2] = s->three ? d.z[i] : 0;
 		p->v[0] = d.vx[i], p->v[1] = d.vy[i], p->v[2] = s->three ? d.vz[i] : 0;

@@ -2,7 +2,7 @@
 """Files of puddle over MPI (docs/mpi.md): under mpirun, --csv, --ply and --snapshot-every write the
 same bytes for any process count; --vtk writes per frame one .vtp piece per process, a .pvtp that
 lists them and a .pvd over the frames; a snapshot written by N processes resumes on M (or in one
-plain process, and the other way) and the resumed run ends with the same hash as one that did not
+plain process, and the other way; with springs, a plain run's) and the resumed run ends with the same hash as one that did not
 stop; progress and summary are printed once.
 
     mpi_files_test.py --puddle build/apps/cli/puddle --scenes scenes [--mpirun mpirun]
@@ -149,6 +149,32 @@ def run(a, tmp):
     code, out, err = plain(a, [scene, "--steps", "40", "--resume", mpi_snap, "--out", d + "-resumed"])
     check(code == 0 and "particles lost     0" in out,
           f"plain puddle run resumes the -np 3 snapshot to frame 40: exit {code} {err.strip()[-300:] if code else ''}")
+
+    # 4. springs: a plain run's snapshot of the slime (8,000 particles, springs made and
+    # stretched by frame 150) resumed over 1 and 3 processes, to the same hash: the springs
+    # come through by partner id
+    slime = f"{a.scenes}/slime.json"
+    d = os.path.join(tmp, "slime")
+    code, out, err = plain(a, [slime, "--particles", "8000", "--steps", "150", "--snapshot-every", "150", "--out", d,
+                               "--quiet"])
+    snap = os.path.join(d, "snapshots/snap_000150.pdls")
+    check(code == 0 and os.path.exists(snap), f"plain puddle run wrote {snap}: exit {code}")
+    hashes = {}
+    for n in (1, 3):
+        code, out, err = mpirun(a, n, [slime, "--particles", "8000", "--steps", "250", "--resume", snap, "--out",
+                                       d + f"-np{n}", "--hash", "--quiet"])
+        hashes[n] = state_hash(out) if code == 0 else f"exit {code}: {err.strip()[-200:]}"
+    check(hashes[1] is not None and hashes[1] == hashes[3],
+          f"a plain run's slime snapshot (springs) resumed by -np 1 and -np 3: {hashes[1]}, {hashes[3]}")
+    # its CSV and PLY over 3 processes are -np 1's bytes (only snapshots are refused with springs)
+    for n in (1, 3):
+        code, out, err = mpirun(a, n, [slime, "--steps", "20", "--csv", "--ply", "--export-every", "20", "--out",
+                                       d + f"-files{n}", "--quiet"])
+        check(code == 0, f"slime -np {n} --csv --ply: exit {code} {err.strip()[-200:]}")
+    for f in ("csv/frame_000020.csv", "ply/frame_000020.ply"):
+        p1, p3 = os.path.join(d + "-files1", f), os.path.join(d + "-files3", f)
+        check(os.path.exists(p1) and os.path.exists(p3) and filecmp.cmp(p1, p3, shallow=False),
+              f"slime {f}: -np 1 and -np 3 wrote the same bytes")
 
 
 if __name__ == "__main__":

@@ -31,8 +31,10 @@ typedef struct pdl_mpi_world pdl_mpi_world;
 /** Splits `world` (holding every particle, the same on every process: build it from the same
  * scene) into slabs along its widest axis, one per process; each process keeps its slab's
  * particles. Returns NULL with err filled (the same on every process) when the world has what
- * this layer cannot split yet: springs or bodies. An SPH world takes the substeps of its CFL
- * rule on the whole world's fastest particle in every process (pdl_world_cfl_substeps). */
+ * this layer cannot split yet: bodies. An SPH world takes the substeps of its CFL rule on the
+ * whole world's fastest particle in every process (pdl_world_cfl_substeps); springs travel
+ * with their particles (by partner id). Whether the world has springs is read here, from its
+ * materials: give a material springs before, not after. */
 pdl_mpi_world* pdl_mpi_world_create(pdl_world* world, MPI_Comm comm, pdl_error* err);
 /** Frees the layer's buffers; the world is the caller's (it holds this process's last halo). */
 void pdl_mpi_world_destroy(pdl_mpi_world* split);
@@ -68,7 +70,8 @@ long long pdl_mpi_world_particle_count(pdl_mpi_world* split);
 int pdl_mpi_world_local_count(const pdl_mpi_world* split);
 /** This process's slab along the split axis (world units): [lo, hi). */
 void pdl_mpi_world_slab(const pdl_mpi_world* split, int* axis, float* lo, float* hi);
-/** Halo width (world units) and the particles this process imported as halo in the last step. */
+/** Halo width (world units) of the last step (sized each frame from the whole world's fastest
+ * particle and longest spring; docs/mpi.md) and the particles this process imported as halo. */
 float pdl_mpi_world_halo(const pdl_mpi_world* split);
 int pdl_mpi_world_halo_count(const pdl_mpi_world* split);
 
@@ -137,7 +140,8 @@ bool pdl_mpi_world_write_csv(pdl_mpi_world* split, const char* path, char* err, 
 bool pdl_mpi_world_write_ply(pdl_mpi_world* split, const char* path, char* err, size_t err_size);
 /** One snapshot of the whole world, the format pdl_snapshot_read reads (particles in id order),
  * written collectively with MPI-IO: each process its id block's share of each particle array,
- * process 0 the rest; the checksum is handed from process to process in file order. */
+ * process 0 the rest; the checksum is handed from process to process in file order. Not yet
+ * for a world with springs (false with a reason). */
 bool pdl_mpi_world_write_snapshot(pdl_mpi_world* split, const char* path, const pdl_snapshot_info* info, char* err,
                                   size_t err_size);
 /** Restores the split world from a snapshot (any writer, any process count): every process
