@@ -357,6 +357,11 @@ int cmd_run_mpi(int argc, char** argv)
 		        wall > 0 ? (double)frames / wall : 0.0, stepping);
 		fprintf(out, "  particles          %lld -> %lld\n", particles_before, after);
 		fprintf(out, "  halo particles     %.0f a process a frame\n", frames > 0 ? (double)halo_all / (double)(frames * size) : 0.0);
+		/* (the same count in every process: each decision comes from one allreduce) */
+		long long widened = pdl_mpi_world_get_stats(split).widened;
+		if (widened > 0)
+			fprintf(out, "  halo widened       %lld of %lld frames stepped again (the flow moved further than predicted)\n",
+			        widened, frames);
 		if (r.exports || r.snapshots)
 			fprintf(out, "  wrote              %lld export frames, %lld snapshots (%s)\n", r.exports, r.snapshots, r.dir);
 	}

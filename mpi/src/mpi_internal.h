@@ -50,6 +50,10 @@ struct pdl_mpi_world {
 	packed_springs *owned_springs, *send_springs, *recv_springs, *sorted_springs;
 	int owned_springs_capacity, send_springs_capacity, recv_springs_capacity, sorted_springs_capacity;
 	float longest_spring; /* this process's longest spring (its own particles) after the last step */
+	float longest_spring_start; /* the whole world's at the start of this frame */
+	float last_moved; /* the farthest any particle moved in the last frame (world units) */
+	float gravity;    /* |g| times the largest material gravity_scale, world units / s^2 */
+	bool tight_halo;  /* PUDDLE_MPI_TIGHT_HALO=1 (tests): the halo predicted without motion */
 	float frame_dt;       /* the world's dt, s */
 	int substeps;         /* the world's substeps (Clavet) */
 	uint64_t* sort_keys; /* springs: (id << 32 | place) of the received, to sort both arrays */

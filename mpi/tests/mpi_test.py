@@ -81,6 +81,18 @@ def main():
         print(f"    slime 20k -np {n}: {hashes[-1]}", flush=True)
     check(None not in hashes and len(set(hashes)) == 1, f"slime, 20k, 200 frames: the same hash for 1 and 3 processes ({hashes})")
 
+    # the halo's check: with PUDDLE_MPI_TIGHT_HALO=1 the layer predicts no motion, so frames that
+    # move are stepped again with a wider halo; the hash is still -np 1's
+    os.environ["PUDDLE_MPI_TIGHT_HALO"] = "1"
+    code, out, err = mpirun(a, 3, [f"{a.scenes}/dam-break.json", "--particles", "6000", "--steps", "60", "--hash"])
+    del os.environ["PUDDLE_MPI_TIGHT_HALO"]
+    tight = state_hash(out)
+    widened = re.search(r"halo widened\s+(\d+) of", out)
+    code1, out1, err1 = mpirun(a, 1, [f"{a.scenes}/dam-break.json", "--particles", "6000", "--steps", "60", "--hash"])
+    check(tight is not None and tight == state_hash(out1) and widened is not None and int(widened.group(1)) > 10,
+          f"dam-break, 6,000, 60 frames, halo predicted without motion: -np 3 {tight} "
+          f"({widened.group(1) if widened else 'no'} frames widened), -np 1 {state_hash(out1)}")
+
     # the strokes act: blobs without them ends elsewhere (the split run does not drop the pointers)
     with open(f"{a.scenes}/blobs.json") as f:
         still = json.load(f)

@@ -92,6 +92,9 @@ typedef struct pdl_mpi_world_stats {
 	long long messages_received; /**< non-empty receives from other processes */
 	long long collectives;       /**< MPI collective calls made by the step */
 	long long recuts;            /**< frames that cut the slabs anew (imbalance over 10%) */
+	/** frames stepped a second time with a wider halo, because the particles moved further in
+	 * them than the halo predicted from the fastest one allowed (docs/mpi.md) */
+	long long widened;
 	double balance_seconds;      /**< the imbalance test and any re-cut (two allreduces; an
 	                                  allgather of every particle's coordinate when it re-cuts) */
 	double exchange_seconds;     /**< packing, the two all-to-alls and the id sort; includes the
