@@ -11,8 +11,10 @@
  * every neighbour pass of the step, theirs on theirs, so the halo's outer particles come out
  * wrong (they lack neighbours) and the error moves in by up to h a pass; a halo wider than that
  * reach leaves the slab's particles exact. Measured (tests/exp_partition.c on the
- * wip/storage-order branch): 2D Clavet exact from a 3 h halo, 3D from 4 h; this layer takes
- * (4 passes x substeps + 2) h. The sums over neighbours then run in the same order as in one
+ * wip/storage-order branch): 2D Clavet exact from a 3 h halo, 3D from 4 h. This layer sizes
+ * the halo each frame from the reach (reach(), size_halo) and checks it after the step against
+ * how far the particles really moved (needed_halo), stepping the frame again, wider, when it
+ * fell short. The sums over neighbours then run in the same order as in one
  * process: the grid sorts by cell, stably from the storage order, which is id order in every
  * process; its axes and its dense layout are fixed for all, and relaxation gathers each
  * particle's neighbours from its own side (pdl_world_set_grid_frame): the passes that visit each
