@@ -129,14 +129,22 @@ static bool unbalanced(pdl_mpi_world* s)
 }
 
 /* Particle i's springs in a world's data (partners by index into it) as packed_springs
- * (partners by id); returns the longest of them (world units, 0 for none). */
-static float pack_springs(const pdl_particle_data* d, int i, packed_springs* out)
+ * (partners by id). */
+static void pack_springs(const pdl_particle_data* d, int i, packed_springs* out)
 {
-	float longest = 0;
 	for (int a = 0; a < PDL_MAX_SPRINGS_PER_PARTICLE; ++a) {
 		const int32_t j = d->spring_partner ? d->spring_partner[(size_t)i * PDL_MAX_SPRINGS_PER_PARTICLE + a] : -1;
 		out->partner[a] = j >= 0 ? d->id[j] : SPRING_NONE;
 		out->rest[a] = j >= 0 ? d->spring_rest[(size_t)i * PDL_MAX_SPRINGS_PER_PARTICLE + a] : 0.0f;
+	}
+}
+
+/* The longest of particle i's springs in a world's data (world units, 0 for none). */
+static float longest_spring_of(const pdl_particle_data* d, int i)
+{
+	float longest = 0;
+	for (int a = 0; d->spring_partner && a < PDL_MAX_SPRINGS_PER_PARTICLE; ++a) {
+		const int32_t j = d->spring_partner[(size_t)i * PDL_MAX_SPRINGS_PER_PARTICLE + a];
 		if (j < 0) continue;
 		float dx = d->x[j] - d->x[i], dy = d->y[j] - d->y[i], dz = d->z ? d->z[j] - d->z[i] : 0.0f;
 		float r = sqrtf(dx * dx + dy * dy + dz * dz);
@@ -158,8 +166,11 @@ static bool take_world(pdl_mpi_world* s)
 		return false;
 	s->longest_spring = 0;
 	for (int i = 0; i < d.count; ++i) {
-		float r = s->springs ? pack_springs(&d, i, &s->owned_springs[i]) : 0.0f;
-		s->longest_spring = r > s->longest_spring ? r : s->longest_spring;
+		if (s->springs) {
+			pack_springs(&d, i, &s->owned_springs[i]);
+			float r = longest_spring_of(&d, i);
+			s->longest_spring = r > s->longest_spring ? r : s->longest_spring;
+		}
 		packed_particle* p = &s->owned[i];
 		p->x[0] = d.x[i], p->x[1] = d.y[i], p->x[2] = s->three ? d.z[i] : 0;
 		p->v[0] = d.vx[i], p->v[1] = d.vy[i], p->v[2] = s->three ? d.vz[i] : 0;
@@ -540,8 +551,7 @@ static float needed_halo(pdl_mpi_world* s, const pdl_particle_data* d, int got, 
 		float r = sqrtf(dx * dx + dy * dy + dz * dz);
 		moved = r > moved ? r : moved;
 		if (s->springs) {
-			packed_springs unused;
-			float l = pack_springs(d, i, &unused);
+			float l = longest_spring_of(d, i);
 			longest = l > longest ? l : longest;
 		}
 	}
@@ -549,6 +559,7 @@ static float needed_halo(pdl_mpi_world* s, const pdl_particle_data* d, int got, 
 	MPI_Allreduce(mine, most, 2, MPI_FLOAT, MPI_MAX, s->comm);
 	s->stats.collectives++;
 	s->last_moved = most[0];
+	s->longest_spring = longest; /* this process's own, for the next frame's prediction */
 	return reach(s, substeps, most[0], most[1] > s->longest_spring_start ? most[1] : s->longest_spring_start);
 }
 
@@ -654,15 +665,13 @@ bool pdl_mpi_world_step(pdl_mpi_world* s, char* err, size_t err_size)
 	     !pdl_mpi_grow((void**)&s->owned_springs, &s->owned_springs_capacity, owned_now, sizeof *s->owned_springs)))
 		MPI_Abort(s->comm, 1);
 	int kept = 0;
-	s->longest_spring = 0;
 	for (int k = 0, at = 0; k < d.count && kept < owned_now; ++k) {
 		const int i = (int)(uint32_t)s->sort_keys[k];
 		while (at < got && s->ids[at] < d.id[i]) ++at;
 		if (at == got || s->ids[at] != d.id[i] || !s->recv_owned[at]) continue;
 		s->owned_fields[2 * kept] = d.density ? d.density[i] : 0.0f;
 		s->owned_fields[2 * kept + 1] = d.pressure ? d.pressure[i] : 0.0f;
-		float r = s->springs ? pack_springs(&d, i, &s->owned_springs[kept]) : 0.0f;
-		s->longest_spring = r > s->longest_spring ? r : s->longest_spring;
+		if (s->springs) pack_springs(&d, i, &s->owned_springs[kept]);
 		packed_particle* p = &s->owned[kept++];
 		p->x[0] = d.x[i], p->x[1] = d.y[i], p->x[2] = s->three ? d.z[i] : 0;
 		p->v[0] = d.vx[i], p->v[1] = d.vy[i], p->v[2] = s->three ? d.vz[i] : 0;
