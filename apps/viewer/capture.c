@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L /* localtime_r, stat */
 #include "gl.h"
+#include "gpu_timer.h"
 #include "frontend.h"
 
 #include <stb_image_write.h>
@@ -173,6 +174,15 @@ bool viewer_write_report(const viewer_app* app, const char* path, double wall_se
 	fprintf(f, "  \"fps\": %.2f,\n", fps);
 	fprintf(f, "  \"step_ms\": %.4f,\n", t->step_ms);
 	fprintf(f, "  \"render_ms\": %.4f,\n", t->render_ms);
+	viewer_gpu_times gpu = viewer_gpu_timer_means(app->gpu_timer, true);
+	fprintf(f, "  \"gpu_frames\": %lld,\n", gpu.frames);
+	fprintf(f, "  \"thickness_divisor\": %d,\n", viewer_renderer_thickness_divisor(app->renderer));
+	fprintf(f, "  \"gpu_ms\": %.4f,\n", gpu.frame_ms);
+	fprintf(f, "  \"gpu_stage_ms\": {");
+	for (int s = 0; s < VIEWER_GPU_STAGE_COUNT; ++s)
+		fprintf(f, "%s\"%s\": %.4f", s > 0 ? ", " : "", viewer_gpu_stage_name((viewer_gpu_stage)s),
+		        gpu.stage_ms[s]);
+	fprintf(f, "},\n");
 	fprintf(f, "  \"threads\": %d\n", pdl_world_thread_count(world));
 	fprintf(f, "}\n");
 	return fclose(f) == 0;

@@ -52,6 +52,10 @@ void viewer_renderer3d_destroy(viewer_renderer3d* renderer);
 void viewer_renderer3d_draw(viewer_renderer3d* renderer, const struct viewer_app* app);
 /** Milliseconds the last frame spent extracting contours (0 when they are off). */
 double viewer_renderer_contour_ms(const viewer_renderer* renderer);
+/** Window pixels per texel of the last liquid frame's thickness target, each way (2 to 4;
+ * 0 before any liquid frame). */
+int viewer_renderer_thickness_divisor(const viewer_renderer* renderer);
+int viewer_renderer3d_thickness_divisor(const viewer_renderer3d* renderer);
 
 /* ---- Screenshots and measurement files (capture.c) ---------------------------------------- */
 

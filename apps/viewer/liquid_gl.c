@@ -21,6 +21,7 @@
  *
  * SPDX-License-Identifier: MIT */
 #include "liquid_gl.h"
+#include "gpu_timer.h"
 #include "particles_gl.h"
 
 #include <SDL.h>
@@ -115,12 +116,13 @@ static const char* thickness_fragment_shader =
 	"uniform sampler2D u_surface;\n" /* the depth pass's target, full resolution */
 	"uniform sampler2D u_solid;\n"   /* the scene's depth */
 	"uniform vec2 u_depth_ab;\n"
+	"uniform vec2 u_down;\n" /* full-resolution pixels per thickness texel, x and y */
 	"layout(location = 0) out vec4 o_color;\n"  /* rgb colour x weight, a thickness */
 	"layout(location = 1) out vec4 o_weight;\n" /* r the colour's weight */
 	"void main() {\n"
 	"  float r2 = dot(v_corner, v_corner);\n"
 	"  if (r2 > 1.0) discard;\n"
-	"  ivec2 at = ivec2(gl_FragCoord.xy * 2.0);\n"
+	"  ivec2 at = ivec2(gl_FragCoord.xy * u_down);\n"
 	"  float solid = 2.0 * texelFetch(u_solid, at, 0).r - 1.0;\n"
 	"  if (solid < 1.0 && v_depth > u_depth_ab.y / (solid + u_depth_ab.x)) discard;\n"
 	"  float t = 1.05 * u_radius * exp(-3.0 * r2);\n"
@@ -189,8 +191,9 @@ static const char* composite_fragment_shader =
 	"uniform sampler2D u_scene_depth;\n"  /* the scene's depth */
 	"uniform sampler2D u_water_depth;\n"  /* the spheres' window depth (1: none) */
 	"uniform sampler2D u_depth;\n"        /* smoothed view depth, 0 where no water */
-	"uniform sampler2D u_thickness;\n"    /* rgb colour x weight, a thickness, half resolution */
+	"uniform sampler2D u_thickness;\n"    /* rgb colour x weight, a thickness, lower resolution */
 	"uniform sampler2D u_weight;\n"       /* r the colour's weight */
+	"uniform vec2 u_thickness_max;\n"     /* their last drawn texel's centre (uv) */
 	"uniform vec2 u_origin;\n"            /* the viewport's corner in the window */
 	"uniform vec2 u_tan_half;\n"          /* tan(fov / 2) times aspect, tan(fov / 2) */
 	"uniform vec3 u_right;\n"
@@ -224,9 +227,10 @@ static const char* composite_fragment_shader =
 	"  vec3 n = normalize(cross(dx, dy));\n"
 	"  if (n.z < 0.0) n = -n;\n"
 	"  vec3 v = normalize(-P);\n"
-	"  vec4 th = texture(u_thickness, uv);\n"
+	"  vec2 tuv = min(uv * (u_thickness_max + 0.5 / vec2(textureSize(u_thickness, 0))), u_thickness_max);\n"
+	"  vec4 th = texture(u_thickness, tuv);\n"
 	"  float thickness = th.a;\n"
-	"  float weight = texture(u_weight, uv).r;\n"
+	"  float weight = texture(u_weight, tuv).r;\n"
 	"  vec3 color = weight > 1e-5 ? th.rgb / weight : vec3(0.2, 0.5, 0.85);\n"
 	/* refraction: what is behind, displaced along the normal by the thickness */
 	"  vec2 offset = n.xy * min(thickness, 6.0) * 0.012;\n"
@@ -279,6 +283,7 @@ struct viewer_liquid {
 	GLuint textures[TEX_COUNT], framebuffers[FB_COUNT];
 	int width, height;
 	bool failed; /* a framebuffer was incomplete: the mode is off for good */
+	int thickness_divisor; /* the last frame's */
 	PFNGLDRAWBUFFERSPROC draw_buffers;
 };
 
@@ -427,10 +432,31 @@ static void point_uniforms(GLuint program, const viewer_liquid_view* v, float sc
 	gl.Uniform2f(at(program, "u_foam"), foam_speed, foam_density);
 }
 
+/* How many window pixels a thickness texel spans, each way (2 to 4), from the radius of a
+ * sphere at the camera's target in pixels. The splat is a Gaussian of standard deviation
+ * sqrt(2/3) radius (thickness_fragment_shader's exp(-3 r^2) over twice the radius); summed
+ * at texels no wider than that deviation it is resolved, and the sum of many of them is
+ * smoother still. A coarser target costs less in proportion: at 100,000 particles the
+ * thickness pass was 62% of the liquid's GPU time at half resolution (docs/viewer.md). */
+static int thickness_divisor(float radius_pixels)
+{
+	/* PUDDLE_VIEW_THICKNESS_DIVISOR=2, 3 or 4 fixes it (to compare pictures and costs) */
+	const char* fixed = getenv("PUDDLE_VIEW_THICKNESS_DIVISOR");
+	if (fixed != NULL && fixed[0] >= '2' && fixed[0] <= '4' && fixed[1] == '\0') return fixed[0] - '0';
+	float sigma_pixels = 0.8165f * radius_pixels;
+	return sigma_pixels >= 4.0f ? 4 : sigma_pixels >= 3.0f ? 3 : 2;
+}
+
+int viewer_liquid_thickness_divisor(const viewer_liquid* l) { return l ? l->thickness_divisor : 0; }
+
 void viewer_liquid_draw(viewer_liquid* l, const viewer_app* app, const pdl_particle_data* p,
                         const viewer_liquid_view* v)
 {
 	int w = l->width, h = l->height, hw = w > 1 ? w / 2 : 1, hh = h > 1 ? h / 2 : 1;
+	float tan_half = tanf(0.5f * v->fov * 3.14159265f / 180.0f);
+	int down = thickness_divisor(v->radius * 0.5f * (float)h / tan_half / v->distance);
+	int tw = w / down > 1 ? w / down : 1, th = h / down > 1 ? h / down : 1;
+	l->thickness_divisor = down;
 	int n = p->count;
 	const GLuint* t = l->textures;
 	const void* arrays[ARRAY_COUNT] = {p->x,  p->y,       p->z,        p->vx,      p->vy,
@@ -441,6 +467,7 @@ void viewer_liquid_draw(viewer_liquid* l, const viewer_app* app, const pdl_parti
 	float depth_b = 2.0f * v->far * v->near / (v->near - v->far);
 
 	/* depth: the nearest sphere surface, none behind the scene */
+	viewer_gpu_timer_stage(app->gpu_timer, VIEWER_GPU_LIQUID_DEPTH);
 	gl.BindFramebuffer(GL_FRAMEBUFFER, l->framebuffers[FB_DEPTH0]);
 	gl.Viewport(0, 0, w, h);
 	gl.ClearColor(0, 0, 0, 0);
@@ -455,9 +482,11 @@ void viewer_liquid_draw(viewer_liquid* l, const viewer_app* app, const pdl_parti
 	bind_texture(0, t[TEX_SCENE_DEPTH]);
 	gl.DrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, n);
 
-	/* thickness and colour, half resolution, summed */
+	/* thickness and colour, summed at 1 / down of the resolution: the targets are made at half
+	 * resolution and the splats drawn into their lower-left tw x th texels (all cleared) */
+	viewer_gpu_timer_stage(app->gpu_timer, VIEWER_GPU_LIQUID_THICKNESS);
 	gl.BindFramebuffer(GL_FRAMEBUFFER, l->framebuffers[FB_THICKNESS]);
-	gl.Viewport(0, 0, hw, hh);
+	gl.Viewport(0, 0, tw, th);
 	gl.Clear(GL_COLOR_BUFFER_BIT);
 	gl.Disable(GL_DEPTH_TEST);
 	gl.Enable(GL_BLEND);
@@ -468,6 +497,7 @@ void viewer_liquid_draw(viewer_liquid* l, const viewer_app* app, const pdl_parti
 	viewer_color_uniforms_set(&l->thickness_colors, app, p);
 	gl.Uniform1f(at(tp, "u_layer"), layer_radii * v->radius);
 	gl.Uniform2f(at(tp, "u_depth_ab"), depth_a, depth_b);
+	gl.Uniform2f(at(tp, "u_down"), (float)w / (float)tw, (float)h / (float)th);
 	gl.Uniform1i(at(tp, "u_surface"), 0);
 	gl.Uniform1i(at(tp, "u_solid"), 1);
 	bind_texture(0, t[TEX_DEPTH0]);
@@ -476,7 +506,7 @@ void viewer_liquid_draw(viewer_liquid* l, const viewer_app* app, const pdl_parti
 	gl.Disable(GL_BLEND);
 
 	/* smoothing: depth 0 -> 1 horizontally, back vertically, ROUNDS times */
-	float tan_half = tanf(0.5f * v->fov * 3.14159265f / 180.0f);
+	viewer_gpu_timer_stage(app->gpu_timer, VIEWER_GPU_LIQUID_SMOOTH);
 	gl.Viewport(0, 0, w, h);
 	gl.UseProgram(l->smooth_program);
 	gl.BindVertexArray(l->empty_vao);
@@ -498,6 +528,7 @@ void viewer_liquid_draw(viewer_liquid* l, const viewer_app* app, const pdl_parti
 	}
 
 	/* composite into the viewport, with the nearer of the scene's and the water's depth */
+	viewer_gpu_timer_stage(app->gpu_timer, VIEWER_GPU_LIQUID_SHADE);
 	gl.BindFramebuffer(GL_FRAMEBUFFER, 0);
 	gl.Viewport(v->x, v->y, w, h);
 	gl.Enable(GL_DEPTH_TEST);
@@ -513,6 +544,7 @@ void viewer_liquid_draw(viewer_liquid* l, const viewer_app* app, const pdl_parti
 		gl.Uniform1i(at(cp, names[i]), i);
 	}
 	gl.Uniform2f(at(cp, "u_origin"), (float)v->x, (float)v->y);
+	gl.Uniform2f(at(cp, "u_thickness_max"), ((float)tw - 0.5f) / (float)hw, ((float)th - 0.5f) / (float)hh);
 	gl.Uniform2f(at(cp, "u_tan_half"), tan_half * (float)w / (float)h, tan_half);
 	gl.Uniform3f(at(cp, "u_right"), v->right.x, v->right.y, v->right.z);
 	gl.Uniform3f(at(cp, "u_up"), v->up.x, v->up.y, v->up.z);
@@ -528,6 +560,7 @@ void viewer_liquid_draw(viewer_liquid* l, const viewer_app* app, const pdl_parti
 	for (int i = 5; i >= 0; --i) bind_texture(i, 0);
 
 	/* foam and spray on top, hidden by what is nearer */
+	viewer_gpu_timer_stage(app->gpu_timer, VIEWER_GPU_LIQUID_FOAM);
 	gl.DepthFunc(GL_LEQUAL);
 	gl.DepthMask(GL_FALSE);
 	gl.Enable(GL_BLEND);

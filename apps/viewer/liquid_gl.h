@@ -21,6 +21,7 @@ typedef struct viewer_liquid_view {
 	float radius;              /* particle radius, world units */
 	float fov;                 /* vertical, degrees */
 	float near, far;           /* the projection's planes (pdl_camera_matrix) */
+	float distance;            /* from the eye to the camera's target, world units */
 	int x, y, width, height;   /* the viewport in the default framebuffer, GL's origin bottom-left */
 } viewer_liquid_view;
 
@@ -35,5 +36,8 @@ bool viewer_liquid_begin(viewer_liquid* liquid, int width, int height, const flo
  * width, height, with the scene's depth (and the water's) in its depth buffer for what follows. */
 void viewer_liquid_draw(viewer_liquid* liquid, const viewer_app* app, const pdl_particle_data* p,
                         const viewer_liquid_view* view);
+/* Window pixels per thickness texel, each way, in the last frame drawn (0 before one, or for
+ * NULL): 2 to 4, coarser as the spheres look bigger (liquid_gl.c, thickness_divisor). */
+int viewer_liquid_thickness_divisor(const viewer_liquid* liquid);
 
 #endif

@@ -14,6 +14,7 @@
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L /* getrusage */
 #include "gl.h"
+#include "gpu_timer.h"
 #include "frontend.h"
 
 #include <SDL.h>
@@ -215,6 +216,17 @@ static void print_stats(const viewer_app* app, double wall_seconds, double step_
 	       app->step, wall_seconds, fps, cpu_seconds, cpu_fps, step_ms, app->timing.render_ms,
 	       pdl_world_thread_count(app->scene.world), p->forces, p->density, p->predict, p->springs,
 	       p->relax, p->boundaries, p->bodies, p->velocity);
+	/* the GPU's own time a frame, per drawing stage (gpu_timer.h), means after the warm-up */
+	viewer_gpu_times gpu = viewer_gpu_timer_means(app->gpu_timer, true);
+	if (gpu.frames > 0) {
+		/* which GPU: llvmpipe's timestamps are taken as commands are queued, a GPU's as they run */
+		const GLubyte* renderer = gl.GetString(GL_RENDERER);
+		printf("puddle-view: gpu \"%s\" gpu_ms %.3f over %lld frames | ms/frame",
+		       renderer != NULL ? (const char*)renderer : "?", gpu.frame_ms, gpu.frames);
+		for (int s = 0; s < VIEWER_GPU_STAGE_COUNT; ++s)
+			printf(" %s %.3f", viewer_gpu_stage_name((viewer_gpu_stage)s), gpu.stage_ms[s]);
+		printf("\n");
+	}
 	fflush(stdout);
 }
 
@@ -258,9 +270,12 @@ static int steps_due(frame_clock* clock, viewer_app* app)
 static void draw_frame(viewer_app* app)
 {
 	Uint64 start = SDL_GetPerformanceCounter();
+	viewer_gpu_timer_begin_frame(app->gpu_timer);
 	viewer_renderer_draw(app->renderer, app);
+	viewer_gpu_timer_stage(app->gpu_timer, VIEWER_GPU_PANEL);
 	/* the mouse's ray moved with a camera the panel changed; that is not a motion of the hand */
 	if (viewer_panel_draw(app)) viewer_input_refresh_mouse(app);
+	viewer_gpu_timer_end_frame(app->gpu_timer);
 	app->timing.render_ms = smooth(app->timing.render_ms, 1000.0 * seconds_since(start));
 	if (app->screenshot_requested) {
 		app->screenshot_requested = false;
@@ -676,6 +691,8 @@ int main(int argc, char** argv)
 		status = 1;
 		goto done;
 	}
+	app.gpu_timer = viewer_gpu_timer_create(err, sizeof err);
+	if (app.gpu_timer == NULL && o.stats) fprintf(stderr, "puddle-view: no GPU times: %s\n", err);
 	if (o.ui_scale <= 0) o.ui_scale = display_ui_scale(app.window);
 	app.panel_width *= o.ui_scale;
 	if (!viewer_panel_init(app.window, app.gl_context, o.ui_scale, err, sizeof err)) {
@@ -701,6 +718,7 @@ done:
 	viewer_scene_unload(&app.scene);
 	viewer_panel_shutdown();
 	viewer_renderer_destroy(app.renderer);
+	viewer_gpu_timer_destroy(app.gpu_timer);
 	if (app.gl_context != NULL) SDL_GL_DeleteContext(app.gl_context);
 	if (app.window != NULL) SDL_DestroyWindow(app.window);
 	SDL_Quit();

@@ -8,6 +8,7 @@
 //
 // SPDX-License-Identifier: MIT
 #include "frontend.h"
+#include "gpu_timer.h"
 
 #include <SDL.h>
 #include <imgui.h>
@@ -523,6 +524,11 @@ static void stats_overlay(viewer_app* app)
 		            t->display_fps, app->scene.name, app->paused ? " (paused)" : "",
 		            pdl_world_particle_count(app->scene.world), pdl_world_thread_count(app->scene.world),
 		            def.substeps, t->render_ms);
+		if (app->gpu_timer != NULL) {
+			/* the GPU's own time, which on a real GPU draw (the CPU's side) does not show */
+			ImGui::SameLine();
+			ImGui::Text("  gpu %.2f ms", viewer_gpu_timer_recent_ms(app->gpu_timer));
+		}
 		if (app->render.contours) {
 			ImGui::SameLine();
 			ImGui::Text("  contours %.2f ms", viewer_renderer_contour_ms(app->renderer));

@@ -22,6 +22,7 @@
  *
  * SPDX-License-Identifier: MIT */
 #include "particles_gl.h"
+#include "gpu_timer.h"
 #include "frontend.h"
 
 #ifdef PUDDLE_VIEW_WITH_IO
@@ -206,6 +207,10 @@ struct viewer_renderer {
 };
 
 double viewer_renderer_contour_ms(const viewer_renderer* r) { return r ? r->contour_ms : 0; }
+int viewer_renderer_thickness_divisor(const viewer_renderer* r)
+{
+	return r ? viewer_renderer3d_thickness_divisor(r->three_d) : 0;
+}
 
 static bool make_particle_program(particle_program* p, const char* fragment_source, char* err,
                                   int err_size)
@@ -702,6 +707,7 @@ void viewer_renderer_draw(viewer_renderer* r, const viewer_app* app)
 	pdl_particle_data particles = pdl_world_particles(world);
 	if (particles.count > 0) {
 		float h = pdl_world_get_def(world).interaction_radius;
+		viewer_gpu_timer_stage(app->gpu_timer, VIEWER_GPU_PARTICLES);
 		upload_particles(r, &particles);
 		if (app->render.mode == VIEWER_RENDER_METABALL) {
 			draw_metaballs(r, app, particles.count, scale, offset, h, gl_viewport_y);
@@ -709,6 +715,7 @@ void viewer_renderer_draw(viewer_renderer* r, const viewer_app* app)
 			set_particle_uniforms(&r->dots, app, scale, offset, app->render.dot_radius * h);
 			gl.DrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, particles.count);
 		}
+		viewer_gpu_timer_stage(app->gpu_timer, VIEWER_GPU_SCENE);
 	}
 
 	/* the outline, like the fluid, under the mask: where it passes into a wall it is hidden */

@@ -25,6 +25,7 @@
  *
  * SPDX-License-Identifier: MIT */
 #include "particles_gl.h"
+#include "gpu_timer.h"
 #include "liquid_gl.h"
 #include "frontend.h"
 
@@ -517,6 +518,11 @@ static void build_pointer(viewer_renderer3d* r, const viewer_app* app, pdl_vec3 
 	push_circle(&r->lines, in->anchor, right, up, viewer_pointer_radius(app), color);
 }
 
+int viewer_renderer3d_thickness_divisor(const viewer_renderer3d* r)
+{
+	return r ? viewer_liquid_thickness_divisor(r->liquid) : 0;
+}
+
 void viewer_renderer3d_draw(viewer_renderer3d* r, const viewer_app* app)
 {
 	const viewer_view* view = &app->view;
@@ -552,7 +558,11 @@ void viewer_renderer3d_draw(viewer_renderer3d* r, const viewer_app* app)
 	gl.UniformMatrix4fv(r->solid_view_projection, 1, GL_FALSE, vp);
 	draw_list(r, &r->triangles, GL_TRIANGLES);
 
-	if (!liquid) draw_spheres(r, app, vp, right, up, back);
+	if (!liquid) {
+		viewer_gpu_timer_stage(app->gpu_timer, VIEWER_GPU_PARTICLES);
+		draw_spheres(r, app, vp, right, up, back);
+		viewer_gpu_timer_stage(app->gpu_timer, VIEWER_GPU_SCENE);
+	}
 
 	gl.UseProgram(r->solid_program);
 	draw_list(r, &r->lines, GL_LINES);
@@ -561,11 +571,13 @@ void viewer_renderer3d_draw(viewer_renderer3d* r, const viewer_app* app)
 		viewer_liquid_view lv = {.right = right, .up = up, .back = back,
 		                         .light = light_direction(), .radius = sphere_radius(app),
 		                         .fov = app->camera.fov, .near = app->camera.distance / 100,
-		                         .far = app->camera.distance * 100, .x = view->viewport_x,
+		                         .far = app->camera.distance * 100,
+		                         .distance = app->camera.distance, .x = view->viewport_x,
 		                         .y = gl_viewport_y, .width = view->viewport_width,
 		                         .height = view->viewport_height};
 		for (int i = 0; i < 16; ++i) lv.view_projection[i] = vp[i];
-		viewer_liquid_draw(r->liquid, app, &p, &lv);
+		viewer_liquid_draw(r->liquid, app, &p, &lv); /* marks its own stages */
+		viewer_gpu_timer_stage(app->gpu_timer, VIEWER_GPU_SCENE);
 		gl.UseProgram(r->solid_program);
 	}
 

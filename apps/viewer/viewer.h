@@ -322,12 +322,15 @@ typedef struct viewer_timing {
 } viewer_timing;
 
 typedef struct viewer_renderer viewer_renderer;
+typedef struct viewer_gpu_timer viewer_gpu_timer;
 typedef struct viewer_script viewer_script;
 
 typedef struct viewer_app {
 	SDL_Window* window;
 	void* gl_context;
 	viewer_renderer* renderer;
+	/** GPU time per drawing stage (gpu_timer.h); NULL without timestamp queries. */
+	viewer_gpu_timer* gpu_timer;
 
 	viewer_scene scene;
 	/** What the scene was loaded from (a list name or a file path): R loads it again. */

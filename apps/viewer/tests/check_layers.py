@@ -19,7 +19,7 @@ import sys
 # 0: shared state and maths; 1: the world and the views of it; 2: input, drawing, capture;
 # 3: the program
 LAYERS = {
-    "view.c": 0, "gl.c": 0,
+    "view.c": 0, "gl.c": 0, "gpu_timer.c": 0,
     "bodies.c": 1, "view3d.c": 1, "scenes.c": 1, "scene_files.c": 1, "presets.c": 1, "particles_gl.c": 1,
     "liquid_gl.c": 1,
     "input.c": 2, "renderer.c": 2, "renderer3d.c": 2, "capture.c": 2, "script.c": 2,
