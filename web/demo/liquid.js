@@ -6,8 +6,9 @@
 //   (copy)     the scene's depth, blitted aside: the thickness pass leaves out liquid behind bodies
 //   depth      particles as sphere impostors into an R32F texture of view depth (0: no water),
 //              depth-tested against the scene's depth (a body in front hides the water)
-//   thickness  additive (ONE, ONE) Gaussian splats at half resolution: alpha the summed
-//              thickness, rgb the particle's colour weighted the same way
+//   thickness  additive (ONE, ONE) Gaussian splats at a half, third or quarter of the resolution
+//              (thicknessDivisor): alpha the summed thickness, rgb the particle's colour
+//              weighted the same way
 //   smooth     separable narrow-range filter on the depth, two rounds of horizontal + vertical,
 //              the radius in pixels proportional to the projected particle size
 //   composite  a full-screen pass into the canvas: normals from the smoothed depth, Schlick
@@ -20,6 +21,15 @@
 // SwiftShader has it, and EXT_float_blend). Without it `supported` is false and the renderer
 // draws spheres.
 import { RAMP_GLSL, compile, ParticleArrays, setColorUniforms } from './particles-gl.js';
+
+// How many canvas pixels a thickness texel spans, each way (2 to 4), from the radius of a sphere
+// at the camera's target in pixels: the splat is a Gaussian of standard deviation sqrt(2/3)
+// radius (THICKNESS_FS's exp(-3 r^2) over twice the radius), resolved at texels no wider than
+// that. The viewer's liquid_gl.c chooses the same way (docs/viewer.md has the costs it saves).
+export function thicknessDivisor(radiusPixels) {
+	const sigma = 0.8165 * radiusPixels;
+	return sigma >= 4 ? 4 : sigma >= 3 ? 3 : 2;
+}
 
 // One point per particle sized as the projected sphere; the depth, thickness and foam passes
 // share it. a_value is the colour ramp's value, a_speed and a_density drive the foam.
@@ -95,6 +105,7 @@ uniform float u_layer;
 uniform sampler2D u_surface;   // the depth pass's target, full resolution
 uniform sampler2D u_solid;     // the scene's depth buffer without the particles
 uniform vec2 u_depthAB;
+uniform vec2 u_down;           // canvas pixels per thickness texel, x and y
 layout(location = 0) out vec4 o_color;   // rgb colour x weight, a thickness
 layout(location = 1) out vec4 o_weight;  // r the colour's weight
 void main() {
@@ -102,7 +113,7 @@ void main() {
 	float r2 = dot(p, p);
 	if (r2 > 1.0) discard;
 	// liquid behind a body does not count
-	ivec2 at = ivec2(gl_FragCoord.xy * 2.0);
+	ivec2 at = ivec2(gl_FragCoord.xy * u_down);
 	float solid = 2.0 * texelFetch(u_solid, at, 0).r - 1.0;
 	if (solid < 1.0 && v_depth > u_depthAB.y / (solid + u_depthAB.x)) discard;
 	float t = 1.05 * u_radius * exp(-3.0 * r2);
@@ -169,8 +180,9 @@ precision highp float;
 uniform sampler2D u_scene;       // what is behind the water
 uniform sampler2D u_sceneDepth;  // depth buffer of scene + particles
 uniform sampler2D u_depth;       // smoothed view depth, 0 where no water
-uniform sampler2D u_thickness;   // rgb colour x weight, a thickness (half resolution)
+uniform sampler2D u_thickness;   // rgb colour x weight, a thickness (lower resolution)
 uniform sampler2D u_weight;      // r the colour's weight
+uniform vec2 u_thicknessMax;     // their last drawn texel's centre (uv)
 uniform vec2 u_tanHalf;          // tan(fov / 2) times aspect, tan(fov / 2)
 uniform vec3 u_right, u_up, u_forward; // the camera's frame, world space
 uniform vec3 u_light;            // towards the light, view space
@@ -206,9 +218,10 @@ void main() {
 	if (n.z < 0.0) n = -n;
 	vec3 v = normalize(-P);
 
-	vec4 th = texture(u_thickness, uv);
+	vec2 tuv = min(uv * (u_thicknessMax + 0.5 / vec2(textureSize(u_thickness, 0))), u_thicknessMax);
+	vec4 th = texture(u_thickness, tuv);
 	float thickness = th.a;
-	float weight = texture(u_weight, uv).r;
+	float weight = texture(u_weight, tuv).r;
 	vec3 color = weight > 1e-5 ? th.rgb / weight : vec3(0.2, 0.5, 0.85);
 	// refraction: what is behind, displaced along the normal by the thickness
 	vec2 offset = n.xy * min(thickness, 6.0) * 0.012;
@@ -279,6 +292,8 @@ export class Liquid {
 		this.profile = false; // when true, draw() finishes each pass and times it into passMs
 		this.passMs = {};
 		this.settings = { ...SETTINGS };
+		// 2, 3 or 4 fixes the thickness target's divisor (to compare pictures); 0 chooses it
+		this.fixedThicknessDivisor = 0;
 	}
 
 	resize(w, h) {
@@ -374,16 +389,23 @@ export class Liquid {
 		gl.drawArrays(gl.POINTS, 0, n);
 		this.mark('depth', true);
 
-		// thickness and colour, half resolution, summed
+		// thickness and colour, summed at 1 / down of the resolution (thicknessDivisor): the
+		// targets are made at half resolution and the splats drawn into their lower-left tw x th
+		const down = this.fixedThicknessDivisor || thicknessDivisor(view.radius * view.pixels / view.distance);
+		const hw = Math.max(1, w >> 1), hh = Math.max(1, h >> 1);
+		const tw = Math.max(1, Math.floor(w / down)), th = Math.max(1, Math.floor(h / down));
+		this.thicknessDivisor = down;
 		gl.bindFramebuffer(gl.FRAMEBUFFER, this.thicknessFb);
-		gl.viewport(0, 0, Math.max(1, w >> 1), Math.max(1, h >> 1));
+		gl.viewport(0, 0, tw, th);
 		gl.clearBufferfv(gl.COLOR, 0, [0, 0, 0, 0]);
 		gl.clearBufferfv(gl.COLOR, 1, [0, 0, 0, 0]);
 		gl.disable(gl.DEPTH_TEST);
 		gl.enable(gl.BLEND);
 		gl.blendFunc(gl.ONE, gl.ONE);
 		pointUniforms(this.thicknessProgram, 0);
-		gl.uniform1f(this.thicknessProgram.uniforms.u_pixels, view.pixels); // twice the radius, half the resolution
+		// twice the radius at 1 / down of the resolution
+		gl.uniform1f(this.thicknessProgram.uniforms.u_pixels, view.pixels * 2 / down);
+		gl.uniform2f(this.thicknessProgram.uniforms.u_down, w / tw, h / th);
 		gl.uniform1f(this.thicknessProgram.uniforms.u_layer, this.settings.layer * view.radius);
 		gl.uniform1i(this.thicknessProgram.uniforms.u_surface, 0);
 		gl.uniform1i(this.thicknessProgram.uniforms.u_solid, 1);
@@ -432,6 +454,7 @@ export class Liquid {
 		});
 		const tan = Math.tan(0.5 * view.fov * (Math.PI / 180));
 		gl.uniform2f(u.u_tanHalf, tan * view.aspect, tan);
+		gl.uniform2f(u.u_thicknessMax, (tw - 0.5) / hw, (th - 0.5) / hh);
 		gl.uniform3fv(u.u_right, view.frame.r);
 		gl.uniform3fv(u.u_up, view.frame.u);
 		gl.uniform3fv(u.u_forward, view.frame.f);
