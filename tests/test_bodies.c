@@ -152,7 +152,7 @@ static void test_archimedes_2d(void)
 	pdl_body_id ids[4];
 	for (int k = 0; k < 4; ++k) ids[k] = add_box(w, xs[k], 0, half, ratios[k]);
 	for (int k = 0; k < 4; ++k) ENSURE(ids[k].index >= 0);
-	int steps = worlds_steps(1200);
+	int steps = worlds_settle_steps(1200);
 	for (int s = 0; s < steps; ++s) pdl_world_step(w);
 	double share[4], dense, floor_y;
 	pdl_body_def d[4];
@@ -246,7 +246,7 @@ static void test_archimedes_3d(void)
 		ids[k] = pdl_world_add_body(w, &d, NULL);
 		ENSURE(ids[k].index >= 0);
 	}
-	int steps = worlds_steps(600);
+	int steps = worlds_settle_steps(600);
 	for (int s = 0; s < steps; ++s) pdl_world_step(w);
 	double share[4] = {0}, dense = 0;
 	const int samples = worlds_quick() ? 1 : 20;
@@ -291,7 +291,7 @@ static void test_archimedes_sph(void)
 	pdl_body_id ids[4];
 	for (int k = 0; k < 4; ++k) ids[k] = add_box(w, xs[k], 0, half, ratios[k]);
 	for (int k = 0; k < 4; ++k) ENSURE(ids[k].index >= 0);
-	int steps = worlds_steps(600);
+	int steps = worlds_settle_steps(600);
 	for (int s = 0; s < steps; ++s) pdl_world_step(w);
 	double share[4], dense;
 	pdl_body_def d[4];

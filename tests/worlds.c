@@ -175,6 +175,8 @@ int worlds_steps(int full)
 	return full / 6 > 30 ? full / 6 : 30;
 }
 
+int worlds_settle_steps(int full) { return worlds_quick() ? 30 : full; }
+
 pdl_world* worlds_3d_create(int threads, pdl_solver_kind solver, const pdl_material_def* material)
 {
 	pdl_world_def d = pdl_default_world_def();
