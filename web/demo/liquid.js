@@ -160,19 +160,29 @@ void main() {
 	float radiusPx = clamp(4.0 * u_radius * u_pixels / z, 1.0, 48.0);
 	float stride = max(1.0, radiusPx / float(TAPS));
 	float sigma = 0.5 * radiusPx, range = 3.0 * u_radius;
-	float sum = z, weights = 1.0;
+	// the surface's slope along this pass, over half the filter's radius, from the side that
+	// changes less (so a silhouette next to the pixel does not count), at most a range over
+	// that, none across a gap (liquid_gl.c says why: the viewer's copy of this filter)
+	int k = max(1, int(0.5 * radiusPx));
+	float zl = texelFetch(u_depth, clamp(p - u_dir * k, ivec2(0), size - 1), 0).r;
+	float zr = texelFetch(u_depth, clamp(p + u_dir * k, ivec2(0), size - 1), 0).r;
+	float dl = zl > 0.0 ? z - zl : 1e30, dr = zr > 0.0 ? zr - z : 1e30;
+	float slope = min(abs(dl), abs(dr)) > 2.0 * range ? 0.0 : clamp(abs(dr) < abs(dl) ? dr : dl, -range, range) / float(k);
+	// the samples' heights over that slope's plane through the pixel, averaged
+	float sum = 0.0, weights = 1.0;
 	for (int i = -TAPS; i <= TAPS; ++i) {
 		float d = float(i) * stride;
 		if (i == 0 || abs(d) > radiusPx) continue;
-		ivec2 q = clamp(p + u_dir * int(d), ivec2(0), size - 1);
-		float s = texelFetch(u_depth, q, 0).r;
-		if (s <= 0.0 || s > z + range) continue;
-		s = max(s, z - range);
+		int o = int(d);
+		float s = texelFetch(u_depth, clamp(p + u_dir * o, ivec2(0), size - 1), 0).r;
+		float e = s - z - slope * float(o);
+		if (s <= 0.0 || e > range) continue;
+		e = max(e, -range);
 		float w = exp(-d * d / (2.0 * sigma * sigma));
-		sum += s * w;
+		sum += e * w;
 		weights += w;
 	}
-	o_depth = vec4(sum / weights, 0.0, 0.0, 1.0);
+	o_depth = vec4(z + sum / weights, 0.0, 0.0, 1.0);
 }`;
 
 const COMPOSITE_FS = `#version 300 es

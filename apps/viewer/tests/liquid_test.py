@@ -4,7 +4,7 @@ coloured liquids) run 30 steps and screenshot in the liquid mode and in the meta
 (spheres), then on the pixels showing fluid in both:
 
 - not blank: many colours, and fluid covers part of the view;
-- smoother: the mean squared Laplacian of luminance over the water's inside is under a quarter
+- smoother: the mean squared Laplacian of luminance over the water's inside is under a tenth
   of the spheres';
 - tinted: the water is coloured, its hues spread over at least two 15-degree bins (the
   materials' colours show through; still mixed after 30 steps, so not yet two clusters);
@@ -142,7 +142,9 @@ def main():
     check(mean < 3 and p99 < 20, f"liquid: the quarter-resolution thickness looks like the half "
           f"(over {len(differences)} water pixels a mean of {mean:.2f} levels, 99% within {p99})")
     e_water, e_spheres = laplacian_energy(water, both), laplacian_energy(spheres, both)
-    check(e_water < 0.25 * e_spheres, f"liquid: smoother than spheres (mean squared Laplacian of "
+    # measured 175 against 4,446 (0.039); the depth filter before it measured its range from the
+    # surface's slope gave 951 (0.21), which this fails, and an unsmoothed picture more still
+    check(e_water < 0.1 * e_spheres, f"liquid: smoother than spheres (mean squared Laplacian of "
           f"luminance {e_water:.1f} against {e_spheres:.1f}, ratio {e_water / e_spheres:.3f})")
     # After 30 steps stratify's three liquids are still mixed, so their hues sit side by side:
     # two or more 15-degree hue bins each hold over 4% of the (saturated) water. Two separate
