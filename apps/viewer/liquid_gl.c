@@ -210,7 +210,8 @@ static const char* composite_fragment_shader =
 	"uniform sampler2D u_depth;\n"        /* smoothed view depth, 0 where no water */
 	"uniform sampler2D u_thickness;\n"    /* rgb colour x weight, a thickness, lower resolution */
 	"uniform sampler2D u_weight;\n"       /* r the colour's weight */
-	"uniform vec2 u_thickness_max;\n"     /* their last drawn texel's centre (uv) */
+	"uniform vec2 u_thickness_scale;\n"   /* the part of those two drawn (uv) */
+	"uniform vec2 u_thickness_max;\n"     /* its last texel's centre (uv) */
 	"uniform vec2 u_origin;\n"            /* the viewport's corner in the window */
 	"uniform vec2 u_tan_half;\n"          /* tan(fov / 2) times aspect, tan(fov / 2) */
 	"uniform vec3 u_right;\n"
@@ -244,7 +245,7 @@ static const char* composite_fragment_shader =
 	"  vec3 n = normalize(cross(dx, dy));\n"
 	"  if (n.z < 0.0) n = -n;\n"
 	"  vec3 v = normalize(-P);\n"
-	"  vec2 tuv = min(uv * (u_thickness_max + 0.5 / vec2(textureSize(u_thickness, 0))), u_thickness_max);\n"
+	"  vec2 tuv = min(uv * u_thickness_scale, u_thickness_max);\n"
 	"  vec4 th = texture(u_thickness, tuv);\n"
 	"  float thickness = th.a;\n"
 	"  float weight = texture(u_weight, tuv).r;\n"
@@ -561,6 +562,7 @@ void viewer_liquid_draw(viewer_liquid* l, const viewer_app* app, const pdl_parti
 		gl.Uniform1i(at(cp, names[i]), i);
 	}
 	gl.Uniform2f(at(cp, "u_origin"), (float)v->x, (float)v->y);
+	gl.Uniform2f(at(cp, "u_thickness_scale"), (float)tw / (float)hw, (float)th / (float)hh);
 	gl.Uniform2f(at(cp, "u_thickness_max"), ((float)tw - 0.5f) / (float)hw, ((float)th - 0.5f) / (float)hh);
 	gl.Uniform2f(at(cp, "u_tan_half"), tan_half * (float)w / (float)h, tan_half);
 	gl.Uniform3f(at(cp, "u_right"), v->right.x, v->right.y, v->right.z);

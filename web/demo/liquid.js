@@ -192,7 +192,8 @@ uniform sampler2D u_sceneDepth;  // depth buffer of scene + particles
 uniform sampler2D u_depth;       // smoothed view depth, 0 where no water
 uniform sampler2D u_thickness;   // rgb colour x weight, a thickness (lower resolution)
 uniform sampler2D u_weight;      // r the colour's weight
-uniform vec2 u_thicknessMax;     // their last drawn texel's centre (uv)
+uniform vec2 u_thicknessScale;   // the part of those two drawn (uv)
+uniform vec2 u_thicknessMax;     // its last texel's centre (uv)
 uniform vec2 u_tanHalf;          // tan(fov / 2) times aspect, tan(fov / 2)
 uniform vec3 u_right, u_up, u_forward; // the camera's frame, world space
 uniform vec3 u_light;            // towards the light, view space
@@ -228,7 +229,7 @@ void main() {
 	if (n.z < 0.0) n = -n;
 	vec3 v = normalize(-P);
 
-	vec2 tuv = min(uv * (u_thicknessMax + 0.5 / vec2(textureSize(u_thickness, 0))), u_thicknessMax);
+	vec2 tuv = min(uv * u_thicknessScale, u_thicknessMax);
 	vec4 th = texture(u_thickness, tuv);
 	float thickness = th.a;
 	float weight = texture(u_weight, tuv).r;
@@ -464,6 +465,7 @@ export class Liquid {
 		});
 		const tan = Math.tan(0.5 * view.fov * (Math.PI / 180));
 		gl.uniform2f(u.u_tanHalf, tan * view.aspect, tan);
+		gl.uniform2f(u.u_thicknessScale, tw / hw, th / hh);
 		gl.uniform2f(u.u_thicknessMax, (tw - 0.5) / hw, (th - 0.5) / hh);
 		gl.uniform3fv(u.u_right, view.frame.r);
 		gl.uniform3fv(u.u_up, view.frame.u);

@@ -9,11 +9,11 @@ coloured liquids) run 30 steps and screenshot in the liquid mode and in the meta
 - tinted: the water is coloured, its hues spread over at least two 15-degree bins (the
   materials' colours show through; still mixed after 30 steps, so not yet two clusters);
 - timed per stage on the GPU (gpu_timer.c): the report's GPU stages tile the frame (they sum
-  to its GPU time), the liquid's depth, thickness, smoothing and shading passes have time and the spheres' stage none, and the
-  spheres have time and the liquid's passes none;
+  to its GPU time), the liquid's depth, thickness, smoothing and shading passes have time and
+  the spheres' stage none, and the spheres have time and the liquid's passes none;
 - thickness at a coarser resolution where the spheres are big enough (liquid_gl.c's
-  thickness_divisor): stratify-3d's spheres, their splats' deviation over 4 pixels here, get a quarter
-  resolution target, and the picture differs little from the one with the half-resolution target
+  thickness_divisor): stratify-3d's spheres, their splats' deviation over 4 pixels here, get a
+  quarter resolution target, and the picture differs little from the one with the half-resolution target
   (PUDDLE_VIEW_THICKNESS_DIVISOR=2) over the water: measured a mean of 1.2 levels of 255 in the
   channel that differs most, 99% of the pixels within 9; checked under 3 and 20.
 
