@@ -13,6 +13,10 @@ static void test_fill_shapes(void)
 	pdl_world* w = worlds_create(1, NULL);
 	float s = pdl_rest_spacing(1.0f, 4.0f);
 	ENSURE(s > 0.2f && s < 0.6f);
+	/* a rest density no lattice down to 0.02 h reaches gets 0.02 h; nonsense gets 0 */
+	ENSURE(pdl_rest_spacing(1, 1e9f) == 0.02f && pdl_rest_spacing_3d(2, 1e9f) == 0.04f);
+	ENSURE(pdl_rest_spacing(1, -1) == 0 && pdl_rest_spacing_3d(NAN, 4) == 0);
+	ENSURE(pdl_rest_spacing_3d(1, 4) > s); /* FCC packs more neighbours at the same spacing */
 	pdl_fill_def f = pdl_default_fill_def();
 	f.shape = PDL_FILL_LINE;
 	f.position = (pdl_vec3){0, 0};
