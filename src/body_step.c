@@ -464,8 +464,9 @@ static void begin_step(pdl_world* w, float dt)
 		const float per_h = (float)(three ? PDL_GRID_CELLS_PER_H_3D : PDL_GRID_CELLS_PER_H_2D) / w->def.interaction_radius;
 		double cells = 1;
 		for (int k = 0; k < (three ? 3 : 2); ++k) cells *= floor((double)hi[k] * per_h) - floor((double)lo[k] * per_h) + 1;
+		/* (not finite when a body's samples are not, such as one placed near FLT_MAX: hashed then) */
 		const double limit = (double)(1u << 21);
-		pdl_grid_allow_dense(g, cells <= limit ? (uint32_t)cells : 0);
+		pdl_grid_allow_dense(g, cells >= 1 && cells <= limit ? (uint32_t)cells : 0);
 	}
 	pdl_grid_build(g, w->pool, n, set->ux, set->uy, three ? set->uz : NULL, w->def.interaction_radius);
 	pdl_pool_for(w->pool, n, 1024, sort_range, set);
