@@ -11,6 +11,7 @@
  * in its density as it would count more fluid. */
 #include "core.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -608,10 +609,13 @@ static pdl_error_id build_body(const pdl_world* w, rigid_body* b, sampler* s, pd
 {
 	const bool three = PDL_IS_3D(w);
 	pdl_body_def* d = &b->def;
-	if (three) { /* normalise the orientation */
+	if (three) {
+		/* normalise the orientation; left alone when it already is to rounding (as the step's
+		 * turn() leaves it), so that a body re-added or set from its own def (a snapshot, the
+		 * MPI layer stepping a frame again) stays bitwise as it was */
 		pdl_quat q = d->orientation;
 		float len = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
-		if (len != 1.0f) d->orientation = (pdl_quat){q.x / len, q.y / len, q.z / len, q.w / len};
+		if (fabsf(len - 1.0f) > 4 * FLT_EPSILON) d->orientation = (pdl_quat){q.x / len, q.y / len, q.z / len, q.w / len};
 	} else {
 		d->position.z = 0;
 		d->linear_velocity.z = 0;

@@ -666,7 +666,9 @@ static bool restore(const char* path, decoded d, pdl_world* w, pdl_snapshot_info
 	p.spring_rest = d.rest;
 	p.next_id = d.next_id;
 	if (pdl_world_set_particles(w, &p, &e)) goto refused;
-	/* the snapshot's bodies replace the scene's: all removed, then re-added in slot order */
+	/* the snapshot's bodies replace the scene's, in slot order: into the same slots when there
+	 * are as many (a run resumed from its scene's world, so each body keeps its id, which the
+	 * bodies' CSV and VTK files name), else all removed and re-added */
 	int live = pdl_world_bodies(w, NULL, 0);
 	pdl_body_id* ids = malloc((size_t)(live + 1) * sizeof *ids);
 	if (!ids) {
@@ -674,10 +676,21 @@ static bool restore(const char* path, decoded d, pdl_world* w, pdl_snapshot_info
 		goto done;
 	}
 	pdl_world_bodies(w, ids, live);
-	for (int k = 0; k < live; ++k) pdl_world_remove_body(w, ids[k], NULL);
+	if (live == d.body_count) {
+		for (int k = 0; k < live; ++k)
+			if (pdl_world_set_body(w, ids[k], &d.bodies[k], &e) != PDL_OK) {
+				free(ids);
+				goto refused;
+			}
+	} else {
+		for (int k = 0; k < live; ++k) pdl_world_remove_body(w, ids[k], NULL);
+		for (int k = 0; k < d.body_count; ++k)
+			if (pdl_world_add_body(w, &d.bodies[k], &e).index < 0) {
+				free(ids);
+				goto refused;
+			}
+	}
 	free(ids);
-	for (int k = 0; k < d.body_count; ++k)
-		if (pdl_world_add_body(w, &d.bodies[k], &e).index < 0) goto refused;
 	pdl_world_set_clock(w, d.time, d.steps);
 	if (info) *info = d.info;
 	ok = true;
