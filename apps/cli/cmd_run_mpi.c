@@ -7,12 +7,14 @@
  * layer keeps each process's slab. What one process prints is printed once, by process 0: the
  * progress, the summary, and every error (a bad scene or option is found alike by every process,
  * which all exit 2; a file one process cannot write is reported by process 0 with that process's
- * reason, and all exit 1). This version runs both solvers on scenes without springs or bodies
- * (strokes and emitters each frame through the layer's frame function); it writes ParaView
- * pieces, CSV, PLY and snapshots (collectively, mpi/src/mpi_files.c) and resumes from any
- * snapshot, whatever process count wrote it. */
+ * reason, and all exit 1). This version runs both solvers, springs across the cuts, rigid bodies
+ * (every process holds them all), and strokes and emitters each frame through the layer's frame
+ * function; it writes ParaView pieces, CSV, PLY and snapshots (collectively,
+ * mpi/src/mpi_files.c; the bodies' files by process 0) and resumes from any snapshot, whatever
+ * process count wrote it. */
 #include "cli.h"
 
+#include "puddle/export.h"
 #include "puddle/mpi.h"
 
 #include <errno.h>
@@ -93,12 +95,44 @@ static int finish(int code)
 
 typedef struct mpi_run {
 	pdl_mpi_world* split;
+	const pdl_world* world; /* this process's: its slab and halo, and every body */
 	const pdl_scene* scene;
 	bool vtk, ply, csv;
 	long long export_every, snapshot_every, exports, snapshots;
-	cli_pvd_list pvd;
+	bool bodies; /* the world has rigid bodies: their files too, from process 0 (every process holds them all) */
+	cli_pvd_list pvd, body_pvd;
 	char dir[1024], pvd_path[1100], err[1400];
 } mpi_run;
+
+/* Process 0's part of a frame's files: the bodies' (every process holds every body, with the
+ * same bits) and the .pvd; false on every process, with process 0's reason, when it failed.
+ * Collective. */
+static bool rank0_outputs(mpi_run* r, long long done, bool vtk, int rank)
+{
+	char path[1200];
+	bool ok = true;
+	if (rank == 0) {
+		const pdl_world* w = r->world;
+		if (vtk && r->bodies) {
+			snprintf(path, sizeof path, "%s/vtk/bodies_%06lld.vtp", r->dir, done);
+			ok = pdl_export_bodies_vtp(path, w, r->err, sizeof r->err);
+			if (ok && !(ok = cli_pvd_add(&r->body_pvd, done))) snprintf(r->err, sizeof r->err, "%s: out of memory", r->pvd_path);
+		}
+		if (vtk && ok) {
+			ok = cli_pvd_add(&r->pvd, done);
+			if (!ok) snprintf(r->err, sizeof r->err, "%s: out of memory", r->pvd_path);
+			ok = ok && cli_pvd_write(&r->pvd, r->bodies ? &r->body_pvd : NULL, r->pvd_path, r->scene->world.dt, r->err,
+			                         sizeof r->err);
+		}
+		if (!vtk && r->bodies) {
+			snprintf(path, sizeof path, "%s/csv/bodies_%06lld.csv", r->dir, done);
+			ok = pdl_export_bodies_csv(path, w, done, r->err, sizeof r->err);
+		}
+	}
+	MPI_Bcast(&ok, 1, MPI_C_BOOL, 0, MPI_COMM_WORLD);
+	if (!ok) MPI_Bcast(r->err, (int)sizeof r->err, MPI_CHAR, 0, MPI_COMM_WORLD);
+	return ok;
+}
 
 /* The files of the frame `done` frames into the run; collective, false on every process (with
  * the reason in r->err) when one could not write. */
@@ -109,23 +143,14 @@ static bool frame_outputs(mpi_run* r, long long done, int rank)
 	if ((r->vtk || r->ply || r->csv) && done % r->export_every == 0) {
 		if (r->vtk) {
 			snprintf(path, sizeof path, "%s/vtk/frame_%06lld.pvtp", r->dir, done);
-			if (!pdl_mpi_world_write_vtk(s, path, r->err, sizeof r->err)) return false;
-			bool ok = true;
-			if (rank == 0) {
-				ok = cli_pvd_add(&r->pvd, done);
-				if (!ok) snprintf(r->err, sizeof r->err, "%s: out of memory", r->pvd_path);
-				ok = ok && cli_pvd_write(&r->pvd, NULL, r->pvd_path, r->scene->world.dt, r->err, sizeof r->err);
-			}
-			MPI_Bcast(&ok, 1, MPI_C_BOOL, 0, MPI_COMM_WORLD);
-			if (!ok) {
-				MPI_Bcast(r->err, (int)sizeof r->err, MPI_CHAR, 0, MPI_COMM_WORLD);
+			if (!pdl_mpi_world_write_vtk(s, path, r->err, sizeof r->err) || !rank0_outputs(r, done, true, rank))
 				return false;
-			}
 		}
 		snprintf(path, sizeof path, "%s/ply/frame_%06lld.ply", r->dir, done);
 		if (r->ply && !pdl_mpi_world_write_ply(s, path, r->err, sizeof r->err)) return false;
 		snprintf(path, sizeof path, "%s/csv/frame_%06lld.csv", r->dir, done);
-		if (r->csv && !pdl_mpi_world_write_csv(s, path, r->err, sizeof r->err)) return false;
+		if (r->csv && (!pdl_mpi_world_write_csv(s, path, r->err, sizeof r->err) || !rank0_outputs(r, done, false, rank)))
+			return false;
 		r->exports++;
 	}
 	if (r->snapshot_every && done % r->snapshot_every == 0 && done > 0) {
@@ -262,13 +287,15 @@ int cmd_run_mpi(int argc, char** argv)
 		return finish(EXIT_USAGE);
 	}
 	const double dt = scene->world.dt;
-	mpi_run r = {.split = split, .scene = scene, .vtk = vtk, .ply = ply, .csv = csv, .snapshot_every = snapshot_every};
+	mpi_run r = {.split = split, .world = world, .scene = scene, .vtk = vtk, .ply = ply, .csv = csv, .snapshot_every = snapshot_every};
 	long long video_every = llround(1.0 / (scene->output.fps * dt));
 	r.export_every = export_every ? export_every : video_every > 0 ? video_every : 1;
 	if (out_dir) snprintf(r.dir, sizeof r.dir, "%s", out_dir);
 	else snprintf(r.dir, sizeof r.dir, "out/%s", scene->name);
 	snprintf(r.pvd_path, sizeof r.pvd_path, "%s/%s.pvd", r.dir, scene->name);
 	r.pvd = (cli_pvd_list){.sub = "vtk", .prefix = "frame", .ext = ".pvtp"};
+	r.body_pvd = (cli_pvd_list){.sub = "vtk", .prefix = "bodies", .ext = ".vtp"};
+	r.bodies = pdl_world_body_count(world) > 0;
 	int code = EXIT_FAILED;
 	FILE* stats_file = NULL;
 	double* stats_rows = NULL; /* process 0: STATS_VALUES per process, one frame */
@@ -295,7 +322,7 @@ int cmd_run_mpi(int argc, char** argv)
 		}
 	}
 	/* the earlier run wrote the frames up to the snapshot's, that one included */
-	if (rank == 0 && vtk && start > 0) cli_pvd_scan(&r.pvd, r.dir, start);
+	if (rank == 0 && vtk && start > 0) cli_pvd_scan(&r.pvd, r.dir, start), cli_pvd_scan(&r.body_pvd, r.dir, start);
 	const long long particles_before = pdl_mpi_world_particle_count(split);
 	if (out && !quiet)
 		fprintf(out, "%s: %lld particles over %d processes, frames %lld to %lld, halo %.2f world units\n", scene->name,
@@ -397,7 +424,7 @@ int cmd_run_mpi(int argc, char** argv)
 done:
 	if (stats_file) fclose(stats_file);
 	free(stats_rows);
-	free(r.pvd.frames);
+	free(r.pvd.frames), free(r.body_pvd.frames);
 	pdl_mpi_world_destroy(split);
 	pdl_world_destroy(world);
 	pdl_scene_destroy(scene);

@@ -77,6 +77,17 @@ struct pdl_mpi_world {
 	/* per owned particle: its density and pressure after the last step (for the files) */
 	float* owned_fields;
 	int owned_fields_capacity;
+	/* Rigid bodies: every process holds every body and integrates it as one process would, so
+	 * every particle that can touch one in the frame, with the halo its state depends on, goes
+	 * to every process (docs/mpi.md, "Bodies"). Per body its def at the frame's start (put back
+	 * when a frame is stepped again) and the zone on the split axis whose particles all go to
+	 * everyone. */
+	int body_count;
+	pdl_body_id* body_ids;
+	pdl_body_def* body_start;
+	float *zone_lo, *zone_hi;
+	float body_margin;    /* beyond a body's bounding radius: h + the fluid's and the body's move */
+	float last_body_move; /* the farthest any body's centre moved in the last frame */
 	/* the arrays pdl_mpi_world_local_particles and pdl_mpi_world_id_block hand out */
 	float* out_arrays; /* 8 per particle: x y z vx vy vz density pressure */
 	uint8_t* out_materials;

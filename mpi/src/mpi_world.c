@@ -244,6 +244,103 @@ static float reach(const pdl_mpi_world* s, int substeps, float moved, float long
 	return r;
 }
 
+/* ---- Bodies ---------------------------------------------------------------------------
+ *
+ * Every process holds every body (a world's bodies are few) and steps it as one process would:
+ * each body's sums over the fluid near it run over the same particles in the same order in
+ * every process (the grid's cell order, then id order), so every process ends the frame with
+ * the same bits for each body and no body state is ever sent. That needs, in every process,
+ * every particle that can come within reach of a body during the frame, and exact: so every
+ * particle within a body's zone on the split axis goes to every process, the zone being the
+ * body's bounding radius, plus h, plus how far the fluid and the body may move in the frame
+ * (body_margin), plus the halo (the particles those depend on). The margin is predicted like
+ * the halo and checked after the step the same way. */
+
+/* The farthest point of a body's shape from its centre of mass (world units): it bounds the
+ * body in every rotation. */
+static float bounding_radius(const pdl_body_def* d, bool three)
+{
+	if (d->shape == PDL_BODY_CIRCLE) return d->radius;
+	if (d->shape == PDL_BODY_BOX) {
+		const pdl_vec3 e = d->half_extents;
+		return sqrtf(e.x * e.x + e.y * e.y + (three ? e.z * e.z : 0.0f));
+	}
+	float r = 0; /* a polygon: its vertices lie around its centroid once it is added */
+	for (int k = 0; k < d->vertex_count; ++k) {
+		float v = sqrtf(d->vertices[k].x * d->vertices[k].x + d->vertices[k].y * d->vertices[k].y);
+		r = v > r ? v : r;
+	}
+	return r;
+}
+
+/* The world's bodies as they stand (the frame function may add some), their defs kept as the
+ * frame's start; false when out of memory. */
+static bool note_bodies(pdl_mpi_world* s)
+{
+	const int n = pdl_world_bodies(s->world, NULL, 0);
+	if (n > s->body_count) {
+		pdl_body_id* ids = realloc(s->body_ids, (size_t)n * sizeof *ids);
+		if (ids) s->body_ids = ids;
+		pdl_body_def* defs = realloc(s->body_start, (size_t)n * sizeof *defs);
+		if (defs) s->body_start = defs;
+		float* zones = realloc(s->zone_lo, (size_t)n * 2 * sizeof *zones);
+		if (zones) s->zone_lo = zones, s->zone_hi = zones + n;
+		if (!ids || !defs || !zones) return false;
+	}
+	s->body_count = pdl_world_bodies(s->world, s->body_ids, n);
+	for (int k = 0; k < s->body_count; ++k) pdl_world_get_body(s->world, s->body_ids[k], &s->body_start[k]);
+	return true;
+}
+
+/* Each body's zone on the split axis from its place at the frame's start. */
+static void place_zones(pdl_mpi_world* s)
+{
+	for (int k = 0; k < s->body_count; ++k) {
+		const pdl_body_def* d = &s->body_start[k];
+		const float c = s->axis == 0 ? d->position.x : s->axis == 1 ? d->position.y : d->position.z;
+		const float r = bounding_radius(d, s->three) + s->body_margin + s->halo;
+		s->zone_lo[k] = c - r, s->zone_hi[k] = c + r;
+	}
+}
+
+/* Whether a particle at c on the split axis goes to process r: in r's slab grown by the halo,
+ * or in a body's zone (then it goes to every process). */
+static bool sent_to(const pdl_mpi_world* s, float c, int r)
+{
+	if (c >= s->cuts[r] - s->halo && c < s->cuts[r + 1] + s->halo) return true;
+	for (int k = 0; k < s->body_count; ++k)
+		if (c >= s->zone_lo[k] && c <= s->zone_hi[k]) return true;
+	return false;
+}
+
+/* The fastest body's speed and the largest gravity one feels (world units / s, / s^2). */
+static void body_motion(const pdl_mpi_world* s, const pdl_world_def* def, float* speed, float* gravity)
+{
+	const float g = sqrtf(def->gravity.x * def->gravity.x + def->gravity.y * def->gravity.y + def->gravity.z * def->gravity.z);
+	*speed = 0, *gravity = 0;
+	for (int k = 0; k < s->body_count; ++k) {
+		const pdl_vec3 v = s->body_start[k].linear_velocity;
+		const float sp = sqrtf(v.x * v.x + v.y * v.y + v.z * v.z), gk = g * fabsf(s->body_start[k].gravity_scale);
+		*speed = sp > *speed ? sp : *speed;
+		*gravity = gk > *gravity ? gk : *gravity;
+	}
+}
+
+/* The farthest any body's centre moved in the step just done (the same in every process). */
+static float body_moved(const pdl_mpi_world* s)
+{
+	float most = 0;
+	for (int k = 0; k < s->body_count; ++k) {
+		pdl_body_def now;
+		if (!pdl_world_get_body(s->world, s->body_ids[k], &now)) continue;
+		const pdl_vec3 a = s->body_start[k].position;
+		const float dx = now.position.x - a.x, dy = now.position.y - a.y, dz = now.position.z - a.z;
+		const float r = sqrtf(dx * dx + dy * dy + dz * dz);
+		most = r > most ? r : most;
+	}
+	return most;
+}
+
 static pdl_mpi_world* refuse(pdl_error* err, pdl_error_id id, const char* what)
 {
 	if (err) {
@@ -258,7 +355,6 @@ pdl_mpi_world* pdl_mpi_world_create(pdl_world* world, MPI_Comm comm, pdl_error* 
 {
 	if (!world) return refuse(err, PDL_ERR_NULL_ARGUMENT, "a NULL world");
 	const pdl_world_def def = pdl_world_get_def(world);
-	if (pdl_world_body_count(world) > 0) return refuse(err, PDL_ERR_WORLD_SOLVER, "a world with bodies");
 	pdl_mpi_world* s = calloc(1, sizeof *s);
 	if (!s) return refuse(err, PDL_ERR_OUT_OF_MEMORY, "(out of memory)");
 	s->comm = comm;
@@ -330,6 +426,11 @@ pdl_mpi_world* pdl_mpi_world_create(pdl_world* world, MPI_Comm comm, pdl_error* 
 	frame.gather_passes = true; /* the pair passes' slabs depend on the particle count */
 	pdl_error_id frame_ok = pdl_world_set_grid_frame(world, &frame, err);
 	s->halo = reach(s, def.substeps, 0.0f, 0.0f); /* until the first step sizes it */
+	s->body_margin = h;
+	if (!note_bodies(s)) {
+		pdl_mpi_world_destroy(s);
+		return refuse(err, PDL_ERR_OUT_OF_MEMORY, "(out of memory)");
+	}
 	if (frame_ok != PDL_OK || !cut_slabs(s)) {
 		pdl_mpi_world_destroy(s);
 		return frame_ok != PDL_OK ? NULL : refuse(err, PDL_ERR_OUT_OF_MEMORY, "(out of memory)");
@@ -350,6 +451,7 @@ void pdl_mpi_world_destroy(pdl_mpi_world* s)
 	free(s->fresh), free(s->fresh_owned);
 	free(s->owned_springs), free(s->send_springs), free(s->recv_springs), free(s->sorted_springs);
 	free(s->sort_keys), free(s->sorted), free(s->spring_partner); /* (spring_rest lies in it) */
+	free(s->body_ids), free(s->body_start), free(s->zone_lo); /* (zone_hi lies in it) */
 	free(s);
 }
 
@@ -361,7 +463,7 @@ static bool exchange(pdl_mpi_world* s, int* received)
 	memset(s->send_counts, 0, (size_t)n * sizeof *s->send_counts);
 	for (int i = 0; i < s->owned_count; ++i) {
 		float c = s->owned[i].x[s->axis];
-		for (int r = 0; r < n; ++r) s->send_counts[r] += c >= s->cuts[r] - s->halo && c < s->cuts[r + 1] + s->halo;
+		for (int r = 0; r < n; ++r) s->send_counts[r] += sent_to(s, c, r);
 	}
 	int total = 0;
 	for (int r = 0; r < n; ++r) s->send_displs[r] = total, total += s->send_counts[r];
@@ -373,7 +475,7 @@ static bool exchange(pdl_mpi_world* s, int* received)
 	for (int i = 0; i < s->owned_count; ++i) {
 		float c = s->owned[i].x[s->axis];
 		for (int r = 0; r < n; ++r)
-			if (c >= s->cuts[r] - s->halo && c < s->cuts[r + 1] + s->halo) {
+			if (sent_to(s, c, r)) {
 				if (s->springs) s->send_springs[at[r]] = s->owned_springs[i];
 				s->send[at[r]++] = s->owned[i];
 			}
@@ -524,6 +626,16 @@ static int size_halo(pdl_mpi_world* s)
 	moved = 2.0f * (moved > s->last_moved ? moved : s->last_moved) + s->gravity * s->frame_dt * s->frame_dt;
 	if (s->tight_halo) moved = 0; /* PUDDLE_MPI_TIGHT_HALO=1: predict no motion (tests) */
 	s->halo = reach(s, substeps, moved, 1.25f * most[1]);
+	if (s->body_count > 0) { /* every process has the same bodies: no collective needed */
+		const pdl_world_def def = pdl_world_get_def(s->world);
+		float speed, gravity;
+		body_motion(s, &def, &speed, &gravity);
+		float body = speed * s->frame_dt;
+		body = 2.0f * (body > s->last_body_move ? body : s->last_body_move) + gravity * s->frame_dt * s->frame_dt;
+		if (s->tight_halo) body = 0;
+		s->body_margin = s->h + moved + body;
+		place_zones(s);
+	}
 	return substeps;
 }
 
@@ -571,6 +683,7 @@ bool pdl_mpi_world_step(pdl_mpi_world* s, char* err, size_t err_size)
 	if (unbalanced(s)) cut_slabs(s), s->stats.recuts++;
 	s->fresh_count = 0;
 	if (s->frame_fn && !apply_frame_fn(s, err, err_size)) return false;
+	if (!note_bodies(s)) MPI_Abort(s->comm, 1);
 	const int added = s->fresh_count, substeps = size_halo(s);
 	const double t1 = MPI_Wtime();
 	double t2, t3, t4, exchanging = 0, building = 0, stepping = 0;
@@ -653,8 +766,18 @@ bool pdl_mpi_world_step(pdl_mpi_world* s, char* err, size_t err_size)
 	d = pdl_world_particles(s->world);
 	sort_stepped(s, &d);
 	const float needed = needed_halo(s, &d, got, substeps);
-	if (needed <= s->halo) break;
-	s->halo = 1.25f * needed; /* the same in every process: from the same allreduce */
+	/* the bodies' zones: what the fluid (from the same allreduce) and the bodies (the same
+	 * everywhere) did move */
+	const float body_move = body_moved(s), needed_margin = s->h + s->last_moved + body_move;
+	if (needed <= s->halo && (s->body_count == 0 || needed_margin <= s->body_margin)) {
+		s->last_body_move = body_move;
+		break;
+	}
+	if (needed > s->halo) s->halo = 1.25f * needed; /* the same in every process */
+	if (needed_margin > s->body_margin) s->body_margin = 1.25f * needed_margin;
+	for (int k = 0; k < s->body_count; ++k) /* each body back where the frame started */
+		if (pdl_world_set_body(s->world, s->body_ids[k], &s->body_start[k], NULL) != PDL_OK) MPI_Abort(s->comm, 1);
+	place_zones(s);
 	s->stats.widened++;
 	}
 	/* keep the slab's particles: the stepped world's, sorted by id, walked beside the received
@@ -727,6 +850,20 @@ uint64_t pdl_mpi_world_hash(pdl_mpi_world* s)
 		for (size_t c = 0; c < sizeof tags; ++c) h = (h ^ b[c]) * 1099511628211ull;
 	}
 	free(all);
+	/* then the bodies, as pdl_world_hash takes them (only when there are any): every process
+	 * holds the same, so process 0's */
+	pdl_body_id* ids = s->body_count > 0 ? malloc((size_t)s->body_count * sizeof *ids) : NULL;
+	const int bodies = ids ? pdl_world_bodies(s->world, ids, s->body_count) : 0;
+	for (int k = 0; s->rank == 0 && k < bodies && k < s->body_count; ++k) {
+		pdl_body_def d;
+		if (!pdl_world_get_body(s->world, ids[k], &d)) continue;
+		const void* parts[] = {&d.position, &d.angle, &d.orientation, &d.linear_velocity, &d.angular_velocity};
+		const size_t sizes[] = {sizeof d.position, sizeof d.angle, sizeof d.orientation, sizeof d.linear_velocity,
+		                        sizeof d.angular_velocity};
+		for (int f = 0; f < 5; ++f)
+			for (size_t c = 0; c < sizes[f]; ++c) h = (h ^ ((const unsigned char*)parts[f])[c]) * 1099511628211ull;
+	}
+	free(ids);
 	unsigned long long out = h;
 	MPI_Bcast(&out, 1, MPI_UNSIGNED_LONG_LONG, 0, s->comm);
 	return out;

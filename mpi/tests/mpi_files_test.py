@@ -3,7 +3,8 @@
 same bytes for any process count; --vtk writes per frame one .vtp piece per process, a .pvtp that
 lists them and a .pvd over the frames; a snapshot written by N processes resumes on M (or in one
 plain process, and the other way; with springs, a plain run's) and the resumed run ends with the same hash as one that did not
-stop; progress and summary are printed once.
+stop; with rigid bodies process 0 writes their CSV and VTK, the same bytes for any process count too; progress and summary
+are printed once.
 
     mpi_files_test.py --puddle build/apps/cli/puddle --scenes scenes [--mpirun mpirun]
 """
@@ -175,6 +176,29 @@ def run(a, tmp):
         p1, p3 = os.path.join(d + "-files1", f), os.path.join(d + "-files3", f)
         check(os.path.exists(p1) and os.path.exists(p3) and filecmp.cmp(p1, p3, shallow=False),
               f"slime {f}: -np 1 and -np 3 wrote the same bytes")
+
+    # 3. bodies (float): process 0 writes their CSV and VTK (every process holds every body);
+    # CSV, PLY, the bodies' CSV and VTK and the snapshots are -np 1's bytes from 3 processes, the
+    # .pvd lists the bodies beside the particles, and -np 2 resumes -np 3's snapshot to -np 1's end
+    fl = f"{a.scenes}/float.json"
+    for n in (1, 3):
+        code, out, err = mpirun(a, n, [fl, "--steps", "20", "--csv", "--ply", "--vtk", "--export-every", "10",
+                                       "--snapshot-every", "10", "--out", os.path.join(tmp, f"float{n}"), "--quiet"])
+        check(code == 0, f"float -np {n} --csv --ply --vtk --snapshot-every: exit {code} {err.strip()[-200:]}")
+    for f in [f"{kind}/{what}_{k:06d}.{ext}" for k in (0, 10, 20)
+              for kind, what, ext in (("csv", "frame", "csv"), ("ply", "frame", "ply"), ("csv", "bodies", "csv"),
+                                      ("vtk", "bodies", "vtp"))] + \
+             ["snapshots/snap_000010.pdls", "snapshots/snap_000020.pdls", "float.pvd"]:
+        p1, p3 = os.path.join(tmp, "float1", f), os.path.join(tmp, "float3", f)
+        check(os.path.exists(p1) and os.path.exists(p3) and filecmp.cmp(p1, p3, shallow=False),
+              f"float {f}: -np 1 and -np 3 wrote the same bytes")
+    pvd = open(os.path.join(tmp, "float3", "float.pvd")).read() if os.path.exists(os.path.join(tmp, "float3", "float.pvd")) else ""
+    check(pvd.count("vtk/bodies_") == 3 and pvd.count("vtk/frame_") == 3, "float.pvd lists 3 particle and 3 body frames")
+    code, out, err = mpirun(a, 2, [fl, "--steps", "20", "--resume", os.path.join(tmp, "float3", "snapshots/snap_000010.pdls"),
+                                   "--hash", "--quiet", "--out", os.path.join(tmp, "float-resumed")])
+    code1, out1, _ = mpirun(a, 1, [fl, "--steps", "20", "--hash", "--quiet", "--out", os.path.join(tmp, "float-whole")])
+    check(code == 0 and state_hash(out) is not None and state_hash(out) == state_hash(out1),
+          f"float: -np 3's snapshot at 10 resumed on 2 to 20: {state_hash(out)}; -np 1: {state_hash(out1)}")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """puddle over MPI (docs/mpi.md): `mpirun -np N puddle run SCENE --hash` gives the same state hash
 for N = 1, 2, 3, 4 processes and 1 or 2 threads each, in 2D and 3D, Clavet and SPH, with
-strokes and emitters (which add as many particles as in one process), springs across the cuts; a bad scene or a world the
-layer cannot split is reported once, and every process exits 2.
+strokes and emitters (which add as many particles as in one process), springs across the cuts, rigid bodies (2D, 3D,
+Clavet and SPH; every process steps every body); a bad scene or an option the layer cannot split is reported once, and
+every process exits 2.
 
     mpi_test.py --puddle build/apps/cli/puddle --scenes scenes [--mpirun mpirun]
 """
@@ -25,7 +26,7 @@ def main():
     # they start empty and every particle comes from the emitter, added on every process)
     for scene, frames in (("dam-break", 60), ("dam-break-3d", 20), ("stratify", 40), ("drop", 40),
                           ("blobs", 240), ("obstacles", 400), ("lava", 300), ("sph-dam-break", 60),
-                          ("slime", 120)):
+                          ("slime", 120), ("float", 120), ("dam-break-boxes", 60), ("boats-3d", 20)):
         hashes = {}
         for n in (1, 2, 3, 4):
             threads = 2 if n % 2 else 1
@@ -81,8 +82,33 @@ def main():
         print(f"    slime 20k -np {n}: {hashes[-1]}", flush=True)
     check(None not in hashes and len(set(hashes)) == 1, f"slime, 20k, 200 frames: the same hash for 1 and 3 processes ({hashes})")
 
+    # bodies under SPH (float with sph-dam-break's solver): every process steps every body from
+    # the same particles near it
+    with open(f"{a.scenes}/float.json") as f:
+        float_sph = json.load(f)
+    float_sph["solver"] = solver
+    float_sph_path = os.path.join(work, "float-sph.json")
+    with open(float_sph_path, "w") as f:
+        json.dump(float_sph, f)
+    hashes = []
+    for n, threads in ((1, 2), (2, 1), (4, 1)):
+        code, out, err = mpirun(a, n, [float_sph_path, "--steps", "60", "--threads", str(threads), "--hash"])
+        hashes.append(state_hash(out))
+        print(f"    float, SPH -np {n}: {hashes[-1]}", flush=True)
+    check(None not in hashes and len(set(hashes)) == 1, f"float under SPH: the same hash for 1, 2 and 4 processes ({hashes})")
+
     # the halo's check: with PUDDLE_MPI_TIGHT_HALO=1 the layer predicts no motion, so frames that
-    # move are stepped again with a wider halo; the hash is still -np 1's
+    # move are stepped again with a wider halo (and the bodies' zones, each body put back where
+    # the frame started: float in 2D, boats-3d's turned boats in 3D); the hash is still -np 1's
+    for scene, frames in (("float", 40), ("boats-3d", 10)):
+        os.environ["PUDDLE_MPI_TIGHT_HALO"] = "1"
+        code, out, err = mpirun(a, 3, [f"{a.scenes}/{scene}.json", "--steps", str(frames), "--hash"])
+        del os.environ["PUDDLE_MPI_TIGHT_HALO"]
+        tight, widened = state_hash(out), re.search(r"halo widened\s+(\d+) of", out)
+        code1, out1, err1 = mpirun(a, 1, [f"{a.scenes}/{scene}.json", "--steps", str(frames), "--hash"])
+        check(tight is not None and tight == state_hash(out1) and widened is not None and int(widened.group(1)) == frames,
+              f"{scene}, halo and bodies' zones predicted without motion: -np 3 {tight} "
+              f"({widened.group(1) if widened else 'no'} frames widened), -np 1 {state_hash(out1)}")
     os.environ["PUDDLE_MPI_TIGHT_HALO"] = "1"
     code, out, err = mpirun(a, 3, [f"{a.scenes}/dam-break.json", "--particles", "6000", "--steps", "60", "--hash"])
     del os.environ["PUDDLE_MPI_TIGHT_HALO"]
@@ -109,7 +135,6 @@ def main():
     # refusals: reported once (by process 0), exit 2 from mpirun (every process exits 2)
     for args, what in (([f"{a.scenes}/no-such-scene.json"], "a missing scene"),
                        ([f"{a.scenes}/slime.json", "--snapshot-every", "1"], "snapshots of a world with springs"),
-                       ([f"{a.scenes}/float.json"], "a world with bodies"),
                        ([f"{a.scenes}/dam-break.json", "--video", "x.mp4"], "an option not split yet")):
         code, out, err = mpirun(a, 3, args + ["--steps", "2"])
         lines = [line for line in err.splitlines() if line.startswith("puddle") or "scene" in line]

@@ -30,11 +30,14 @@ typedef struct pdl_mpi_world pdl_mpi_world;
 
 /** Splits `world` (holding every particle, the same on every process: build it from the same
  * scene) into slabs along its widest axis, one per process; each process keeps its slab's
- * particles. Returns NULL with err filled (the same on every process) when the world has what
- * this layer cannot split yet: bodies. An SPH world takes the substeps of its CFL rule on the
+ * particles. Returns NULL with err filled (the same on every process) when out of memory or
+ * the world's grid frame is refused. An SPH world takes the substeps of its CFL rule on the
  * whole world's fastest particle in every process (pdl_world_cfl_substeps); springs travel
  * with their particles (by partner id). Whether the world has springs is read here, from its
- * materials: give a material springs before, not after. */
+ * materials: give a material springs before, not after. Rigid bodies stay in every process's
+ * world, each stepped alike in all (every particle that can reach a body goes to every
+ * process; docs/mpi.md, "Bodies"); a frame function that adds bodies must add the same ones in
+ * every process. */
 pdl_mpi_world* pdl_mpi_world_create(pdl_world* world, MPI_Comm comm, pdl_error* err);
 /** Frees the layer's buffers; the world is the caller's (it holds this process's last halo). */
 void pdl_mpi_world_destroy(pdl_mpi_world* split);
