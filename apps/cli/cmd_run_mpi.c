@@ -236,15 +236,6 @@ int cmd_run_mpi(int argc, char** argv)
 	if (ok && steps > 0 && seconds > 0) fprintf(stderr, "puddle run: --steps and --seconds both say how long; give one\n"), ok = false;
 	pdl_scene* scene = ok ? cli_load_scene(path) : NULL;
 	ok = ok && scene;
-	if (ok && snapshot_every > 0) { /* refused before anything is written (mpi_files.c says why) */
-		for (int m = 0; m < scene->material_count; ++m)
-			if (scene->materials[m].def.spring_stiffness > 0) {
-				fprintf(stderr, "puddle run: --snapshot-every: %s has springs (material '%s'), and snapshots of a world "
-				        "with springs are not written over processes yet (docs/mpi.md)\n", path, scene->materials[m].name);
-				ok = false;
-				break;
-			}
-	}
 	/* as puddle run: rescaled (with room for the count) before the scene hash a snapshot is
 	 * checked against */
 	if (ok && particles > 0) pdl_scene_scale_to_particles(scene, (double)particles);

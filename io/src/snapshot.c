@@ -195,10 +195,10 @@ void pdl_snapshot_encode_header(uint8_t out[PDL_SNAPSHOT_HEADER_SIZE], uint64_t 
 }
 
 bool pdl_snapshot_encode_parts(const pdl_world* w, const pdl_snapshot_info* info, uint32_t count, uint32_t next_id,
-                               pdl_snapshot_parts* parts)
+                               bool springs, pdl_snapshot_parts* parts)
 {
 	buffer head = {0}, tail = {0};
-	put_head(&head, w, info, count, next_id, false);
+	put_head(&head, w, info, count, next_id, springs);
 	put_tail(&tail, w);
 	if (head.failed || tail.failed) {
 		free(head.data), free(tail.data);

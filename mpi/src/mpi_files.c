@@ -201,33 +201,29 @@ bool pdl_mpi_world_write_snapshot(pdl_mpi_world* s, const char* path, const pdl_
 {
 	pdl_particle_data p;
 	long long first = 0, total = 0;
-	if (s->springs) { /* (the same answer in every process) */
-		snprintf(err, err_size,
-		         "%s: a world with springs is not written as a snapshot over processes yet (its springs name partners "
-		         "by place in the whole world's id order, which no process holds; docs/mpi.md)",
-		         path);
-		return false;
-	}
+	/* (with springs the block's partners come by place in the whole world's id order, which is
+	 * the file's order) */
 	if (!pdl_mpi_world_id_block(s, &p, &first, &total)) {
 		snprintf(err, err_size, "%s: out of memory", path);
 		return false;
 	}
-	/* the particle arrays in file order (snapshot.h): x y vx vy (z vz) material id */
+	/* the particle arrays in file order (snapshot.h): x y vx vy (z vz) material id (partners
+	 * rest lengths) */
 	const float* floats[6] = {p.x, p.y, p.vx, p.vy, p.z, p.vz};
-	const int nfloat = s->three ? 6 : 4, arrays = nfloat + 2;
+	const int nfloat = s->three ? 6 : 4, arrays = nfloat + 2 + (s->springs ? 2 : 0), K = PDL_MAX_SPRINGS_PER_PARTICLE;
 	const size_t n = (size_t)p.count;
-	size_t element[8];
-	for (int a = 0; a < arrays; ++a) element[a] = a == nfloat ? 1 : 4;
+	size_t element[10];
+	for (int a = 0; a < arrays; ++a) element[a] = a == nfloat ? 1 : a > nfloat + 1 ? 4 * (size_t)K : 4;
 	/* process 0: the header and the payload's head, and its tail */
 	pdl_snapshot_parts parts = {0};
 	bool ok = true;
 	long long sizes[2] = {0, 0};
 	if (s->rank == 0) {
-		ok = pdl_snapshot_encode_parts(s->world, info, (uint32_t)total, s->next_id, &parts);
+		ok = pdl_snapshot_encode_parts(s->world, info, (uint32_t)total, s->next_id, s->springs, &parts);
 		sizes[0] = (long long)parts.head_size, sizes[1] = (long long)parts.tail_size;
 	}
 	MPI_Bcast(sizes, 2, MPI_LONG_LONG, 0, s->comm);
-	uint8_t* bytes = malloc(n * (size_t)(4 * nfloat + 5) + 1);
+	uint8_t* bytes = malloc(n * (size_t)(4 * nfloat + 5 + (s->springs ? 8 * K : 0)) + 1);
 	uint8_t* head = s->rank == 0 && ok ? malloc(PDL_SNAPSHOT_HEADER_SIZE + parts.head_size) : NULL;
 	ok = ok && bytes && (s->rank != 0 || head);
 	if (!ok) snprintf(err, err_size, "%s: out of memory", path);
@@ -237,8 +233,8 @@ bool pdl_mpi_world_write_snapshot(pdl_mpi_world* s, const char* path, const pdl_
 		return false;
 	}
 	/* this process's run of each array, little-endian, and where it goes */
-	region regions[10];
-	const uint8_t* run[8];
+	region regions[12];
+	const uint8_t* run[10];
 	long long offset = PDL_SNAPSHOT_HEADER_SIZE + sizes[0];
 	uint8_t* at = bytes;
 	for (int a = 0; a < arrays; ++a) {
@@ -250,8 +246,15 @@ bool pdl_mpi_world_write_snapshot(pdl_mpi_world* s, const char* path, const pdl_
 				put_le32(at + 4 * i, u);
 			} else if (a == nfloat) {
 				at[i] = p.material[i];
-			} else {
+			} else if (a == nfloat + 1) {
 				put_le32(at + 4 * i, p.id[i]);
+			} else {
+				for (int b = 0; b < K; ++b) {
+					uint32_t u;
+					if (a == nfloat + 2) u = (uint32_t)p.spring_partner[i * K + b];
+					else memcpy(&u, &p.spring_rest[i * K + b], 4);
+					put_le32(at + 4 * (i * K + b), u);
+				}
 			}
 		}
 		regions[1 + a] = (region){offset + first * (long long)element[a], at, (long long)(n * element[a])};

@@ -90,6 +90,9 @@ struct pdl_mpi_world {
 	float last_body_move; /* the farthest any body's centre moved in the last frame */
 	/* the arrays pdl_mpi_world_local_particles and pdl_mpi_world_id_block hand out */
 	float* out_arrays; /* 8 per particle: x y z vx vy vz density pressure */
+	int32_t* out_partner; /* pdl_mpi_world_id_block with springs: partners by place in id order */
+	float* out_rest;
+	int out_springs_capacity;
 	uint8_t* out_materials;
 	uint32_t* out_ids;
 	int out_capacity;

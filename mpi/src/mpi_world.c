@@ -448,6 +448,7 @@ void pdl_mpi_world_destroy(pdl_mpi_world* s)
 	free(s->owned), free(s->send), free(s->recv), free(s->recv_owned);
 	free(s->arrays), free(s->materials), free(s->ids);
 	free(s->owned_fields), free(s->out_arrays), free(s->out_materials), free(s->out_ids);
+	free(s->out_partner); /* (out_rest lies in it) */
 	free(s->fresh), free(s->fresh_owned);
 	free(s->owned_springs), free(s->send_springs), free(s->recv_springs), free(s->sorted_springs);
 	free(s->sort_keys), free(s->sorted), free(s->spring_partner); /* (spring_rest lies in it) */
@@ -926,7 +927,8 @@ bool pdl_mpi_world_local_particles(pdl_mpi_world* s, pdl_particle_data* out)
 	return hand_out(s, s->owned, s->owned_fields, s->owned_count, out);
 }
 
-/* A particle with its density and pressure, as the id blocks are sent. */
+/* A particle with its density and pressure, as the id blocks are sent (followed by its
+ * packed_springs when the world has springs). */
 typedef struct field_particle {
 	packed_particle p;
 	float density, pressure;
@@ -937,6 +939,80 @@ static int compare_field_ids(const void* a, const void* b)
 	return pdl_mpi_compare_ids(&((const field_particle*)a)->p, &((const field_particle*)b)->p);
 }
 
+/* The process whose id block holds id (pdl_mpi_world_id_block). */
+static int block_of(uint32_t id, int n, uint64_t next)
+{
+	uint64_t r = (uint64_t)id * (uint64_t)n / next;
+	return r < (uint64_t)n ? (int)r : n - 1;
+}
+
+/* The springs of this process's id block (got particles, sorted by id, the first at place
+ * `first` of the whole world's id order) with partners by place in that order, into s->out_partner
+ * and s->out_rest: each partner id is asked of the process whose block holds it, which answers
+ * with its place (one all-to-all of counts, two of ids and places). false when out of memory
+ * (on this process; the caller agrees). Collective. */
+static bool place_partners(pdl_mpi_world* s, const packed_springs* sp, const uint32_t* ids, int got, long long first,
+                           uint64_t next)
+{
+	const int n = s->size, k = PDL_MAX_SPRINGS_PER_PARTICLE;
+	int *counts = calloc((size_t)n * 4, sizeof *counts), *displs = counts ? counts + n : NULL;
+	int *back_counts = counts ? counts + 2 * n : NULL, *back_displs = counts ? counts + 3 * n : NULL;
+	int asks = 0;
+	for (int i = 0; counts && i < got; ++i)
+		for (int a = 0; a < k; ++a)
+			if (sp[i].partner[a] != SPRING_NONE) counts[block_of(sp[i].partner[a], n, next)]++, asks++;
+	uint32_t* ask = malloc((size_t)(asks + 1) * sizeof *ask);
+	int32_t* answer = malloc((size_t)(asks + 1) * sizeof *answer);
+	int ok = counts && ask && answer && pdl_mpi_grow((void**)&s->out_partner, &s->out_springs_capacity, got, (size_t)k * 8);
+	int all_ok = 0;
+	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, s->comm);
+	if (!all_ok) {
+		free(counts), free(ask), free(answer);
+		return false;
+	}
+	s->out_rest = (float*)(s->out_partner + (size_t)s->out_springs_capacity * k);
+	for (int r = 0, at = 0; r < n; ++r) displs[r] = at, at += counts[r];
+	int* next_slot = back_displs; /* (scratch until the all-to-all below fills it) */
+	memcpy(next_slot, displs, (size_t)n * sizeof *next_slot);
+	for (int i = 0; i < got; ++i)
+		for (int a = 0; a < k; ++a)
+			if (sp[i].partner[a] != SPRING_NONE) ask[next_slot[block_of(sp[i].partner[a], n, next)]++] = sp[i].partner[a];
+	MPI_Alltoall(counts, 1, MPI_INT, back_counts, 1, MPI_INT, s->comm);
+	int asked = 0;
+	for (int r = 0; r < n; ++r) back_displs[r] = asked, asked += back_counts[r];
+	uint32_t* theirs = malloc((size_t)(asked + 1) * sizeof *theirs);
+	int32_t* places = malloc((size_t)(asked + 1) * sizeof *places);
+	ok = theirs && places;
+	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, s->comm);
+	if (all_ok) {
+		MPI_Alltoallv(ask, counts, displs, MPI_UINT32_T, theirs, back_counts, back_displs, MPI_UINT32_T, s->comm);
+		for (int q = 0; q < asked; ++q) { /* its place in this block (sorted by id), or -1 */
+			int lo = 0, hi = got - 1;
+			places[q] = -1;
+			while (lo <= hi) {
+				int mid = (lo + hi) / 2;
+				if (ids[mid] == theirs[q]) {
+					places[q] = (int32_t)(first + mid);
+					break;
+				}
+				if (ids[mid] < theirs[q]) lo = mid + 1;
+				else hi = mid - 1;
+			}
+		}
+		MPI_Alltoallv(places, back_counts, back_displs, MPI_INT32_T, answer, counts, displs, MPI_INT32_T, s->comm);
+		s->stats.collectives += 3;
+		memcpy(next_slot, displs, (size_t)n * sizeof *next_slot);
+		for (int i = 0; i < got; ++i)
+			for (int a = 0; a < k; ++a) {
+				const uint32_t id = sp[i].partner[a];
+				s->out_partner[(size_t)i * k + a] = id == SPRING_NONE ? -1 : answer[next_slot[block_of(id, n, next)]++];
+				s->out_rest[(size_t)i * k + a] = id == SPRING_NONE ? 0.0f : sp[i].rest[a];
+			}
+	}
+	free(counts), free(ask), free(answer), free(theirs), free(places);
+	return all_ok != 0;
+}
+
 bool pdl_mpi_world_id_block(pdl_mpi_world* s, pdl_particle_data* out, long long* first, long long* total)
 {
 	const int n = s->size;
@@ -944,12 +1020,12 @@ bool pdl_mpi_world_id_block(pdl_mpi_world* s, pdl_particle_data* out, long long*
 	int* counts = s->send_counts; /* (the exchange's scratch arrays, free between steps) */
 	memset(counts, 0, (size_t)n * sizeof *counts);
 	const uint64_t next = s->next_id > 0 ? s->next_id : 1;
+	const size_t stride = sizeof(field_particle) + (s->springs ? sizeof(packed_springs) : 0);
 	int* dest = malloc((size_t)(s->owned_count + 1) * sizeof *dest);
-	field_particle* send = malloc((size_t)(s->owned_count + 1) * sizeof *send);
+	uint8_t* send = malloc((size_t)(s->owned_count + 1) * stride);
 	int ok = dest && send;
 	for (int i = 0; ok && i < s->owned_count; ++i) {
-		uint64_t r = (uint64_t)s->owned[i].id * (uint64_t)n / next;
-		dest[i] = r < (uint64_t)n ? (int)r : n - 1;
+		dest[i] = block_of(s->owned[i].id, n, next);
 		counts[dest[i]]++;
 	}
 	int all_ok = 0;
@@ -961,26 +1037,36 @@ bool pdl_mpi_world_id_block(pdl_mpi_world* s, pdl_particle_data* out, long long*
 	int at = 0;
 	for (int r = 0; r < n; ++r) s->send_displs[r] = at, at += counts[r];
 	memcpy(s->recv_counts, s->send_displs, (size_t)n * sizeof *s->recv_counts); /* scratch: next slot per process */
-	for (int i = 0; i < s->owned_count; ++i)
-		send[s->recv_counts[dest[i]]++] = (field_particle){s->owned[i], s->owned_fields[2 * i], s->owned_fields[2 * i + 1]};
+	for (int i = 0; i < s->owned_count; ++i) {
+		uint8_t* e = send + (size_t)s->recv_counts[dest[i]]++ * stride;
+		const field_particle f = {s->owned[i], s->owned_fields[2 * i], s->owned_fields[2 * i + 1]};
+		memcpy(e, &f, sizeof f);
+		if (s->springs) memcpy(e + sizeof f, &s->owned_springs[i], sizeof(packed_springs));
+	}
 	free(dest);
 	MPI_Alltoall(counts, 1, MPI_INT, s->recv_counts, 1, MPI_INT, s->comm);
 	int got = 0;
 	for (int r = 0; r < n; ++r) s->recv_displs[r] = got, got += s->recv_counts[r];
-	field_particle* recv = malloc((size_t)(got + 1) * sizeof *recv);
+	uint8_t* recv = malloc((size_t)(got + 1) * stride);
 	float* fields = malloc((size_t)(got + 1) * 2 * sizeof *fields);
 	packed_particle* plain = malloc((size_t)(got + 1) * sizeof *plain);
-	ok = recv && fields && plain;
+	packed_springs* springs = s->springs ? malloc((size_t)(got + 1) * sizeof *springs) : NULL;
+	ok = recv && fields && plain && (!s->springs || springs);
 	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, s->comm);
 	if (all_ok) {
-		const int size = (int)sizeof(field_particle);
+		const int size = (int)stride;
 		for (int r = 0; r < n; ++r) {
 			counts[r] *= size, s->send_displs[r] *= size;
 			s->recv_counts[r] *= size, s->recv_displs[r] *= size;
 		}
 		MPI_Alltoallv(send, counts, s->send_displs, MPI_BYTE, recv, s->recv_counts, s->recv_displs, MPI_BYTE, s->comm);
-		qsort(recv, (size_t)got, sizeof *recv, compare_field_ids);
-		for (int i = 0; i < got; ++i) plain[i] = recv[i].p, fields[2 * i] = recv[i].density, fields[2 * i + 1] = recv[i].pressure;
+		qsort(recv, (size_t)got, stride, compare_field_ids); /* (each element starts with its field_particle) */
+		for (int i = 0; i < got; ++i) {
+			field_particle f;
+			memcpy(&f, recv + (size_t)i * stride, sizeof f);
+			plain[i] = f.p, fields[2 * i] = f.density, fields[2 * i + 1] = f.pressure;
+			if (springs) memcpy(&springs[i], recv + (size_t)i * stride + sizeof f, sizeof *springs);
+		}
 		long long mine = got, before = 0, sum = 0;
 		MPI_Exscan(&mine, &before, 1, MPI_LONG_LONG, MPI_SUM, s->comm);
 		MPI_Allreduce(&mine, &sum, 1, MPI_LONG_LONG, MPI_SUM, s->comm);
@@ -989,8 +1075,14 @@ bool pdl_mpi_world_id_block(pdl_mpi_world* s, pdl_particle_data* out, long long*
 		if (total) *total = sum;
 		ok = hand_out(s, plain, fields, got, out);
 		MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, s->comm);
+		if (all_ok && springs && place_partners(s, springs, out->id, got, before, next)) {
+			out->spring_partner = s->out_partner;
+			out->spring_rest = s->out_rest;
+		} else if (springs) {
+			all_ok = 0;
+		}
 	}
-	free(send), free(recv), free(fields), free(plain);
+	free(send), free(recv), free(fields), free(plain), free(springs);
 	return all_ok != 0;
 }
 

@@ -134,7 +134,6 @@ def main():
 
     # refusals: reported once (by process 0), exit 2 from mpirun (every process exits 2)
     for args, what in (([f"{a.scenes}/no-such-scene.json"], "a missing scene"),
-                       ([f"{a.scenes}/slime.json", "--snapshot-every", "1"], "snapshots of a world with springs"),
                        ([f"{a.scenes}/dam-break.json", "--video", "x.mp4"], "an option not split yet")):
         code, out, err = mpirun(a, 3, args + ["--steps", "2"])
         lines = [line for line in err.splitlines() if line.startswith("puddle") or "scene" in line]

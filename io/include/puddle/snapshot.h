@@ -69,15 +69,17 @@ bool pdl_snapshot_read_memory(const void* data, size_t size, const char* name, p
                               pdl_snapshot_info* info, char* err, size_t err_size);
 
 /* ---- a snapshot put together from pieces (puddle over MPI, mpi/src/mpi_files.c) ------------------
- * The file is the header, then the payload: `head`, the particle arrays, `tail`. Without springs
- * (which pieces do not write), the arrays are, each `count` long and in the order of the
- * particles the file lists: x, y, vx, vy, then in 3D z, vz (little-endian float32), material
- * (one byte), id (little-endian uint32). A writer that holds the particles in pieces writes
- * each piece's share of each array at its offset. */
+ * The file is the header, then the payload: `head`, the particle arrays, `tail`. The arrays are,
+ * each `count` long and in the order of the particles the file lists: x, y, vx, vy, then in 3D
+ * z, vz (little-endian float32), material (one byte), id (little-endian uint32), and with
+ * springs the partners (PDL_MAX_SPRINGS_PER_PARTICLE little-endian int32 a particle: the
+ * partner's place in the file's order, -1 for none) and the rest lengths (as many float32). A
+ * writer that holds the particles in pieces writes each piece's share of each array at its
+ * offset. */
 
 /** The payload before the particle arrays and after them, of world w holding `count` particles
  * with next id `next_id` in all (the world's own particles are not read: a process of a split
- * world holds only some), without springs. false when out of memory. */
+ * world holds only some), saying whether the arrays include springs. false when out of memory. */
 typedef struct pdl_snapshot_parts {
 	uint8_t* head;
 	size_t head_size;
@@ -85,7 +87,7 @@ typedef struct pdl_snapshot_parts {
 	size_t tail_size;
 } pdl_snapshot_parts;
 bool pdl_snapshot_encode_parts(const pdl_world* world, const pdl_snapshot_info* info, uint32_t count, uint32_t next_id,
-                               pdl_snapshot_parts* parts);
+                               bool springs, pdl_snapshot_parts* parts);
 void pdl_snapshot_parts_free(pdl_snapshot_parts* parts);
 /** The checksum, FNV-1a 64, continued from `state` over `size` more bytes (start from
  * PDL_SNAPSHOT_CHECKSUM_START): the payload's checksum is the state after all its bytes. */

@@ -121,8 +121,10 @@ bool pdl_mpi_world_local_particles(pdl_mpi_world* split, pdl_particle_data* out)
 /** The whole world's particles handed round in id order: process r gets those with ids in
  * [next_id r / N, next_id (r + 1) / N), sorted by id, in *out (valid as above); *first is the
  * place of its first one in the whole world's id order, *total the whole world's count. So
- * the processes' blocks, one after the other, are the whole world in id order. false on every
- * process when one is out of memory. */
+ * the processes' blocks, one after the other, are the whole world in id order. With springs,
+ * out's spring_partner and spring_rest are filled too, each partner by its place in the whole
+ * world's id order (-1 for an empty slot), as a snapshot lists them. false on every process when
+ * one is out of memory. */
 bool pdl_mpi_world_id_block(pdl_mpi_world* split, pdl_particle_data* out, long long* first, long long* total);
 /** Takes the whole world's particles again from the world given to pdl_mpi_world_create, which
  * the caller has restored in every process from the same snapshot (pdl_snapshot_read), and cuts
@@ -146,8 +148,9 @@ bool pdl_mpi_world_write_csv(pdl_mpi_world* split, const char* path, char* err, 
 bool pdl_mpi_world_write_ply(pdl_mpi_world* split, const char* path, char* err, size_t err_size);
 /** One snapshot of the whole world, the format pdl_snapshot_read reads (particles in id order),
  * written collectively with MPI-IO: each process its id block's share of each particle array,
- * process 0 the rest; the checksum is handed from process to process in file order. Not yet
- * for a world with springs (false with a reason). */
+ * process 0 the rest; the checksum is handed from process to process in file order. Springs
+ * are written with their partners by place in the file's (id) order, as one process writes
+ * them (pdl_mpi_world_id_block). */
 bool pdl_mpi_world_write_snapshot(pdl_mpi_world* split, const char* path, const pdl_snapshot_info* info, char* err,
                                   size_t err_size);
 /** Restores the split world from a snapshot (any writer, any process count): every process
