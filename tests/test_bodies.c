@@ -101,7 +101,7 @@ static float measure_pool_2d(pdl_world* w, const pdl_body_id* ids, float half, i
 	*water = 0;
 	for (int k = 0; k < 4; ++k) share[k] = 0;
 	for (int sample = 0; sample < samples; ++sample) {
-		for (int s = 0; s < 15; ++s) pdl_world_step(w);
+		for (int s = 0; s < (worlds_quick() ? 5 : 15); ++s) pdl_world_step(w);
 		float at[4];
 		for (int k = 0; k < 4; ++k) {
 			pdl_world_get_body(w, ids[k], &d[k]);
@@ -253,7 +253,7 @@ static void test_archimedes_3d(void)
 	const double cube = 8.0 * half * half * half;
 	pdl_body_def d[4];
 	for (int sample = 0; sample < samples; ++sample) {
-		for (int s = 0; s < 15; ++s) pdl_world_step(w);
+		for (int s = 0; s < (worlds_quick() ? 5 : 15); ++s) pdl_world_step(w);
 		for (int k = 0; k < 4; ++k) {
 			pdl_world_get_body(w, ids[k], &d[k]);
 			at[k] = d[k].position;

@@ -175,7 +175,7 @@ int worlds_steps(int full)
 	return full / 6 > 30 ? full / 6 : 30;
 }
 
-int worlds_settle_steps(int full) { return worlds_quick() ? 30 : full; }
+int worlds_settle_steps(int full) { return worlds_quick() ? 10 : full; }
 
 pdl_world* worlds_3d_create(int threads, pdl_solver_kind solver, const pdl_material_def* material)
 {

@@ -34,8 +34,9 @@ pdl_world* worlds_dam_break_3d(int threads, pdl_solver_kind solver);
  * (PUDDLE_TEST_QUICK set, as `make test-tsan` does: a race shows up in a few steps, and
  * ThreadSanitizer makes every step ten times slower). */
 int worlds_steps(int full);
-/* Steps for a settle whose outcome quick mode does not assert (the Archimedes pools): `full`,
- * or 30 in quick mode, enough for every stage to run on every thread many times over. */
+/* Steps for a settle whose outcome quick mode does not assert (the Archimedes pools, SPH's
+ * resting pool): `full`, or 10 in quick mode, enough for every stage to run on every thread
+ * many times over (each step has its substeps). */
 int worlds_settle_steps(int full);
 /* True in quick mode: physics that needs the full run to settle is then not asserted. */
 bool worlds_quick(void);
