@@ -853,18 +853,15 @@ uint64_t pdl_mpi_world_hash(pdl_mpi_world* s)
 	free(all);
 	/* then the bodies, as pdl_world_hash takes them (only when there are any): every process
 	 * holds the same, so process 0's */
-	pdl_body_id* ids = s->body_count > 0 ? malloc((size_t)s->body_count * sizeof *ids) : NULL;
-	const int bodies = ids ? pdl_world_bodies(s->world, ids, s->body_count) : 0;
-	for (int k = 0; s->rank == 0 && k < bodies && k < s->body_count; ++k) {
+	for (int k = 0; s->rank == 0 && k < s->body_count; ++k) { /* (note_bodies' list, in slot order) */
 		pdl_body_def d;
-		if (!pdl_world_get_body(s->world, ids[k], &d)) continue;
+		if (!pdl_world_get_body(s->world, s->body_ids[k], &d)) continue;
 		const void* parts[] = {&d.position, &d.angle, &d.orientation, &d.linear_velocity, &d.angular_velocity};
 		const size_t sizes[] = {sizeof d.position, sizeof d.angle, sizeof d.orientation, sizeof d.linear_velocity,
 		                        sizeof d.angular_velocity};
 		for (int f = 0; f < 5; ++f)
 			for (size_t c = 0; c < sizes[f]; ++c) h = (h ^ ((const unsigned char*)parts[f])[c]) * 1099511628211ull;
 	}
-	free(ids);
 	unsigned long long out = h;
 	MPI_Bcast(&out, 1, MPI_UNSIGNED_LONG_LONG, 0, s->comm);
 	return out;
