@@ -59,6 +59,19 @@ typedef struct build_job {
  * range meets its buckets, instead of every key. */
 #define KEY_BLOCK 256
 
+/* Room for `slabs` slabs in slab_start and slab_done. */
+static bool grow_slabs(pdl_grid* g, int slabs)
+{
+	int32_t* start = realloc(g->slab_start, ((size_t)slabs + 1) * sizeof *start);
+	if (!start) return false;
+	g->slab_start = start;
+	atomic_int* done = realloc(g->slab_done, (size_t)slabs * sizeof *done);
+	if (!done) return false;
+	g->slab_done = done;
+	g->slab_capacity = slabs;
+	return true;
+}
+
 bool pdl_grid_reserve(pdl_grid* g, int particles)
 {
 	if (particles <= g->capacity && g->start) return true;
@@ -84,6 +97,7 @@ bool pdl_grid_reserve(pdl_grid* g, int particles)
 	int32_t* block_keys = realloc(g->job->block_keys, (size_t)(particles / KEY_BLOCK + 1) * 2 * sizeof *block_keys);
 	if (!block_keys) return false;
 	g->job->block_keys = block_keys;
+	if (g->slab_capacity < PDL_GRID_MAX_SLABS && !grow_slabs(g, PDL_GRID_MAX_SLABS)) return false;
 	g->table_size = table;
 	g->capacity = particles;
 	return true;
@@ -107,6 +121,8 @@ void pdl_grid_free(pdl_grid* g)
 	free(g->key);
 	free(g->order);
 	free(g->slot_key);
+	free(g->slab_start);
+	free(g->slab_done);
 	if (g->job) free(g->job->block_keys);
 	free(g->job);
 	memset(g, 0, sizeof *g);
@@ -287,10 +303,41 @@ static void band_finish(void* ctx, int begin, int end)
 	}
 }
 
-/* The slabs of a dense grid (grid.h): close a slab at the end of a row (layer) once it is
- * `reach` rows deep and holds its share of the particles. */
+/* floor(a / b) for b > 0 */
+static long long floor_div(long long a, long long b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+/* Row slabs (grid.h): slab s holds the rows of global slab k0 + s, k0 even. False (nothing
+ * changed) when the slabs do not fit and no memory is left for them. */
+static bool split_row_slabs(pdl_grid* g, int n)
+{
+	int32_t row = g->dims == 3 ? g->nx * g->ny : g->nx; /* buckets per row (layer) */
+	int rows = g->dims == 3 ? g->nz : g->ny, reach = g->reach;
+	long long row0 = g->dims == 3 ? g->z0 : g->y0; /* the global index of row 0 */
+	long long first = floor_div(row0, reach), last = floor_div(row0 + rows - 1, reach);
+	long long k0 = first - (first & 1); /* even: slab 0 is empty when `first` is odd */
+	long long count = last - k0 + 1;
+	if (count > INT32_MAX / 2) return false;
+	if (count > g->slab_capacity) {
+		int want = g->slab_capacity;
+		while (want < count) want *= 2;
+		if (!grow_slabs(g, want)) return false;
+	}
+	g->slab_count = (int)count;
+	g->slab_start[0] = 0;
+	for (long long k = k0 + 1; k <= last; ++k) {
+		long long r = k * reach - row0; /* the slab's first row; r <= 0 before `first` */
+		g->slab_start[k - k0] = r <= 0 ? 0 : g->start[r * row];
+	}
+	g->slab_start[count] = n;
+	return true;
+}
+
+/* The slabs of a dense grid (grid.h): row slabs when asked for (and they fit); else close a
+ * slab at the end of a row (layer) once it is `reach` rows deep and holds its share of the
+ * particles. */
 static void split_slabs(pdl_grid* g, int n)
 {
+	if (g->row_slabs && split_row_slabs(g, n)) return;
 	int32_t row = g->dims == 3 ? g->nx * g->ny : g->nx; /* buckets per row (layer) */
 	int rows = g->dims == 3 ? g->nz : g->ny;
 	int32_t share = (n + PDL_GRID_SLAB_TARGET - 1) / PDL_GRID_SLAB_TARGET;

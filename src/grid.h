@@ -24,7 +24,15 @@ struct build_job; /* grid.c: the state of a parallel build */
  * sorted particles at whole rows of cells (2D) or layers (3D) into slabs of at least `reach`
  * rows (layers), all but the last, so the neighbours after a particle in the sorted order lie
  * in its own slab or the next. About PDL_GRID_SLAB_TARGET slabs of similar particle counts; the
- * split depends on the particles only, never on the thread count. */
+ * split depends on the particles only, never on the thread count.
+ *
+ * Row slabs (pdl_grid_frame.row_slabs, for the processes of a split world): instead, global
+ * slab k is the `reach` rows (layers) from cell row k reach, counted from the cell at the
+ * origin, and the grid's slab s is global slab k0 + s with k0 even (slab 0 is left empty when
+ * the first occupied row's slab is odd). A particle then lies in the slab of the same index
+ * parity in every world that holds it with its neighbours, so a pass over pairs adds to it in
+ * the same order whatever else the world holds (relax_loops.h). The first slab may be shorter
+ * than `reach` rows: nothing lies before it. */
 #define PDL_GRID_SLAB_TARGET 64
 #define PDL_GRID_MAX_SLABS (PDL_GRID_SLAB_TARGET + 1)
 
@@ -53,8 +61,12 @@ typedef struct pdl_grid {
 	int32_t* key;         /* each particle's bucket, in the order before the sort */
 	int32_t* slot_key;    /* each sorted slot's bucket */
 	int32_t* order;       /* sorted slot -> particle index, stable in particle index */
+	bool row_slabs;       /* slabs at fixed rows (above), not by particle count */
 	int slab_count;       /* dense only: slab s is sorted slots slab_start[s] .. slab_start[s + 1] */
-	int32_t slab_start[PDL_GRID_MAX_SLABS + 1];
+	int slab_capacity;    /* slabs slab_start and slab_done hold: PDL_GRID_MAX_SLABS, more for
+	                       * row slabs */
+	int32_t* slab_start;  /* slab_capacity + 1 */
+	atomic_int* slab_done; /* slab_capacity: each pass over pairs' flags (relax.c) */
 	struct build_job* job; /* scratch of pdl_grid_build, allocated by pdl_grid_reserve */
 } pdl_grid;
 

@@ -98,8 +98,7 @@ static pdl_task_fn* const* loops_of(const pdl_world* w) { return loop_copies[w->
 
 /* Thread t's share of a pass's even (odd) slabs, claimed one at a time: its own first, then,
  * once they are gone, what is left of the others'. Each on its own cache line: the threads
- * claim concurrently. There are never more slabs than PDL_GRID_MAX_SLABS, so threads past
- * SLAB_SEGMENTS only help. */
+ * claim concurrently. Threads past SLAB_SEGMENTS only help. */
 enum { SLAB_SEGMENTS = 64 };
 typedef struct slab_segment {
 	_Alignas(64) atomic_int next;
@@ -111,7 +110,7 @@ typedef struct slab_pass {
 	pdl_task_fn* turn; /* the loop for one slab: item k is slab 2 k + parity */
 	int segments;      /* threads, at most SLAB_SEGMENTS */
 	slab_segment claims[2][SLAB_SEGMENTS]; /* by parity; items k: slab 2 k + parity */
-	atomic_int slab_done[PDL_GRID_MAX_SLABS]; /* 1 once an even slab's turn is over */
+	atomic_int* slab_done; /* the grid's: 1 once an even slab's turn is over */
 } slab_pass;
 
 /* The next even slab for thread t: from its own segment, else from the others'. */
@@ -180,7 +179,8 @@ static void run_pass(pdl_world* w, float dt, int kind)
 		return;
 	}
 	slab_pass sp = {.even = {.w = w, .dt = dt, .parity = 0}, .odd = {.w = w, .dt = dt, .parity = 1},
-	                .turn = loops_of(w)[kind + 3], .segments = pdl_pool_threads(w->pool)};
+	                .turn = loops_of(w)[kind + 3], .segments = pdl_pool_threads(w->pool),
+	                .slab_done = g->slab_done};
 	if (sp.segments > SLAB_SEGMENTS) sp.segments = SLAB_SEGMENTS;
 	for (int s = 0; s < g->slab_count; ++s) atomic_init(&sp.slab_done[s], 0);
 	/* Segment t: the even slabs 2 k and odd slabs 2 k + 1 for k in [lo, hi), where slab 2 lo

@@ -403,7 +403,10 @@ pdl_error_id pdl_world_set_next_substeps(pdl_world* w, int substeps, pdl_error* 
 	return PDL_OK;
 }
 
-pdl_grid_frame pdl_default_grid_frame(void) { return (pdl_grid_frame){.axes = {-1, -1, -1}, .dense_cells = 0, .gather_passes = false}; }
+pdl_grid_frame pdl_default_grid_frame(void)
+{
+	return (pdl_grid_frame){.axes = {-1, -1, -1}, .dense_cells = 0, .gather_passes = false, .row_slabs = false};
+}
 
 pdl_error_id pdl_world_set_grid_frame(pdl_world* w, const pdl_grid_frame* frame, pdl_error* err)
 {
@@ -422,6 +425,7 @@ pdl_error_id pdl_world_set_grid_frame(pdl_world* w, const pdl_grid_frame* frame,
 	if (!pdl_grid_allow_dense(&w->grid, frame->dense_cells)) return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);
 	w->grid.fixed_axes = !automatic;
 	w->gather_passes = frame->gather_passes;
+	w->grid.row_slabs = frame->row_slabs;
 	if (!automatic) memcpy(w->grid.axis_of, a, sizeof w->grid.axis_of);
 	if (err) *err = (pdl_error){.id = PDL_OK, .value = NAN};
 	return PDL_OK;

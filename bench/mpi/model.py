@@ -35,9 +35,10 @@ def arguments():
     p.add_argument("--latency", type=float, default=2e-6, help="seconds a message (default 2 us)")
     # measured here (docs/mpi.md, "Model": the measurements), seconds a particle a frame on one core
     p.add_argument("--c-plain", type=float, default=0.91e-6, help="pdl_world_step, pair passes (puddle bench, 1 thread)")
-    p.add_argument("--c-split", type=float, default=1.25e-6,
-                   help="pdl_world_step with gather passes, a particle held (mpirun -np 2, 1 thread each)")
-    p.add_argument("--c-serial", type=float, default=0.11e-6,
+    p.add_argument("--c-split", type=float, default=0.95e-6,
+                   help="pdl_world_step in a process of a split world (pair passes at row slabs, fixed grid "
+                        "frame), a particle held (mpirun -np 2, 1 thread each; 1.25e-6 with the gather passes)")
+    p.add_argument("--c-serial", type=float, default=0.12e-6,
                    help="the layer's serial work a particle held (packing, id sort, set_particles, keep)")
     p.add_argument("--efficiency", type=float, default=0.8, help="thread efficiency at --cores threads (assumed)")
     p.add_argument("--imbalance", type=float, default=1.05, help="busiest process / mean (measured 1.01-1.04)")

@@ -7,7 +7,8 @@
  * own extent unless fixed here), whether it lays cells out densely or hashes them (the two use
  * different passes), and the particles' order within a cell (their storage order: the layer
  * stores them in id order), and, in the passes that visit each pair once, where their slabs
- * split the particles. This header lets the caller fix these for every process.
+ * split the particles (row_slabs fixes that). This header lets the caller fix these for every
+ * process.
  *
  * SPDX-License-Identifier: MIT */
 #ifndef PUDDLE_PARTITION_H
@@ -33,6 +34,13 @@ typedef struct pdl_grid_frame {
 	 * only on the sorted particles, where the pair passes' depends on where their slabs fall,
 	 * which depends on how many particles the world holds. Default false. */
 	bool gather_passes;
+	/** The passes that visit each pair once split the particles into slabs at fixed rows of
+	 * cells (one h deep, counted from the origin) instead of into slabs of equal particle
+	 * counts, so that the order of every sum depends only on the sorted particles there too: a
+	 * process of a split world adds to each of its particles in the same order as the whole
+	 * world, and keeps the pair passes' speed. Should the slabs not fit in memory, the step
+	 * falls back to slabs by count. Default false. */
+	bool row_slabs;
 } pdl_grid_frame;
 
 /** The cells of the world's neighbour grid that the box [lo, hi] (world units; z ignored in
@@ -49,7 +57,7 @@ int pdl_world_cfl_substeps(const pdl_world* world, float fastest_speed2);
  * over its own particles; the steps after it go back to the rule. The SPH solver only.
  * PDL_ERR_NEXT_SUBSTEPS (nothing changed) outside [1, def.sph.max_substeps] or for Clavet. */
 pdl_error_id pdl_world_set_next_substeps(pdl_world* world, int substeps, pdl_error* err);
-/** The default frame: axes -1, -1, -1, dense_cells 0, gather_passes false. */
+/** The default frame: axes -1, -1, -1, dense_cells 0, gather_passes and row_slabs false. */
 pdl_grid_frame pdl_default_grid_frame(void);
 /** Sets the world's grid frame. Fails (nothing changed) with PDL_ERR_GRID_FRAME_AXES when the
  * axes are neither a permutation of 0, 1, 2 nor all -1, PDL_ERR_GRID_FRAME_DENSE_CELLS past 2^26. */

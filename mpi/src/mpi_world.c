@@ -16,10 +16,11 @@
  * how far the particles really moved (needed_halo), stepping the frame again, wider, when it
  * fell short. The sums over neighbours then run in the same order as in one
  * process: the grid sorts by cell, stably from the storage order, which is id order in every
- * process; its axes and its dense layout are fixed for all, and relaxation gathers each
- * particle's neighbours from its own side (pdl_world_set_grid_frame): the passes that visit each
- * pair once add to a particle in an order that depends on where their slabs split the world,
- * which depends on its particle count (mpirun -np 3 differed from 1 and 2 at frame 5 with them).
+ * process; its axes, its dense layout and the slabs of the passes that visit each pair once are
+ * fixed for all (pdl_world_set_grid_frame). Those passes add to a particle in an order that
+ * depends on where their slabs split the world: by default at equal particle counts, so on the
+ * world's particle count (mpirun -np 3 differed from 1 and 2 at frame 5 that way); here at
+ * fixed rows of cells (row_slabs), which every process places alike.
  * Moving particles change owner by themselves: ownership is by position at each frame's start.
  *
  * A frame costs one all-to-all of counts and one of particles (32 bytes each); what moves is
@@ -423,7 +424,7 @@ pdl_mpi_world* pdl_mpi_world_create(pdl_world* world, MPI_Comm comm, pdl_error* 
 	double cells = 64.0 * (d.count > 0 ? d.count : 1), box = container_cells(world, lo, hi, h);
 	cells = box > cells ? box : cells;
 	frame.dense_cells = (uint32_t)(cells < (double)(1 << 24) ? cells : (double)(1 << 24));
-	frame.gather_passes = true; /* the pair passes' slabs depend on the particle count */
+	frame.row_slabs = true; /* the pair passes' slabs at fixed rows, the same in every process */
 	pdl_error_id frame_ok = pdl_world_set_grid_frame(world, &frame, err);
 	s->halo = reach(s, def.substeps, 0.0f, 0.0f); /* until the first step sizes it */
 	s->body_margin = h;
