@@ -817,7 +817,8 @@ pdl_body_mass pdl_world_body_mass(const pdl_world* w, pdl_body_id id)
 	const bool three = PDL_IS_3D(w);
 	shape_moments m = moments_of(&b->def, three);
 	double rho = b->def.density * fluid_density(w);
-	pdl_body_mass out = {.mass = (float)(rho * m.volume), .particles = b->count, .spacing = w->bodies.spacing};
+	pdl_body_mass out = {.mass = (float)(rho * m.volume), .particles = b->count, .spacing = w->bodies.spacing,
+	                     .bound_radius = b->bound_radius};
 	out.inertia = (pdl_vec3){(float)(rho * m.inertia[0]), (float)(rho * m.inertia[1]), (float)(rho * m.inertia[2])};
 	return out;
 }

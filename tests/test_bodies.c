@@ -839,6 +839,46 @@ static void test_spacing_follows_h_and_rest_density(void)
 	pdl_world_destroy(w);
 }
 
+/* pdl_body_mass.bound_radius: the farthest point of the shape from the centre of mass, in any
+ * orientation (the MPI layer sizes each body's zone with it). */
+static float bound_radius_of(pdl_world* w, pdl_body_def d)
+{
+	pdl_body_id id = pdl_world_add_body(w, &d, NULL);
+	return id.index >= 0 ? pdl_world_body_mass(w, id).bound_radius : -1.0f;
+}
+
+static void test_bound_radius(void)
+{
+	pdl_world* w = worlds_create(1, NULL);
+	pdl_body_def d = pdl_default_body_def();
+	d.half_extents = (pdl_vec3){1, 2, 0};
+	const float box = bound_radius_of(w, d);
+	d.position = (pdl_vec3){10, 0, 0}, d.angle = 0.7f;
+	const float turned = bound_radius_of(w, d);
+	pdl_body_def c = pdl_default_body_def();
+	c.shape = PDL_BODY_CIRCLE, c.radius = 1.5f, c.position = (pdl_vec3){-10, 0, 0};
+	const float circle = bound_radius_of(w, c);
+	/* a right triangle: its centroid is (1, 1) from the right angle, the far vertex (3, 0) */
+	pdl_body_def t = pdl_default_body_def();
+	t.shape = PDL_BODY_POLYGON, t.position = (pdl_vec3){0, 8, 0}, t.vertex_count = 3;
+	t.vertices[0] = (pdl_vec2){0, 0}, t.vertices[1] = (pdl_vec2){3, 0}, t.vertices[2] = (pdl_vec2){0, 3};
+	const float triangle = bound_radius_of(w, t);
+	pdl_world_destroy(w);
+	pdl_world* w3 = worlds_3d_create(1, PDL_SOLVER_CLAVET, NULL);
+	d = pdl_default_body_def();
+	d.half_extents = (pdl_vec3){1, 2, 2};
+	const float box3 = bound_radius_of(w3, d);
+	c.position = (pdl_vec3){10, 0, 0};
+	const float sphere = bound_radius_of(w3, c);
+	pdl_world_destroy(w3);
+	printf("  box 1 x 2: %.6f (turned %.6f), circle 1.5: %.6f, triangle: %.6f, 3D box 1 x 2 x 2: %.6f, sphere: %.6f\n",
+	       box, turned, circle, triangle, box3, sphere);
+	ENSURE(fabsf(box - sqrtf(5.0f)) < 1e-6f && turned == box);
+	ENSURE(circle == 1.5f && sphere == 1.5f);
+	ENSURE(fabsf(triangle - sqrtf(5.0f)) < 1e-5f);
+	ENSURE(fabsf(box3 - 3.0f) < 1e-6f);
+}
+
 /* A body nowhere near the fluid: finding the near fluid finds none. The snapshot fuzzer (clang's
  * UBSan) found that this added an offset to a list never allocated, a NULL pointer; GCC's UBSan,
  * which make test's sanitizer build uses, does not check NULL + 0, so here this only keeps the
@@ -901,5 +941,6 @@ int main(void)
 	RUN_TEST(test_body_far_from_all_fluid);
 	RUN_TEST(test_body_past_float_max_leaves_the_step_defined);
 	RUN_TEST(test_spacing_follows_h_and_rest_density);
+	RUN_TEST(test_bound_radius);
 	return TEST_SUMMARY();
 }

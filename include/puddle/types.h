@@ -381,6 +381,9 @@ typedef struct pdl_body_mass {
 	int particles;
 	/** Their spacing, world units: material 0's rest spacing. */
 	float spacing;
+	/** The farthest point of the shape from the centre of mass, world units: a circle (3D: a
+	 * sphere) of this radius about the body's position holds it in every orientation. */
+	float bound_radius;
 } pdl_body_mass;
 
 /** What the fluid did to a body during the last pdl_world_step(): the momentum the fluid gave

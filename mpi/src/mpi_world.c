@@ -156,28 +156,39 @@ static float longest_spring_of(const pdl_particle_data* d, int i)
 
 /* Every particle of the world (the whole world, the same in every process) as this process's
  * own, with its density and pressure; false when out of memory. */
+/* Room for n owned particles (their packed state, fields and springs); false when out of memory. */
+static bool grow_owned(pdl_mpi_world* s, int n)
+{
+	return pdl_mpi_grow((void**)&s->owned, &s->owned_capacity, n, sizeof *s->owned) &&
+	       pdl_mpi_grow((void**)&s->owned_fields, &s->owned_fields_capacity, n, 2 * sizeof *s->owned_fields) &&
+	       (!s->springs ||
+	        pdl_mpi_grow((void**)&s->owned_springs, &s->owned_springs_capacity, n, sizeof *s->owned_springs));
+}
+
+/* Packs particle i of the world's arrays as owned particle `at`. */
+static void own_particle(pdl_mpi_world* s, const pdl_particle_data* d, int i, int at)
+{
+	packed_particle* p = &s->owned[at];
+	p->x[0] = d->x[i], p->x[1] = d->y[i], p->x[2] = s->three ? d->z[i] : 0;
+	p->v[0] = d->vx[i], p->v[1] = d->vy[i], p->v[2] = s->three ? d->vz[i] : 0;
+	p->id = d->id[i], p->material = d->material[i];
+	s->owned_fields[2 * at] = d->density ? d->density[i] : 0.0f;
+	s->owned_fields[2 * at + 1] = d->pressure ? d->pressure[i] : 0.0f;
+	if (s->springs) pack_springs(d, i, &s->owned_springs[at]);
+}
+
 static bool take_world(pdl_mpi_world* s)
 {
 	pdl_particle_data d = pdl_world_particles(s->world);
 	s->next_id = d.next_id;
-	if (!pdl_mpi_grow((void**)&s->owned, &s->owned_capacity, d.count, sizeof *s->owned) ||
-	    !pdl_mpi_grow((void**)&s->owned_fields, &s->owned_fields_capacity, d.count, 2 * sizeof *s->owned_fields) ||
-	    (s->springs &&
-	     !pdl_mpi_grow((void**)&s->owned_springs, &s->owned_springs_capacity, d.count, sizeof *s->owned_springs)))
-		return false;
+	if (!grow_owned(s, d.count)) return false;
 	s->longest_spring = 0;
 	for (int i = 0; i < d.count; ++i) {
+		own_particle(s, &d, i, i);
 		if (s->springs) {
-			pack_springs(&d, i, &s->owned_springs[i]);
 			float r = longest_spring_of(&d, i);
 			s->longest_spring = r > s->longest_spring ? r : s->longest_spring;
 		}
-		packed_particle* p = &s->owned[i];
-		p->x[0] = d.x[i], p->x[1] = d.y[i], p->x[2] = s->three ? d.z[i] : 0;
-		p->v[0] = d.vx[i], p->v[1] = d.vy[i], p->v[2] = s->three ? d.vz[i] : 0;
-		p->id = d.id[i], p->material = d.material[i];
-		s->owned_fields[2 * i] = d.density ? d.density[i] : 0.0f;
-		s->owned_fields[2 * i + 1] = d.pressure ? d.pressure[i] : 0.0f;
 	}
 	s->owned_count = d.count;
 	return true;
@@ -257,23 +268,6 @@ static float reach(const pdl_mpi_world* s, int substeps, float moved, float long
  * (body_margin), plus the halo (the particles those depend on). The margin is predicted like
  * the halo and checked after the step the same way. */
 
-/* The farthest point of a body's shape from its centre of mass (world units): it bounds the
- * body in every rotation. */
-static float bounding_radius(const pdl_body_def* d, bool three)
-{
-	if (d->shape == PDL_BODY_CIRCLE) return d->radius;
-	if (d->shape == PDL_BODY_BOX) {
-		const pdl_vec3 e = d->half_extents;
-		return sqrtf(e.x * e.x + e.y * e.y + (three ? e.z * e.z : 0.0f));
-	}
-	float r = 0; /* a polygon: its vertices lie around its centroid once it is added */
-	for (int k = 0; k < d->vertex_count; ++k) {
-		float v = sqrtf(d->vertices[k].x * d->vertices[k].x + d->vertices[k].y * d->vertices[k].y);
-		r = v > r ? v : r;
-	}
-	return r;
-}
-
 /* The world's bodies as they stand (the frame function may add some), their defs kept as the
  * frame's start; false when out of memory. */
 static bool note_bodies(pdl_mpi_world* s)
@@ -299,7 +293,7 @@ static void place_zones(pdl_mpi_world* s)
 	for (int k = 0; k < s->body_count; ++k) {
 		const pdl_body_def* d = &s->body_start[k];
 		const float c = s->axis == 0 ? d->position.x : s->axis == 1 ? d->position.y : d->position.z;
-		const float r = bounding_radius(d, s->three) + s->body_margin + s->halo;
+		const float r = pdl_world_body_mass(s->world, s->body_ids[k]).bound_radius + s->body_margin + s->halo;
 		s->zone_lo[k] = c - r, s->zone_hi[k] = c + r;
 	}
 }
@@ -784,23 +778,13 @@ bool pdl_mpi_world_step(pdl_mpi_world* s, char* err, size_t err_size)
 	}
 	/* keep the slab's particles: the stepped world's, sorted by id, walked beside the received
 	 * ones (in id order) to find which are this slab's; the owned come out in id order */
-	if (!pdl_mpi_grow((void**)&s->owned, &s->owned_capacity, owned_now, sizeof *s->owned) ||
-	    !pdl_mpi_grow((void**)&s->owned_fields, &s->owned_fields_capacity, owned_now, 2 * sizeof *s->owned_fields) ||
-	    (s->springs &&
-	     !pdl_mpi_grow((void**)&s->owned_springs, &s->owned_springs_capacity, owned_now, sizeof *s->owned_springs)))
-		MPI_Abort(s->comm, 1);
+	if (!grow_owned(s, owned_now)) MPI_Abort(s->comm, 1);
 	int kept = 0;
 	for (int k = 0, at = 0; k < d.count && kept < owned_now; ++k) {
 		const int i = (int)(uint32_t)s->sort_keys[k];
 		while (at < got && s->ids[at] < d.id[i]) ++at;
 		if (at == got || s->ids[at] != d.id[i] || !s->recv_owned[at]) continue;
-		s->owned_fields[2 * kept] = d.density ? d.density[i] : 0.0f;
-		s->owned_fields[2 * kept + 1] = d.pressure ? d.pressure[i] : 0.0f;
-		if (s->springs) pack_springs(&d, i, &s->owned_springs[kept]);
-		packed_particle* p = &s->owned[kept++];
-		p->x[0] = d.x[i], p->x[1] = d.y[i], p->x[2] = s->three ? d.z[i] : 0;
-		p->v[0] = d.vx[i], p->v[1] = d.vy[i], p->v[2] = s->three ? d.vz[i] : 0;
-		p->id = d.id[i], p->material = d.material[i];
+		own_particle(s, &d, i, kept++);
 	}
 	s->owned_count = kept;
 	s->next_id += (uint32_t)added;
