@@ -318,7 +318,7 @@ static bool split_row_slabs(pdl_grid* g, int n)
 	long long count = last - k0 + 1;
 	if (count > INT32_MAX / 2) return false;
 	if (count > g->slab_capacity) {
-		int want = g->slab_capacity;
+		int want = g->slab_capacity > 0 ? g->slab_capacity : PDL_GRID_MAX_SLABS;
 		while (want < count) want *= 2;
 		if (!grow_slabs(g, want)) return false;
 	}
