@@ -196,7 +196,7 @@ static void free_copy(particle_copy* c) { free(c->a), free(c->material), free(c-
  * lattice is shaken first: on a perfect lattice the sums' terms repeat, and their order hardly
  * shows.) Returns how many of the part's own particles differ from the whole world's after
  * `steps` steps; -1 when the part owns none, -2 when a call failed. */
-static int part_differs(bool three, int axis, bool gather, bool rows, int steps)
+static int part_differs(bool three, int axis, bool gather, bool rows, int steps, int* part_own)
 {
 	pdl_world* whole;
 	if (three) {
@@ -260,17 +260,21 @@ static int part_differs(bool three, int axis, bool gather, bool rows, int steps)
 	free(own), free(place);
 	pdl_world_destroy(whole);
 	pdl_world_destroy(part);
+	*part_own = owned;
 	return !ok ? -2 : owned > 0 ? differ : -1;
 }
 
 static void test_row_slabs_keep_a_part_exact(void)
 {
 	for (int three = 0; three < 2; ++three) {
-		int across = part_differs(three, 1, false, true, 1), down = part_differs(three, 0, false, true, 1);
-		int gather = part_differs(three, 1, true, false, 1), counts = part_differs(three, 1, false, false, 1);
-		printf("  %s, one step: the part's particles off the whole world's bits: row slabs %d (cut across), "
-		       "%d (down), gather %d, slabs by count %d\n",
-		       three ? "3D" : "2D", across, down, gather, counts);
+		int own_across, own_down;
+		int across = part_differs(three, 1, false, true, 1, &own_across);
+		int down = part_differs(three, 0, false, true, 1, &own_down);
+		int gather = part_differs(three, 1, true, false, 1, &own_across);
+		int counts = part_differs(three, 1, false, false, 1, &own_across);
+		printf("  %s, one step: of the part's %d (cut across) and %d (down) own particles, off the whole "
+		       "world's bits: row slabs %d (across), %d (down), gather %d, slabs by count %d\n",
+		       three ? "3D" : "2D", own_across, own_down, across, down, gather, counts);
 		ENSURE(across == 0 && down == 0);
 		ENSURE(gather == 0);
 		ENSURE(counts > 0);
