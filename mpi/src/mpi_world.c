@@ -154,8 +154,6 @@ static float longest_spring_of(const pdl_particle_data* d, int i)
 	return longest;
 }
 
-/* Every particle of the world (the whole world, the same in every process) as this process's
- * own, with its density and pressure; false when out of memory. */
 /* Room for n owned particles (their packed state, fields and springs); false when out of memory. */
 static bool grow_owned(pdl_mpi_world* s, int n)
 {
@@ -177,6 +175,8 @@ static void own_particle(pdl_mpi_world* s, const pdl_particle_data* d, int i, in
 	if (s->springs) pack_springs(d, i, &s->owned_springs[at]);
 }
 
+/* Every particle of the world (the whole world, the same in every process) as this process's
+ * own, with its density and pressure; false when out of memory. */
 static bool take_world(pdl_mpi_world* s)
 {
 	pdl_particle_data d = pdl_world_particles(s->world);
