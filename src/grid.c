@@ -306,12 +306,12 @@ static void band_finish(void* ctx, int begin, int end)
 /* floor(a / b) for b > 0 */
 static long long floor_div(long long a, long long b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
-/* Row slabs (grid.h): slab s holds the rows of global slab k0 + s, k0 even. False (nothing
- * changed) when the slabs do not fit and no memory is left for them. */
-static bool split_row_slabs(pdl_grid* g, int n)
+/* Row slabs (grid.h) over `rows` rows of `row` buckets each: slab s holds the rows of global
+ * slab k0 + s, k0 even. False (nothing changed) when the slabs do not fit and no memory is
+ * left for them. */
+static bool split_row_slabs(pdl_grid* g, int n, int32_t row, int rows)
 {
-	int32_t row = g->dims == 3 ? g->nx * g->ny : g->nx; /* buckets per row (layer) */
-	int rows = g->dims == 3 ? g->nz : g->ny, reach = g->reach;
+	const int reach = g->reach;
 	long long row0 = g->dims == 3 ? g->z0 : g->y0; /* the global index of row 0 */
 	long long first = floor_div(row0, reach), last = floor_div(row0 + rows - 1, reach);
 	long long k0 = first - (first & 1); /* even: slab 0 is empty when `first` is odd */
@@ -337,9 +337,9 @@ static bool split_row_slabs(pdl_grid* g, int n)
  * particles. */
 static void split_slabs(pdl_grid* g, int n)
 {
-	if (g->row_slabs && split_row_slabs(g, n)) return;
 	int32_t row = g->dims == 3 ? g->nx * g->ny : g->nx; /* buckets per row (layer) */
 	int rows = g->dims == 3 ? g->nz : g->ny;
+	if (g->row_slabs && split_row_slabs(g, n, row, rows)) return;
 	int32_t share = (n + PDL_GRID_SLAB_TARGET - 1) / PDL_GRID_SLAB_TARGET;
 	if (share < 1) share = 1;
 	g->slab_count = 0;

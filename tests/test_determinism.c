@@ -267,11 +267,11 @@ static int part_differs(bool three, int axis, bool gather, bool rows, int steps,
 static void test_row_slabs_keep_a_part_exact(void)
 {
 	for (int three = 0; three < 2; ++three) {
-		int own_across, own_down;
+		int own_across, own_down, own_same; /* the last: the same part as own_across */
 		int across = part_differs(three, 1, false, true, 1, &own_across);
 		int down = part_differs(three, 0, false, true, 1, &own_down);
-		int gather = part_differs(three, 1, true, false, 1, &own_across);
-		int counts = part_differs(three, 1, false, false, 1, &own_across);
+		int gather = part_differs(three, 1, true, false, 1, &own_same);
+		int counts = part_differs(three, 1, false, false, 1, &own_same);
 		printf("  %s, one step: of the part's %d (cut across) and %d (down) own particles, off the whole "
 		       "world's bits: row slabs %d (across), %d (down), gather %d, slabs by count %d\n",
 		       three ? "3D" : "2D", own_across, own_down, across, down, gather, counts);
