@@ -468,7 +468,7 @@ static void begin_step(pdl_world* w, float dt)
 		const double limit = (double)(1u << 21);
 		pdl_grid_allow_dense(g, cells >= 1 && cells <= limit ? (uint32_t)cells : 0);
 	}
-	pdl_grid_build(g, w->pool, n, set->ux, set->uy, three ? set->uz : NULL, w->def.interaction_radius);
+	pdl_grid_build(g, w->pool, n, set->ux, set->uy, three ? set->uz : NULL, NULL, w->def.interaction_radius);
 	pdl_pool_for(w->pool, n, 1024, sort_range, set);
 	for (int s = n; s < n + PDL_SIMD_PAD; ++s) { /* read by vectors, masked off */
 		set->x[s] = set->y[s] = set->z[s] = set->vx[s] = set->vy[s] = set->vz[s] = set->wt[s] = 0;

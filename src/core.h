@@ -2,6 +2,7 @@
 #ifndef PUDDLE_CORE_H
 #define PUDDLE_CORE_H
 
+#include "puddle/partition.h"
 #include "puddle/puddle.h"
 
 #include <math.h>
@@ -177,6 +178,9 @@ typedef struct particles {
 	int32_t* spring_partner2;
 	float* spring_rest2;
 	int32_t* scratch; /* capacity ints: inverse permutation, proposal counts */
+	/* ghosts (ghosts.c): -1 for the world's own particles, else the origin the caller gave the
+	 * copy; NULL (all own) until pdl_world_set_ghost_fn */
+	int32_t *origin, *origin2;
 	int32_t* proposals; /* capacity * PDL_K, spring creation candidates */
 	uint32_t next_id;
 } particles;
@@ -211,6 +215,8 @@ struct pdl_world {
 	pdl_pool* pool; /* runs def.threads threads (one per core when 0) */
 	pdl_loops loops; /* the copy of the neighbour loops it runs (all give the same bits) */
 	bool gather_passes; /* relaxation gathers on dense grids too (pdl_world_set_grid_frame) */
+	pdl_ghost_fn* ghost_fn; /* called at the Clavet step's ghost stages (ghosts.c) */
+	void* ghost_context;
 
 	double time;
 	long long steps;
@@ -248,6 +254,8 @@ void pdl_particles_free(particles* p);
 void pdl_particles_permute(pdl_world* w, const int32_t* order, bool with_prev);
 /* Keeps particles whose keep[i] != 0, in order; remaps springs. Returns removed count. */
 int pdl_particles_compact(pdl_world* w, const uint8_t* keep);
+/* Per-particle origins (ghosts.c), all -1: once the first ghost function is set. */
+bool pdl_particles_enable_ghosts(pdl_world* w);
 
 /* relax.c: the fastest copy of the loops this processor runs, capped by the environment
  * variable PUDDLE_SIMD ("baseline" or "avx2"; tests compare the copies with it). Read at world

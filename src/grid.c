@@ -21,6 +21,7 @@ static inline int cell_coord(float v, float inv_h)
 	return t - ((float)t > c);
 }
 
+int pdl_grid_cell_of(float v, float inv_cell) { return cell_coord(v, inv_cell); }
 
 static inline uint32_t hash_cell(int cx, int cy, int cz, uint32_t mask)
 {
@@ -46,6 +47,7 @@ static inline int32_t bucket_of(const pdl_grid* g, int cx, int cy, int cz)
 typedef struct build_job {
 	pdl_grid* g;
 	const float *x, *y, *z; /* z: NULL in 2D */
+	const uint32_t* id;     /* each cell's particles in this order; NULL: in index order */
 	int n, grain;
 	int32_t band_first[GRID_MAX_BANDS + 1]; /* band b sorts buckets [first[b], first[b+1]) */
 	int32_t band_total[GRID_MAX_BANDS];     /* particles in band b */
@@ -290,8 +292,24 @@ static void band_scatter(void* ctx, int begin, int end)
 	}
 }
 
+/* Sorts slots [first, last) of one cell by id: insertion, since a cell holds a few particles
+ * that mostly come in the id order they had at the last build. */
+static void cell_by_id(int32_t* order, const uint32_t* id, int32_t first, int32_t last)
+{
+	for (int32_t k = first + 1; k < last; ++k) {
+		int32_t moving = order[k];
+		uint32_t key = id[moving];
+		int32_t at = k;
+		for (; at > first && id[order[at - 1]] > key; --at) order[at] = order[at - 1];
+		order[at] = moving;
+	}
+}
+
 /* Part 3, once every band has scattered: start[b] now holds the end of bucket b; walk the
- * band's buckets down, moving each start back to its bucket's first slot. */
+ * band's buckets down, moving each start back to its bucket's first slot. Then, with ids, each
+ * bucket's slots in id order: where the particles are stored then plays no part in the order,
+ * so a world that holds a part of another plus copies of its neighbours' particles (ghosts,
+ * appended in any order) sorts each cell as the whole world does (partition.h). */
 static void band_finish(void* ctx, int begin, int end)
 {
 	build_job* job = ctx;
@@ -300,6 +318,12 @@ static void band_finish(void* ctx, int begin, int end)
 		int32_t lo = job->band_first[band], hi = job->band_first[band + 1];
 		for (int32_t b = hi - 1; b > lo; --b) start[b] = start[b - 1];
 		if (hi > lo) start[lo] = job->band_offset[band];
+		if (!job->id || hi <= lo) continue;
+		int32_t band_end = job->band_offset[band] + job->band_total[band];
+		for (int32_t b = lo; b < hi; ++b) {
+			int32_t last = b + 1 < hi ? start[b + 1] : band_end;
+			if (last - start[b] > 1) cell_by_id(job->g->order, job->id, start[b], last);
+		}
 	}
 }
 
@@ -356,7 +380,7 @@ static void split_slabs(pdl_grid* g, int n)
 }
 
 void pdl_grid_build(pdl_grid* g, pdl_pool* pool, int n, const float* x, const float* y,
-                    const float* z, float h)
+                    const float* z, const uint32_t* id, float h)
 {
 	g->dims = z ? 3 : 2;
 	g->reach = z ? PDL_GRID_CELLS_PER_H_3D : PDL_GRID_CELLS_PER_H_2D;
@@ -366,6 +390,7 @@ void pdl_grid_build(pdl_grid* g, pdl_pool* pool, int n, const float* x, const fl
 	job->x = x;
 	job->y = y;
 	job->z = z;
+	job->id = g->cells_by_id ? id : NULL;
 	job->n = n;
 	/* The occupied cell range decides between dense and hashed cells. */
 	job->grain = n / GRID_MAX_CHUNKS + 1;

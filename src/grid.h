@@ -60,8 +60,10 @@ typedef struct pdl_grid {
 	int32_t* start;       /* table_size + 1: bucket b's particles are order[start[b] .. start[b+1]) */
 	int32_t* key;         /* each particle's bucket, in the order before the sort */
 	int32_t* slot_key;    /* each sorted slot's bucket */
-	int32_t* order;       /* sorted slot -> particle index, stable in particle index */
+	int32_t* order;       /* sorted slot -> particle index, stable in particle index (or in id) */
 	bool row_slabs;       /* slabs at fixed rows (above), not by particle count */
+	bool cells_by_id;     /* each cell's particles in id order (pdl_grid_build's ids), not in
+	                       * their storage order (pdl_grid_frame.cells_by_id) */
 	int slab_count;       /* dense only: slab s is sorted slots slab_start[s] .. slab_start[s + 1] */
 	int slab_capacity;    /* slabs slab_start and slab_done hold: PDL_GRID_MAX_SLABS, more for
 	                       * row slabs */
@@ -87,6 +89,9 @@ typedef struct pdl_grid_runs {
 	int32_t begin[PDL_GRID_MAX_RUNS], end[PDL_GRID_MAX_RUNS];
 } pdl_grid_runs;
 
+/* The cell of a coordinate in cells of 1 / inv_cell (grid.c's cell_coord: clamped, also NaN). */
+int pdl_grid_cell_of(float v, float inv_cell);
+
 bool pdl_grid_reserve(pdl_grid* grid, int particles);
 void pdl_grid_free(pdl_grid* grid);
 /* Lets later builds lay out up to `cells` cells densely (one bucket each, no hashing), however
@@ -94,9 +99,10 @@ void pdl_grid_free(pdl_grid* grid);
  * otherwise hashed, and a hashed lookup of a neighbourhood costs 25 hashes in 2D against 5 rows.
  * The choice still depends only on the positions. False when out of memory (builds then hash). */
 bool pdl_grid_allow_dense(pdl_grid* grid, uint32_t cells);
-/* Sorts particles [0, n) into cells (never allocates). z is NULL in 2D. */
+/* Sorts particles [0, n) into cells (never allocates). z is NULL in 2D. Within a cell they keep
+ * their storage order, or, with cells_by_id and `id` given, go in the order of their ids. */
 void pdl_grid_build(pdl_grid* grid, pdl_pool* pool, int n, const float* x, const float* y,
-                    const float* z, float h);
+                    const float* z, const uint32_t* id, float h);
 /* The runs of a dense grid's cells that meet the world box [lo, hi] (2D: z ignored), one per
  * row of cells, into begin/end (at most `max`). Returns their count, or -1 when the grid is
  * hashed or the box needs more than `max` runs. */

@@ -40,6 +40,10 @@ bool pdl_particles_reserve(pdl_world* w, int capacity)
 		GROW(spring_partner2, (size_t)cap * PDL_K); GROW(spring_rest2, (size_t)cap * PDL_K);
 		GROW(proposals, (size_t)cap * PDL_K);
 	}
+	if (p->origin) {
+		GROW(origin, cap);
+		GROW(origin2, cap);
+	}
 	ok = ok && pdl_grid_reserve(&w->grid, cap);
 	if (!ok) return false;
 	/* the eight-lane loops read up to seven entries past the last particle: keep them defined */
@@ -81,13 +85,30 @@ bool pdl_particles_enable_springs(pdl_world* w)
 	return true;
 }
 
+bool pdl_particles_enable_ghosts(pdl_world* w)
+{
+	particles* p = &w->p;
+	if (p->origin) return true;
+	size_t n = (size_t)(p->capacity > 0 ? p->capacity : 1);
+	int32_t* origin = malloc(n * sizeof *origin);
+	int32_t* origin2 = malloc(n * sizeof *origin2);
+	if (!origin || !origin2) {
+		free(origin), free(origin2);
+		return false;
+	}
+	for (size_t i = 0; i < n; ++i) origin[i] = -1;
+	p->origin = origin;
+	p->origin2 = origin2;
+	return true;
+}
+
 void pdl_particles_free(particles* p)
 {
 	void* arrays[] = {p->x, p->y, p->xp, p->yp, p->vx, p->vy, p->material, p->id, p->density,
 	                  p->pressure, p->near_pressure, p->spring_partner,
 	                  p->spring_rest, p->x2, p->y2, p->xp2, p->yp2, p->vx2, p->vy2, p->material2,
 	                  p->id2, p->spring_partner2, p->spring_rest2, p->scratch, p->proposals,
-	                  p->z, p->zp, p->vz, p->z2, p->zp2, p->vz2};
+	                  p->z, p->zp, p->vz, p->z2, p->zp2, p->vz2, p->origin, p->origin2};
 	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) free(arrays[i]);
 	memset(p, 0, sizeof *p);
 }
@@ -118,6 +139,7 @@ typedef struct permute_job {
 DEFINE_GATHER(gather_floats, float)
 DEFINE_GATHER(gather_u32, uint32_t)
 DEFINE_GATHER(gather_u8, uint8_t)
+DEFINE_GATHER(gather_i32, int32_t)
 
 /* The spring slots of slots [begin, end): partner indices renamed to the new order, rest
  * lengths moved along. Branch-free (an empty slot, -1, reads new_index[0] and keeps -1): a slab
@@ -148,6 +170,7 @@ static void permute_range(void* ctx, int begin, int end)
 	gather_floats(p->vy2, p->vy, order, begin, end);
 	gather_u8(p->material2, p->material, order, begin, end);
 	gather_u32(p->id2, p->id, order, begin, end);
+	if (p->origin) gather_i32(p->origin2, p->origin, order, begin, end);
 	if (p->z) {
 		gather_floats(p->z2, p->z, order, begin, end);
 		gather_floats(p->vz2, p->vz, order, begin, end);
@@ -188,6 +211,7 @@ void pdl_particles_permute(pdl_world* w, const int32_t* order, bool with_prev)
 	SWAP(p->vz, p->vz2);
 	SWAP(p->material, p->material2);
 	SWAP(p->id, p->id2);
+	if (p->origin) SWAP(p->origin, p->origin2);
 	if (p->spring_partner) {
 		SWAP(p->spring_partner, p->spring_partner2);
 		SWAP(p->spring_rest, p->spring_rest2);
@@ -220,6 +244,7 @@ int pdl_particles_compact(pdl_world* w, const uint8_t* keep)
 		p->id[k] = p->id[i];
 		p->density[k] = p->density[i];
 		p->pressure[k] = p->pressure[i];
+		if (p->origin) p->origin[k] = p->origin[i];
 		if (p->spring_partner) {
 			/* k <= i, so rows move down and never overwrite an unread row */
 			for (int s = 0; s < PDL_K; ++s) {
@@ -549,6 +574,8 @@ int pdl_world_fill(pdl_world* w, const pdl_fill_def* def, pdl_error* err)
 	}
 	fill_walk(&e, def, s, dims);
 	free(bodies);
+	if (w->p.origin)
+		for (int i = w->p.count; i < w->p.count + e.count; ++i) w->p.origin[i] = -1;
 	w->p.count += e.count;
 	w->p.next_id += (uint32_t)e.count;
 	return e.count;
@@ -660,6 +687,8 @@ pdl_error_id pdl_world_set_particles(pdl_world* w, const pdl_particle_data* d, p
 			p->spring_rest[s] = d->spring_partner ? d->spring_rest[s] : 0;
 		}
 	}
+	if (p->origin)
+		for (size_t i = 0; i < n; ++i) p->origin[i] = -1;
 	p->count = d->count;
 	return PDL_OK;
 }

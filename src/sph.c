@@ -575,7 +575,7 @@ void pdl_sph_step(pdl_world* w, pdl_profile* prof)
 		if (bodies) pdl_bodies_forces(w, dt);
 		prof->forces += since(&t);
 		if (fluid) {
-			pdl_grid_build(&w->grid, w->pool, p->count, p->x, p->y, p->z, w->def.interaction_radius);
+			pdl_grid_build(&w->grid, w->pool, p->count, p->x, p->y, p->z, p->id, w->def.interaction_radius);
 			pdl_particles_permute(w, w->grid.order, false);
 		}
 		prof->predict += since(&t);

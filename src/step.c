@@ -137,10 +137,12 @@ void pdl_stage_predict(pdl_world* w, float dt)
 {
 	pdl_stage_job job = {w, dt};
 	pdl_pool_for(w->pool, w->p.count, 1024, predict_range, &job);
+	/* a split world's process exchanges its ghosts here (partition.h): the grid takes them in */
+	if (w->ghost_fn) w->ghost_fn(w, PDL_GHOST_POSITIONS, w->ghost_context);
 	/* Sort the particles into the cells of their predicted positions and store them in that
 	 * order: springs and relaxation then read neighbours that are near in memory. */
 	pdl_grid* g = &w->grid;
-	pdl_grid_build(g, w->pool, w->p.count, w->p.x, w->p.y, w->p.z, w->def.interaction_radius);
+	pdl_grid_build(g, w->pool, w->p.count, w->p.x, w->p.y, w->p.z, w->p.id, w->def.interaction_radius);
 	pdl_particles_permute(w, g->order, true);
 }
 
@@ -188,7 +190,9 @@ void pdl_world_step(pdl_world* w)
 	double start = pdl_now_ms(), t = start;
 	float dt = w->def.dt / (float)w->def.substeps;
 	/* rigid bodies (body_step.c) take their turn after each fluid stage they couple to */
-	const bool fluid = w->p.count > 0, bodies = pdl_bodies_active(w);
+	/* (a process of a split world with no particles of its own still takes part in every ghost
+	 * exchange: its neighbours wait for it) */
+	const bool fluid = w->p.count > 0 || w->ghost_fn, bodies = pdl_bodies_active(w);
 	if (bodies) pdl_bodies_begin_frame(w);
 	for (int sub = 0; sub < w->def.substeps; ++sub) {
 		if (fluid) pdl_stage_forces(w, dt);
@@ -201,6 +205,7 @@ void pdl_world_step(pdl_world* w)
 		if (fluid) pdl_stage_springs(w, dt);
 		prof.springs += since(&t);
 		if (fluid) pdl_stage_density(w, dt);
+		if (fluid && w->ghost_fn) w->ghost_fn(w, PDL_GHOST_PRESSURES, w->ghost_context);
 		prof.density += since(&t);
 		if (bodies) pdl_bodies_density(w, dt);
 		prof.bodies += since(&t);

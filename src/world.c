@@ -405,7 +405,8 @@ pdl_error_id pdl_world_set_next_substeps(pdl_world* w, int substeps, pdl_error* 
 
 pdl_grid_frame pdl_default_grid_frame(void)
 {
-	return (pdl_grid_frame){.axes = {-1, -1, -1}, .dense_cells = 0, .gather_passes = false, .row_slabs = false};
+	return (pdl_grid_frame){.axes = {-1, -1, -1}, .dense_cells = 0, .gather_passes = false, .row_slabs = false,
+	                        .cells_by_id = false};
 }
 
 pdl_error_id pdl_world_set_grid_frame(pdl_world* w, const pdl_grid_frame* frame, pdl_error* err)
@@ -426,6 +427,7 @@ pdl_error_id pdl_world_set_grid_frame(pdl_world* w, const pdl_grid_frame* frame,
 	w->grid.fixed_axes = !automatic;
 	w->gather_passes = frame->gather_passes;
 	w->grid.row_slabs = frame->row_slabs;
+	w->grid.cells_by_id = frame->cells_by_id;
 	if (!automatic) memcpy(w->grid.axis_of, a, sizeof w->grid.axis_of);
 	if (err) *err = (pdl_error){.id = PDL_OK, .value = NAN};
 	return PDL_OK;

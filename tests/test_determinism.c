@@ -7,7 +7,9 @@
 #include "puddle/partition.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 static uint64_t run_dam_break(int threads, int frames)
@@ -183,20 +185,8 @@ static particle_copy copy_particles(const pdl_particle_data* d, bool three, int 
 
 static void free_copy(particle_copy* c) { free(c->a), free(c->material), free(c->id); }
 
-/* Row slabs (pdl_grid_frame.row_slabs): a pass over pairs adds to each particle in an order
- * that depends only on the particles around it, as a process of a split world needs. A world
- * holding only the water above a cut across a tall column (rows and layers of y: the part's
- * first row is not the column's, so its slabs' parity is tested; or left of a cut down it),
- * plus a band 5 h wide beyond it (what one substep's two neighbour passes reach, with the
- * cells' runs and room to move), steps the particles beyond the band to the same bits as the
- * whole world does; so does one that gathers (gather_passes). With the default slabs,
- * 64 of equal particle counts, the part across the column has fewer rows and so thinner slabs
- * than the whole (its rows / 64 against the column's, when either is over 64 h tall, hence the
- * column), and some of its particles end with other bits: the check can fail. (The column's
- * lattice is shaken first: on a perfect lattice the sums' terms repeat, and their order hardly
- * shows.) Returns how many of the part's own particles differ from the whole world's after
- * `steps` steps; -1 when the part owns none, -2 when a call failed. */
-static int part_differs(bool three, int axis, bool gather, bool rows, int steps, int* part_own)
+/* The tall column of part_differs (84 h tall in 2D, 80 h in 3D), its lattice shaken by 0.1 h. */
+static pdl_world* shaken_column(bool three, bool* ok)
 {
 	pdl_world* whole;
 	if (three) {
@@ -214,23 +204,52 @@ static int part_differs(bool three, int axis, bool gather, bool rows, int steps,
 		worlds_add_box_container(whole, 25, 45);
 		worlds_fill_box(whole, 0, -16, 0, 8, 42);
 	}
-	const pdl_world_def def = pdl_world_get_def(whole);
-	const float h = def.interaction_radius, cut = axis ? 0.0f : three ? -6.0f : -16.0f, band = 5 * h;
 	pdl_particle_data d = pdl_world_particles(whole);
-	particle_copy shaken = copy_particles(&d, three, 0, 1, INFINITY, 0.1f * h);
-	bool ok = pdl_world_set_particles(whole, &shaken.data, NULL) == PDL_OK;
+	particle_copy shaken = copy_particles(&d, three, 0, 1, INFINITY, 0.1f * pdl_world_get_def(whole).interaction_radius);
+	*ok = pdl_world_set_particles(whole, &shaken.data, NULL) == PDL_OK;
 	free_copy(&shaken);
-	pdl_grid_frame f = pdl_default_grid_frame();
-	f.gather_passes = gather;
-	f.row_slabs = rows;
-	f.dense_cells = 1u << 20; /* dense in both worlds */
-	if (three) f.axes[0] = 0, f.axes[1] = 2, f.axes[2] = 1; /* layers of y, as the 2D rows */
+	return whole;
+}
+
+/* An empty world with the def, materials and boundaries of `whole`. */
+static pdl_world* empty_like(const pdl_world* whole, bool three)
+{
+	const pdl_world_def def = pdl_world_get_def(whole);
 	pdl_world* part = three ? worlds_3d_create(1, PDL_SOLVER_CLAVET, NULL) : worlds_create(1, NULL);
 	pdl_world_set_def(part, &def, NULL);
 	for (int b = 0; b < pdl_world_boundary_id_limit(whole); ++b) {
 		pdl_boundary_def bd;
 		if (pdl_world_get_boundary(whole, b, &bd)) pdl_world_add_boundary(part, &bd, NULL);
 	}
+	return part;
+}
+
+/* Row slabs (pdl_grid_frame.row_slabs): a pass over pairs adds to each particle in an order
+ * that depends only on the particles around it, as a process of a split world needs. A world
+ * holding only the water above a cut across a tall column (rows and layers of y: the part's
+ * first row is not the column's, so its slabs' parity is tested; or left of a cut down it),
+ * plus a band 5 h wide beyond it (what one substep's two neighbour passes reach, with the
+ * cells' runs and room to move), steps the particles beyond the band to the same bits as the
+ * whole world does; so does one that gathers (gather_passes). With the default slabs,
+ * 64 of equal particle counts, the part across the column has fewer rows and so thinner slabs
+ * than the whole (its rows / 64 against the column's, when either is over 64 h tall, hence the
+ * column), and some of its particles end with other bits: the check can fail. (The column's
+ * lattice is shaken first: on a perfect lattice the sums' terms repeat, and their order hardly
+ * shows.) Returns how many of the part's own particles differ from the whole world's after
+ * `steps` steps; -1 when the part owns none, -2 when a call failed. */
+static int part_differs(bool three, int axis, bool gather, bool rows, int steps, int* part_own)
+{
+	bool ok;
+	pdl_world* whole = shaken_column(three, &ok);
+	const float h = pdl_world_get_def(whole).interaction_radius, cut = axis ? 0.0f : three ? -6.0f : -16.0f;
+	const float band = 5 * h;
+	pdl_particle_data d;
+	pdl_grid_frame f = pdl_default_grid_frame();
+	f.gather_passes = gather;
+	f.row_slabs = rows;
+	f.dense_cells = 1u << 20; /* dense in both worlds */
+	if (three) f.axes[0] = 0, f.axes[1] = 2, f.axes[2] = 1; /* layers of y, as the 2D rows */
+	pdl_world* part = empty_like(whole, three);
 	ok = ok && pdl_world_set_grid_frame(whole, &f, NULL) == PDL_OK && pdl_world_set_grid_frame(part, &f, NULL) == PDL_OK;
 	pdl_world_step(whole);
 	/* the part, in the whole world's storage order (the grid sorts each cell's particles stably
@@ -281,6 +300,217 @@ static void test_row_slabs_keep_a_part_exact(void)
 	}
 }
 
+/* ---- Ghosts (partition.h) ---------------------------------------------------------------------
+ *
+ * Two worlds, each holding one side of a cut through the shaken column, step at once on two
+ * threads and hand each other ghosts at every ghost stage, as two processes of a split world
+ * would over MPI: at PDL_GHOST_POSITIONS each publishes the cells its own particles span on the
+ * cut's axis and sends the other its own particles in the cells within the cell reach of that
+ * span; at PDL_GHOST_PRESSURES it sends the pressures of those same particles, which the other
+ * matches to its ghosts in storage order (both sort each cell by id, so both hold them in the
+ * same order: the ids are checked). No halo: each world holds only its own particles between
+ * steps, and every own particle must come out with the whole world's bits. */
+
+enum { GHOST_PARTS = 2 };
+
+typedef struct ghost_box { /* what one part sends the other */
+	int count;
+	float* a; /* x, y, z, vx, vy, vz: capacity floats each */
+	uint8_t* material;
+	uint32_t* id;
+	float *pressure, *near_pressure;
+} ghost_box;
+
+typedef struct ghost_exchange {
+	pthread_barrier_t barrier;
+	int axis, capacity;
+	int band;                /* cells sent beyond the reach: 0, or -1 to show the reach is needed */
+	bool pressures;          /* false: ghosts keep the pressures their own world gave them */
+	int lo[GHOST_PARTS], hi[GHOST_PARTS]; /* each part's own cells on the axis */
+	ghost_box box[GHOST_PARTS];
+	long long ghosts[GHOST_PARTS], stages[GHOST_PARTS];
+	int mismatched[GHOST_PARTS]; /* pressures whose ghost was not where they were sent */
+} ghost_exchange;
+
+typedef struct ghost_part {
+	ghost_exchange* x;
+	int rank, steps;
+	pdl_world* w;
+} ghost_part;
+
+static float coordinate_on(const pdl_particle_data* d, int axis, int i)
+{
+	return axis == 0 ? d->x[i] : axis == 1 ? d->y[i] : d->z[i];
+}
+
+/* Whether own particle i of part `from` is in the other part's ghost cells. */
+static bool in_band(const ghost_exchange* x, const pdl_world* w, const pdl_particle_data* d, int i, int other)
+{
+	int c = pdl_world_cell_of(w, coordinate_on(d, x->axis, i)), reach = pdl_world_cell_reach(w) + x->band;
+	return c >= x->lo[other] - reach && c <= x->hi[other] + reach;
+}
+
+static void exchange_ghosts(pdl_world* w, pdl_ghost_stage stage, void* context)
+{
+	ghost_part* part = context;
+	ghost_exchange* x = part->x;
+	const int r = part->rank, o = 1 - r;
+	ghost_box* out = &x->box[r];
+	x->stages[r]++;
+	if (stage == PDL_GHOST_POSITIONS) {
+		pdl_world_remove_ghosts(w);
+		pdl_particle_data d = pdl_world_particles(w);
+		int lo = INT_MAX, hi = INT_MIN;
+		for (int i = 0; i < d.count; ++i) {
+			int c = pdl_world_cell_of(w, coordinate_on(&d, x->axis, i));
+			lo = c < lo ? c : lo, hi = c > hi ? c : hi;
+		}
+		x->lo[r] = lo, x->hi[r] = hi;
+		pthread_barrier_wait(&x->barrier);
+		out->count = 0;
+		for (int i = 0; i < d.count; ++i) {
+			if (!in_band(x, w, &d, i, o)) continue;
+			const float state[6] = {d.x[i], d.y[i], d.z ? d.z[i] : 0, d.vx[i], d.vy[i], d.vz ? d.vz[i] : 0};
+			for (int k = 0; k < 6; ++k) out->a[(size_t)k * x->capacity + out->count] = state[k];
+			out->material[out->count] = d.material[i], out->id[out->count] = d.id[i];
+			out->count++;
+		}
+		pthread_barrier_wait(&x->barrier);
+		const ghost_box* in = &x->box[o];
+		const bool three = d.z != NULL;
+		const float* col = in->a;
+		const size_t cap = (size_t)x->capacity;
+		pdl_particle_data g = {.count = in->count, .x = col, .y = col + cap, .z = three ? col + 2 * cap : NULL,
+		                       .vx = col + 3 * cap, .vy = col + 4 * cap, .vz = three ? col + 5 * cap : NULL,
+		                       .material = in->material, .id = in->id};
+		if (pdl_world_add_ghosts(w, &g, o, NULL) != PDL_OK) x->mismatched[r]++;
+		x->ghosts[r] += in->count;
+		pthread_barrier_wait(&x->barrier);
+		return;
+	}
+	if (!x->pressures) return;
+	pdl_ghost_view v = pdl_world_ghost_view(w);
+	pdl_particle_data d = pdl_world_particles(w);
+	out->count = 0;
+	for (int i = 0; i < v.count; ++i)
+		if (v.origin[i] < 0 && in_band(x, w, &d, i, o)) {
+			out->id[out->count] = v.id[i];
+			out->pressure[out->count] = v.pressure[i];
+			out->near_pressure[out->count++] = v.near_pressure[i];
+		}
+	pthread_barrier_wait(&x->barrier);
+	const ghost_box* in = &x->box[o];
+	int k = 0;
+	for (int i = 0; i < v.count; ++i) {
+		if (v.origin[i] != o) continue;
+		if (k < in->count && in->id[k] == v.id[i]) {
+			v.pressure[i] = in->pressure[k];
+			v.near_pressure[i] = in->near_pressure[k];
+		} else {
+			x->mismatched[r]++;
+		}
+		++k;
+	}
+	if (k != in->count) x->mismatched[r]++;
+	pthread_barrier_wait(&x->barrier);
+}
+
+static void* step_part(void* context)
+{
+	ghost_part* part = context;
+	for (int s = 0; s < part->steps; ++s) pdl_world_step(part->w);
+	return NULL;
+}
+
+/* How many own particles of the two parts differ from the whole world's after `steps` steps
+ * (the column cut across at y = 0, or down at x = cut_x); -2 when a call failed. */
+static int ghost_parts_differ(bool three, int axis, int band, bool pressures, int steps, long long* ghosts,
+                              int* owned_out, int* mismatched)
+{
+	bool ok;
+	pdl_world* whole = shaken_column(three, &ok);
+	pdl_grid_frame f = pdl_default_grid_frame();
+	f.row_slabs = true;
+	f.cells_by_id = true;
+	f.dense_cells = 1u << 20; /* dense in every world */
+	if (three) f.axes[0] = 0, f.axes[1] = 2, f.axes[2] = 1;
+	ok = ok && pdl_world_set_grid_frame(whole, &f, NULL) == PDL_OK;
+	pdl_world_step(whole);
+	pdl_particle_data d = pdl_world_particles(whole);
+	const float cut = axis ? 0.0f : three ? -4.0f : -16.0f;
+	ghost_exchange x = {.axis = axis, .capacity = d.count, .band = band, .pressures = pressures};
+	pthread_barrier_init(&x.barrier, NULL, GHOST_PARTS);
+	ghost_part parts[GHOST_PARTS];
+	for (int r = 0; r < GHOST_PARTS; ++r) {
+		ghost_box* b = &x.box[r];
+		b->a = malloc((size_t)d.count * 6 * sizeof(float));
+		b->material = malloc((size_t)d.count);
+		b->id = malloc((size_t)d.count * sizeof(uint32_t));
+		b->pressure = malloc((size_t)d.count * sizeof(float));
+		b->near_pressure = malloc((size_t)d.count * sizeof(float));
+		parts[r] = (ghost_part){&x, r, steps, empty_like(whole, three)};
+		particle_copy in = copy_particles(&d, three, axis, r ? -1.0f : 1.0f, cut, 0); /* 0 below, 1 above */
+		ok = ok && pdl_world_set_grid_frame(parts[r].w, &f, NULL) == PDL_OK &&
+		     pdl_world_set_particles(parts[r].w, &in.data, NULL) == PDL_OK &&
+		     pdl_world_set_ghost_fn(parts[r].w, exchange_ghosts, &parts[r], NULL) == PDL_OK;
+		free_copy(&in);
+	}
+	pthread_t threads[GHOST_PARTS];
+	for (int r = 0; r < GHOST_PARTS; ++r) pthread_create(&threads[r], NULL, step_part, &parts[r]);
+	for (int s = 0; s < steps; ++s) pdl_world_step(whole);
+	for (int r = 0; r < GHOST_PARTS; ++r) pthread_join(threads[r], NULL);
+	pdl_particle_data dw = pdl_world_particles(whole);
+	int32_t* place = malloc(dw.next_id * sizeof *place);
+	for (int i = 0; i < dw.count; ++i) place[dw.id[i]] = i;
+	int differ = 0, owned = 0;
+	*mismatched = 0;
+	*ghosts = 0;
+	for (int r = 0; r < GHOST_PARTS; ++r) {
+		pdl_world_remove_ghosts(parts[r].w);
+		pdl_particle_data dp = pdl_world_particles(parts[r].w);
+		for (int i = 0; i < dp.count; ++i) {
+			int j = place[dp.id[i]];
+			bool same = dp.x[i] == dw.x[j] && dp.y[i] == dw.y[j] && dp.vx[i] == dw.vx[j] && dp.vy[i] == dw.vy[j];
+			if (three) same = same && dp.z[i] == dw.z[j] && dp.vz[i] == dw.vz[j];
+			differ += !same;
+		}
+		owned += dp.count;
+		*mismatched += x.mismatched[r];
+		*ghosts += x.ghosts[r] / (x.stages[r] / 2 > 0 ? x.stages[r] / 2 : 1); /* a part's mean a substep */
+		ok = ok && x.stages[r] > 0;
+		pdl_world_destroy(parts[r].w);
+		ghost_box* b = &x.box[r];
+		free(b->a), free(b->material), free(b->id), free(b->pressure), free(b->near_pressure);
+	}
+	pthread_barrier_destroy(&x.barrier);
+	ok = ok && owned == dw.count; /* no particle lost or doubled */
+	*owned_out = owned;
+	free(place);
+	pdl_world_destroy(whole);
+	return ok ? differ : -2;
+}
+
+static void test_ghosts_keep_parts_exact(void)
+{
+	const int steps = worlds_quick() ? 3 : 6;
+	for (int three = 0; three < 2; ++three)
+		for (int axis = 1; axis >= 0; --axis) {
+			long long ghosts, g;
+			int owned, mismatched, m, o;
+			int exact = ghost_parts_differ(three, axis, 0, true, steps, &ghosts, &owned, &mismatched);
+			int narrow = ghost_parts_differ(three, axis, -1, true, steps, &g, &o, &m);
+			int stale = ghost_parts_differ(three, axis, 0, false, steps, &g, &o, &m);
+			printf("  %s, cut %s, %d steps: of %d particles, %lld ghosts a part a substep, off the whole "
+			       "world's bits: %d (ghosts one cell narrower: %d; their pressures not sent: %d); "
+			       "pressures out of place %d\n",
+			       three ? "3D" : "2D", axis ? "across" : "down", steps, owned, ghosts, exact, narrow, stale,
+			       mismatched);
+			ENSURE(exact == 0 && mismatched == 0);
+			ENSURE(narrow > 0);
+			ENSURE(stale > 0);
+		}
+}
+
 /* pdl_world_grid_cells counts the grid's cells over a box (h / 2 wide in 2D, h in 3D): what a
  * split world's dense_cells must cover (mpi/src/mpi_world.c). */
 static void test_grid_cells_of_a_box(void)
@@ -309,6 +539,7 @@ int main(void)
 	RUN_TEST(test_hash_equal_across_simd_backends);
 	RUN_TEST(test_grid_frame_is_deterministic);
 	RUN_TEST(test_row_slabs_keep_a_part_exact);
+	RUN_TEST(test_ghosts_keep_parts_exact);
 	RUN_TEST(test_grid_cells_of_a_box);
 	return TEST_SUMMARY();
 }

@@ -311,10 +311,44 @@ static void test_grid_frame_errors(void)
 	pdl_world_destroy(w);
 }
 
+/* pdl_world_add_ghosts (partition.h): a negative origin, ghosts without ids and a material the
+ * world lacks are refused by name, and nothing is added; good ghosts are added and removed. */
+static void test_ghost_errors(void)
+{
+	pdl_world* w = worlds_dam_break(1);
+	const int n = pdl_world_particle_count(w);
+	const float x[2] = {0, 1}, y[2] = {0, 0}, v[2] = {0, 0};
+	const uint8_t material[2] = {0, 0}, no_material[2] = {0, 7};
+	const uint32_t id[2] = {900000, 900001};
+	pdl_particle_data g = {.count = 2, .x = x, .y = y, .vx = v, .vy = v, .material = material, .id = id};
+	pdl_error err;
+	ENSURE(pdl_world_add_ghosts(w, &g, -1, &err) == PDL_ERR_GHOST_ORIGIN);
+	ENSURE(strstr(err.message, "ghost.origin must be >= 0, got -1") != NULL);
+	g.id = NULL;
+	ENSURE(pdl_world_add_ghosts(w, &g, 1, &err) == PDL_ERR_GHOST_ID);
+	ENSURE(strstr(err.message, "ghost.id") != NULL);
+	g.id = id, g.material = no_material;
+	ENSURE(pdl_world_add_ghosts(w, &g, 1, &err) == PDL_ERR_PARTICLE_STATE);
+	ENSURE(pdl_world_add_ghosts(w, NULL, 1, &err) == PDL_ERR_NULL_ARGUMENT);
+	ENSURE(pdl_world_particle_count(w) == n);
+	ENSURE(pdl_world_ghost_view(w).origin == NULL); /* no ghost function yet: all own */
+	g.material = material;
+	ENSURE(pdl_world_add_ghosts(w, &g, 3, &err) == PDL_OK);
+	ENSURE(pdl_world_particle_count(w) == n + 2);
+	pdl_ghost_view view = pdl_world_ghost_view(w);
+	ENSURE(view.count == n + 2 && view.origin[n] == 3 && view.origin[0] == -1 && view.id[n + 1] == 900001);
+	ENSURE(pdl_world_remove_ghosts(w) == 2);
+	ENSURE(pdl_world_particle_count(w) == n);
+	ENSURE(pdl_world_remove_ghosts(NULL) == 0);
+	ENSURE(pdl_world_set_ghost_fn(NULL, NULL, NULL, &err) == PDL_ERR_NULL_ARGUMENT);
+	pdl_world_destroy(w);
+}
+
 int main(void)
 {
 	RUN_TEST(test_world_def_errors);
 	RUN_TEST(test_grid_frame_errors);
+	RUN_TEST(test_ghost_errors);
 	RUN_TEST(test_material_def_errors);
 	RUN_TEST(test_message_names_field_rule_and_value);
 	RUN_TEST(test_too_many_materials);

@@ -136,7 +136,9 @@ typedef struct pdl_quat {
 	X(PDL_ERR_TOO_MANY_BODIES, "world", "bodies", "at most 4096 bodies")                       \
 	X(PDL_ERR_GRID_FRAME_AXES, "grid_frame", "axes", "must be a permutation of 0, 1, 2 or all -1") \
 	X(PDL_ERR_GRID_FRAME_DENSE_CELLS, "grid_frame", "dense_cells", "must be at most 67108864") \
-	X(PDL_ERR_NEXT_SUBSTEPS, "world", "next_substeps", "must be in [1, world.sph.max_substeps] for the SPH solver")
+	X(PDL_ERR_NEXT_SUBSTEPS, "world", "next_substeps", "must be in [1, world.sph.max_substeps] for the SPH solver") \
+	X(PDL_ERR_GHOST_ORIGIN, "ghost", "origin", "must be >= 0")                                   \
+	X(PDL_ERR_GHOST_ID, "ghost", "id", "must be given for every ghost")
 
 /** Error ids. PDL_OK is zero; every other id names one field and one rule. */
 typedef enum pdl_error_id {

@@ -41,6 +41,12 @@ typedef struct pdl_grid_frame {
 	 * world, and keeps the pair passes' speed. Should the slabs not fit in memory, the step
 	 * falls back to slabs by count. Default false. */
 	bool row_slabs;
+	/** The particles of each cell in id order rather than in their storage order (which is the
+	 * order of the last step's cells, then of whatever was added): the order of every sum then
+	 * depends only on which particles lie where, never on how they came to be stored, so a
+	 * process may keep its particles from step to step and add ghosts (below) at the end, in
+	 * any order. About 1% of a step. Default false. */
+	bool cells_by_id;
 } pdl_grid_frame;
 
 /** The cells of the world's neighbour grid that the box [lo, hi] (world units; z ignored in
@@ -57,7 +63,71 @@ int pdl_world_cfl_substeps(const pdl_world* world, float fastest_speed2);
  * over its own particles; the steps after it go back to the rule. The SPH solver only.
  * PDL_ERR_NEXT_SUBSTEPS (nothing changed) outside [1, def.sph.max_substeps] or for Clavet. */
 pdl_error_id pdl_world_set_next_substeps(pdl_world* world, int substeps, pdl_error* err);
-/** The default frame: axes -1, -1, -1, dense_cells 0, gather_passes and row_slabs false. */
+/** The grid's cell index of a coordinate on any axis (world units; cells are h / 2 wide in 2D,
+ * h in 3D): cells i and j can hold neighbours (within h) only when |i - j| <=
+ * pdl_world_cell_reach(). Infinite and NaN coordinates give a clamped index, as in the grid. */
+int pdl_world_cell_of(const pdl_world* world, float coordinate);
+/** Cells on each side of a particle's own that can hold its neighbours: 2 in 2D, 1 in 3D. */
+int pdl_world_cell_reach(const pdl_world* world);
+
+/* ---- Ghosts -------------------------------------------------------------------------------
+ *
+ * A process of a split world steps its own particles with copies of its neighbours' particles
+ * around them (ghosts), refreshed from their owners between the step's neighbour passes, so
+ * that a ghost layer one neighbourhood deep is enough (instead of a halo wide enough for a whole
+ * step). In a Clavet step (src/step.c) each substep calls the world's ghost function twice:
+ *
+ * - PDL_GHOST_POSITIONS, after the prediction, before the neighbour grid is built: the caller
+ *   removes the last ghosts (pdl_world_remove_ghosts) and adds this substep's
+ *   (pdl_world_add_ghosts: their owners' predicted positions, velocities, materials and ids).
+ *   The densities and viscosity impulses of an own particle are then exact when every particle
+ *   whose cell lies within the cell reach of an own particle's cell, on every axis, is in the
+ *   world (as its own or as a ghost).
+ * - PDL_GHOST_PRESSURES, after the densities: the caller overwrites each ghost's pressure and
+ *   near pressure (pdl_world_pressures) with its owner's, which its owner computed from all of
+ *   its neighbours. The relaxation of an own particle is then exact too.
+ *
+ * Each sum then runs in the whole world's order when the grid frame has cells_by_id and
+ * row_slabs, the same axes and a dense layout in every process. The SPH solver, springs and
+ * rigid bodies do not call the ghost function: a split world of those needs a halo for the
+ * whole step (mpi/, docs/mpi.md). Ghosts take part in the rest of the step as the world's own
+ * particles do, and what they come out with is meaningless: remove them before reading the
+ * world (they count in pdl_world_particle_count and the hash). */
+
+/** When a ghost function is called (above). */
+typedef enum pdl_ghost_stage {
+	PDL_GHOST_POSITIONS, /**< after the prediction: remove the old ghosts, add the new */
+	PDL_GHOST_PRESSURES, /**< after the densities: the ghosts' pressures from their owners */
+} pdl_ghost_stage;
+/** Called by pdl_world_step at each ghost stage of each substep. */
+typedef void pdl_ghost_fn(pdl_world* world, pdl_ghost_stage stage, void* context);
+/** Sets the world's ghost function (NULL: none). PDL_ERR_OUT_OF_MEMORY when the particles'
+ * origins cannot be allocated. */
+pdl_error_id pdl_world_set_ghost_fn(pdl_world* world, pdl_ghost_fn* fn, void* context, pdl_error* err);
+/** Appends ghosts: x, y, vx, vy, material and id (z, vz in 3D; springs ignored), each tagged
+ * with `origin` (>= 0: the caller's name for where they came from, such as the owner's rank).
+ * Their storage order plays no part with cells_by_id. On error nothing is added:
+ * PDL_ERR_GHOST_ORIGIN, PDL_ERR_GHOST_ID without ids, PDL_ERR_PARTICLE_STATE for a
+ * material the world lacks, PDL_ERR_OUT_OF_MEMORY. */
+pdl_error_id pdl_world_add_ghosts(pdl_world* world, const pdl_particle_data* ghosts, int origin, pdl_error* err);
+/** Removes every ghost; returns how many. The own particles keep their state, not their
+ * places (with cells_by_id their places play no part; a world with springs keeps their order). */
+int pdl_world_remove_ghosts(pdl_world* world);
+/** What a ghost stage reads and writes, in the world's current storage order (the order of
+ * pdl_world_particles): per particle its origin (-1 for its own), id, and writable pressure
+ * and near pressure (Clavet eq. 2 and 5: k (rho - rho0) and k_near rho_near, length / s^2
+ * units of the relaxation). All NULL and count 0 before the first pdl_world_set_ghost_fn. */
+typedef struct pdl_ghost_view {
+	int count;
+	const int32_t* origin;
+	const uint32_t* id;
+	float* pressure;
+	float* near_pressure;
+} pdl_ghost_view;
+pdl_ghost_view pdl_world_ghost_view(pdl_world* world);
+
+/** The default frame: axes -1, -1, -1, dense_cells 0, gather_passes, row_slabs and
+ * cells_by_id false. */
 pdl_grid_frame pdl_default_grid_frame(void);
 /** Sets the world's grid frame. Fails (nothing changed) with PDL_ERR_GRID_FRAME_AXES when the
  * axes are neither a permutation of 0, 1, 2 nor all -1, PDL_ERR_GRID_FRAME_DENSE_CELLS past 2^26. */

@@ -1,0 +1,121 @@
+/* Ghosts: copies of a neighbouring process's particles, refreshed between the Clavet step's
+ * neighbour passes (include/puddle/partition.h says when and why; docs/mpi.md how the Open MPI
+ * layer uses them). The core only stores them, tagged with where they came from, and calls
+ * the world's ghost function at the two stages (src/step.c). */
+#include "core.h"
+
+#include <math.h>
+#include <string.h>
+
+int pdl_world_cell_reach(const pdl_world* w)
+{
+	if (!w) return 0;
+	return w->def.dimensions == 3 ? PDL_GRID_CELLS_PER_H_3D : PDL_GRID_CELLS_PER_H_2D;
+}
+
+int pdl_world_cell_of(const pdl_world* w, float coordinate)
+{
+	if (!w) return 0;
+	/* the build's cell size, computed as pdl_grid_build does, to the bit */
+	return pdl_grid_cell_of(coordinate, (float)pdl_world_cell_reach(w) / w->def.interaction_radius);
+}
+
+pdl_error_id pdl_world_set_ghost_fn(pdl_world* w, pdl_ghost_fn* fn, void* context, pdl_error* err)
+{
+	if (!w) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
+	if (fn && !pdl_particles_enable_ghosts(w)) return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);
+	w->ghost_fn = fn;
+	w->ghost_context = context;
+	if (err) *err = (pdl_error){.id = PDL_OK, .value = NAN};
+	return PDL_OK;
+}
+
+pdl_error_id pdl_world_add_ghosts(pdl_world* w, const pdl_particle_data* d, int origin, pdl_error* err)
+{
+	if (!w || !d) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
+	if (origin < 0) return pdl_fail(err, PDL_ERR_GHOST_ORIGIN, origin);
+	if (d->count <= 0) {
+		if (err) *err = (pdl_error){.id = PDL_OK, .value = NAN};
+		return PDL_OK;
+	}
+	const bool three = w->def.dimensions == 3;
+	if (!d->x || !d->y || !d->vx || !d->vy || !d->material || (three && (!d->z || !d->vz)))
+		return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
+	if (!d->id) return pdl_fail(err, PDL_ERR_GHOST_ID, NAN);
+	for (int i = 0; i < d->count; ++i)
+		if (d->material[i] >= w->material_count) return pdl_fail(err, PDL_ERR_PARTICLE_STATE, i);
+	particles* p = &w->p;
+	if (!p->origin && !pdl_particles_enable_ghosts(w)) return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);
+	if (p->count > INT32_MAX - d->count || !pdl_particles_reserve(w, p->count + d->count))
+		return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, (double)p->count + d->count);
+	const size_t at = (size_t)p->count, n = (size_t)d->count;
+	memcpy(p->x + at, d->x, n * sizeof *p->x);
+	memcpy(p->y + at, d->y, n * sizeof *p->y);
+	memcpy(p->xp + at, d->x, n * sizeof *p->xp); /* the velocity stage then gives what it may */
+	memcpy(p->yp + at, d->y, n * sizeof *p->yp);
+	memcpy(p->vx + at, d->vx, n * sizeof *p->vx);
+	memcpy(p->vy + at, d->vy, n * sizeof *p->vy);
+	if (three) {
+		memcpy(p->z + at, d->z, n * sizeof *p->z);
+		memcpy(p->zp + at, d->z, n * sizeof *p->zp);
+		memcpy(p->vz + at, d->vz, n * sizeof *p->vz);
+	}
+	memcpy(p->material + at, d->material, n);
+	memcpy(p->id + at, d->id, n * sizeof *p->id);
+	memset(p->density + at, 0, n * sizeof *p->density);
+	memset(p->pressure + at, 0, n * sizeof *p->pressure);
+	memset(p->near_pressure + at, 0, n * sizeof *p->near_pressure);
+	for (size_t i = at; i < at + n; ++i) p->origin[i] = origin;
+	if (p->spring_partner)
+		for (size_t s = at * PDL_K; s < (at + n) * PDL_K; ++s) p->spring_partner[s] = -1, p->spring_rest[s] = 0;
+	p->count += d->count;
+	if (err) *err = (pdl_error){.id = PDL_OK, .value = NAN};
+	return PDL_OK;
+}
+
+/* Particle `from` into slot `to` (every array a ghost can differ in). */
+static void move_particle(particles* p, int to, int from)
+{
+	p->x[to] = p->x[from], p->y[to] = p->y[from];
+	p->xp[to] = p->xp[from], p->yp[to] = p->yp[from];
+	p->vx[to] = p->vx[from], p->vy[to] = p->vy[from];
+	if (p->z) p->z[to] = p->z[from], p->zp[to] = p->zp[from], p->vz[to] = p->vz[from];
+	p->material[to] = p->material[from];
+	p->id[to] = p->id[from];
+	p->density[to] = p->density[from];
+	p->pressure[to] = p->pressure[from];
+	p->near_pressure[to] = p->near_pressure[from];
+	p->origin[to] = p->origin[from];
+}
+
+int pdl_world_remove_ghosts(pdl_world* w)
+{
+	if (!w || !w->p.origin) return 0;
+	particles* p = &w->p;
+	if (p->spring_partner) { /* partners are indices: compact in order, renaming them */
+		uint8_t* keep = (uint8_t*)p->origin2; /* scratch: origin2 is only used by the sort */
+		for (int i = 0; i < p->count; ++i) keep[i] = p->origin[i] < 0;
+		return pdl_particles_compact(w, keep);
+	}
+	/* each ghost's slot takes the last particle: O(ghosts + the own particles moved), not O(n);
+	 * with cells_by_id the own particles' storage order plays no part */
+	int n = p->count, removed = 0;
+	for (int i = 0; i < n;) {
+		if (p->origin[i] < 0) {
+			++i;
+			continue;
+		}
+		--n, ++removed;
+		if (i < n) move_particle(p, i, n);
+	}
+	p->count = n;
+	return removed;
+}
+
+pdl_ghost_view pdl_world_ghost_view(pdl_world* w)
+{
+	if (!w || !w->p.origin) return (pdl_ghost_view){0};
+	particles* p = &w->p;
+	return (pdl_ghost_view){.count = p->count, .origin = p->origin, .id = p->id, .pressure = p->pressure,
+	                        .near_pressure = p->near_pressure};
+}
