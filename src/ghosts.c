@@ -5,6 +5,7 @@
 #include "core.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 int pdl_world_cell_reach(const pdl_world* w)
@@ -30,10 +31,10 @@ pdl_error_id pdl_world_set_ghost_fn(pdl_world* w, pdl_ghost_fn* fn, void* contex
 	return PDL_OK;
 }
 
-pdl_error_id pdl_world_add_ghosts(pdl_world* w, const pdl_particle_data* d, int origin, pdl_error* err)
+/* Appends particles tagged `origin` (-1: the world's own); the checks of pdl_world_add_ghosts. */
+static pdl_error_id append(pdl_world* w, const pdl_particle_data* d, int origin, pdl_error* err)
 {
 	if (!w || !d) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
-	if (origin < 0) return pdl_fail(err, PDL_ERR_GHOST_ORIGIN, origin);
 	if (d->count <= 0) {
 		if (err) *err = (pdl_error){.id = PDL_OK, .value = NAN};
 		return PDL_OK;
@@ -42,8 +43,11 @@ pdl_error_id pdl_world_add_ghosts(pdl_world* w, const pdl_particle_data* d, int 
 	if (!d->x || !d->y || !d->vx || !d->vy || !d->material || (three && (!d->z || !d->vz)))
 		return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
 	if (!d->id) return pdl_fail(err, PDL_ERR_GHOST_ID, NAN);
-	for (int i = 0; i < d->count; ++i)
-		if (d->material[i] >= w->material_count) return pdl_fail(err, PDL_ERR_PARTICLE_STATE, i);
+	for (int i = 0; i < d->count; ++i) {
+		bool finite = isfinite(d->x[i]) && isfinite(d->y[i]) && isfinite(d->vx[i]) && isfinite(d->vy[i]);
+		if (three) finite = finite && isfinite(d->z[i]) && isfinite(d->vz[i]);
+		if (!finite || d->material[i] >= w->material_count) return pdl_fail(err, PDL_ERR_PARTICLE_STATE, i);
+	}
 	particles* p = &w->p;
 	if (!p->origin && !pdl_particles_enable_ghosts(w)) return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);
 	if (p->count > INT32_MAX - d->count || !pdl_particles_reserve(w, p->count + d->count))
@@ -69,8 +73,23 @@ pdl_error_id pdl_world_add_ghosts(pdl_world* w, const pdl_particle_data* d, int 
 	if (p->spring_partner)
 		for (size_t s = at * PDL_K; s < (at + n) * PDL_K; ++s) p->spring_partner[s] = -1, p->spring_rest[s] = 0;
 	p->count += d->count;
+	if (origin < 0)
+		for (size_t i = at; i < at + n; ++i) p->next_id = p->id[i] >= p->next_id ? p->id[i] + 1 : p->next_id;
 	if (err) *err = (pdl_error){.id = PDL_OK, .value = NAN};
 	return PDL_OK;
+}
+
+pdl_error_id pdl_world_add_ghosts(pdl_world* w, const pdl_particle_data* d, int origin, pdl_error* err)
+{
+	if (origin < 0) return pdl_fail(err, PDL_ERR_GHOST_ORIGIN, origin);
+	return append(w, d, origin, err);
+}
+
+pdl_error_id pdl_world_add_particles(pdl_world* w, const pdl_particle_data* d, pdl_error* err)
+{
+	if (w && d && d->count > 0 && (long long)w->p.count + d->count > w->def.max_particles)
+		return pdl_fail(err, PDL_ERR_TOO_MANY_PARTICLES, (double)w->p.count + d->count);
+	return append(w, d, -1, err);
 }
 
 /* Particle `from` into slot `to` (every array a ghost can differ in). */
@@ -86,30 +105,60 @@ static void move_particle(particles* p, int to, int from)
 	p->pressure[to] = p->pressure[from];
 	p->near_pressure[to] = p->near_pressure[from];
 	p->origin[to] = p->origin[from];
+	p->scratch[to] = p->scratch[from];
+}
+
+/* Removes the particles that `leaves` says (by index). Without springs each one's slot takes
+ * the last particle: O(removed), not O(n), and with cells_by_id the others' storage order
+ * plays no part; with springs (partners are indices) the rest are compacted in order, renamed. */
+static int remove_if(pdl_world* w, bool (*leaves)(const pdl_world* w, const void* context, int i), const void* context)
+{
+	particles* p = &w->p;
+	if (p->spring_partner || !p->origin) {
+		uint8_t* keep = malloc((size_t)p->count + 1);
+		if (!keep) return 0;
+		for (int i = 0; i < p->count; ++i) keep[i] = !leaves(w, context, i);
+		int removed = pdl_particles_compact(w, keep);
+		free(keep);
+		return removed;
+	}
+	int n = p->count, removed = 0;
+	for (int i = 0; i < n;) {
+		if (!leaves(w, context, i)) {
+			++i;
+			continue;
+		}
+		--n, ++removed;
+		if (i < n) move_particle(p, i, n); /* (the last one is tested next, in slot i) */
+	}
+	p->count = n;
+	return removed;
+}
+
+static bool is_ghost(const pdl_world* w, const void* context, int i)
+{
+	(void)context;
+	return w->p.origin[i] >= 0;
 }
 
 int pdl_world_remove_ghosts(pdl_world* w)
 {
 	if (!w || !w->p.origin) return 0;
+	return remove_if(w, is_ghost, NULL);
+}
+
+/* The mask is by the original index; a moved particle carries its index along in `scratch`. */
+static bool marked(const pdl_world* w, const void* context, int i)
+{
+	return ((const uint8_t*)context)[w->p.scratch[i]] != 0;
+}
+
+int pdl_world_remove_particles(pdl_world* w, const uint8_t* remove)
+{
+	if (!w || !remove) return 0;
 	particles* p = &w->p;
-	if (p->spring_partner) { /* partners are indices: compact in order, renaming them */
-		uint8_t* keep = (uint8_t*)p->origin2; /* scratch: origin2 is only used by the sort */
-		for (int i = 0; i < p->count; ++i) keep[i] = p->origin[i] < 0;
-		return pdl_particles_compact(w, keep);
-	}
-	/* each ghost's slot takes the last particle: O(ghosts + the own particles moved), not O(n);
-	 * with cells_by_id the own particles' storage order plays no part */
-	int n = p->count, removed = 0;
-	for (int i = 0; i < n;) {
-		if (p->origin[i] < 0) {
-			++i;
-			continue;
-		}
-		--n, ++removed;
-		if (i < n) move_particle(p, i, n);
-	}
-	p->count = n;
-	return removed;
+	for (int i = 0; i < p->count; ++i) p->scratch[i] = i;
+	return remove_if(w, marked, remove);
 }
 
 pdl_ghost_view pdl_world_ghost_view(pdl_world* w)

@@ -315,7 +315,11 @@ int cmd_run_mpi(int argc, char** argv)
 	/* the earlier run wrote the frames up to the snapshot's, that one included */
 	if (rank == 0 && vtk && start > 0) cli_pvd_scan(&r.pvd, r.dir, start), cli_pvd_scan(&r.body_pvd, r.dir, start);
 	const long long particles_before = pdl_mpi_world_particle_count(split);
-	if (out && !quiet)
+	const bool ghosts = pdl_mpi_world_uses_ghosts(split);
+	if (out && !quiet && ghosts)
+		fprintf(out, "%s: %lld particles over %d processes, frames %lld to %lld, ghosts exchanged each substep\n",
+		        scene->name, particles_before, size, start, total);
+	else if (out && !quiet)
 		fprintf(out, "%s: %lld particles over %d processes, frames %lld to %lld, halo %.2f world units\n", scene->name,
 		        particles_before, size, start, total, (double)pdl_mpi_world_halo(split));
 	cli_progress progress;
@@ -374,7 +378,8 @@ int cmd_run_mpi(int argc, char** argv)
 		fprintf(out, "  wall time          %.3f s (%.1f frames/s; stepping %.3f s on process 0)\n", wall,
 		        wall > 0 ? (double)frames / wall : 0.0, stepping);
 		fprintf(out, "  particles          %lld -> %lld\n", particles_before, after);
-		fprintf(out, "  halo particles     %.0f a process a frame\n", frames > 0 ? (double)halo_all / (double)(frames * size) : 0.0);
+		fprintf(out, ghosts ? "  ghost particles    %.0f a process a substep\n" : "  halo particles     %.0f a process a frame\n",
+		        frames > 0 ? (double)halo_all / (double)(frames * size) : 0.0);
 		/* (the same count in every process: each decision comes from one allreduce) */
 		long long widened = pdl_mpi_world_get_stats(split).widened;
 		if (widened > 0)

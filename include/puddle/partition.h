@@ -1,14 +1,15 @@
 /* puddle: what a world split over several processes needs from the core (docs/mpi.md).
  *
- * A process of a split world (mpi/, the Open MPI layer) holds the particles of its slab and a
- * halo around it, steps them as an ordinary world and keeps its slab's. Its owned particles come
- * out with the same bits as in the whole world when every sum over neighbours runs in the same
- * order, which the neighbour grid decides: the order of its axes (3D: chosen from the particles'
- * own extent unless fixed here), whether it lays cells out densely or hashes them (the two use
- * different passes), and the particles' order within a cell (their storage order: the layer
- * stores them in id order), and, in the passes that visit each pair once, where their slabs
- * split the particles (row_slabs fixes that). This header lets the caller fix these for every
- * process.
+ * A process of a split world (mpi/, the Open MPI layer) holds the particles of its slab and
+ * either ghosts of its neighbours' particles, refreshed between the step's neighbour passes
+ * (below), or a halo wide enough for a whole step; it steps them as an ordinary world and keeps
+ * its slab's. Its owned particles come out with the same bits as in the whole world when every
+ * sum over neighbours runs in the same order, which the neighbour grid decides: the order of
+ * its axes (3D: chosen from the particles' own extent unless fixed here), whether it lays cells
+ * out densely or hashes them (the two use different passes), the particles' order within a cell
+ * (cells_by_id: by id, not by how they are stored), and, in the passes that visit each pair
+ * once, where their slabs split the particles (row_slabs). This header lets the caller fix
+ * these for every process, and gives it the ghosts.
  *
  * SPDX-License-Identifier: MIT */
 #ifndef PUDDLE_PARTITION_H
@@ -110,6 +111,17 @@ pdl_error_id pdl_world_set_ghost_fn(pdl_world* world, pdl_ghost_fn* fn, void* co
  * PDL_ERR_GHOST_ORIGIN, PDL_ERR_GHOST_ID without ids, PDL_ERR_PARTICLE_STATE for a
  * material the world lacks, PDL_ERR_OUT_OF_MEMORY. */
 pdl_error_id pdl_world_add_ghosts(pdl_world* world, const pdl_particle_data* ghosts, int origin, pdl_error* err);
+/** Removes the particles whose remove[i] is not 0 (i: the index in the world's storage order
+ * before the call, as pdl_world_particles lists them), ghosts or own; returns how many. The
+ * others keep their state; without springs, not their places (cells_by_id makes those play no
+ * part); with springs they keep their order. For a split world's particles that move to
+ * another process. */
+int pdl_world_remove_particles(pdl_world* world, const uint8_t* remove);
+/** Appends particles as the world's own, with their ids (x, y, vx, vy, material, id; z, vz in
+ * 3D; springs none), such as those that arrive from another process; the next id passes the
+ * largest. On error nothing is added: as pdl_world_add_ghosts, and PDL_ERR_TOO_MANY_PARTICLES
+ * past world.max_particles. */
+pdl_error_id pdl_world_add_particles(pdl_world* world, const pdl_particle_data* particles, pdl_error* err);
 /** Removes every ghost; returns how many. The own particles keep their state, not their
  * places (with cells_by_id their places play no part; a world with springs keeps their order). */
 int pdl_world_remove_ghosts(pdl_world* world);

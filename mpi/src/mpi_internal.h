@@ -4,6 +4,7 @@
 #define PUDDLE_MPI_INTERNAL_H
 
 #include "puddle/mpi.h"
+#include "puddle/partition.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -96,6 +97,20 @@ struct pdl_mpi_world {
 	uint8_t* out_materials;
 	uint32_t* out_ids;
 	int out_capacity;
+	/* Ghosts (mpi_ghosts.c): a Clavet world without springs or bodies keeps only its own
+	 * particles and takes ghosts one cell reach deep from the other processes at each ghost
+	 * stage of each substep, instead of a halo for the whole frame. */
+	bool ghosts;
+	uint8_t* leave; /* per particle of the world: it leaves this process (migrate) */
+	int leave_capacity;
+	int* extents; /* 2 per process: the cells its own particles span on the split axis */
+	int* ghost_counts; /* 4 per process: sent, their offsets, received, their offsets (records) */
+	packed_particle *ghost_send, *ghost_recv;
+	int ghost_send_capacity, ghost_recv_capacity;
+	struct ghost_pressure *pressure_send, *pressure_recv;
+	int pressure_send_capacity, pressure_recv_capacity;
+	long long ghosts_this_frame, ghost_exchanges_this_frame;
+	double ghost_seconds; /* in the ghost stages this frame */
 };
 
 /* Grows *p to hold need items of size bytes (capacity doubling from 1024); false when out of
@@ -103,6 +118,16 @@ struct pdl_mpi_world {
 bool pdl_mpi_grow(void** p, int* capacity, int need, size_t size);
 /* qsort order of packed_particle by id */
 int pdl_mpi_compare_ids(const void* a, const void* b);
+
+/* Particles [0, n) of p as arrays for the core, in s->arrays, s->materials and s->ids (valid
+ * until the next call); next_id the whole world's. Aborts the job when out of memory. */
+pdl_particle_data pdl_mpi_unpack(pdl_mpi_world* s, const packed_particle* p, int n);
+
+/* mpi_ghosts.c: whether the world can step with ghosts (Clavet, no springs, no bodies, and
+ * PUDDLE_MPI_HALO=1 not set); the ghost function the layer gives the world (context: the
+ * split world). */
+bool pdl_mpi_ghosts_suit(const pdl_world* world);
+void pdl_mpi_ghost_stage(pdl_world* world, pdl_ghost_stage stage, void* context);
 
 /* Whether every process's ok holds; when one does not, err on every process becomes the first
  * failing process's (err_size the same everywhere). Collective. */

@@ -4,7 +4,13 @@
  * cut at quantiles of the particles' coordinate on it, so each process owns about as many; cut
  * again when the busiest holds 10% more than the mean.
  *
- * Exchange: once a frame. Every process sends each particle it owns to every process whose slab
+ * Ghosts (Clavet worlds without springs or bodies; mpi_ghosts.c, step_with_ghosts below): each
+ * process's world holds only its own particles; the particles that crossed a cut change
+ * process at the frame's start, and at each substep the core's ghost stages (partition.h) take
+ * in the other processes' particles one cell reach around its own, then their pressures. No
+ * halo, nothing stepped twice.
+ *
+ * Halo (SPH, springs, bodies, or PUDDLE_MPI_HALO=1): once a frame. Every process sends each particle it owns to every process whose slab
  * grown by the halo width holds it (MPI_Alltoallv), so each gets its slab plus a halo. It stores
  * them in id order in its own world (pdl_world_set_particles), steps it (pdl_world_step), and
  * keeps the particles of its slab. A particle's new state depends on its neighbours within h at
@@ -15,9 +21,9 @@
  * the halo each frame from the reach (reach(), size_halo) and checks it after the step against
  * how far the particles really moved (needed_halo), stepping the frame again, wider, when it
  * fell short. The sums over neighbours then run in the same order as in one
- * process: the grid sorts by cell, stably from the storage order, which is id order in every
- * process; its axes, its dense layout and the slabs of the passes that visit each pair once are
- * fixed for all (pdl_world_set_grid_frame). Those passes add to a particle in an order that
+ * process (either way): the grid sorts by cell, and each cell by id (cells_by_id); its axes,
+ * its dense layout and the slabs of the passes that visit each pair once are fixed for all
+ * (pdl_world_set_grid_frame). Those passes add to a particle in an order that
  * depends on where their slabs split the world: by default at equal particle counts, so on the
  * world's particle count (mpirun -np 3 differed from 1 and 2 at frame 5 that way); here at
  * fixed rows of cells (row_slabs), which every process places alike.
@@ -346,6 +352,8 @@ static pdl_mpi_world* refuse(pdl_error* err, pdl_error_id id, const char* what)
 	return NULL;
 }
 
+static bool world_from_owned(pdl_mpi_world* s);
+
 pdl_mpi_world* pdl_mpi_world_create(pdl_world* world, MPI_Comm comm, pdl_error* err)
 {
 	if (!world) return refuse(err, PDL_ERR_NULL_ARGUMENT, "a NULL world");
@@ -419,7 +427,18 @@ pdl_mpi_world* pdl_mpi_world_create(pdl_world* world, MPI_Comm comm, pdl_error* 
 	cells = box > cells ? box : cells;
 	frame.dense_cells = (uint32_t)(cells < (double)(1 << 24) ? cells : (double)(1 << 24));
 	frame.row_slabs = true; /* the pair passes' slabs at fixed rows, the same in every process */
+	frame.cells_by_id = true; /* each cell in id order, however the particles are stored */
 	pdl_error_id frame_ok = pdl_world_set_grid_frame(world, &frame, err);
+	s->ghosts = pdl_mpi_ghosts_suit(world);
+	if (frame_ok == PDL_OK && s->ghosts) {
+		s->extents = malloc((size_t)s->size * 2 * sizeof *s->extents);
+		s->ghost_counts = malloc((size_t)s->size * 4 * sizeof *s->ghost_counts);
+		if (!s->extents || !s->ghost_counts) {
+			pdl_mpi_world_destroy(s);
+			return refuse(err, PDL_ERR_OUT_OF_MEMORY, "(out of memory)");
+		}
+		frame_ok = pdl_world_set_ghost_fn(world, pdl_mpi_ghost_stage, s, err);
+	}
 	s->halo = reach(s, def.substeps, 0.0f, 0.0f); /* until the first step sizes it */
 	s->body_margin = h;
 	if (!note_bodies(s)) {
@@ -431,6 +450,10 @@ pdl_mpi_world* pdl_mpi_world_create(pdl_world* world, MPI_Comm comm, pdl_error* 
 		return frame_ok != PDL_OK ? NULL : refuse(err, PDL_ERR_OUT_OF_MEMORY, "(out of memory)");
 	}
 	keep_slab(s);
+	if (!world_from_owned(s)) {
+		pdl_mpi_world_destroy(s);
+		return refuse(err, PDL_ERR_OUT_OF_MEMORY, "(out of memory)");
+	}
 	s->stats = (pdl_mpi_world_stats){0}; /* the step's costs only, not the first cut's */
 	if (err) *err = (pdl_error){.id = PDL_OK, .value = NAN};
 	return s;
@@ -448,6 +471,12 @@ void pdl_mpi_world_destroy(pdl_mpi_world* s)
 	free(s->owned_springs), free(s->send_springs), free(s->recv_springs), free(s->sorted_springs);
 	free(s->sort_keys), free(s->sorted), free(s->spring_partner); /* (spring_rest lies in it) */
 	free(s->body_ids), free(s->body_start), free(s->zone_lo); /* (zone_hi lies in it) */
+	free(s->leave), free(s->extents), free(s->ghost_counts), free(s->ghost_send), free(s->ghost_recv);
+	free(s->pressure_send), free(s->pressure_recv);
+	if (s->ghosts && s->world) {
+		pdl_world_remove_ghosts(s->world);
+		pdl_world_set_ghost_fn(s->world, NULL, NULL, NULL);
+	}
 	free(s);
 }
 
@@ -671,8 +700,135 @@ static float needed_halo(pdl_mpi_world* s, const pdl_particle_data* d, int got, 
 	return reach(s, substeps, most[0], most[1] > s->longest_spring_start ? most[1] : s->longest_spring_start);
 }
 
+pdl_particle_data pdl_mpi_unpack(pdl_mpi_world* s, const packed_particle* p, int n)
+{
+	if (!pdl_mpi_grow((void**)&s->arrays, &s->arrays_capacity, n > 0 ? n : 1, 6 * sizeof *s->arrays))
+		MPI_Abort(s->comm, 1);
+	uint8_t* m = realloc(s->materials, (size_t)s->arrays_capacity);
+	if (m) s->materials = m;
+	uint32_t* ids = m ? realloc(s->ids, (size_t)s->arrays_capacity * sizeof *ids) : NULL;
+	if (ids) s->ids = ids;
+	if (!m || !ids) MPI_Abort(s->comm, 1);
+	const int cap = s->arrays_capacity;
+	float* a = s->arrays;
+	for (int i = 0; i < n; ++i) {
+		for (int k = 0; k < 3; ++k) a[k * cap + i] = p[i].x[k], a[(3 + k) * cap + i] = p[i].v[k];
+		m[i] = (uint8_t)p[i].material, ids[i] = p[i].id;
+	}
+	return (pdl_particle_data){.count = n, .x = a, .y = a + cap, .z = s->three ? a + 2 * cap : NULL,
+	                           .vx = a + 3 * cap, .vy = a + 4 * cap, .vz = s->three ? a + 5 * cap : NULL,
+	                           .material = m, .id = ids, .next_id = s->next_id};
+}
+
+/* With ghosts the world holds this process's own particles between frames: the owned ones. */
+static bool world_from_owned(pdl_mpi_world* s)
+{
+	if (!s->ghosts) return true;
+	pdl_particle_data in = pdl_mpi_unpack(s, s->owned, s->owned_count);
+	return pdl_world_set_particles(s->world, &in, NULL) == PDL_OK;
+}
+
+/* With ghosts, the particles whose slab is another process's now go there (ownership by place
+ * at the frame's start, as with the halo), and the frame's new particles that are not this
+ * slab's go; what comes in joins the world. One all-to-all of counts and one of the movers
+ * (32 bytes each): only the particles that crossed a cut move, not the slab. */
+static void migrate(pdl_mpi_world* s)
+{
+	const int n = s->size;
+	pdl_particle_data d = pdl_world_particles(s->world);
+	const float* c = s->axis == 0 ? d.x : s->axis == 1 ? d.y : d.z;
+	if (!pdl_mpi_grow((void**)&s->leave, &s->leave_capacity, d.count, 1)) MPI_Abort(s->comm, 1);
+	uint8_t* leave = s->leave;
+	int* dest = s->send_counts + 2 * n; /* (scratch until the all-to-all: recv_counts) */
+	memset(s->send_counts, 0, (size_t)n * sizeof *s->send_counts);
+	for (int i = 0; i < d.count; ++i) {
+		const uint32_t fresh = d.id[i] - s->next_id; /* < fresh_count: new this frame */
+		int to = owner_of(s, c[i]);
+		if (d.id[i] >= s->next_id && fresh < (uint32_t)s->fresh_count) to = s->fresh_owned[fresh] ? s->rank : -1;
+		leave[i] = to != s->rank;
+		if (to >= 0 && to != s->rank) s->send_counts[to]++;
+	}
+	int total = 0;
+	for (int r = 0; r < n; ++r) s->send_displs[r] = total, total += s->send_counts[r];
+	if (!pdl_mpi_grow((void**)&s->send, &s->send_capacity, total, sizeof *s->send)) MPI_Abort(s->comm, 1);
+	memcpy(dest, s->send_displs, (size_t)n * sizeof *dest);
+	for (int i = 0; i < d.count; ++i) {
+		if (!leave[i]) continue;
+		int to = owner_of(s, c[i]);
+		const uint32_t fresh = d.id[i] - s->next_id;
+		if (d.id[i] >= s->next_id && fresh < (uint32_t)s->fresh_count) continue; /* every process has it */
+		packed_particle* p = &s->send[dest[to]++];
+		p->x[0] = d.x[i], p->x[1] = d.y[i], p->x[2] = s->three ? d.z[i] : 0;
+		p->v[0] = d.vx[i], p->v[1] = d.vy[i], p->v[2] = s->three ? d.vz[i] : 0;
+		p->id = d.id[i], p->material = d.material[i];
+	}
+	const int size = (int)sizeof(packed_particle);
+	MPI_Alltoall(s->send_counts, 1, MPI_INT, s->recv_counts, 1, MPI_INT, s->comm);
+	int got = 0;
+	for (int r = 0; r < n; ++r) s->recv_displs[r] = got, got += s->recv_counts[r];
+	if (!pdl_mpi_grow((void**)&s->recv, &s->recv_capacity, got, sizeof *s->recv)) MPI_Abort(s->comm, 1);
+	for (int r = 0; r < n; ++r) {
+		if (r != s->rank) {
+			s->stats.bytes_sent += (long long)s->send_counts[r] * size;
+			s->stats.bytes_received += (long long)s->recv_counts[r] * size;
+			s->stats.messages_sent += s->send_counts[r] > 0;
+			s->stats.messages_received += s->recv_counts[r] > 0;
+		}
+		s->send_counts[r] *= size, s->send_displs[r] *= size;
+		s->recv_counts[r] *= size, s->recv_displs[r] *= size;
+	}
+	MPI_Alltoallv(s->send, s->send_counts, s->send_displs, MPI_BYTE, s->recv, s->recv_counts, s->recv_displs,
+	              MPI_BYTE, s->comm);
+	s->stats.collectives += 2;
+	pdl_world_remove_particles(s->world, leave);
+	pdl_particle_data in = pdl_mpi_unpack(s, s->recv, got);
+	pdl_error e;
+	if (pdl_world_add_particles(s->world, &in, &e) != PDL_OK) {
+		fprintf(stderr, "puddle mpi: process %d: %s\n", s->rank, e.message);
+		MPI_Abort(s->comm, 1);
+	}
+}
+
+/* A frame with ghosts (s->ghosts; docs/mpi.md, "Ghosts"): the particles that crossed a cut move
+ * to their new slab's process (migrate), each process steps its own particles, and the ghost
+ * stages (mpi_ghosts.c) bring in the other processes' particles around them at each substep.
+ * Every own particle comes out exact: no halo to size, check or step again. */
+static bool step_with_ghosts(pdl_mpi_world* s, char* err, size_t err_size)
+{
+	const double t0 = MPI_Wtime();
+	s->stats.frames++;
+	s->stats.owned += s->owned_count;
+	if (unbalanced(s)) cut_slabs(s), s->stats.recuts++;
+	s->fresh_count = 0;
+	if (s->frame_fn && !apply_frame_fn(s, err, err_size)) return false;
+	const int added = s->fresh_count;
+	const double t1 = MPI_Wtime();
+	migrate(s);
+	const double t2 = MPI_Wtime();
+	s->ghosts_this_frame = s->ghost_exchanges_this_frame = 0;
+	s->ghost_seconds = 0;
+	pdl_world_step(s->world);
+	const double t3 = MPI_Wtime();
+	/* the mean ghosts a substep, as the halo of this frame */
+	s->halo_count = s->ghost_exchanges_this_frame > 0 ? (int)(s->ghosts_this_frame / s->ghost_exchanges_this_frame) : 0;
+	s->stats.halo += s->halo_count;
+	pdl_world_remove_ghosts(s->world);
+	pdl_particle_data d = pdl_world_particles(s->world);
+	if (!grow_owned(s, d.count)) MPI_Abort(s->comm, 1);
+	for (int i = 0; i < d.count; ++i) own_particle(s, &d, i, i);
+	s->owned_count = d.count;
+	s->next_id += (uint32_t)added;
+	const double t4 = MPI_Wtime();
+	s->stats.balance_seconds += t1 - t0;
+	s->stats.exchange_seconds += t2 - t1 + s->ghost_seconds;
+	s->stats.step_seconds += t3 - t2 - s->ghost_seconds;
+	s->stats.keep_seconds += t4 - t3;
+	return true;
+}
+
 bool pdl_mpi_world_step(pdl_mpi_world* s, char* err, size_t err_size)
 {
+	if (s->ghosts) return step_with_ghosts(s, err, err_size);
 	double t0 = MPI_Wtime();
 	s->stats.frames++;
 	s->stats.owned += s->owned_count;
@@ -870,6 +1026,8 @@ void pdl_mpi_world_slab(const pdl_mpi_world* s, int* axis, float* lo, float* hi)
 
 float pdl_mpi_world_halo(const pdl_mpi_world* s) { return s->halo; }
 
+bool pdl_mpi_world_uses_ghosts(const pdl_mpi_world* s) { return s->ghosts; }
+
 int pdl_mpi_world_halo_count(const pdl_mpi_world* s) { return s->halo_count; }
 
 bool pdl_mpi_world_reload(pdl_mpi_world* s)
@@ -878,7 +1036,7 @@ bool pdl_mpi_world_reload(pdl_mpi_world* s)
 	MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, s->comm);
 	if (!all || !cut_slabs(s)) return false;
 	keep_slab(s);
-	return true;
+	return world_from_owned(s);
 }
 
 /* Particles as the arrays of a pdl_particle_data, in s's out_ buffers. */

@@ -110,14 +110,30 @@ def main():
               f"{scene}, halo and bodies' zones predicted without motion: -np 3 {tight} "
               f"({widened.group(1) if widened else 'no'} frames widened), -np 1 {state_hash(out1)}")
     os.environ["PUDDLE_MPI_TIGHT_HALO"] = "1"
+    os.environ["PUDDLE_MPI_HALO"] = "1"  # dam-break steps with ghosts otherwise (below)
     code, out, err = mpirun(a, 3, [f"{a.scenes}/dam-break.json", "--particles", "6000", "--steps", "60", "--hash"])
     del os.environ["PUDDLE_MPI_TIGHT_HALO"]
+    del os.environ["PUDDLE_MPI_HALO"]
     tight = state_hash(out)
     widened = re.search(r"halo widened\s+(\d+) of", out)
     code1, out1, err1 = mpirun(a, 1, [f"{a.scenes}/dam-break.json", "--particles", "6000", "--steps", "60", "--hash"])
     check(tight is not None and tight == state_hash(out1) and widened is not None and int(widened.group(1)) > 10,
           f"dam-break, 6,000, 60 frames, halo predicted without motion: -np 3 {tight} "
           f"({widened.group(1) if widened else 'no'} frames widened), -np 1 {state_hash(out1)}")
+
+    # ghosts and the halo, two ways to split the same world, give the same bits: a Clavet world
+    # without springs or bodies steps with ghosts exchanged each substep, and with
+    # PUDDLE_MPI_HALO=1 with a halo once a frame (each against -np 1, which has no ghosts)
+    for scene, frames in (("dam-break", 60), ("dam-break-3d", 20), ("obstacles", 200)):
+        code, out, err = mpirun(a, 3, [f"{a.scenes}/{scene}.json", "--steps", str(frames), "--hash"])
+        ghosts = state_hash(out)
+        says_ghosts = "ghosts exchanged each substep" in out and "ghost particles" in out
+        os.environ["PUDDLE_MPI_HALO"] = "1"
+        code, out, err = mpirun(a, 2, [f"{a.scenes}/{scene}.json", "--steps", str(frames), "--hash"])
+        del os.environ["PUDDLE_MPI_HALO"]
+        halo = state_hash(out)
+        check(ghosts is not None and ghosts == halo and says_ghosts and "halo particles" in out,
+              f"{scene}: ghosts (-np 3) {ghosts}, halo (-np 2, PUDDLE_MPI_HALO=1) {halo}")
 
     # the strokes act: blobs without them ends elsewhere (the split run does not drop the pointers)
     with open(f"{a.scenes}/blobs.json") as f:

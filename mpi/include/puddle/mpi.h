@@ -73,8 +73,15 @@ long long pdl_mpi_world_particle_count(pdl_mpi_world* split);
 int pdl_mpi_world_local_count(const pdl_mpi_world* split);
 /** This process's slab along the split axis (world units): [lo, hi). */
 void pdl_mpi_world_slab(const pdl_mpi_world* split, int* axis, float* lo, float* hi);
+/** Whether the world steps with ghosts (a Clavet world without springs or rigid bodies, unless
+ * PUDDLE_MPI_HALO=1 is set): each process holds only its own particles, and at each substep
+ * takes ghosts one cell reach deep from the others, between the neighbour passes
+ * (partition.h, docs/mpi.md "Ghosts"). Otherwise (SPH, springs, bodies) it takes a halo once a
+ * frame, wide enough for the whole frame. Not collective. */
+bool pdl_mpi_world_uses_ghosts(const pdl_mpi_world* split);
 /** Halo width (world units) of the last step (sized each frame from the whole world's fastest
- * particle and longest spring; docs/mpi.md) and the particles this process imported as halo. */
+ * particle and longest spring; docs/mpi.md; 0 with ghosts) and the particles this process
+ * imported as halo (with ghosts: its mean ghosts a substep in the last step). */
 float pdl_mpi_world_halo(const pdl_mpi_world* split);
 int pdl_mpi_world_halo_count(const pdl_mpi_world* split);
 
@@ -88,7 +95,8 @@ int pdl_mpi_world_halo_count(const pdl_mpi_world* split);
 typedef struct pdl_mpi_world_stats {
 	long long frames;            /**< pdl_mpi_world_step calls */
 	long long owned;             /**< particles owned, summed over the frames (at each frame's start) */
-	long long halo;              /**< halo particles imported, summed over the frames */
+	long long halo;              /**< halo particles imported, summed over the frames (with
+	                                  ghosts: each frame's mean ghosts a substep) */
 	long long bytes_sent;        /**< particle records sent to other processes (32 bytes each) */
 	long long bytes_received;    /**< particle records received from other processes */
 	long long messages_sent;     /**< non-empty sends to other processes */
@@ -101,9 +109,13 @@ typedef struct pdl_mpi_world_stats {
 	double balance_seconds;      /**< the imbalance test and any re-cut (two allreduces; an
 	                                  allgather of every particle's coordinate when it re-cuts) */
 	double exchange_seconds;     /**< packing, the two all-to-alls and the id sort; includes the
-	                                  wait for slower processes, which the all-to-alls synchronise */
-	double build_seconds;        /**< the received particles set as this process's world */
-	double step_seconds;         /**< pdl_world_step of the slab and its halo */
+	                                  wait for slower processes, which the all-to-alls synchronise
+	                                  (with ghosts: the particles that change process, and the
+	                                  ghost stages inside the step) */
+	double build_seconds;        /**< the received particles set as this process's world (0
+	                                  with ghosts: the world keeps its particles) */
+	double step_seconds;         /**< pdl_world_step of the slab and its halo (with ghosts: less
+	                                  the ghost stages) */
 	double keep_seconds;         /**< picking the slab's particles out of the stepped world */
 } pdl_mpi_world_stats;
 

@@ -1,0 +1,229 @@
+/* Ghosts over MPI (docs/mpi.md, "Ghosts"): the two ghost stages of each Clavet substep
+ * (include/puddle/partition.h) as collectives. A process keeps only its own particles; at each
+ * stage every process publishes the cells its own particles span on the split axis
+ * (MPI_Allgather of two ints), then sends each other process its own particles whose cell lies
+ * within the cell reach of that span (positions: 32-byte records; pressures: 12 bytes), by
+ * MPI_Alltoall of counts and MPI_Alltoallv. The core test (core.determinism,
+ * test_ghosts_keep_parts_exact) is the same exchange between two threads. */
+#include "mpi_internal.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A ghost's pressures on the wire, in the sender's storage order, which is the receiver's for
+ * those ghosts (both sort each cell by id); the id checks it. */
+typedef struct ghost_pressure {
+	uint32_t id;
+	float pressure, near_pressure;
+} ghost_pressure;
+
+bool pdl_mpi_ghosts_suit(const pdl_world* world)
+{
+	const char* halo = getenv("PUDDLE_MPI_HALO");
+	if (halo && strcmp(halo, "1") == 0) return false;
+	if (pdl_world_get_def(world).solver != PDL_SOLVER_CLAVET || pdl_world_body_count(world) > 0) return false;
+	for (int m = 0; m < pdl_world_material_count(world); ++m)
+		if (pdl_world_get_material(world, m).spring_stiffness > 0) return false;
+	return true;
+}
+
+static const float* split_coordinates(const pdl_mpi_world* s, const pdl_particle_data* d)
+{
+	return s->axis == 0 ? d->x : s->axis == 1 ? d->y : d->z;
+}
+
+/* Process r's ghost cells on the split axis: its own particles' cells grown by the reach, as
+ * [first, last] and, for a cheap first test, a coordinate range a cell wider on each side that
+ * holds every coordinate of those cells (cells are 1 / inv wide: a coordinate c is in cell
+ * floor(c inv), rounded, so within a cell of c inv / inv). Empty (first > last) for a
+ * process without particles. */
+typedef struct ghost_band {
+	int first, last;
+	double lo, hi;
+} ghost_band;
+
+static ghost_band band_of(const pdl_mpi_world* s, const pdl_world* w, int r)
+{
+	const int reach = pdl_world_cell_reach(w), lo = s->extents[2 * r], hi = s->extents[2 * r + 1];
+	const double cell = (double)pdl_world_get_def(w).interaction_radius / reach;
+	if (lo > hi) return (ghost_band){1, 0, 1, 0};
+	ghost_band b = {lo - reach, hi + reach, 0, 0};
+	b.lo = ((double)b.first - 1) * cell, b.hi = ((double)b.last + 2) * cell;
+	return b;
+}
+
+/* Whether a particle at coordinate c (split axis) is in the band: the grid's own cell test
+ * (pdl_world_cell_of) for the few near it. */
+static inline bool in_band(const pdl_world* w, const ghost_band* b, float c)
+{
+	if (!(c >= b->lo && c <= b->hi)) return false;
+	const int cell = pdl_world_cell_of(w, c);
+	return cell >= b->first && cell <= b->last;
+}
+
+/* The cells [lo, hi] that a process's particles span on the split axis, from the least and
+ * greatest coordinate (the cell is monotonic in the coordinate); lo > hi for none. A NaN
+ * coordinate (which the grid puts in its lowest cell) is taken cell by cell. */
+static void span_of(const pdl_world* w, const float* c, int n, int* span)
+{
+	float least = INFINITY, most = -INFINITY;
+	bool odd = false;
+	for (int i = 0; i < n; ++i) {
+		least = c[i] < least ? c[i] : least;
+		most = c[i] > most ? c[i] : most;
+		odd |= c[i] != c[i];
+	}
+	span[0] = INT_MAX, span[1] = INT_MIN;
+	if (n == 0) return;
+	if (!odd) {
+		span[0] = pdl_world_cell_of(w, least), span[1] = pdl_world_cell_of(w, most);
+		return;
+	}
+	for (int i = 0; i < n; ++i) {
+		int cell = pdl_world_cell_of(w, c[i]);
+		span[0] = cell < span[0] ? cell : span[0];
+		span[1] = cell > span[1] ? cell : span[1];
+	}
+}
+
+/* The counts' offsets, and the byte counts MPI_BYTE wants, from counts in records. */
+static void to_bytes(int n, const int* counts, int* bytes, int* displs, size_t size)
+{
+	int at = 0;
+	for (int r = 0; r < n; ++r) {
+		bytes[r] = (int)((size_t)counts[r] * size);
+		displs[r] = at;
+		at += bytes[r];
+	}
+}
+
+static void positions(pdl_mpi_world* s, pdl_world* w)
+{
+	const int n = s->size;
+	pdl_world_remove_ghosts(w);
+	pdl_particle_data d = pdl_world_particles(w);
+	const float* c = split_coordinates(s, &d);
+	int span[2];
+	span_of(w, c, d.count, span);
+	MPI_Allgather(span, 2, MPI_INT, s->extents, 2, MPI_INT, s->comm);
+	ghost_band band[n];
+	for (int r = 0; r < n; ++r) band[r] = band_of(s, w, r);
+	int *sent = s->ghost_counts, *sent_at = sent + n, *got = sent + 2 * n, *got_at = sent + 3 * n;
+	memset(sent, 0, (size_t)n * sizeof *sent);
+	for (int i = 0; i < d.count; ++i)
+		for (int r = 0; r < n; ++r) sent[r] += r != s->rank && in_band(w, &band[r], c[i]);
+	int total = 0;
+	for (int r = 0; r < n; ++r) sent_at[r] = total, total += sent[r];
+	if (!pdl_mpi_grow((void**)&s->ghost_send, &s->ghost_send_capacity, total, sizeof *s->ghost_send))
+		MPI_Abort(s->comm, 1);
+	int* next = got; /* (scratch until the all-to-all fills it) */
+	memcpy(next, sent_at, (size_t)n * sizeof *next);
+	for (int i = 0; i < d.count; ++i) {
+		for (int r = 0; r < n; ++r)
+			if (r != s->rank && in_band(w, &band[r], c[i])) {
+				packed_particle* p = &s->ghost_send[next[r]++];
+				p->x[0] = d.x[i], p->x[1] = d.y[i], p->x[2] = s->three ? d.z[i] : 0;
+				p->v[0] = d.vx[i], p->v[1] = d.vy[i], p->v[2] = s->three ? d.vz[i] : 0;
+				p->id = d.id[i], p->material = d.material[i];
+			}
+	}
+	MPI_Alltoall(sent, 1, MPI_INT, got, 1, MPI_INT, s->comm);
+	int received = 0;
+	for (int r = 0; r < n; ++r) got_at[r] = received, received += got[r];
+	if (!pdl_mpi_grow((void**)&s->ghost_recv, &s->ghost_recv_capacity, received, sizeof *s->ghost_recv))
+		MPI_Abort(s->comm, 1);
+	int bytes[4][n];
+	to_bytes(n, sent, bytes[0], bytes[1], sizeof(packed_particle));
+	to_bytes(n, got, bytes[2], bytes[3], sizeof(packed_particle));
+	MPI_Alltoallv(s->ghost_send, bytes[0], bytes[1], MPI_BYTE, s->ghost_recv, bytes[2], bytes[3], MPI_BYTE, s->comm);
+	s->stats.collectives += 3;
+	for (int r = 0; r < n; ++r) {
+		if (r == s->rank) continue;
+		s->stats.bytes_sent += bytes[0][r], s->stats.bytes_received += bytes[2][r];
+		s->stats.messages_sent += sent[r] > 0, s->stats.messages_received += got[r] > 0;
+	}
+	s->ghosts_this_frame += received;
+	s->ghost_exchanges_this_frame++;
+	if (received == 0) return;
+	/* each sender's ghosts, tagged with its rank */
+	const pdl_particle_data all = pdl_mpi_unpack(s, s->ghost_recv, received);
+	for (int r = 0; r < n; ++r) {
+		if (got[r] == 0) continue;
+		const int at = got_at[r];
+		pdl_particle_data g = {.count = got[r], .x = all.x + at, .y = all.y + at, .z = all.z ? all.z + at : NULL,
+		                       .vx = all.vx + at, .vy = all.vy + at, .vz = all.vz ? all.vz + at : NULL,
+		                       .material = all.material + at, .id = all.id + at};
+		pdl_error err;
+		if (pdl_world_add_ghosts(w, &g, r, &err) != PDL_OK) {
+			fprintf(stderr, "puddle mpi: process %d: ghosts from %d: %s\n", s->rank, r, err.message);
+			MPI_Abort(s->comm, 1);
+		}
+	}
+}
+
+static void pressures(pdl_mpi_world* s, pdl_world* w)
+{
+	const int n = s->size;
+	pdl_particle_data d = pdl_world_particles(w);
+	pdl_ghost_view v = pdl_world_ghost_view(w);
+	const float* c = split_coordinates(s, &d);
+	int *sent = s->ghost_counts, *sent_at = sent + n, *got = sent + 2 * n, *got_at = sent + 3 * n;
+	int total = 0, received = 0;
+	for (int r = 0; r < n; ++r) total += sent[r], received += got[r];
+	if (!pdl_mpi_grow((void**)&s->pressure_send, &s->pressure_send_capacity, total, sizeof *s->pressure_send) ||
+	    !pdl_mpi_grow((void**)&s->pressure_recv, &s->pressure_recv_capacity, received, sizeof *s->pressure_recv))
+		MPI_Abort(s->comm, 1);
+	/* the same particles as the positions stage sent (their positions have not changed since),
+	 * now in the order the grid sorted them */
+	int next[n];
+	memcpy(next, sent_at, sizeof next);
+	ghost_band band[n];
+	for (int r = 0; r < n; ++r) band[r] = band_of(s, w, r);
+	for (int i = 0; i < d.count; ++i) {
+		if (v.origin[i] >= 0) continue;
+		for (int r = 0; r < n; ++r)
+			if (r != s->rank && in_band(w, &band[r], c[i]))
+				s->pressure_send[next[r]++] = (ghost_pressure){d.id[i], v.pressure[i], v.near_pressure[i]};
+	}
+	for (int r = 0; r < n; ++r)
+		if (next[r] != sent_at[r] + sent[r]) {
+			fprintf(stderr, "puddle mpi: process %d: %d ghost pressures for process %d, %d positions\n", s->rank,
+			        next[r] - sent_at[r], r, sent[r]);
+			MPI_Abort(s->comm, 1);
+		}
+	int bytes[4][n];
+	to_bytes(n, sent, bytes[0], bytes[1], sizeof(ghost_pressure));
+	to_bytes(n, got, bytes[2], bytes[3], sizeof(ghost_pressure));
+	MPI_Alltoallv(s->pressure_send, bytes[0], bytes[1], MPI_BYTE, s->pressure_recv, bytes[2], bytes[3], MPI_BYTE,
+	              s->comm);
+	s->stats.collectives++;
+	for (int r = 0; r < n; ++r) {
+		if (r == s->rank) continue;
+		s->stats.bytes_sent += bytes[0][r], s->stats.bytes_received += bytes[2][r];
+		s->stats.messages_sent += sent[r] > 0, s->stats.messages_received += got[r] > 0;
+	}
+	memcpy(next, got_at, sizeof next);
+	for (int i = 0; i < v.count; ++i) {
+		const int r = v.origin[i];
+		if (r < 0) continue;
+		const ghost_pressure* p = next[r] < got_at[r] + got[r] ? &s->pressure_recv[next[r]++] : NULL;
+		if (!p || p->id != v.id[i]) {
+			fprintf(stderr, "puddle mpi: process %d: the ghost pressures from process %d are out of order\n", s->rank, r);
+			MPI_Abort(s->comm, 1);
+		}
+		v.pressure[i] = p->pressure;
+		v.near_pressure[i] = p->near_pressure;
+	}
+}
+
+void pdl_mpi_ghost_stage(pdl_world* world, pdl_ghost_stage stage, void* context)
+{
+	pdl_mpi_world* s = context;
+	const double t = MPI_Wtime();
+	if (stage == PDL_GHOST_POSITIONS) positions(s, world);
+	else pressures(s, world);
+	s->ghost_seconds += MPI_Wtime() - t;
+}
