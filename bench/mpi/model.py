@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The cost model of docs/mpi.md ("Model"): seconds a frame of `puddle run` split over MPI
-processes, for the current layer (a thick halo once a frame) and for per-pass ghosts of width h
-(the next step), from quantities measured on one machine and a stated network. Prints the
+processes, for the layer's two ways (a thick halo once a frame: SPH, springs, bodies; ghosts one
+cell reach deep exchanged at each substep's two ghost stages: Clavet), from quantities measured
+on one machine and a stated network. Prints the
 docs' tables (markdown), so the arithmetic can be checked and re-run with other numbers:
 
     model.py                                  # the docs' figures
@@ -20,6 +21,7 @@ import math
 BASE_PARTICLES = 19734
 BASE_SIDES = (9.5, 16.5, 12.0)  # h: x, y (the split axis), z
 RECORD = 32  # bytes a particle on the wire: x, v (6 floats), id, material
+PRESSURE_RECORD = 12  # bytes a ghost's pressures: id, pressure, near pressure
 
 
 def arguments():
@@ -39,10 +41,18 @@ def arguments():
                    help="pdl_world_step in a process of a split world (pair passes at row slabs, fixed grid "
                         "frame), a particle held (mpirun -np 2, 1 thread each; 1.25e-6 with the gather passes)")
     p.add_argument("--c-serial", type=float, default=0.12e-6,
-                   help="the layer's serial work a particle held (packing, id sort, set_particles, keep)")
+                   help="the halo layer's serial work a particle held (packing, id sort, set_particles, keep)")
+    p.add_argument("--c-ghost-layer", type=float, default=0.054e-6,
+                   help="the ghost layer's own work a particle owned a frame, one thread: the moves across cuts, "
+                        "the ghost stages' scans, packing and insertion, the owned copy (mpirun -np 2, 1M: 27 ms a "
+                        "frame for 504k owned, the wait for the other process included)")
+    p.add_argument("--ghost-width", type=float, default=1.65,
+                   help="ghost layer depth in h on each side of a cut: one cell reach (h in 3D), plus the cell a "
+                        "cut runs through and the particles that cross it in the frame (mpirun -np 2, 1M: "
+                        "26,845 ghosts a substep = 1.65 h of the block's cross-section)")
     p.add_argument("--efficiency", type=float, default=0.8, help="thread efficiency at --cores threads (assumed)")
     p.add_argument("--imbalance", type=float, default=1.05, help="busiest process / mean (measured 1.01-1.04)")
-    p.add_argument("--passes", type=int, default=4, help="neighbour passes a substep needing ghosts")
+    p.add_argument("--stages", type=int, default=2, help="ghost stages a substep (positions, pressures)")
     p.add_argument("--recut-every", type=float, default=21.0,
                    help="frames between re-cuts (measured: 17 in 360 frames of dam-break-3d, -np 4)")
     p.add_argument("--sort", type=float, default=0.18e-6, help="seconds a float to qsort (the re-cut's sort, measured)")
@@ -86,24 +96,29 @@ def scenario(a, name, design, processes, threads, boxes=False):
         serial = (owned + halo) * a.c_serial
         geometry = f"slabs {t:.2f} h thick, halo {w:.1f} h"
     else:
-        exchanges = a.passes * a.substeps
+        exchanges = a.stages * a.substeps
+        w = a.ghost_width
         if boxes:
             side = (owned / n) ** (1 / 3)
-            ghosts = ((side + 2) ** 3 - side ** 3) * n
+            ghosts = ((side + 2 * w) ** 3 - side ** 3) * n
             neighbours = 26
-            geometry = f"boxes {side:.1f} h a side, ghosts 1 h"
+            geometry = f"boxes {side:.1f} h a side, ghosts {w:.2f} h (not built)"
         else:
-            ghosts, t = slab_halo(a.particles, processes, 1.0, n, cross, y)
-            neighbours = min(2 * math.ceil(1.0 / t), processes - 1)
-            geometry = f"slabs {t:.2f} h thick, ghosts 1 h"
+            ghosts, t = slab_halo(a.particles, processes, w, n, cross, y)
+            neighbours = min(2 * math.ceil(w / t), processes - 1)
+            geometry = f"slabs {t:.2f} h thick, ghosts {w:.2f} h"
         halo = ghosts
-        compute = owned * a.c_plain / (threads * eff) * a.imbalance
-        # ghosts set into the grid each exchange, in parallel like the step's own sorting
-        serial = exchanges * ghosts * a.c_serial / (threads * eff)
-    sent = RECORD * ghosts * exchanges
+        # the ghosts take part in the neighbour passes (and the rest of the step) as the own do
+        compute = (owned + ghosts) * a.c_split / (threads * eff) * a.imbalance
+        # the layer's scans and copies run on one thread (as the code is)
+        serial = owned * a.c_ghost_layer
+    sent = RECORD * ghosts * exchanges if design == "thick" else (RECORD + PRESSURE_RECORD) * ghosts * a.substeps
     transfer = sent * ppn / a.bandwidth  # the processes of a node share its link
     collectives = 3 * 2 * math.log2(processes) if processes > 1 else 0  # allreduces: recursive doubling
-    counts = (processes - 1) if design == "thick" else 0  # the all-to-all of counts: one message to each
+    counts = processes - 1  # the all-to-all of counts: one message to each
+    if design == "ghost":  # each substep's positions stage: an allgather of the cell spans and counts
+        collectives += a.substeps * 2 * math.log2(processes) if processes > 1 else 0
+        counts *= 1 + a.substeps
     messages = exchanges * neighbours
     latency = a.latency * (messages + counts + collectives)
     # a re-cut: every process receives every particle's coordinate (4 bytes; MPI_Allgatherv) and
@@ -126,9 +141,9 @@ def table(rows):
         ("halo or ghost particles a process, an exchange", lambda r: f"{r['halo']:,.0f} ({r['ratio']:.2f} x own)"),
         ("exchanges a frame", lambda r: f"{r['exchanges']}"),
         ("messages a process a frame", lambda r: f"{r['messages']:,.0f}"),
-        ("bytes sent a process a frame (32 B x ghosts x exchanges)", lambda r: f"{r['sent'] / 1e6:,.1f} MB"),
+        ("bytes sent a process a frame (halo: 32 B each; ghosts: 32 + 12 B a substep)", lambda r: f"{r['sent'] / 1e6:,.1f} MB"),
         ("compute", lambda r: f"{r['compute'] * 1e3:,.1f} ms"),
-        ("layer's serial work (sort, rebuild) / ghost insertion", lambda r: f"{r['serial'] * 1e3:,.1f} ms"),
+        ("layer's serial work (halo: sort, rebuild; ghosts: scans, packing, insertion)", lambda r: f"{r['serial'] * 1e3:,.1f} ms"),
         ("transfer (bytes x processes a node / link)", lambda r: f"{r['transfer'] * 1e3:,.1f} ms"),
         ("latency (messages x latency)", lambda r: f"{r['latency'] * 1e3:,.2f} ms"),
         ("**seconds a frame**, without re-cuts", lambda r: f"**{r['total']:.3f}**"),
@@ -161,10 +176,10 @@ def main():
     cores = a.nodes * a.cores
     rows = [
         scenario(a, "thick halo, a process a node", "thick", a.nodes, a.cores),
-        scenario(a, "h ghosts, a process a node", "ghost", a.nodes, a.cores),
+        scenario(a, "ghosts, a process a node", "ghost", a.nodes, a.cores),
         scenario(a, "thick halo, a process a core", "thick", cores, 1),
-        scenario(a, "h ghosts, a process a core (slabs)", "ghost", cores, 1),
-        scenario(a, "h ghosts, a process a core (boxes)", "ghost", cores, 1, boxes=True),
+        scenario(a, "ghosts, a process a core (slabs)", "ghost", cores, 1),
+        scenario(a, "ghosts, a process a core (boxes)", "ghost", cores, 1, boxes=True),
     ]
     x, y, z, n = block(a.particles)
     print(f"{a.particles:,.0f} particles: block {x:.1f} x {y:.1f} x {z:.1f} h, {n:.2f} per h^3; "
