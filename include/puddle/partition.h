@@ -46,7 +46,8 @@ typedef struct pdl_grid_frame {
 	 * order of the last step's cells, then of whatever was added): the order of every sum then
 	 * depends only on which particles lie where, never on how they came to be stored, so a
 	 * process may keep its particles from step to step and add ghosts (below) at the end, in
-	 * any order. About 1% of a step. Default false. */
+	 * any order. It costs little: 0.35% of a run of the 300k 3D dam break (perf, band_finish,
+	 * where the cells are sorted). Default false. */
 	bool cells_by_id;
 } pdl_grid_frame;
 
