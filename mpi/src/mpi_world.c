@@ -40,12 +40,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int compare_floats(const void* a, const void* b)
-{
-	float x = *(const float*)a, y = *(const float*)b;
-	return (x > y) - (x < y);
-}
-
 bool pdl_mpi_grow(void** p, int* capacity, int need, size_t size)
 {
 	if (need <= *capacity) return true;
@@ -95,33 +89,65 @@ static int owner_of(const pdl_mpi_world* s, float c)
 	return r;
 }
 
-/* Cuts at the quantiles of the whole world's coordinates on the split axis (gathered from every
- * process, sorted the same way in each, so every process computes the same cuts). */
+/* Cuts at the quantiles of the whole world's coordinates on the split axis, from a histogram:
+ * the whole world's least and greatest coordinate (one MPI_Allreduce), every process's counts
+ * in CUT_BINS equal bins between them, summed (one MPI_Allreduce of 256 kB), and cut r at the
+ * upper edge of the bin where the running count first reaches r N / P. Every process computes
+ * the same cuts from the same sums. A bin is 1/65536 of the extent: at the 100M dam break of
+ * docs/mpi.md's model, 0.004 h, finer than a layer of the particles' lattice (0.3 h), which no
+ * cut can split anyway (a cut is a coordinate). Gathering and sorting every coordinate instead
+ * cost 18 s a re-cut at 100M (docs/mpi.md, "Model"); this costs a pass over a process's own
+ * particles and the two allreduces. Non-finite coordinates are left out. */
+enum { CUT_BINS = 1 << 16 };
+
 static bool cut_slabs(pdl_mpi_world* s)
 {
-	int* counts = malloc((size_t)s->size * sizeof *counts);
-	int* displs = malloc((size_t)s->size * sizeof *displs);
-	float* mine = malloc((size_t)(s->owned_count > 0 ? s->owned_count : 1) * sizeof *mine);
-	bool ok = counts && displs && mine;
-	int n = 0;
-	if (ok) {
-		for (int i = 0; i < s->owned_count; ++i) mine[i] = s->owned[i].x[s->axis];
-		MPI_Allgather(&s->owned_count, 1, MPI_INT, counts, 1, MPI_INT, s->comm);
-		s->stats.collectives++;
-		for (int r = 0; r < s->size; ++r) displs[r] = n, n += counts[r];
+	float range[2] = {INFINITY, INFINITY}; /* least, and minus the greatest */
+	for (int i = 0; i < s->owned_count; ++i) {
+		const float c = s->owned[i].x[s->axis];
+		if (!isfinite(c)) continue;
+		range[0] = c < range[0] ? c : range[0];
+		range[1] = -c < range[1] ? -c : range[1];
 	}
-	float* all = ok ? malloc((size_t)(n > 0 ? n : 1) * sizeof *all) : NULL;
-	ok = ok && all;
-	if (ok) {
-		MPI_Allgatherv(mine, s->owned_count, MPI_FLOAT, all, counts, displs, MPI_FLOAT, s->comm);
-		s->stats.collectives++;
-		qsort(all, (size_t)n, sizeof *all, compare_floats);
-		s->cuts[0] = -INFINITY;
-		s->cuts[s->size] = INFINITY;
-		for (int r = 1; r < s->size; ++r) s->cuts[r] = n > 0 ? all[(long long)n * r / s->size] : 0.0f;
+	float least[2];
+	MPI_Allreduce(range, least, 2, MPI_FLOAT, MPI_MIN, s->comm);
+	s->stats.collectives++;
+	const double lo = least[0], hi = -(double)least[1], width = (hi - lo) / CUT_BINS;
+	int32_t* mine = calloc(CUT_BINS, sizeof *mine);
+	int32_t* all = malloc(CUT_BINS * sizeof *all);
+	int ok = mine && all, all_ok = 0;
+	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, s->comm);
+	s->stats.collectives++;
+	if (!all_ok) {
+		free(mine), free(all);
+		return false;
 	}
-	free(counts), free(displs), free(mine), free(all);
-	return ok;
+	for (int i = 0; width > 0 && i < s->owned_count; ++i) {
+		const float c = s->owned[i].x[s->axis];
+		if (!isfinite(c)) continue;
+		double k = floor(((double)c - lo) / width);
+		mine[k < 0 ? 0 : k >= CUT_BINS ? CUT_BINS - 1 : (int)k]++;
+	}
+	/* (a bin's sum fits: a world holds at most 2^26 particles) */
+	MPI_Allreduce(mine, all, CUT_BINS, MPI_INT32_T, MPI_SUM, s->comm);
+	s->stats.collectives++;
+	long long n = 0;
+	for (int k = 0; k < CUT_BINS; ++k) n += all[k];
+	s->cuts[0] = -INFINITY;
+	s->cuts[s->size] = INFINITY;
+	long long below = 0;
+	int k = 0;
+	for (int r = 1; r < s->size; ++r) {
+		const long long want = n * r / s->size;
+		while (k < CUT_BINS && below + all[k] <= want) below += all[k++];
+		/* bin k holds the want-th particle: cut at whichever of its edges leaves nearer want
+		 * below; at the range's start for an empty world or one at a single coordinate */
+		const long long upper = k < CUT_BINS ? below + all[k] : below;
+		const int edge = want - below <= upper - want ? k : k + 1;
+		s->cuts[r] = width > 0 && n > 0 ? (float)(lo + (double)edge * width) : (float)(isfinite(lo) ? lo : 0.0);
+	}
+	free(mine), free(all);
+	return true;
 }
 
 /* Whether the busiest process holds 10% more particles than the mean (the same answer in all). */
