@@ -511,6 +511,60 @@ static void test_ghosts_keep_parts_exact(void)
 		}
 }
 
+/* cells_by_id (partition.h): how a world stores its particles plays no part. The shaken column,
+ * once as filled and once with every third particle taken out (pdl_world_remove_particles) and
+ * put back at the end (pdl_world_add_particles, the same state), steps to the same bits with
+ * cells_by_id and to other bits without (each cell in storage order). Returns the hash after
+ * `steps` steps (0 when a call failed). */
+static uint64_t reordered_column(bool three, bool by_id, bool reorder, int steps)
+{
+	bool ok;
+	pdl_world* w = shaken_column(three, &ok);
+	pdl_grid_frame f = pdl_default_grid_frame();
+	f.cells_by_id = by_id;
+	ok = ok && pdl_world_set_grid_frame(w, &f, NULL) == PDL_OK;
+	const int n = pdl_world_particle_count(w);
+	if (reorder) {
+		pdl_particle_data d = pdl_world_particles(w);
+		uint8_t* out = calloc((size_t)n, 1);
+		for (int i = 0; i < n; i += 3) out[i] = 1;
+		/* a copy of the third taken out (copy_particles keeps what passes its test: all here) */
+		particle_copy all = copy_particles(&d, three, 0, 1, INFINITY, 0);
+		particle_copy third = all;
+		int k = 0;
+		float* col[6];
+		for (int c = 0; c < 6; ++c) col[c] = all.a + (size_t)c * n;
+		for (int i = 0; i < n; ++i) /* compact the copy to the taken-out rows, in place */
+			if (out[i]) {
+				for (int c = 0; c < 6; ++c) col[c][k] = col[c][i];
+				all.material[k] = all.material[i], all.id[k] = all.id[i];
+				++k;
+			}
+		third.data.count = k;
+		ok = ok && pdl_world_remove_particles(w, out) == k && pdl_world_particle_count(w) == n - k;
+		ok = ok && pdl_world_add_particles(w, &third.data, NULL) == PDL_OK && pdl_world_particle_count(w) == n;
+		free_copy(&all);
+		free(out);
+	}
+	for (int s = 0; s < steps; ++s) pdl_world_step(w);
+	uint64_t h = ok ? pdl_world_hash(w) : 0;
+	pdl_world_destroy(w);
+	return h;
+}
+
+static void test_cells_by_id_ignore_storage_order(void)
+{
+	for (int three = 0; three < 2; ++three) {
+		uint64_t by_id = reordered_column(three, true, false, 3), by_id_moved = reordered_column(three, true, true, 3);
+		uint64_t stored = reordered_column(three, false, false, 3), stored_moved = reordered_column(three, false, true, 3);
+		printf("  %s, 3 steps: cells by id %016" PRIx64 ", a third moved to the end %016" PRIx64
+		       "; cells in storage order %016" PRIx64 ", moved %016" PRIx64 "\n",
+		       three ? "3D" : "2D", by_id, by_id_moved, stored, stored_moved);
+		ENSURE(by_id != 0 && by_id == by_id_moved);
+		ENSURE(stored != 0 && stored_moved != 0 && stored != stored_moved);
+	}
+}
+
 /* pdl_world_grid_cells counts the grid's cells over a box (h / 2 wide in 2D, h in 3D): what a
  * split world's dense_cells must cover (mpi/src/mpi_world.c). */
 static void test_grid_cells_of_a_box(void)
@@ -540,6 +594,7 @@ int main(void)
 	RUN_TEST(test_grid_frame_is_deterministic);
 	RUN_TEST(test_row_slabs_keep_a_part_exact);
 	RUN_TEST(test_ghosts_keep_parts_exact);
+	RUN_TEST(test_cells_by_id_ignore_storage_order);
 	RUN_TEST(test_grid_cells_of_a_box);
 	return TEST_SUMMARY();
 }

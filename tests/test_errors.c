@@ -341,6 +341,20 @@ static void test_ghost_errors(void)
 	ENSURE(pdl_world_particle_count(w) == n);
 	ENSURE(pdl_world_remove_ghosts(NULL) == 0);
 	ENSURE(pdl_world_set_ghost_fn(NULL, NULL, NULL, &err) == PDL_ERR_NULL_ARGUMENT);
+	/* own particles: the cap holds, and a non-finite one is refused */
+	pdl_world_def def = pdl_world_get_def(w);
+	def.max_particles = n + 1;
+	ENSURE(pdl_world_set_def(w, &def, &err) == PDL_OK);
+	ENSURE(pdl_world_add_particles(w, &g, &err) == PDL_ERR_TOO_MANY_PARTICLES);
+	ENSURE(strstr(err.message, "world.particles must not exceed world.max_particles") != NULL);
+	g.count = 1;
+	const float bad_x[1] = {NAN};
+	g.x = bad_x;
+	ENSURE(pdl_world_add_particles(w, &g, &err) == PDL_ERR_PARTICLE_STATE);
+	g.x = x;
+	ENSURE(pdl_world_add_particles(w, &g, &err) == PDL_OK && pdl_world_particle_count(w) == n + 1);
+	ENSURE(pdl_world_particles(w).next_id > 900000); /* past the id added */
+	ENSURE(pdl_world_remove_particles(w, NULL) == 0);
 	pdl_world_destroy(w);
 }
 
