@@ -36,10 +36,10 @@ static const float* split_coordinates(const pdl_mpi_world* s, const pdl_particle
 }
 
 /* Process r's ghost cells on the split axis: its own particles' cells grown by the reach, as
- * [first, last] and, for a cheap first test, a coordinate range a cell wider on each side that
- * holds every coordinate of those cells (cells are 1 / inv wide: a coordinate c is in cell
- * floor(c inv), rounded, so within a cell of c inv / inv). Empty (first > last) for a
- * process without particles. */
+ * [first, last], and for a cheap first test a coordinate range [lo, hi] one cell wider on each
+ * side, which holds every finite coordinate the grid puts in those cells (cell k holds the
+ * coordinates c with floor(c / size) = k up to the rounding of c / size, far less than a cell).
+ * Empty (first > last) for a process without particles. */
 typedef struct ghost_band {
 	int first, last;
 	double lo, hi;
@@ -56,10 +56,11 @@ static ghost_band band_of(const pdl_mpi_world* s, const pdl_world* w, int r)
 }
 
 /* Whether a particle at coordinate c (split axis) is in the band: the grid's own cell test
- * (pdl_world_cell_of) for the few near it. */
+ * (pdl_world_cell_of) for the few near it, and for a coordinate that is not finite (the grid
+ * clamps its cell). */
 static inline bool in_band(const pdl_world* w, const ghost_band* b, float c)
 {
-	if (!(c >= b->lo && c <= b->hi)) return false;
+	if (!(c >= b->lo && c <= b->hi) && isfinite(c)) return false;
 	const int cell = pdl_world_cell_of(w, c);
 	return cell >= b->first && cell <= b->last;
 }
