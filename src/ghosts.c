@@ -104,17 +104,18 @@ static void move_particle(particles* p, int to, int from)
 	p->density[to] = p->density[from];
 	p->pressure[to] = p->pressure[from];
 	p->near_pressure[to] = p->near_pressure[from];
-	p->origin[to] = p->origin[from];
+	if (p->origin) p->origin[to] = p->origin[from];
 	p->scratch[to] = p->scratch[from];
 }
 
-/* Removes the particles that `leaves` says (by index). Without springs each one's slot takes
- * the last particle: O(removed), not O(n), and with cells_by_id the others' storage order
- * plays no part; with springs (partners are indices) the rest are compacted in order, renamed. */
+/* Removes the particles that `leaves` says (by index). With cells_by_id and no springs each
+ * one's slot takes the last particle: O(removed), not O(n), and the storage order plays no
+ * part there; otherwise the rest are compacted in order (springs: partners are indices,
+ * renamed). */
 static int remove_if(pdl_world* w, bool (*leaves)(const pdl_world* w, const void* context, int i), const void* context)
 {
 	particles* p = &w->p;
-	if (p->spring_partner || !p->origin) {
+	if (p->spring_partner || !w->grid.cells_by_id) {
 		uint8_t* keep = malloc((size_t)p->count + 1);
 		if (!keep) return 0;
 		for (int i = 0; i < p->count; ++i) keep[i] = !leaves(w, context, i);

@@ -114,17 +114,17 @@ pdl_error_id pdl_world_set_ghost_fn(pdl_world* world, pdl_ghost_fn* fn, void* co
 pdl_error_id pdl_world_add_ghosts(pdl_world* world, const pdl_particle_data* ghosts, int origin, pdl_error* err);
 /** Removes the particles whose remove[i] is not 0 (i: the index in the world's storage order
  * before the call, as pdl_world_particles lists them), ghosts or own; returns how many. The
- * others keep their state; without springs, not their places (cells_by_id makes those play no
- * part); with springs they keep their order. For a split world's particles that move to
- * another process. */
+ * others keep their state, and their order unless the grid frame has cells_by_id and the world
+ * no springs (then the last particles fill the gaps: the order plays no part there). For a
+ * split world's particles that move to another process. */
 int pdl_world_remove_particles(pdl_world* world, const uint8_t* remove);
 /** Appends particles as the world's own, with their ids (x, y, vx, vy, material, id; z, vz in
  * 3D; springs none), such as those that arrive from another process; the next id passes the
  * largest. On error nothing is added: as pdl_world_add_ghosts, and PDL_ERR_TOO_MANY_PARTICLES
  * past world.max_particles. */
 pdl_error_id pdl_world_add_particles(pdl_world* world, const pdl_particle_data* particles, pdl_error* err);
-/** Removes every ghost; returns how many. The own particles keep their state, not their
- * places (with cells_by_id their places play no part; a world with springs keeps their order). */
+/** Removes every ghost; returns how many. The own particles keep their state (and their order
+ * as pdl_world_remove_particles says). */
 int pdl_world_remove_ghosts(pdl_world* world);
 /** What a ghost stage reads and writes, in the world's current storage order (the order of
  * pdl_world_particles): per particle its origin (-1 for its own), id, and writable pressure
