@@ -49,17 +49,19 @@ void pdl_mpi_world_destroy(pdl_mpi_world* split);
  * (the next id is the whole world's), and must do the same on each: a pointer acts on each
  * particle alone, so every process setting it acts as one process would, and every process
  * adds the same new particles with the same ids, which join the exchanged ones; each process
- * keeps those its slab holds. It must not read or change the particles already there (they
- * are about to be replaced). Returns false with a reason in err (err_size bytes) to fail the
+ * keeps those its slab holds. It must not read or change the particles already there (a
+ * process holds only some of the world's, and with the halo they are about to be replaced). Returns false with a reason in err (err_size bytes) to fail the
  * frame. */
 typedef bool (*pdl_mpi_frame_fn)(pdl_world* world, void* context, char* err, size_t err_size);
 /** Sets the frame function (NULL: none) and the context it is called with. Not collective, but
  * every process must set the same. */
 void pdl_mpi_world_set_frame_fn(pdl_mpi_world* split, pdl_mpi_frame_fn fn, void* context);
-/** One frame of the whole world: each process gets the particles within its halo from the
- * others, calls the frame function, steps its slab plus halo as an ordinary world
- * (pdl_world_step) and keeps its slab's, whose state is then the same, bit for bit, as one
- * process stepping the whole world. Returns true on every process, or false on every process
+/** One frame of the whole world: each process calls the frame function, then either (ghosts,
+ * pdl_mpi_world_uses_ghosts) hands the particles that crossed a cut to their new slab's
+ * process and steps its own with the others' ghosts taken in at each substep, or (the halo)
+ * gets the particles within its halo from the others, steps its slab plus halo and keeps its
+ * slab's. Either way its own particles' state is then the same, bit for bit, as one process
+ * stepping the whole world. Returns true on every process, or false on every process
  * with err (err_size, the same everywhere) the reason: the frame function failed on a process,
  * added different particle counts on different processes, or added more than the world's
  * max_particles holds (the frame is then not stepped). */
