@@ -254,6 +254,9 @@ void pdl_particles_free(particles* p);
 void pdl_particles_permute(pdl_world* w, const int32_t* order, bool with_prev);
 /* Keeps particles whose keep[i] != 0, in order; remaps springs. Returns removed count. */
 int pdl_particles_compact(pdl_world* w, const uint8_t* keep);
+/* Particle `from`'s state into slot `to` (not its springs, which are indices: compact renames
+ * them). */
+void pdl_particles_move(particles* p, int to, int from);
 /* Per-particle origins (ghosts.c), all -1: once the first ghost function is set. */
 bool pdl_particles_enable_ghosts(pdl_world* w);
 

@@ -92,19 +92,10 @@ pdl_error_id pdl_world_add_particles(pdl_world* w, const pdl_particle_data* d, p
 	return append(w, d, -1, err);
 }
 
-/* Particle `from` into slot `to` (every array a ghost can differ in). */
+/* Particle `from` into slot `to`, with its index before the removal (scratch). */
 static void move_particle(particles* p, int to, int from)
 {
-	p->x[to] = p->x[from], p->y[to] = p->y[from];
-	p->xp[to] = p->xp[from], p->yp[to] = p->yp[from];
-	p->vx[to] = p->vx[from], p->vy[to] = p->vy[from];
-	if (p->z) p->z[to] = p->z[from], p->zp[to] = p->zp[from], p->vz[to] = p->vz[from];
-	p->material[to] = p->material[from];
-	p->id[to] = p->id[from];
-	p->density[to] = p->density[from];
-	p->pressure[to] = p->pressure[from];
-	p->near_pressure[to] = p->near_pressure[from];
-	if (p->origin) p->origin[to] = p->origin[from];
+	pdl_particles_move(p, to, from);
 	p->scratch[to] = p->scratch[from];
 }
 

@@ -218,6 +218,20 @@ void pdl_particles_permute(pdl_world* w, const int32_t* order, bool with_prev)
 	}
 }
 
+void pdl_particles_move(particles* p, int to, int from)
+{
+	p->x[to] = p->x[from], p->y[to] = p->y[from];
+	p->xp[to] = p->xp[from], p->yp[to] = p->yp[from];
+	p->vx[to] = p->vx[from], p->vy[to] = p->vy[from];
+	if (p->z) p->z[to] = p->z[from], p->zp[to] = p->zp[from], p->vz[to] = p->vz[from];
+	p->material[to] = p->material[from];
+	p->id[to] = p->id[from];
+	p->density[to] = p->density[from];
+	p->pressure[to] = p->pressure[from];
+	p->near_pressure[to] = p->near_pressure[from];
+	if (p->origin) p->origin[to] = p->origin[from];
+}
+
 int pdl_particles_compact(pdl_world* w, const uint8_t* keep)
 {
 	particles* p = &w->p;
@@ -229,22 +243,7 @@ int pdl_particles_compact(pdl_world* w, const uint8_t* keep)
 	for (int i = 0; i < p->count; ++i) {
 		int k = new_index[i];
 		if (k < 0) continue;
-		p->x[k] = p->x[i];
-		p->y[k] = p->y[i];
-		p->xp[k] = p->xp[i];
-		p->yp[k] = p->yp[i];
-		p->vx[k] = p->vx[i];
-		p->vy[k] = p->vy[i];
-		if (p->z) {
-			p->z[k] = p->z[i];
-			p->zp[k] = p->zp[i];
-			p->vz[k] = p->vz[i];
-		}
-		p->material[k] = p->material[i];
-		p->id[k] = p->id[i];
-		p->density[k] = p->density[i];
-		p->pressure[k] = p->pressure[i];
-		if (p->origin) p->origin[k] = p->origin[i];
+		pdl_particles_move(p, k, i);
 		if (p->spring_partner) {
 			/* k <= i, so rows move down and never overwrite an unread row */
 			for (int s = 0; s < PDL_K; ++s) {
