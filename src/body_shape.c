@@ -58,42 +58,27 @@ float pdl_body_local_distance(const rigid_body* b, const float p[3], bool three,
 	}
 	default: { /* convex polygon, 2D: the largest face separation inside, exact outside */
 		int count = d->vertex_count;
-		float inside = -INFINITY, best = INFINITY;
+		float inside = -INFINITY;
 		float bn[2] = {0, 1};
-		bool out = false;
 		for (int i = 0; i < count; ++i) {
 			pdl_vec2 a = d->vertices[i], c = d->vertices[(i + 1) % count];
 			float ex = c.x - a.x, ey = c.y - a.y, len = sqrtf(ex * ex + ey * ey);
 			float nx = ey / len, ny = -ex / len; /* outward: the vertices run counter-clockwise */
 			float sep = (p[0] - a.x) * nx + (p[1] - a.y) * ny;
-			if (sep > 0) out = true;
 			if (sep > inside) inside = sep, bn[0] = nx, bn[1] = ny;
-			float qx = p[0] - a.x, qy = p[1] - a.y, t = (qx * ex + qy * ey) / (len * len);
-			t = t < 0 ? 0 : t > 1 ? 1 : t;
-			float rx = qx - t * ex, ry = qy - t * ey, dist = sqrtf(rx * rx + ry * ry);
-			if (dist < best && dist > 0) {
-				best = dist;
-				if (out) n[0] = rx / dist, n[1] = ry / dist;
-			}
 		}
 		n[2] = 0;
-		if (!out) {
+		if (!(inside > 0)) { /* no face has p in front of it: inside (or NaN) */
 			n[0] = bn[0], n[1] = bn[1];
 			return inside;
 		}
-		/* outside: the nearest edge point; recompute its direction (the loop's may be stale) */
-		best = INFINITY;
-		for (int i = 0; i < count; ++i) {
-			pdl_vec2 a = d->vertices[i], c = d->vertices[(i + 1) % count];
-			float ex = c.x - a.x, ey = c.y - a.y, qx = p[0] - a.x, qy = p[1] - a.y;
-			float t = (qx * ex + qy * ey) / (ex * ex + ey * ey);
-			t = t < 0 ? 0 : t > 1 ? 1 : t;
-			float rx = qx - t * ex, ry = qy - t * ey, dist = sqrtf(rx * rx + ry * ry);
-			if (dist < best) {
-				best = dist;
-				n[0] = dist > 0 ? rx / dist : bn[0];
-				n[1] = dist > 0 ? ry / dist : bn[1];
-			}
+		/* outside: the nearest edge point, and the direction from it (on the edge: the face's) */
+		float off[2] = {0, 0};
+		int edge = 0;
+		float best = pdl_polygon_nearest_edge(d->vertices, count, p[0], p[1], off, &edge);
+		if (best < INFINITY) {
+			n[0] = best > 0 ? off[0] / best : bn[0];
+			n[1] = best > 0 ? off[1] / best : bn[1];
 		}
 		return best;
 	}

@@ -237,19 +237,13 @@ static float polygon_distance(const boundary* w, const float p[3], bool three, f
 		n[2] = r[2] / d;
 		return d;
 	}
-	float best = INFINITY;
-	for (int i = 0; i < w->vertex_count; ++i) {
-		pdl_vec2 a = w->vertices[i], c = w->vertices[(i + 1) % w->vertex_count];
-		float ex = c.x - a.x, ey = c.y - a.y, qx = p[0] - a.x, qy = p[1] - a.y;
-		float t = (qx * ex + qy * ey) / (ex * ex + ey * ey);
-		t = t < 0 ? 0 : t > 1 ? 1 : t;
-		float rx = qx - t * ex, ry = qy - t * ey, d = sqrtf(rx * rx + ry * ry);
-		if (d < best) {
-			best = d;
-			n[0] = d > 0 ? rx / d : w->normals[i].x;
-			n[1] = d > 0 ? ry / d : w->normals[i].y;
-			n[2] = 0;
-		}
+	float off[2] = {0, 0};
+	int edge = 0;
+	float best = pdl_polygon_nearest_edge(w->vertices, w->vertex_count, p[0], p[1], off, &edge);
+	if (best < INFINITY) {
+		n[0] = best > 0 ? off[0] / best : w->normals[edge].x;
+		n[1] = best > 0 ? off[1] / best : w->normals[edge].y;
+		n[2] = 0;
 	}
 	return best;
 }

@@ -351,6 +351,24 @@ static inline float pdl_box_gap(const rigid_body* b, const float l[3], bool thre
 	qx = qx > 0 ? qx : 0, qy = qy > 0 ? qy : 0, qz = qz > 0 ? qz : 0; /* (fmaxf: a libm call) */
 	return sqrtf(qx * qx + qy * qy + qz * qz);
 }
+/* The nearest point to (px, py) on a closed polygon's edges (v[0] to v[1], ..., v[count-1] back
+ * to v[0]; count >= 1): returns the distance and writes the offset from that point to (px, py)
+ * and the edge's index. Polygon bodies and polygon boundaries both measure with it, so they
+ * agree to the bit; each picks its own normal where the distance is 0 (the offset has no
+ * direction there). Edge untouched and INFINITY returned when no distance compares (NaN). */
+static inline float pdl_polygon_nearest_edge(const pdl_vec2* v, int count, float px, float py, float offset[2], int* edge)
+{
+	float best = INFINITY;
+	for (int i = 0; i < count; ++i) {
+		pdl_vec2 a = v[i], c = v[(i + 1) % count];
+		float ex = c.x - a.x, ey = c.y - a.y, qx = px - a.x, qy = py - a.y;
+		float t = (qx * ex + qy * ey) / (ex * ex + ey * ey); /* the foot's place on the edge */
+		t = t < 0 ? 0 : t > 1 ? 1 : t;
+		float rx = qx - t * ex, ry = qy - t * ey, d = sqrtf(rx * rx + ry * ry);
+		if (d < best) best = d, offset[0] = rx, offset[1] = ry, *edge = i;
+	}
+	return best;
+}
 /* The ways straight out of a body for a point inside it, in the body frame: each face's depth
  * (how far to move along its outward normal n to reach its plane), nearest first; a circle or
  * sphere has one. Returns the count (at most PDL_BODY_MAX_EXITS). */
