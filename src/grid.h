@@ -120,11 +120,12 @@ typedef struct pdl_grid_cell {
 } pdl_grid_cell;
 void pdl_grid_runs_near(const pdl_grid* grid, float px, float py, float pz, pdl_grid_runs* runs, pdl_grid_cell* cached);
 /* The runs around the cell particle i was sorted into (at (px, py, pz) when the grid was built).
- * Consecutive particles of one cell share their runs: `cached` remembers the last bucket, start
- * it at -1. The result depends only on the particle's bucket, never on which particles came
- * before it, so it is the same however the loop is split between threads. */
+ * Consecutive particles of one cell share their runs: `cached` remembers the last bucket (dense
+ * grids, in c[0]) or cell (hashed grids, whose buckets may hold several cells); start it with
+ * .valid = false. The result depends only on the particle's bucket or cell, never on which
+ * particles came before it, so it is the same however the loop is split between threads. */
 void pdl_grid_runs_of(const pdl_grid* grid, int i, float px, float py, float pz,
-                      pdl_grid_runs* runs, int32_t* cached);
+                      pdl_grid_runs* runs, pdl_grid_cell* cached);
 
 /* Dense grids: the runs around slot i's cell that hold the slots after it in sorted order
  * (its own row from its cell on and the rows after: 3 runs in 2D instead of 5, 5 instead of 9

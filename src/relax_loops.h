@@ -61,7 +61,7 @@ static inline void density_pass(const pdl_stage_job* job, int begin, int end, bo
 	const uint8_t* mat = p->material;
 	viscosity_i vi = {.uniform_viscosity = w->uniform_viscosity, .uniform_mass = w->uniform_mass};
 	pdl_grid_runs runs = {0};
-	int32_t cached = -1;
+	pdl_grid_cell cached = {.valid = false};
 	for (int i = begin; i < end; ++i) {
 		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi = three ? f8_set1(pz[i]) : zero;
 		f8 rho = zero, rho_near = zero, dvx = zero, dvy = zero, dvz = zero;
@@ -144,7 +144,7 @@ static inline void displace_pass(void* ctx, int begin, int end, bool three)
 	const float *px = p->x, *py = p->y, *pz = p->z, *pressure_of = p->pressure, *near_of = p->near_pressure;
 	const bool uniform_mass = w->uniform_mass, viscosity = w->any_viscosity;
 	pdl_grid_runs runs = {0};
-	int32_t cached = -1;
+	pdl_grid_cell cached = {.valid = false};
 	for (int i = begin; i < end; ++i) {
 		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi = three ? f8_set1(pz[i]) : zero;
 		const f8 pi = f8_set1(p->pressure[i]), pni = f8_set1(p->near_pressure[i]);

@@ -289,7 +289,7 @@ static inline void density_pass(void* ctx, int begin, int end, bool three)
 	const float *px = p->x, *py = p->y, *pz = p->z;
 	const f8 h2v = f8_set1(h2), mass0 = f8_set1(job->mass[0]);
 	pdl_grid_runs runs = {0};
-	int32_t cached = -1;
+	pdl_grid_cell cached = {.valid = false};
 	for (int i = begin; i < end; ++i) {
 		const float xi = px[i], yi = py[i], zi = three ? pz[i] : 0;
 		const f8 xi4 = f8_set1(xi), yi4 = f8_set1(yi), zi4 = f8_set1(zi);
@@ -337,7 +337,7 @@ static inline void normals_pass(void* ctx, int begin, int end, bool three)
 	const float *px = p->x, *py = p->y, *pz = p->z, *rho = p->density;
 	const f8 h2v = f8_set1(job->k.h2), grad = f8_set1(-job->k.poly6_grad), mass0 = f8_set1(job->mass[0]);
 	pdl_grid_runs runs = {0};
-	int32_t cached = -1;
+	pdl_grid_cell cached = {.valid = false};
 	for (int i = begin; i < end; ++i) {
 		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi = f8_set1(three ? pz[i] : 0);
 		f8 nx = f8_set1(0), ny = f8_set1(0), nz = f8_set1(0), dz = f8_set1(0);
@@ -408,7 +408,7 @@ static inline void internal_pass(void* ctx, int begin, int end, bool three)
 	const f8 poly6_c = f8_set1(k->poly6), coh_c = f8_set1(k->cohesion), inv_h2 = f8_set1(1.0f / k->h2);
 	const f8 h6_64 = f8_set1(k->h2 * k->h2 * k->h2 / 64.0f), half_h = f8_set1(0.5f * h);
 	pdl_grid_runs runs = {0};
-	int32_t cached = -1;
+	pdl_grid_cell cached = {.valid = false};
 	for (int i = begin; i < end; ++i) {
 		const float xi = px[i], yi = py[i], vxi = pvx[i], vyi = pvy[i], rhoi = rho[i];
 		const float zi = three ? pz[i] : 0, vzi = three ? pvz[i] : 0;

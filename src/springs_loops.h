@@ -118,7 +118,7 @@ void SPRINGS_LOOP(propose)(void* ctx, int begin, int end)
 	const f8 h2 = f8_set1(h * h);
 	const bool three = PDL_IS_3D(w);
 	pdl_grid_runs runs = {0};
-	int32_t cached = -1;
+	pdl_grid_cell cached = {.valid = false};
 	for (int i = begin; i < end; ++i) {
 		int32_t* out = p->proposals + (size_t)i * PDL_K;
 		int count = 0;

@@ -1,9 +1,13 @@
 /* Neighbour grid: unbounded worlds (particles spread over a huge area switch the grid to
- * hashed cells, with the same results), and coincident particles never give NaN. */
+ * hashed cells, with the same results), a hashed neighbourhood lists each particle once, and
+ * coincident particles never give NaN. */
 #include "test.h"
 #include "worlds.h"
 
+#include "../src/grid.h"
+
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A disc (3D: a ball) of radius 4 h at (offset_x, offset_y, offset_z) without gravity. */
@@ -130,6 +134,63 @@ static void test_hashed_grid_restores_exactly(void)
 	pdl_world_destroy(b);
 }
 
+/* A hashed grid's neighbourhood of a point lists each non-empty bucket of the cells around it
+ * once, and so each particle once: cells that hash to one bucket (likely somewhere among
+ * hundreds of neighbourhoods of 25 or 27 cells in a table of a few thousand buckets) must not
+ * list it twice, or the particles in it would be summed twice. Every particle within h of the
+ * point is in the runs. pdl_grid_runs_of with its cache gives the same runs as a fresh lookup. */
+static void check_hashed_runs_list_each_particle_once(bool three)
+{
+	enum { CLUSTERS = 400, EACH = 4, N = CLUSTERS * EACH };
+	const float h = 1;
+	float x[N], y[N], z[N];
+	uint32_t seed = three ? 11u : 5u;
+	for (int c = 0; c < CLUSTERS; ++c) {
+		/* clusters spread over 4000 h (hashed: far more cells than the table), each particle
+		 * within h of its cluster's first */
+		float cx = 0, cy = 0, cz = 0;
+		for (int k = 0; k < EACH; ++k) {
+			float r[3];
+			for (int a = 0; a < 3; ++a) {
+				seed = seed * 1664525u + 1013904223u;
+				r[a] = (float)(seed >> 8) / 16777216.0f;
+			}
+			int i = c * EACH + k;
+			if (k == 0) cx = 4000 * r[0] - 2000, cy = 4000 * r[1] - 2000, cz = three ? 4000 * r[2] - 2000 : 0;
+			x[i] = cx + (k ? 0.5f * r[0] : 0), y[i] = cy + (k ? 0.5f * r[1] : 0), z[i] = three ? cz + (k ? 0.5f * r[2] : 0) : 0;
+		}
+	}
+	pdl_grid g;
+	memset(&g, 0, sizeof g);
+	ENSURE(pdl_grid_reserve(&g, N));
+	pdl_grid_build(&g, NULL, N, x, y, three ? z : NULL, NULL, h);
+	ENSURE(!g.dense);
+	int* seen = calloc(N, sizeof *seen);
+	pdl_grid_cell cached = {.valid = false};
+	pdl_grid_runs runs, fresh;
+	for (int slot = 0; slot < N; ++slot) {
+		int i = g.order[slot];
+		pdl_grid_runs_of(&g, slot, x[i], y[i], z[i], &runs, &cached);
+		pdl_grid_runs_around(&g, x[i], y[i], z[i], &fresh);
+		ENSURE(runs.count == fresh.count);
+		for (int r = 0; r < runs.count; ++r) ENSURE(runs.begin[r] == fresh.begin[r] && runs.end[r] == fresh.end[r]);
+		memset(seen, 0, N * sizeof *seen);
+		for (int r = 0; r < runs.count; ++r)
+			for (int t = runs.begin[r]; t < runs.end[r]; ++t) seen[g.order[t]]++;
+		for (int j = 0; j < N; ++j) {
+			float dx = x[j] - x[i], dy = y[j] - y[i], dz = z[j] - z[i];
+			ENSURE_MSG(seen[j] <= 1, "particle %d listed %d times around particle %d", j, seen[j], i);
+			if (dx * dx + dy * dy + dz * dz < h * h) ENSURE_MSG(seen[j] == 1, "neighbour %d of %d missing", j, i);
+		}
+	}
+	free(seen);
+	pdl_grid_free(&g);
+}
+
+static void test_hashed_runs_list_each_particle_once(void) { check_hashed_runs_list_each_particle_once(false); }
+
+static void test_hashed_runs_list_each_particle_once_3d(void) { check_hashed_runs_list_each_particle_once(true); }
+
 static void test_empty_and_single_particle_worlds(void)
 {
 	pdl_world* w = worlds_create(4, NULL);
@@ -152,6 +213,8 @@ int main(void)
 	RUN_TEST(test_blob_far_from_origin_keeps_together);
 	RUN_TEST(test_coincident_particles_spread_without_nan);
 	RUN_TEST(test_hashed_grid_restores_exactly);
+	RUN_TEST(test_hashed_runs_list_each_particle_once);
+	RUN_TEST(test_hashed_runs_list_each_particle_once_3d);
 	RUN_TEST(test_empty_and_single_particle_worlds);
 	return TEST_SUMMARY();
 }
