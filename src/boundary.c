@@ -125,249 +125,17 @@ int pdl_world_boundary_id_limit(const pdl_world* w) { return w ? w->boundary_cou
 
 /* ---- Collisions ------------------------------------------------------------------------- */
 
-/* Collisions are written once for 2D and 3D: vectors have three components, and in a 2D world
- * every z (positions, velocities, normals) is 0, so the z terms add nothing. */
-
-/* One particle during the boundary stage: where it is, where it started the step, and the
- * velocity that the velocity stage will turn into (x - x_prev) / dt. */
-typedef struct body {
-	float x[3];  /* current position */
-	float a[3];  /* start of the step: the swept segment runs from here to x */
-	float v[3];  /* implied velocity */
-	bool touched;
-} body;
-
-typedef struct surface_params {
-	float friction, restitution, stickiness, stick_distance, skin, dt;
-	/* the strongest stickiness impulse, dt k_stick d_stick / 4 (at d = d_stick / 2), world
-	 * units / s: a sticky material's normal load for friction */
-	float adhesion;
-} surface_params;
-
-static inline float dot3(const float* a, const float* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
-/* Clavet section 6 contact: move to the surface point c (plus a skin, so the next step starts
- * outside), then split the velocity relative to the wall into normal and tangential parts:
- * the inward normal part is reflected by the restitution, the tangential part loses Coulomb
- * friction, at most mu times the normal change (pdl_coulomb_keep).
- * Keeping the tangential velocity (and the bounce) is what stops particles from gluing to
- * walls (the anti-stick problem of reference 004): the position is projected, the velocity
- * is not thrown away. n points into the fluid. */
-static void contact(body* b, const float c[3], const float n[3], const boundary* wall,
-                    const surface_params* s)
-{
-	const float wv[3] = {wall->def.velocity.x, wall->def.velocity.y, wall->def.velocity.z};
-	float rv[3];
-	for (int k = 0; k < 3; ++k) {
-		b->x[k] = c[k] + n[k] * s->skin;
-		rv[k] = b->v[k] - wv[k];
-	}
-	float vn = dot3(rv, n);
-	if (vn < 0) {
-		float t[3];
-		for (int k = 0; k < 3; ++k) t[k] = rv[k] - vn * n[k];
-		/* the normal velocity changes by (1 + e) |vn|; Coulomb friction takes at most mu times
-		 * that, and times the adhesion's pull where the material sticks to this wall: the load
-		 * that holds lava to a vertical wall although Clavet's stickiness is 0 at contact */
-		float load = -(1.0f + s->restitution) * vn + s->adhesion;
-		float keep = pdl_coulomb_keep(sqrtf(dot3(t, t)), load, s->friction);
-		for (int k = 0; k < 3; ++k) b->v[k] = wv[k] + (keep * t[k] - s->restitution * vn * n[k]);
-	}
-	b->touched = true;
-}
-
-/* Clavet section 6 stickiness: I = -dt k_stick d (1 - d / d_stick) n for 0 <= d < d_stick. */
-static void stick(body* b, float d, const float n[3], const surface_params* s)
-{
-	if (s->stickiness <= 0 || d < 0 || d >= s->stick_distance) return;
-	float impulse = s->dt * s->stickiness * d * (1.0f - d / s->stick_distance);
-	for (int k = 0; k < 3; ++k) b->v[k] -= impulse * n[k];
-	b->touched = true;
-}
-
-static void centre_of(const boundary* w, float c[3])
-{
-	c[0] = w->def.position.x, c[1] = w->def.position.y, c[2] = w->def.position.z;
-}
-
-/* Outside a circle (sphere): the first crossing of its surface along the swept segment. */
-static void collide_circle_obstacle(body* b, const boundary* w, const surface_params* s, bool three)
-{
-	float c[3], f[3], d[3], r = w->def.radius;
-	centre_of(w, c);
-	if (!three) c[2] = 0;
-	for (int k = 0; k < 3; ++k) f[k] = b->a[k] - c[k], d[k] = b->x[k] - b->a[k];
-	float cc = dot3(f, f) - r * r;
-	float t = -1;
-	if (cc >= 0) { /* started outside: first crossing along the segment */
-		float a = dot3(d, d), bb = 2 * dot3(f, d);
-		float disc = bb * bb - 4 * a * cc;
-		if (a > 0 && disc >= 0) {
-			float root = (-bb - sqrtf(disc)) / (2 * a);
-			if (root >= 0 && root <= 1) t = root;
-		}
-	}
-	float o[3];
-	for (int k = 0; k < 3; ++k) o[k] = (t >= 0 ? b->a[k] + t * d[k] : b->x[k]) - c[k];
-	float dist = sqrtf(dot3(o, o));
-	float n[3] = {dist > 0 ? o[0] / dist : 1.0f, dist > 0 ? o[1] / dist : 0.0f, dist > 0 ? o[2] / dist : 0.0f};
-	if (t >= 0 || dist < r) {
-		float at[3] = {c[0] + n[0] * r, c[1] + n[1] * r, c[2] + n[2] * r};
-		contact(b, at, n, w, s);
-		return;
-	}
-	stick(b, dist - r, n, s);
-}
-
-/* Exact distance from p to a convex polygon (3D: a box turned about z) it is outside of, with
- * the unit direction from the shape to p. */
-static float polygon_distance(const boundary* w, const float p[3], bool three, float n[3])
-{
-	if (three) { /* the box in its own frame: clamp, and measure to the clamped point */
-		float o[3] = {p[0] - w->def.position.x, p[1] - w->def.position.y, p[2] - w->def.position.z};
-		float c = w->cos_angle, sn = w->sin_angle;
-		float l[3] = {c * o[0] + sn * o[1], -sn * o[0] + c * o[1], o[2]};
-		float half[3] = {w->def.half_extents.x, w->def.half_extents.y, w->def.half_extents.z};
-		float r[3];
-		for (int k = 0; k < 3; ++k) r[k] = l[k] - fmaxf(-half[k], fminf(half[k], l[k]));
-		float d = sqrtf(dot3(r, r));
-		if (!(d > 0)) return 0;
-		n[0] = (c * r[0] - sn * r[1]) / d;
-		n[1] = (sn * r[0] + c * r[1]) / d;
-		n[2] = r[2] / d;
-		return d;
-	}
-	float off[2] = {0, 0};
-	int edge = 0;
-	float best = pdl_polygon_nearest_edge(w->vertices, w->vertex_count, p[0], p[1], off, &edge);
-	if (best < INFINITY) {
-		n[0] = best > 0 ? off[0] / best : w->normals[edge].x;
-		n[1] = best > 0 ? off[1] / best : w->normals[edge].y;
-		n[2] = 0;
-	}
-	return best;
-}
-
-/* Out of a shape the particle ends inside, by the face it is least deep behind (sep < 0). */
-static void push_out(body* b, const boundary* w, int face, float sep, const surface_params* s)
-{
-	const float n[3] = {w->plane_normal[face].x, w->plane_normal[face].y, w->plane_normal[face].z};
-	float at[3] = {b->x[0] - sep * n[0], b->x[1] - sep * n[1], b->x[2] - sep * n[2]};
-	contact(b, at, n, w, s);
-}
-
-/* Outside a convex polygon (2D) or box (3D), given as the planes of its faces. */
-static void collide_polygon_obstacle(body* b, const boundary* w, const surface_params* s, bool three)
-{
-	/* Cyrus-Beck clip of the segment start -> end against the faces' half-spaces: the entry
-	 * point, if any, is where the particle first touched the shape, however fast it went. */
-	float d[3] = {b->x[0] - b->a[0], b->x[1] - b->a[1], b->x[2] - b->a[2]};
-	float t_enter = 0, t_exit = 1;
-	int enter_face = -1;
-	bool start_inside = true, hit = true;
-	float end_sep = -INFINITY;
-	int end_face = 0;
-	for (int i = 0; i < w->plane_count; ++i) {
-		const float v[3] = {w->plane_point[i].x, w->plane_point[i].y, w->plane_point[i].z};
-		const float n[3] = {w->plane_normal[i].x, w->plane_normal[i].y, w->plane_normal[i].z};
-		const float rel[3] = {b->a[0] - v[0], b->a[1] - v[1], three ? b->a[2] - v[2] : 0};
-		float f = dot3(n, rel); /* > 0: start outside this face */
-		float g = dot3(n, d);
-		float e = f + g; /* end point's separation */
-		if (e > end_sep) {
-			end_sep = e;
-			end_face = i;
-		}
-		if (f > 0) start_inside = false;
-		if (g == 0) {
-			if (f > 0) hit = false;
-		} else {
-			float t = -f / g;
-			if (g < 0) {
-				if (t > t_enter) {
-					t_enter = t;
-					enter_face = i;
-				}
-			} else if (t < t_exit) {
-				t_exit = t;
-			}
-		}
-	}
-	if (start_inside) {
-		if (end_sep < 0) push_out(b, w, end_face, end_sep, s); /* the obstacle moved onto it */
-	} else if (hit && enter_face >= 0 && t_enter <= t_exit && t_enter <= 1) {
-		const float n[3] = {w->plane_normal[enter_face].x, w->plane_normal[enter_face].y,
-		                    w->plane_normal[enter_face].z};
-		float at[3] = {b->a[0] + t_enter * d[0], b->a[1] + t_enter * d[1], b->a[2] + t_enter * d[2]};
-		contact(b, at, n, w, s);
-		return;
-	} else if (end_sep < 0) { /* rounding: the clip missed but the end is inside */
-		push_out(b, w, end_face, end_sep, s);
-		return;
-	}
-	if (s->stickiness > 0 && end_sep < s->stick_distance) {
-		float n[3] = {0, 0, 0};
-		float dist = polygon_distance(w, b->x, three, n);
-		stick(b, dist, n, s);
-	}
-}
-
-/* Inside a circle (sphere). */
-static void collide_circle_container(body* b, const boundary* w, const surface_params* s, bool three)
-{
-	float c[3], r = w->def.radius;
-	centre_of(w, c);
-	if (!three) c[2] = 0;
-	float o[3] = {b->x[0] - c[0], b->x[1] - c[1], b->x[2] - c[2]};
-	float dist = sqrtf(dot3(o, o));
-	if (dist == 0) return;
-	float n[3] = {-o[0] / dist, -o[1] / dist, -o[2] / dist}; /* inward */
-	float limit = r - s->skin;
-	if (dist > limit) {
-		float at[3] = {c[0] - n[0] * r, c[1] - n[1] * r, c[2] - n[2] * r};
-		contact(b, at, n, w, s);
-		return;
-	}
-	stick(b, r - dist, n, s);
-}
-
-/* Inside a box turned by angle about z: clamp along each of its axes in turn. */
-static void collide_box_container(body* b, const boundary* w, const surface_params* s, bool three)
-{
-	float c = w->cos_angle, sn = w->sin_angle;
-	float half_of[3] = {w->def.half_extents.x, w->def.half_extents.y, w->def.half_extents.z};
-	/* the box's axes in world space */
-	const float axes[3][3] = {{c, sn, 0}, {-sn, c, 0}, {0, 0, 1}};
-	for (int axis = 0; axis < (three ? 3 : 2); ++axis) {
-		/* local coordinate, recomputed after each clamp */
-		float o[3] = {b->x[0] - w->def.position.x, b->x[1] - w->def.position.y,
-		              three ? b->x[2] - w->def.position.z : 0};
-		float u = dot3(axes[axis], o), half = half_of[axis];
-		for (int side = -1; side <= 1; side += 2) {
-			float depth = side * u - half; /* > 0: outside this wall */
-			float n[3] = {-side * axes[axis][0], -side * axes[axis][1], -side * axes[axis][2]};
-			if (depth > -s->skin) {
-				float at[3] = {b->x[0] + n[0] * depth, b->x[1] + n[1] * depth, b->x[2] + n[2] * depth};
-				contact(b, at, n, w, s);
-				u = side * (half - s->skin);
-			} else {
-				stick(b, -depth, n, s);
-			}
-		}
-	}
-}
-
 float pdl_boundary_distance(const boundary* w, const float p[3], bool three, float n[3])
 {
 	float c[3];
-	centre_of(w, c);
+	pdl_wall_centre(w, c);
 	if (!three) c[2] = 0;
 	n[0] = n[1] = n[2] = 0;
 	switch (w->def.kind) {
 	case PDL_BOUNDARY_CIRCLE_CONTAINER:
 	case PDL_BOUNDARY_CIRCLE: {
 		float o[3] = {p[0] - c[0], p[1] - c[1], three ? p[2] - c[2] : 0};
-		float dist = sqrtf(dot3(o, o)), sign = w->def.kind == PDL_BOUNDARY_CIRCLE ? 1.0f : -1.0f;
+		float dist = sqrtf(pdl_dot3(o, o)), sign = w->def.kind == PDL_BOUNDARY_CIRCLE ? 1.0f : -1.0f;
 		if (dist > 0)
 			for (int k = 0; k < 3; ++k) n[k] = sign * o[k] / dist;
 		else
@@ -380,7 +148,7 @@ float pdl_boundary_distance(const boundary* w, const float p[3], bool three, flo
 		const float half[3] = {w->def.half_extents.x, w->def.half_extents.y, w->def.half_extents.z};
 		float o[3] = {p[0] - c[0], p[1] - c[1], three ? p[2] - c[2] : 0}, best = INFINITY;
 		for (int axis = 0; axis < (three ? 3 : 2); ++axis) {
-			float u = dot3(axes[axis], o), room = half[axis] - fabsf(u);
+			float u = pdl_dot3(axes[axis], o), room = half[axis] - fabsf(u);
 			if (room < best) {
 				best = room;
 				float side = u < 0 ? 1.0f : -1.0f; /* towards the middle */
@@ -396,14 +164,14 @@ float pdl_boundary_distance(const boundary* w, const float p[3], bool three, flo
 			const float v[3] = {w->plane_point[i].x, w->plane_point[i].y, w->plane_point[i].z};
 			const float pn[3] = {w->plane_normal[i].x, w->plane_normal[i].y, w->plane_normal[i].z};
 			const float rel[3] = {p[0] - v[0], p[1] - v[1], three ? p[2] - v[2] : 0};
-			float sep = dot3(pn, rel);
+			float sep = pdl_dot3(pn, rel);
 			if (sep > deepest) deepest = sep, face = i;
 		}
 		if (deepest <= 0) {
 			n[0] = w->plane_normal[face].x, n[1] = w->plane_normal[face].y, n[2] = w->plane_normal[face].z;
 			return deepest;
 		}
-		return polygon_distance(w, p, three, n);
+		return pdl_wall_polygon_distance(w, p, three, n);
 	}
 	}
 }
@@ -437,7 +205,7 @@ static void mark_near(const boundary* wall, const boundary_block* bl)
 	case PDL_BOUNDARY_CIRCLE_CONTAINER: {
 		/* the ball shrunk by the margin is convex: both ends inside it, all of it inside */
 		float c[3];
-		centre_of(wall, c);
+		pdl_wall_centre(wall, c);
 		const float radius = wall->def.radius;
 		for (int k = 0; k < count; ++k) {
 			float r = radius - margin[k];
@@ -481,42 +249,17 @@ static void mark_near(const boundary* wall, const boundary_block* bl)
 	}
 }
 
-/* The exact tests of particle i against every wall. */
+/* The exact tests of particle i against every wall (walls.h). */
 static void collide(pdl_world* w, int i, float dt, bool three)
 {
 	particles* p = &w->p;
-	float h = w->def.interaction_radius;
 	const float x[3] = {p->x[i], p->y[i], three ? p->z[i] : 0};
 	const float a[3] = {p->xp[i], p->yp[i], three ? p->zp[i] : 0};
-	const material* m = &w->materials[p->material[i]];
-	body b = {{x[0], x[1], x[2]}, {a[0], a[1], a[2]},
-	          {(x[0] - a[0]) / dt, (x[1] - a[1]) / dt, (x[2] - a[2]) / dt}, false};
-	/* obstacles first, containers last: whatever an obstacle did, the particle ends inside
-	 * its container */
-	for (int pass = 0; pass < 2; ++pass) {
-		for (int k = 0; k < w->boundary_count; ++k) {
-			const boundary* wall = &w->boundaries[k];
-			if (!wall->alive) continue;
-			bool container = wall->def.kind == PDL_BOUNDARY_CIRCLE_CONTAINER ||
-			                 wall->def.kind == PDL_BOUNDARY_BOX_CONTAINER;
-			if (container != (pass == 1)) continue;
-			surface_params s = {
-				.friction = m->def.wall_friction * wall->def.friction,
-				.restitution = wall->def.restitution,
-				.stickiness = m->def.wall_stickiness * wall->def.stickiness,
-				.stick_distance = m->def.stick_distance * h,
-				.skin = 1e-3f * h,
-				.dt = dt,
-			};
-			s.adhesion = 0.25f * dt * s.stickiness * s.stick_distance;
-			switch (wall->def.kind) {
-			case PDL_BOUNDARY_CIRCLE_CONTAINER: collide_circle_container(&b, wall, &s, three); break;
-			case PDL_BOUNDARY_BOX_CONTAINER: collide_box_container(&b, wall, &s, three); break;
-			case PDL_BOUNDARY_CIRCLE: collide_circle_obstacle(&b, wall, &s, three); break;
-			default: collide_polygon_obstacle(&b, wall, &s, three); break;
-			}
-		}
-	}
+	const pdl_material_def* m = &w->materials[p->material[i]].def;
+	pdl_wall_particle b = {{x[0], x[1], x[2]}, {a[0], a[1], a[2]},
+	                       {(x[0] - a[0]) / dt, (x[1] - a[1]) / dt, (x[2] - a[2]) / dt}, false};
+	pdl_collide_walls(&b, w->boundaries, w->boundary_count, m->wall_friction, m->wall_stickiness,
+	                  m->stick_distance, w->def.interaction_radius, dt, three);
 	if (b.touched) {
 		p->x[i] = b.x[0];
 		p->y[i] = b.x[1];

@@ -9,6 +9,7 @@
 
 #include "grid.h"
 #include "pool.h"
+#include "walls.h"
 
 #include <stddef.h>
 
@@ -50,21 +51,6 @@ typedef struct material {
 
 /* Material m's density at rest in the units the world's solver measures (pdl_world_rest_density). */
 #define pdl_rest_density_of(w, m) ((w)->def.solver == PDL_SOLVER_SPH ? (m)->sph_rest_density : (m)->def.rest_density)
-
-/* A boundary with its shape in world space, recomputed whenever its def changes. */
-typedef struct boundary {
-	bool alive;
-	pdl_boundary_def def;
-	int vertex_count;                             /* box and polygon: world-space corners */
-	pdl_vec2 vertices[PDL_MAX_POLYGON_VERTICES];  /* counter-clockwise */
-	pdl_vec2 normals[PDL_MAX_POLYGON_VERTICES];   /* outward normal of edge i -> i+1 */
-	/* the faces as planes (a point and the outward normal): the edges, and in 3D a box's top
-	 * and bottom (the obstacle collision clips against them) */
-	int plane_count;
-	pdl_vec3 plane_point[PDL_MAX_POLYGON_VERTICES + 2], plane_normal[PDL_MAX_POLYGON_VERTICES + 2];
-	float cos_angle, sin_angle;
-	pdl_vec3 bounds_min, bounds_max; /* the shape's bounding box (the broad phase of obstacles) */
-} boundary;
 
 /* A rigid body (body.c). Its def holds its state: def.position is the centre of mass, def.angle
  * (2D) or def.orientation (3D) its rotation, def.linear_velocity and def.angular_velocity its
@@ -183,6 +169,10 @@ typedef struct particles {
 	int32_t *origin, *origin2;
 	int32_t* proposals; /* capacity * PDL_K, spring creation candidates */
 	uint32_t next_id;
+	/* Bumped by everything that changes the arrays on the host (particles.c, ghosts.c, a step on
+	 * the CPU), so that a CUDA world copies its particles to the GPU only after such a change
+	 * (step.c). */
+	uint64_t revision;
 } particles;
 
 struct pdl_world {
@@ -215,6 +205,15 @@ struct pdl_world {
 	pdl_pool* pool; /* runs def.threads threads (one per core when 0) */
 	pdl_loops loops; /* the copy of the neighbour loops it runs (all give the same bits) */
 	bool gather_passes; /* relaxation gathers on dense grids too (pdl_world_set_grid_frame) */
+	/* The CUDA backend (def.backend, cuda_step.h): the GPU's buffers; NULL on the CPU. After a
+	 * step on the GPU the particles are in the GPU grid's order and `grid` is not theirs
+	 * (grid_stale: the statistics take the GPU's neighbour count instead), and the GPU holds
+	 * them as they are while p.revision == cuda_revision. backend_note says
+	 * why the last step ran on the CPU although def.backend is CUDA ("" when it did not). */
+	struct pdl_cuda* cuda;
+	uint64_t cuda_revision; /* p.revision the GPU's copy of the particles is of */
+	bool grid_stale;
+	char backend_note[160];
 	pdl_ghost_fn* ghost_fn; /* called at the Clavet step's ghost stages (ghosts.c) */
 	void* ghost_context;
 
@@ -292,19 +291,6 @@ static inline void pdl_cos_sin(float angle, float* c, float* s)
 	*c = (float)cq, *s = (float)sq;
 }
 
-/* Coulomb friction at a contact (walls, obstacles, bodies' surfaces): the factor that scales
- * the tangential velocity t (relative to the surface, |t| = tangential) when the contact
- * changes the normal velocity by normal_change (>= 0): the sliding speed drops by mu times
- * that, and no further than to rest, |dv_t| <= mu |dv_n|. A particle pressed lightly against
- * a wall (a film on a vertical wall, water on a slope steeper than atan mu) keeps sliding; one
- * that hits hard is slowed hard. (A fixed share 1 - mu of t per contact, as before, made a
- * film on a vertical wall or a board tilted 17 degrees hold still for good.) */
-static inline float pdl_coulomb_keep(float tangential, float normal_change, float mu)
-{
-	float drop = mu * normal_change;
-	return tangential > drop ? 1.0f - drop / tangential : 0.0f;
-}
-
 /* Grows each of the n arrays to cap floats (body.c); false if any could not grow (those that
  * did keep their new size, the rest their old one: the caller keeps its old capacity). */
 bool pdl_grow_float_arrays(float** const arrays[], size_t n, int cap);
@@ -350,24 +336,6 @@ static inline float pdl_box_gap(const rigid_body* b, const float l[3], bool thre
 	float qz = three ? fabsf(l[2]) - b->def.half_extents.z : 0;
 	qx = qx > 0 ? qx : 0, qy = qy > 0 ? qy : 0, qz = qz > 0 ? qz : 0; /* (fmaxf: a libm call) */
 	return sqrtf(qx * qx + qy * qy + qz * qz);
-}
-/* The nearest point to (px, py) on a closed polygon's edges (v[0] to v[1], ..., v[count-1] back
- * to v[0]; count >= 1): returns the distance and writes the offset from that point to (px, py)
- * and the edge's index. Polygon bodies and polygon boundaries both measure with it, so they
- * agree to the bit; each picks its own normal where the distance is 0 (the offset has no
- * direction there). Edge untouched and INFINITY returned when no distance compares (NaN). */
-static inline float pdl_polygon_nearest_edge(const pdl_vec2* v, int count, float px, float py, float offset[2], int* edge)
-{
-	float best = INFINITY;
-	for (int i = 0; i < count; ++i) {
-		pdl_vec2 a = v[i], c = v[(i + 1) % count];
-		float ex = c.x - a.x, ey = c.y - a.y, qx = px - a.x, qy = py - a.y;
-		float t = (qx * ex + qy * ey) / (ex * ex + ey * ey); /* the foot's place on the edge */
-		t = t < 0 ? 0 : t > 1 ? 1 : t;
-		float rx = qx - t * ex, ry = qy - t * ey, d = sqrtf(rx * rx + ry * ry);
-		if (d < best) best = d, offset[0] = rx, offset[1] = ry, *edge = i;
-	}
-	return best;
 }
 /* The ways straight out of a body for a point inside it, in the body frame: each face's depth
  * (how far to move along its outward normal n to reach its plane), nearest first; a circle or
@@ -430,27 +398,6 @@ void pdl_sph_step(pdl_world* w, pdl_profile* prof);
  * sph.c builds the tables on a world's first SPH step). Bodies use them too (body_step.c). */
 float pdl_sph_wall_density(const pdl_world* w, float t);
 float pdl_sph_wall_force(const pdl_world* w, float t);
-
-/* A direction for two particles at the same place: unit, deterministic, and exactly
- * opposite for (b, a), so the pair still conserves momentum (instead of 0/0 = NaN). In 2D one
- * of eight directions in the plane, in 3D one of the eight cube diagonals. */
-static inline pdl_vec3 pdl_coincident_direction(uint32_t id_a, uint32_t id_b, bool three)
-{
-	uint32_t lo = id_a < id_b ? id_a : id_b, hi = id_a < id_b ? id_b : id_a;
-	uint32_t h = lo * 0x9E3779B1u ^ (hi + 0x7F4A7C15u) * 0x85EBCA77u;
-	h ^= h >> 15;
-	/* eight fixed unit directions are enough to separate them */
-	static const float dirs[8][2] = {{1, 0},         {0.70710678f, 0.70710678f},
-	                                 {0, 1},         {-0.70710678f, 0.70710678f},
-	                                 {-1, 0},        {-0.70710678f, -0.70710678f},
-	                                 {0, -1},        {0.70710678f, -0.70710678f}};
-	float s = id_a < id_b ? 1.0f : -1.0f;
-	if (three) {
-		const float c = 0.57735027f; /* 1 / sqrt 3 */
-		return (pdl_vec3){s * (h & 1 ? c : -c), s * (h & 2 ? c : -c), s * (h & 4 ? c : -c)};
-	}
-	return (pdl_vec3){s * dirs[h & 7][0], s * dirs[h & 7][1], 0};
-}
 
 /* Pairs at the same place as i in a neighbour loop's vector: for each lane k set in `same`,
  * subtracts value[k] times the fixed direction from i to the lane's candidate from sum (x, y

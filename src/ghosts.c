@@ -73,6 +73,7 @@ static pdl_error_id append(pdl_world* w, const pdl_particle_data* d, int origin,
 	if (p->spring_partner)
 		for (size_t s = at * PDL_K; s < (at + n) * PDL_K; ++s) p->spring_partner[s] = -1, p->spring_rest[s] = 0;
 	p->count += d->count;
+	p->revision++;
 	if (origin < 0)
 		for (size_t i = at; i < at + n; ++i) p->next_id = p->id[i] >= p->next_id ? p->id[i] + 1 : p->next_id;
 	if (err) *err = (pdl_error){.id = PDL_OK, .value = NAN};
@@ -124,6 +125,7 @@ static int remove_if(pdl_world* w, bool (*leaves)(const pdl_world* w, const void
 		if (i < n) move_particle(p, i, n); /* (the last one is tested next, in slot i) */
 	}
 	p->count = n;
+	p->revision++;
 	return removed;
 }
 

@@ -1,6 +1,7 @@
 /* Particle storage: growth, filling shapes, removal, permutation and whole-state restore.
  * None of this runs inside the step except pdl_particles_permute (no allocation there). */
 #include "core.h"
+#include "cuda_step.h"
 #include "simd.h"
 
 #include <math.h>
@@ -24,6 +25,7 @@ bool pdl_particles_reserve(pdl_world* w, int capacity)
 	int cap = p->capacity < 256 ? 256 : p->capacity;
 	while (cap < capacity) cap = cap > (1 << 29) ? capacity : cap * 2;
 	if (cap > w->def.max_particles && capacity <= w->def.max_particles) cap = w->def.max_particles;
+	pdl_cuda_unpin(w->cuda); /* the arrays may move: end their page-locking for the GPU's copies */
 	bool ok = true;
 	GROW(x, cap + PDL_SIMD_PAD); GROW(y, cap + PDL_SIMD_PAD); GROW(xp, cap); GROW(yp, cap);
 	GROW(vx, cap + PDL_SIMD_PAD); GROW(vy, cap + PDL_SIMD_PAD); GROW(material, cap + PDL_SIMD_PAD); GROW(id, cap);
@@ -194,6 +196,7 @@ static void inverse_range(void* ctx, int begin, int end)
 
 void pdl_particles_permute(pdl_world* w, const int32_t* order, bool with_prev)
 {
+	w->p.revision++;
 	particles* p = &w->p;
 	permute_job job = {p, with_prev, order, p->scratch};
 	if (p->spring_partner) pdl_pool_for(w->pool, p->count, 4096, inverse_range, &job);
@@ -220,6 +223,7 @@ void pdl_particles_permute(pdl_world* w, const int32_t* order, bool with_prev)
 
 void pdl_particles_move(particles* p, int to, int from)
 {
+	p->revision++;
 	p->x[to] = p->x[from], p->y[to] = p->y[from];
 	p->xp[to] = p->xp[from], p->yp[to] = p->yp[from];
 	p->vx[to] = p->vx[from], p->vy[to] = p->vy[from];
@@ -234,6 +238,7 @@ void pdl_particles_move(particles* p, int to, int from)
 
 int pdl_particles_compact(pdl_world* w, const uint8_t* keep)
 {
+	w->p.revision++;
 	particles* p = &w->p;
 	int32_t* new_index = p->scratch;
 	int n = 0;
@@ -576,6 +581,7 @@ int pdl_world_fill(pdl_world* w, const pdl_fill_def* def, pdl_error* err)
 	if (w->p.origin)
 		for (int i = w->p.count; i < w->p.count + e.count; ++i) w->p.origin[i] = -1;
 	w->p.count += e.count;
+	w->p.revision++;
 	w->p.next_id += (uint32_t)e.count;
 	return e.count;
 }
@@ -689,5 +695,6 @@ pdl_error_id pdl_world_set_particles(pdl_world* w, const pdl_particle_data* d, p
 	if (p->origin)
 		for (size_t i = 0; i < n; ++i) p->origin[i] = -1;
 	p->count = d->count;
+	p->revision++;
 	return PDL_OK;
 }

@@ -22,46 +22,13 @@
  * A world with def.solver = PDL_SOLVER_SPH takes src/sph.c's step instead, which reuses the
  * forces, boundaries and velocity stages. */
 #include "core.h"
+#include "cuda_step.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 /* ---- 1. Forces ---------------------------------------------------------------------------- */
-
-/* The acceleration and drag one pointer gives a particle at (x, y, z) with velocity v
- * (references 001-003: click and drag). In 2D, and in 3D without a direction, the pointer is a
- * disc (ball) pulling towards its centre; a 3D pointer with a direction is a ray from position
- * (the mouse ray from a camera) and pulls towards the nearest point of that half-line. The
- * effect falls off linearly to zero at radius. */
-static void pointer_effect(const pdl_pointer* ptr, bool three, float dt, float x, float y, float z,
-                           float v[3], float a[3])
-{
-	float dx = ptr->position.x - x, dy = ptr->position.y - y, dz = three ? ptr->position.z - z : 0;
-	if (three) {
-		pdl_vec3 d = ptr->direction;
-		float dd = d.x * d.x + d.y * d.y + d.z * d.z;
-		if (dd > 0) { /* offset to the nearest point of the ray: subtract the part along it */
-			float t = -(dx * d.x + dy * d.y + dz * d.z) / dd;
-			if (t > 0) {
-				dx += t * d.x;
-				dy += t * d.y;
-				dz += t * d.z;
-			}
-		}
-	}
-	float r2 = dx * dx + dy * dy + dz * dz;
-	if (r2 >= ptr->radius * ptr->radius) return;
-	float r = sqrtf(r2), falloff = 1.0f - r / ptr->radius;
-	if (r > 0) {
-		a[0] += ptr->strength * falloff * dx / r;
-		a[1] += ptr->strength * falloff * dy / r;
-		a[2] += ptr->strength * falloff * dz / r;
-	}
-	/* drag toward the pointer's velocity, never past it */
-	float pull = fminf(1.0f, dt * ptr->drag * falloff);
-	v[0] += (ptr->velocity.x - v[0]) * pull;
-	v[1] += (ptr->velocity.y - v[1]) * pull;
-	v[2] += (ptr->velocity.z - v[2]) * pull;
-}
 
 static void forces_range(void* ctx, int begin, int end)
 {
@@ -96,7 +63,7 @@ static void forces_range(void* ctx, int begin, int end)
 		float a[3] = {0, 0, 0}, v[3] = {pvx[i], pvy[i], three ? pvz[i] : 0};
 		float z = three ? p->z[i] : 0;
 		for (int k = 0; k < PDL_MAX_POINTERS; ++k)
-			if (w->pointer_active[k]) pointer_effect(&w->pointers[k], three, dt, p->x[i], p->y[i], z, v, a);
+			if (w->pointer_active[k]) pdl_pointer_effect(&w->pointers[k], three, dt, p->x[i], p->y[i], z, v, a);
 		pvx[i] = (v[0] + dt * a[0]) + dvx_of[mat[i]];
 		pvy[i] = (v[1] + dt * a[1]) + dvy_of[mat[i]];
 		if (three) pvz[i] = (v[2] + dt * a[2]) + dvz_of[mat[i]];
@@ -177,10 +144,90 @@ static float since(double* t)
 	return ms;
 }
 
+/* ---- The GPU (def.backend = PDL_BACKEND_CUDA, src/cuda_step.cu) ---------------------------- */
+
+/* What a CUDA world uses that the GPU step does not do (its step then runs on the CPU), or NULL. */
+static const char* off_the_gpu(const pdl_world* w)
+{
+	if (w->def.solver == PDL_SOLVER_SPH) return "the SPH solver runs on the CPU";
+	if (w->p.spring_partner) return "springs run on the CPU";
+	if (pdl_bodies_active(w)) return "rigid bodies run on the CPU";
+	if (w->ghost_fn || w->p.origin) return "a split world (ghosts) runs on the CPU";
+	return NULL;
+}
+
+/* One frame on the GPU; false (and the particles untouched) when it could not run there. */
+static bool step_on_gpu(pdl_world* w, pdl_profile* prof)
+{
+	const char* why_not = off_the_gpu(w);
+	if (why_not || !w->cuda) {
+		snprintf(w->backend_note, sizeof w->backend_note, "%s", why_not ? why_not : "no GPU state");
+		return false;
+	}
+	particles* p = &w->p;
+	const bool three = PDL_IS_3D(w);
+	pdl_cuda_frame f = {
+		.count = p->count,
+		.capacity = p->capacity,
+		.three = three,
+		.h = w->def.interaction_radius,
+		.dt = w->def.dt / (float)w->def.substeps, /* as the CPU step's */
+		.substeps = w->def.substeps,
+		.gravity = w->def.gravity,
+		.material_count = w->material_count,
+		.pair_weight = w->pair_weight,
+		.pair_sigma = w->pair_sigma,
+		.pair_beta = w->pair_beta,
+		.any_viscosity = w->any_viscosity,
+		.uniform_mass = w->uniform_mass,
+		.pointers = w->pointers,
+		.pointer_active = w->pointer_active,
+		.walls = w->boundaries,
+		.wall_count = w->boundary_count,
+		.x = p->x, .y = p->y, .z = p->z,
+		.vx = p->vx, .vy = p->vy, .vz = p->vz,
+		.density = p->density, .pressure = p->pressure,
+		.material = p->material,
+		.id = p->id,
+		.upload = w->p.revision != w->cuda_revision,
+	};
+	for (int m = 0; m < w->material_count; ++m) {
+		const pdl_material_def* d = &w->materials[m].def;
+		f.materials[m] = (pdl_cuda_material){d->gravity_scale, d->rest_density, d->stiffness, d->near_stiffness,
+		                                     d->wall_friction, d->wall_stickiness, d->stick_distance};
+	}
+	double start = pdl_now_ms();
+	char why[sizeof w->backend_note];
+	if (!pdl_cuda_step(w->cuda, &f, prof, why, (int)sizeof why)) {
+		snprintf(w->backend_note, sizeof w->backend_note, "%s", why);
+		*prof = (pdl_profile){0};
+		return false;
+	}
+	w->cuda_revision = w->p.revision; /* the host's copy is the GPU's again */
+	for (int sub = 0; sub < w->def.substeps; ++sub) { /* the clock as the CPU step keeps it */
+		w->steps++;
+		w->time += f.dt;
+	}
+	w->grid_stale = true;
+	w->backend_note[0] = 0;
+	prof->substeps = w->def.substeps;
+	prof->backend = PDL_BACKEND_CUDA;
+	prof->step = (float)(pdl_now_ms() - start);
+	return true;
+}
+
+const char* pdl_world_backend_note(const pdl_world* w) { return w ? w->backend_note : ""; }
+
 void pdl_world_step(pdl_world* w)
 {
 	if (!w) return;
 	pdl_profile prof = {0};
+	if (w->def.backend == PDL_BACKEND_CUDA && step_on_gpu(w, &prof)) {
+		w->profile = prof;
+		return;
+	}
+	w->grid_stale = false; /* the CPU step builds its grid */
+	w->p.revision++;        /* and changes the particles on the host */
 	if (w->def.solver == PDL_SOLVER_SPH) { /* Mueller 2003 SPH, src/sph.c */
 		pdl_sph_step(w, &prof);
 		w->profile = prof;

@@ -40,6 +40,7 @@ pdl_error_id pdl_validate_world_def(const pdl_world_def* d, pdl_error* err)
 	CHECK(d->max_particles >= 1 && d->max_particles <= (1 << 26), PDL_ERR_WORLD_MAX_PARTICLES,
 	      d->max_particles);
 	CHECK((unsigned)d->solver < PDL_SOLVER_KIND_COUNT, PDL_ERR_WORLD_SOLVER, (int)d->solver);
+	CHECK((unsigned)d->backend < PDL_BACKEND_COUNT, PDL_ERR_WORLD_BACKEND, (int)d->backend);
 	if (d->solver == PDL_SOLVER_SPH) return pdl_validate_sph_def(&d->sph, err);
 	return PDL_OK;
 }

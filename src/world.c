@@ -1,6 +1,7 @@
 /* The world: creation, defaults, materials, pointers, measurement. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "core.h"
+#include "cuda_step.h"
 #include "puddle/partition.h"
 
 #include <math.h>
@@ -99,6 +100,18 @@ static bool start_pool(pdl_world* w, int threads)
 	return true;
 }
 
+/* The GPU's state for a CUDA world, or PDL_ERR_WORLD_BACKEND with the reason there is none. */
+static bool start_cuda(pdl_world* w, pdl_error* err)
+{
+	char why[160];
+	w->cuda_revision = UINT64_MAX; /* copy the particles to the GPU at the next step */
+	if (w->cuda) return true;
+	if (!pdl_cuda_probe(why, (int)sizeof why)) return pdl_fail_text(err, PDL_ERR_WORLD_BACKEND, why), false;
+	w->cuda = pdl_cuda_create();
+	if (!w->cuda) return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN), false;
+	return true;
+}
+
 pdl_world* pdl_world_create(const pdl_world_def* def, pdl_error* err)
 {
 	if (pdl_validate_world_def(def, err)) return NULL;
@@ -106,6 +119,10 @@ pdl_world* pdl_world_create(const pdl_world_def* def, pdl_error* err)
 	if (!w) return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN), NULL;
 	w->def = *def;
 	w->loops = pdl_best_loops();
+	if (def->backend == PDL_BACKEND_CUDA && !start_cuda(w, err)) {
+		pdl_world_destroy(w);
+		return NULL;
+	}
 	if (!start_pool(w, def->threads) || !pdl_particles_reserve(w, 256)) {
 		pdl_world_destroy(w);
 		pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);
@@ -119,6 +136,7 @@ void pdl_world_destroy(pdl_world* w)
 {
 	if (!w) return;
 	pdl_pool_destroy(w->pool);
+	pdl_cuda_destroy(w->cuda);
 	pdl_particles_free(&w->p);
 	pdl_grid_free(&w->grid);
 	pdl_bodies_free(&w->bodies);
@@ -137,6 +155,7 @@ pdl_error_id pdl_world_set_def(pdl_world* w, const pdl_world_def* def, pdl_error
 		return pdl_fail(err, PDL_ERR_WORLD_DIMENSIONS, def->dimensions);
 	if (def->max_particles < w->p.count)
 		return pdl_fail(err, PDL_ERR_WORLD_MAX_PARTICLES, def->max_particles);
+	if (def->backend == PDL_BACKEND_CUDA && !start_cuda(w, err)) return err ? err->id : PDL_ERR_WORLD_BACKEND;
 	if (def->threads != w->def.threads && !start_pool(w, def->threads))
 		return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);
 	bool new_radius = def->interaction_radius != w->def.interaction_radius;
@@ -306,7 +325,11 @@ pdl_stats pdl_world_stats(const pdl_world* w)
 	if (mass > 0) s.centre_of_mass = (pdl_vec3){(float)(mx / mass), (float)(my / mass), (float)(mz / mass)};
 	/* neighbours within h, counted with the grid of the last step's predicted positions */
 	const pdl_grid* g = &w->grid;
-	if (p->count > 0 && g->inv_cell > 0 && w->steps > 0) {
+	s.device_bytes = w->cuda ? pdl_cuda_bytes(w->cuda) : 0;
+	if (w->grid_stale) { /* the last step ran on the GPU: its count, at the predicted positions */
+		float mean = 0;
+		if (pdl_cuda_mean_neighbours(w->cuda, p->count, &mean)) s.mean_neighbours = mean;
+	} else if (p->count > 0 && g->inv_cell > 0 && w->steps > 0) {
 		for (int i = 0; i < p->count; ++i) {
 			pdl_grid_runs runs;
 			pdl_grid_runs_around(g, p->x[i], p->y[i], three ? p->z[i] : 0, &runs);

@@ -61,6 +61,18 @@ int worlds_fill_box(pdl_world* w, int material, float cx, float cy, float hx, fl
 	return n;
 }
 
+int worlds_add_triangle(pdl_world* w, float x, float y)
+{
+	pdl_boundary_def tri = pdl_default_boundary_def();
+	tri.kind = PDL_BOUNDARY_POLYGON;
+	tri.position = (pdl_vec3){x, y};
+	tri.vertex_count = 3;
+	tri.vertices[0] = (pdl_vec2){-3, 0};
+	tri.vertices[1] = (pdl_vec2){3, 0};
+	tri.vertices[2] = (pdl_vec2){0, 2};
+	return pdl_world_add_boundary(w, &tri, NULL);
+}
+
 pdl_world* worlds_dam_break(int threads)
 {
 	pdl_world* w = worlds_create(threads, NULL);
@@ -87,14 +99,7 @@ pdl_world* worlds_dam_break(int threads)
 	box.half_extents = (pdl_vec3){1.5f, 3};
 	box.angle = 0.3f;
 	pdl_world_add_boundary(w, &box, NULL);
-	pdl_boundary_def tri = pdl_default_boundary_def();
-	tri.kind = PDL_BOUNDARY_POLYGON;
-	tri.position = (pdl_vec3){8, 0};
-	tri.vertex_count = 3;
-	tri.vertices[0] = (pdl_vec2){-3, 0};
-	tri.vertices[1] = (pdl_vec2){3, 0};
-	tri.vertices[2] = (pdl_vec2){0, 2};
-	pdl_world_add_boundary(w, &tri, NULL);
+	worlds_add_triangle(w, 8, 0);
 	pdl_pointer ptr = pdl_default_pointer();
 	ptr.position = (pdl_vec3){-10, -10};
 	ptr.velocity = (pdl_vec3){20, 0};

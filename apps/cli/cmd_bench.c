@@ -20,14 +20,19 @@ static const char usage[] =
 	"Times pdl_world_step() on each scene (default: every scenes/*.json) for each particle count\n"
 	"and thread count, and prints one CSV row per combination:\n"
 	"  scene,particles,threads,steps,median_ms_per_step,steps_per_s,particle_steps_per_s,\n"
-	"  mean_neighbours,bytes_per_particle,valid\n"
+	"  mean_neighbours,bytes_per_particle,valid,backend,device_bytes_per_particle\n"
 	"bytes_per_particle is the memory the world holds from the allocator after running (heap\n"
-	"growth from before it was built), divided by the particle count; valid is 1 when no particle was lost and none is NaN.\n"
+	"growth from before it was built), divided by the particle count; valid is 1 when no particle was lost and none is NaN;\n"
+	"backend is where the last step ran (cpu or cuda) and device_bytes_per_particle what the world\n"
+	"holds in the GPU's memory (0 on the CPU). A CUDA row's threads are the CPU threads it would\n"
+	"fall back to; its times include copying the particles to the GPU and back every step.\n"
 	"\n"
 	"Options:\n"
 	"  --particles N,...  rescale each scene (tank, fills, emitters, strokes; h kept) to about N\n"
 	"                     particles (default: the scene as it is)\n"
 	"  --threads N,...    thread counts (default: 1 and the core count)\n"
+	"  --backend B,...    cpu, cuda: run each row on these (default: the scene's solver.backend)\n"
+	"  --substeps N       solver steps per timed step (default: the scene's world.substeps)\n"
 	"  --steps N          timed steps per row (default 100)\n"
 	"  --warmup N         untimed steps before (default 20)\n"
 	"  --csv FILE         also write the rows to FILE\n"
@@ -36,15 +41,17 @@ static const char usage[] =
 	"                     NAME-without-bodies); with bodies and without, the rows give their cost\n"
 	"  --stages           add the mean ms per step of each stage of the step (pdl_profile):\n"
 	"                     forces_ms,predict_ms,springs_ms,density_ms,relax_ms,boundaries_ms,\n"
-	"                     velocity_ms,bodies_ms\n"
+	"                     velocity_ms,bodies_ms,transfer_ms (CUDA: the GPU's own times, and the\n"
+	"                     copying to the GPU and back)\n"
 	"  -h, --help         this help\n"
 	"\n"
 	"Example:\n"
 	"  puddle bench scenes/dam-break.json --particles 5000,20000 --threads 1,2 --csv out/bench.csv\n";
 
 static const char header[] = "scene,particles,threads,steps,median_ms_per_step,steps_per_s,particle_steps_per_s,"
-                             "mean_neighbours,bytes_per_particle,valid\n";
-static const char stage_header[] = ",forces_ms,predict_ms,springs_ms,density_ms,relax_ms,boundaries_ms,velocity_ms,bodies_ms";
+                             "mean_neighbours,bytes_per_particle,valid,backend,device_bytes_per_particle\n";
+static const char stage_header[] = ",forces_ms,predict_ms,springs_ms,density_ms,relax_ms,boundaries_ms,velocity_ms,bodies_ms,transfer_ms";
+static const char* const backend_names[] = {"cpu", "cuda"}; /* pdl_backend order */
 
 
 /* Bytes the process holds from the allocator (glibc: in-use heap plus mmapped blocks), so the
@@ -77,8 +84,9 @@ static int compare_double(const void* a, const void* b)
 typedef struct bench_row {
 	int particles, threads;
 	long long steps;
-	double median_ms, mean_neighbours, bytes_per_particle;
+	double median_ms, mean_neighbours, bytes_per_particle, device_bytes_per_particle;
 	bool valid;
+	pdl_backend backend; /* where the last step ran */
 	pdl_profile mean_stages; /* mean ms per step of each stage over the timed steps */
 } bench_row;
 
@@ -93,13 +101,16 @@ static void remove_bodies(pdl_world* w)
 		for (int k = 0; k < n && k < 64; ++k) removed = pdl_world_remove_body(w, ids[k], NULL) == PDL_OK && removed;
 }
 
-static bool bench_one(const pdl_scene* base, double particles, int threads, long long steps, long long warmup,
-                      bool without_bodies, bench_row* row)
+/* backend, substeps: -1 keeps the scene's */
+static bool bench_one(const pdl_scene* base, double particles, int threads, int backend, int substeps,
+                      long long steps, long long warmup, bool without_bodies, bench_row* row)
 {
 	pdl_scene* s = pdl_scene_clone(base);
 	if (!s) return false;
 	if (particles > 0) pdl_scene_scale_to_particles(s, particles);
 	s->world.threads = threads;
+	if (backend >= 0) s->world.backend = (pdl_backend)backend;
+	if (substeps > 0) s->world.substeps = substeps;
 	long before = held_bytes();
 	pdl_scene_error err;
 	pdl_world* w = pdl_scene_build_world(s, &err);
@@ -132,6 +143,7 @@ static bool bench_one(const pdl_scene* base, double particles, int threads, long
 		sum.boundaries += p.boundaries;
 		sum.velocity += p.velocity;
 		sum.bodies += p.bodies;
+		sum.transfer += p.transfer;
 	}
 	if (ok) {
 		qsort(ms, (size_t)steps, sizeof *ms, compare_double);
@@ -144,11 +156,14 @@ static bool bench_one(const pdl_scene* base, double particles, int threads, long
 		long grown = held_bytes() - before;
 		row->bytes_per_particle = st.particles > 0 && grown > 0 ? (double)grown / st.particles : 0;
 		row->valid = st.non_finite == 0 && cli_lost_particles(s, w) == 0;
+		row->backend = pdl_world_profile(w).backend;
+		row->device_bytes_per_particle = st.particles > 0 ? (double)st.device_bytes / st.particles : 0;
 		float n = (float)steps;
 		row->mean_stages = (pdl_profile){.forces = sum.forces / n, .predict = sum.predict / n,
 		                                 .springs = sum.springs / n, .density = sum.density / n,
 		                                 .relax = sum.relax / n, .boundaries = sum.boundaries / n,
-		                                 .velocity = sum.velocity / n, .bodies = sum.bodies / n};
+		                                 .velocity = sum.velocity / n, .bodies = sum.bodies / n,
+		                                 .transfer = sum.transfer / n};
 	}
 	free(ms);
 	pdl_world_destroy(w);
@@ -156,12 +171,34 @@ static bool bench_one(const pdl_scene* base, double particles, int threads, long
 	return ok;
 }
 
+/* "cpu,cuda" into pdl_backend values; false with a message naming the bad one. */
+static bool parse_backends(const char* v, int* out, int* count)
+{
+	*count = 0;
+	const char* at = v;
+	while (*at) {
+		size_t len = strcspn(at, ",");
+		int found = -1;
+		for (int b = 0; b < PDL_BACKEND_COUNT; ++b)
+			if (strlen(backend_names[b]) == len && strncmp(at, backend_names[b], len) == 0) found = b;
+		if (found < 0 || *count >= PDL_BACKEND_COUNT) {
+			fprintf(stderr, "puddle bench: --backend: %s: each must be cpu or cuda, once\n", v);
+			return false;
+		}
+		out[(*count)++] = found;
+		at += len;
+		if (*at == ',') ++at;
+	}
+	if (*count == 0) fprintf(stderr, "puddle bench: --backend: give cpu, cuda or both\n");
+	return *count > 0;
+}
+
 int cmd_bench(int argc, char** argv)
 {
-	static const char* const known[] = {"--particles", "--threads", "--steps", "--warmup", "--csv", "--stages", "--without-bodies", "--help"};
+	static const char* const known[] = {"--particles", "--threads", "--backend", "--substeps", "--steps", "--warmup", "--csv", "--stages", "--without-bodies", "--help"};
 	bool stages = false, without_bodies = false;
-	long long particles[32] = {0}, threads[32] = {0}, steps = 100, warmup = 20;
-	int particle_count = 0, thread_count = 0, scene_count = 0;
+	long long particles[32] = {0}, threads[32] = {0}, steps = 100, warmup = 20, substeps = -1;
+	int particle_count = 0, thread_count = 0, scene_count = 0, backends[PDL_BACKEND_COUNT], backend_count = 0;
 	const char* csv_path = NULL;
 	char** scenes = calloc((size_t)argc + 1, sizeof *scenes);
 	if (!scenes) return EXIT_FAILED;
@@ -179,6 +216,10 @@ int cmd_bench(int argc, char** argv)
 		} else if (strcmp(a, "--threads") == 0) {
 			ok = (v = cli_option_value("bench", argc, argv, &i)) &&
 			     cli_parse_int_list("bench", a, v, 0, 256, threads, 32, &thread_count);
+		} else if (strcmp(a, "--backend") == 0) {
+			ok = (v = cli_option_value("bench", argc, argv, &i)) && parse_backends(v, backends, &backend_count);
+		} else if (strcmp(a, "--substeps") == 0) {
+			ok = (v = cli_option_value("bench", argc, argv, &i)) && cli_parse_int("bench", a, v, 1, 64, &substeps);
 		} else if (strcmp(a, "--steps") == 0) {
 			ok = (v = cli_option_value("bench", argc, argv, &i)) && cli_parse_int("bench", a, v, 1, 1000000, &steps);
 		} else if (strcmp(a, "--warmup") == 0) {
@@ -217,6 +258,7 @@ int cmd_bench(int argc, char** argv)
 		if (cores > 1) threads[thread_count++] = cores;
 	}
 	if (particle_count == 0) particles[particle_count++] = 0; /* 0: the scene as it is */
+	if (backend_count == 0) backends[backend_count++] = -1; /* the scene's */
 
 	/* load every scene first: a typo in the last one should not cost the whole run */
 	pdl_scene** loaded = calloc((size_t)scene_count, sizeof *loaded);
@@ -241,22 +283,25 @@ int cmd_bench(int argc, char** argv)
 	}
 	for (int i = 0; exit_code == EXIT_OK && i < scene_count; ++i)
 		for (int p = 0; exit_code == EXIT_OK && p < particle_count; ++p)
+			for (int b = 0; exit_code == EXIT_OK && b < backend_count; ++b)
 			for (int t = 0; exit_code == EXIT_OK && t < thread_count; ++t) {
 				bench_row row;
-				if (!bench_one(loaded[i], (double)particles[p], (int)threads[t], steps, warmup, without_bodies, &row)) {
+				if (!bench_one(loaded[i], (double)particles[p], (int)threads[t], backends[b], (int)substeps, steps,
+				               warmup, without_bodies, &row)) {
 					exit_code = EXIT_FAILED;
 					break;
 				}
 				double sps = row.median_ms > 0 ? 1000.0 / row.median_ms : 0;
 				char line[512];
-				int len = snprintf(line, sizeof line, "%s%s,%d,%d,%lld,%.4f,%.2f,%.0f,%.2f,%.0f,%d", loaded[i]->name,
+				int len = snprintf(line, sizeof line, "%s%s,%d,%d,%lld,%.4f,%.2f,%.0f,%.2f,%.0f,%d,%s,%.0f", loaded[i]->name,
 				                   without_bodies ? "-without-bodies" : "", row.particles, row.threads, row.steps, row.median_ms, sps, sps * row.particles,
-				                   row.mean_neighbours, row.bytes_per_particle, row.valid ? 1 : 0);
+				                   row.mean_neighbours, row.bytes_per_particle, row.valid ? 1 : 0,
+				                   backend_names[row.backend], row.device_bytes_per_particle);
 				const pdl_profile* m = &row.mean_stages;
 				if (stages && len > 0 && len < (int)sizeof line)
-					len += snprintf(line + len, sizeof line - (size_t)len, ",%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f",
+					len += snprintf(line + len, sizeof line - (size_t)len, ",%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f",
 					                m->forces, m->predict, m->springs, m->density, m->relax, m->boundaries,
-					                m->velocity, m->bodies);
+					                m->velocity, m->bodies, m->transfer);
 				if (len > 0 && len < (int)sizeof line - 1) strcat(line, "\n");
 				fputs(line, stdout);
 				fflush(stdout);

@@ -59,6 +59,7 @@ typedef struct pdl_quat {
 	X(PDL_ERR_WORLD_MAX_PARTICLES, "world", "max_particles", "must be in [1, 67108864]")        \
 	X(PDL_ERR_WORLD_DIMENSIONS, "world", "dimensions", "must be 2 or 3 and cannot change")   \
 	X(PDL_ERR_WORLD_SOLVER, "world", "solver", "must be PDL_SOLVER_CLAVET or PDL_SOLVER_SPH")   \
+	X(PDL_ERR_WORLD_BACKEND, "world", "backend", "must be PDL_BACKEND_CPU, or PDL_BACKEND_CUDA where the build has CUDA and the machine a GPU") \
 	X(PDL_ERR_SPH_SPEED_OF_SOUND, "world.sph", "speed_of_sound", "must be finite and > 0")     \
 	X(PDL_ERR_SPH_EOS, "world.sph", "eos", "must be PDL_SPH_EOS_TAIT or PDL_SPH_EOS_LINEAR")    \
 	X(PDL_ERR_SPH_GAMMA, "world.sph", "gamma", "must be in [1, 10]")                            \

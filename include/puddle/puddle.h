@@ -39,6 +39,10 @@ void pdl_world_destroy(pdl_world* world);
  * def.solver = PDL_SOLVER_SPH the frame takes as many SPH substeps as the CFL rule of def.sph
  * asks for, at least def.substeps (src/sph.c); pdl_world_profile().substeps says how many. */
 void pdl_world_step(pdl_world* world);
+/** Why the last pdl_world_step() of a world with def.backend = PDL_BACKEND_CUDA ran on the CPU
+ * (what it uses that the GPU step does not do, or the CUDA error), or "" when it ran on the GPU
+ * (and for CPU worlds). pdl_world_profile().backend says where it ran. */
+const char* pdl_world_backend_note(const pdl_world* world);
 
 pdl_world_def pdl_world_get_def(const pdl_world* world);
 /** Changes h, dt, substeps, gravity, threads or max_particles between steps. On error nothing

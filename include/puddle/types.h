@@ -32,6 +32,22 @@ typedef enum pdl_solver_kind {
 	PDL_SOLVER_KIND_COUNT
 } pdl_solver_kind;
 
+/** Where a world's step runs. Every backend takes the same worlds, scenes, exports and snapshots;
+ * their results agree within rounding (each is deterministic on its own, run after run). */
+typedef enum pdl_backend {
+	/** The processor's cores (def.threads of them), bitwise the same for any thread count. The
+	 * default. */
+	PDL_BACKEND_CPU = 0,
+	/** An NVIDIA GPU through CUDA (src/cuda_step.cu), in a build made with PUDDLE_CUDA: the Clavet
+	 * solver's stages (forces and pointers, prediction, the neighbour grid, densities, viscosity,
+	 * relaxation, walls and obstacles, velocity), 2D and 3D. Creating such a world fails with
+	 * PDL_ERR_WORLD_BACKEND where the build has no CUDA or the machine no GPU. A step of a world
+	 * that uses what the GPU step does not (springs, bodies, the SPH solver, ghosts) runs on the
+	 * CPU; pdl_world_profile's `backend` says where each step ran. */
+	PDL_BACKEND_CUDA,
+	PDL_BACKEND_COUNT
+} pdl_backend;
+
 /** The SPH equation of state: pressure from density. */
 typedef enum pdl_sph_eos {
 	/** Tait (Monaghan 1994, Becker & Teschner 2007): p = B ((rho/rho0)^gamma - 1),
@@ -131,6 +147,8 @@ typedef struct pdl_world_def {
 	pdl_solver_kind solver;
 	/** SPH settings, used when solver is PDL_SOLVER_SPH. */
 	pdl_sph_def sph;
+	/** Where the step runs. Default PDL_BACKEND_CPU. */
+	pdl_backend backend;
 } pdl_world_def;
 
 /** A kind of fluid. Every particle has one; up to PDL_MAX_MATERIALS per world. */
@@ -411,6 +429,11 @@ typedef struct pdl_profile {
 	 * their pressure, viscosity and surface tension forces and the integration under relax,
 	 * their grid under predict.) */
 	int substeps;
+	/** Where the last pdl_world_step() ran (world.backend, or the CPU where a CUDA world used
+	 * something the GPU step does not do). On the GPU the stages' times are the GPU's own
+	 * (CUDA events) and `transfer` is the copying of the particles to the GPU and back. */
+	pdl_backend backend;
+	float transfer; /**< CUDA: copying particles between the host and the GPU, ms */
 } pdl_profile;
 
 /** Summary numbers of the current state. */
@@ -429,6 +452,8 @@ typedef struct pdl_stats {
 	int non_finite;            /**< particles with a NaN or infinite position or velocity */
 	pdl_vec3 momentum;         /**< sum of mass * velocity */
 	pdl_vec3 centre_of_mass;
+	/** Bytes the world holds in its GPU's memory (PDL_BACKEND_CUDA; 0 on the CPU). */
+	long long device_bytes;
 } pdl_stats;
 
 /** A world with default settings: h = 1, dt = 1/60, one substep, gravity (0, -10). */

@@ -406,6 +406,8 @@ static bool check_with_engine(parser* p)
 	pdl_scene* s = p->scene;
 	pdl_world_def wd = s->world;
 	wd.threads = 1;
+	/* parsing needs no GPU: the backend is checked when the world is built (scene_world.c) */
+	wd.backend = PDL_BACKEND_CPU;
 	pdl_error e;
 	pdl_world* w = pdl_world_create(&wd, &e);
 	if (!w) {

@@ -38,12 +38,15 @@ const scene_object pdl_schema_bounds = {"bounds", bounds_fields, COUNT(bounds_fi
 /* "kind" is the solver object's shape: optional (default "clavet"), and the SPH keys are used
  * only with "sph". In pdl_solver_kind order. */
 static const char* const solver_kinds[] = {"clavet", "sph"};
+/* In pdl_backend order. */
+static const char* const backend_names[] = {"cpu", "cuda"};
 static const char* const sph_eos_names[] = {"tait", "linear"};
 static const char* const sph_pressure_kernels[] = {"poly6", "spiky"};
 enum { K_CLAVET = 1u << 0, K_SPH = 1u << 1 };
 static const scene_field solver_fields[] = {
 	ENUM("kind", pdl_scene, world.solver, solver_kinds, PDL_SOLVER_CLAVET, 0),
 	NUM("interaction_radius", FT_FLOAT, pdl_scene, world.interaction_radius, 0, INF, FR_LO_OPEN),
+	ENUM("backend", pdl_scene, world.backend, backend_names, PDL_BACKEND_CPU, 0),
 	NUM("threads", FT_INT, pdl_scene, world.threads, 0, 256, 0),
 	NUM("max_particles", FT_INT, pdl_scene, world.max_particles, 1, 67108864, 0),
 	SHAPED("speed_of_sound", FT_FLOAT, pdl_scene, world.sph.speed_of_sound, 0, INF, FR_LO_OPEN, K_SPH),

@@ -99,7 +99,7 @@ pdl_world* pdl_scene_build_world(const pdl_scene* s, pdl_scene_error* err)
 	char path[64];
 	if (!s) return NULL;
 	pdl_world* w = pdl_world_create(&s->world, &e);
-	if (!w) return world_error(err, s, "world", &e), NULL;
+	if (!w) return world_error(err, s, e.id == PDL_ERR_WORLD_BACKEND ? "solver.backend" : "world", &e), NULL;
 	for (int i = 0; i < s->material_count; ++i)
 		if (pdl_world_add_material(w, &s->materials[i].def, &e) < 0) {
 			snprintf(path, sizeof path, "materials[%d]", i);
