@@ -14,7 +14,6 @@
 #include <stddef.h>
 
 #define PDL_K PDL_MAX_SPRINGS_PER_PARTICLE
-#define PDL_SPH_WALL_TABLE 64
 #define PDL_CONTAIN_BODIES 4
 
 /* Whether a world is 3D (its particles have z). */
@@ -212,6 +211,7 @@ struct pdl_world {
 	 * why the last step ran on the CPU although def.backend is CUDA ("" when it did not). */
 	struct pdl_cuda* cuda;
 	uint64_t cuda_revision; /* p.revision the GPU's copy of the particles is of */
+	float cuda_fastest;     /* the largest squared speed the last GPU frame left (SPH's CFL) */
 	bool grid_stale;
 	char backend_note[160];
 	pdl_ghost_fn* ghost_fn; /* called at the Clavet step's ghost stages (ghosts.c) */
@@ -393,6 +393,10 @@ int pdl_sph_substeps_for(const pdl_world* w, float v2max);
 /* One pdl_world_step() of an SPH world: CFL substeps, each forces, grid, density, forces and
  * symplectic Euler, boundaries, velocity. Fills *prof. */
 void pdl_sph_step(pdl_world* w, pdl_profile* prof);
+/* The wall tables, once (a world's first SPH step; the CUDA step reads them too). */
+void pdl_sph_prepare(pdl_world* w);
+/* XSPH's share for a substep of dt seconds: world.sph.xsph per 1/60 s. */
+float pdl_sph_xsph_share(const pdl_world* w, float dt);
 /* A wall's share of an SPH particle's density and of its pressure force, per unit rest density,
  * at distance t h from it (the Poly6 kernel integrated over the half-space behind the wall;
  * sph.c builds the tables on a world's first SPH step). Bodies use them too (body_step.c). */

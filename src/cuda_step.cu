@@ -46,6 +46,10 @@ __constant__ float c_pair_sigma[PDL_MAX_MATERIALS * PDL_MAX_MATERIALS];
 __constant__ float c_pair_beta[PDL_MAX_MATERIALS * PDL_MAX_MATERIALS];
 __constant__ pdl_pointer c_pointer[PDL_MAX_POINTERS];
 __constant__ int c_pointer_active[PDL_MAX_POINTERS];
+/* SPH: each material's mass and rest density, the walls' tables, the equation of state */
+__constant__ float c_mass[PDL_MAX_MATERIALS], c_sph_rest[PDL_MAX_MATERIALS];
+__constant__ float c_wall_density[PDL_SPH_WALL_TABLE + 1], c_wall_force[PDL_SPH_WALL_TABLE + 1];
+__constant__ pdl_sph_def c_sph;
 
 /* The particle arrays on the GPU: the live ones, and spares of the same size that a gather
  * writes into before the pointers swap. */
@@ -91,6 +95,7 @@ struct pdl_cuda {
 	boundary* walls;
 	int wall_capacity;
 	unsigned long long* neighbours; /* pairs within h counted in the last density pass */
+	unsigned int* fastest;          /* the largest squared speed, as float bits (>= 0: ordered) */
 	cudaEvent_t events[8];
 	bool events_made;
 	/* the host arrays page-locked for the copies (pin) */
@@ -188,7 +193,7 @@ extern "C" void pdl_cuda_destroy(pdl_cuda* c)
 	free_particles(&c->spare);
 	cudaFree(c->key), cudaFree(c->key_sorted), cudaFree(c->slot), cudaFree(c->slot_sorted);
 	cudaFree(c->cell_start), cudaFree(c->cell_end), cudaFree(c->sort_temp), cudaFree(c->bounds);
-	cudaFree(c->walls), cudaFree(c->neighbours);
+	cudaFree(c->walls), cudaFree(c->neighbours), cudaFree(c->fastest);
 	if (c->events_made)
 		for (int k = 0; k < 8; ++k) cudaEventDestroy(c->events[k]);
 	free(c);
@@ -213,6 +218,7 @@ static bool reserve(pdl_cuda* c, int n, bool three, char* why, int size)
 		c->events_made = true;
 		CUDA_TRY(cudaMalloc(&c->bounds, 6 * sizeof(unsigned int)));
 		CUDA_TRY(cudaMalloc(&c->neighbours, sizeof(unsigned long long)));
+		CUDA_TRY(cudaMalloc(&c->fastest, sizeof(unsigned int)));
 	}
 	if (n <= c->capacity && three == c->three) return true;
 	int cap = n + n / 2 > 1024 ? n + n / 2 : 1024;
@@ -567,6 +573,188 @@ __global__ void velocity_kernel(particles_dev p, int n, float dt)
 		p.f[F_VX + axis][i] = (p.f[F_X + axis][i] - p.f[F_XP + axis][i]) * inv_dt;
 }
 
+/* ---- SPH (sph.c): density, surface normals, internal forces ---------------------------------
+ *
+ * The same passes as sph.c's, term for term (its comments give the equations); each a gather. */
+
+typedef struct sph_consts {
+	pdl_kernels k;
+	float dt, nu, gamma_st, eps; /* substep, viscosity, surface tension, XSPH share */
+	bool spiky, tension;
+} sph_consts;
+
+/* 3. rho_i = poly6 sum_j m_j (h^2 - r^2)^3, i itself included, + the walls; p_i = EOS, >= 0. */
+template <bool THREE, bool HASHED>
+__device__ static inline int sph_density_of(particles_dev p, int i, const grid_dev& g, const sph_consts& s,
+                                            const boundary* walls, int wall_count)
+{
+	const float *px = p.f[F_X], *py = p.f[F_Y], *pz = p.f[F_Z];
+	const float xi = px[i], yi = py[i], zi = THREE ? pz[i] : 0, h = s.k.h, h2 = s.k.h2, inv_h = 1.0f / h;
+	float sum = 0;
+	int count = 0;
+	for_neighbour_candidates<THREE, HASHED>(g, xi, yi, zi, [&](int j) {
+		float dx = px[j] - xi, dy = py[j] - yi, dz = THREE ? pz[j] - zi : 0;
+		float r2 = dx * dx + dy * dy + dz * dz;
+		if (!(r2 < h2)) return;
+		float d = h2 - r2;
+		sum += c_mass[p.material[j]] * (d * d * d);
+		count += j != i;
+	});
+	float rho0 = c_sph_rest[p.material[i]], rho = s.k.poly6 * sum;
+	pdl_sph_wall_contact contacts[PDL_SPH_MAX_CONTACTS];
+	const float at[3] = {xi, yi, zi};
+	int nw = pdl_sph_wall_contacts(walls, wall_count, at, h, THREE, contacts);
+	for (int c = 0; c < nw; ++c) rho += rho0 * pdl_sph_table_at(c_wall_density, contacts[c].d * inv_h);
+	float pressure = pdl_sph_pressure(&c_sph, rho, rho0);
+	p.f[F_DENSITY][i] = rho;
+	p.f[F_PRESSURE][i] = pressure > 0 ? pressure : 0; /* no tensile pull (sph.c) */
+	return count;
+}
+
+template <bool THREE, bool HASHED>
+__global__ void sph_density_kernel(particles_dev p, int n, grid_dev g, sph_consts s, const boundary* walls,
+                                   int wall_count, unsigned long long* neighbours)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	int count = i < n ? sph_density_of<THREE, HASHED>(p, i, g, s, walls, wall_count) : 0;
+	if (!neighbours) return;
+	typedef cub::BlockReduce<int, BLOCK> reduce;
+	__shared__ typename reduce::TempStorage temp;
+	int total = reduce(temp).Sum(count);
+	if (threadIdx.x == 0) atomicAdd(neighbours, (unsigned long long)total);
+}
+
+/* 4. n_i = h sum_j m_j / rho_j grad W_poly6 (Akinci 2013 eq. 5), into the DV arrays. */
+template <bool THREE, bool HASHED>
+__global__ void sph_normals_kernel(particles_dev p, int n, grid_dev g, sph_consts s)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n) return;
+	const float *px = p.f[F_X], *py = p.f[F_Y], *pz = p.f[F_Z], *rho = p.f[F_DENSITY];
+	const float xi = px[i], yi = py[i], zi = THREE ? pz[i] : 0, h2 = s.k.h2, grad = -s.k.poly6_grad;
+	float nx = 0, ny = 0, nz = 0;
+	for_neighbour_candidates<THREE, HASHED>(g, xi, yi, zi, [&](int j) {
+		if (j == i) return;
+		float dx = xi - px[j], dy = yi - py[j], dz = THREE ? zi - pz[j] : 0;
+		float r2 = dx * dx + dy * dy + dz * dz;
+		if (!(r2 < h2)) return;
+		float d = h2 - r2, sc = (c_mass[p.material[j]] / rho[j]) * (grad * (d * d));
+		nx += sc * dx;
+		ny += sc * dy;
+		if (THREE) nz += sc * dz;
+	});
+	p.f[F_DVX][i] = s.k.h * nx;
+	p.f[F_DVY][i] = s.k.h * ny;
+	if (THREE) p.f[F_DVZ][i] = s.k.h * nz;
+}
+
+/* 5. Pressure, viscosity, surface tension and XSPH, the walls' push and friction, then
+ * symplectic Euler: v' = v + dt a (+ XSPH), x_prev = x, x' = x + dt v' (into the spares). */
+template <bool THREE, bool HASHED>
+__global__ void sph_internal_kernel(particles_dev p, particles_dev out, int n, grid_dev g, sph_consts s,
+                                    const boundary* walls, int wall_count)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n) return;
+	const float *px = p.f[F_X], *py = p.f[F_Y], *pz = p.f[F_Z], *pvx = p.f[F_VX], *pvy = p.f[F_VY], *pvz = p.f[F_VZ];
+	const float *rho = p.f[F_DENSITY], *pressure = p.f[F_PRESSURE];
+	const float *nxs = p.f[F_DVX], *nys = p.f[F_DVY], *nzs = p.f[F_DVZ];
+	const pdl_kernels& k = s.k;
+	const float h = k.h, h2 = k.h2, inv_h = 1.0f / h, inv_h2 = 1.0f / k.h2, dt = s.dt;
+	const float h6_64 = k.h2 * k.h2 * k.h2 / 64.0f, half_h = 0.5f * h;
+	const float grad_c = s.spiky ? k.spiky_grad : k.poly6_grad;
+	const float xi = px[i], yi = py[i], zi = THREE ? pz[i] : 0;
+	const float vxi = pvx[i], vyi = pvy[i], vzi = THREE ? pvz[i] : 0, rhoi = rho[i];
+	const int mi = p.material[i];
+	const float pi_term = pressure[i] / (rhoi * rhoi), rho0i = c_sph_rest[mi];
+	const float nxi = s.tension ? nxs[i] : 0, nyi = s.tension ? nys[i] : 0, nzi = s.tension && THREE ? nzs[i] : 0;
+	const uint32_t id_i = p.id[i];
+	float ax = 0, ay = 0, az = 0, lapx = 0, lapy = 0, lapz = 0, smx = 0, smy = 0, smz = 0;
+	float same_place[3] = {0, 0, 0};
+	for_neighbour_candidates<THREE, HASHED>(g, xi, yi, zi, [&](int j) {
+		if (j == i) return;
+		float dx = xi - px[j], dy = yi - py[j], dz = THREE ? zi - pz[j] : 0;
+		float r2 = dx * dx + dy * dy + dz * dz;
+		if (!(r2 < h2)) return;
+		float dist = sqrtf(r2), hr = h - dist, d = h2 - r2, rhoj = rho[j];
+		int mj_index = p.material[j];
+		float mj = c_mass[mj_index], sym = (2.0f * mj) / (rhoi + rhoj);
+		float grad = s.spiky ? grad_c * (hr * hr) : grad_c * ((d * d) * dist);
+		float fp = (mj * (pi_term + pressure[j] / (rhoj * rhoj))) * grad;
+		float coh = 0;
+		if (s.tension) { /* Akinci's spline, the inner branch below h / 2 */
+			float a = hr * dist, s3 = (a * a) * a;
+			float spline = dist < half_h ? 2.0f * s3 - h6_64 : s3;
+			coh = sym * (k.cohesion * spline);
+		}
+		float along = fp - s.gamma_st * coh;
+		if (r2 > 0) {
+			float scale = along / dist;
+			ax += scale * dx;
+			ay += scale * dy;
+			if (THREE) az += scale * dz;
+		} else { /* the pair's fixed direction from i to j (hd.h) */
+			pdl_vec3 u = pdl_coincident_direction(id_i, p.id[j], THREE);
+			same_place[0] -= along * u.x;
+			same_place[1] -= along * u.y;
+			if (THREE) same_place[2] -= along * u.z;
+		}
+		float dvx = pvx[j] - vxi, dvy = pvy[j] - vyi, dvz = THREE ? pvz[j] - vzi : 0;
+		float lv = sym * (k.viscosity_lap * hr), ws = sym * (k.poly6 * ((d * d) * d));
+		lapx += lv * dvx;
+		lapy += lv * dvy;
+		smx += ws * dvx;
+		smy += ws * dvy;
+		if (THREE) {
+			lapz += lv * dvz;
+			smz += ws * dvz;
+		}
+		if (s.tension) {
+			float curv = ((rho0i + c_sph_rest[mj_index]) / (rhoi + rhoj)) * (sym * inv_h2);
+			ax -= s.gamma_st * (curv * (nxi - nxs[j]));
+			ay -= s.gamma_st * (curv * (nyi - nys[j]));
+			if (THREE) az -= s.gamma_st * (curv * (nzi - nzs[j]));
+		}
+	});
+	float f[3] = {ax + same_place[0] + s.nu * lapx, ay + same_place[1] + s.nu * lapy,
+	              THREE ? az + same_place[2] + s.nu * lapz : 0};
+	pdl_sph_wall_contact contacts[PDL_SPH_MAX_CONTACTS];
+	const float at[3] = {xi, yi, zi};
+	int nw = pdl_sph_wall_contacts(walls, wall_count, at, h, THREE, contacts);
+	float push[PDL_SPH_MAX_CONTACTS];
+	for (int c = 0; c < nw; ++c) {
+		push[c] = pi_term * rho0i * pdl_sph_table_at(c_wall_force, contacts[c].d * inv_h) * inv_h;
+		for (int e = 0; e < 3; ++e) f[e] += push[c] * contacts[c].n[e];
+	}
+	float v[3] = {vxi + dt * f[0] + s.eps * smx, vyi + dt * f[1] + s.eps * smy,
+	              THREE ? vzi + dt * f[2] + s.eps * smz : 0};
+	pdl_sph_wall_friction(v, contacts, push, nw, walls, c_material[mi].wall_friction, dt, THREE);
+	const float x[3] = {xi, yi, zi};
+	for (int axis = 0; axis < (THREE ? 3 : 2); ++axis) {
+		out.f[F_VX + axis][i] = v[axis];
+		p.f[F_XP + axis][i] = x[axis];
+		out.f[F_X + axis][i] = x[axis] + dt * v[axis];
+	}
+}
+
+/* The largest squared speed (SPH's next CFL step): floats >= 0 order as their bits; NaN counts
+ * as 0, as the host's loop skips it. */
+template <bool THREE>
+__global__ void fastest_kernel(particles_dev p, int n, unsigned int* fastest)
+{
+	typedef cub::BlockReduce<float, BLOCK> reduce;
+	__shared__ typename reduce::TempStorage temp;
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	float v2 = 0;
+	if (i < n) {
+		float vx = p.f[F_VX][i], vy = p.f[F_VY][i], vz = THREE ? p.f[F_VZ][i] : 0;
+		v2 = vx * vx + vy * vy + (THREE ? vz * vz : 0);
+		if (!(v2 > 0)) v2 = 0;
+	}
+	float top = reduce(temp).Reduce(v2, cuda::maximum<float>{});
+	if (threadIdx.x == 0) atomicMax(fastest, __float_as_uint(top));
+}
+
 /* ---- The step ----------------------------------------------------------------------------- */
 
 /* Sorts the particles into cells of size h: bounding box, keys, radix sort, gather, ranges. */
@@ -632,6 +820,22 @@ static float elapsed(pdl_cuda* c, int from, int to)
 	return ms;
 }
 
+/* After a substep's kernels (events 0 to 6 recorded between its stages): waits for them and
+ * adds each stage's GPU time to the profile. */
+static bool book_substep(pdl_cuda* c, pdl_profile* prof, char* why, int size)
+{
+	cudaEventRecord(c->events[6]);
+	CUDA_TRY(cudaEventSynchronize(c->events[6]));
+	CUDA_TRY(cudaGetLastError());
+	prof->forces += elapsed(c, 0, 1);
+	prof->predict += elapsed(c, 1, 2);
+	prof->density += elapsed(c, 2, 3);
+	prof->relax += elapsed(c, 3, 4);
+	prof->boundaries += elapsed(c, 4, 5);
+	prof->velocity += elapsed(c, 5, 6);
+	return true;
+}
+
 template <bool THREE>
 static bool run_substeps(pdl_cuda* c, const pdl_cuda_frame* f, pdl_profile* prof, char* why, int size)
 {
@@ -668,15 +872,58 @@ static bool run_substeps(pdl_cuda* c, const pdl_cuda_frame* f, pdl_profile* prof
 		if (f->wall_count > 0) walls_kernel<THREE><<<blocks, BLOCK>>>(c->p, n, c->walls, f->wall_count, f->h, f->dt);
 		cudaEventRecord(c->events[5]);
 		velocity_kernel<THREE><<<blocks, BLOCK>>>(c->p, n, f->dt);
-		cudaEventRecord(c->events[6]);
-		CUDA_TRY(cudaEventSynchronize(c->events[6]));
-		CUDA_TRY(cudaGetLastError());
-		prof->forces += elapsed(c, 0, 1);
-		prof->predict += elapsed(c, 1, 2);
-		prof->density += elapsed(c, 2, 3);
-		prof->relax += elapsed(c, 3, 4);
-		prof->boundaries += elapsed(c, 4, 5);
-		prof->velocity += elapsed(c, 5, 6);
+		if (!book_substep(c, prof, why, size)) return false;
+	}
+	return true;
+}
+
+/* One SPH substep after another (sph.c, pdl_sph_step): forces, the grid at x, density, normals
+ * (with surface tension), internal forces and symplectic Euler, walls, velocity. The stages are
+ * booked as the CPU's: the grid under predict, the normals under density, the internal pass
+ * under relax. */
+template <bool THREE>
+static bool run_sph_substeps(pdl_cuda* c, const pdl_cuda_frame* f, pdl_profile* prof, char* why, int size)
+{
+	const int n = f->count, blocks = (n + BLOCK - 1) / BLOCK;
+	bool any_pointer = false;
+	for (int k = 0; k < PDL_MAX_POINTERS; ++k) any_pointer |= f->pointer_active[k];
+	sph_consts s = {f->kernels, f->dt, f->sph.viscosity, f->sph.surface_tension, f->xsph,
+	                f->sph.pressure_kernel == PDL_SPH_PRESSURE_SPIKY, f->sph.surface_tension > 0};
+	for (int sub = 0; sub < f->substeps; ++sub) {
+		bool last = sub == f->substeps - 1;
+		cudaEventRecord(c->events[0]);
+		forces_kernel<THREE><<<blocks, BLOCK>>>(c->p, n, f->dt, f->gravity.x, f->gravity.y, f->gravity.z, any_pointer);
+		cudaEventRecord(c->events[1]);
+		grid_dev g;
+		if (!build_grid<THREE>(c, n, f->h, &g, why, size)) return false;
+		cudaEventRecord(c->events[2]);
+		if (last) CUDA_TRY(cudaMemsetAsync(c->neighbours, 0, sizeof(unsigned long long)));
+		unsigned long long* neighbours = last ? c->neighbours : NULL;
+		if (g.hashed) {
+			sph_density_kernel<THREE, true><<<blocks, BLOCK>>>(c->p, n, g, s, c->walls, f->wall_count, neighbours);
+			if (s.tension) sph_normals_kernel<THREE, true><<<blocks, BLOCK>>>(c->p, n, g, s);
+		} else {
+			sph_density_kernel<THREE, false><<<blocks, BLOCK>>>(c->p, n, g, s, c->walls, f->wall_count, neighbours);
+			if (s.tension) sph_normals_kernel<THREE, false><<<blocks, BLOCK>>>(c->p, n, g, s);
+		}
+		cudaEventRecord(c->events[3]);
+		if (g.hashed)
+			sph_internal_kernel<THREE, true><<<blocks, BLOCK>>>(c->p, c->spare, n, g, s, c->walls, f->wall_count);
+		else
+			sph_internal_kernel<THREE, false><<<blocks, BLOCK>>>(c->p, c->spare, n, g, s, c->walls, f->wall_count);
+		for (int axis = 0; axis < (THREE ? 3 : 2); ++axis) {
+			const int fields[2] = {F_X + axis, F_VX + axis};
+			for (int k = 0; k < 2; ++k) {
+				float* t = c->p.f[fields[k]];
+				c->p.f[fields[k]] = c->spare.f[fields[k]];
+				c->spare.f[fields[k]] = t;
+			}
+		}
+		cudaEventRecord(c->events[4]);
+		if (f->wall_count > 0) walls_kernel<THREE><<<blocks, BLOCK>>>(c->p, n, c->walls, f->wall_count, f->h, f->dt);
+		cudaEventRecord(c->events[5]);
+		velocity_kernel<THREE><<<blocks, BLOCK>>>(c->p, n, f->dt);
+		if (!book_substep(c, prof, why, size)) return false;
 	}
 	return true;
 }
@@ -729,8 +976,25 @@ extern "C" bool pdl_cuda_step(pdl_cuda* c, const pdl_cuda_frame* f, pdl_profile*
 	}
 	c->resident = -1; /* until the host has the result */
 
-	if (!(three ? run_substeps<true>(c, f, prof, why, size) : run_substeps<false>(c, f, prof, why, size)))
-		return false;
+	const bool sph = f->solver == PDL_SOLVER_SPH;
+	if (sph) {
+		CUDA_TRY(cudaMemcpyToSymbol(c_mass, f->mass, sizeof f->mass));
+		CUDA_TRY(cudaMemcpyToSymbol(c_sph_rest, f->sph_rest_density, sizeof f->sph_rest_density));
+		CUDA_TRY(cudaMemcpyToSymbol(c_wall_density, f->wall_density, sizeof(float) * (PDL_SPH_WALL_TABLE + 1)));
+		CUDA_TRY(cudaMemcpyToSymbol(c_wall_force, f->wall_force, sizeof(float) * (PDL_SPH_WALL_TABLE + 1)));
+		CUDA_TRY(cudaMemcpyToSymbol(c_sph, &f->sph, sizeof f->sph));
+	}
+	bool ran = sph ? (three ? run_sph_substeps<true>(c, f, prof, why, size) : run_sph_substeps<false>(c, f, prof, why, size))
+	               : (three ? run_substeps<true>(c, f, prof, why, size) : run_substeps<false>(c, f, prof, why, size));
+	if (!ran) return false;
+	if (sph) { /* the fastest particle now, for the next frame's CFL rule */
+		unsigned int bits = 0;
+		CUDA_TRY(cudaMemsetAsync(c->fastest, 0, sizeof(unsigned int)));
+		if (three) fastest_kernel<true><<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(c->p, n, c->fastest);
+		else fastest_kernel<false><<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(c->p, n, c->fastest);
+		CUDA_TRY(cudaMemcpy(&bits, c->fastest, sizeof bits, cudaMemcpyDeviceToHost));
+		memcpy(f->fastest, &bits, sizeof bits);
+	}
 
 	/* Back: what the world keeps and shows, in the GPU grid's order. */
 	cudaEventRecord(c->events[0]);

@@ -4,6 +4,7 @@
 #ifndef PUDDLE_CUDA_STEP_H
 #define PUDDLE_CUDA_STEP_H
 
+#include "kernels.h"
 #include "walls.h"
 
 #include <stdbool.h>
@@ -47,6 +48,14 @@ typedef struct pdl_cuda_frame {
 	/* The host's particles changed since the last frame on the GPU (which left them as the
 	 * GPU has them): copy them there first. */
 	bool upload;
+	/* The SPH solver (sph.c) when solver is PDL_SOLVER_SPH; substeps are then the CFL rule's */
+	pdl_solver_kind solver;
+	pdl_sph_def sph;
+	pdl_kernels kernels;
+	float mass[PDL_MAX_MATERIALS], sph_rest_density[PDL_MAX_MATERIALS];
+	float xsph; /* XSPH's share for one substep */
+	const float *wall_density, *wall_force; /* PDL_SPH_WALL_TABLE + 1 entries each */
+	float* fastest; /* out: the largest squared speed at the end of the frame (the next CFL) */
 } pdl_cuda_frame;
 
 /* The GPU's buffers, kept from step to step (grown, never shrunk). */

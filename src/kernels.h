@@ -37,6 +37,7 @@
 #ifndef PUDDLE_KERNELS_H
 #define PUDDLE_KERNELS_H
 
+#include "hd.h"
 #include "puddle/types.h"
 
 #include <math.h>
@@ -157,7 +158,7 @@ static inline float pdl_cohesion(const pdl_kernels* k, float r)
 /* The equation of state (types.h, pdl_sph_eos): Tait p = B ((rho/rho0)^gamma - 1) with
  * B = rho0 c^2 / gamma, or linear p = c^2 (rho - rho0); dp/drho = c^2 at rho0 for both. The
  * caller clamps negative pressures. */
-static inline float pdl_sph_pressure(const pdl_sph_def* s, float rho, float rho0)
+PDL_HD static inline float pdl_sph_pressure(const pdl_sph_def* s, float rho, float rho0)
 {
 	const float c2 = s->speed_of_sound * s->speed_of_sound, gamma = s->gamma;
 	return s->eos == PDL_SPH_EOS_TAIT ? rho0 * c2 / gamma * (powf(rho / rho0, gamma) - 1.0f) : c2 * (rho - rho0);

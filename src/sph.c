@@ -122,90 +122,19 @@ static void wall_tables(pdl_world* w)
 	w->sph_wall_ready = true;
 }
 
-static float table_at(const float* table, float t)
+void pdl_sph_prepare(pdl_world* w)
 {
-	if (!(t > 0)) return table[0];
-	if (t >= 1) return 0;
-	float u = t * PDL_SPH_WALL_TABLE;
-	int k = (int)u;
-	float a = u - (float)k;
-	return table[k] + a * (table[k + 1] - table[k]);
+	if (!w->sph_wall_ready) wall_tables(w);
 }
 
-float pdl_sph_wall_density(const pdl_world* w, float t) { return table_at(w->sph_wall_density, t); }
-float pdl_sph_wall_force(const pdl_world* w, float t) { return table_at(w->sph_wall_force, t); }
-
-typedef struct wall_contact {
-	float d, n[3]; /* distance (>= 0) and unit normal into the fluid (n[2] = 0 in 2D) */
-	int wall;      /* its index in w->boundaries */
-} wall_contact;
-
-#define MAX_CONTACTS 8
-
-static int add_contact(wall_contact* out, int n, float d, float nx, float ny, float nz, float h, int wall)
+float pdl_sph_xsph_share(const pdl_world* w, float dt)
 {
-	if (n >= MAX_CONTACTS || !(d < h)) return n;
-	out[n] = (wall_contact){d > 0 ? d : 0, {nx, ny, nz}, wall};
-	return n + 1;
+	/* XSPH: a share eps per 1/60 s is 1 - (1 - eps)^(60 dt) per substep of dt */
+	return (float)(1.0 - pow(1.0 - (double)w->def.sph.xsph, 60.0 * (double)dt));
 }
 
-/* The walls within h of x (x[2] = 0 in 2D). */
-static int wall_contacts(const pdl_world* w, const float x[3], float h, wall_contact* out)
-{
-	const bool three = PDL_IS_3D(w);
-	int n = 0;
-	for (int b = 0; b < w->boundary_count; ++b) {
-		const boundary* bd = &w->boundaries[b];
-		if (!bd->alive) continue;
-		float dx = x[0] - bd->def.position.x, dy = x[1] - bd->def.position.y;
-		float dz = three ? x[2] - bd->def.position.z : 0;
-		switch (bd->def.kind) {
-		case PDL_BOUNDARY_CIRCLE_CONTAINER:
-		case PDL_BOUNDARY_CIRCLE: {
-			float rc = sqrtf(dx * dx + dy * dy + dz * dz);
-			if (!(rc > 0)) break;
-			if (bd->def.kind == PDL_BOUNDARY_CIRCLE_CONTAINER)
-				n = add_contact(out, n, bd->def.radius - rc, -dx / rc, -dy / rc, -dz / rc, h, b);
-			else
-				n = add_contact(out, n, rc - bd->def.radius, dx / rc, dy / rc, dz / rc, h, b);
-			break;
-		}
-		case PDL_BOUNDARY_BOX_CONTAINER: {
-			float c = bd->cos_angle, s = bd->sin_angle;
-			float lx = c * dx + s * dy, ly = -s * dx + c * dy;
-			float hx = bd->def.half_extents.x, hy = bd->def.half_extents.y;
-			n = add_contact(out, n, hx - lx, -c, -s, 0, h, b);
-			n = add_contact(out, n, hx + lx, c, s, 0, h, b);
-			n = add_contact(out, n, hy - ly, s, -c, 0, h, b);
-			n = add_contact(out, n, hy + ly, -s, c, 0, h, b);
-			if (three) {
-				float hz = bd->def.half_extents.z;
-				n = add_contact(out, n, hz - dz, 0, 0, -1, h, b);
-				n = add_contact(out, n, hz + dz, 0, 0, 1, h, b);
-			}
-			break;
-		}
-		case PDL_BOUNDARY_BOX:
-		case PDL_BOUNDARY_POLYGON: {
-			/* the nearest face by signed distance (exact on the faces, an estimate near edges) */
-			float best = -INFINITY, nb[3] = {0, 0, 0};
-			for (int e = 0; e < bd->plane_count; ++e) {
-				pdl_vec3 v = bd->plane_point[e], nn = bd->plane_normal[e];
-				float sd = nn.x * (x[0] - v.x) + nn.y * (x[1] - v.y) + (three ? nn.z * (x[2] - v.z) : 0);
-				if (sd > best) {
-					best = sd;
-					nb[0] = nn.x, nb[1] = nn.y, nb[2] = nn.z;
-				}
-			}
-			if (bd->plane_count > 0) n = add_contact(out, n, best, nb[0], nb[1], nb[2], h, b);
-			break;
-		}
-		default:
-			break;
-		}
-	}
-	return n;
-}
+float pdl_sph_wall_density(const pdl_world* w, float t) { return pdl_sph_table_at(w->sph_wall_density, t); }
+float pdl_sph_wall_force(const pdl_world* w, float t) { return pdl_sph_table_at(w->sph_wall_force, t); }
 
 /* ---- The CFL rule ------------------------------------------------------------------------ */
 
@@ -309,10 +238,10 @@ static inline void density_pass(void* ctx, int begin, int end, bool three)
 				sum = f8_add(sum, f8_mask(in, f8_mul(m, f8_mul(f8_mul(d, d), d))));
 			}
 		float rho0 = job->rest[p->material[i]], rho = job->k.poly6 * f8_sum(sum);
-		wall_contact walls[MAX_CONTACTS];
+		pdl_sph_wall_contact walls[PDL_SPH_MAX_CONTACTS];
 		const float at[3] = {xi, yi, zi};
-		int nw = wall_contacts(w, at, h, walls);
-		for (int c = 0; c < nw; ++c) rho += rho0 * table_at(w->sph_wall_density, walls[c].d * inv_h);
+		int nw = pdl_sph_wall_contacts(w->boundaries, w->boundary_count, at, h, three, walls);
+		for (int c = 0; c < nw; ++c) rho += rho0 * pdl_sph_table_at(w->sph_wall_density, walls[c].d * inv_h);
 		/* Tait: B = rho0 c^2 / gamma, so dp/drho = c^2 at rho0 for both laws. Negative pressure
 		 * (a particle with fewer neighbours than at rest: the free surface, a splash) is
 		 * clamped to 0: it would pull particles together into clumps (tensile instability). */
@@ -488,32 +417,19 @@ static inline void internal_pass(void* ctx, int begin, int end, bool three)
 		float f[3] = {f8_sum(ax) + same_place[0] + nu * f8_sum(lapx),
 		              f8_sum(ay) + same_place[1] + nu * f8_sum(lapy),
 		              three ? f8_sum(az) + same_place[2] + nu * f8_sum(lapz) : 0};
-		wall_contact walls[MAX_CONTACTS];
+		pdl_sph_wall_contact walls[PDL_SPH_MAX_CONTACTS];
 		const float at[3] = {xi, yi, zi};
-		int nw = wall_contacts(w, at, h, walls);
-		float push[MAX_CONTACTS];
+		int nw = pdl_sph_wall_contacts(w->boundaries, w->boundary_count, at, h, three, walls);
+		float push[PDL_SPH_MAX_CONTACTS];
 		for (int c = 0; c < nw; ++c) {
-			push[c] = pi_term * rho0i * table_at(w->sph_wall_force, walls[c].d * inv_h) * inv_h;
+			push[c] = pi_term * rho0i * pdl_sph_table_at(w->sph_wall_force, walls[c].d * inv_h) * inv_h;
 			for (int e = 0; e < 3; ++e) f[e] += push[c] * walls[c].n[e];
 		}
 		float v[3] = {vxi + dt * f[0] + eps * f8_sum(smx), vyi + dt * f[1] + eps * f8_sum(smy),
 		              three ? vzi + dt * f[2] + eps * f8_sum(smz) : 0};
-		/* Coulomb friction against each wall that pushes: the sliding speed relative to the
-		 * wall drops by at most mu times the speed the wall's push gave this step (the walls
-		 * hold the fluid off by pressure, so it seldom reaches boundary.c's contact) */
-		const float mu_fluid = w->materials[p->material[i]].def.wall_friction;
-		for (int c = 0; c < nw && mu_fluid > 0; ++c) {
-			const boundary* bd = &w->boundaries[walls[c].wall];
-			if (!(push[c] > 0) || !(bd->def.friction > 0)) continue;
-			const float* n = walls[c].n;
-			const float wv[3] = {bd->def.velocity.x, bd->def.velocity.y, three ? bd->def.velocity.z : 0};
-			float rv[3] = {v[0] - wv[0], v[1] - wv[1], v[2] - wv[2]};
-			float vn = rv[0] * n[0] + rv[1] * n[1] + rv[2] * n[2], t[3];
-			for (int e = 0; e < 3; ++e) t[e] = rv[e] - vn * n[e];
-			float keep = pdl_coulomb_keep(sqrtf(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]), dt * push[c],
-			                              mu_fluid * bd->def.friction);
-			for (int e = 0; e < 3; ++e) v[e] -= (1.0f - keep) * t[e];
-		}
+		/* Coulomb friction against each wall that pushes (walls.h) */
+		pdl_sph_wall_friction(v, walls, push, nw, w->boundaries, w->materials[p->material[i]].def.wall_friction, dt,
+		                      three);
 		p->vx2[i] = v[0];
 		p->vy2[i] = v[1];
 		p->xp[i] = xi;
@@ -552,7 +468,7 @@ void pdl_sph_step(pdl_world* w, pdl_profile* prof)
 {
 	double start = pdl_now_ms(), t = start;
 	particles* p = &w->p;
-	if (!w->sph_wall_ready) wall_tables(w);
+	pdl_sph_prepare(w);
 	int n = p->count > 0 ? pdl_sph_substeps(w) : (w->def.substeps > 1 ? w->def.substeps : 1);
 	if (w->next_substeps > 0) n = w->next_substeps; /* a split world's, from all its processes */
 	w->next_substeps = 0;
@@ -563,8 +479,7 @@ void pdl_sph_step(pdl_world* w, pdl_profile* prof)
 		job.mass[m] = w->materials[m].def.mass;
 		job.rest[m] = w->materials[m].sph_rest_density;
 	}
-	/* XSPH: a share eps per 1/60 s is 1 - (1 - eps)^(60 dt) per substep of dt */
-	job.xsph = (float)(1.0 - pow(1.0 - (double)w->def.sph.xsph, 60.0 * (double)dt));
+	job.xsph = pdl_sph_xsph_share(w, dt);
 	job.tension = w->def.sph.surface_tension > 0;
 	job.uniform_mass = w->uniform_mass;
 	/* rigid bodies (body_step.c) take their turns between the fluid's passes */

@@ -23,6 +23,7 @@
  * forces, boundaries and velocity stages. */
 #include "core.h"
 #include "cuda_step.h"
+#include "kernels.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -149,10 +150,9 @@ static float since(double* t)
 /* What a CUDA world uses that the GPU step does not do (its step then runs on the CPU), or NULL. */
 static const char* off_the_gpu(const pdl_world* w)
 {
-	if (w->def.solver == PDL_SOLVER_SPH) return "the SPH solver runs on the CPU";
 	if (w->p.spring_partner) return "springs run on the CPU";
 	if (pdl_bodies_active(w)) return "rigid bodies run on the CPU";
-	if (w->ghost_fn || w->p.origin) return "a split world (ghosts) runs on the CPU";
+	if (w->ghost_fn || w->p.origin || w->next_substeps > 0) return "a split world (ghosts) runs on the CPU";
 	return NULL;
 }
 
@@ -165,14 +165,24 @@ static bool step_on_gpu(pdl_world* w, pdl_profile* prof)
 		return false;
 	}
 	particles* p = &w->p;
-	const bool three = PDL_IS_3D(w);
+	const bool three = PDL_IS_3D(w), sph = w->def.solver == PDL_SOLVER_SPH, upload = p->revision != w->cuda_revision;
+	/* SPH: the CFL rule's substeps, from the fastest particle, which the last frame on the GPU
+	 * measured (the same maximum as the host's loop over the same velocities) */
+	int substeps = w->def.substeps;
+	if (sph) {
+		pdl_sph_prepare(w);
+		substeps = p->count == 0 ? (substeps > 1 ? substeps : 1)
+		           : upload      ? pdl_sph_substeps(w)
+		                         : pdl_sph_substeps_for(w, w->cuda_fastest);
+	}
+	const float dt = w->def.dt / (float)substeps; /* as the CPU steps' */
 	pdl_cuda_frame f = {
 		.count = p->count,
 		.capacity = p->capacity,
 		.three = three,
 		.h = w->def.interaction_radius,
-		.dt = w->def.dt / (float)w->def.substeps, /* as the CPU step's */
-		.substeps = w->def.substeps,
+		.dt = dt,
+		.substeps = substeps,
 		.gravity = w->def.gravity,
 		.material_count = w->material_count,
 		.pair_weight = w->pair_weight,
@@ -189,12 +199,21 @@ static bool step_on_gpu(pdl_world* w, pdl_profile* prof)
 		.density = p->density, .pressure = p->pressure,
 		.material = p->material,
 		.id = p->id,
-		.upload = w->p.revision != w->cuda_revision,
+		.upload = upload,
+		.solver = w->def.solver,
+		.sph = w->def.sph,
+		.kernels = pdl_kernels_make(three ? 3 : 2, w->def.interaction_radius),
+		.xsph = pdl_sph_xsph_share(w, dt),
+		.wall_density = w->sph_wall_density,
+		.wall_force = w->sph_wall_force,
+		.fastest = &w->cuda_fastest,
 	};
 	for (int m = 0; m < w->material_count; ++m) {
 		const pdl_material_def* d = &w->materials[m].def;
 		f.materials[m] = (pdl_cuda_material){d->gravity_scale, d->rest_density, d->stiffness, d->near_stiffness,
 		                                     d->wall_friction, d->wall_stickiness, d->stick_distance};
+		f.mass[m] = d->mass;
+		f.sph_rest_density[m] = w->materials[m].sph_rest_density;
 	}
 	double start = pdl_now_ms();
 	char why[sizeof w->backend_note];
@@ -204,13 +223,13 @@ static bool step_on_gpu(pdl_world* w, pdl_profile* prof)
 		return false;
 	}
 	w->cuda_revision = w->p.revision; /* the host's copy is the GPU's again */
-	for (int sub = 0; sub < w->def.substeps; ++sub) { /* the clock as the CPU step keeps it */
+	for (int sub = 0; sub < substeps; ++sub) { /* the clock as the CPU step keeps it */
 		w->steps++;
-		w->time += f.dt;
+		w->time += dt;
 	}
 	w->grid_stale = true;
 	w->backend_note[0] = 0;
-	prof->substeps = w->def.substeps;
+	prof->substeps = substeps;
 	prof->backend = PDL_BACKEND_CUDA;
 	prof->step = (float)(pdl_now_ms() - start);
 	return true;

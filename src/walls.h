@@ -322,4 +322,117 @@ PDL_HD static inline void pdl_collide_walls(pdl_wall_particle* b, const boundary
 	}
 }
 
+/* ---- The SPH solver's walls (sph.c) --------------------------------------------------------
+ *
+ * SPH counts the space behind each wall within h as fluid at rest (sph.c, "Walls"): tabulated
+ * shares of the density and of the pressure force, entry t for a wall t / PDL_SPH_WALL_TABLE h
+ * away. */
+#define PDL_SPH_WALL_TABLE 64
+#define PDL_SPH_MAX_CONTACTS 8
+
+/* A table's value at t in [0, 1] (linear between entries; 0 from t = 1 on). */
+PDL_HD static inline float pdl_sph_table_at(const float* table, float t)
+{
+	if (!(t > 0)) return table[0];
+	if (t >= 1) return 0;
+	float u = t * PDL_SPH_WALL_TABLE;
+	int k = (int)u;
+	float a = u - (float)k;
+	return table[k] + a * (table[k + 1] - table[k]);
+}
+
+typedef struct pdl_sph_wall_contact {
+	float d, n[3]; /* distance (>= 0) and unit normal into the fluid (n[2] = 0 in 2D) */
+	int wall;      /* its index in the world's boundaries */
+} pdl_sph_wall_contact;
+
+PDL_HD static inline int pdl_sph_add_contact(pdl_sph_wall_contact* out, int n, float d, float nx, float ny, float nz,
+                                             float h, int wall)
+{
+	if (n >= PDL_SPH_MAX_CONTACTS || !(d < h)) return n;
+	out[n].d = d > 0 ? d : 0;
+	out[n].n[0] = nx, out[n].n[1] = ny, out[n].n[2] = nz;
+	out[n].wall = wall;
+	return n + 1;
+}
+
+/* The walls within h of x (x[2] = 0 in 2D), at most PDL_SPH_MAX_CONTACTS: each side of a box
+ * container counts once, an obstacle by its nearest face. */
+PDL_HD static inline int pdl_sph_wall_contacts(const boundary* walls, int wall_count, const float x[3], float h,
+                                               bool three, pdl_sph_wall_contact* out)
+{
+	int n = 0;
+	for (int b = 0; b < wall_count; ++b) {
+		const boundary* bd = &walls[b];
+		if (!bd->alive) continue;
+		float dx = x[0] - bd->def.position.x, dy = x[1] - bd->def.position.y;
+		float dz = three ? x[2] - bd->def.position.z : 0;
+		switch (bd->def.kind) {
+		case PDL_BOUNDARY_CIRCLE_CONTAINER:
+		case PDL_BOUNDARY_CIRCLE: {
+			float rc = sqrtf(dx * dx + dy * dy + dz * dz);
+			if (!(rc > 0)) break;
+			if (bd->def.kind == PDL_BOUNDARY_CIRCLE_CONTAINER)
+				n = pdl_sph_add_contact(out, n, bd->def.radius - rc, -dx / rc, -dy / rc, -dz / rc, h, b);
+			else
+				n = pdl_sph_add_contact(out, n, rc - bd->def.radius, dx / rc, dy / rc, dz / rc, h, b);
+			break;
+		}
+		case PDL_BOUNDARY_BOX_CONTAINER: {
+			float c = bd->cos_angle, s = bd->sin_angle;
+			float lx = c * dx + s * dy, ly = -s * dx + c * dy;
+			float hx = bd->def.half_extents.x, hy = bd->def.half_extents.y;
+			n = pdl_sph_add_contact(out, n, hx - lx, -c, -s, 0, h, b);
+			n = pdl_sph_add_contact(out, n, hx + lx, c, s, 0, h, b);
+			n = pdl_sph_add_contact(out, n, hy - ly, s, -c, 0, h, b);
+			n = pdl_sph_add_contact(out, n, hy + ly, -s, c, 0, h, b);
+			if (three) {
+				float hz = bd->def.half_extents.z;
+				n = pdl_sph_add_contact(out, n, hz - dz, 0, 0, -1, h, b);
+				n = pdl_sph_add_contact(out, n, hz + dz, 0, 0, 1, h, b);
+			}
+			break;
+		}
+		case PDL_BOUNDARY_BOX:
+		case PDL_BOUNDARY_POLYGON: {
+			/* the nearest face by signed distance (exact on the faces, an estimate near edges) */
+			float best = -INFINITY, nb[3] = {0, 0, 0};
+			for (int e = 0; e < bd->plane_count; ++e) {
+				pdl_vec3 v = bd->plane_point[e], nn = bd->plane_normal[e];
+				float sd = nn.x * (x[0] - v.x) + nn.y * (x[1] - v.y) + (three ? nn.z * (x[2] - v.z) : 0);
+				if (sd > best) {
+					best = sd;
+					nb[0] = nn.x, nb[1] = nn.y, nb[2] = nn.z;
+				}
+			}
+			if (bd->plane_count > 0) n = pdl_sph_add_contact(out, n, best, nb[0], nb[1], nb[2], h, b);
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	return n;
+}
+
+/* Coulomb friction against each wall that pushes (the walls hold SPH's fluid off by pressure,
+ * so it seldom reaches the contacts above): the sliding speed relative to the wall drops by at
+ * most mu times the speed the wall's push gave this step. v is the particle's new velocity;
+ * push[c] the acceleration contact c gave it; mu the material's wall_friction. */
+PDL_HD static inline void pdl_sph_wall_friction(float v[3], const pdl_sph_wall_contact* contacts, const float* push,
+                                               int count, const boundary* walls, float mu, float dt, bool three)
+{
+	for (int c = 0; c < count && mu > 0; ++c) {
+		const boundary* bd = &walls[contacts[c].wall];
+		if (!(push[c] > 0) || !(bd->def.friction > 0)) continue;
+		const float* n = contacts[c].n;
+		const float wv[3] = {bd->def.velocity.x, bd->def.velocity.y, three ? bd->def.velocity.z : 0};
+		float rv[3] = {v[0] - wv[0], v[1] - wv[1], v[2] - wv[2]};
+		float vn = rv[0] * n[0] + rv[1] * n[1] + rv[2] * n[2], t[3];
+		for (int e = 0; e < 3; ++e) t[e] = rv[e] - vn * n[e];
+		float keep = pdl_coulomb_keep(sqrtf(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]), dt * push[c], mu * bd->def.friction);
+		for (int e = 0; e < 3; ++e) v[e] -= (1.0f - keep) * t[e];
+	}
+}
+
 #endif

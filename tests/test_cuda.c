@@ -1,5 +1,6 @@
 /* The CUDA backend (src/cuda_step.cu): deterministic on the GPU, close to the CPU backend, and
- * keeping every particle; the worlds it cannot step run on the CPU and say why.
+ * keeping every particle, for the Clavet and the SPH solver; the worlds it cannot step run on
+ * the CPU and say why.
  *
  * Without a GPU (or in a build without CUDA) the first case checks that a CUDA world is refused
  * with the reason, and the program exits 77, which ctest reports as skipped, after printing why
@@ -226,6 +227,61 @@ static void test_gpu_agrees_with_cpu(void)
 	}
 }
 
+/* The test library's SPH dam breaks (2D with surface tension, a heavier liquid, a box and a
+ * pointer; 3D with a ball), switched to a backend after they are built. */
+static pdl_world* sph_dam_break(pdl_backend backend, int dimensions)
+{
+	pdl_world* w = dimensions == 3 ? worlds_dam_break_3d(2, PDL_SOLVER_SPH) : worlds_sph_dam_break(2);
+	pdl_world_def d = pdl_world_get_def(w);
+	d.backend = backend;
+	pdl_error err;
+	if (pdl_world_set_def(w, &d, &err) != PDL_OK) {
+		fprintf(stderr, "sph_dam_break: %s\n", err.message);
+		exit(3);
+	}
+	return w;
+}
+
+/* SPH on the GPU: the same CFL substeps as the CPU, within rounding of it after a frame, the
+ * same bits run after run, and every particle kept. */
+static void test_gpu_sph(void)
+{
+	for (int dims = 2; dims <= 3; ++dims) {
+		pdl_world* cpu = sph_dam_break(PDL_BACKEND_CPU, dims);
+		pdl_world* gpu = sph_dam_break(PDL_BACKEND_CUDA, dims);
+		pdl_world* again = sph_dam_break(PDL_BACKEND_CUDA, dims);
+		int before = pdl_world_stats(cpu).particles;
+		pdl_world_step(cpu);
+		pdl_world_step(gpu);
+		pdl_world_step(again);
+		double one = max_offset_by_id(cpu, gpu);
+		int sub_cpu = pdl_world_profile(cpu).substeps, sub_gpu = pdl_world_profile(gpu).substeps;
+		ENSURE_MSG(pdl_world_profile(gpu).backend == PDL_BACKEND_CUDA, "%s", pdl_world_backend_note(gpu));
+		for (int f = 0; f < worlds_steps(60); ++f) {
+			pdl_world_step(cpu);
+			pdl_world_step(gpu);
+			pdl_world_step(again);
+		}
+		pdl_stats a = pdl_world_stats(cpu), b = pdl_world_stats(gpu);
+		double com = sqrt(pow(a.centre_of_mass.x - b.centre_of_mass.x, 2) + pow(a.centre_of_mass.y - b.centre_of_mass.y, 2) +
+		                  pow(a.centre_of_mass.z - b.centre_of_mass.z, 2));
+		printf("  SPH %dD, %d particles: %d substeps (CPU %d); after 1 frame %.3g h apart; after %d, centre of mass "
+		       "%.3g h apart, density error %.4f (CPU %.4f), neighbours %.2f (CPU %.2f); hashes %016" PRIx64
+		       " %016" PRIx64 "\n",
+		       dims, b.particles, sub_gpu, sub_cpu, one, worlds_steps(60) + 1, com, b.mean_density_error,
+		       a.mean_density_error, b.mean_neighbours, a.mean_neighbours, pdl_world_hash(gpu), pdl_world_hash(again));
+		ENSURE(sub_gpu == sub_cpu);
+		ENSURE(one >= 0 && one < 1e-3);
+		ENSURE(pdl_world_hash(gpu) == pdl_world_hash(again));
+		ENSURE(b.particles == before && b.non_finite == 0 && ids_unique(gpu));
+		ENSURE(com < 0.05);
+		ENSURE(fabs(a.mean_density_error - b.mean_density_error) < 0.005);
+		pdl_world_destroy(cpu);
+		pdl_world_destroy(gpu);
+		pdl_world_destroy(again);
+	}
+}
+
 /* No particle lost, doubled, NaN or outside the tank over a long run, 3D. */
 static void test_gpu_keeps_every_particle(void)
 {
@@ -314,6 +370,7 @@ int main(void)
 	RUN_TEST(test_gpu_same_bits_every_run);
 	RUN_TEST(test_gpu_agrees_with_cpu);
 	RUN_TEST(test_gpu_keeps_every_particle);
+	RUN_TEST(test_gpu_sph);
 	RUN_TEST(test_gpu_takes_the_hosts_changes);
 	RUN_TEST(test_gpu_hands_springs_to_the_cpu);
 	return TEST_SUMMARY();
