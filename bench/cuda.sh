@@ -5,6 +5,7 @@
 #   3D Clavet dam break, 1M and 10M particles (bench/scenes/dam-break-3d-{1m,10m}.json)
 #   2D and 3D SPH dam breaks rescaled to 1M (scenes/sph-dam-break.json, the 3D one made from
 #   bench/scenes/dam-break-3d-1m.json with "kind": "sph"), CFL substeps
+#   slime (springs) rescaled to 1M (scenes/slime.json)
 # and writes the rows (with the stage profile: --stages) to OUT/cuda-latest.csv.
 #
 # Usage: bench/cuda.sh [OUT=bench/results]
@@ -39,4 +40,5 @@ bench() { "$PUDDLE" bench --stages --warmup 10 "$@"; }
 	bench bench/scenes/dam-break-3d-10m.json --backend cpu --threads "$THREADS" --steps 5 --warmup 1 | tail -n +2
 	bench scenes/sph-dam-break.json --particles 1000000 --backend cuda,cpu --threads "$THREADS" --steps $((STEPS / 4)) | tail -n +2
 	bench "$scratch/sph-3d-1m.json" --backend cuda --threads "$THREADS" --steps $((STEPS / 4)) | tail -n +2
+	bench scenes/slime.json --particles 1000000 --backend cuda,cpu --threads "$THREADS" --steps $((STEPS / 4)) | tail -n +2
 } | tee "$csv"

@@ -59,6 +59,8 @@ enum {
 	F_SORTED = F_DENSITY
 };
 
+enum { SPRING_SLOTS = PDL_MAX_SPRINGS_PER_PARTICLE };
+
 /* The arrays a 2D world has none of. */
 __host__ __device__ static inline bool is_z_field(int k) { return k == F_Z || k == F_ZP || k == F_VZ || k == F_DVZ; }
 
@@ -85,6 +87,7 @@ struct pdl_cuda {
 	int capacity;     /* particles the buffers hold */
 	bool three;       /* the buffers have z arrays */
 	int resident;     /* particles on the GPU as the host last had them; -1: none */
+	bool resident_springs; /* and their springs with them */
 	particles_dev p, spare;
 	uint32_t *key, *key_sorted, *slot, *slot_sorted;
 	uint32_t *cell_start, *cell_end;
@@ -96,6 +99,11 @@ struct pdl_cuda {
 	int wall_capacity;
 	unsigned long long* neighbours; /* pairs within h counted in the last density pass */
 	unsigned int* fastest;          /* the largest squared speed, as float bits (>= 0: ordered) */
+	/* springs (SPRING_SLOTS a particle): partner and rest length, their spares for the sort,
+	 * each particle's proposals and their count, and the sort's inverse (old slot -> new) */
+	int spring_capacity;
+	int32_t *partner, *partner_spare, *proposals, *proposal_count, *inverse;
+	float *rest, *rest_spare;
 	cudaEvent_t events[8];
 	bool events_made;
 	/* the host arrays page-locked for the copies (pin) */
@@ -145,7 +153,8 @@ extern "C" long long pdl_cuda_bytes(const pdl_cuda* c)
 	if (!c) return 0;
 	long long z_arrays = c->three ? 0 : 4 + 3; /* live, spare */
 	long long per_particle = (F_COUNT + F_SORTED - z_arrays) * 4 + 2 * (1 + 4) + 4 * 4;
-	return c->capacity * per_particle + (long long)c->cell_capacity * 8 + (long long)c->sort_temp_bytes +
+	long long springs = (long long)c->spring_capacity * (SPRING_SLOTS * (4 + 4) * 2 + SPRING_SLOTS * 4 + 4 + 4);
+	return c->capacity * per_particle + springs + (long long)c->cell_capacity * 8 + (long long)c->sort_temp_bytes +
 	       (long long)c->wall_capacity * (long long)sizeof(boundary);
 }
 
@@ -194,6 +203,8 @@ extern "C" void pdl_cuda_destroy(pdl_cuda* c)
 	cudaFree(c->key), cudaFree(c->key_sorted), cudaFree(c->slot), cudaFree(c->slot_sorted);
 	cudaFree(c->cell_start), cudaFree(c->cell_end), cudaFree(c->sort_temp), cudaFree(c->bounds);
 	cudaFree(c->walls), cudaFree(c->neighbours), cudaFree(c->fastest);
+	cudaFree(c->partner), cudaFree(c->partner_spare), cudaFree(c->proposals), cudaFree(c->proposal_count);
+	cudaFree(c->inverse), cudaFree(c->rest), cudaFree(c->rest_spare);
 	if (c->events_made)
 		for (int k = 0; k < 8; ++k) cudaEventDestroy(c->events[k]);
 	free(c);
@@ -243,6 +254,28 @@ static bool reserve(pdl_cuda* c, int n, bool three, char* why, int size)
 	                                         c->slot_sorted, cap, 0, 32));
 	CUDA_TRY(cudaMalloc(&c->sort_temp, c->sort_temp_bytes));
 	c->capacity = cap;
+	return true;
+}
+
+/* The springs' buffers for the particle buffers' capacity (once a world has springs). */
+static bool reserve_springs(pdl_cuda* c, char* why, int size)
+{
+	if (c->spring_capacity == c->capacity) return true;
+	cudaFree(c->partner), cudaFree(c->partner_spare), cudaFree(c->proposals), cudaFree(c->proposal_count);
+	cudaFree(c->inverse), cudaFree(c->rest), cudaFree(c->rest_spare);
+	c->partner = c->partner_spare = c->proposals = c->proposal_count = c->inverse = NULL;
+	c->rest = c->rest_spare = NULL;
+	c->spring_capacity = 0;
+	c->resident = -1;
+	const size_t slots = (size_t)c->capacity * SPRING_SLOTS;
+	CUDA_TRY(cudaMalloc(&c->partner, slots * sizeof(int32_t)));
+	CUDA_TRY(cudaMalloc(&c->partner_spare, slots * sizeof(int32_t)));
+	CUDA_TRY(cudaMalloc(&c->proposals, slots * sizeof(int32_t)));
+	CUDA_TRY(cudaMalloc(&c->rest, slots * sizeof(float)));
+	CUDA_TRY(cudaMalloc(&c->rest_spare, slots * sizeof(float)));
+	CUDA_TRY(cudaMalloc(&c->proposal_count, (size_t)c->capacity * sizeof(int32_t)));
+	CUDA_TRY(cudaMalloc(&c->inverse, (size_t)c->capacity * sizeof(int32_t)));
+	c->spring_capacity = c->capacity;
 	return true;
 }
 
@@ -430,6 +463,126 @@ __device__ static inline void for_neighbour_candidates(const grid_dev& g, float 
 				}
 			}
 		}
+	}
+}
+
+/* ---- 3. Springs (springs.c, springs_loops.h: Clavet alg. 3 and 4) --------------------------- */
+
+/* Plastic flow of each spring's rest length L (and removal past h), then the spring
+ * displacement D = dt^2 k (1 - L/h) (L - r) r^_ij, half to each end, from frozen positions x
+ * into x2. Both ends hold a spring and update it alike from the same r. */
+template <bool THREE>
+__global__ void springs_kernel(particles_dev p, int32_t* partner_all, float* rest_all, float* x2, float* y2, float* z2,
+                               int n, float h, float dt)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n) return;
+	const float *px = p.f[F_X], *py = p.f[F_Y], *pz = p.f[F_Z];
+	const pdl_cuda_material m = c_material[p.material[i]];
+	int32_t* partner = partner_all + (size_t)i * SPRING_SLOTS;
+	float* rest = rest_all + (size_t)i * SPRING_SLOTS;
+	const float xi = px[i], yi = py[i], zi = THREE ? pz[i] : 0;
+	if (!m.springs) { /* the material's springs were turned off */
+		for (int s = 0; s < SPRING_SLOTS; ++s) partner[s] = -1;
+		x2[i] = xi, y2[i] = yi;
+		if (THREE) z2[i] = zi;
+		return;
+	}
+	const float dt2 = dt * dt, inv_h = 1.0f / h, flow = dt * m.plasticity, half_k = 0.5f * dt2 * m.spring_stiffness;
+	const uint32_t id_i = p.id[i];
+	float sx = 0, sy = 0, sz = 0, same[3] = {0, 0, 0};
+	for (int s = 0; s < SPRING_SLOTS; ++s) {
+		int j = partner[s];
+		if (j < 0) continue;
+		float dx = px[j] - xi, dy = py[j] - yi, dz = THREE ? pz[j] - zi : 0;
+		float r = sqrtf(dx * dx + dy * dy + dz * dz), L = rest[s];
+		/* algorithm 3, within h: d = gamma L */
+		float d = m.yield_ratio * L;
+		bool near = r < h, grow = near && r > L + d, shrink = !grow && near && r < L - d;
+		L = grow ? L + flow * ((r - L) - d) : shrink ? L - flow * ((L - d) - r) : L;
+		rest[s] = L;
+		if (L > h) { /* stretched past h: the spring goes */
+			partner[s] = -1;
+			continue;
+		}
+		float D = (half_k * (1.0f - L * inv_h)) * (L - r); /* algorithm 4 */
+		if (r > 0) {
+			float scale = D / r;
+			sx -= scale * dx;
+			sy -= scale * dy;
+			if (THREE) sz -= scale * dz;
+		} else { /* at one place: along the pair's fixed direction (hd.h) */
+			pdl_vec3 u = pdl_coincident_direction(id_i, p.id[j], THREE);
+			same[0] -= D * u.x;
+			same[1] -= D * u.y;
+			if (THREE) same[2] -= D * u.z;
+		}
+	}
+	x2[i] = xi + (sx + same[0]);
+	y2[i] = yi + (sy + same[1]);
+	if (THREE) z2[i] = zi + (sz + same[2]);
+}
+
+/* Each particle proposes its nearest unconnected neighbours of its material within h, as many
+ * as it has free slots (ties: the first met, in the grid's order). */
+template <bool THREE, bool HASHED>
+__global__ void propose_kernel(particles_dev p, const int32_t* partner_all, int32_t* proposals, int32_t* counts, int n,
+                               grid_dev g, float h)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n) return;
+	const int32_t* partner = partner_all + (size_t)i * SPRING_SLOTS;
+	int32_t* out = proposals + (size_t)i * SPRING_SLOTS;
+	int free_slots = 0, count = 0;
+	for (int s = 0; s < SPRING_SLOTS; ++s) free_slots += partner[s] < 0;
+	const uint8_t mat = p.material[i];
+	if (free_slots > 0 && c_material[mat].springs) {
+		const float *px = p.f[F_X], *py = p.f[F_Y], *pz = p.f[F_Z];
+		const float xi = px[i], yi = py[i], zi = THREE ? pz[i] : 0, h2 = h * h;
+		float best[SPRING_SLOTS] = {}; /* (read only once filled: count == free_slots) */
+		for_neighbour_candidates<THREE, HASHED>(g, xi, yi, zi, [&](int j) {
+			if (j == i || p.material[j] != mat) return;
+			float dx = px[j] - xi, dy = py[j] - yi, dz = THREE ? pz[j] - zi : 0;
+			float r2 = dx * dx + dy * dy + dz * dz;
+			if (!(r2 < h2)) return;
+			if (count == free_slots && r2 >= best[count - 1]) return;
+			for (int s = 0; s < SPRING_SLOTS; ++s)
+				if (partner[s] == j) return; /* connected already */
+			int at = count < free_slots ? count++ : count - 1;
+			while (at > 0 && best[at - 1] > r2) { /* insertion, nearest first */
+				best[at] = best[at - 1];
+				out[at] = out[at - 1];
+				--at;
+			}
+			best[at] = r2;
+			out[at] = j;
+		});
+	}
+	counts[i] = count;
+}
+
+/* A spring is made where i and j proposed each other, at L = r (springs.c). */
+template <bool THREE>
+__global__ void accept_kernel(particles_dev p, int32_t* partner_all, float* rest_all, const int32_t* proposals,
+                              const int32_t* counts, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n) return;
+	const int32_t* mine = proposals + (size_t)i * SPRING_SLOTS;
+	int32_t* partner = partner_all + (size_t)i * SPRING_SLOTS;
+	float* rest = rest_all + (size_t)i * SPRING_SLOTS;
+	const float *px = p.f[F_X], *py = p.f[F_Y], *pz = p.f[F_Z];
+	int slot = 0;
+	for (int a = 0; a < counts[i]; ++a) {
+		int j = mine[a];
+		const int32_t* theirs = proposals + (size_t)j * SPRING_SLOTS;
+		bool mutual = false;
+		for (int b = 0; b < counts[j]; ++b) mutual |= theirs[b] == i;
+		if (!mutual) continue;
+		while (partner[slot] >= 0) ++slot; /* a free slot exists: i proposed no more than it had */
+		float dx = px[j] - px[i], dy = py[j] - py[i], dz = THREE ? pz[j] - pz[i] : 0;
+		partner[slot] = j;
+		rest[slot] = sqrtf(dx * dx + dy * dy + dz * dz);
 	}
 }
 
@@ -758,8 +911,28 @@ __global__ void fastest_kernel(particles_dev p, int n, unsigned int* fastest)
 /* ---- The step ----------------------------------------------------------------------------- */
 
 /* Sorts the particles into cells of size h: bounding box, keys, radix sort, gather, ranges. */
+/* The springs follow their particles into the sort's order: slot s of new particle k is old
+ * particle slot[k]'s, its partner renamed to the partner's new index (pdl_particles_permute). */
+__global__ void inverse_kernel(const uint32_t* slot, int n, int32_t* inverse)
+{
+	int k = blockIdx.x * blockDim.x + threadIdx.x;
+	if (k < n) inverse[slot[k]] = k;
+}
+
+__global__ void springs_permute_kernel(const uint32_t* slot, const int32_t* inverse, int n, const int32_t* partner,
+                                       const float* rest, int32_t* partner_to, float* rest_to)
+{
+	long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+	if (t >= (long long)n * SPRING_SLOTS) return;
+	int k = (int)(t / SPRING_SLOTS), s = (int)(t % SPRING_SLOTS);
+	size_t from = (size_t)slot[k] * SPRING_SLOTS + s;
+	int32_t j = partner[from];
+	partner_to[t] = j >= 0 ? inverse[j] : -1;
+	rest_to[t] = rest[from];
+}
+
 template <bool THREE>
-static bool build_grid(pdl_cuda* c, int n, float h, grid_dev* g, char* why, int size)
+static bool build_grid(pdl_cuda* c, int n, float h, bool springs, grid_dev* g, char* why, int size)
 {
 	int blocks = (n + BLOCK - 1) / BLOCK;
 	const unsigned int start[6] = {0xffffffffu, 0xffffffffu, 0xffffffffu, 0, 0, 0};
@@ -804,6 +977,16 @@ static bool build_grid(pdl_cuda* c, int n, float h, grid_dev* g, char* why, int 
 	c->p.material = c->spare.material, c->spare.material = tm;
 	uint32_t* ti = c->p.id;
 	c->p.id = c->spare.id, c->spare.id = ti;
+	if (springs) {
+		inverse_kernel<<<blocks, BLOCK>>>(c->slot_sorted, n, c->inverse);
+		long long slots = (long long)n * SPRING_SLOTS;
+		springs_permute_kernel<<<(unsigned)((slots + BLOCK - 1) / BLOCK), BLOCK>>>(
+			c->slot_sorted, c->inverse, n, c->partner, c->rest, c->partner_spare, c->rest_spare);
+		int32_t* tp = c->partner;
+		c->partner = c->partner_spare, c->partner_spare = tp;
+		float* tr = c->rest;
+		c->rest = c->rest_spare, c->rest_spare = tr;
+	}
 	CUDA_TRY(cudaMemsetAsync(c->cell_start, 0, keys * sizeof(uint32_t)));
 	CUDA_TRY(cudaMemsetAsync(c->cell_end, 0, keys * sizeof(uint32_t)));
 	cell_ranges_kernel<<<blocks, BLOCK>>>(c->key_sorted, n, c->cell_start, c->cell_end);
@@ -820,8 +1003,8 @@ static float elapsed(pdl_cuda* c, int from, int to)
 	return ms;
 }
 
-/* After a substep's kernels (events 0 to 6 recorded between its stages): waits for them and
- * adds each stage's GPU time to the profile. */
+/* After a substep's kernels (events 0, 1, 2, 7, 3, 4, 5, 6 recorded between its stages, in that
+ * order): waits for them and adds each stage's GPU time to the profile. */
 static bool book_substep(pdl_cuda* c, pdl_profile* prof, char* why, int size)
 {
 	cudaEventRecord(c->events[6]);
@@ -829,7 +1012,8 @@ static bool book_substep(pdl_cuda* c, pdl_profile* prof, char* why, int size)
 	CUDA_TRY(cudaGetLastError());
 	prof->forces += elapsed(c, 0, 1);
 	prof->predict += elapsed(c, 1, 2);
-	prof->density += elapsed(c, 2, 3);
+	prof->springs += elapsed(c, 2, 7);
+	prof->density += elapsed(c, 7, 3);
 	prof->relax += elapsed(c, 3, 4);
 	prof->boundaries += elapsed(c, 4, 5);
 	prof->velocity += elapsed(c, 5, 6);
@@ -849,8 +1033,25 @@ static bool run_substeps(pdl_cuda* c, const pdl_cuda_frame* f, pdl_profile* prof
 		cudaEventRecord(c->events[1]);
 		predict_kernel<THREE><<<blocks, BLOCK>>>(c->p, n, f->dt);
 		grid_dev g;
-		if (!build_grid<THREE>(c, n, f->h, &g, why, size)) return false;
+		if (!build_grid<THREE>(c, n, f->h, f->spring_partner != NULL, &g, why, size)) return false;
 		cudaEventRecord(c->events[2]);
+		if (f->spring_partner) { /* 3. springs: displacements into the spares, then new springs */
+			float *x2 = c->spare.f[F_X], *y2 = c->spare.f[F_Y], *z2 = c->spare.f[F_Z];
+			springs_kernel<THREE><<<blocks, BLOCK>>>(c->p, c->partner, c->rest, x2, y2, z2, n, f->h, f->dt);
+			if (f->make_springs) { /* from the positions before the springs moved them */
+				if (g.hashed)
+					propose_kernel<THREE, true><<<blocks, BLOCK>>>(c->p, c->partner, c->proposals, c->proposal_count, n, g, f->h);
+				else
+					propose_kernel<THREE, false><<<blocks, BLOCK>>>(c->p, c->partner, c->proposals, c->proposal_count, n, g, f->h);
+				accept_kernel<THREE><<<blocks, BLOCK>>>(c->p, c->partner, c->rest, c->proposals, c->proposal_count, n);
+			}
+			for (int axis = 0; axis < (THREE ? 3 : 2); ++axis) {
+				float* t = c->p.f[F_X + axis];
+				c->p.f[F_X + axis] = c->spare.f[F_X + axis];
+				c->spare.f[F_X + axis] = t;
+			}
+		}
+		cudaEventRecord(c->events[7]);
 		if (last) CUDA_TRY(cudaMemsetAsync(c->neighbours, 0, sizeof(unsigned long long)));
 		unsigned long long* neighbours = last ? c->neighbours : NULL;
 		if (g.hashed)
@@ -895,8 +1096,9 @@ static bool run_sph_substeps(pdl_cuda* c, const pdl_cuda_frame* f, pdl_profile* 
 		forces_kernel<THREE><<<blocks, BLOCK>>>(c->p, n, f->dt, f->gravity.x, f->gravity.y, f->gravity.z, any_pointer);
 		cudaEventRecord(c->events[1]);
 		grid_dev g;
-		if (!build_grid<THREE>(c, n, f->h, &g, why, size)) return false;
+		if (!build_grid<THREE>(c, n, f->h, f->spring_partner != NULL, &g, why, size)) return false;
 		cudaEventRecord(c->events[2]);
+		cudaEventRecord(c->events[7]); /* no springs in SPH */
 		if (last) CUDA_TRY(cudaMemsetAsync(c->neighbours, 0, sizeof(unsigned long long)));
 		unsigned long long* neighbours = last ? c->neighbours : NULL;
 		if (g.hashed) {
@@ -939,6 +1141,8 @@ extern "C" bool pdl_cuda_step(pdl_cuda* c, const pdl_cuda_frame* f, pdl_profile*
 		for (int k = 0; k < 8; ++k) pin(c, arrays[k], (size_t)f->capacity * sizeof(float));
 		pin(c, f->material, (size_t)f->capacity);
 		pin(c, f->id, (size_t)f->capacity * sizeof(uint32_t));
+		pin(c, f->spring_partner, (size_t)f->capacity * SPRING_SLOTS * sizeof(int32_t));
+		pin(c, f->spring_rest, (size_t)f->capacity * SPRING_SLOTS * sizeof(float));
 	}
 	if (f->wall_count > c->wall_capacity) {
 		cudaFree(c->walls);
@@ -961,8 +1165,14 @@ extern "C" bool pdl_cuda_step(pdl_cuda* c, const pdl_cuda_frame* f, pdl_profile*
 
 	/* To the GPU, where the host's particles changed since the GPU last had them (or the GPU
 	 * lost them): what the step reads. x_prev and the densities it writes before reading. */
-	if (f->upload || c->resident != n) {
+	const bool springs = f->spring_partner != NULL;
+	if (springs && !reserve_springs(c, why, size)) return false;
+	if (f->upload || c->resident != n || (springs && !c->resident_springs)) {
 		cudaEventRecord(c->events[0]);
+		if (springs) {
+			CUDA_TRY(cudaMemcpy(c->partner, f->spring_partner, (size_t)n * SPRING_SLOTS * sizeof(int32_t), cudaMemcpyHostToDevice));
+			CUDA_TRY(cudaMemcpy(c->rest, f->spring_rest, (size_t)n * SPRING_SLOTS * sizeof(float), cudaMemcpyHostToDevice));
+		}
 		float* const host_in[] = {f->x, f->y, f->z, f->vx, f->vy, f->vz};
 		const int in_fields[] = {F_X, F_Y, F_Z, F_VX, F_VY, F_VZ};
 		for (int k = 0; k < 6; ++k)
@@ -1005,10 +1215,15 @@ extern "C" bool pdl_cuda_step(pdl_cuda* c, const pdl_cuda_frame* f, pdl_profile*
 			CUDA_TRY(cudaMemcpy(host_out[k], c->p.f[out_fields[k]], (size_t)n * sizeof(float), cudaMemcpyDeviceToHost));
 	CUDA_TRY(cudaMemcpy(f->material, c->p.material, (size_t)n, cudaMemcpyDeviceToHost));
 	CUDA_TRY(cudaMemcpy(f->id, c->p.id, (size_t)n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+	if (springs) {
+		CUDA_TRY(cudaMemcpy(f->spring_partner, c->partner, (size_t)n * SPRING_SLOTS * sizeof(int32_t), cudaMemcpyDeviceToHost));
+		CUDA_TRY(cudaMemcpy(f->spring_rest, c->rest, (size_t)n * SPRING_SLOTS * sizeof(float), cudaMemcpyDeviceToHost));
+	}
 	cudaEventRecord(c->events[7]);
 	CUDA_TRY(cudaEventSynchronize(c->events[7]));
 	prof->transfer += elapsed(c, 0, 7);
 	c->resident = n;
+	c->resident_springs = springs;
 	return true;
 }
 

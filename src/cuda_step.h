@@ -18,6 +18,8 @@ extern "C" {
 typedef struct pdl_cuda_material {
 	float gravity_scale, rest_density, stiffness, near_stiffness;
 	float wall_friction, wall_stickiness, stick_distance;
+	float spring_stiffness, yield_ratio, plasticity;
+	int springs; /* spring_stiffness > 0 */
 } pdl_cuda_material;
 
 /* One pdl_world_step() for the GPU: the world's settings and its particles (host arrays, in the
@@ -45,6 +47,12 @@ typedef struct pdl_cuda_frame {
 	float *density, *pressure; /* written */
 	uint8_t* material;
 	uint32_t* id;
+	/* Viscoelastic springs (Clavet alg. 3 and 4, springs.c): PDL_MAX_SPRINGS_PER_PARTICLE slots
+	 * a particle, partner index (-1: empty) and rest length; NULL while the world has none.
+	 * make_springs: some material makes new ones (world.any_springs). */
+	int32_t* spring_partner;
+	float* spring_rest;
+	bool make_springs;
 	/* The host's particles changed since the last frame on the GPU (which left them as the
 	 * GPU has them): copy them there first. */
 	bool upload;

@@ -81,6 +81,7 @@ bool pdl_particles_enable_springs(pdl_world* w)
 	memset(rest, 0, n * sizeof *rest);
 	p->spring_partner = partner;
 	p->spring_rest = rest;
+	p->revision++;
 	p->spring_partner2 = partner2;
 	p->spring_rest2 = rest2;
 	p->proposals = proposals;

@@ -150,7 +150,6 @@ static float since(double* t)
 /* What a CUDA world uses that the GPU step does not do (its step then runs on the CPU), or NULL. */
 static const char* off_the_gpu(const pdl_world* w)
 {
-	if (w->p.spring_partner) return "springs run on the CPU";
 	if (pdl_bodies_active(w)) return "rigid bodies run on the CPU";
 	if (w->ghost_fn || w->p.origin || w->next_substeps > 0) return "a split world (ghosts) runs on the CPU";
 	return NULL;
@@ -199,6 +198,9 @@ static bool step_on_gpu(pdl_world* w, pdl_profile* prof)
 		.density = p->density, .pressure = p->pressure,
 		.material = p->material,
 		.id = p->id,
+		.spring_partner = p->spring_partner,
+		.spring_rest = p->spring_rest,
+		.make_springs = w->any_springs,
 		.upload = upload,
 		.solver = w->def.solver,
 		.sph = w->def.sph,
@@ -211,7 +213,9 @@ static bool step_on_gpu(pdl_world* w, pdl_profile* prof)
 	for (int m = 0; m < w->material_count; ++m) {
 		const pdl_material_def* d = &w->materials[m].def;
 		f.materials[m] = (pdl_cuda_material){d->gravity_scale, d->rest_density, d->stiffness, d->near_stiffness,
-		                                     d->wall_friction, d->wall_stickiness, d->stick_distance};
+		                                     d->wall_friction, d->wall_stickiness, d->stick_distance,
+		                                     d->spring_stiffness, d->yield_ratio, d->plasticity,
+		                                     w->materials[m].springs};
 		f.mass[m] = d->mass;
 		f.sph_rest_density[m] = w->materials[m].sph_rest_density;
 	}

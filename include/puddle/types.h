@@ -39,13 +39,13 @@ typedef enum pdl_backend {
 	 * default. */
 	PDL_BACKEND_CPU = 0,
 	/** An NVIDIA GPU through CUDA (src/cuda_step.cu, docs/cuda.md), in a build with CUDA: every
-	 * stage of the Clavet solver (forces and pointers, prediction, the neighbour grid,
+	 * stage of the Clavet solver (forces and pointers, prediction, the neighbour grid, springs,
 	 * densities, viscosity, relaxation, walls and obstacles, velocity) and of the SPH solver
 	 * (with its CFL substeps, surface tension, XSPH and walls), 2D and 3D. Creating such a world
 	 * fails with PDL_ERR_WORLD_BACKEND where the build has no CUDA or the machine no GPU. A step
-	 * of a world that uses what the GPU step does not (springs, rigid bodies, a split world's
-	 * ghosts) runs on the CPU; pdl_world_profile's `backend` and pdl_world_backend_note() say
-	 * where each step ran and why. */
+	 * of a world that uses what the GPU step does not (rigid bodies, a split world's ghosts)
+	 * runs on the CPU; pdl_world_profile's `backend` and pdl_world_backend_note() say where each
+	 * step ran and why. */
 	PDL_BACKEND_CUDA,
 	PDL_BACKEND_COUNT
 } pdl_backend;
