@@ -1,23 +1,33 @@
-/* The CUDA backend: the Clavet step (src/step.c, Clavet, Beaudoin & Poulin 2005 algorithm 1)
- * on an NVIDIA GPU, one thread per particle, 2D and 3D.
+/* The CUDA backend (docs/cuda.md): the Clavet step (src/step.c, Clavet, Beaudoin & Poulin 2005
+ * algorithm 1) and the SPH step (src/sph.c, Mueller, Charypar & Gross 2003) on an NVIDIA GPU,
+ * one thread per particle, 2D and 3D.
  *
- * Each solver step runs the CPU step's stages as kernels:
+ * Each Clavet solver step runs the CPU step's stages as kernels:
  *
  *   forces      v += dt g (+ pointers)                       forces_kernel
  *   predict     x_prev = x; x += dt v                        predict_kernel
  *   grid        cells of size h: the particles' bounding box, a cell key per particle, a stable
- *               radix sort of (key, slot) (CUB), every particle array gathered into that order,
- *               and each cell's first and last slot         bounds_kernel .. cell_ranges_kernel
+ *               radix sort of (key, slot) (CUB), every particle array gathered into that order
+ *               (springs renamed), each cell's first and last slot   bounds_kernel .. cell_ranges_kernel
+ *   springs     plasticity and displacements (alg. 3, 4), new springs   springs_kernel, propose_kernel,
+ *                                                                        accept_kernel
  *   density     rho, rho_near, pressures (alg. 2) and the viscosity impulses (alg. 5) as the
  *               position change dt dv                        density_kernel
  *   relax       x += relaxation displacement + dt dv         displace_kernel
  *   boundaries  walls and obstacles (walls.h, the CPU's own code)   walls_kernel
  *   velocity    v = (x - x_prev) / dt                        velocity_kernel
  *
+ * and each SPH substep: forces, the grid at x, sph_density_kernel, sph_normals_kernel (surface
+ * tension), sph_internal_kernel (forces and symplectic Euler), walls, velocity.
+ *
+ * Between steps the GPU keeps the particles: pdl_cuda_step copies them there only when the host
+ * changed them, and the results back every step (into page-locked host arrays once large).
+ *
  * Determinism. Every pass is a gather: a thread writes only its own particle, from values of the
  * stage before. Neighbours are visited cell by cell in a fixed order and, within a cell, in slot
  * order; the slots come from a stable sort of keys that depend only on positions. No float
- * atomics: the bounding box uses integer atomic min and max (order-free). So a run gives the
+ * atomics: the bounding box and the fastest speed use integer atomic min and max, the neighbour
+ * count integer adds (all order-free). So a run gives the
  * same bits every time on the same GPU and build. Against the CPU backend the sums run in
  * another order (and the relaxation is a gather there only on hashed grids), so the states
  * agree to rounding at first and drift apart as any chaotic flow does (tests/test_cuda.c).
