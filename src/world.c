@@ -100,16 +100,16 @@ static bool start_pool(pdl_world* w, int threads)
 	return true;
 }
 
-/* The GPU's state for a CUDA world, or PDL_ERR_WORLD_BACKEND with the reason there is none. */
-static bool start_cuda(pdl_world* w, pdl_error* err)
+/* The GPU's state for a CUDA world: PDL_OK, or PDL_ERR_WORLD_BACKEND with the reason there is
+ * none (or PDL_ERR_OUT_OF_MEMORY). */
+static pdl_error_id start_cuda(pdl_world* w, pdl_error* err)
 {
 	char why[160];
 	w->cuda_revision = UINT64_MAX; /* copy the particles to the GPU at the next step */
-	if (w->cuda) return true;
-	if (!pdl_cuda_probe(why, (int)sizeof why)) return pdl_fail_text(err, PDL_ERR_WORLD_BACKEND, why), false;
+	if (w->cuda) return PDL_OK;
+	if (!pdl_cuda_probe(why, (int)sizeof why)) return pdl_fail_text(err, PDL_ERR_WORLD_BACKEND, why);
 	w->cuda = pdl_cuda_create();
-	if (!w->cuda) return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN), false;
-	return true;
+	return w->cuda ? PDL_OK : pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);
 }
 
 pdl_world* pdl_world_create(const pdl_world_def* def, pdl_error* err)
@@ -119,7 +119,7 @@ pdl_world* pdl_world_create(const pdl_world_def* def, pdl_error* err)
 	if (!w) return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN), NULL;
 	w->def = *def;
 	w->loops = pdl_best_loops();
-	if (def->backend == PDL_BACKEND_CUDA && !start_cuda(w, err)) {
+	if (def->backend == PDL_BACKEND_CUDA && start_cuda(w, err) != PDL_OK) {
 		pdl_world_destroy(w);
 		return NULL;
 	}
@@ -155,11 +155,15 @@ pdl_error_id pdl_world_set_def(pdl_world* w, const pdl_world_def* def, pdl_error
 		return pdl_fail(err, PDL_ERR_WORLD_DIMENSIONS, def->dimensions);
 	if (def->max_particles < w->p.count)
 		return pdl_fail(err, PDL_ERR_WORLD_MAX_PARTICLES, def->max_particles);
-	if (def->backend == PDL_BACKEND_CUDA && !start_cuda(w, err)) return err ? err->id : PDL_ERR_WORLD_BACKEND;
+	if (def->backend == PDL_BACKEND_CUDA && (id = start_cuda(w, err)) != PDL_OK) return id;
 	if (def->threads != w->def.threads && !start_pool(w, def->threads))
 		return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);
 	bool new_radius = def->interaction_radius != w->def.interaction_radius;
 	w->def = *def;
+	if (def->backend != PDL_BACKEND_CUDA && w->cuda) { /* back on the CPU: the GPU's memory goes */
+		pdl_cuda_destroy(w->cuda);
+		w->cuda = NULL;
+	}
 	if (new_radius) pdl_update_material_tables(w); /* the SPH rest densities depend on h */
 	return PDL_OK;
 }

@@ -421,6 +421,13 @@ static void test_gpu_hands_bodies_to_the_cpu(void)
 	ENSURE(pdl_world_profile(w).backend == PDL_BACKEND_CUDA);
 	ENSURE(pdl_world_backend_note(w)[0] == 0);
 	ENSURE(ids_unique(w) && pdl_world_stats(w).non_finite == 0);
+	/* switched back to the CPU, the world gives the GPU's memory back and steps on */
+	pdl_world_def d = pdl_world_get_def(w);
+	d.backend = PDL_BACKEND_CPU;
+	ENSURE(pdl_world_set_def(w, &d, NULL) == PDL_OK);
+	ENSURE(pdl_world_stats(w).device_bytes == 0);
+	run(w, 5);
+	ENSURE(pdl_world_profile(w).backend == PDL_BACKEND_CPU && ids_unique(w));
 	pdl_world_destroy(w);
 }
 
