@@ -18,7 +18,7 @@ const TOP_KEYS = ['name', 'description', 'world', 'solver', 'materials', 'contai
 const WORLD_KEYS = ['dimensions', 'gravity', 'dt', 'substeps', 'bounds'];
 // the orbit camera of 3D scenes (io/include/puddle/camera.h)
 const CAMERA_KEYS = ['target', 'yaw', 'pitch', 'distance', 'fov'];
-const SOLVER_KEYS = ['kind', 'interaction_radius', 'threads', 'max_particles'];
+const SOLVER_KEYS = ['kind', 'backend', 'interaction_radius', 'threads', 'max_particles'];
 // keys of the SPH solver (solver.kind "sph"), which the web build does not run (see resolveScene)
 const SPH_KEYS = ['speed_of_sound', 'eos', 'gamma', 'pressure_kernel', 'viscosity', 'xsph', 'surface_tension', 'cfl',
 	'max_substeps'];
@@ -208,7 +208,15 @@ export function resolveScene(puddle, json, file = '<scene>') {
 		}
 	}
 	if (json.solver) {
-		const { kind, ...solver } = json.solver;
+		const { kind, backend, ...solver } = json.solver;
+		// The CUDA backend (docs/cuda.md) needs an NVIDIA GPU and the native library; the page's
+		// WebAssembly build steps on the processor.
+		if (backend !== undefined && backend !== 'cpu') {
+			const why = backend === 'cuda'
+				? 'the web build steps on the processor: run CUDA scenes with the puddle command'
+				: 'must be "cpu" or "cuda"';
+			throw new SceneError(file, 'solver.backend', `${why}, got ${JSON.stringify(backend)}`);
+		}
 		// The SPH solver (docs/physics.md) runs in the native library and the puddle command; its
 		// Tait pressure uses powf, whose last bits differ between C libraries, so the web build
 		// keeps to Clavet's relaxation, which hashes the same here as natively.
@@ -220,7 +228,7 @@ export function resolveScene(puddle, json, file = '<scene>') {
 		}
 		for (const key of SPH_KEYS)
 			if (key in solver) throw new SceneError(file, `solver.${key}`, 'is not used by kind "clavet"');
-		checkKeys(file, 'solver', solver, SOLVER_KEYS.filter((k) => k !== 'kind'));
+		checkKeys(file, 'solver', solver, SOLVER_KEYS.filter((k) => k !== 'kind' && k !== 'backend'));
 		copyFields(file, 'solver', solver, s.world, { ints: ['threads', 'max_particles'] });
 	}
 	const materials = list(file, json, 'materials', 32);

@@ -80,6 +80,13 @@ describe('scene rules', () => {
 	const minimal = { materials: [{ name: 'water' }], container: { shape: 'box', half_extents: [10, 6] } };
 	const fails = (json, path) => assert.throws(() => resolveScene(puddle, json, 'x.json'), (e) => e instanceof SceneError && e.path === path);
 
+	test('solver.backend: "cpu" runs here, "cuda" is refused with the reason', () => {
+		assert.equal(resolveScene(puddle, { ...minimal, solver: { backend: 'cpu' } }, 'x.json').materials.length, 1);
+		assert.throws(() => resolveScene(puddle, { ...minimal, solver: { backend: 'cuda' } }, 'x.json'),
+			(e) => e instanceof SceneError && e.path === 'solver.backend' && /the web build steps on the processor/.test(e.message));
+		fails({ ...minimal, solver: { backend: 'gpu' } }, 'solver.backend');
+	});
+
 	test('defaults are filled in as docs/scenes.md lists them', () => {
 		const s = resolveScene(puddle, minimal, 'scenes/minimal.json');
 		assert.equal(s.name, 'minimal');
