@@ -920,6 +920,17 @@ __global__ void fastest_kernel(particles_dev p, int n, unsigned int* fastest)
 
 /* ---- The step ----------------------------------------------------------------------------- */
 
+/* Swaps the arrays of field, field + 1 (and field + 2 in 3D: x, y, z or vx, vy, vz) with their
+ * spares, after a kernel wrote the new values there. */
+static void swap_with_spares(pdl_cuda* c, int field, bool three)
+{
+	for (int axis = 0; axis < (three ? 3 : 2); ++axis) {
+		float* t = c->p.f[field + axis];
+		c->p.f[field + axis] = c->spare.f[field + axis];
+		c->spare.f[field + axis] = t;
+	}
+}
+
 /* Sorts the particles into cells of size h: bounding box, keys, radix sort, gather, ranges. */
 /* The springs follow their particles into the sort's order: slot s of new particle k is old
  * particle slot[k]'s, its partner renamed to the partner's new index (pdl_particles_permute). */
@@ -1055,11 +1066,7 @@ static bool run_substeps(pdl_cuda* c, const pdl_cuda_frame* f, pdl_profile* prof
 					propose_kernel<THREE, false><<<blocks, BLOCK>>>(c->p, c->partner, c->proposals, c->proposal_count, n, g, f->h);
 				accept_kernel<THREE><<<blocks, BLOCK>>>(c->p, c->partner, c->rest, c->proposals, c->proposal_count, n);
 			}
-			for (int axis = 0; axis < (THREE ? 3 : 2); ++axis) {
-				float* t = c->p.f[F_X + axis];
-				c->p.f[F_X + axis] = c->spare.f[F_X + axis];
-				c->spare.f[F_X + axis] = t;
-			}
+			swap_with_spares(c, F_X, THREE);
 		}
 		cudaEventRecord(c->events[7]);
 		if (last) CUDA_TRY(cudaMemsetAsync(c->neighbours, 0, sizeof(unsigned long long)));
@@ -1074,11 +1081,7 @@ static bool run_substeps(pdl_cuda* c, const pdl_cuda_frame* f, pdl_profile* prof
 			displace_kernel<THREE, true><<<blocks, BLOCK>>>(c->p, x2, y2, z2, n, g, f->h, f->dt, f->any_viscosity);
 		else
 			displace_kernel<THREE, false><<<blocks, BLOCK>>>(c->p, x2, y2, z2, n, g, f->h, f->dt, f->any_viscosity);
-		for (int axis = 0; axis < (THREE ? 3 : 2); ++axis) {
-			float* t = c->p.f[F_X + axis];
-			c->p.f[F_X + axis] = c->spare.f[F_X + axis];
-			c->spare.f[F_X + axis] = t;
-		}
+		swap_with_spares(c, F_X, THREE);
 		cudaEventRecord(c->events[4]);
 		if (f->wall_count > 0) walls_kernel<THREE><<<blocks, BLOCK>>>(c->p, n, c->walls, f->wall_count, f->h, f->dt);
 		cudaEventRecord(c->events[5]);
@@ -1123,14 +1126,8 @@ static bool run_sph_substeps(pdl_cuda* c, const pdl_cuda_frame* f, pdl_profile* 
 			sph_internal_kernel<THREE, true><<<blocks, BLOCK>>>(c->p, c->spare, n, g, s, c->walls, f->wall_count);
 		else
 			sph_internal_kernel<THREE, false><<<blocks, BLOCK>>>(c->p, c->spare, n, g, s, c->walls, f->wall_count);
-		for (int axis = 0; axis < (THREE ? 3 : 2); ++axis) {
-			const int fields[2] = {F_X + axis, F_VX + axis};
-			for (int k = 0; k < 2; ++k) {
-				float* t = c->p.f[fields[k]];
-				c->p.f[fields[k]] = c->spare.f[fields[k]];
-				c->spare.f[fields[k]] = t;
-			}
-		}
+		swap_with_spares(c, F_X, THREE);
+		swap_with_spares(c, F_VX, THREE);
 		cudaEventRecord(c->events[4]);
 		if (f->wall_count > 0) walls_kernel<THREE><<<blocks, BLOCK>>>(c->p, n, c->walls, f->wall_count, f->h, f->dt);
 		cudaEventRecord(c->events[5]);

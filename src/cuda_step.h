@@ -34,11 +34,10 @@ typedef struct pdl_cuda_frame {
 	float dt;       /* one solver step, s */
 	int substeps;   /* solver steps in this frame */
 	pdl_vec3 gravity;
-	int material_count;
 	pdl_cuda_material materials[PDL_MAX_MATERIALS];
 	/* pair tables [a * PDL_MAX_MATERIALS + b] (core.h: pdl_world) */
 	const float *pair_weight, *pair_sigma, *pair_beta;
-	bool any_viscosity, uniform_mass;
+	bool any_viscosity;
 	const pdl_pointer* pointers; /* PDL_MAX_POINTERS of them */
 	const bool* pointer_active;
 	const boundary* walls;

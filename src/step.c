@@ -23,7 +23,6 @@
  * forces, boundaries and velocity stages. */
 #include "core.h"
 #include "cuda_step.h"
-#include "kernels.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -183,12 +182,10 @@ static bool step_on_gpu(pdl_world* w, pdl_profile* prof)
 		.dt = dt,
 		.substeps = substeps,
 		.gravity = w->def.gravity,
-		.material_count = w->material_count,
 		.pair_weight = w->pair_weight,
 		.pair_sigma = w->pair_sigma,
 		.pair_beta = w->pair_beta,
 		.any_viscosity = w->any_viscosity,
-		.uniform_mass = w->uniform_mass,
 		.pointers = w->pointers,
 		.pointer_active = w->pointer_active,
 		.walls = w->boundaries,
