@@ -333,8 +333,17 @@ pdl_stats pdl_world_stats(const pdl_world* w)
 	if (w->grid_stale) { /* the last step ran on the GPU: its count, at the predicted positions */
 		float mean = 0;
 		if (pdl_cuda_mean_neighbours(w->cuda, p->count, &mean)) s.mean_neighbours = mean;
-	} else if (p->count > 0 && g->inv_cell > 0 && w->steps > 0) {
+	}
+	/* Clumping, which a kernel density cannot see (a pair at one place sums to about the same
+	 * density as two particles a spacing apart): the particles with another within half their
+	 * material's rest spacing. Counted on the grid of the last CPU step (its cells are at least
+	 * h wide and the particles moved less than h since); not after a GPU step, whose particles
+	 * are in the GPU grid's order. */
+	if (!w->grid_stale && p->count > 0 && g->inv_cell > 0 && w->steps > 0) {
+		int clumped = 0;
 		for (int i = 0; i < p->count; ++i) {
+			const float close = 0.5f * w->materials[p->material[i]].rest_spacing, close2 = close * close;
+			bool near = false;
 			pdl_grid_runs runs;
 			pdl_grid_runs_around(g, p->x[i], p->y[i], three ? p->z[i] : 0, &runs);
 			for (int r = 0; r < runs.count; ++r)
@@ -342,11 +351,14 @@ pdl_stats pdl_world_stats(const pdl_world* w)
 					int j = k; /* the particles were permuted into grid order */
 					if (j >= p->count || j == i) continue;
 					float dx = p->x[j] - p->x[i], dy = p->y[j] - p->y[i];
-					float dz = three ? p->z[j] - p->z[i] : 0;
-					if (dx * dx + dy * dy + dz * dz < h * h) neighbours += 1;
+					float dz = three ? p->z[j] - p->z[i] : 0, r2 = dx * dx + dy * dy + dz * dz;
+					if (r2 < h * h) neighbours += 1;
+					near |= r2 < close2;
 				}
+			clumped += near;
 		}
 		s.mean_neighbours = (float)(neighbours / p->count);
+		s.clumped = (float)clumped / (float)p->count;
 	}
 	if (p->spring_partner) {
 		long long slots = 0;

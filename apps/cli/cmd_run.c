@@ -457,6 +457,8 @@ static void print_summary(const run_state* r, long long start, long long total, 
 	printf("  steps/s            %.1f (stepping only: %.1f)\n", wall > 0 ? (double)frames / wall : 0,
 	       step_wall > 0 ? (double)frames / step_wall : 0);
 	printf("  density error      mean %.2f %%, max %.2f %%\n", 100.0 * st.mean_density_error, 100.0 * st.max_density_error);
+	/* what the kernel density cannot show: pairs that have fallen onto each other */
+	printf("  clumped            %.2f %% (particles closer than half a rest spacing to another)\n", 100.0 * st.clumped);
 	printf("  max speed          %.4g units/s\n", st.max_speed);
 	printf("  particles lost     %d%s\n", lost, lost ? "  (outside world.bounds or not finite)" : "");
 	printf("  state hash         %016llx\n", (unsigned long long)pdl_world_hash(r->world));

@@ -451,6 +451,11 @@ typedef struct pdl_stats {
 	float mean_density_error;
 	float max_density_error;   /**< the largest such |rho - rho0| / rho0 */
 	float mean_neighbours;     /**< mean count of neighbours within h */
+	/** Share of particles, in [0, 1], with another particle closer than half their material's
+	 * rest spacing: clumping, which the density error cannot show (a kernel sum over a pair at
+	 * one place is about the sum over two particles a spacing apart). A fluid at rest has none;
+	 * a few percent appear in splashes. Counted at the last CPU step's grid (0 after a GPU step). */
+	float clumped;
 	int non_finite;            /**< particles with a NaN or infinite position or velocity */
 	pdl_vec3 momentum;         /**< sum of mass * velocity */
 	pdl_vec3 centre_of_mass;
