@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 CTEST = ctest --output-on-failure -j$(JOBS)
 
-.PHONY: all build demo test test-release test-asan test-tsan test-web test-fuzz deps deps-all web bench clean
+.PHONY: all build demo test test-release test-asan test-tsan test-web test-fuzz deps deps-all web bench validate clean
 
 all: build
 
@@ -58,6 +58,15 @@ test-fuzz: build
 	mkdir -p build-fuzz/corpus/scene build-fuzz/corpus/snapshot build-fuzz/findings
 	build-fuzz/fuzz/fuzz_scene -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=build-fuzz/findings/ build-fuzz/corpus/scene scenes
 	build-fuzz/fuzz/fuzz_snapshot -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=build-fuzz/findings/ build-fuzz/corpus/snapshot build-fuzz/seeds/snapshot
+
+# The physics validation suite (validate/, docs/validation.md): every case for every solver,
+# measured from geometry and against experiment, one table row per check. Writes the markdown
+# table to out/validate.md and prints it; fails on an unexpected failure. Well under an hour on
+# 2 cores; VALIDATE_FLAGS="--quick" for minutes, "--solver dfsph --case pool2d" for one.
+VALIDATE_FLAGS ?=
+validate: build
+	mkdir -p out
+	build/validate/puddle-validate --out out/validate.md $(VALIDATE_FLAGS)
 
 test-web:
 	@if [ -f web/Makefile ]; then $(MAKE) -C web test; else echo "test-web: no web/ yet"; fi
