@@ -11,14 +11,39 @@ typedef struct known_failure {
 } known_failure;
 
 static const known_failure known[] = {
-	{NULL, NULL, NULL, NULL},
+	/* Clavet: a position-based relaxation towards a kernel density, not a pressure solve */
+	{"clavet", "pool2d", "bulk density error", "compressible: k = 150 lets the kernel density rise with depth"},
+	{"clavet", "pool3d", "bulk density error", "compressible: k = 150 lets the kernel density rise with depth"},
+	{"clavet", "pool2d", "particles closer than s/2", "near-pressure lets the settled pool pair some particles"},
+	{"clavet", "pool3d", "particles closer than s/2", "near-pressure lets the settled pool pair some particles"},
+	{"clavet", "pool3d", "volume from geometry", "compressible: the 3D pool settles denser than its lattice"},
+	{"clavet", "archimedes2d", "share under the surface, density 0.3", "its water is not at its lattice density"},
+	{"clavet", "archimedes2d", "share under the surface, density 0.8", "its water is not at its lattice density"},
+	{"clavet", "archimedes3d", "share under the surface, density 0.3", "its water is not at its lattice density"},
+	{"clavet", "archimedes3d", "share under the surface, density 0.8", "its water is not at its lattice density"},
+	{"clavet", "slosh", "energy never rises", "no stored energy to count: released compression shows as a rise"},
+	/* SPH: weakly compressible, Poly6 pressure gradient */
+	{"sph", "pool2d", "volume from geometry", "Poly6-gradient pairing: pairs pack below the lattice's volume"},
+	{"sph", "pool3d", "volume from geometry", "Poly6-gradient pairing: pairs pack below the lattice's volume"},
+	{"sph", "pool2d", "bulk density error", "weakly compressible: g depth / c^2 of about 0.5 % at the floor"},
+	{"sph", "pool3d", "bulk density error", "weakly compressible: g depth / c^2 of about 0.5 % at the floor"},
+	{"sph", "pool2d", "particles closer than s/2", "Poly6-gradient pairing instability"},
+	{"sph", "pool3d", "particles closer than s/2", "Poly6-gradient pairing instability"},
+	{"sph", "pool3d", "hydrostatic pressure slope", "paired particles carry the load unevenly"},
+	{"sph", "dam_break", "front vs Martin & Moyce, finest", "the front lags: viscosity 0.5 h^2/s and XSPH"},
+	{"sph", "archimedes2d", "share under the surface, density 0.8", "floats high in the paired, denser water"},
+	{"sph", "archimedes2d", "density 1.5 rests on the floor", "the compressed layer under a body bears it"},
+	{"sph", "archimedes3d", "share under the surface, density 0.3", "floats high in the paired, denser water"},
+	{"sph", "archimedes3d", "share under the surface, density 0.5", "floats high in the paired, denser water"},
+	{"sph", "archimedes3d", "share under the surface, density 0.8", "floats high in the paired, denser water"},
+	{"sph", "archimedes3d", "density 1.5 rests on the floor", "the compressed layer under a body bears it"},
+	{"sph", "overturn", "heavy below light after 10 s", "the interface's density jump holds the heavy fluid up"},
 };
 
 const char* vknown_failure(const char* solver, const char* case_name, const char* check)
 {
 	for (size_t k = 0; k < sizeof known / sizeof known[0]; ++k) {
 		const known_failure* f = &known[k];
-		if (!f->solver) continue;
 		if (!strcmp(f->solver, solver) && !strcmp(f->case_name, case_name) && !strcmp(f->check, check))
 			return f->why;
 	}

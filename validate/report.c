@@ -28,8 +28,8 @@ static const char* status_text(vstatus s)
 
 static void print_row(FILE* f, const vrow* r)
 {
-	fprintf(f, "| %s | %s | %s | %s | %s | %s | %s |", r->solver, r->case_name, r->check, r->measured, r->expected,
-	        r->tolerance, status_text(r->status));
+	fprintf(f, "| %s | %s | %s | %s | %s | %s | %s%s%s |", r->solver, r->case_name, r->check, r->measured,
+	        r->expected, r->tolerance, status_text(r->status), r->why ? ": " : "", r->why ? r->why : "");
 	fprintf(f, "\n");
 }
 
@@ -57,6 +57,7 @@ void vreport_check(const char* solver, const char* case_name, const char* check,
 	if (smoke) r->status = VSTATUS_STATED;
 	else if (passed) r->status = known ? VSTATUS_XPASS : VSTATUS_PASS;
 	else r->status = known ? VSTATUS_KNOWN_FAIL : VSTATUS_FAIL;
+	if (r->status == VSTATUS_KNOWN_FAIL) r->why = known;
 	if (r->status == VSTATUS_FAIL) unexpected++;
 	print_row(stdout, r);
 	fflush(stdout);

@@ -56,6 +56,7 @@ typedef struct vrow {
 	char expected[64];
 	char tolerance[48];
 	vstatus status;
+	const char* why; /* a known failure's reason (known.c), or NULL */
 } vrow;
 
 /* Records a checked row: passed says whether the measurement met its tolerance; known.c says
