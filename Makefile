@@ -66,7 +66,7 @@ test-fuzz: build
 VALIDATE_FLAGS ?=
 validate: build
 	mkdir -p out
-	build/validate/puddle-validate --out out/validate.md $(VALIDATE_FLAGS)
+	build/validate/puddle-validate --out out/validate.md --label "commit $$(git rev-parse --short HEAD 2>/dev/null)" $(VALIDATE_FLAGS)
 
 test-web:
 	@if [ -f web/Makefile ]; then $(MAKE) -C web test; else echo "test-web: no web/ yet"; fi

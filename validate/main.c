@@ -1,7 +1,9 @@
 /* puddle-validate: runs the validation cases (validate.h) for each solver and prints the table.
  *
  *     puddle-validate [--solver clavet|sph|dfsph|all] [--case NAME|all] [--quick] [--smoke]
- *                     [--threads N] [--out FILE.md]
+ *                     [--threads N] [--out FILE.md] [--label TEXT]
+ *
+ * --label adds TEXT (the commit, say) to the table's heading.
  *
  * Exits 1 on an unexpected failure (a row that fails and known.c does not expect to), 2 on
  * bad arguments. */
@@ -26,7 +28,7 @@ static const int case_count = (int)(sizeof cases / sizeof cases[0]);
 static void usage(FILE* f)
 {
 	fprintf(f, "usage: puddle-validate [--solver NAME|all] [--case NAME|all] [--quick] [--smoke] [--threads N] "
-	           "[--out FILE.md]\nsolvers:");
+	           "[--out FILE.md] [--label TEXT]\nsolvers:");
 	for (int k = 0; k < validate_solver_count; ++k) fprintf(f, " %s", validate_solvers[k].name);
 	fprintf(f, "\ncases:\n");
 	for (int k = 0; k < case_count; ++k) fprintf(f, "  %-13s %s\n", cases[k].name, cases[k].what);
@@ -34,7 +36,7 @@ static void usage(FILE* f)
 
 int main(int argc, char** argv)
 {
-	const char *solver_name = "all", *case_name = "all", *out = NULL;
+	const char *solver_name = "all", *case_name = "all", *out = NULL, *label = NULL;
 	voptions opt = {VSCALE_FULL, 0, false};
 	const char* quick_env = getenv("PUDDLE_TEST_QUICK");
 	opt.test_quick = quick_env && *quick_env && *quick_env != '0';
@@ -44,6 +46,7 @@ int main(int argc, char** argv)
 		if (!strcmp(a, "--solver") && more) solver_name = argv[++k];
 		else if (!strcmp(a, "--case") && more) case_name = argv[++k];
 		else if (!strcmp(a, "--out") && more) out = argv[++k];
+		else if (!strcmp(a, "--label") && more) label = argv[++k];
 		else if (!strcmp(a, "--threads") && more) opt.threads = atoi(argv[++k]);
 		else if (!strcmp(a, "--quick")) opt.scale = VSCALE_QUICK;
 		else if (!strcmp(a, "--smoke")) opt.scale = VSCALE_SMOKE;
@@ -75,8 +78,10 @@ int main(int argc, char** argv)
 		}
 	}
 	const char* scale = opt.scale == VSCALE_FULL ? "full" : opt.scale == VSCALE_QUICK ? "quick" : "smoke";
-	char header[128];
-	snprintf(header, sizeof header, "puddle-validate (%s size)", scale);
+	char header[256], date[32];
+	time_t now = time(NULL);
+	strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+	snprintf(header, sizeof header, "puddle-validate, %s size, %s%s%s", scale, date, label ? ", " : "", label ? label : "");
 	failures += vreport_finish(out, header);
 	return failures > 0 ? 1 : 0;
 }
