@@ -117,10 +117,10 @@ void vcase_dam_break(const vsolver* solver, const voptions* opt)
 	}
 	for (int r = 0; r < 2; ++r) {
 		snprintf(check, sizeof check, "front vs Martin & Moyce, %d across", across[r]);
-		snprintf(measured, sizeof measured, "mean |Z/Z_exp - 1| = %.2f %%", 100 * error[r]);
+		snprintf(measured, sizeof measured, "mean abs(Z/Z_exp - 1) = %.2f %%", 100 * error[r]);
 		vreport_statement(solver->name, "dam_break", check, measured, "(coarser resolution)");
 	}
-	snprintf(measured, sizeof measured, "mean |Z/Z_exp - 1| = %.2f %% (Z(6.8) = %.2f)", 100 * error[2],
+	snprintf(measured, sizeof measured, "mean abs(Z/Z_exp - 1) = %.2f %% (Z(6.8) = %.2f)", 100 * error[2],
 	         front_at(&curve[2], 6.822));
 	snprintf(expected, sizeof expected, "Martin & Moyce 1952 (Z(6.822) = 9.986)");
 	vreport_check(solver->name, "dam_break", "front vs Martin & Moyce, finest", error[2] <= 0.04, measured,
@@ -136,7 +136,7 @@ void vcase_dam_break(const vsolver* solver, const voptions* opt)
 	change[0] /= used > 0 ? used : 1, change[1] /= used > 0 ? used : 1;
 	snprintf(measured, sizeof measured, "%d->%d: %.3f, %d->%d: %.3f", across[0], across[1], change[0], across[1],
 	         across[2], change[1]);
-	vreport_check(solver->name, "dam_break", "front curve converges (mean |dZ|)", used > 0 && change[0] > change[1],
+	vreport_check(solver->name, "dam_break", "front curve converges (mean abs dZ)", used > 0 && change[0] > change[1],
 	              measured, "first change larger", "-");
 	for (int r = 0; r < 3; ++r) free(curve[r].T), free(curve[r].Z);
 }

@@ -216,7 +216,7 @@ static void run_pool(const vsolver* solver, const voptions* opt, int dims)
 		const double g = 10, rho0 = pdl_world_rest_density(w, 0);
 		double error = mean.slope / (-rho0 * g) - 1;
 		snprintf(measured, sizeof measured, "dp/dy %.2f: %+.2f %%", mean.slope, 100 * error);
-		snprintf(expected, sizeof expected, "-rho0 |g| = %.2f", -rho0 * g);
+		snprintf(expected, sizeof expected, "-rho0 g = %.2f", -rho0 * g);
 		vreport_check(solver->name, name, "hydrostatic pressure slope", fabs(error) <= 0.02, measured, expected,
 		              "2 %");
 	}
