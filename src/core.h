@@ -42,6 +42,10 @@ typedef struct material {
 	 * lattice_of's (the spacing is a bisection over a lattice sum, the largest cost of building a
 	 * world: world.c, pdl_update_material_tables); bodies are sampled at material 0's. */
 	float rest_spacing, sph_rest_density;
+	/* DFSPH (dfsph.c): the rest volume V = 1 / (the cubic spline's sum over that lattice) and
+	 * the rest density mass / V */
+	float dfsph_volume, dfsph_rest_density;
+	float dfsph_omega; /* the damping of its Jacobi iterations (dfsph.c, pdl_dfsph_jacobi_weight) */
 	struct {
 		bool known;
 		float h, rest_density, mass;
@@ -49,7 +53,10 @@ typedef struct material {
 } material;
 
 /* Material m's density at rest in the units the world's solver measures (pdl_world_rest_density). */
-#define pdl_rest_density_of(w, m) ((w)->def.solver == PDL_SOLVER_SPH ? (m)->sph_rest_density : (m)->def.rest_density)
+#define pdl_rest_density_of(w, m)                                                                  \
+	((w)->def.solver == PDL_SOLVER_SPH     ? (m)->sph_rest_density                                 \
+	 : (w)->def.solver == PDL_SOLVER_DFSPH ? (m)->dfsph_rest_density                               \
+	                                       : (m)->def.rest_density)
 
 /* A rigid body (body.c). Its def holds its state: def.position is the centre of mass, def.angle
  * (2D) or def.orientation (3D) its rotation, def.linear_velocity and def.angular_velocity its
@@ -226,6 +233,16 @@ struct pdl_world {
 	int next_substeps; /* SPH: the next step's substeps when > 0 (pdl_world_set_next_substeps) */
 	float sph_wall_density[PDL_SPH_WALL_TABLE + 1];
 	float sph_wall_force[PDL_SPH_WALL_TABLE + 1];
+	/* DFSPH (dfsph.c): the walls' tables for the cubic spline, and the scratch of a substep
+	 * (never permuted; dfsph_capacity floats each, padded for vector loads): the factor alpha,
+	 * a solve's right-hand side, residual, search direction and operator product, the surface
+	 * normals, the velocity change of the operator, and which particles take pressure */
+	bool dfsph_wall_ready;
+	float dfsph_wall_density[PDL_SPH_WALL_TABLE + 1];
+	float dfsph_wall_force[PDL_SPH_WALL_TABLE + 1];
+	float *dfsph_alpha, *dfsph_rhs, *dfsph_residual, *dfsph_search, *dfsph_product, *dfsph_normal[3], *dfsph_dv[3];
+	uint8_t* dfsph_active;
+	int dfsph_capacity;
 };
 
 /* error.c */
@@ -402,6 +419,25 @@ float pdl_sph_xsph_share(const pdl_world* w, float dt);
  * sph.c builds the tables on a world's first SPH step). Bodies use them too (body_step.c). */
 float pdl_sph_wall_density(const pdl_world* w, float t);
 float pdl_sph_wall_force(const pdl_world* w, float t);
+
+/* The wall tables of a kernel (dimensionless, h = 1): force[t] = G(t / T) and density[t] = the
+ * integral of G from t / T to 1, T = PDL_SPH_WALL_TABLE, with G(t) = plane(t, three), the
+ * kernel integrated over the line (3D: plane) at distance t (sph.c; Simpson's rule). */
+void pdl_wall_tables(double (*plane)(double t, bool three), bool three, float* density, float* force);
+
+/* dfsph.c: the DFSPH solver (Bender & Koschier 2015, 2017) */
+/* One pdl_world_step() of a DFSPH world (CFL substeps; the file's head lists the stages). */
+void pdl_dfsph_step(pdl_world* w, pdl_profile* prof);
+/* The substeps the CFL rule asks for with the given fastest squared speed. */
+int pdl_dfsph_substeps_for(const pdl_world* w, float v2max);
+/* The walls' tables, once. */
+void pdl_dfsph_prepare(pdl_world* w);
+/* 1 / (the cubic spline's sum over the fill lattice of this spacing): a particle's rest volume. */
+float pdl_dfsph_rest_volume(float h, float spacing, bool three);
+/* The Jacobi damping omega for particles of this rest spacing (1.5 over the largest eigenvalue
+ * of the iteration on the fill lattice). */
+float pdl_dfsph_jacobi_weight(float h, float spacing, bool three);
+void pdl_dfsph_free(pdl_world* w);
 
 /* Pairs at the same place as i in a neighbour loop's vector: for each lane k set in `same`,
  * subtracts value[k] times the fixed direction from i to the lane's candidate from sum (x, y

@@ -54,6 +54,18 @@ typedef struct pdl_kernels {
 	float viscosity;    /* W_visc = viscosity * shape (2D log form or 3D eq. 22) */
 	float viscosity_lap; /* laplacian W_visc = viscosity_lap (h - r) */
 	float cohesion;     /* C = cohesion * Akinci's spline */
+	/* Wendland's C2 function (Wendland 1995; Dehnen & Aly 2012, "Improving convergence in
+	 * smoothed particle hydrodynamics simulations without pairing instability"), the DFSPH
+	 * kernel, support h: with q = r / h,
+	 *   W = wendland (1 - q)^4 (1 + 4q),   wendland = 7 / (pi h^2) in 2D, 21 / (2 pi h^3) in 3D,
+	 *   grad W(x_i - x_j) = s (x_i - x_j),   s = -wendland_grad (1 - q)^3,  wendland_grad =
+	 *   20 wendland / h^2.
+	 * Its Fourier transform is positive, so particles do not pair up at any neighbour count
+	 * (Dehnen & Aly sec. 3): the clumping that Poly6's gradient and, above about 25 neighbours in
+	 * 2D, the cubic spline let happen (measured: 48-65 % of a DFSPH pool closer than half a
+	 * spacing within 9 s with the cubic spline at 30 neighbours). The gradient needs no division
+	 * by r and is finite (0) at r = 0. */
+	float wendland, wendland_grad;
 } pdl_kernels;
 
 /* The constants for dimension dim (2 or 3; anything else is treated as 2) and radius h. They
@@ -78,6 +90,9 @@ static inline pdl_kernels pdl_kernels_make(int dim, float h)
 		k.viscosity_lap = (float)(45.0 / (pi * pow(H, 6)));
 		k.cohesion = (float)(10752.0 / (79.0 * pi * pow(H, 9)));
 	}
+	double wendland = k.dim == 2 ? 7.0 / (pi * H * H) : 21.0 / (2.0 * pi * H * H * H);
+	k.wendland = (float)wendland;
+	k.wendland_grad = (float)(20.0 * wendland / (H * H));
 	k.poly6_grad = (float)(6.0 * (double)k.poly6);
 	k.spiky_grad = (float)(3.0 * (double)k.spiky);
 	return k;
@@ -153,6 +168,30 @@ static inline float pdl_cohesion(const pdl_kernels* k, float r)
 		s = 2.0f * s - h3 * h3 / 64.0f;
 	}
 	return k->cohesion * s;
+}
+
+/* Wendland C2's shape w(q), W = wendland w(r / h), in double (lattice sums and wall tables). */
+static inline double pdl_wendland_shape(double q)
+{
+	if (!(q < 1)) return 0;
+	double d = 1 - q, d2 = d * d;
+	return d2 * d2 * (1 + 4 * q);
+}
+
+/* Wendland C2 (see pdl_kernels.wendland), from r: its value. 0 at and beyond h. */
+static inline float pdl_wendland(const pdl_kernels* k, float r)
+{
+	if (!(r < k->h)) return 0.0f;
+	float q = r / k->h, d = 1.0f - q, d2 = d * d;
+	return k->wendland * d2 * d2 * (1.0f + 4.0f * q);
+}
+
+/* Scale s of Wendland C2's gradient, grad W = s (x_i - x_j) (s <= 0), from r. */
+static inline float pdl_wendland_grad_scale(const pdl_kernels* k, float r)
+{
+	if (!(r < k->h)) return 0.0f;
+	float d = 1.0f - r / k->h;
+	return -k->wendland_grad * d * d * d;
 }
 
 /* The equation of state (types.h, pdl_sph_eos): Tait p = B ((rho/rho0)^gamma - 1) with

@@ -94,7 +94,7 @@ float pdl_sph_rest_density_3d(float h, float spacing, float mass)
  * side of a box container, each obstacle; in a corner both sides add. The boundary stage still
  * keeps particles inside and applies friction. */
 
-/* Builds the two tables (dimensionless, h = 1). G(t), the Poly6 kernel integrated along the
+/* The Poly6 tables (dimensionless, h = 1), built by pdl_wall_tables. G(t), the Poly6 kernel integrated along the
  * line y = t (3D: over the plane y = t), is closed form. 2D: the integral of (a^2 - x^2)^3 over
  * [-a, a] is (32/35) a^7, so G(t) = 4/pi (32/35) (1 - t^2)^(7/2). 3D: the integral of
  * (a^2 - rho^2)^3 over the disc of radius a is pi a^8 / 4, so G(t) = 315/(64 pi) pi/4
@@ -104,27 +104,27 @@ static double wall_line(double t, bool three)
 	return three ? 315.0 / 256.0 * pow(1 - t * t, 4) : 128.0 / (35.0 * PDL_PI) * pow(1 - t * t, 3.5);
 }
 
-static void wall_tables(pdl_world* w)
+void pdl_wall_tables(double (*plane)(double t, bool three), bool three, float* density, float* force)
 {
-	const bool three = PDL_IS_3D(w);
 	enum { STEPS = 64 }; /* Simpson intervals per table cell */
 	double acc = 0;
-	w->sph_wall_density[PDL_SPH_WALL_TABLE] = 0;
-	w->sph_wall_force[PDL_SPH_WALL_TABLE] = 0;
+	density[PDL_SPH_WALL_TABLE] = 0;
+	force[PDL_SPH_WALL_TABLE] = 0;
 	for (int t = PDL_SPH_WALL_TABLE - 1; t >= 0; --t) {
 		double a = (double)t / PDL_SPH_WALL_TABLE, b = (double)(t + 1) / PDL_SPH_WALL_TABLE;
-		double step = (b - a) / STEPS, sum = wall_line(a, three) + wall_line(b, three);
-		for (int k = 1; k < STEPS; ++k) sum += (k & 1 ? 4 : 2) * wall_line(a + k * step, three);
+		double step = (b - a) / STEPS, sum = plane(a, three) + plane(b, three);
+		for (int k = 1; k < STEPS; ++k) sum += (k & 1 ? 4 : 2) * plane(a + k * step, three);
 		acc += sum * step / 3;
-		w->sph_wall_density[t] = (float)acc;
-		w->sph_wall_force[t] = (float)wall_line(a, three);
+		density[t] = (float)acc;
+		force[t] = (float)plane(a, three);
 	}
-	w->sph_wall_ready = true;
 }
 
 void pdl_sph_prepare(pdl_world* w)
 {
-	if (!w->sph_wall_ready) wall_tables(w);
+	if (w->sph_wall_ready) return;
+	pdl_wall_tables(wall_line, PDL_IS_3D(w), w->sph_wall_density, w->sph_wall_force);
+	w->sph_wall_ready = true;
 }
 
 float pdl_sph_xsph_share(const pdl_world* w, float dt)

@@ -19,8 +19,8 @@
  * only its own); the density and relaxation passes visit each neighbour pair once and add to
  * both particles, slab by slab in a fixed order (relax_loops.h).
  *
- * A world with def.solver = PDL_SOLVER_SPH takes src/sph.c's step instead, which reuses the
- * forces, boundaries and velocity stages. */
+ * A world with def.solver = PDL_SOLVER_SPH takes src/sph.c's step instead, and one with
+ * PDL_SOLVER_DFSPH src/dfsph.c's; both reuse the forces, boundaries and velocity stages. */
 #include "core.h"
 #include "cuda_step.h"
 
@@ -250,6 +250,11 @@ void pdl_world_step(pdl_world* w)
 	w->p.revision++;        /* and changes the particles on the host */
 	if (w->def.solver == PDL_SOLVER_SPH) { /* Mueller 2003 SPH, src/sph.c */
 		pdl_sph_step(w, &prof);
+		w->profile = prof;
+		return;
+	}
+	if (w->def.solver == PDL_SOLVER_DFSPH) { /* Bender & Koschier 2017 DFSPH, src/dfsph.c */
+		pdl_dfsph_step(w, &prof);
 		w->profile = prof;
 		return;
 	}

@@ -41,7 +41,7 @@ pdl_error_id pdl_validate_world_def(const pdl_world_def* d, pdl_error* err)
 	      d->max_particles);
 	CHECK((unsigned)d->solver < PDL_SOLVER_KIND_COUNT, PDL_ERR_WORLD_SOLVER, (int)d->solver);
 	CHECK((unsigned)d->backend < PDL_BACKEND_COUNT, PDL_ERR_WORLD_BACKEND, (int)d->backend);
-	if (d->solver == PDL_SOLVER_SPH) return pdl_validate_sph_def(&d->sph, err);
+	if (d->solver == PDL_SOLVER_SPH || d->solver == PDL_SOLVER_DFSPH) return pdl_validate_sph_def(&d->sph, err);
 	return PDL_OK;
 }
 
@@ -62,6 +62,11 @@ pdl_error_id pdl_validate_sph_def(const pdl_sph_def* d, pdl_error* err)
 	CHECK(d->cfl > 0 && d->cfl <= 1, PDL_ERR_SPH_CFL, d->cfl);
 	CHECK(d->max_substeps >= 1 && d->max_substeps <= 4096, PDL_ERR_SPH_MAX_SUBSTEPS,
 	      d->max_substeps);
+	CHECK(d->density_tolerance > 0 && d->density_tolerance <= 0.1f, PDL_ERR_SPH_DENSITY_TOLERANCE,
+	      d->density_tolerance);
+	CHECK(d->divergence_tolerance > 0 && d->divergence_tolerance <= 10, PDL_ERR_SPH_DIVERGENCE_TOLERANCE,
+	      d->divergence_tolerance);
+	CHECK(d->max_iterations >= 1 && d->max_iterations <= 1000, PDL_ERR_SPH_MAX_ITERATIONS, d->max_iterations);
 	return PDL_OK;
 }
 

@@ -31,6 +31,9 @@ pdl_world_def pdl_default_world_def(void)
 				.surface_tension = 0.0f,
 				.cfl = 0.4f,
 				.max_substeps = 256,
+				.density_tolerance = 0.0001f,
+				.divergence_tolerance = 0.001f,
+				.max_iterations = 100,
 			},
 	};
 }
@@ -140,6 +143,7 @@ void pdl_world_destroy(pdl_world* w)
 	pdl_particles_free(&w->p);
 	pdl_grid_free(&w->grid);
 	pdl_bodies_free(&w->bodies);
+	pdl_dfsph_free(w);
 	free(w->boundaries);
 	free(w);
 }
@@ -186,9 +190,13 @@ void pdl_update_material_tables(pdl_world* w)
 		/* (a world's dimensions never change) */
 		const bool stale = !ma->lattice_of.known || ma->lattice_of.h != h || ma->lattice_of.rest_density != ma->def.rest_density;
 		if (stale) ma->rest_spacing = PDL_IS_3D(w) ? pdl_rest_spacing_3d(h, ma->def.rest_density) : pdl_rest_spacing(h, ma->def.rest_density);
-		if (stale || ma->lattice_of.mass != ma->def.mass)
+		if (stale || ma->lattice_of.mass != ma->def.mass) {
 			ma->sph_rest_density = PDL_IS_3D(w) ? pdl_sph_rest_density_3d(h, ma->rest_spacing, ma->def.mass)
 			                                    : pdl_sph_rest_density(h, ma->rest_spacing, ma->def.mass);
+			ma->dfsph_volume = pdl_dfsph_rest_volume(h, ma->rest_spacing, PDL_IS_3D(w));
+			ma->dfsph_rest_density = ma->def.mass / ma->dfsph_volume;
+			ma->dfsph_omega = pdl_dfsph_jacobi_weight(h, ma->rest_spacing, PDL_IS_3D(w));
+		}
 		ma->lattice_of.known = true;
 		ma->lattice_of.h = h, ma->lattice_of.rest_density = ma->def.rest_density, ma->lattice_of.mass = ma->def.mass;
 		ma->springs = ma->def.spring_stiffness > 0;
@@ -428,6 +436,7 @@ double pdl_world_grid_cells(const pdl_world* w, pdl_vec3 lo, pdl_vec3 hi)
 int pdl_world_cfl_substeps(const pdl_world* w, float fastest_speed2)
 {
 	if (!w) return 0;
+	if (w->def.solver == PDL_SOLVER_DFSPH) return pdl_dfsph_substeps_for(w, fastest_speed2);
 	if (w->def.solver != PDL_SOLVER_SPH) return w->def.substeps;
 	return pdl_sph_substeps_for(w, fastest_speed2);
 }
@@ -435,7 +444,8 @@ int pdl_world_cfl_substeps(const pdl_world* w, float fastest_speed2)
 pdl_error_id pdl_world_set_next_substeps(pdl_world* w, int substeps, pdl_error* err)
 {
 	if (!w) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
-	if (w->def.solver != PDL_SOLVER_SPH || substeps < 1 || substeps > w->def.sph.max_substeps)
+	if ((w->def.solver != PDL_SOLVER_SPH && w->def.solver != PDL_SOLVER_DFSPH) || substeps < 1 ||
+	    substeps > w->def.sph.max_substeps)
 		return pdl_fail(err, PDL_ERR_NEXT_SUBSTEPS, (double)substeps);
 	w->next_substeps = substeps;
 	if (err) *err = (pdl_error){.id = PDL_OK, .value = NAN};

@@ -343,7 +343,7 @@ static void test_sph_def_errors(void)
 		pdl_error_id expect;
 		const char* message; /* the start of the message */
 	} cases[] = {
-		{"solver 7", s_solver, PDL_ERR_WORLD_SOLVER, "world.solver must be PDL_SOLVER_CLAVET or PDL_SOLVER_SPH, got 7"},
+		{"solver 7", s_solver, PDL_ERR_WORLD_SOLVER, "world.solver must be PDL_SOLVER_CLAVET, PDL_SOLVER_SPH or PDL_SOLVER_DFSPH, got 7"},
 		{"solver -1", s_solver_neg, PDL_ERR_WORLD_SOLVER, "world.solver must be"},
 		{"c = 0", s_c_zero, PDL_ERR_SPH_SPEED_OF_SOUND, "world.sph.speed_of_sound must be finite and > 0, got 0"},
 		{"c = NaN", s_c_nan, PDL_ERR_SPH_SPEED_OF_SOUND, "world.sph.speed_of_sound"},

@@ -73,7 +73,7 @@ int cmd_info(int argc, char** argv)
 		        s->bounds_max.y, s->bounds_max.z, s->has_camera ? "" : " (framing the bounds)", c->target.x,
 		        c->target.y, c->target.z, c->yaw, c->pitch, c->distance, c->fov);
 	}
-	bool sph = s->world.solver == PDL_SOLVER_SPH;
+	bool sph = s->world.solver != PDL_SOLVER_CLAVET; /* SPH and DFSPH: the CFL rule picks their substeps */
 	/* The Jacobi relaxation is stable while k dt_sub^2 / h stays below about 0.02 (measured at
 	 * rest density 4; more neighbours lower it): report the margin, warn when past it. */
 	for (int i = 0; i < s->material_count && !sph; ++i) {
@@ -104,6 +104,9 @@ int cmd_info(int argc, char** argv)
 			if (!sph)
 				fprintf(stderr, "  depth %.3g h: dt_sub sqrt(g depth) / h = %.3g%s\n", depth / h, margin,
 				        margin > 0.15 ? "  > 0.15: may be unstable, raise world.substeps" : "");
+			else if (s->world.solver == PDL_SOLVER_DFSPH) /* incompressible: no Mach number */
+				fprintf(stderr, "  DFSPH depth %.3g h: falling fluid reaches about sqrt(2 g depth) = %.3g units/s\n",
+				        depth / h, sqrt(2 * gl * depth));
 			else { /* SPH: the CFL rule sets the substeps; what to check is the Mach number */
 				double c = s->world.sph.speed_of_sound, v = sqrt(2 * gl * depth);
 				fprintf(stderr, "  SPH depth %.3g h: falling fluid reaches about sqrt(2 g depth) = %.3g units/s, Mach %.2f, "
@@ -113,8 +116,13 @@ int cmd_info(int argc, char** argv)
 		}
 		if (sph && p.count > 0) {
 			pdl_world_step(w); /* a scratch world: the CFL rule's choice for the first frame */
-			fprintf(stderr, "  SPH: the CFL rule takes %d substeps in the first frame (c = %g, cfl = %g)\n",
-			        pdl_world_profile(w).substeps, s->world.sph.speed_of_sound, s->world.sph.cfl);
+			if (s->world.solver == PDL_SOLVER_DFSPH)
+				fprintf(stderr, "  DFSPH: the CFL rule takes %d substeps in the first frame (cfl = %g), the solves %d "
+				        "and %d iterations\n", pdl_world_profile(w).substeps, s->world.sph.cfl,
+				        pdl_world_profile(w).density_iterations, pdl_world_profile(w).divergence_iterations);
+			else
+				fprintf(stderr, "  SPH: the CFL rule takes %d substeps in the first frame (c = %g, cfl = %g)\n",
+				        pdl_world_profile(w).substeps, s->world.sph.speed_of_sound, s->world.sph.cfl);
 		}
 		pdl_world_destroy(w);
 	}

@@ -447,9 +447,10 @@ static void print_summary(const run_state* r, long long start, long long total, 
 		printf("  bodies             %d (%d dynamic, %d kinematic)\n", bodies, bodies - kinematic, kinematic);
 	}
 	printf("  dimensions         %d\n", s->world.dimensions);
-	if (s->world.solver == PDL_SOLVER_SPH) /* the CFL rule picks the substeps each frame */
-		printf("  simulated time     %.3f s (frames %lld to %lld, SPH: %d substeps in the last, %.2f per frame on average)\n",
-		       st.time, start, total, pdl_world_profile(r->world).substeps, total > 0 ? (double)st.steps / (double)total : 0);
+	if (s->world.solver != PDL_SOLVER_CLAVET) /* the CFL rule picks the substeps each frame */
+		printf("  simulated time     %.3f s (frames %lld to %lld, %s: %d substeps in the last, %.2f per frame on average)\n",
+		       st.time, start, total, s->world.solver == PDL_SOLVER_SPH ? "SPH" : "DFSPH", pdl_world_profile(r->world).substeps,
+		       total > 0 ? (double)st.steps / (double)total : 0);
 	else
 		printf("  simulated time     %.3f s (frames %lld to %lld, %d substep%s each)\n", st.time, start, total,
 		       s->world.substeps, s->world.substeps == 1 ? "" : "s");

@@ -29,6 +29,12 @@ typedef enum pdl_solver_kind {
 	/** Smoothed particle hydrodynamics after Mueller, Charypar & Gross 2003 (src/sph.c): physical
 	 * densities, a stiff equation of state, force based, with an adaptive (CFL) time step. */
 	PDL_SOLVER_SPH,
+	/** Divergence-free SPH, Bender & Koschier 2015 and 2017 (src/dfsph.c): incompressible.
+	 * Two pressure solves a substep, one keeps the density at rest (mean error below
+	 * sph.density_tolerance), one keeps the velocity field free of divergence; the time step
+	 * follows the flow speed alone (no speed of sound), so it takes few, large substeps. Water
+	 * that keeps its volume: the solver to pick for water. Settings in world.sph. */
+	PDL_SOLVER_DFSPH,
 	PDL_SOLVER_KIND_COUNT
 } pdl_solver_kind;
 
@@ -76,8 +82,9 @@ typedef enum pdl_sph_pressure_kernel {
 	PDL_SPH_PRESSURE_KERNEL_COUNT
 } pdl_sph_pressure_kernel;
 
-/** Settings of the SPH solver (world.solver = PDL_SOLVER_SPH); ignored by Clavet worlds, and
- * validated only when the world uses SPH. Get them from pdl_default_world_def().sph.
+/** Settings of the SPH solvers (world.solver = PDL_SOLVER_SPH or PDL_SOLVER_DFSPH); ignored by
+ * Clavet worlds, and validated only when the world uses SPH or DFSPH. Each field says which
+ * solver reads it. Get them from pdl_default_world_def().sph.
  *
  * Rest density is not a setting: each material's SPH rest density rho0 is the Poly6 density
  * (self included) of a hexagonal lattice at that material's rest spacing
@@ -111,14 +118,33 @@ typedef struct pdl_sph_def {
 	 * terms, per unit mass and volume, see docs/physics.md), world units / s^2, finite and
 	 * >= 0: the pull a surface particle feels is of this order. 0 turns it off. Default 0. */
 	float surface_tension;
-	/** CFL number, in (0, 1]: each substep obeys dt_sub <= cfl h / (c + v_max),
+	/** CFL number, in (0, 1]. DFSPH: each substep obeys dt_sub <= cfl s / v_max and
+	 * dt_sub <= cfl sqrt(s / a_max), with s the smallest rest spacing of the world's materials
+	 * (a particle moves at most cfl of a spacing a substep: Bender & Koschier 2017, sec. 4.3),
+	 * and the viscosity rule below. SPH: each substep obeys dt_sub <= cfl h / (c + v_max),
 	 * dt_sub <= cfl sqrt(h / a_max) and dt_sub <= cfl h^2 / (8 nu), with v_max the fastest
 	 * particle at the start of the step and a_max = |g| max|gravity_scale| + the pointers'
 	 * |strength| + surface_tension. Default 0.4. */
 	float cfl;
 	/** Most substeps one pdl_world_step() may take, in [1, 4096]. If the CFL rule asks for more,
-	 * the step takes this many (and may be unstable). Default 256. */
+	 * the step takes this many (and may be unstable). Default 256. SPH and DFSPH. */
 	int max_substeps;
+	/** DFSPH: eta, the relative density error, in (0, 0.1], that the constant-density solve
+	 * iterates down to (Bender & Koschier 2017, alg. 3): the error is the larger of the mean over
+	 * all particles of |rho* - rho0| / rho0 where the fluid is under pressure (rho* the density
+	 * the velocities would give at the end of the substep) and a twentieth of its largest value,
+	 * so that a thin compressed layer (the floor under a deep pool) is not averaged away.
+	 * Default 0.0001 (0.01 %, as SPlisHSPlasH's DFSPH). */
+	float density_tolerance;
+	/** DFSPH: eta_v, the relative rate of compression, 1 / s, in (0, 10], that the divergence
+	 * solve iterates down to (alg. 2), measured as density_tolerance is. Default 0.001 (0.1 % a
+	 * second): a looser one lets a deep pool breathe (measured: a 15 h pool at 0.02 / s still
+	 * moved at 0.2 h/s r.m.s. after 10 s, 0.03 h/s at 0.001 / s). */
+	float divergence_tolerance;
+	/** DFSPH: most iterations of each solve a substep, in [1, 1000]. Default 100. Each is two
+	 * passes over the neighbours; a solve that reaches this many ends with its error above
+	 * the tolerance (pdl_world_profile says how many it took). */
+	int max_iterations;
 } pdl_sph_def;
 
 /** How a world is built. Get one from pdl_default_world_def(), then change what you need. */
@@ -436,6 +462,14 @@ typedef struct pdl_profile {
 	 * (CUDA events) and `transfer` is the copying of the particles to the GPU and back. */
 	pdl_backend backend;
 	float transfer; /**< CUDA: copying particles between the host and the GPU, ms */
+	/** DFSPH: iterations of the constant-density solve over the last pdl_world_step()'s
+	 * substeps, and of the divergence solve (0 for the other solvers). DFSPH books its density
+	 * and factor pass under density, both solves under relax, viscosity and surface tension
+	 * under forces. */
+	int density_iterations, divergence_iterations;
+	/** DFSPH: the mean relative density error the last substep's constant-density solve ended
+	 * with (what it compares with sph.density_tolerance). */
+	float density_solve_error;
 } pdl_profile;
 
 /** Summary numbers of the current state. */

@@ -35,14 +35,14 @@ static const scene_field bounds_fields[] = {
 };
 const scene_object pdl_schema_bounds = {"bounds", bounds_fields, COUNT(bounds_fields), -1};
 
-/* "kind" is the solver object's shape: optional (default "clavet"), and the SPH keys are used
- * only with "sph". In pdl_solver_kind order. */
-static const char* const solver_kinds[] = {"clavet", "sph"};
+/* "kind" is the solver object's shape: optional (default "clavet"); the SPH keys are used only
+ * with "sph" or "dfsph" (each key says which). In pdl_solver_kind order. */
+static const char* const solver_kinds[] = {"clavet", "sph", "dfsph"};
 /* In pdl_backend order. */
 static const char* const backend_names[] = {"cpu", "cuda"};
 static const char* const sph_eos_names[] = {"tait", "linear"};
 static const char* const sph_pressure_kernels[] = {"poly6", "spiky"};
-enum { K_CLAVET = 1u << 0, K_SPH = 1u << 1 };
+enum { K_CLAVET = 1u << 0, K_SPH = 1u << 1, K_DFSPH = 1u << 2, K_SPH_ANY = K_SPH | K_DFSPH };
 static const scene_field solver_fields[] = {
 	ENUM("kind", pdl_scene, world.solver, solver_kinds, PDL_SOLVER_CLAVET, 0),
 	NUM("interaction_radius", FT_FLOAT, pdl_scene, world.interaction_radius, 0, INF, FR_LO_OPEN),
@@ -54,11 +54,14 @@ static const scene_field solver_fields[] = {
 	SHAPED("gamma", FT_FLOAT, pdl_scene, world.sph.gamma, 1, 10, 0, K_SPH),
 	{"pressure_kernel", FT_ENUM, offsetof(pdl_scene, world.sph.pressure_kernel), 0, 0, 0, sph_pressure_kernels,
 	 COUNT(sph_pressure_kernels), PDL_SPH_PRESSURE_POLY6, 0, K_SPH, NULL},
-	SHAPED("viscosity", FT_FLOAT, pdl_scene, world.sph.viscosity, 0, INF, 0, K_SPH),
-	SHAPED("xsph", FT_FLOAT, pdl_scene, world.sph.xsph, 0, 1, 0, K_SPH),
-	SHAPED("surface_tension", FT_FLOAT, pdl_scene, world.sph.surface_tension, 0, INF, 0, K_SPH),
-	SHAPED("cfl", FT_FLOAT, pdl_scene, world.sph.cfl, 0, 1, FR_LO_OPEN, K_SPH),
-	SHAPED("max_substeps", FT_INT, pdl_scene, world.sph.max_substeps, 1, 4096, 0, K_SPH),
+	SHAPED("viscosity", FT_FLOAT, pdl_scene, world.sph.viscosity, 0, INF, 0, K_SPH_ANY),
+	SHAPED("xsph", FT_FLOAT, pdl_scene, world.sph.xsph, 0, 1, 0, K_SPH_ANY),
+	SHAPED("surface_tension", FT_FLOAT, pdl_scene, world.sph.surface_tension, 0, INF, 0, K_SPH_ANY),
+	SHAPED("cfl", FT_FLOAT, pdl_scene, world.sph.cfl, 0, 1, FR_LO_OPEN, K_SPH_ANY),
+	SHAPED("max_substeps", FT_INT, pdl_scene, world.sph.max_substeps, 1, 4096, 0, K_SPH_ANY),
+	SHAPED("density_tolerance", FT_FLOAT, pdl_scene, world.sph.density_tolerance, 0, 0.1, FR_LO_OPEN, K_DFSPH),
+	SHAPED("divergence_tolerance", FT_FLOAT, pdl_scene, world.sph.divergence_tolerance, 0, 10, FR_LO_OPEN, K_DFSPH),
+	SHAPED("max_iterations", FT_INT, pdl_scene, world.sph.max_iterations, 1, 1000, 0, K_DFSPH),
 };
 const scene_object pdl_schema_solver = {"solver", solver_fields, COUNT(solver_fields), 0};
 

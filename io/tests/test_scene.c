@@ -102,7 +102,7 @@ static const struct {
 	{"{" BASE_WORLD ", \"world\": {\"dt\": 0}}", "x.json: world.dt: must be in (0, 1], got 0"},
 	/* the SPH solver's keys (docs/scenes.md, "solver") */
 	{"{" BASE_WORLD ", \"solver\": {\"kind\": \"sp\"}}",
-	 "x.json: solver.kind: must be one of \"clavet\", \"sph\", got \"sp\" (did you mean \"sph\"?)"},
+	 "x.json: solver.kind: must be one of \"clavet\", \"sph\", \"dfsph\", got \"sp\" (did you mean \"sph\"?)"},
 	{"{" BASE_WORLD ", \"solver\": {\"cfl\": 0.3}}", "x.json: solver.cfl: is not used by kind \"clavet\""},
 	{"{" BASE_WORLD ", \"solver\": {\"kind\": \"sph\", \"cfl\": 2}}", "x.json: solver.cfl: must be in (0, 1], got 2"},
 	{"{" BASE_WORLD ", \"solver\": {\"kind\": \"sph\", \"speed_of_sound\": 0}}",

@@ -384,6 +384,10 @@ pdl_mpi_world* pdl_mpi_world_create(pdl_world* world, MPI_Comm comm, pdl_error* 
 {
 	if (!world) return refuse(err, PDL_ERR_NULL_ARGUMENT, "a NULL world");
 	const pdl_world_def def = pdl_world_get_def(world);
+	/* DFSPH's solves iterate until an error over all particles is small: split, every process
+	 * would need every iteration's error and its neighbours' pressures (ghosts at each
+	 * iteration), which the halo of a frame does not give */
+	if (def.solver == PDL_SOLVER_DFSPH) return refuse(err, PDL_ERR_WORLD_SOLVER, "a DFSPH world (solver.kind \"dfsph\")");
 	pdl_mpi_world* s = calloc(1, sizeof *s);
 	if (!s) return refuse(err, PDL_ERR_OUT_OF_MEMORY, "(out of memory)");
 	s->comm = comm;

@@ -19,9 +19,10 @@ const WORLD_KEYS = ['dimensions', 'gravity', 'dt', 'substeps', 'bounds'];
 // the orbit camera of 3D scenes (io/include/puddle/camera.h)
 const CAMERA_KEYS = ['target', 'yaw', 'pitch', 'distance', 'fov'];
 const SOLVER_KEYS = ['kind', 'backend', 'interaction_radius', 'threads', 'max_particles'];
-// keys of the SPH solver (solver.kind "sph"), which the web build does not run (see resolveScene)
+// keys of the SPH solvers (solver.kind "sph" and "dfsph"), which the web build does not run (see
+// resolveScene)
 const SPH_KEYS = ['speed_of_sound', 'eos', 'gamma', 'pressure_kernel', 'viscosity', 'xsph', 'surface_tension', 'cfl',
-	'max_substeps'];
+	'max_substeps', 'density_tolerance', 'divergence_tolerance', 'max_iterations'];
 const MATERIAL_KEYS = ['name', 'rest_density', 'stiffness', 'near_stiffness', 'mass', 'gravity_scale',
 	'viscosity_sigma', 'viscosity_beta', 'spring_stiffness', 'yield_ratio', 'plasticity', 'wall_friction',
 	'wall_stickiness', 'stick_distance', 'color'];
@@ -223,7 +224,9 @@ export function resolveScene(puddle, json, file = '<scene>') {
 		if (kind !== undefined && kind !== 'clavet') {
 			const why = kind === 'sph'
 				? 'the web build runs the Clavet solver only: run SPH scenes with the puddle command'
-				: 'must be "clavet" or "sph"';
+				: kind === 'dfsph'
+					? 'the web build runs the Clavet solver only: run DFSPH scenes with the puddle command'
+					: 'must be "clavet", "sph" or "dfsph"';
 			throw new SceneError(file, 'solver.kind', `${why}, got ${JSON.stringify(kind)}`);
 		}
 		for (const key of SPH_KEYS)

@@ -1,0 +1,748 @@
+/* The third solver: divergence-free SPH after Bender & Koschier 2015 ("Divergence-Free Smoothed
+ * Particle Hydrodynamics", SCA 2015) and 2017 ("Divergence-Free SPH for Incompressible and
+ * Viscous Fluids", IEEE TVCG 23(3)): incompressible water. World def: solver = PDL_SOLVER_DFSPH,
+ * settings in world.sph (include/puddle/types.h); docs/physics.md, "DFSPH", has the equations.
+ *
+ * Notation. Every particle carries a rest volume V_i (its material's: the inverse of the
+ * kernel's sum over the fill lattice, so a fill starts exactly at rest) and a mass
+ * m_i = rho0_i V_i. The solver works with the relative density
+ *
+ *   rho^_i = sum_j V_j W_ij + psi_i        (self included; psi: the walls' share, below)
+ *
+ * which is 1 at rest whatever the material, so that fluids of different densities are each
+ * incompressible and meet without a density jump at their interface (the volume form of
+ * Solenthaler & Pajarola 2008). p_i is a physical pressure; the pressure force is the one that
+ * conserves momentum and energy for the constraint rho^_i = 1:
+ *
+ *   a_i = -(1 / rho0_i) (sum_j V_j (p_i + p_j) grad W_ij + p_i grad psi_i)          (1)
+ *
+ * (from F_i = -sum_k V_k p_k grad_i rho^_k). Its effect on rho^_i's rate of change through p_i
+ * alone gives the DFSPH factor (B&K 2017 eq. 11 in this form):
+ *
+ *   alpha_i = 1 / (|g_i|^2 / rho0_i + V_i sum_j V_j |grad W_ij|^2 / rho0_j),
+ *   g_i = sum_j V_j grad W_ij + grad psi_i                                           (2)
+ *
+ * Each substep of dt (n substeps a frame from the CFL rule, pdl_dfsph_substeps_for):
+ *
+ *   1. grid      sort the particles into the neighbour grid at x
+ *   2. density   rho^_i and alpha_i (one pass; positions only)
+ *   3. divergence solve (B&K 2017 alg. 2): iterations of
+ *                  b_i = dt D rho^_i / Dt,  D rho^_i / Dt = sum_j V_j (v_i - v_j).grad W_ij
+ *                                                       + (v_i - v_wall).grad psi_i
+ *                  p_i <- max(0, p_i + omega_i b_i alpha_i / dt^2);  v_i += dt a_i(change of p)
+ *                until the rate of compression is below sph.divergence_tolerance
+ *   4. forces    v += dt (g + pointers), then viscosity, XSPH, surface tension (one pass)
+ *   5. density solve (alg. 3): the same iterations with b_i = rho^_i - 1 + dt D rho^_i / Dt,
+ *                until the predicted compression is below sph.density_tolerance
+ *   6. advance   wall friction, x += dt v
+ *   7. walls     boundary.c's collisions, as a safety net (the walls' psi keeps particles off)
+ *   8. velocity  v = (x - x_prev) / dt
+ *
+ * The iterations are B&K's Jacobi steps, damped by omega_i (pdl_dfsph_jacobi_weight: on the
+ * fill lattice B&K's undamped step lets a checkerboard of pressure grow) and projected: the
+ * pressures stay >= 0 (Ihmsen et al. 2014 clamp IISPH's the same way), so a free surface is
+ * not pulled together. Each solve starts from the pressure its last solve ended with (warm
+ * start, B&K 2017 sec. 4.1): particles.pressure keeps the density solve's, and
+ * particles.near_pressure (Clavet's, unused here) the divergence solve's; both move with their
+ * particles.
+ *
+ * Walls are volume maps in closed form (Koschier & Bender 2017, "Density maps for improved SPH
+ * boundary handling"): the space behind a wall counts as fluid at rest, psi_i = F(d_i / h),
+ * grad psi_i = -G(d_i / h) / h n, with F and G the kernel integrated over the half-space
+ * and the plane at distance d (tables built once, sph.c's pdl_wall_tables). The wall moves
+ * with its velocity; it takes no force back.
+ *
+ * Determinism: every pass is a gather in grid order (particle i reads its neighbours and writes
+ * only its own entries), and each solve's mean error is summed in one fixed order, so the
+ * iteration counts and every bit are the same for any thread count. */
+#include "core.h"
+#include "kernels.h"
+#include "simd.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- Rest volume: the kernel over the fill lattice ------------------------------------------- */
+
+/* sum_j W(r_ij) over the fill lattice of the given spacing (self included), in double:
+ * 2D the hexagonal lattice of pdl_world_fill (rows spacing sqrt(3)/2 apart, odd rows shifted by
+ * half a spacing), 3D its face-centred cubic lattice (points (i, j, k) a with i + j + k even,
+ * a = spacing / sqrt 2). */
+static double lattice_sum(double h, double spacing, bool three)
+{
+	const double sigma = three ? 21.0 / (2.0 * PDL_PI * h * h * h) : 7.0 / (PDL_PI * h * h);
+	double sum = 0;
+	if (!three) {
+		double row = spacing * 0.8660254037844386;
+		int reach_j = (int)ceil(h / row) + 1, reach_i = (int)ceil(h / spacing) + 2;
+		for (int j = -reach_j; j <= reach_j; ++j)
+			for (int i = -reach_i; i <= reach_i; ++i) {
+				double x = i * spacing + ((j & 1) ? 0.5 * spacing : 0.0), y = j * row;
+				sum += pdl_wendland_shape(sqrt(x * x + y * y) / h) * sigma;
+			}
+		return sum;
+	}
+	double a = spacing * 0.70710678118654752;
+	int reach = (int)ceil(h / a) + 1;
+	for (int k = -reach; k <= reach; ++k)
+		for (int j = -reach; j <= reach; ++j)
+			for (int i = -reach; i <= reach; ++i) {
+				if ((i + j + k) & 1) continue;
+				sum += pdl_wendland_shape(a * sqrt((double)(i * i + j * j + k * k)) / h) * sigma;
+			}
+	return sum;
+}
+
+/* The largest eigenvalue of the Jacobi iteration's matrix D^-1 A on the fill lattice, where
+ * A p is what the pressures p do to the predicted densities (eq. 1 into the compression) and D
+ * its diagonal (1 / alpha). On a lattice A is diagonal in Fourier space: a pressure wave of
+ * wave vector k changes rho^ by -dt^2 |g(k)|^2 / rho0 with g(k) = V sum_j grad W(r_j) sin(k.r_j)
+ * (in the bulk, where sum_j grad W = 0), and D = V^2 sum_j |grad W(r_j)|^2 / rho0, so
+ *   lambda_max = max_k |sum_j grad W(r_j) sin(k.r_j)|^2 / sum_j |grad W(r_j)|^2.
+ * It is more than 2 at every spacing the fills use (Wendland C2: 2D 3.2 at 0.35 h, 3D 3.0 at
+ * h / 2): plain Jacobi (B&K's omega = 1) lets a checkerboard of pressure grow without bound, so
+ * the iteration is damped to omega = 1.5 / lambda_max (every mode shrinks, the fastest by half).
+ * Scanned over wave vectors on a grid covering the lattice's first Brillouin zone with margin
+ * (2D 96^2, 3D 28^3 points). */
+static double lattice_jacobi_bound(double h, double spacing, bool three)
+{
+	enum { MAX_NEIGHBOURS = 512 };
+	double r[MAX_NEIGHBOURS][3], gw[MAX_NEIGHBOURS][3], diagonal = 0;
+	int n = 0;
+	const int reach = (int)ceil(2.0 * h / spacing) + 1;
+	for (int k = three ? -reach : 0; k <= (three ? reach : 0); ++k)
+		for (int j = -reach; j <= reach; ++j)
+			for (int i = -reach; i <= reach; ++i) {
+				double pt[3];
+				if (three) {
+					if ((i + j + k) & 1) continue;
+					double a = spacing * 0.70710678118654752;
+					pt[0] = i * a, pt[1] = j * a, pt[2] = k * a;
+				} else {
+					pt[0] = i * spacing + ((j & 1) ? 0.5 * spacing : 0.0), pt[1] = j * spacing * 0.8660254037844386, pt[2] = 0;
+				}
+				double d = sqrt(pt[0] * pt[0] + pt[1] * pt[1] + pt[2] * pt[2]), q = d / h;
+				if (!(d > 0 && q < 1) || n == MAX_NEIGHBOURS) continue;
+				double s = -20.0 * (1 - q) * (1 - q) * (1 - q) / (h * h); /* Wendland C2: dW/dr / r, unscaled */
+				for (int e = 0; e < 3; ++e) r[n][e] = pt[e], gw[n][e] = s * pt[e];
+				diagonal += s * s * d * d;
+				n++;
+			}
+	if (!(diagonal > 0)) return 1;
+	const int steps = three ? 28 : 96;
+	const double reach_k = 1.25 * 2.0 * PDL_PI / spacing, dk = 2.0 * reach_k / steps;
+	double most = 0;
+	for (int c = 0; c <= (three ? steps : 0); ++c)
+		for (int b = 0; b <= steps; ++b)
+			for (int a = 0; a <= steps; ++a) {
+				double kv[3] = {-reach_k + a * dk, -reach_k + b * dk, three ? -reach_k + c * dk : 0}, g[3] = {0, 0, 0};
+				for (int m = 0; m < n; ++m) {
+					double sn = sin(kv[0] * r[m][0] + kv[1] * r[m][1] + kv[2] * r[m][2]);
+					for (int e = 0; e < 3; ++e) g[e] += gw[m][e] * sn;
+				}
+				most = fmax(most, g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+			}
+	return most / diagonal;
+}
+
+float pdl_dfsph_jacobi_weight(float h, float spacing, bool three)
+{
+	if (!(h > 0) || !(spacing > 0) || !isfinite(h) || !isfinite(spacing) || spacing < 0.05f * h) return 0.5f;
+	return (float)fmin(1.0, 1.5 / lattice_jacobi_bound(h, spacing, three));
+}
+
+float pdl_dfsph_rest_volume(float h, float spacing, bool three)
+{
+	if (!(h > 0) || !(spacing > 0) || !isfinite(h) || !isfinite(spacing)) return 0;
+	double sum = lattice_sum(h, spacing, three);
+	return sum > 0 ? (float)(1.0 / sum) : 0;
+}
+
+/* ---- Walls: the kernel over the plane at distance t (h = 1), for pdl_wall_tables ------------ */
+
+/* G(t): 2D the integral of W along the line y = t, 3D over the plane (2 pi rho drho), by
+ * Simpson's rule over the chord (W is smooth there: 512 intervals are exact to about 1e-12). */
+static double kernel_plane(double t, bool three)
+{
+	if (t >= 1) return 0;
+	const double sigma = three ? 21.0 / (2.0 * PDL_PI) : 7.0 / PDL_PI;
+	enum { STEPS = 512 };
+	double a = sqrt(1 - t * t), step = a / STEPS, sum = 0;
+	for (int k = 0; k <= STEPS; ++k) {
+		double x = k * step, f = pdl_wendland_shape(sqrt(t * t + x * x)) * (three ? 2 * PDL_PI * x : 2.0);
+		sum += (k == 0 || k == STEPS ? 1 : (k & 1) ? 4 : 2) * f;
+	}
+	return sigma * sum * step / 3;
+}
+
+void pdl_dfsph_prepare(pdl_world* w)
+{
+	if (w->dfsph_wall_ready) return;
+	pdl_wall_tables(kernel_plane, PDL_IS_3D(w), w->dfsph_wall_density, w->dfsph_wall_force);
+	w->dfsph_wall_ready = true;
+}
+
+/* ---- The CFL rule --------------------------------------------------------------------------- */
+
+int pdl_dfsph_substeps_for(const pdl_world* w, float v2max)
+{
+	const pdl_sph_def* s = &w->def.sph;
+	int least = w->def.substeps > 1 ? w->def.substeps : 1;
+	if (least > s->max_substeps) least = s->max_substeps;
+	/* s: the smallest rest spacing, the particle "diameter" of B&K 2017 sec. 4.3 */
+	double spacing = INFINITY, scale = 0;
+	for (int m = 0; m < w->material_count; ++m) {
+		spacing = fmin(spacing, w->materials[m].rest_spacing);
+		scale = fmax(scale, fabs(w->materials[m].def.gravity_scale));
+	}
+	if (!(spacing < INFINITY)) spacing = w->def.interaction_radius;
+	pdl_vec3 g = w->def.gravity;
+	double a = sqrt((double)g.x * g.x + (double)g.y * g.y + (PDL_IS_3D(w) ? (double)g.z * g.z : 0)) * scale +
+	           s->surface_tension;
+	for (int k = 0; k < PDL_MAX_POINTERS; ++k)
+		if (w->pointer_active[k]) a += fabs(w->pointers[k].strength);
+	/* a particle moves at most cfl spacings a substep: from its speed, and from rest under the
+	 * forces (cfl^2 s / 2); explicit viscosity stays stable (diffusion number below 1/8) */
+	double h = w->def.interaction_radius, dt_max = INFINITY, v = sqrt((double)v2max);
+	if (v > 0) dt_max = s->cfl * spacing / v;
+	if (a > 0) dt_max = fmin(dt_max, s->cfl * sqrt(spacing / a));
+	if (s->viscosity > 0) dt_max = fmin(dt_max, s->cfl * h * h / (8.0 * s->viscosity));
+	double n = ceil(w->def.dt / dt_max);
+	if (!(n <= s->max_substeps)) return s->max_substeps; /* also NaN */
+	return n < least ? least : (int)n;
+}
+
+/* ---- The passes ----------------------------------------------------------------------------- */
+
+typedef struct dfsph_job {
+	pdl_world* w;
+	float dt;
+	pdl_kernels k;
+	float volume[PDL_MAX_MATERIALS], inv_rest[PDL_MAX_MATERIALS], rest[PDL_MAX_MATERIALS];
+	bool uniform;        /* every material has the same volume and rest density */
+	float xsph, nu;      /* this substep's XSPH share, kinematic viscosity */
+	bool tension;
+	/* the operator's passes: velocity_change_pass reads src and writes out = base + dv(src);
+	 * compression_pass reads in and writes out_c */
+	const float* src;
+	float omega[PDL_MAX_MATERIALS]; /* the Jacobi damping (pdl_dfsph_jacobi_weight) */
+	const float *base_x, *base_y, *base_z;
+	float *out_x, *out_y, *out_z;
+	const float *in_x, *in_y, *in_z;
+	float* out_c;
+	bool moving_walls;
+} dfsph_job;
+
+/* The neighbour-loop kernel terms of a vector of candidates j against particle i. */
+typedef struct pair8 {
+	f8 dx, dy, dz; /* x_i - x_j */
+	f8 r2, r;
+	m8 in;         /* j != i, within h, inside the run */
+	f8 grad;       /* s: grad W_ij = s (x_i - x_j) */
+} pair8;
+
+static inline pair8 pair_terms(const dfsph_job* job, const f8 xi, const f8 yi, const f8 zi, const float* px,
+                               const float* py, const float* pz, int j, int end, int i, bool three)
+{
+	pair8 q;
+	q.dx = f8_sub(xi, f8_load(px + j));
+	q.dy = f8_sub(yi, f8_load(py + j));
+	q.r2 = f8_add(f8_mul(q.dx, q.dx), f8_mul(q.dy, q.dy));
+	q.dz = f8_set1(0);
+	if (three) {
+		q.dz = f8_sub(zi, f8_load(pz + j));
+		q.r2 = f8_add(q.r2, f8_mul(q.dz, q.dz));
+	}
+	q.in = m8_and(m8_lanes(j, end, i), f8_lt(q.r2, f8_set1(job->k.h2)));
+	q.r = f8_sqrt(q.r2);
+	/* Wendland C2's gradient scale (kernels.h), 0 outside */
+	f8 d = f8_sub(f8_set1(1.0f), f8_mul(q.r, f8_set1(1.0f / job->k.h)));
+	q.grad = f8_mask(q.in, f8_mul(f8_set1(-job->k.wendland_grad), f8_mul(f8_mul(d, d), d)));
+	return q;
+}
+
+/* Wendland C2's shape (1 - q)^4 (1 + 4q) at distance r, 0 outside `in` */
+static inline f8 shape8(const dfsph_job* job, f8 r, m8 in)
+{
+	f8 q = f8_mul(r, f8_set1(1.0f / job->k.h)), d = f8_sub(f8_set1(1.0f), q), d2 = f8_mul(d, d);
+	return f8_mask(in, f8_mul(f8_mul(d2, d2), f8_add(f8_set1(1.0f), f8_mul(f8_set1(4.0f), q))));
+}
+
+static inline f8 volume_of(const dfsph_job* job, const uint8_t* of, int j)
+{
+	return job->uniform ? f8_set1(job->volume[0]) : f8_gather(job->volume, of + j);
+}
+
+/* The walls near x: their share psi of rho^ and its gradient, for the passes. */
+typedef struct wall_terms {
+	int count;
+	pdl_sph_wall_contact c[PDL_SPH_MAX_CONTACTS];
+	float psi[PDL_SPH_MAX_CONTACTS];  /* F(d / h) */
+	float grad[PDL_SPH_MAX_CONTACTS]; /* |grad psi| = G(d / h) / h, along -n */
+} wall_terms;
+
+static inline void walls_at(const pdl_world* w, float x, float y, float z, bool three, wall_terms* t)
+{
+	const float h = w->def.interaction_radius, at[3] = {x, y, z};
+	t->count = pdl_sph_wall_contacts(w->boundaries, w->boundary_count, at, h, three, t->c);
+	for (int c = 0; c < t->count; ++c) {
+		float u = t->c[c].d / h;
+		t->psi[c] = pdl_sph_table_at(w->dfsph_wall_density, u);
+		t->grad[c] = pdl_sph_table_at(w->dfsph_wall_force, u) / h;
+	}
+}
+
+/* 2. rho^_i and alpha_i (eq. 2); the fluid part of g_i times h is the surface normal of
+ * Akinci et al. 2013 eq. 5 (for the surface tension). */
+static inline void density_pass(void* ctx, int begin, int end, bool three)
+{
+	dfsph_job* job = ctx;
+	pdl_world* w = job->w;
+	particles* p = &w->p;
+	const pdl_grid* g = &w->grid;
+	const float h = job->k.h;
+	const float *px = p->x, *py = p->y, *pz = p->z;
+	const f8 zero = f8_set1(0);
+	pdl_grid_runs runs = {0};
+	pdl_grid_cell cached = {.valid = false};
+	for (int i = begin; i < end; ++i) {
+		const float zi = three ? pz[i] : 0;
+		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi8 = f8_set1(zi);
+		f8 sum = zero, gx = zero, gy = zero, gz = zero, sq = zero;
+		pdl_grid_runs_of(g, i, px[i], py[i], zi, &runs, &cached);
+		for (int r = 0; r < runs.count; ++r)
+			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
+				pair8 q = pair_terms(job, xi, yi, zi8, px, py, pz, j, runs.end[r], i, three);
+				f8 vj = volume_of(job, p->material, j);
+				/* W, self included (the self lane is r = 0 < h: W(0) = wendland) */
+				m8 with_self = m8_and(m8_lanes(j, runs.end[r], -1), f8_lt(q.r2, f8_set1(job->k.h2)));
+				f8 wv = shape8(job, q.r, with_self);
+				sum = f8_add(sum, f8_mul(vj, wv));
+				f8 gs = f8_mul(vj, q.grad); /* masked: 0 outside q.in */
+				gx = f8_add(gx, f8_mul(gs, q.dx));
+				gy = f8_add(gy, f8_mul(gs, q.dy));
+				if (three) gz = f8_add(gz, f8_mul(gs, q.dz));
+				f8 inv_rest_j = job->uniform ? f8_set1(job->inv_rest[0]) : f8_gather(job->inv_rest, p->material + j);
+				sq = f8_add(sq, f8_mul(f8_mul(vj, inv_rest_j), f8_mul(f8_mul(q.grad, q.grad), q.r2)));
+			}
+		const int m = p->material[i];
+		float rho = job->k.wendland * f8_sum(sum), g3[3] = {f8_sum(gx), f8_sum(gy), three ? f8_sum(gz) : 0};
+		w->dfsph_normal[0][i] = h * g3[0];
+		w->dfsph_normal[1][i] = h * g3[1];
+		if (three) w->dfsph_normal[2][i] = h * g3[2];
+		wall_terms walls;
+		walls_at(w, px[i], py[i], zi, three, &walls);
+		for (int c = 0; c < walls.count; ++c) {
+			rho += walls.psi[c];
+			for (int e = 0; e < 3; ++e) g3[e] -= walls.grad[c] * walls.c[c].n[e];
+		}
+		float D = (g3[0] * g3[0] + g3[1] * g3[1] + g3[2] * g3[2]) * job->inv_rest[m] + job->volume[m] * f8_sum(sq);
+		p->density[i] = job->rest[m] * rho;
+		w->dfsph_alpha[i] = D > 0 && isfinite(D) ? 1.0f / D : 0.0f;
+	}
+}
+
+static void density_range(void* ctx, int begin, int end) { density_pass(ctx, begin, end, false); }
+static void density_range_3d(void* ctx, int begin, int end) { density_pass(ctx, begin, end, true); }
+
+/* The two halves of the pressure operator. With p a pressure field (Pa-like: mass / (length^(d-2)
+ * s^2)), its velocity change over dt is eq. 1,
+ *
+ *   dv_i = -(dt / rho0_i) (sum_j V_j (p_i + p_j) grad W_ij + p_i grad psi_i),
+ *
+ * and the compression that velocity field makes over dt (the divergence, B&K 2017 eq. 8)
+ *
+ *   c_i = dt (sum_j V_j (u_i - u_j).grad W_ij + (u_i - u_wall).grad psi_i).
+ *
+ * The operator L p = -c(dv(p)) is symmetric and positive semi-definite (it is dt^2 J M^-1 J^T
+ * with J the Jacobian of rho^ and M the masses, as eq. 1 is J^T p): the solves below are
+ * preconditioned conjugate gradients on it (Saad 2003, alg. 9.1; the preconditioner is its
+ * diagonal, 1 / (dt^2 / alpha_i), the DFSPH factor). */
+
+/* dv of job->src into (out_x, out_y, out_z) = (base) + dv; base NULL for a bare dv. */
+static inline void velocity_change_pass(void* ctx, int begin, int end, bool three)
+{
+	dfsph_job* job = ctx;
+	pdl_world* w = job->w;
+	particles* p = &w->p;
+	const pdl_grid* g = &w->grid;
+	const float dt = job->dt;
+	const float *px = p->x, *py = p->y, *pz = p->z, *src = job->src;
+	pdl_grid_runs runs = {0};
+	pdl_grid_cell cached = {.valid = false};
+	for (int i = begin; i < end; ++i) {
+		const float zi = three ? pz[i] : 0, pi = src[i];
+		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi8 = f8_set1(zi), pi8 = f8_set1(pi);
+		f8 ax = f8_set1(0), ay = f8_set1(0), az = f8_set1(0);
+		pdl_grid_runs_of(g, i, px[i], py[i], zi, &runs, &cached);
+		for (int r = 0; r < runs.count; ++r)
+			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
+				pair8 q = pair_terms(job, xi, yi, zi8, px, py, pz, j, runs.end[r], i, three);
+				f8 s = f8_mul(f8_mul(volume_of(job, p->material, j), f8_add(pi8, f8_load(src + j))), q.grad);
+				ax = f8_add(ax, f8_mul(s, q.dx));
+				ay = f8_add(ay, f8_mul(s, q.dy));
+				if (three) az = f8_add(az, f8_mul(s, q.dz));
+			}
+		float a[3] = {f8_sum(ax), f8_sum(ay), three ? f8_sum(az) : 0};
+		if (pi != 0) {
+			wall_terms walls;
+			walls_at(w, px[i], py[i], zi, three, &walls);
+			for (int c = 0; c < walls.count; ++c)
+				for (int e = 0; e < 3; ++e) a[e] -= pi * walls.grad[c] * walls.c[c].n[e];
+		}
+		const float scale = -dt * job->inv_rest[p->material[i]];
+		job->out_x[i] = (job->base_x ? job->base_x[i] : 0) + scale * a[0];
+		job->out_y[i] = (job->base_y ? job->base_y[i] : 0) + scale * a[1];
+		if (three) job->out_z[i] = (job->base_z ? job->base_z[i] : 0) + scale * a[2];
+	}
+}
+
+static void velocity_change_range(void* ctx, int begin, int end) { velocity_change_pass(ctx, begin, end, false); }
+static void velocity_change_range_3d(void* ctx, int begin, int end) { velocity_change_pass(ctx, begin, end, true); }
+
+/* c_i of the velocities (in_x, in_y, in_z) into job->out_c: with `moving_walls` the walls'
+ * own velocities count (the real velocities), without (a bare dv) they do not. */
+static inline void compression_pass(void* ctx, int begin, int end, bool three)
+{
+	dfsph_job* job = ctx;
+	pdl_world* w = job->w;
+	particles* p = &w->p;
+	const pdl_grid* g = &w->grid;
+	const float dt = job->dt;
+	const float *px = p->x, *py = p->y, *pz = p->z, *ux = job->in_x, *uy = job->in_y, *uz = job->in_z;
+	pdl_grid_runs runs = {0};
+	pdl_grid_cell cached = {.valid = false};
+	for (int i = begin; i < end; ++i) {
+		const float zi = three ? pz[i] : 0, uzi = three ? uz[i] : 0;
+		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi8 = f8_set1(zi);
+		const f8 uxi = f8_set1(ux[i]), uyi = f8_set1(uy[i]), uzi8 = f8_set1(uzi);
+		f8 div = f8_set1(0);
+		pdl_grid_runs_of(g, i, px[i], py[i], zi, &runs, &cached);
+		for (int r = 0; r < runs.count; ++r)
+			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
+				pair8 q = pair_terms(job, xi, yi, zi8, px, py, pz, j, runs.end[r], i, three);
+				f8 dot = f8_add(f8_mul(f8_sub(uxi, f8_load(ux + j)), q.dx), f8_mul(f8_sub(uyi, f8_load(uy + j)), q.dy));
+				if (three) dot = f8_add(dot, f8_mul(f8_sub(uzi8, f8_load(uz + j)), q.dz));
+				div = f8_add(div, f8_mul(f8_mul(volume_of(job, p->material, j), q.grad), dot));
+			}
+		float rate = f8_sum(div); /* D rho^ / Dt, 1 / s */
+		wall_terms walls;
+		walls_at(w, px[i], py[i], zi, three, &walls);
+		for (int c = 0; c < walls.count; ++c) {
+			const pdl_vec3 vw = job->moving_walls ? w->boundaries[walls.c[c].wall].def.velocity : (pdl_vec3){0, 0, 0};
+			float du[3] = {ux[i] - vw.x, uy[i] - vw.y, three ? uzi - vw.z : 0};
+			rate -= walls.grad[c] * (du[0] * walls.c[c].n[0] + du[1] * walls.c[c].n[1] + du[2] * walls.c[c].n[2]);
+		}
+		job->out_c[i] = dt * rate;
+	}
+}
+
+static void compression_range(void* ctx, int begin, int end) { compression_pass(ctx, begin, end, false); }
+static void compression_range_3d(void* ctx, int begin, int end) { compression_pass(ctx, begin, end, true); }
+
+/* 4. Viscosity, XSPH and surface tension into vx2, vy2 (vz2), from the velocities after gravity.
+ * With rho_ij = (rho0_i + rho0_j) / 2 and the weight w_ij = V_j rho_ij / rho0_i (so that
+ * m_i a_i = -m_j a_j for every pair: momentum is conserved across materials):
+ *
+ *   viscosity  a_i += 2 (d + 2) nu sum_j w_ij (v_ij . x_ij) / (r^2 + 0.01 h^2) grad W_ij
+ *              (Monaghan 2005 eq. 6.1, the Laplacian of SPlisHSPlasH's "standard" viscosity)
+ *   XSPH       v_i += eps sum_j w_ij W_ij (v_j - v_i)                   (Monaghan 1989)
+ *   cohesion   a_i -= gamma_st sum_j w_ij C(r) u_ij        (Akinci et al. 2013 eq. 2, as sph.c)
+ *   curvature  a_i -= gamma_st sum_j K_ij w_ij / h^2 (n_i - n_j),  K_ij = 2 / (rho^_i + rho^_j)
+ */
+static inline void forces_pass(void* ctx, int begin, int end, bool three)
+{
+	dfsph_job* job = ctx;
+	pdl_world* w = job->w;
+	particles* p = &w->p;
+	const pdl_grid* g = &w->grid;
+	const pdl_kernels* k = &job->k;
+	const float dt = job->dt, h = k->h, gamma_st = w->def.sph.surface_tension;
+	const float visc = 2.0f * (float)((three ? 3 : 2) + 2) * job->nu, eps = job->xsph;
+	const float *px = p->x, *py = p->y, *pz = p->z, *pvx = p->vx, *pvy = p->vy, *pvz = p->vz;
+	const float *nxs = w->dfsph_normal[0], *nys = w->dfsph_normal[1], *nzs = w->dfsph_normal[2];
+	const f8 zero = f8_set1(0), two = f8_set1(2.0f);
+	const f8 soft = f8_set1(0.01f * k->h2), h6_64 = f8_set1(k->h2 * k->h2 * k->h2 / 64.0f), half_h = f8_set1(0.5f * h);
+	pdl_grid_runs runs = {0};
+	pdl_grid_cell cached = {.valid = false};
+	for (int i = begin; i < end; ++i) {
+		const int m = p->material[i];
+		const float zi = three ? pz[i] : 0, vzi = three ? pvz[i] : 0, inv_rest_i = job->inv_rest[m];
+		const float rho_i = p->density[i] * inv_rest_i;
+		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi8 = f8_set1(zi);
+		const f8 vxi = f8_set1(pvx[i]), vyi = f8_set1(pvy[i]), vzi8 = f8_set1(vzi);
+		const f8 rest_i = f8_set1(job->rest[m]), half_inv_rest_i = f8_set1(0.5f * inv_rest_i), rho_i8 = f8_set1(rho_i);
+		const f8 nxi = f8_set1(nxs[i]), nyi = f8_set1(nys[i]), nzi = f8_set1(three ? nzs[i] : 0);
+		f8 ax = zero, ay = zero, az = zero, sx = zero, sy = zero, sz = zero;
+		pdl_grid_runs_of(g, i, px[i], py[i], zi, &runs, &cached);
+		for (int r = 0; r < runs.count; ++r)
+			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
+				pair8 q = pair_terms(job, xi, yi, zi8, px, py, pz, j, runs.end[r], i, three);
+				if (!m8_bits(q.in)) continue;
+				f8 rest_j = job->uniform ? rest_i : f8_gather(job->rest, p->material + j);
+				f8 wij = f8_mask(q.in, f8_mul(volume_of(job, p->material, j), f8_mul(f8_add(rest_i, rest_j), half_inv_rest_i)));
+				f8 dvx = f8_sub(vxi, f8_load(pvx + j)), dvy = f8_sub(vyi, f8_load(pvy + j));
+				f8 dvz = three ? f8_sub(vzi8, f8_load(pvz + j)) : zero;
+				f8 dot = f8_add(f8_mul(dvx, q.dx), f8_mul(dvy, q.dy));
+				if (three) dot = f8_add(dot, f8_mul(dvz, q.dz));
+				/* viscosity along x_ij, with grad W = s x_ij */
+				f8 along = f8_mul(f8_set1(visc), f8_div(f8_mul(wij, f8_mul(dot, q.grad)), f8_add(q.r2, soft)));
+				/* XSPH: W_ij (the kernel's shape times its constant) */
+				f8 ws = f8_mul(wij, shape8(job, q.r, q.in));
+				sx = f8_sub(sx, f8_mul(ws, dvx));
+				sy = f8_sub(sy, f8_mul(ws, dvy));
+				if (three) sz = f8_sub(sz, f8_mul(ws, dvz));
+				if (job->tension) {
+					/* cohesion along u = x_ij / r (pairs at one place have no direction: 0) */
+					f8 hr = f8_sub(f8_set1(h), q.r), a = f8_mul(hr, q.r), s3 = f8_mul(f8_mul(a, a), a);
+					m8 close = f8_lt(q.r, half_h);
+					f8 spline = f8_add(f8_mask(close, f8_sub(f8_mul(two, s3), h6_64)), f8_mask(m8_andnot(close, q.in), s3));
+					m8 apart = m8_and(q.in, f8_gt(q.r2, zero));
+					f8 coh = f8_mask(apart, f8_div(f8_mul(f8_set1(gamma_st * k->cohesion), f8_mul(wij, spline)), q.r));
+					along = f8_sub(along, coh);
+					f8 rho_j = f8_div(f8_load(p->density + j), rest_j);
+					f8 curv = f8_div(f8_mul(f8_set1(2.0f * gamma_st / k->h2), wij), f8_add(rho_i8, rho_j));
+					ax = f8_sub(ax, f8_mul(curv, f8_sub(nxi, f8_load(nxs + j))));
+					ay = f8_sub(ay, f8_mul(curv, f8_sub(nyi, f8_load(nys + j))));
+					if (three) az = f8_sub(az, f8_mul(curv, f8_sub(nzi, f8_load(nzs + j))));
+				}
+				ax = f8_add(ax, f8_mul(along, q.dx));
+				ay = f8_add(ay, f8_mul(along, q.dy));
+				if (three) az = f8_add(az, f8_mul(along, q.dz));
+			}
+		const float c = k->wendland * eps;
+		p->vx2[i] = pvx[i] + dt * f8_sum(ax) + c * f8_sum(sx);
+		p->vy2[i] = pvy[i] + dt * f8_sum(ay) + c * f8_sum(sy);
+		if (three) p->vz2[i] = vzi + dt * f8_sum(az) + c * f8_sum(sz);
+	}
+}
+
+static void forces_range(void* ctx, int begin, int end) { forces_pass(ctx, begin, end, false); }
+static void forces_range_3d(void* ctx, int begin, int end) { forces_pass(ctx, begin, end, true); }
+
+/* 6. Wall friction (Coulomb, against the walls' pressure push p_i / rho0_i |grad psi|, walls.h)
+ * and x += dt v into x2 (x_prev = x), as sph.c's integration. */
+static void advance_range(void* ctx, int begin, int end)
+{
+	dfsph_job* job = ctx;
+	pdl_world* w = job->w;
+	particles* p = &w->p;
+	const bool three = PDL_IS_3D(w);
+	const float dt = job->dt;
+	for (int i = begin; i < end; ++i) {
+		const int m = p->material[i];
+		float v[3] = {p->vx[i], p->vy[i], three ? p->vz[i] : 0};
+		wall_terms walls;
+		walls_at(w, p->x[i], p->y[i], three ? p->z[i] : 0, three, &walls);
+		if (walls.count) {
+			float push[PDL_SPH_MAX_CONTACTS];
+			for (int c = 0; c < walls.count; ++c) push[c] = p->pressure[i] * job->inv_rest[m] * walls.grad[c];
+			pdl_sph_wall_friction(v, walls.c, push, walls.count, w->boundaries, w->materials[m].def.wall_friction, dt,
+			                      three);
+		}
+		p->xp[i] = p->x[i];
+		p->yp[i] = p->y[i];
+		p->x2[i] = p->x[i] + dt * v[0];
+		p->y2[i] = p->y[i] + dt * v[1];
+		p->vx2[i] = v[0];
+		p->vy2[i] = v[1];
+		if (three) {
+			p->zp[i] = p->z[i];
+			p->z2[i] = p->z[i] + dt * v[2];
+			p->vz2[i] = v[2];
+		}
+	}
+}
+
+/* ---- The step ------------------------------------------------------------------------------- */
+
+static float since(double* t)
+{
+	double now = pdl_now_ms();
+	float ms = (float)(now - *t);
+	*t = now;
+	return ms;
+}
+
+static void swap(float** a, float** b)
+{
+	float* t = *a;
+	*a = *b;
+	*b = t;
+}
+
+/* The scratch arrays (rebuilt every substep, never permuted), padded for the vector loads. */
+static bool reserve_scratch(pdl_world* w)
+{
+	const int need = w->p.capacity + PDL_SIMD_PAD;
+	if (w->dfsph_capacity >= need) return true;
+	float** arrays[] = {&w->dfsph_alpha, &w->dfsph_rhs, &w->dfsph_residual, &w->dfsph_search, &w->dfsph_product,
+	                    &w->dfsph_normal[0], &w->dfsph_normal[1], &w->dfsph_normal[2],
+	                    &w->dfsph_dv[0], &w->dfsph_dv[1], &w->dfsph_dv[2]};
+	for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; ++a) {
+		float* grown = realloc(*arrays[a], (size_t)need * sizeof(float));
+		if (!grown) return false;
+		memset(grown, 0, (size_t)need * sizeof(float));
+		*arrays[a] = grown;
+	}
+	uint8_t* active = realloc(w->dfsph_active, (size_t)need);
+	if (!active) return false;
+	w->dfsph_active = active;
+	w->dfsph_capacity = need;
+	return true;
+}
+
+void pdl_dfsph_free(pdl_world* w)
+{
+	free(w->dfsph_alpha), free(w->dfsph_rhs), free(w->dfsph_residual), free(w->dfsph_search), free(w->dfsph_product);
+	for (int e = 0; e < 3; ++e) free(w->dfsph_normal[e]), free(w->dfsph_dv[e]);
+	free(w->dfsph_active);
+}
+
+/* The error a solve compares with its tolerance: the larger of the mean |r| and the largest
+ * |r| over MAX_OVER_MEAN (a mean alone hides a compressed layer at the floor of a deep pool under
+ * the rest of it). */
+#define MAX_OVER_MEAN 20.0
+static double solve_error(const float* a, int n)
+{
+	double sum = 0, most = 0;
+	for (int i = 0; i < n; ++i) {
+		double e = fabs((double)a[i]);
+		sum += e;
+		most = fmax(most, e);
+	}
+	return n > 0 ? fmax(sum / n, most / MAX_OVER_MEAN) : 0;
+}
+
+/* One pressure solve on the velocities v (particles' vx, vy, vz), B&K 2017 alg. 2 and 3 as a
+ * projected, damped Jacobi iteration (the pressures stay >= 0: a free surface is not pulled
+ * together; Ihmsen et al. 2014 clamp IISPH's the same way). Each iteration:
+ *   b_i = c_i(v) (+ rho^_i - 1 for the density solve): the compression v leaves after dt,
+ *   p_i' = max(0, p_i + omega_i b_i alpha_i / dt^2),  v += dv(p' - p),  p = p'.
+ * It starts from the pressure the last solve ended with (warm start: its dv is applied first)
+ * and ends when the error (solve_error of b over the particles under pressure; the divergence
+ * solve's per second) is below `tolerance`, or after sph.max_iterations. Returns the
+ * iterations; *error gets the last error. */
+static int solve(dfsph_job* job, bool divergence, float* pressure, double tolerance, float* error)
+{
+	pdl_world* w = job->w;
+	particles* p = &w->p;
+	const int n = p->count;
+	const bool three = PDL_IS_3D(w);
+	const float dt = job->dt, inv_dt2 = 1.0f / (dt * dt);
+	float *b = w->dfsph_rhs, *change = w->dfsph_search, *err = w->dfsph_residual;
+	/* warm start */
+	job->src = pressure;
+	job->base_x = p->vx, job->base_y = p->vy, job->base_z = p->vz;
+	job->out_x = p->vx, job->out_y = p->vy, job->out_z = p->vz;
+	pdl_pool_for(w->pool, n, 256, three ? velocity_change_range_3d : velocity_change_range, job);
+	const double scale = divergence ? 1.0 / dt : 1.0;
+	int iterations = 0;
+	double e = 0;
+	for (;;) {
+		job->in_x = p->vx, job->in_y = p->vy, job->in_z = p->vz;
+		job->out_c = b;
+		job->moving_walls = true;
+		pdl_pool_for(w->pool, n, 256, three ? compression_range_3d : compression_range, job);
+		for (int i = 0; i < n; ++i) {
+			const int m = p->material[i];
+			float bi = divergence ? b[i] : b[i] + p->density[i] * job->inv_rest[m] - 1.0f;
+			float now = pressure[i] + job->omega[m] * bi * w->dfsph_alpha[i] * inv_dt2;
+			if (!(now > 0)) now = 0; /* also NaN */
+			change[i] = now - pressure[i];
+			err[i] = now > 0 ? bi : 0;
+		}
+		e = solve_error(err, n) * scale;
+		if (e <= tolerance || iterations >= w->def.sph.max_iterations) break;
+		job->src = change;
+		pdl_pool_for(w->pool, n, 256, three ? velocity_change_range_3d : velocity_change_range, job);
+		for (int i = 0; i < n; ++i) pressure[i] += change[i];
+		iterations++;
+	}
+	*error = (float)e;
+	return iterations;
+}
+
+void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
+{
+	double start = pdl_now_ms(), t = start;
+	particles* p = &w->p;
+	const bool three = PDL_IS_3D(w), fluid = p->count > 0;
+	pdl_dfsph_prepare(w);
+	if (fluid && !reserve_scratch(w)) { /* out of memory: the world stands still this frame */
+		prof->step = (float)(pdl_now_ms() - start);
+		return;
+	}
+	float v2max = 0; /* the fastest particle now (a maximum: the same in any order) */
+	for (int i = 0; i < p->count; ++i) {
+		float v2 = p->vx[i] * p->vx[i] + p->vy[i] * p->vy[i] + (three ? p->vz[i] * p->vz[i] : 0);
+		if (v2 > v2max) v2max = v2;
+	}
+	int n = pdl_dfsph_substeps_for(w, v2max);
+	if (w->next_substeps > 0) n = w->next_substeps; /* a split world's, from all its processes */
+	w->next_substeps = 0;
+	const float dt = w->def.dt / (float)n;
+	dfsph_job job = {.w = w, .dt = dt, .k = pdl_kernels_make(three ? 3 : 2, w->def.interaction_radius)};
+	job.uniform = true;
+	for (int m = 0; m < w->material_count; ++m) {
+		const material* ma = &w->materials[m];
+		job.volume[m] = ma->dfsph_volume;
+		job.rest[m] = ma->dfsph_rest_density;
+		job.inv_rest[m] = 1.0f / ma->dfsph_rest_density;
+		job.omega[m] = ma->dfsph_omega;
+		job.uniform &= ma->dfsph_volume == w->materials[0].dfsph_volume &&
+		               ma->dfsph_rest_density == w->materials[0].dfsph_rest_density;
+	}
+	job.xsph = pdl_sph_xsph_share(w, dt);
+	job.nu = w->def.sph.viscosity;
+	job.tension = w->def.sph.surface_tension > 0;
+	const bool needs_forces = job.nu > 0 || job.xsph > 0 || job.tension;
+	for (int sub = 0; sub < n; ++sub) {
+		if (fluid) {
+			pdl_grid_build(&w->grid, w->pool, p->count, p->x, p->y, p->z, p->id, w->def.interaction_radius);
+			pdl_particles_permute(w, w->grid.order, false);
+		}
+		prof->predict += since(&t);
+		if (fluid) pdl_pool_for(w->pool, p->count, 256, three ? density_range_3d : density_range, &job);
+		prof->density += since(&t);
+		if (fluid)
+			prof->divergence_iterations +=
+				solve(&job, true, p->near_pressure, w->def.sph.divergence_tolerance, &(float){0});
+		prof->relax += since(&t);
+		if (fluid) {
+			pdl_stage_forces(w, dt);
+			if (needs_forces) {
+				pdl_pool_for(w->pool, p->count, 256, three ? forces_range_3d : forces_range, &job);
+				swap(&p->vx, &p->vx2);
+				swap(&p->vy, &p->vy2);
+				if (three) swap(&p->vz, &p->vz2);
+			}
+		}
+		prof->forces += since(&t);
+		if (fluid)
+			prof->density_iterations +=
+				solve(&job, false, p->pressure, w->def.sph.density_tolerance, &prof->density_solve_error);
+		prof->relax += since(&t);
+		if (fluid) {
+			pdl_pool_for(w->pool, p->count, 1024, advance_range, &job);
+			swap(&p->x, &p->x2);
+			swap(&p->y, &p->y2);
+			swap(&p->vx, &p->vx2);
+			swap(&p->vy, &p->vy2);
+			if (three) {
+				swap(&p->z, &p->z2);
+				swap(&p->vz, &p->vz2);
+			}
+			pdl_stage_boundaries(w, dt);
+		}
+		prof->boundaries += since(&t);
+		if (fluid) pdl_stage_velocity(w, dt);
+		prof->velocity += since(&t);
+		w->steps++;
+		w->time += dt;
+	}
+	prof->bodies = 0;
+	prof->substeps = n;
+	prof->step = (float)(pdl_now_ms() - start);
+}
