@@ -239,8 +239,29 @@ static void test_bad_settings_name_their_field(void)
 	ENSURE(pdl_world_create(&d, &err) == NULL && err.id == PDL_ERR_WORLD_SOLVER);
 }
 
+/* Bodies are not coupled to DFSPH yet: adding one to a DFSPH world, or switching a world with a
+ * body to DFSPH, is refused with the reason (never a body that falls through the water). */
+static void test_bodies_are_refused_with_the_reason(void)
+{
+	pdl_world* w = dfsph_create(1, 2);
+	pdl_body_def b = pdl_default_body_def();
+	pdl_error err;
+	pdl_body_id id = pdl_world_add_body(w, &b, &err);
+	printf("  %s\n", err.message);
+	ENSURE(id.index < 0 && err.id == PDL_ERR_BODY_SOLVER);
+	pdl_world_destroy(w);
+	w = worlds_create(1, NULL);
+	ENSURE(pdl_world_add_body(w, &b, &err).index >= 0);
+	pdl_world_def d = pdl_world_get_def(w);
+	d.solver = PDL_SOLVER_DFSPH;
+	ENSURE(pdl_world_set_def(w, &d, &err) == PDL_ERR_BODY_SOLVER);
+	ENSURE(pdl_world_get_def(w).solver == PDL_SOLVER_CLAVET);
+	pdl_world_destroy(w);
+}
+
 int main(void)
 {
+	RUN_TEST(test_bodies_are_refused_with_the_reason);
 	RUN_TEST(test_fill_starts_at_rest);
 	RUN_TEST(test_bad_settings_name_their_field);
 	RUN_TEST(test_same_bits_on_any_thread_count_2d);
