@@ -434,7 +434,7 @@ int pdl_dfsph_substeps_for(const pdl_world* w, float v2max);
 void pdl_dfsph_prepare(pdl_world* w);
 /* 1 / (the cubic spline's sum over the fill lattice of this spacing): a particle's rest volume. */
 float pdl_dfsph_rest_volume(float h, float spacing, bool three);
-/* The Jacobi damping omega for particles of this rest spacing (1.5 over the largest eigenvalue
+/* The Jacobi damping omega for particles of this rest spacing (1 over the largest eigenvalue
  * of the iteration on the fill lattice). */
 float pdl_dfsph_jacobi_weight(float h, float spacing, bool three);
 void pdl_dfsph_free(pdl_world* w);

@@ -30,7 +30,9 @@
  *                  b_i = dt D rho^_i / Dt,  D rho^_i / Dt = sum_j V_j (v_i - v_j).grad W_ij
  *                                                       + (v_i - v_wall).grad psi_i
  *                  p_i <- max(0, p_i + omega_i b_i alpha_i / dt^2);  v_i += dt a_i(change of p)
- *                until the rate of compression is below sph.divergence_tolerance
+ *                until the rate of compression is below sph.divergence_tolerance (the
+ *                particles below 0.95 of their rest density, the free surface and spray, are
+ *                left alone: SPlisHSPlasH does the same by neighbour count)
  *   4. forces    v += dt (g + pointers), then viscosity, XSPH, surface tension (one pass)
  *   5. density solve (alg. 3): the same iterations with b_i = rho^_i - 1 + dt D rho^_i / Dt,
  *                until the predicted compression is below sph.density_tolerance
@@ -100,9 +102,11 @@ static double lattice_sum(double h, double spacing, bool three)
  * wave vector k changes rho^ by -dt^2 |g(k)|^2 / rho0 with g(k) = V sum_j grad W(r_j) sin(k.r_j)
  * (in the bulk, where sum_j grad W = 0), and D = V^2 sum_j |grad W(r_j)|^2 / rho0, so
  *   lambda_max = max_k |sum_j grad W(r_j) sin(k.r_j)|^2 / sum_j |grad W(r_j)|^2.
- * It is more than 2 at every spacing the fills use (Wendland C2: 2D 3.2 at 0.35 h, 3D 3.0 at
- * h / 2): plain Jacobi (B&K's omega = 1) lets a checkerboard of pressure grow without bound, so
- * the iteration is damped to omega = 1.5 / lambda_max (every mode shrinks, the fastest by half).
+ * It is more than 2 at every spacing the fills use: plain Jacobi (B&K's omega = 1) lets a
+ * checkerboard of pressure grow without bound, so the iteration is damped to omega =
+ * 1 / lambda_max. (1.5 / lambda_max, which shrinks every mode of the lattice, still let the
+ * pressure of particles pressed into a wall or a corner grow without bound: a dam break's jet
+ * reaching the tank's lid went NaN within a frame.)
  * Scanned over wave vectors on a grid covering the lattice's first Brillouin zone with margin
  * (2D 96^2, 3D 28^3 points). */
 static double lattice_jacobi_bound(double h, double spacing, bool three)
@@ -149,7 +153,7 @@ static double lattice_jacobi_bound(double h, double spacing, bool three)
 float pdl_dfsph_jacobi_weight(float h, float spacing, bool three)
 {
 	if (!(h > 0) || !(spacing > 0) || !isfinite(h) || !isfinite(spacing) || spacing < 0.05f * h) return 0.5f;
-	return (float)fmin(1.0, 1.5 / lattice_jacobi_bound(h, spacing, three));
+	return (float)fmin(1.0, 1.0 / lattice_jacobi_bound(h, spacing, three));
 }
 
 float pdl_dfsph_rest_volume(float h, float spacing, bool three)
@@ -604,6 +608,9 @@ void pdl_dfsph_free(pdl_world* w)
  * |r| over MAX_OVER_MEAN (a mean alone hides a compressed layer at the floor of a deep pool under
  * the rest of it). */
 #define MAX_OVER_MEAN 20.0
+
+/* The relative density below which the divergence solve leaves a particle alone (solve). */
+#define DIVERGENCE_MIN_DENSITY 0.95f
 static double solve_error(const float* a, int n)
 {
 	double sum = 0, most = 0;
@@ -632,7 +639,11 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 	const bool three = PDL_IS_3D(w);
 	const float dt = job->dt, inv_dt2 = 1.0f / (dt * dt);
 	float *b = w->dfsph_rhs, *change = w->dfsph_search, *err = w->dfsph_residual;
-	/* warm start */
+	/* warm start, where the solve applies (the divergence solve not at the free surface: the
+	 * pressure a particle kept from the last solve would push it again every substep) */
+	if (divergence)
+		for (int i = 0; i < n; ++i)
+			if (!(p->density[i] * job->inv_rest[p->material[i]] >= DIVERGENCE_MIN_DENSITY)) pressure[i] = 0;
 	job->src = pressure;
 	job->base_x = p->vx, job->base_y = p->vy, job->base_z = p->vz;
 	job->out_x = p->vx, job->out_y = p->vy, job->out_z = p->vz;
@@ -647,7 +658,11 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 		pdl_pool_for(w->pool, n, 256, three ? compression_range_3d : compression_range, job);
 		for (int i = 0; i < n; ++i) {
 			const int m = p->material[i];
-			float bi = divergence ? b[i] : b[i] + p->density[i] * job->inv_rest[m] - 1.0f;
+			const float rho = p->density[i] * job->inv_rest[m];
+			/* the divergence solve leaves the particles of the free surface and of the spray
+			 * alone (SPlisHSPlasH the same, by their neighbour count): with few neighbours a
+			 * particle's alpha is large, and a fast pair in the air would be flung apart */
+			float bi = divergence ? (rho >= DIVERGENCE_MIN_DENSITY ? b[i] : 0) : b[i] + rho - 1.0f;
 			float now = pressure[i] + job->omega[m] * bi * w->dfsph_alpha[i] * inv_dt2;
 			if (!(now > 0)) now = 0; /* also NaN */
 			change[i] = now - pressure[i];

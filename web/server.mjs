@@ -46,10 +46,10 @@ function resolvePath(urlPath) {
 	return null;
 }
 
-/** SPH scenes run natively only (src/scene.js says why): the page does not offer them. */
+/** SPH and DFSPH scenes run natively only (src/scene.js says why): the page does not offer them. */
 function isSphScene(path) {
 	try {
-		return JSON.parse(readFileSync(path, 'utf8')).solver?.kind === 'sph';
+		return ['sph', 'dfsph'].includes(JSON.parse(readFileSync(path, 'utf8')).solver?.kind);
 	} catch {
 		return false;
 	}

@@ -10,8 +10,8 @@ import { applyFrame, buildWorld, estimateParticles, resolveScene, scaleToParticl
 const scenesDir = new URL('../../scenes/', import.meta.url);
 const load = (file) => JSON.parse(readFileSync(new URL(file, scenesDir), 'utf8'));
 const all = readdirSync(scenesDir).filter((f) => f.endsWith('.json')).sort();
-// SPH scenes run natively only (src/scene.js): the web build refuses them, tested below
-const sph = all.filter((f) => load(f).solver?.kind === 'sph');
+// SPH and DFSPH scenes run natively only (src/scene.js): the web build refuses them, tested below
+const sph = all.filter((f) => ['sph', 'dfsph'].includes(load(f).solver?.kind));
 const shipped = all.filter((f) => !sph.includes(f));
 
 let puddle;
@@ -22,9 +22,10 @@ before(async () => {
 describe('shipped scenes', () => {
 	test('there are scenes to test', () => assert.ok(shipped.length > 0));
 	for (const file of sph) {
-		test(`${file} (SPH) is refused with a clear message`, () => {
+		const kind = load(file).solver.kind;
+		test(`${file} (${kind.toUpperCase()}) is refused with a clear message`, () => {
 			assert.throws(() => resolveScene(puddle, load(file), `scenes/${file}`), (e) => e instanceof SceneError &&
-				e.message === `scenes/${file}: solver.kind: the web build runs the Clavet solver only: run SPH scenes with the puddle command, got "sph"`);
+				e.message === `scenes/${file}: solver.kind: the web build runs the Clavet solver only: run ${kind.toUpperCase()} scenes with the puddle command, got "${kind}"`);
 		});
 	}
 	for (const file of shipped) {
