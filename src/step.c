@@ -149,6 +149,7 @@ static float since(double* t)
 /* What a CUDA world uses that the GPU step does not do (its step then runs on the CPU), or NULL. */
 static const char* off_the_gpu(const pdl_world* w)
 {
+	if (w->def.solver == PDL_SOLVER_DFSPH) return "the DFSPH solver runs on the CPU";
 	if (pdl_bodies_active(w)) return "rigid bodies run on the CPU";
 	if (w->ghost_fn || w->p.origin || w->next_substeps > 0) return "a split world (ghosts) runs on the CPU";
 	return NULL;
