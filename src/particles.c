@@ -369,6 +369,7 @@ static void emit3(emitter* e, double x, double y, double z)
 	p->id[i] = p->next_id + (uint32_t)e->count - 1;
 	p->density[i] = 0;
 	p->pressure[i] = 0;
+	p->near_pressure[i] = 0; /* DFSPH's warm starts read both */
 	if (p->spring_partner)
 		for (int s = 0; s < PDL_K; ++s) p->spring_partner[(size_t)i * PDL_K + s] = -1;
 }
@@ -680,6 +681,8 @@ pdl_error_id pdl_world_set_particles(pdl_world* w, const pdl_particle_data* d, p
 		memcpy(p->material, d->material, n);
 		memset(p->density, 0, n * sizeof *p->density);
 		memset(p->pressure, 0, n * sizeof *p->pressure);
+		/* (DFSPH's warm start of its divergence solve: a fresh start, as a filled world's) */
+		memset(p->near_pressure, 0, n * sizeof *p->near_pressure);
 	}
 	uint32_t next = d->next_id;
 	for (size_t i = 0; i < n; ++i) {
