@@ -32,7 +32,7 @@ pdl_world_def pdl_default_world_def(void)
 				.cfl = 0.4f,
 				.max_substeps = 256,
 				.density_tolerance = 0.0001f,
-				.divergence_tolerance = 0.1f,
+				.divergence_tolerance = 0.003f,
 				.max_iterations = 100,
 			},
 	};

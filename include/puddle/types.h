@@ -140,9 +140,10 @@ typedef struct pdl_sph_def {
 	/** DFSPH: eta_v, the relative rate of compression, 1 / s, in (0, 10], that the divergence
 	 * solve iterates down to (alg. 2), measured as density_tolerance is, over the particles with
 	 * at least 0.95 of their rest density (the free surface and spray are left alone). Default
-	 * 0.1 / s: about SPlisHSPlasH's 0.1 % a substep at its usual 2-10 ms substeps. Tighter
-	 * calms a deep pool sooner (a 10 h pool moves at 0.09 h/s r.m.s. after 10 s at 0.1 / s,
-	 * 0.04 h/s at 0.001 / s) and costs iterations (3 times as many in a dam break). */
+	 * 0.003 / s. Looser is cheaper and lets a deep pool breathe: a 15 h pool still moved at
+	 * 0.25 h/s r.m.s. after 10 s at 0.1 / s and at 0.01 / s, 0.04 h/s at 0.003 / s (about
+	 * SPlisHSPlasH's 0.1 % a substep is 0.1-0.4 / s); scenes that only need to look like water
+	 * can take 0.1 / s (scenes/dfsph-dam-break.json: 57 frames/s against 32). */
 	float divergence_tolerance;
 	/** DFSPH: most iterations of each solve a substep, in [1, 1000]. Default 100. Each is two
 	 * passes over the neighbours; a solve that reaches this many ends with its error above
