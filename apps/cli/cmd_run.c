@@ -458,6 +458,12 @@ static void print_summary(const run_state* r, long long start, long long total, 
 	printf("  steps/s            %.1f (stepping only: %.1f)\n", wall > 0 ? (double)frames / wall : 0,
 	       step_wall > 0 ? (double)frames / step_wall : 0);
 	printf("  density error      mean %.2f %%, max %.2f %%\n", 100.0 * st.mean_density_error, 100.0 * st.max_density_error);
+	if (s->world.solver == PDL_SOLVER_DFSPH) { /* how hard the last frame's pressure solves worked */
+		pdl_profile pr = pdl_world_profile(r->world);
+		printf("  pressure solves    last frame: %d density and %d divergence iterations over %d substeps, "
+		       "density error %.4f %%\n", pr.density_iterations, pr.divergence_iterations, pr.substeps,
+		       100.0 * pr.density_solve_error);
+	}
 	/* what the kernel density cannot show: pairs that have fallen onto each other */
 	printf("  clumped            %.2f %% (particles closer than half a rest spacing to another)\n", 100.0 * st.clumped);
 	printf("  max speed          %.4g units/s\n", st.max_speed);

@@ -50,9 +50,8 @@ typedef enum pdl_backend {
 	 * (with its CFL substeps, surface tension, XSPH and walls), 2D and 3D. Creating such a world
 	 * fails with PDL_ERR_WORLD_BACKEND where the build has no CUDA or the machine no GPU. A step
 	 * of a world that uses what the GPU step does not (the DFSPH solver, rigid bodies, a
-	 * split world's ghosts)
-	 * runs on the CPU; pdl_world_profile's `backend` and pdl_world_backend_note() say where each
-	 * step ran and why. */
+	 * split world's ghosts) runs on the CPU; pdl_world_profile's `backend` and
+	 * pdl_world_backend_note() say where each step ran and why. */
 	PDL_BACKEND_CUDA,
 	PDL_BACKEND_COUNT
 } pdl_backend;
