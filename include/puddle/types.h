@@ -146,7 +146,9 @@ typedef struct pdl_sph_def {
 	float divergence_tolerance;
 	/** DFSPH: most iterations of each solve a substep, in [1, 1000]. Default 100. Each is two
 	 * passes over the neighbours; a solve that reaches this many ends with its error above
-	 * the tolerance (pdl_world_profile says how many it took). */
+	 * the tolerance (pdl_world_profile says how many it took). Deep still water is where the
+	 * cap bites (the damped Jacobi iterations are slow on its lowest pressure mode): a 15 h
+	 * pool after 20 s moves at 0.15 h/s r.m.s. with 100, at 0.05 h/s with 400. */
 	int max_iterations;
 } pdl_sph_def;
 
