@@ -33,7 +33,7 @@ pdl_world_def pdl_default_world_def(void)
 				.max_substeps = 256,
 				.density_tolerance = 0.0001f,
 				.divergence_tolerance = 0.003f,
-				.max_iterations = 100,
+				.max_iterations = 400,
 			},
 	};
 }

@@ -144,11 +144,12 @@ typedef struct pdl_sph_def {
 	 * SPlisHSPlasH's 0.1 % a substep is 0.1-0.4 / s); scenes that only need to look like water
 	 * can take 0.1 / s (scenes/dfsph-dam-break.json: 57 frames/s against 32). */
 	float divergence_tolerance;
-	/** DFSPH: most iterations of each solve a substep, in [1, 1000]. Default 100. Each is two
+	/** DFSPH: most iterations of each solve a substep, in [1, 1000]. Default 400. Each is two
 	 * passes over the neighbours; a solve that reaches this many ends with its error above
 	 * the tolerance (pdl_world_profile says how many it took). Deep still water is where the
 	 * cap bites (the damped Jacobi iterations are slow on its lowest pressure mode): a 15 h
-	 * pool after 20 s moves at 0.15 h/s r.m.s. with 100, at 0.05 h/s with 400. */
+	 * pool after 20 s moves at 0.15 h/s r.m.s. with 100, at 0.05 h/s with 400. A splashing
+	 * scene rarely needs more than 100 (scenes/dfsph-dam-break.json sets 100). */
 	int max_iterations;
 } pdl_sph_def;
 
