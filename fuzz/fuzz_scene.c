@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { FUZZ_MAX_PARTICLES = 2000, FUZZ_FRAMES = 3, FUZZ_MAX_SUBSTEPS = 8 };
+enum { FUZZ_MAX_PARTICLES = 2000, FUZZ_FRAMES = 3, FUZZ_MAX_SUBSTEPS = 8, FUZZ_MAX_ITERATIONS = 20 };
 
 static void round_trip(const pdl_scene* s)
 {
@@ -47,6 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 	s->world.threads = 1;
 	if (s->world.substeps > FUZZ_MAX_SUBSTEPS) s->world.substeps = FUZZ_MAX_SUBSTEPS;
 	if (s->world.sph.max_substeps > FUZZ_MAX_SUBSTEPS) s->world.sph.max_substeps = FUZZ_MAX_SUBSTEPS;
+	/* DFSPH's solves: a tiny tolerance would take every iteration allowed */
+	if (s->world.sph.max_iterations > FUZZ_MAX_ITERATIONS) s->world.sph.max_iterations = FUZZ_MAX_ITERATIONS;
 	if (s->world.max_particles > FUZZ_MAX_PARTICLES) s->world.max_particles = FUZZ_MAX_PARTICLES;
 	if (pdl_scene_estimate_particles(s) > FUZZ_MAX_PARTICLES) {
 		pdl_scene_destroy(s);
