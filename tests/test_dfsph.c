@@ -159,7 +159,7 @@ static void test_dam_break_runs_and_stays_in_its_tank(void)
 	int n = worlds_fill_box(w, 0, -11, -1, 5, 9);
 	float front = -16;
 	int most_substeps = 0;
-	for (int f = 0; f < worlds_steps(120); ++f) {
+	for (int f = 0; f < (worlds_quick() ? 10 : 120); ++f) {
 		pdl_world_step(w);
 		most_substeps = pdl_world_profile(w).substeps > most_substeps ? pdl_world_profile(w).substeps : most_substeps;
 	}
@@ -173,7 +173,7 @@ static void test_dam_break_runs_and_stays_in_its_tank(void)
 	printf("  front at x = %.2f h after %.2f s, %d substeps at most, %d outside, clumped %.2f %%\n", front,
 	       pdl_world_time(w), most_substeps, outside, 100 * st.clumped);
 	ENSURE(p.count == n && outside == 0 && st.non_finite == 0);
-	ENSURE(most_substeps >= 2);
+	if (!worlds_quick()) ENSURE(most_substeps >= 2); /* the fall takes the CFL rule past one substep */
 	if (!worlds_quick()) ENSURE(front > 15);
 	pdl_world_destroy(w);
 }
