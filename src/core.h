@@ -233,15 +233,13 @@ struct pdl_world {
 	int next_substeps; /* SPH: the next step's substeps when > 0 (pdl_world_set_next_substeps) */
 	float sph_wall_density[PDL_SPH_WALL_TABLE + 1];
 	float sph_wall_force[PDL_SPH_WALL_TABLE + 1];
-	/* DFSPH (dfsph.c): the walls' tables for the cubic spline, and the scratch of a substep
-	 * (never permuted; dfsph_capacity floats each, padded for vector loads): the factor alpha,
-	 * a solve's right-hand side, residual, search direction and operator product, the surface
-	 * normals, the velocity change of the operator, and which particles take pressure */
+	/* DFSPH (dfsph.c): the walls' tables for its kernel, and the scratch of a substep (never
+	 * permuted; dfsph_capacity floats each, padded for vector loads): the factor alpha, a
+	 * solve's compression, pressure change and error, and the surface normals */
 	bool dfsph_wall_ready;
 	float dfsph_wall_density[PDL_SPH_WALL_TABLE + 1];
 	float dfsph_wall_force[PDL_SPH_WALL_TABLE + 1];
-	float *dfsph_alpha, *dfsph_rhs, *dfsph_residual, *dfsph_search, *dfsph_product, *dfsph_normal[3], *dfsph_dv[3];
-	uint8_t* dfsph_active;
+	float *dfsph_alpha, *dfsph_rhs, *dfsph_change, *dfsph_error, *dfsph_normal[3];
 	int dfsph_capacity;
 };
 
@@ -260,6 +258,21 @@ pdl_error_id pdl_validate_pointer(const pdl_pointer* p, pdl_error* err);
 /* world.c */
 void pdl_update_material_tables(pdl_world* w);
 double pdl_now_ms(void);
+/* Milliseconds since *t, which becomes now (the step's stage timers). */
+static inline float pdl_since(double* t)
+{
+	double now = pdl_now_ms();
+	float ms = (float)(now - *t);
+	*t = now;
+	return ms;
+}
+/* Swaps two particle arrays (a buffer and its spare). */
+static inline void pdl_swap(float** a, float** b)
+{
+	float* t = *a;
+	*a = *b;
+	*b = t;
+}
 
 /* particles.c */
 bool pdl_particles_reserve(pdl_world* w, int capacity);

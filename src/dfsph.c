@@ -227,15 +227,8 @@ typedef struct dfsph_job {
 	bool uniform;        /* every material has the same volume and rest density */
 	float xsph, nu;      /* this substep's XSPH share, kinematic viscosity */
 	bool tension;
-	/* the operator's passes: velocity_change_pass reads src and writes out = base + dv(src);
-	 * compression_pass reads in and writes out_c */
-	const float* src;
 	float omega[PDL_MAX_MATERIALS]; /* the Jacobi damping (pdl_dfsph_jacobi_weight) */
-	const float *base_x, *base_y, *base_z;
-	float *out_x, *out_y, *out_z;
-	const float *in_x, *in_y, *in_z;
-	float* out_c;
-	bool moving_walls;
+	const float* change; /* the pressure change pressure_pass applies */
 } dfsph_job;
 
 /* The neighbour-loop kernel terms of a vector of candidates j against particle i. */
@@ -350,40 +343,35 @@ static inline void density_pass(void* ctx, int begin, int end, bool three)
 static void density_range(void* ctx, int begin, int end) { density_pass(ctx, begin, end, false); }
 static void density_range_3d(void* ctx, int begin, int end) { density_pass(ctx, begin, end, true); }
 
-/* The two halves of the pressure operator. With p a pressure field (Pa-like: mass / (length^(d-2)
- * s^2)), its velocity change over dt is eq. 1,
+/* The two passes of a solve's iteration. With p a pressure field (mass / (length^(d-2) s^2)),
+ * its velocity change over dt is eq. 1,
  *
  *   dv_i = -(dt / rho0_i) (sum_j V_j (p_i + p_j) grad W_ij + p_i grad psi_i),
  *
- * and the compression that velocity field makes over dt (the divergence, B&K 2017 eq. 8)
+ * and the compression a velocity field u makes over dt (the divergence, B&K 2017 eq. 8) is
  *
- *   c_i = dt (sum_j V_j (u_i - u_j).grad W_ij + (u_i - u_wall).grad psi_i).
- *
- * The operator L p = -c(dv(p)) is symmetric and positive semi-definite (it is dt^2 J M^-1 J^T
- * with J the Jacobian of rho^ and M the masses, as eq. 1 is J^T p): the solves below are
- * preconditioned conjugate gradients on it (Saad 2003, alg. 9.1; the preconditioner is its
- * diagonal, 1 / (dt^2 / alpha_i), the DFSPH factor). */
+ *   c_i = dt (sum_j V_j (u_i - u_j).grad W_ij + (u_i - u_wall).grad psi_i). */
 
-/* dv of job->src into (out_x, out_y, out_z) = (base) + dv; base NULL for a bare dv. */
-static inline void velocity_change_pass(void* ctx, int begin, int end, bool three)
+/* v += dv(job->change), in place: the pass reads only positions and the changes. */
+static inline void pressure_pass(void* ctx, int begin, int end, bool three)
 {
 	dfsph_job* job = ctx;
 	pdl_world* w = job->w;
 	particles* p = &w->p;
 	const pdl_grid* g = &w->grid;
 	const float dt = job->dt;
-	const float *px = p->x, *py = p->y, *pz = p->z, *src = job->src;
+	const float *px = p->x, *py = p->y, *pz = p->z, *change = job->change;
 	pdl_grid_runs runs = {0};
 	pdl_grid_cell cached = {.valid = false};
 	for (int i = begin; i < end; ++i) {
-		const float zi = three ? pz[i] : 0, pi = src[i];
+		const float zi = three ? pz[i] : 0, pi = change[i];
 		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi8 = f8_set1(zi), pi8 = f8_set1(pi);
 		f8 ax = f8_set1(0), ay = f8_set1(0), az = f8_set1(0);
 		pdl_grid_runs_of(g, i, px[i], py[i], zi, &runs, &cached);
 		for (int r = 0; r < runs.count; ++r)
 			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
 				pair8 q = pair_terms(job, xi, yi, zi8, px, py, pz, j, runs.end[r], i, three);
-				f8 s = f8_mul(f8_mul(volume_of(job, p->material, j), f8_add(pi8, f8_load(src + j))), q.grad);
+				f8 s = f8_mul(f8_mul(volume_of(job, p->material, j), f8_add(pi8, f8_load(change + j))), q.grad);
 				ax = f8_add(ax, f8_mul(s, q.dx));
 				ay = f8_add(ay, f8_mul(s, q.dy));
 				if (three) az = f8_add(az, f8_mul(s, q.dz));
@@ -396,17 +384,16 @@ static inline void velocity_change_pass(void* ctx, int begin, int end, bool thre
 				for (int e = 0; e < 3; ++e) a[e] -= pi * walls.grad[c] * walls.c[c].n[e];
 		}
 		const float scale = -dt * job->inv_rest[p->material[i]];
-		job->out_x[i] = (job->base_x ? job->base_x[i] : 0) + scale * a[0];
-		job->out_y[i] = (job->base_y ? job->base_y[i] : 0) + scale * a[1];
-		if (three) job->out_z[i] = (job->base_z ? job->base_z[i] : 0) + scale * a[2];
+		p->vx[i] = p->vx[i] + scale * a[0];
+		p->vy[i] = p->vy[i] + scale * a[1];
+		if (three) p->vz[i] = p->vz[i] + scale * a[2];
 	}
 }
 
-static void velocity_change_range(void* ctx, int begin, int end) { velocity_change_pass(ctx, begin, end, false); }
-static void velocity_change_range_3d(void* ctx, int begin, int end) { velocity_change_pass(ctx, begin, end, true); }
+static void pressure_range(void* ctx, int begin, int end) { pressure_pass(ctx, begin, end, false); }
+static void pressure_range_3d(void* ctx, int begin, int end) { pressure_pass(ctx, begin, end, true); }
 
-/* c_i of the velocities (in_x, in_y, in_z) into job->out_c: with `moving_walls` the walls'
- * own velocities count (the real velocities), without (a bare dv) they do not. */
+/* c_i of the particles' velocities into dfsph_rhs (the walls move with their velocity). */
 static inline void compression_pass(void* ctx, int begin, int end, bool three)
 {
 	dfsph_job* job = ctx;
@@ -414,7 +401,7 @@ static inline void compression_pass(void* ctx, int begin, int end, bool three)
 	particles* p = &w->p;
 	const pdl_grid* g = &w->grid;
 	const float dt = job->dt;
-	const float *px = p->x, *py = p->y, *pz = p->z, *ux = job->in_x, *uy = job->in_y, *uz = job->in_z;
+	const float *px = p->x, *py = p->y, *pz = p->z, *ux = p->vx, *uy = p->vy, *uz = p->vz;
 	pdl_grid_runs runs = {0};
 	pdl_grid_cell cached = {.valid = false};
 	for (int i = begin; i < end; ++i) {
@@ -434,11 +421,11 @@ static inline void compression_pass(void* ctx, int begin, int end, bool three)
 		wall_terms walls;
 		walls_at(w, px[i], py[i], zi, three, &walls);
 		for (int c = 0; c < walls.count; ++c) {
-			const pdl_vec3 vw = job->moving_walls ? w->boundaries[walls.c[c].wall].def.velocity : (pdl_vec3){0, 0, 0};
+			const pdl_vec3 vw = w->boundaries[walls.c[c].wall].def.velocity;
 			float du[3] = {ux[i] - vw.x, uy[i] - vw.y, three ? uzi - vw.z : 0};
 			rate -= walls.grad[c] * (du[0] * walls.c[c].n[0] + du[1] * walls.c[c].n[1] + du[2] * walls.c[c].n[2]);
 		}
-		job->out_c[i] = dt * rate;
+		w->dfsph_rhs[i] = dt * rate;
 	}
 }
 
@@ -561,47 +548,27 @@ static void advance_range(void* ctx, int begin, int end)
 
 /* ---- The step ------------------------------------------------------------------------------- */
 
-static float since(double* t)
-{
-	double now = pdl_now_ms();
-	float ms = (float)(now - *t);
-	*t = now;
-	return ms;
-}
-
-static void swap(float** a, float** b)
-{
-	float* t = *a;
-	*a = *b;
-	*b = t;
-}
-
 /* The scratch arrays (rebuilt every substep, never permuted), padded for the vector loads. */
 static bool reserve_scratch(pdl_world* w)
 {
 	const int need = w->p.capacity + PDL_SIMD_PAD;
 	if (w->dfsph_capacity >= need) return true;
-	float** arrays[] = {&w->dfsph_alpha, &w->dfsph_rhs, &w->dfsph_residual, &w->dfsph_search, &w->dfsph_product,
-	                    &w->dfsph_normal[0], &w->dfsph_normal[1], &w->dfsph_normal[2],
-	                    &w->dfsph_dv[0], &w->dfsph_dv[1], &w->dfsph_dv[2]};
+	float** arrays[] = {&w->dfsph_alpha, &w->dfsph_rhs, &w->dfsph_change, &w->dfsph_error,
+	                    &w->dfsph_normal[0], &w->dfsph_normal[1], &w->dfsph_normal[2]};
 	for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; ++a) {
 		float* grown = realloc(*arrays[a], (size_t)need * sizeof(float));
 		if (!grown) return false;
 		memset(grown, 0, (size_t)need * sizeof(float));
 		*arrays[a] = grown;
 	}
-	uint8_t* active = realloc(w->dfsph_active, (size_t)need);
-	if (!active) return false;
-	w->dfsph_active = active;
 	w->dfsph_capacity = need;
 	return true;
 }
 
 void pdl_dfsph_free(pdl_world* w)
 {
-	free(w->dfsph_alpha), free(w->dfsph_rhs), free(w->dfsph_residual), free(w->dfsph_search), free(w->dfsph_product);
-	for (int e = 0; e < 3; ++e) free(w->dfsph_normal[e]), free(w->dfsph_dv[e]);
-	free(w->dfsph_active);
+	free(w->dfsph_alpha), free(w->dfsph_rhs), free(w->dfsph_change), free(w->dfsph_error);
+	for (int e = 0; e < 3; ++e) free(w->dfsph_normal[e]);
 }
 
 /* The error a solve compares with its tolerance: the larger of the mean |r| and the largest
@@ -638,23 +605,18 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 	const int n = p->count;
 	const bool three = PDL_IS_3D(w);
 	const float dt = job->dt, inv_dt2 = 1.0f / (dt * dt);
-	float *b = w->dfsph_rhs, *change = w->dfsph_search, *err = w->dfsph_residual;
+	float *b = w->dfsph_rhs, *change = w->dfsph_change, *err = w->dfsph_error;
 	/* warm start, where the solve applies (the divergence solve not at the free surface: the
 	 * pressure a particle kept from the last solve would push it again every substep) */
 	if (divergence)
 		for (int i = 0; i < n; ++i)
 			if (!(p->density[i] * job->inv_rest[p->material[i]] >= DIVERGENCE_MIN_DENSITY)) pressure[i] = 0;
-	job->src = pressure;
-	job->base_x = p->vx, job->base_y = p->vy, job->base_z = p->vz;
-	job->out_x = p->vx, job->out_y = p->vy, job->out_z = p->vz;
-	pdl_pool_for(w->pool, n, 256, three ? velocity_change_range_3d : velocity_change_range, job);
+	job->change = pressure;
+	pdl_pool_for(w->pool, n, 256, three ? pressure_range_3d : pressure_range, job);
 	const double scale = divergence ? 1.0 / dt : 1.0;
 	int iterations = 0;
 	double e = 0;
 	for (;;) {
-		job->in_x = p->vx, job->in_y = p->vy, job->in_z = p->vz;
-		job->out_c = b;
-		job->moving_walls = true;
 		pdl_pool_for(w->pool, n, 256, three ? compression_range_3d : compression_range, job);
 		for (int i = 0; i < n; ++i) {
 			const int m = p->material[i];
@@ -670,8 +632,8 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 		}
 		e = solve_error(err, n) * scale;
 		if (e <= tolerance || iterations >= w->def.sph.max_iterations) break;
-		job->src = change;
-		pdl_pool_for(w->pool, n, 256, three ? velocity_change_range_3d : velocity_change_range, job);
+		job->change = change;
+		pdl_pool_for(w->pool, n, 256, three ? pressure_range_3d : pressure_range, job);
 		for (int i = 0; i < n; ++i) pressure[i] += change[i];
 		iterations++;
 	}
@@ -718,42 +680,42 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 			pdl_grid_build(&w->grid, w->pool, p->count, p->x, p->y, p->z, p->id, w->def.interaction_radius);
 			pdl_particles_permute(w, w->grid.order, false);
 		}
-		prof->predict += since(&t);
+		prof->predict += pdl_since(&t);
 		if (fluid) pdl_pool_for(w->pool, p->count, 256, three ? density_range_3d : density_range, &job);
-		prof->density += since(&t);
+		prof->density += pdl_since(&t);
 		if (fluid)
 			prof->divergence_iterations +=
 				solve(&job, true, p->near_pressure, w->def.sph.divergence_tolerance, &(float){0});
-		prof->relax += since(&t);
+		prof->relax += pdl_since(&t);
 		if (fluid) {
 			pdl_stage_forces(w, dt);
 			if (needs_forces) {
 				pdl_pool_for(w->pool, p->count, 256, three ? forces_range_3d : forces_range, &job);
-				swap(&p->vx, &p->vx2);
-				swap(&p->vy, &p->vy2);
-				if (three) swap(&p->vz, &p->vz2);
+				pdl_swap(&p->vx, &p->vx2);
+				pdl_swap(&p->vy, &p->vy2);
+				if (three) pdl_swap(&p->vz, &p->vz2);
 			}
 		}
-		prof->forces += since(&t);
+		prof->forces += pdl_since(&t);
 		if (fluid)
 			prof->density_iterations +=
 				solve(&job, false, p->pressure, w->def.sph.density_tolerance, &prof->density_solve_error);
-		prof->relax += since(&t);
+		prof->relax += pdl_since(&t);
 		if (fluid) {
 			pdl_pool_for(w->pool, p->count, 1024, advance_range, &job);
-			swap(&p->x, &p->x2);
-			swap(&p->y, &p->y2);
-			swap(&p->vx, &p->vx2);
-			swap(&p->vy, &p->vy2);
+			pdl_swap(&p->x, &p->x2);
+			pdl_swap(&p->y, &p->y2);
+			pdl_swap(&p->vx, &p->vx2);
+			pdl_swap(&p->vy, &p->vy2);
 			if (three) {
-				swap(&p->z, &p->z2);
-				swap(&p->vz, &p->vz2);
+				pdl_swap(&p->z, &p->z2);
+				pdl_swap(&p->vz, &p->vz2);
 			}
 			pdl_stage_boundaries(w, dt);
 		}
-		prof->boundaries += since(&t);
+		prof->boundaries += pdl_since(&t);
 		if (fluid) pdl_stage_velocity(w, dt);
-		prof->velocity += since(&t);
+		prof->velocity += pdl_since(&t);
 		w->steps++;
 		w->time += dt;
 	}

@@ -449,21 +449,6 @@ static void internal_range_3d(void* ctx, int begin, int end) { internal_pass(ctx
 
 /* ---- The step ------------------------------------------------------------------------------- */
 
-static float since(double* t)
-{
-	double now = pdl_now_ms();
-	float ms = (float)(now - *t);
-	*t = now;
-	return ms;
-}
-
-static void swap(float** a, float** b)
-{
-	float* t = *a;
-	*a = *b;
-	*b = t;
-}
-
 void pdl_sph_step(pdl_world* w, pdl_profile* prof)
 {
 	double start = pdl_now_ms(), t = start;
@@ -488,43 +473,43 @@ void pdl_sph_step(pdl_world* w, pdl_profile* prof)
 	for (int sub = 0; sub < n; ++sub) {
 		if (fluid) pdl_stage_forces(w, dt);
 		if (bodies) pdl_bodies_forces(w, dt);
-		prof->forces += since(&t);
+		prof->forces += pdl_since(&t);
 		if (fluid) {
 			pdl_grid_build(&w->grid, w->pool, p->count, p->x, p->y, p->z, p->id, w->def.interaction_radius);
 			pdl_particles_permute(w, w->grid.order, false);
 		}
-		prof->predict += since(&t);
+		prof->predict += pdl_since(&t);
 		if (bodies) pdl_bodies_sph_sample(w);
-		prof->bodies += since(&t);
+		prof->bodies += pdl_since(&t);
 		if (fluid) {
 			pdl_pool_for(w->pool, p->count, 256, three ? density_range_3d : density_range, &job);
 			if (bodies) pdl_bodies_sph_density(w, dt);
 			if (job.tension)
 				pdl_pool_for(w->pool, p->count, 256, three ? normals_range_3d : normals_range, &job);
 		}
-		prof->density += since(&t);
+		prof->density += pdl_since(&t);
 		if (fluid) pdl_pool_for(w->pool, p->count, 256, three ? internal_range_3d : internal_range, &job);
-		prof->relax += since(&t);
+		prof->relax += pdl_since(&t);
 		if (bodies) pdl_bodies_sph_forces(w, dt);
-		prof->bodies += since(&t);
+		prof->bodies += pdl_since(&t);
 		if (fluid) {
-			swap(&p->x, &p->x2);
-			swap(&p->y, &p->y2);
-			swap(&p->vx, &p->vx2);
-			swap(&p->vy, &p->vy2);
+			pdl_swap(&p->x, &p->x2);
+			pdl_swap(&p->y, &p->y2);
+			pdl_swap(&p->vx, &p->vx2);
+			pdl_swap(&p->vy, &p->vy2);
 			if (three) {
-				swap(&p->z, &p->z2);
-				swap(&p->vz, &p->vz2);
+				pdl_swap(&p->z, &p->z2);
+				pdl_swap(&p->vz, &p->vz2);
 			}
 			pdl_stage_boundaries(w, dt);
 		}
-		prof->boundaries += since(&t);
+		prof->boundaries += pdl_since(&t);
 		if (bodies) pdl_bodies_collide(w, dt);
-		prof->bodies += since(&t);
+		prof->bodies += pdl_since(&t);
 		if (fluid) pdl_stage_velocity(w, dt);
-		prof->velocity += since(&t);
+		prof->velocity += pdl_since(&t);
 		if (bodies) pdl_bodies_velocity(w, dt);
-		prof->bodies += since(&t);
+		prof->bodies += pdl_since(&t);
 		w->steps++;
 		w->time += dt;
 	}

@@ -134,16 +134,6 @@ void pdl_stage_velocity(pdl_world* w, float dt)
 	pdl_pool_for(w->pool, w->p.count, 1024, velocity_range, &job);
 }
 
-/* ---- The step ------------------------------------------------------------------------------- */
-
-static float since(double* t)
-{
-	double now = pdl_now_ms();
-	float ms = (float)(now - *t);
-	*t = now;
-	return ms;
-}
-
 /* ---- The GPU (def.backend = PDL_BACKEND_CUDA, src/cuda_step.cu) ---------------------------- */
 
 /* What a CUDA world uses that the GPU step does not do (its step then runs on the CPU), or NULL. */
@@ -239,6 +229,8 @@ static bool step_on_gpu(pdl_world* w, pdl_profile* prof)
 
 const char* pdl_world_backend_note(const pdl_world* w) { return w ? w->backend_note : ""; }
 
+/* ---- The step ------------------------------------------------------------------------------- */
+
 void pdl_world_step(pdl_world* w)
 {
 	if (!w) return;
@@ -269,31 +261,31 @@ void pdl_world_step(pdl_world* w)
 	if (bodies) pdl_bodies_begin_frame(w);
 	for (int sub = 0; sub < w->def.substeps; ++sub) {
 		if (fluid) pdl_stage_forces(w, dt);
-		prof.forces += since(&t);
+		prof.forces += pdl_since(&t);
 		if (bodies) pdl_bodies_forces(w, dt);
 		if (fluid) pdl_stage_predict(w, dt);
-		prof.predict += since(&t);
+		prof.predict += pdl_since(&t);
 		if (bodies) pdl_bodies_predict(w, dt);
-		prof.bodies += since(&t);
+		prof.bodies += pdl_since(&t);
 		if (fluid) pdl_stage_springs(w, dt);
-		prof.springs += since(&t);
+		prof.springs += pdl_since(&t);
 		if (fluid) pdl_stage_density(w, dt);
 		if (fluid && w->ghost_fn) w->ghost_fn(w, PDL_GHOST_PRESSURES, w->ghost_context);
-		prof.density += since(&t);
+		prof.density += pdl_since(&t);
 		if (bodies) pdl_bodies_density(w, dt);
-		prof.bodies += since(&t);
+		prof.bodies += pdl_since(&t);
 		if (fluid) pdl_stage_relax(w, dt);
-		prof.relax += since(&t);
+		prof.relax += pdl_since(&t);
 		if (bodies) pdl_bodies_relax(w, dt);
-		prof.bodies += since(&t);
+		prof.bodies += pdl_since(&t);
 		if (fluid) pdl_stage_boundaries(w, dt);
-		prof.boundaries += since(&t);
+		prof.boundaries += pdl_since(&t);
 		if (bodies) pdl_bodies_collide(w, dt);
-		prof.bodies += since(&t);
+		prof.bodies += pdl_since(&t);
 		if (fluid) pdl_stage_velocity(w, dt);
-		prof.velocity += since(&t);
+		prof.velocity += pdl_since(&t);
 		if (bodies) pdl_bodies_velocity(w, dt);
-		prof.bodies += since(&t);
+		prof.bodies += pdl_since(&t);
 		w->steps++;
 		w->time += dt;
 	}

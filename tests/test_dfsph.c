@@ -13,18 +13,7 @@
 
 static pdl_world* dfsph_create(int threads, int dimensions)
 {
-	pdl_world_def wd = pdl_default_world_def();
-	wd.threads = threads;
-	wd.dimensions = dimensions;
-	wd.solver = PDL_SOLVER_DFSPH;
-	pdl_error err;
-	pdl_world* w = pdl_world_create(&wd, &err);
-	pdl_material_def md = pdl_default_material_def();
-	if (!w || pdl_world_add_material(w, &md, &err) < 0) {
-		fprintf(stderr, "dfsph_create: %s\n", err.message);
-		exit(3);
-	}
-	return w;
+	return worlds_solver_create(threads, dimensions, PDL_SOLVER_DFSPH, NULL);
 }
 
 static float max_speed(const pdl_world* w)

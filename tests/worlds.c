@@ -3,18 +3,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-pdl_world* worlds_create(int threads, const pdl_material_def* material)
+pdl_world* worlds_solver_create(int threads, int dimensions, pdl_solver_kind solver, const pdl_material_def* material)
 {
 	pdl_world_def wd = pdl_default_world_def();
 	wd.threads = threads;
+	wd.dimensions = dimensions;
+	wd.solver = solver;
 	pdl_error err;
 	pdl_world* w = pdl_world_create(&wd, &err);
 	pdl_material_def md = material ? *material : pdl_default_material_def();
 	if (!w || pdl_world_add_material(w, &md, &err) < 0) {
-		fprintf(stderr, "worlds_create: %s\n", err.message);
+		fprintf(stderr, "worlds_solver_create: %s\n", err.message);
 		exit(3);
 	}
 	return w;
+}
+
+pdl_world* worlds_create(int threads, const pdl_material_def* material)
+{
+	return worlds_solver_create(threads, 2, PDL_SOLVER_CLAVET, material);
 }
 
 static int add_container(pdl_world* w, pdl_boundary_def* bd)
@@ -108,20 +115,7 @@ pdl_world* worlds_dam_break(int threads)
 	return w;
 }
 
-pdl_world* worlds_sph_create(int threads)
-{
-	pdl_world_def wd = pdl_default_world_def();
-	wd.threads = threads;
-	wd.solver = PDL_SOLVER_SPH;
-	pdl_error err;
-	pdl_world* w = pdl_world_create(&wd, &err);
-	pdl_material_def md = pdl_default_material_def();
-	if (!w || pdl_world_add_material(w, &md, &err) < 0) {
-		fprintf(stderr, "worlds_sph_create: %s\n", err.message);
-		exit(3);
-	}
-	return w;
-}
+pdl_world* worlds_sph_create(int threads) { return worlds_solver_create(threads, 2, PDL_SOLVER_SPH, NULL); }
 
 pdl_world* worlds_sph_dam_break(int threads)
 {
@@ -184,22 +178,7 @@ int worlds_settle_steps(int full) { return worlds_quick() ? 10 : full; }
 
 pdl_world* worlds_3d_create(int threads, pdl_solver_kind solver, const pdl_material_def* material)
 {
-	pdl_world_def d = pdl_default_world_def();
-	d.dimensions = 3;
-	d.threads = threads;
-	d.solver = solver;
-	pdl_error e;
-	pdl_world* w = pdl_world_create(&d, &e);
-	if (!w) {
-		fprintf(stderr, "worlds_3d_create: %s\n", e.message);
-		exit(2);
-	}
-	pdl_material_def m = material ? *material : pdl_default_material_def();
-	if (pdl_world_add_material(w, &m, &e) < 0) {
-		fprintf(stderr, "worlds_3d_create: %s\n", e.message);
-		exit(2);
-	}
-	return w;
+	return worlds_solver_create(threads, 3, solver, material);
 }
 
 pdl_world* worlds_dam_break_3d(int threads, pdl_solver_kind solver)

@@ -4,8 +4,11 @@
 
 #include <puddle/puddle.h>
 
-/* A world with default settings, `threads` threads, and one material; aborts the test program
- * if creation fails (these defs are known good). */
+/* A world with default settings but for `threads`, `dimensions` and `solver`, and one material
+ * (the default if NULL); aborts the test program if creation fails (these defs are known
+ * good). The others below are this one with a solver or dimension filled in. */
+pdl_world* worlds_solver_create(int threads, int dimensions, pdl_solver_kind solver, const pdl_material_def* material);
+/* A 2D Clavet world with `threads` threads and one material. */
 pdl_world* worlds_create(int threads, const pdl_material_def* material);
 /* Adds a box container of half size (hx, hy) at the origin; returns its id. */
 int worlds_add_box_container(pdl_world* w, float hx, float hy);
