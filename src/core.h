@@ -37,12 +37,15 @@ typedef struct material {
 	float inv_mass;
 	bool springs; /* spring_stiffness > 0 */
 	/* The spacing of the lattice whose kernel density is rest_density (pdl_rest_spacing, 3D:
-	 * _3d), and the SPH rest density rho0, mass / area: the Poly6 density of that lattice (sph.c,
-	 * pdl_sph_rest_density). Worked out again only when h, rest_density or mass differ from
-	 * lattice_of's (the spacing is a bisection over a lattice sum, the largest cost of building a
-	 * world: world.c, pdl_update_material_tables); bodies are sampled at material 0's. */
+	 * _3d), and the SPH rest density rho0, mass / area: the density of that lattice with the
+	 * world's SPH kernel, Wendland C2 (then the DFSPH one below) or Poly6 (poly6_rest_density,
+	 * sph.c's pdl_sph_rest_density). Worked out again only when h, rest_density or mass differ
+	 * from lattice_of's (the spacing is a bisection over a lattice sum, the largest cost of
+	 * building a world: world.c, pdl_update_material_tables); bodies are sampled at material
+	 * 0's. */
 	float rest_spacing, sph_rest_density;
-	/* DFSPH (dfsph.c): the rest volume V = 1 / (the cubic spline's sum over that lattice) and
+	float poly6_rest_density;
+	/* DFSPH (dfsph.c): the rest volume V = 1 / (Wendland C2's sum over that lattice) and
 	 * the rest density mass / V */
 	float dfsph_volume, dfsph_rest_density;
 	float dfsph_omega; /* the damping of its Jacobi iterations (dfsph.c, pdl_dfsph_jacobi_weight) */
@@ -230,6 +233,7 @@ struct pdl_world {
 	/* SPH: the walls' share of the kernel sums, tabulated on the first SPH step (sph.c):
 	 * entry t is for a wall at distance t / PDL_SPH_WALL_TABLE h */
 	bool sph_wall_ready;
+	bool sph_wall_wendland; /* the tables are Wendland C2's (else Poly6's) */
 	int next_substeps; /* SPH: the next step's substeps when > 0 (pdl_world_set_next_substeps) */
 	float sph_wall_density[PDL_SPH_WALL_TABLE + 1];
 	float sph_wall_force[PDL_SPH_WALL_TABLE + 1];
@@ -428,7 +432,8 @@ void pdl_sph_prepare(pdl_world* w);
 /* XSPH's share for a substep of dt seconds: world.sph.xsph per 1/60 s. */
 float pdl_sph_xsph_share(const pdl_world* w, float dt);
 /* A wall's share of an SPH particle's density and of its pressure force, per unit rest density,
- * at distance t h from it (the Poly6 kernel integrated over the half-space behind the wall;
+ * at distance t h from it (the world's density kernel, Wendland C2 or Poly6, integrated over the
+ * half-space behind the wall;
  * sph.c builds the tables on a world's first SPH step). Bodies use them too (body_step.c). */
 float pdl_sph_wall_density(const pdl_world* w, float t);
 float pdl_sph_wall_force(const pdl_world* w, float t);
@@ -437,6 +442,8 @@ float pdl_sph_wall_force(const pdl_world* w, float t);
  * integral of G from t / T to 1, T = PDL_SPH_WALL_TABLE, with G(t) = plane(t, three), the
  * kernel integrated over the line (3D: plane) at distance t (sph.c; Simpson's rule). */
 void pdl_wall_tables(double (*plane)(double t, bool three), bool three, float* density, float* force);
+/* Wendland C2 (h = 1) integrated over the line (3D: plane) at distance t: its tables' plane */
+double pdl_wendland_plane(double t, bool three);
 
 /* dfsph.c: the DFSPH solver (Bender & Koschier 2015, 2017) */
 /* One pdl_world_step() of a DFSPH world (CFL substeps; the file's head lists the stages). */

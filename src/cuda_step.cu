@@ -744,9 +744,35 @@ typedef struct sph_consts {
 	pdl_kernels k;
 	float dt, nu, gamma_st, eps; /* substep, viscosity, surface tension, XSPH share */
 	bool spiky, tension;
+	bool wendland; /* Wendland C2 for W and grad W, else Poly6 (sph.c) */
 } sph_consts;
 
-/* 3. rho_i = poly6 sum_j m_j (h^2 - r^2)^3, i itself included, + the walls; p_i = EOS, >= 0. */
+/* The density kernel's shape at distance r (r2 its square; within h), as sph.c's kernel_shape:
+ * Wendland C2 (1 - q)^4 (1 + 4q), to be scaled by k.wendland, or Poly6 (h^2 - r^2)^3, by
+ * k.poly6. */
+__device__ static inline float sph_kernel_shape(const sph_consts& s, float r2, float r)
+{
+	if (s.wendland) {
+		float q = r * (1.0f / s.k.h), d = 1.0f - q, d2 = d * d;
+		return (d2 * d2) * (1.0f + 4.0f * q);
+	}
+	float d = s.k.h2 - r2;
+	return (d * d) * d;
+}
+
+/* Its gradient's scale s, grad W(x_i - x_j) = s (x_i - x_j), as sph.c's kernel_grad_scale. */
+__device__ static inline float sph_kernel_grad_scale(const sph_consts& s, float r2, float r)
+{
+	if (s.wendland) {
+		float d = 1.0f - r * (1.0f / s.k.h);
+		return -s.k.wendland_grad * ((d * d) * d);
+	}
+	float d = s.k.h2 - r2;
+	return -s.k.poly6_grad * (d * d);
+}
+
+/* 3. rho_i = sum_j m_j W(r_ij) (Wendland C2 or Poly6), i itself included, + the walls;
+ * p_i = EOS, >= 0. */
 template <bool THREE, bool HASHED>
 __device__ static inline int sph_density_of(particles_dev p, int i, const grid_dev& g, const sph_consts& s,
                                             const boundary* walls, int wall_count)
@@ -759,11 +785,10 @@ __device__ static inline int sph_density_of(particles_dev p, int i, const grid_d
 		float dx = px[j] - xi, dy = py[j] - yi, dz = THREE ? pz[j] - zi : 0;
 		float r2 = dx * dx + dy * dy + dz * dz;
 		if (!(r2 < h2)) return;
-		float d = h2 - r2;
-		sum += c_mass[p.material[j]] * (d * d * d);
+		sum += c_mass[p.material[j]] * sph_kernel_shape(s, r2, s.wendland ? sqrtf(r2) : r2);
 		count += j != i;
 	});
-	float rho0 = c_sph_rest[p.material[i]], rho = s.k.poly6 * sum;
+	float rho0 = c_sph_rest[p.material[i]], rho = (s.wendland ? s.k.wendland : s.k.poly6) * sum;
 	pdl_sph_wall_contact contacts[PDL_SPH_MAX_CONTACTS];
 	const float at[3] = {xi, yi, zi};
 	int nw = pdl_sph_wall_contacts(walls, wall_count, at, h, THREE, contacts);
@@ -787,21 +812,21 @@ __global__ void sph_density_kernel(particles_dev p, int n, grid_dev g, sph_const
 	if (threadIdx.x == 0) atomicAdd(neighbours, (unsigned long long)total);
 }
 
-/* 4. n_i = h sum_j m_j / rho_j grad W_poly6 (Akinci 2013 eq. 5), into the DV arrays. */
+/* 4. n_i = h sum_j m_j / rho_j grad W (Akinci 2013 eq. 5), into the DV arrays. */
 template <bool THREE, bool HASHED>
 __global__ void sph_normals_kernel(particles_dev p, int n, grid_dev g, sph_consts s)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i >= n) return;
 	const float *px = p.f[F_X], *py = p.f[F_Y], *pz = p.f[F_Z], *rho = p.f[F_DENSITY];
-	const float xi = px[i], yi = py[i], zi = THREE ? pz[i] : 0, h2 = s.k.h2, grad = -s.k.poly6_grad;
+	const float xi = px[i], yi = py[i], zi = THREE ? pz[i] : 0, h2 = s.k.h2;
 	float nx = 0, ny = 0, nz = 0;
 	for_neighbour_candidates<THREE, HASHED>(g, xi, yi, zi, [&](int j) {
 		if (j == i) return;
 		float dx = xi - px[j], dy = yi - py[j], dz = THREE ? zi - pz[j] : 0;
 		float r2 = dx * dx + dy * dy + dz * dz;
 		if (!(r2 < h2)) return;
-		float d = h2 - r2, sc = (c_mass[p.material[j]] / rho[j]) * (grad * (d * d));
+		float sc = (c_mass[p.material[j]] / rho[j]) * sph_kernel_grad_scale(s, r2, s.wendland ? sqrtf(r2) : r2);
 		nx += sc * dx;
 		ny += sc * dy;
 		if (THREE) nz += sc * dz;
@@ -825,7 +850,7 @@ __global__ void sph_internal_kernel(particles_dev p, particles_dev out, int n, g
 	const pdl_kernels& k = s.k;
 	const float h = k.h, h2 = k.h2, inv_h = 1.0f / h, inv_h2 = 1.0f / k.h2, dt = s.dt;
 	const float h6_64 = k.h2 * k.h2 * k.h2 / 64.0f, half_h = 0.5f * h;
-	const float grad_c = s.spiky ? k.spiky_grad : k.poly6_grad;
+	const float kernel_c = s.wendland ? k.wendland : k.poly6;
 	const float xi = px[i], yi = py[i], zi = THREE ? pz[i] : 0;
 	const float vxi = pvx[i], vyi = pvy[i], vzi = THREE ? pvz[i] : 0, rhoi = rho[i];
 	const int mi = p.material[i];
@@ -839,10 +864,10 @@ __global__ void sph_internal_kernel(particles_dev p, particles_dev out, int n, g
 		float dx = xi - px[j], dy = yi - py[j], dz = THREE ? zi - pz[j] : 0;
 		float r2 = dx * dx + dy * dy + dz * dz;
 		if (!(r2 < h2)) return;
-		float dist = sqrtf(r2), hr = h - dist, d = h2 - r2, rhoj = rho[j];
+		float dist = sqrtf(r2), hr = h - dist, rhoj = rho[j];
 		int mj_index = p.material[j];
 		float mj = c_mass[mj_index], sym = (2.0f * mj) / (rhoi + rhoj);
-		float grad = s.spiky ? grad_c * (hr * hr) : grad_c * ((d * d) * dist);
+		float grad = s.spiky ? k.spiky_grad * (hr * hr) : (0.0f - sph_kernel_grad_scale(s, r2, dist)) * dist;
 		float fp = (mj * (pi_term + pressure[j] / (rhoj * rhoj))) * grad;
 		float coh = 0;
 		if (s.tension) { /* Akinci's spline, the inner branch below h / 2 */
@@ -863,7 +888,7 @@ __global__ void sph_internal_kernel(particles_dev p, particles_dev out, int n, g
 			if (THREE) same_place[2] -= along * u.z;
 		}
 		float dvx = pvx[j] - vxi, dvy = pvy[j] - vyi, dvz = THREE ? pvz[j] - vzi : 0;
-		float lv = sym * (k.viscosity_lap * hr), ws = sym * (k.poly6 * ((d * d) * d));
+		float lv = sym * (k.viscosity_lap * hr), ws = sym * (kernel_c * sph_kernel_shape(s, r2, dist));
 		lapx += lv * dvx;
 		lapy += lv * dvy;
 		smx += ws * dvx;
@@ -1102,7 +1127,8 @@ static bool run_sph_substeps(pdl_cuda* c, const pdl_cuda_frame* f, pdl_profile* 
 	bool any_pointer = false;
 	for (int k = 0; k < PDL_MAX_POINTERS; ++k) any_pointer |= f->pointer_active[k];
 	sph_consts s = {f->kernels, f->dt, f->sph.viscosity, f->sph.surface_tension, f->xsph,
-	                f->sph.pressure_kernel == PDL_SPH_PRESSURE_SPIKY, f->sph.surface_tension > 0};
+	                f->sph.pressure_kernel == PDL_SPH_PRESSURE_SPIKY, f->sph.surface_tension > 0,
+	                f->sph.pressure_kernel == PDL_SPH_PRESSURE_WENDLAND};
 	for (int sub = 0; sub < f->substeps; ++sub) {
 		bool last = sub == f->substeps - 1;
 		cudaEventRecord(c->events[0]);

@@ -44,9 +44,10 @@
  * fill lattice B&K's undamped step lets a checkerboard of pressure grow) and projected: the
  * pressures stay >= 0 (Ihmsen et al. 2014 clamp IISPH's the same way), so a free surface is
  * not pulled together. Each solve starts from the pressure its last solve ended with (warm
- * start, B&K 2017 sec. 4.1): particles.pressure keeps the density solve's, and
- * particles.near_pressure (Clavet's, unused here) the divergence solve's; both move with their
- * particles.
+ * start, B&K 2017 sec. 4.1): particles.near_pressure (Clavet's, unused here) keeps the
+ * divergence solve's, and particles.pressure the sum of both, the fluid's pressure (each pushes
+ * for a whole substep; in still water the share of the weight each holds up swings from
+ * substep to substep); the density solve takes its own back as the difference. Both move with their particles.
  *
  * Walls are volume maps in closed form (Koschier & Bender 2017, "Density maps for improved SPH
  * boundary handling"): the space behind a wall counts as fluid at rest, psi_i = F(d_i / h),
@@ -163,27 +164,10 @@ float pdl_dfsph_rest_volume(float h, float spacing, bool three)
 	return sum > 0 ? (float)(1.0 / sum) : 0;
 }
 
-/* ---- Walls: the kernel over the plane at distance t (h = 1), for pdl_wall_tables ------------ */
-
-/* G(t): 2D the integral of W along the line y = t, 3D over the plane (2 pi rho drho), by
- * Simpson's rule over the chord (W is smooth there: 512 intervals are exact to about 1e-12). */
-static double kernel_plane(double t, bool three)
-{
-	if (t >= 1) return 0;
-	const double sigma = three ? 21.0 / (2.0 * PDL_PI) : 7.0 / PDL_PI;
-	enum { STEPS = 512 };
-	double a = sqrt(1 - t * t), step = a / STEPS, sum = 0;
-	for (int k = 0; k <= STEPS; ++k) {
-		double x = k * step, f = pdl_wendland_shape(sqrt(t * t + x * x)) * (three ? 2 * PDL_PI * x : 2.0);
-		sum += (k == 0 || k == STEPS ? 1 : (k & 1) ? 4 : 2) * f;
-	}
-	return sigma * sum * step / 3;
-}
-
 void pdl_dfsph_prepare(pdl_world* w)
 {
 	if (w->dfsph_wall_ready) return;
-	pdl_wall_tables(kernel_plane, PDL_IS_3D(w), w->dfsph_wall_density, w->dfsph_wall_force);
+	pdl_wall_tables(pdl_wendland_plane, PDL_IS_3D(w), w->dfsph_wall_density, w->dfsph_wall_force);
 	w->dfsph_wall_ready = true;
 }
 
@@ -641,6 +625,13 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 	return iterations;
 }
 
+/* a += sign b, element by element (sign +-1: exact undoing up to one rounding, never below 0
+ * for a, b >= 0) */
+static void add_to(float* a, const float* b, float sign, int n)
+{
+	for (int i = 0; i < n; ++i) a[i] += sign * b[i];
+}
+
 void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 {
 	double start = pdl_now_ms(), t = start;
@@ -683,6 +674,7 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 		prof->predict += pdl_since(&t);
 		if (fluid) pdl_pool_for(w->pool, p->count, 256, three ? density_range_3d : density_range, &job);
 		prof->density += pdl_since(&t);
+		if (fluid) add_to(p->pressure, p->near_pressure, -1.0f, p->count); /* the density solve's own */
 		if (fluid)
 			prof->divergence_iterations +=
 				solve(&job, true, p->near_pressure, w->def.sph.divergence_tolerance, &(float){0});
@@ -697,9 +689,11 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 			}
 		}
 		prof->forces += pdl_since(&t);
-		if (fluid)
+		if (fluid) {
 			prof->density_iterations +=
 				solve(&job, false, p->pressure, w->def.sph.density_tolerance, &prof->density_solve_error);
+			add_to(p->pressure, p->near_pressure, 1.0f, p->count); /* the pressure: both solves' */
+		}
 		prof->relax += pdl_since(&t);
 		if (fluid) {
 			pdl_pool_for(w->pool, p->count, 1024, advance_range, &job);

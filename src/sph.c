@@ -120,11 +120,29 @@ void pdl_wall_tables(double (*plane)(double t, bool three), bool three, float* d
 	}
 }
 
+/* The Wendland C2 tables' G(t) (SPH with PDL_SPH_PRESSURE_WENDLAND, and DFSPH): 2D the integral
+ * of W along the line y = t, 3D over the plane (2 pi rho drho), by Simpson's rule over the
+ * chord (W is smooth there: 512 intervals are exact to about 1e-12). */
+double pdl_wendland_plane(double t, bool three)
+{
+	if (t >= 1) return 0;
+	const double sigma = three ? 21.0 / (2.0 * PDL_PI) : 7.0 / PDL_PI;
+	enum { STEPS = 512 };
+	double a = sqrt(1 - t * t), step = a / STEPS, sum = 0;
+	for (int k = 0; k <= STEPS; ++k) {
+		double x = k * step, f = pdl_wendland_shape(sqrt(t * t + x * x)) * (three ? 2 * PDL_PI * x : 2.0);
+		sum += (k == 0 || k == STEPS ? 1 : (k & 1) ? 4 : 2) * f;
+	}
+	return sigma * sum * step / 3;
+}
+
 void pdl_sph_prepare(pdl_world* w)
 {
-	if (w->sph_wall_ready) return;
-	pdl_wall_tables(wall_line, PDL_IS_3D(w), w->sph_wall_density, w->sph_wall_force);
+	const bool wendland = w->def.sph.pressure_kernel == PDL_SPH_PRESSURE_WENDLAND;
+	if (w->sph_wall_ready && w->sph_wall_wendland == wendland) return;
+	pdl_wall_tables(wendland ? pdl_wendland_plane : wall_line, PDL_IS_3D(w), w->sph_wall_density, w->sph_wall_force);
 	w->sph_wall_ready = true;
+	w->sph_wall_wendland = wendland;
 }
 
 float pdl_sph_xsph_share(const pdl_world* w, float dt)
@@ -190,7 +208,33 @@ typedef struct sph_job {
 	float xsph;    /* the XSPH share for this substep */
 	bool tension;  /* surface_tension > 0: normals pass and tension terms */
 	bool uniform_mass; /* every material has the same mass: no per-neighbour mass lookup */
+	bool wendland;     /* Wendland C2 for W and grad W (else Poly6; Spiky's gradient for pressure) */
 } sph_job;
+
+/* The density kernel W's shape at distance r (r2 its square; the caller masks lanes beyond h):
+ * Wendland C2 (1 - q)^4 (1 + 4q), q = r / h, to be scaled by k.wendland, or Poly6
+ * (h^2 - r^2)^3, scaled by k.poly6 (which does not read r). */
+static inline f8 kernel_shape(const sph_job* job, f8 r2, f8 r)
+{
+	if (job->wendland) {
+		f8 q = f8_mul(r, f8_set1(1.0f / job->k.h)), d = f8_sub(f8_set1(1.0f), q), d2 = f8_mul(d, d);
+		return f8_mul(f8_mul(d2, d2), f8_add(f8_set1(1.0f), f8_mul(f8_set1(4.0f), q)));
+	}
+	f8 d = f8_sub(f8_set1(job->k.h2), r2);
+	return f8_mul(f8_mul(d, d), d);
+}
+
+/* The density kernel's gradient scale s, grad W(x_i - x_j) = s (x_i - x_j), s <= 0: Wendland
+ * -wendland_grad (1 - q)^3, Poly6 -poly6_grad (h^2 - r^2)^2 (kernels.h), as kernel_shape. */
+static inline f8 kernel_grad_scale(const sph_job* job, f8 r2, f8 r)
+{
+	if (job->wendland) {
+		f8 d = f8_sub(f8_set1(1.0f), f8_mul(r, f8_set1(1.0f / job->k.h)));
+		return f8_mul(f8_set1(-job->k.wendland_grad), f8_mul(f8_mul(d, d), d));
+	}
+	f8 d = f8_sub(f8_set1(job->k.h2), r2);
+	return f8_mul(f8_set1(-job->k.poly6_grad), f8_mul(d, d));
+}
 
 /* The passes run four neighbour candidates at a time with simd.h, like relax.c: lane k of a
  * neighbour run sums candidates k, k+8, ..., and every backend gives the same bits. Lanes past
@@ -204,7 +248,7 @@ static inline f8 load_upto(const float* a, int j, int end)
 	return f8_load(v);
 }
 
-/* 3. Density (Mueller eq. 3, Poly6 eq. 20) and the equation of state. The runs include i itself
+/* 3. Density (Mueller eq. 3 with Wendland C2, or Poly6 eq. 20) and the equation of state. The runs include i itself
  * (r = 0), so the self term m_i W(0) is in the sum: without it an isolated particle would have
  * zero density. */
 static inline void density_pass(void* ctx, int begin, int end, bool three)
@@ -233,11 +277,10 @@ static inline void density_pass(void* ctx, int begin, int end, bool three)
 					r2 = f8_add(r2, f8_mul(dz, dz));
 				}
 				m8 in = m8_and(m8_lanes(j, runs.end[r], -1), f8_lt(r2, h2v)); /* self included */
-				f8 d = f8_sub(h2v, r2);
 				f8 m = job->uniform_mass ? mass0 : f8_gather(job->mass, p->material + j);
-				sum = f8_add(sum, f8_mask(in, f8_mul(m, f8_mul(f8_mul(d, d), d))));
+				sum = f8_add(sum, f8_mask(in, f8_mul(m, kernel_shape(job, r2, job->wendland ? f8_sqrt(r2) : r2))));
 			}
-		float rho0 = job->rest[p->material[i]], rho = job->k.poly6 * f8_sum(sum);
+		float rho0 = job->rest[p->material[i]], rho = (job->wendland ? job->k.wendland : job->k.poly6) * f8_sum(sum);
 		pdl_sph_wall_contact walls[PDL_SPH_MAX_CONTACTS];
 		const float at[3] = {xi, yi, zi};
 		int nw = pdl_sph_wall_contacts(w->boundaries, w->boundary_count, at, h, three, walls);
@@ -255,7 +298,8 @@ static void density_range(void* ctx, int begin, int end) { density_pass(ctx, beg
 static void density_range_3d(void* ctx, int begin, int end) { density_pass(ctx, begin, end, true); }
 
 /* 4. Surface normals for the curvature term, Akinci 2013 eq. 5: n_i = h sum_j m_j / rho_j
- * grad W(x_i - x_j), with the Poly6 gradient. |n| is about 1 at the surface and 0 inside. */
+ * grad W(x_i - x_j), with the density kernel's gradient. |n| is about 1 at the surface and 0
+ * inside. */
 static inline void normals_pass(void* ctx, int begin, int end, bool three)
 {
 	sph_job* job = ctx;
@@ -264,7 +308,7 @@ static inline void normals_pass(void* ctx, int begin, int end, bool three)
 	const pdl_grid* g = &w->grid;
 	const float h = job->k.h;
 	const float *px = p->x, *py = p->y, *pz = p->z, *rho = p->density;
-	const f8 h2v = f8_set1(job->k.h2), grad = f8_set1(-job->k.poly6_grad), mass0 = f8_set1(job->mass[0]);
+	const f8 h2v = f8_set1(job->k.h2), mass0 = f8_set1(job->mass[0]);
 	pdl_grid_runs runs = {0};
 	pdl_grid_cell cached = {.valid = false};
 	for (int i = begin; i < end; ++i) {
@@ -281,9 +325,9 @@ static inline void normals_pass(void* ctx, int begin, int end, bool three)
 				}
 				m8 in = m8_and(m8_lanes(j, runs.end[r], i), f8_lt(r2, h2v));
 				if (!m8_bits(in)) continue;
-				f8 d = f8_sub(h2v, r2);
 				f8 m = job->uniform_mass ? mass0 : f8_gather(job->mass, p->material + j);
-				f8 sc = f8_mask(in, f8_mul(f8_div(m, f8_load(rho + j)), f8_mul(grad, f8_mul(d, d))));
+				f8 grad = kernel_grad_scale(job, r2, job->wendland ? f8_sqrt(r2) : r2);
+				f8 sc = f8_mask(in, f8_mul(f8_div(m, f8_load(rho + j)), grad));
 				nx = f8_add(nx, f8_mul(sc, dx));
 				ny = f8_add(ny, f8_mul(sc, dy));
 				if (three) nz = f8_add(nz, f8_mul(sc, dz));
@@ -333,8 +377,8 @@ static inline void internal_pass(void* ctx, int begin, int end, bool three)
 	const float *rho = p->density, *pressure = p->pressure, *nxs = p->xp2, *nys = p->yp2, *nzs = p->zp2;
 	const f8 zero = f8_set1(0), two = f8_set1(2), hv = f8_set1(h), h2v = f8_set1(k->h2);
 	const f8 mass0 = f8_set1(job->mass[0]);
-	const f8 grad_c = f8_set1(spiky ? k->spiky_grad : k->poly6_grad), lap_c = f8_set1(k->viscosity_lap);
-	const f8 poly6_c = f8_set1(k->poly6), coh_c = f8_set1(k->cohesion), inv_h2 = f8_set1(1.0f / k->h2);
+	const f8 spiky_c = f8_set1(k->spiky_grad), lap_c = f8_set1(k->viscosity_lap);
+	const f8 kernel_c = f8_set1(job->wendland ? k->wendland : k->poly6), coh_c = f8_set1(k->cohesion), inv_h2 = f8_set1(1.0f / k->h2);
 	const f8 h6_64 = f8_set1(k->h2 * k->h2 * k->h2 / 64.0f), half_h = f8_set1(0.5f * h);
 	pdl_grid_runs runs = {0};
 	pdl_grid_cell cached = {.valid = false};
@@ -362,12 +406,14 @@ static inline void internal_pass(void* ctx, int begin, int end, bool three)
 				}
 				m8 in = m8_and(m8_lanes(j, run_end, i), f8_lt(r2, h2v));
 				if (!m8_bits(in)) continue;
-				f8 dist = f8_sqrt(r2), hr = f8_sub(hv, dist), d = f8_sub(h2v, r2);
+				f8 dist = f8_sqrt(r2), hr = f8_sub(hv, dist);
 				f8 rhoj = f8_load(rho + j);
 				f8 mj = job->uniform_mass ? mass0 : f8_gather(job->mass, p->material + j);
 				f8 sym = f8_div(f8_mul(two, mj), f8_add(rhoi4, rhoj));
-				/* |grad W| along u: Spiky 30/(pi h^5) (h - r)^2, Poly6 24/(pi h^8) (h^2 - r^2)^2 r */
-				f8 grad = spiky ? f8_mul(grad_c, f8_mul(hr, hr)) : f8_mul(grad_c, f8_mul(f8_mul(d, d), dist));
+				/* |grad W| along u: Spiky 30/(pi h^5) (h - r)^2, else -s r with s the density
+				 * kernel's gradient scale */
+				f8 grad = spiky ? f8_mul(spiky_c, f8_mul(hr, hr))
+				                : f8_mul(f8_sub(f8_set1(0), kernel_grad_scale(job, r2, dist)), dist);
 				f8 fp = f8_mul(f8_mul(mj, f8_add(pi4, f8_div(f8_load(pressure + j), f8_mul(rhoj, rhoj)))), grad);
 				f8 coh = zero;
 				if (tension) { /* Akinci's spline, the inner branch below h / 2 */
@@ -393,7 +439,7 @@ static inline void internal_pass(void* ctx, int begin, int end, bool three)
 				f8 lv = f8_mask(in, f8_mul(sym, f8_mul(lap_c, hr)));
 				lapx = f8_add(lapx, f8_mul(lv, dvx));
 				lapy = f8_add(lapy, f8_mul(lv, dvy));
-				f8 ws = f8_mask(in, f8_mul(sym, f8_mul(poly6_c, f8_mul(f8_mul(d, d), d))));
+				f8 ws = f8_mask(in, f8_mul(sym, f8_mul(kernel_c, kernel_shape(job, r2, dist))));
 				smx = f8_add(smx, f8_mul(ws, dvx));
 				smy = f8_add(smy, f8_mul(ws, dvy));
 				if (three) {
@@ -467,6 +513,7 @@ void pdl_sph_step(pdl_world* w, pdl_profile* prof)
 	job.xsph = pdl_sph_xsph_share(w, dt);
 	job.tension = w->def.sph.surface_tension > 0;
 	job.uniform_mass = w->uniform_mass;
+	job.wendland = w->def.sph.pressure_kernel == PDL_SPH_PRESSURE_WENDLAND;
 	/* rigid bodies (body_step.c) take their turns between the fluid's passes */
 	const bool bodies = pdl_bodies_active(w), fluid = p->count > 0;
 	if (bodies) pdl_bodies_begin_frame(w);

@@ -25,7 +25,7 @@ pdl_world_def pdl_default_world_def(void)
 				.speed_of_sound = 100.0f,
 				.eos = PDL_SPH_EOS_TAIT,
 				.gamma = 7.0f,
-				.pressure_kernel = PDL_SPH_PRESSURE_POLY6,
+				.pressure_kernel = PDL_SPH_PRESSURE_WENDLAND,
 				.viscosity = 0.5f,
 				.xsph = 0.05f,
 				.surface_tension = 0.0f,
@@ -163,13 +163,15 @@ pdl_error_id pdl_world_set_def(pdl_world* w, const pdl_world_def* def, pdl_error
 	if (def->backend == PDL_BACKEND_CUDA && (id = start_cuda(w, err)) != PDL_OK) return id;
 	if (def->threads != w->def.threads && !start_pool(w, def->threads))
 		return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);
-	bool new_radius = def->interaction_radius != w->def.interaction_radius;
+	/* the SPH rest densities depend on h and the kernel */
+	bool new_radius = def->interaction_radius != w->def.interaction_radius ||
+	                  def->sph.pressure_kernel != w->def.sph.pressure_kernel;
 	w->def = *def;
 	if (def->backend != PDL_BACKEND_CUDA && w->cuda) { /* back on the CPU: the GPU's memory goes */
 		pdl_cuda_destroy(w->cuda);
 		w->cuda = NULL;
 	}
-	if (new_radius) pdl_update_material_tables(w); /* the SPH rest densities depend on h */
+	if (new_radius) pdl_update_material_tables(w);
 	return PDL_OK;
 }
 
@@ -192,12 +194,14 @@ void pdl_update_material_tables(pdl_world* w)
 		const bool stale = !ma->lattice_of.known || ma->lattice_of.h != h || ma->lattice_of.rest_density != ma->def.rest_density;
 		if (stale) ma->rest_spacing = PDL_IS_3D(w) ? pdl_rest_spacing_3d(h, ma->def.rest_density) : pdl_rest_spacing(h, ma->def.rest_density);
 		if (stale || ma->lattice_of.mass != ma->def.mass) {
-			ma->sph_rest_density = PDL_IS_3D(w) ? pdl_sph_rest_density_3d(h, ma->rest_spacing, ma->def.mass)
-			                                    : pdl_sph_rest_density(h, ma->rest_spacing, ma->def.mass);
+			ma->poly6_rest_density = PDL_IS_3D(w) ? pdl_sph_rest_density_3d(h, ma->rest_spacing, ma->def.mass)
+			                                      : pdl_sph_rest_density(h, ma->rest_spacing, ma->def.mass);
 			ma->dfsph_volume = pdl_dfsph_rest_volume(h, ma->rest_spacing, PDL_IS_3D(w));
 			ma->dfsph_rest_density = ma->def.mass / ma->dfsph_volume;
 			ma->dfsph_omega = pdl_dfsph_jacobi_weight(h, ma->rest_spacing, PDL_IS_3D(w));
 		}
+		ma->sph_rest_density = w->def.sph.pressure_kernel == PDL_SPH_PRESSURE_WENDLAND ? ma->dfsph_rest_density
+		                                                                              : ma->poly6_rest_density;
 		ma->lattice_of.known = true;
 		ma->lattice_of.h = h, ma->lattice_of.rest_density = ma->def.rest_density, ma->lattice_of.mass = ma->def.mass;
 		ma->springs = ma->def.spring_stiffness > 0;

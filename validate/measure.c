@@ -270,8 +270,16 @@ int vlargest_cluster(const pdl_particle_data* p, int dims, double link, unsigned
 
 /* ---- Kernel densities from positions ----------------------------------------------------- */
 
+vkernel vkernel_of(const pdl_world* w)
+{
+	const pdl_world_def d = pdl_world_get_def(w);
+	if (d.solver == PDL_SOLVER_CLAVET) return VKERNEL_CLAVET;
+	if (d.solver == PDL_SOLVER_SPH && d.sph.pressure_kernel != PDL_SPH_PRESSURE_WENDLAND) return VKERNEL_POLY6;
+	return VKERNEL_WENDLAND;
+}
+
 typedef struct density_sum {
-	pdl_solver_kind kind;
+	vkernel kind;
 	double h, sum;
 	int self;
 } density_sum;
@@ -279,31 +287,29 @@ typedef struct density_sum {
 static void add_density(int j, double r2, void* ctx)
 {
 	density_sum* d = ctx;
-	if (d->kind == PDL_SOLVER_CLAVET) {
+	if (d->kind == VKERNEL_CLAVET) {
 		if (j == d->self) return; /* Clavet eq. 1 sums over the neighbours */
 		double q = 1 - sqrt(r2) / d->h;
 		d->sum += q * q;
-	} else if (d->kind == PDL_SOLVER_SPH) {
+	} else if (d->kind == VKERNEL_POLY6) {
 		double t = d->h * d->h - r2;
 		d->sum += t * t * t;
-	} else {
-		/* the cubic spline of support h (Monaghan 1992, as Bender & Koschier 2017 use it):
-		 * 6 (q^3 - q^2) + 1 up to q = 1/2, 2 (1 - q)^3 beyond, q = r / h */
-		double q = sqrt(r2) / d->h;
-		d->sum += q <= 0.5 ? 6 * (q * q * q - q * q) + 1 : 2 * (1 - q) * (1 - q) * (1 - q);
+	} else { /* Wendland C2 (Wendland 1995): (1 - q)^4 (1 + 4q), q = r / h */
+		double q = sqrt(r2) / d->h, t = 1 - q;
+		d->sum += q < 1 ? t * t * t * t * (1 + 4 * q) : 0;
 	}
 }
 
-double vkernel_density(const vgrid* g, const pdl_particle_data* p, pdl_solver_kind kind, int dims, double h,
-                       double mass, int i)
+double vkernel_density(const vgrid* g, const pdl_particle_data* p, vkernel kind, int dims, double h, double mass,
+                       int i)
 {
 	const double q[3] = {p->x[i], p->y[i], dims == 3 ? p->z[i] : 0};
 	density_sum d = {kind, h, 0, i};
 	vgrid_query(g, q, add_density, &d);
-	if (kind == PDL_SOLVER_CLAVET) return d.sum;
-	if (kind == PDL_SOLVER_SPH) return mass * poly6_constant(dims, h) * d.sum;
-	/* the cubic spline's constant: 2D 40 / (7 pi h^2), 3D 8 / (pi h^3) */
-	return mass * (dims == 3 ? 8.0 / (PI * h * h * h) : 40.0 / (7.0 * PI * h * h)) * d.sum;
+	if (kind == VKERNEL_CLAVET) return d.sum;
+	if (kind == VKERNEL_POLY6) return mass * poly6_constant(dims, h) * d.sum;
+	/* Wendland C2's constant: 2D 7 / (pi h^2), 3D 21 / (2 pi h^3) */
+	return mass * (dims == 3 ? 21.0 / (2.0 * PI * h * h * h) : 7.0 / (PI * h * h)) * d.sum;
 }
 
 /* ---- Fits and bodies ---------------------------------------------------------------------- */

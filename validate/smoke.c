@@ -45,18 +45,16 @@ static void check_fresh_pool(const vsolver* solver, int dims)
 	vgrid_build(&g, &p, dims, 1.0);
 	const double rho0 = solver->kind == PDL_SOLVER_CLAVET ? pdl_world_get_material(w, 0).rest_density
 	                                                      : pdl_world_rest_density(w, 0);
-	double rho = vkernel_density(&g, &p, solver->kind, dims, 1.0, pdl_world_get_material(w, 0).mass, middle);
+	double rho = vkernel_density(&g, &p, vkernel_of(w), dims, 1.0, pdl_world_get_material(w, 0).mass, middle);
 	vgrid_free(&g);
-	/* Clavet's and SPH's rest densities are their kernels' sums over this lattice; DFSPH's is
-	 * mass over its own rest volume (src/dfsph.c), which check_fine_lattice covers instead */
-	if (solver->kind == PDL_SOLVER_CLAVET || solver->kind == PDL_SOLVER_SPH) {
-		snprintf(what, sizeof what, "%s %dD fresh pool: kernel density / rest density", solver->name, dims);
-		expect(fabs(rho / rho0 - 1) <= 1e-3, what, rho / rho0, 1);
-	}
+	/* every solver's rest density is its kernel's sum over this lattice (DFSPH's: mass over
+	 * the rest volume, the inverse of that sum; src/dfsph.c) */
+	snprintf(what, sizeof what, "%s %dD fresh pool: kernel density / rest density", solver->name, dims);
+	expect(fabs(rho / rho0 - 1) <= 1e-3, what, rho / rho0, 1);
 	pdl_world_destroy(w);
 }
 
-/* The mass-density kernels (SPH's Poly6, DFSPH's cubic spline) integrate to 1: on a lattice
+/* The mass-density kernels (Poly6, Wendland C2) integrate to 1: on a lattice
  * much finer than h, m sum_j W equals the number density m / cell within 0.5 %. */
 static void check_fine_lattice(const vsolver* solver, int dims)
 {
@@ -79,7 +77,7 @@ static void check_fine_lattice(const vsolver* solver, int dims)
 	vgrid g;
 	vgrid_build(&g, &p, dims, 1.0);
 	const double cell = dims == 3 ? spacing * spacing * spacing / sqrt(2.0) : spacing * spacing * sqrt(3.0) / 2;
-	const double rho = vkernel_density(&g, &p, solver->kind, dims, 1.0, 1.0, middle) * cell;
+	const double rho = vkernel_density(&g, &p, vkernel_of(w), dims, 1.0, 1.0, middle) * cell;
 	vgrid_free(&g);
 	char what[96];
 	snprintf(what, sizeof what, "%s %dD kernel on a fine lattice: m sum W / (m / cell)", solver->name, dims);

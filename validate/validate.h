@@ -155,12 +155,19 @@ double vclumped_share(const pdl_particle_data* p, int dims, double distance);
  * `link`); writes a 0/1 mask (count entries) and returns the cluster's size. */
 int vlargest_cluster(const pdl_particle_data* p, int dims, double link, unsigned char* member);
 
+/* The density kernel a world's solver uses. */
+typedef enum vkernel {
+	VKERNEL_CLAVET,   /* Clavet eq. 1: sum_{j != i} (1 - r/h)^2 */
+	VKERNEL_POLY6,    /* SPH with world.sph.pressure_kernel poly6 or spiky (Mueller 2003 eq. 20) */
+	VKERNEL_WENDLAND, /* SPH's default kernel and DFSPH's: Wendland C2 */
+} vkernel;
+vkernel vkernel_of(const pdl_world* w);
+
 /* Kernel density of particle i recomputed from positions with the solver's own kernel: Clavet
- * eq. 1 sum_{j != i} (1 - r/h)^2; SPH the Poly6 mass density m sum_j W(r) (Mueller et al.
- * 2003 eq. 3, self included); DFSPH the same with the cubic spline (src/dfsph.c). Away from
- * walls (no wall share). */
-double vkernel_density(const vgrid* g, const pdl_particle_data* p, pdl_solver_kind kind, int dims, double h,
-                       double mass, int i);
+ * eq. 1 sum_{j != i} (1 - r/h)^2; else the mass density m sum_j W(r) (Mueller et al. 2003
+ * eq. 3, self included) with Poly6 or Wendland C2. Away from walls (no wall share). */
+double vkernel_density(const vgrid* g, const pdl_particle_data* p, vkernel kernel, int dims, double h, double mass,
+                       int i);
 
 /* Least-squares line through (x_k, y_k): returns the slope, writes the intercept. */
 double vfit_slope(const double* x, const double* y, int n, double* intercept);

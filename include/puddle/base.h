@@ -63,7 +63,7 @@ typedef struct pdl_quat {
 	X(PDL_ERR_SPH_SPEED_OF_SOUND, "world.sph", "speed_of_sound", "must be finite and > 0")     \
 	X(PDL_ERR_SPH_EOS, "world.sph", "eos", "must be PDL_SPH_EOS_TAIT or PDL_SPH_EOS_LINEAR")    \
 	X(PDL_ERR_SPH_GAMMA, "world.sph", "gamma", "must be in [1, 10]")                            \
-	X(PDL_ERR_SPH_PRESSURE_KERNEL, "world.sph", "pressure_kernel", "must be PDL_SPH_PRESSURE_POLY6 or PDL_SPH_PRESSURE_SPIKY") \
+	X(PDL_ERR_SPH_PRESSURE_KERNEL, "world.sph", "pressure_kernel", "must be PDL_SPH_PRESSURE_POLY6, PDL_SPH_PRESSURE_SPIKY or PDL_SPH_PRESSURE_WENDLAND") \
 	X(PDL_ERR_SPH_VISCOSITY, "world.sph", "viscosity", "must be finite and >= 0")               \
 	X(PDL_ERR_SPH_XSPH, "world.sph", "xsph", "must be in [0, 1]")                               \
 	X(PDL_ERR_SPH_SURFACE_TENSION, "world.sph", "surface_tension", "must be finite and >= 0")   \

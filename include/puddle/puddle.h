@@ -60,8 +60,10 @@ pdl_error_id pdl_world_set_material(pdl_world* world, int material, const pdl_ma
 pdl_material_def pdl_world_get_material(const pdl_world* world, int material);
 int pdl_world_material_count(const pdl_world* world);
 /** The density a material's particles have at rest, in the units of pdl_particle_data.density:
- * the material's rest_density (Clavet's kernel density), or in an SPH world the mass density
- * rho0 of its rest lattice, pdl_sph_rest_density(h, pdl_rest_spacing(h, rest_density), mass).
+ * the material's rest_density (Clavet's kernel density), or in an SPH or DFSPH world the mass
+ * density rho0 of its rest lattice with the world's kernel: mass times Wendland C2's sum over
+ * the lattice (DFSPH, and SPH's default kernel), or with Poly6 or Spiky
+ * pdl_sph_rest_density(h, pdl_rest_spacing(h, rest_density), mass).
  * 0 for a material the world does not have. */
 float pdl_world_rest_density(const pdl_world* world, int material);
 
@@ -92,8 +94,9 @@ float pdl_rest_spacing(float interaction_radius, float rest_density);
 float pdl_rest_spacing_3d(float interaction_radius, float rest_density);
 /** The SPH rest density rho0 (mass / world unit^2) of a hexagonal lattice of the given spacing:
  * mass * sum_j W_poly6(r_ij), self included, with the 2D Poly6 kernel of radius h (Mueller 2003
- * eq. 20, 4 / (pi h^8)). An SPH world uses pdl_sph_rest_density(h, pdl_rest_spacing(h,
- * material.rest_density), material.mass) for each material, so fills start at rest. */
+ * eq. 20, 4 / (pi h^8)). An SPH world with the Poly6 or Spiky pressure kernel uses
+ * pdl_sph_rest_density(h, pdl_rest_spacing(h, material.rest_density), material.mass) for each
+ * material, so fills start at rest (pdl_world_rest_density gives any world's). */
 float pdl_sph_rest_density(float interaction_radius, float spacing, float mass);
 /** The same for 3D worlds: the 3D Poly6 sum (315 / (64 pi h^9)) over the face-centred cubic
  * lattice of pdl_rest_spacing_3d, mass / world unit^3. */

@@ -68,17 +68,26 @@ typedef enum pdl_sph_eos {
 
 /** The kernel whose gradient gives the SPH pressure force. */
 typedef enum pdl_sph_pressure_kernel {
-	/** The gradient of Poly6, the density kernel itself. The pair forces are then exactly the
-	 * forces of the equation of state's energy (Monaghan 1992), so pressure cannot create
-	 * energy: a resting pool settles. The default. */
+	/** Poly6 for the density (Mueller 2003 eq. 20) and its gradient for the pressure force. The
+	 * pair forces are exactly the forces of the equation of state's energy (Monaghan 1992), so
+	 * a resting pool settles, but Poly6's gradient vanishes as r -> 0: two particles pressed
+	 * together stop repelling, and a resting pool pairs up within seconds (97 % of its particles
+	 * closer than half a rest spacing to another, 9-12 % of its volume lost; Dehnen & Aly 2012
+	 * sec. 3 explain the pairing instability). Kept to reproduce Mueller 2003. */
 	PDL_SPH_PRESSURE_POLY6 = 0,
-	/** Mueller 2003 eq. 21: Spiky's gradient, which does not vanish at r = 0, so close
-	 * particles never stop repelling. It is not the density kernel's gradient, so the pair
+	/** Poly6 for the density, Spiky's gradient (Mueller 2003 eq. 21) for the pressure: close
+	 * particles never stop repelling, but it is not the density kernel's gradient, so the pair
 	 * forces do work the equation of state does not account for: with a stiff equation of state
 	 * that pumps energy into the fluid (measured in a closed box without viscosity: kinetic
-	 * energy grows 2700-fold in 9 s; with Poly6 it halves). A resting pool keeps moving at
-	 * about 0.4 h/s even at viscosity 2 (docs/physics.md, "SPH"). */
+	 * energy grows 2700-fold in 9 s). A resting pool keeps moving at about 0.4 h/s even at
+	 * viscosity 2 (docs/physics.md, "SPH"). */
 	PDL_SPH_PRESSURE_SPIKY,
+	/** Wendland's C2 function for the density, its gradient for the pressure force, and for the
+	 * XSPH and surface-normal sums (Wendland 1995; Dehnen & Aly 2012): the pair forces are the
+	 * equation of state's, as with Poly6, and a kernel with a positive Fourier transform cannot
+	 * pair particles, so the water keeps its volume and does not clump. The default; the DFSPH
+	 * solver uses the same kernel. */
+	PDL_SPH_PRESSURE_WENDLAND,
 	PDL_SPH_PRESSURE_KERNEL_COUNT
 } pdl_sph_pressure_kernel;
 
@@ -86,10 +95,10 @@ typedef enum pdl_sph_pressure_kernel {
  * Clavet worlds, and validated only when the world uses SPH or DFSPH. Each field says which
  * solver reads it. Get them from pdl_default_world_def().sph.
  *
- * Rest density is not a setting: each material's SPH rest density rho0 is the Poly6 density
- * (self included) of a hexagonal lattice at that material's rest spacing
- * pdl_rest_spacing(h, material.rest_density), times material.mass, so a fill at its default
- * spacing starts exactly at rest. Materials' mass, gravity_scale and wall_friction/stickiness
+ * Rest density is not a setting: each material's SPH rest density rho0 is the density kernel's
+ * sum (self included) over a hexagonal (3D: face-centred cubic) lattice at that material's rest
+ * spacing pdl_rest_spacing(h, material.rest_density), times material.mass, so a fill at its
+ * default spacing starts exactly at rest. Materials' mass, gravity_scale and wall_friction/stickiness
  * apply; the Clavet-only fields (stiffness, near_stiffness, viscosity_sigma/beta, springs) do
  * not. */
 typedef struct pdl_sph_def {
@@ -104,7 +113,8 @@ typedef struct pdl_sph_def {
 	pdl_sph_eos eos;
 	/** gamma, the Tait exponent, in [1, 10]. Default 7 (water). */
 	float gamma;
-	/** The pressure force's kernel. Default PDL_SPH_PRESSURE_POLY6. */
+	/** SPH: the kernels of the density and the pressure force. Default
+	 * PDL_SPH_PRESSURE_WENDLAND. (DFSPH always uses Wendland C2.) */
 	pdl_sph_pressure_kernel pressure_kernel;
 	/** nu, kinematic viscosity, world units^2 / s, finite and >= 0: the Laplacian form of
 	 * Mueller eq. 14, made symmetric (see docs/physics.md). Default 0.5. */

@@ -41,7 +41,7 @@ static const char* const solver_kinds[] = {"clavet", "sph", "dfsph"};
 /* In pdl_backend order. */
 static const char* const backend_names[] = {"cpu", "cuda"};
 static const char* const sph_eos_names[] = {"tait", "linear"};
-static const char* const sph_pressure_kernels[] = {"poly6", "spiky"};
+static const char* const sph_pressure_kernels[] = {"poly6", "spiky", "wendland"};
 enum { K_CLAVET = 1u << 0, K_SPH = 1u << 1, K_DFSPH = 1u << 2, K_SPH_ANY = K_SPH | K_DFSPH };
 static const scene_field solver_fields[] = {
 	ENUM("kind", pdl_scene, world.solver, solver_kinds, PDL_SOLVER_CLAVET, 0),
@@ -53,7 +53,7 @@ static const scene_field solver_fields[] = {
 	{"eos", FT_ENUM, offsetof(pdl_scene, world.sph.eos), 0, 0, 0, sph_eos_names, COUNT(sph_eos_names), PDL_SPH_EOS_TAIT, 0, K_SPH, NULL},
 	SHAPED("gamma", FT_FLOAT, pdl_scene, world.sph.gamma, 1, 10, 0, K_SPH),
 	{"pressure_kernel", FT_ENUM, offsetof(pdl_scene, world.sph.pressure_kernel), 0, 0, 0, sph_pressure_kernels,
-	 COUNT(sph_pressure_kernels), PDL_SPH_PRESSURE_POLY6, 0, K_SPH, NULL},
+	 COUNT(sph_pressure_kernels), PDL_SPH_PRESSURE_WENDLAND, 0, K_SPH, NULL},
 	SHAPED("viscosity", FT_FLOAT, pdl_scene, world.sph.viscosity, 0, INF, 0, K_SPH_ANY),
 	SHAPED("xsph", FT_FLOAT, pdl_scene, world.sph.xsph, 0, 1, 0, K_SPH_ANY),
 	SHAPED("surface_tension", FT_FLOAT, pdl_scene, world.sph.surface_tension, 0, INF, 0, K_SPH_ANY),

@@ -111,7 +111,7 @@ static const struct {
 	 "x.json: solver.eos: must be one of \"tait\", \"linear\", got \"tate\" (did you mean \"tait\"?)"},
 	{"{" BASE_WORLD ", \"solver\": {\"kind\": \"sph\", \"gamma\": 12}}", "x.json: solver.gamma: must be in [1, 10], got 12"},
 	{"{" BASE_WORLD ", \"solver\": {\"kind\": \"sph\", \"pressure_kernel\": \"cubic\"}}",
-	 "x.json: solver.pressure_kernel: must be one of \"poly6\", \"spiky\", got \"cubic\""},
+	 "x.json: solver.pressure_kernel: must be one of \"poly6\", \"spiky\", \"wendland\", got \"cubic\""},
 	{"{" BASE_WORLD ", \"solver\": {\"kind\": \"sph\", \"viscosity\": -1}}", "x.json: solver.viscosity: must be >= 0, got -1"},
 	{"{" BASE_WORLD ", \"solver\": {\"kind\": \"sph\", \"xsph\": 1.5}}", "x.json: solver.xsph: must be in [0, 1], got 1.5"},
 	{"{" BASE_WORLD ", \"solver\": {\"kind\": \"sph\", \"surface_tension\": -2}}",
