@@ -571,8 +571,6 @@ pdl_body_id pdl_world_add_body(pdl_world* w, const pdl_body_def* def, pdl_error*
 	const pdl_body_id none = {-1, 0};
 	if (!w) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN), none;
 	if (validate_body(w, def, err)) return none;
-	/* DFSPH's pressure solves do not see bodies yet: a body would fall through its water */
-	if (w->def.solver == PDL_SOLVER_DFSPH) return pdl_fail(err, PDL_ERR_BODY_SOLVER, NAN), none;
 	body_set* set = &w->bodies;
 	if (set->live >= PDL_MAX_BODIES) return pdl_fail(err, PDL_ERR_TOO_MANY_BODIES, set->live + 1), none;
 	rigid_body candidate = {.alive = true, .def = *def};

@@ -1442,36 +1442,28 @@ void pdl_bodies_sph_density(pdl_world* w, float dt)
 	pdl_pool_for(w->pool, set->near_count, 64, sph_fluid_density_range, &job);
 }
 
-void pdl_bodies_sph_forces(pdl_world* w, float dt)
+/* Adds the pressure records (set->contained: the momentum each near particle's wall pressure
+ * gave each body, and where) to the bodies' pending sums, in the near list's order. */
+static void add_pressure_records(pdl_world* w)
+{
+	body_set* set = &w->bodies;
+	size_t records = (size_t)set->near_count * PDL_CONTAIN_BODIES;
+	for (size_t q = 0; q < records; ++q) {
+		if (set->contained_body[q] < 0) continue;
+		const containment* c = &set->contained[q];
+		rigid_body* b = &set->bodies[set->contained_body[q]];
+		float t[3];
+		cross3(c->r, c->momentum, t);
+		for (int k = 0; k < 3; ++k) b->pending_sum[k] += c->momentum[k], b->pending_sum[3 + k] += t[k];
+	}
+}
+
+/* V += J / M, omega += I^-1 L from the pending sums, and the pose moves by the new velocities
+ * (symplectic Euler, as the fluid). */
+static void move_bodies(pdl_world* w, float dt)
 {
 	body_set* set = &w->bodies;
 	const bool three = PDL_IS_3D(w);
-	sph_pair_job job = sph_job_of(w, dt);
-	for (int k = 0; k < set->slots; ++k) memset(set->bodies[k].pending_sum, 0, sizeof set->bodies[k].pending_sum);
-	if (set->near_count > 0 && reserve_contained(set)) {
-		/* the body side first: the fluid side changes v2 and x2 only, which it does not read */
-		pdl_pool_for(w->pool, set->n, 64, sph_body_viscosity_range, &job);
-		pdl_pool_for(w->pool, set->near_count, 64, sph_fluid_force_range, &job);
-		/* momentum per body: the viscosity in the boundary particles' sorted order, then the
-		 * pressure in the near list's */
-		for (int s = 0; s < set->n; ++s) {
-			rigid_body* b = &set->bodies[set->body[s]];
-			float r[3] = {set->x[s] - b->def.position.x, set->y[s] - b->def.position.y, three ? set->z[s] - b->def.position.z : 0};
-			float j[3] = {set->jx[s], set->jy[s], set->jz[s]}, t[3];
-			cross3(r, j, t);
-			for (int c = 0; c < 3; ++c) b->pending_sum[c] += j[c], b->pending_sum[3 + c] += t[c];
-		}
-		size_t records = (size_t)set->near_count * PDL_CONTAIN_BODIES;
-		for (size_t q = 0; q < records; ++q) {
-			if (set->contained_body[q] < 0) continue;
-			const containment* c = &set->contained[q];
-			rigid_body* b = &set->bodies[set->contained_body[q]];
-			float t[3];
-			cross3(c->r, c->momentum, t);
-			for (int k = 0; k < 3; ++k) b->pending_sum[k] += c->momentum[k], b->pending_sum[3 + k] += t[k];
-		}
-	}
-	/* V += J / M, omega += I^-1 L, and the pose moves by the new velocities */
 	for (int k = 0; k < set->slots; ++k) {
 		rigid_body* b = &set->bodies[k];
 		if (!b->alive) continue;
@@ -1495,4 +1487,112 @@ void pdl_bodies_sph_forces(pdl_world* w, float dt)
 		float theta[3] = {dt * om.x, dt * om.y, dt * om.z};
 		turn(b, three, theta);
 	}
+}
+
+void pdl_bodies_sph_forces(pdl_world* w, float dt)
+{
+	body_set* set = &w->bodies;
+	const bool three = PDL_IS_3D(w);
+	sph_pair_job job = sph_job_of(w, dt);
+	for (int k = 0; k < set->slots; ++k) memset(set->bodies[k].pending_sum, 0, sizeof set->bodies[k].pending_sum);
+	if (set->near_count > 0 && reserve_contained(set)) {
+		/* the body side first: the fluid side changes v2 and x2 only, which it does not read */
+		pdl_pool_for(w->pool, set->n, 64, sph_body_viscosity_range, &job);
+		pdl_pool_for(w->pool, set->near_count, 64, sph_fluid_force_range, &job);
+		/* momentum per body: the viscosity in the boundary particles' sorted order, then the
+		 * pressure in the near list's */
+		for (int s = 0; s < set->n; ++s) {
+			rigid_body* b = &set->bodies[set->body[s]];
+			float r[3] = {set->x[s] - b->def.position.x, set->y[s] - b->def.position.y, three ? set->z[s] - b->def.position.z : 0};
+			float j[3] = {set->jx[s], set->jy[s], set->jz[s]}, t[3];
+			cross3(r, j, t);
+			for (int c = 0; c < 3; ++c) b->pending_sum[c] += j[c], b->pending_sum[3 + c] += t[c];
+		}
+		add_pressure_records(w);
+	}
+	move_bodies(w, dt);
+}
+
+/* ---- DFSPH ------------------------------------------------------------------------------------
+ *
+ * The DFSPH solver (dfsph.c) treats a body as it treats a wall, a volume map in closed form
+ * (Koschier & Bender 2017): a fluid particle at distance d from the body's surface gains
+ * psi = F(d / h) of relative density, and the pressure solves push it with
+ * (p_i / rho0_i) G(d / h) / h along the surface normal, against the body's velocity at the
+ * surface point (both solves see the body move). The body is sampled at the start of each
+ * substep (pdl_bodies_sph_sample) and holds still during the solves; afterwards it takes the
+ * opposite momentum at the surface point nearest each particle, -m_i dt (p_i / rho0_i) G / h n,
+ * and moves (symplectic Euler, as with SPH). Viscosity between fluid and body is left out. */
+
+int pdl_bodies_contacts(const pdl_world* w, int e, pdl_body_contact* out)
+{
+	const body_set* set = &w->bodies;
+	const particles* p = &w->p;
+	const bool three = PDL_IS_3D(w);
+	const float h = w->def.interaction_radius;
+	const int i = set->near[e];
+	const float x[3] = {p->x[i], p->y[i], three ? p->z[i] : 0};
+	int near[PDL_CONTAIN_BODIES], count = bodies_around(set, x, near), n = 0;
+	for (int k = 0; k < count; ++k) {
+		const rigid_body* b = &set->bodies[near[k]];
+		float normal[3], d = pdl_body_distance(b, x, three, normal);
+		if (!(d < h)) continue;
+		pdl_body_contact* c = &out[n++];
+		const float centre[3] = {b->def.position.x, b->def.position.y, three ? b->def.position.z : 0};
+		const float om[3] = {b->def.angular_velocity.x, b->def.angular_velocity.y, b->def.angular_velocity.z};
+		float r[3], spin[3];
+		for (int a = 0; a < 3; ++a) r[a] = x[a] - d * normal[a] - centre[a];
+		if (!three) r[2] = 0;
+		cross3(om, r, spin);
+		c->d = d > 0 ? d : 0;
+		c->body = near[k];
+		for (int a = 0; a < 3; ++a) c->n[a] = normal[a], c->r[a] = r[a];
+		c->v[0] = b->def.linear_velocity.x + spin[0];
+		c->v[1] = b->def.linear_velocity.y + spin[1];
+		c->v[2] = three ? b->def.linear_velocity.z + spin[2] : 0;
+	}
+	return n;
+}
+
+typedef struct reaction_job {
+	pdl_world* w;
+	float dt;
+	const float *scale, *force_table;
+} reaction_job;
+
+static void reaction_range(void* ctx, int begin, int end)
+{
+	const reaction_job* job = ctx;
+	pdl_world* w = job->w;
+	body_set* set = &w->bodies;
+	const float h = w->def.interaction_radius;
+	for (int e = begin; e < end; ++e) {
+		const int i = set->near[e];
+		containment* rec = &set->contained[(size_t)e * PDL_CONTAIN_BODIES];
+		int32_t* rec_body = &set->contained_body[(size_t)e * PDL_CONTAIN_BODIES];
+		for (int k = 0; k < PDL_CONTAIN_BODIES; ++k) rec_body[k] = -1;
+		pdl_body_contact contacts[PDL_CONTAIN_BODIES];
+		const int count = pdl_bodies_contacts(w, e, contacts);
+		const float mass = w->materials[w->p.material[i]].def.mass;
+		for (int k = 0; k < count; ++k) {
+			const float push = job->scale[i] * pdl_sph_table_at(job->force_table, contacts[k].d / h) / h;
+			rec_body[k] = contacts[k].body;
+			for (int c = 0; c < 3; ++c) {
+				rec[k].momentum[c] = -mass * (job->dt * (push * contacts[k].n[c]));
+				rec[k].r[c] = contacts[k].r[c];
+			}
+		}
+	}
+}
+
+void pdl_bodies_wall_reaction(pdl_world* w, float dt, const float* scale, const float* force_table)
+{
+	body_set* set = &w->bodies;
+	for (int k = 0; k < set->slots; ++k) memset(set->bodies[k].pending_sum, 0, sizeof set->bodies[k].pending_sum);
+	if (set->near_count > 0 && reserve_contained(set)) {
+		reaction_job job = {w, dt, scale, force_table};
+		pdl_pool_for(w->pool, set->near_count, 64, reaction_range, &job);
+		add_pressure_records(w);
+	}
+	move_bodies(w, dt);
 }

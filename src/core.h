@@ -184,6 +184,14 @@ typedef struct particles {
 	uint64_t revision;
 } particles;
 
+/* A body within h of a fluid particle as a moving wall (DFSPH; body_step.c): distance d >= 0,
+ * unit normal n into the fluid, r the surface point nearest the particle from the body's
+ * centre, v the body's velocity there. */
+typedef struct pdl_body_contact {
+	float d, n[3], r[3], v[3];
+	int body; /* its slot */
+} pdl_body_contact;
+
 struct pdl_world {
 	pdl_world_def def;
 	material materials[PDL_MAX_MATERIALS];
@@ -245,6 +253,12 @@ struct pdl_world {
 	float dfsph_wall_force[PDL_SPH_WALL_TABLE + 1];
 	float *dfsph_alpha, *dfsph_rhs, *dfsph_change, *dfsph_error, *dfsph_normal[3];
 	int dfsph_capacity;
+	/* with rigid bodies: per particle its index e in the bodies' near list or -1 (NULL without
+	 * bodies), and per e its contacts (PDL_CONTAIN_BODIES slots each) and how many */
+	int32_t* dfsph_body_near;
+	pdl_body_contact* dfsph_contacts;
+	int* dfsph_contact_count;
+	int dfsph_near_capacity;
 };
 
 /* error.c */
@@ -400,6 +414,12 @@ void pdl_bodies_end_frame(pdl_world* w, float frame_dt);
 void pdl_bodies_sph_sample(pdl_world* w);
 void pdl_bodies_sph_density(pdl_world* w, float dt);
 void pdl_bodies_sph_forces(pdl_world* w, float dt);
+/* The DFSPH solver's (dfsph.c): sample with pdl_bodies_sph_sample; pdl_body_contact (above).
+ * Writes up to PDL_CONTAIN_BODIES contacts of near particle e; returns how many. */
+int pdl_bodies_contacts(const pdl_world* w, int e, pdl_body_contact* out);
+/* After a substep's solves: each body takes -m_i dt scale_i G(d / h) / h n from each near
+ * particle i (G from force_table, pdl_sph_table_at), then the bodies move by their velocities. */
+void pdl_bodies_wall_reaction(pdl_world* w, float dt, const float* scale, const float* force_table);
 
 /* What every stage's parallel loop gets: the world and the solver step dt in seconds. */
 typedef struct pdl_stage_job {

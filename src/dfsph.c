@@ -256,17 +256,34 @@ static inline f8 volume_of(const dfsph_job* job, const uint8_t* of, int j)
 }
 
 /* The walls near x: their share psi of rho^ and its gradient, for the passes. */
+/* The walls within h of a particle: the world's boundaries (statics of them, first), then the
+ * rigid bodies near it (body_step.c samples them at each substep's start; dfsph_contacts holds
+ * each near particle's, worked out once a substep: positions do not change during the solves). */
+enum { MAX_WALLS = PDL_SPH_MAX_CONTACTS + PDL_CONTAIN_BODIES };
 typedef struct wall_terms {
-	int count;
-	pdl_sph_wall_contact c[PDL_SPH_MAX_CONTACTS];
-	float psi[PDL_SPH_MAX_CONTACTS];  /* F(d / h) */
-	float grad[PDL_SPH_MAX_CONTACTS]; /* |grad psi| = G(d / h) / h, along -n */
+	int count, statics;
+	pdl_sph_wall_contact c[MAX_WALLS]; /* (a body's `wall` is -1) */
+	float psi[MAX_WALLS];              /* F(d / h) */
+	float grad[MAX_WALLS];             /* |grad psi| = G(d / h) / h, along -n */
+	float v[MAX_WALLS][3];             /* the wall's velocity */
 } wall_terms;
 
-static inline void walls_at(const pdl_world* w, float x, float y, float z, bool three, wall_terms* t)
+static inline void walls_at(const pdl_world* w, int i, float x, float y, float z, bool three, wall_terms* t)
 {
 	const float h = w->def.interaction_radius, at[3] = {x, y, z};
-	t->count = pdl_sph_wall_contacts(w->boundaries, w->boundary_count, at, h, three, t->c);
+	t->count = t->statics = pdl_sph_wall_contacts(w->boundaries, w->boundary_count, at, h, three, t->c);
+	for (int c = 0; c < t->count; ++c) {
+		const pdl_vec3 vw = w->boundaries[t->c[c].wall].def.velocity;
+		t->v[c][0] = vw.x, t->v[c][1] = vw.y, t->v[c][2] = three ? vw.z : 0;
+	}
+	const int e = w->dfsph_body_near ? w->dfsph_body_near[i] : -1;
+	for (int k = 0; e >= 0 && k < w->dfsph_contact_count[e]; ++k) {
+		const pdl_body_contact* b = &w->dfsph_contacts[(size_t)e * PDL_CONTAIN_BODIES + k];
+		pdl_sph_wall_contact* c = &t->c[t->count];
+		c->d = b->d, c->wall = -1;
+		for (int a = 0; a < 3; ++a) c->n[a] = b->n[a], t->v[t->count][a] = b->v[a];
+		t->count++;
+	}
 	for (int c = 0; c < t->count; ++c) {
 		float u = t->c[c].d / h;
 		t->psi[c] = pdl_sph_table_at(w->dfsph_wall_density, u);
@@ -313,7 +330,7 @@ static inline void density_pass(void* ctx, int begin, int end, bool three)
 		w->dfsph_normal[1][i] = h * g3[1];
 		if (three) w->dfsph_normal[2][i] = h * g3[2];
 		wall_terms walls;
-		walls_at(w, px[i], py[i], zi, three, &walls);
+		walls_at(w, i, px[i], py[i], zi, three, &walls);
 		for (int c = 0; c < walls.count; ++c) {
 			rho += walls.psi[c];
 			for (int e = 0; e < 3; ++e) g3[e] -= walls.grad[c] * walls.c[c].n[e];
@@ -363,7 +380,7 @@ static inline void pressure_pass(void* ctx, int begin, int end, bool three)
 		float a[3] = {f8_sum(ax), f8_sum(ay), three ? f8_sum(az) : 0};
 		if (pi != 0) {
 			wall_terms walls;
-			walls_at(w, px[i], py[i], zi, three, &walls);
+			walls_at(w, i, px[i], py[i], zi, three, &walls);
 			for (int c = 0; c < walls.count; ++c)
 				for (int e = 0; e < 3; ++e) a[e] -= pi * walls.grad[c] * walls.c[c].n[e];
 		}
@@ -403,10 +420,10 @@ static inline void compression_pass(void* ctx, int begin, int end, bool three)
 			}
 		float rate = f8_sum(div); /* D rho^ / Dt, 1 / s */
 		wall_terms walls;
-		walls_at(w, px[i], py[i], zi, three, &walls);
+		walls_at(w, i, px[i], py[i], zi, three, &walls);
 		for (int c = 0; c < walls.count; ++c) {
-			const pdl_vec3 vw = w->boundaries[walls.c[c].wall].def.velocity;
-			float du[3] = {ux[i] - vw.x, uy[i] - vw.y, three ? uzi - vw.z : 0};
+			const float* vw = walls.v[c];
+			float du[3] = {ux[i] - vw[0], uy[i] - vw[1], three ? uzi - vw[2] : 0};
 			rate -= walls.grad[c] * (du[0] * walls.c[c].n[0] + du[1] * walls.c[c].n[1] + du[2] * walls.c[c].n[2]);
 		}
 		w->dfsph_rhs[i] = dt * rate;
@@ -509,11 +526,11 @@ static void advance_range(void* ctx, int begin, int end)
 		const int m = p->material[i];
 		float v[3] = {p->vx[i], p->vy[i], three ? p->vz[i] : 0};
 		wall_terms walls;
-		walls_at(w, p->x[i], p->y[i], three ? p->z[i] : 0, three, &walls);
-		if (walls.count) {
+		walls_at(w, i, p->x[i], p->y[i], three ? p->z[i] : 0, three, &walls);
+		if (walls.statics) { /* (the bodies' contacts have no friction) */
 			float push[PDL_SPH_MAX_CONTACTS];
-			for (int c = 0; c < walls.count; ++c) push[c] = p->pressure[i] * job->inv_rest[m] * walls.grad[c];
-			pdl_sph_wall_friction(v, walls.c, push, walls.count, w->boundaries, w->materials[m].def.wall_friction, dt,
+			for (int c = 0; c < walls.statics; ++c) push[c] = p->pressure[i] * job->inv_rest[m] * walls.grad[c];
+			pdl_sph_wall_friction(v, walls.c, push, walls.statics, w->boundaries, w->materials[m].def.wall_friction, dt,
 			                      three);
 		}
 		p->xp[i] = p->x[i];
@@ -536,7 +553,17 @@ static void advance_range(void* ctx, int begin, int end)
 static bool reserve_scratch(pdl_world* w)
 {
 	const int need = w->p.capacity + PDL_SIMD_PAD;
+	if (pdl_bodies_active(w) && !w->dfsph_body_near) {
+		w->dfsph_body_near = malloc((size_t)need * sizeof *w->dfsph_body_near);
+		if (!w->dfsph_body_near) return false;
+		w->dfsph_capacity = 0; /* (grown below with the rest) */
+	}
 	if (w->dfsph_capacity >= need) return true;
+	if (w->dfsph_body_near) {
+		int32_t* grown = realloc(w->dfsph_body_near, (size_t)need * sizeof *grown);
+		if (!grown) return false;
+		w->dfsph_body_near = grown;
+	}
 	float** arrays[] = {&w->dfsph_alpha, &w->dfsph_rhs, &w->dfsph_change, &w->dfsph_error,
 	                    &w->dfsph_normal[0], &w->dfsph_normal[1], &w->dfsph_normal[2]};
 	for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; ++a) {
@@ -549,8 +576,31 @@ static bool reserve_scratch(pdl_world* w)
 	return true;
 }
 
+/* The bodies' contacts of the particles near them, for walls_at, after pdl_bodies_sph_sample;
+ * false when out of memory (the bodies then sit out the substep). */
+static bool find_body_contacts(pdl_world* w)
+{
+	const body_set* set = &w->bodies;
+	const int near = set->near_count;
+	for (int i = 0; i < w->p.count; ++i) w->dfsph_body_near[i] = -1;
+	if (near > w->dfsph_near_capacity) {
+		pdl_body_contact* contacts = realloc(w->dfsph_contacts, (size_t)near * PDL_CONTAIN_BODIES * sizeof *contacts);
+		if (contacts) w->dfsph_contacts = contacts;
+		int* counts = realloc(w->dfsph_contact_count, (size_t)near * sizeof *counts);
+		if (counts) w->dfsph_contact_count = counts;
+		if (!contacts || !counts) return false;
+		w->dfsph_near_capacity = near;
+	}
+	for (int e = 0; e < near; ++e) {
+		w->dfsph_body_near[set->near[e]] = e;
+		w->dfsph_contact_count[e] = pdl_bodies_contacts(w, e, &w->dfsph_contacts[(size_t)e * PDL_CONTAIN_BODIES]);
+	}
+	return true;
+}
+
 void pdl_dfsph_free(pdl_world* w)
 {
+	free(w->dfsph_body_near), free(w->dfsph_contacts), free(w->dfsph_contact_count);
 	free(w->dfsph_alpha), free(w->dfsph_rhs), free(w->dfsph_change), free(w->dfsph_error);
 	for (int e = 0; e < 3; ++e) free(w->dfsph_normal[e]);
 }
@@ -666,12 +716,28 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 	job.nu = w->def.sph.viscosity;
 	job.tension = w->def.sph.surface_tension > 0;
 	const bool needs_forces = job.nu > 0 || job.xsph > 0 || job.tension;
+	/* rigid bodies (body_step.c) are walls that move; they take their turns as with SPH */
+	const bool bodies = pdl_bodies_active(w);
+	if (!bodies && w->dfsph_body_near) { /* the last one was removed */
+		free(w->dfsph_body_near);
+		w->dfsph_body_near = NULL;
+	}
+	if (bodies) pdl_bodies_begin_frame(w);
 	for (int sub = 0; sub < n; ++sub) {
+		if (bodies) pdl_bodies_forces(w, dt);
 		if (fluid) {
 			pdl_grid_build(&w->grid, w->pool, p->count, p->x, p->y, p->z, p->id, w->def.interaction_radius);
 			pdl_particles_permute(w, w->grid.order, false);
 		}
 		prof->predict += pdl_since(&t);
+		bool touching = false; /* the bodies' contacts are known */
+		if (bodies && fluid) {
+			pdl_bodies_sph_sample(w);
+			touching = find_body_contacts(w);
+			if (!touching)
+				for (int i = 0; i < p->count; ++i) w->dfsph_body_near[i] = -1;
+		}
+		prof->bodies += pdl_since(&t);
 		if (fluid) pdl_pool_for(w->pool, p->count, 256, three ? density_range_3d : density_range, &job);
 		prof->density += pdl_since(&t);
 		if (fluid) add_to(p->pressure, p->near_pressure, -1.0f, p->count); /* the density solve's own */
@@ -695,6 +761,12 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 			add_to(p->pressure, p->near_pressure, 1.0f, p->count); /* the pressure: both solves' */
 		}
 		prof->relax += pdl_since(&t);
+		if (bodies) { /* their share of the pressure's push, opposite, then they move */
+			for (int i = 0; i < p->count; ++i) w->dfsph_change[i] = p->pressure[i] * job.inv_rest[p->material[i]];
+			if (!touching) w->bodies.near_count = 0;
+			pdl_bodies_wall_reaction(w, dt, w->dfsph_change, w->dfsph_wall_force);
+		}
+		prof->bodies += pdl_since(&t);
 		if (fluid) {
 			pdl_pool_for(w->pool, p->count, 1024, advance_range, &job);
 			pdl_swap(&p->x, &p->x2);
@@ -708,12 +780,17 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 			pdl_stage_boundaries(w, dt);
 		}
 		prof->boundaries += pdl_since(&t);
+		if (bodies) pdl_bodies_collide(w, dt);
+		prof->bodies += pdl_since(&t);
 		if (fluid) pdl_stage_velocity(w, dt);
 		prof->velocity += pdl_since(&t);
+		if (bodies) pdl_bodies_velocity(w, dt);
+		prof->bodies += pdl_since(&t);
 		w->steps++;
 		w->time += dt;
 	}
-	prof->bodies = 0;
+	if (bodies) pdl_bodies_end_frame(w, w->def.dt);
+	if (!bodies) prof->bodies = 0;
 	prof->substeps = n;
 	prof->step = (float)(pdl_now_ms() - start);
 }

@@ -159,7 +159,6 @@ pdl_error_id pdl_world_set_def(pdl_world* w, const pdl_world_def* def, pdl_error
 		return pdl_fail(err, PDL_ERR_WORLD_DIMENSIONS, def->dimensions);
 	if (def->max_particles < w->p.count)
 		return pdl_fail(err, PDL_ERR_WORLD_MAX_PARTICLES, def->max_particles);
-	if (def->solver == PDL_SOLVER_DFSPH && w->bodies.live > 0) return pdl_fail(err, PDL_ERR_BODY_SOLVER, NAN);
 	if (def->backend == PDL_BACKEND_CUDA && (id = start_cuda(w, err)) != PDL_OK) return id;
 	if (def->threads != w->def.threads && !start_pool(w, def->threads))
 		return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);

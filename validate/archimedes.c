@@ -85,8 +85,7 @@ static void run_archimedes(const vsolver* solver, const voptions* opt, int dims)
 		pdl_error err;
 		ids[k] = pdl_world_add_body(w, &b, &err);
 		if (ids[k].index < 0) {
-			if (err.id == PDL_ERR_BODY_SOLVER) vreport_not_run(solver->name, name, err.message);
-			else vreport_error(solver->name, name, err.message);
+			vreport_error(solver->name, name, err.message);
 			pdl_world_destroy(w);
 			return;
 		}

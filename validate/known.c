@@ -1,7 +1,6 @@
 /* The failures each solver is known to have: (solver, case, check) and why. A row listed here
  * prints "known: FAIL" when it fails and does not fail the run; a listed row that passes prints
- * so, to be taken off the list. DFSPH has none but the cases it cannot run yet (bodies:
- * vreport_not_run): every DFSPH row it runs must pass. The figures behind
+ * so, to be taken off the list. DFSPH has none: every DFSPH row must pass. The figures behind
  * each entry are in docs/validation.md. */
 #include "validate.h"
 

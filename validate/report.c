@@ -87,16 +87,6 @@ void vreport_error(const char* solver, const char* case_name, const char* what)
 	fflush(stdout);
 }
 
-void vreport_not_run(const char* solver, const char* case_name, const char* why)
-{
-	vrow* r = add_row(solver, case_name, "not run");
-	snprintf(r->measured, sizeof r->measured, "%s", why);
-	snprintf(r->expected, sizeof r->expected, "-");
-	snprintf(r->tolerance, sizeof r->tolerance, "-");
-	r->status = VSTATUS_KNOWN_FAIL;
-	print_row(stdout, r);
-	fflush(stdout);
-}
 
 int vreport_failures(void) { return unexpected; }
 

@@ -71,9 +71,6 @@ void vreport_statement(const char* solver, const char* case_name, const char* ch
                        const char* expected);
 /* A row for a case that could not run (world refused, particles lost): always a failure. */
 void vreport_error(const char* solver, const char* case_name, const char* what);
-/* A case the solver cannot run (the library refuses it, e.g. bodies in a DFSPH world): a known
- * failure row with the reason, not an unexpected one. */
-void vreport_not_run(const char* solver, const char* case_name, const char* why);
 /* Writes the table (markdown) to `path` (NULL: only stdout) and prints it; returns the count of
  * unexpected failures. */
 int vreport_finish(const char* path, const char* header);

@@ -142,8 +142,7 @@ typedef struct pdl_quat {
 	X(PDL_ERR_GHOST_ID, "ghost", "id", "must be given for every ghost")                          \
 	X(PDL_ERR_SPH_DENSITY_TOLERANCE, "world.sph", "density_tolerance", "must be in (0, 0.1]")    \
 	X(PDL_ERR_SPH_DIVERGENCE_TOLERANCE, "world.sph", "divergence_tolerance", "must be in (0, 10]") \
-	X(PDL_ERR_SPH_MAX_ITERATIONS, "world.sph", "max_iterations", "must be in [1, 1000]")          \
-	X(PDL_ERR_BODY_SOLVER, "world", "solver", "must not be PDL_SOLVER_DFSPH in a world with bodies (not coupled yet)")
+	X(PDL_ERR_SPH_MAX_ITERATIONS, "world.sph", "max_iterations", "must be in [1, 1000]")
 
 /** Error ids. PDL_OK is zero; every other id names one field and one rule. */
 typedef enum pdl_error_id {
