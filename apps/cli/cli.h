@@ -38,6 +38,10 @@ const char* cli_option_value(const char* cmd, int argc, char** argv, int* i);
 void cli_unknown_option(const char* cmd, const char* option, const char* const* known, int count);
 /* Creates a directory and its parents; false with errno set on failure. */
 bool cli_make_dirs(const char* path);
+/* The name of a run's files: the scene file's name without ".json", each byte other than
+ * [A-Za-z0-9._-] (and a leading '.') turned into '_'. A scene's "name" is a label and never
+ * chooses a path: "../../x" or "/etc" in a file must not write outside the output folder. */
+void cli_run_name(const char* scene_path, char* out, size_t size);
 /* Loads a scene, printing its error; NULL on failure. */
 pdl_scene* cli_load_scene(const char* path);
 /* Wall clock in seconds (monotonic). */

@@ -27,17 +27,18 @@ static const char usage[] =
 	"  --steps N            run until frame N\n"
 	"\n"
 	"Output:\n"
-	"  --out DIR            folder for everything below (default: out/SCENE_NAME)\n"
+	"  --out DIR            folder for everything below (default: out/NAME, NAME the scene\n"
+	"                       file's name without .json)\n"
 	"  --png FILE           the last frame's picture (default: DIR/final.png)\n"
 	"  --png-every K        also a picture every K frames: DIR/frames/frame_NNNNNN.png\n"
 	"  --video FILE.mp4     H.264 video at output.fps (needs ffmpeg)\n"
-	"  --vtk                ParaView: DIR/vtk/frame_NNNNNN.vtp and DIR/SCENE_NAME.pvd; with rigid\n"
+	"  --vtk                ParaView: DIR/vtk/frame_NNNNNN.vtp and DIR/NAME.pvd; with rigid\n"
 	"                       bodies also their surfaces, DIR/vtk/bodies_NNNNNN.vtp\n"
 	"  --ply                Blender: DIR/ply/frame_NNNNNN.ply\n"
 	"  --csv                DIR/csv/frame_NNNNNN.csv; with rigid bodies also\n"
 	"                       DIR/csv/bodies_NNNNNN.csv (pose, velocities, the fluid's force)\n"
 	"  --surface            the fluid's outline (marching squares): DIR/surface/frame_NNNNNN.svg\n"
-	"                       and .vtp, and DIR/SCENE_NAME_surface.pvd; 3D scenes: its closed surface\n"
+	"                       and .vtp, and DIR/NAME_surface.pvd; 3D scenes: its closed surface\n"
 	"                       (marching tetrahedra) as binary PLY: DIR/surface/frame_NNNNNN.ply\n"
 	"  --surface-obj        3D: the surface also as OBJ (text, about 3 times the PLY's size)\n"
 	"  --vdb                3D: OpenVDB volumes, DIR/vdb/frame_NNNNNN.vdb: the fluid's mass\n"
@@ -212,7 +213,7 @@ typedef struct run_state {
 	/* the world has had rigid bodies in this run (or the earlier run it resumes wrote bodies'
 	 * files): their files are written at every export frame from then on */
 	bool bodies;
-	char dir[1024], pvd_path[1100], surface_pvd_path[1100];
+	char dir[1024], pvd_path[1200], surface_pvd_path[1200];
 	long long video_every, export_every, video_frames, pngs, exports, snapshots;
 	pdl_surface_def surface_def;
 	long long surface_frames;
@@ -506,10 +507,12 @@ int cmd_run(int argc, char** argv)
 	if (o.color_mode >= 0) s->output.color_mode = (pdl_color_mode)o.color_mode;
 	long long total = o.steps ? o.steps : pdl_scene_frames_for(s, o.seconds > 0 ? o.seconds : s->output.seconds);
 	r.total = total;
+	char name[128];
+	cli_run_name(o.scene_path, name, sizeof name);
 	if (o.out_dir) snprintf(r.dir, sizeof r.dir, "%s", o.out_dir);
-	else snprintf(r.dir, sizeof r.dir, "out/%s", s->name);
-	snprintf(r.pvd_path, sizeof r.pvd_path, "%s/%s.pvd", r.dir, s->name);
-	snprintf(r.surface_pvd_path, sizeof r.surface_pvd_path, "%s/%s_surface.pvd", r.dir, s->name);
+	else snprintf(r.dir, sizeof r.dir, "out/%s", name);
+	snprintf(r.pvd_path, sizeof r.pvd_path, "%s/%s.pvd", r.dir, name);
+	snprintf(r.surface_pvd_path, sizeof r.surface_pvd_path, "%s/%s_surface.pvd", r.dir, name);
 	r.pvd = (cli_pvd_list){.sub = "vtk", .prefix = "frame"};
 	r.body_pvd = (cli_pvd_list){.sub = "vtk", .prefix = "bodies"};
 	r.surface_pvd = (cli_pvd_list){.sub = "surface", .prefix = "frame"};

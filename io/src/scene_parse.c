@@ -938,6 +938,12 @@ static bool parse_root(parser* p, const cJSON* root)
 		const char* t = cJSON_GetStringValue(v);
 		if (!t) return fail(p, "name", "must be a string, got %s", type_name(v)), false;
 		if (strlen(t) >= sizeof s->name) return fail(p, "name", "must be at most %d characters", (int)sizeof s->name - 1), false;
+		/* the name is printed (progress, summary, info) and stored in snapshots: a control
+		 * character would rewrite the terminal or break a line-based log */
+		for (const unsigned char* c = (const unsigned char*)t; *c; ++c)
+			if (*c < 0x20 || *c == 0x7f)
+				return fail(p, "name", "must not contain control characters, got byte 0x%02x at %d", *c, (int)(c - (const unsigned char*)t)),
+				       false;
 		snprintf(s->name, sizeof s->name, "%s", t);
 	}
 	if ((v = cJSON_GetObjectItemCaseSensitive(root, "description"))) {
