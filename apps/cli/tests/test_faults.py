@@ -96,7 +96,56 @@ def test_names(work):
         shutil.rmtree(os.path.join(cwd, "out"), ignore_errors=True)
 
 
-TESTS = [test_names]
+# ---- numbers: overflowing counts, values below float range, bodies too light ----------------------
+
+EMITTER_2D = {"materials": [{"name": "water"}], "container": {"shape": "box", "half_extents": [10, 6]},
+              "emitters": [{"position": [0, 0], "velocity": [0, -1], "width": 1e9, "stop": 1}]}
+EMITTER_3D = {"world": {"dimensions": 3}, "materials": [{"name": "water"}],
+              "container": {"shape": "box", "half_extents": [10, 6, 6]},
+              "emitters": [{"position": [0, 0, 0], "velocity": [0, -1, 0], "width": 25000, "stop": 1}]}
+
+
+def refused(work, s, message, commands=("validate", "info", "run")):
+    """Every command refuses the scene with exit 2, the message naming file, key and rule, and
+    run writes nothing."""
+    path = write_scene(os.path.join(work, "x.json"), s)
+    for command in commands:
+        extra = ["--out", os.path.join(work, "out")] if command == "run" else []
+        rc, out, err = run(command, path, *extra, timeout=30)
+        check(rc == 2 and (path + ": " + message) in err, f"{command} {message!r}: {rc} {err.strip()!r}")
+    check(not os.path.exists(os.path.join(work, "out")), f"{message!r}: the refused run wrote")
+
+
+def test_numbers(work):
+    # emitter widths that overflowed int (UBSan; "about -21474836470 in all" was accepted)
+    refused(work, EMITTER_2D, "emitters[0].width: makes rows of about 2.84e+09 particles, more than "
+                              "solver.max_particles = 1000000, got 1e+09")
+    refused(work, EMITTER_3D, "emitters[0].width: makes rows of about 2.52e+09 particles, more than "
+                              "solver.max_particles = 1000000, got 25000")
+    s = json.loads(json.dumps(EMITTER_3D))
+    s["emitters"][0].update(width=30, stop=100)
+    refused(work, s, "emitters[0]: would make about 1.04e+06 particles in all, more than solver.max_particles = 1000000")
+    # a 3D body too light to simulate is refused, by name (it turned every particle NaN)
+    s = scene("boats-3d")
+    s["bodies"][1]["density"] = 1e-30
+    refused(work, s, "bodies[1].density: must be >= 1e-06 in a 3D scene (a lighter body is flung until its speed "
+                     "overflows float), got 1e-30")
+    # values below float range where the rule is > 0 (stored as 0 before)
+    for section, key, rule in (("output", "seconds", "must be in (0, 86400]"), ("output", "threshold", "must be in (0, 4]"),
+                               ("output", "fps", "must be in (0, 240]"), ("world", "dt", "must be in (0, 1]")):
+        s = scene("drop")
+        s[section][key] = 1e-300
+        refused(work, s, f"{section}.{key}: {rule} and at least 1.17549e-38 (the smallest normal float), got 1e-300")
+    s = scene("drop")
+    s["strokes"] = [{"end": 1, "points": [[0, 0]], "radius": 1e-40}]
+    refused(work, s, "strokes[0].radius: must be > 0 and at least 1.17549e-38 (the smallest normal float), got 1e-40")
+    s = scene("drop")
+    s["fills"][0]["half_extents"] = [18, 1e-300]
+    refused(work, s, "fills[0].half_extents[1]: must be > 0 and at least 1.17549e-38 (the smallest normal float), "
+                     "got 1e-300")
+
+
+TESTS = [test_names, test_numbers]
 
 
 def main():
