@@ -363,8 +363,11 @@ static bool frame_outputs(run_state* r, long long done)
 			snprintf(r->err, sizeof r->err, "frame %lld: out of memory drawing the picture", done);
 			return false;
 		}
-		if (!cli_video_frame(r->video, rgb)) {
-			snprintf(r->err, sizeof r->err, "ffmpeg stopped taking frames (writing %s)", o->video_path);
+		if (!cli_video_frame(r->video, rgb)) { /* ffmpeg stopped: its exit and log say why */
+			cli_video* v = r->video;
+			r->video = NULL;
+			if (cli_video_close(v, r->err, sizeof r->err))
+				snprintf(r->err, sizeof r->err, "ffmpeg stopped taking frames (writing %s)", o->video_path);
 			return false;
 		}
 		r->video_frames++;
