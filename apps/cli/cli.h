@@ -84,6 +84,21 @@ void cli_progress_begin(cli_progress* p, const char* label, long long start, lon
 void cli_progress_update(cli_progress* p, long long done, double sim_time);
 void cli_progress_end(cli_progress* p);
 
+/* ---- interrupt.c: SIGINT and SIGTERM within a second, wherever the run is ---- */
+
+/* Blocks both signals in this and every later thread and starts the thread that takes them.
+ * Called before any other thread exists. */
+bool cli_interrupt_start(void);
+/* The signal taken (0 if none); the caller then stops between frames on its own. */
+int cli_interrupted(void);
+/* Folders (slots 0-3) whose NAME.tmp.PID files, and their sub-folders', are removed when the run
+ * does not stop by itself within half a second (stuck in a long build, step or write). */
+void cli_interrupt_watch_dir(int slot, const char* dir);
+/* The running ffmpeg (0: none), killed in that case. */
+void cli_interrupt_watch_ffmpeg(int pid);
+/* Ends the watching thread and unblocks the signals. */
+void cli_interrupt_stop(void);
+
 /* ---- video.c: frames piped to ffmpeg ---- */
 
 typedef struct cli_video cli_video;

@@ -67,9 +67,6 @@ static const char usage[] =
 	"Example:\n"
 	"  puddle run scenes/blobs.json --seconds 8 --video out/blobs.mp4\n";
 
-static volatile sig_atomic_t interrupted = 0;
-static void on_signal(int sig) { interrupted = sig; }
-
 typedef struct run_options {
 	const char* scene_path;
 	const char* out_dir;
@@ -82,16 +79,22 @@ typedef struct run_options {
 	int threads, width, height, color_mode;
 } run_options;
 
+/* The folder of a file named by an option: "." for a bare name, "/" for one at the root. */
+static void parent_of(const char* path, char* dir, size_t size)
+{
+	snprintf(dir, size, "%s", path);
+	char* slash = strrchr(dir, '/');
+	if (!slash) snprintf(dir, size, ".");
+	else if (slash == dir) slash[1] = 0;
+	else *slash = 0;
+}
+
 /* A file named by an option must be creatable where it is: its folder must exist. Checked
  * before the run, so a typo does not cost the whole run at the end. */
 static bool parent_exists(const char* option, const char* path)
 {
 	char dir[1024];
-	snprintf(dir, sizeof dir, "%s", path);
-	char* slash = strrchr(dir, '/');
-	if (!slash) return true;
-	if (slash == dir) slash[1] = 0;
-	else *slash = 0;
+	parent_of(path, dir, sizeof dir);
 	struct stat st;
 	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) return true;
 	fprintf(stderr, "puddle run: %s: folder '%s' does not exist\n", option, dir);
@@ -493,11 +496,31 @@ static void print_summary(const run_state* r, long long start, long long total, 
 	}
 }
 
+/* The folder of a file named by an option, for the interrupt watcher. */
+static void watch_parent(int slot, const char* path)
+{
+	char dir[1100];
+	parent_of(path, dir, sizeof dir);
+	cli_interrupt_watch_dir(slot, dir);
+}
+
+static int run(const run_options* opts);
+
 int cmd_run(int argc, char** argv)
 {
 	run_options o;
 	int rc = parse_options(argc, argv, &o);
 	if (rc) return rc < 0 ? EXIT_OK : rc;
+	/* from here on, SIGINT and SIGTERM are answered within a second (interrupt.c) */
+	bool watching = cli_interrupt_start();
+	rc = run(&o);
+	if (watching) cli_interrupt_stop();
+	return rc;
+}
+
+static int run(const run_options* opts)
+{
+	run_options o = *opts;
 	run_state r;
 	memset(&r, 0, sizeof r);
 	r.o = &o;
@@ -523,6 +546,9 @@ int cmd_run(int argc, char** argv)
 	char png_path[1100];
 	if (o.png_path) snprintf(png_path, sizeof png_path, "%s", o.png_path);
 	else snprintf(png_path, sizeof png_path, "%s/final.png", r.dir);
+	cli_interrupt_watch_dir(0, r.dir);
+	watch_parent(1, png_path);
+	if (o.video_path) watch_parent(2, o.video_path);
 	double fps = s->output.fps;
 	r.video_every = llround(1.0 / (fps * s->world.dt));
 	if (r.video_every < 1) r.video_every = 1;
@@ -618,15 +644,13 @@ int cmd_run(int argc, char** argv)
 	}
 
 	signal(SIGPIPE, SIG_IGN); /* a dead ffmpeg is a write error, not a silent death */
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
 	cli_progress progress;
 	cli_progress_begin(&progress, s->name, start, total, !o.quiet);
 	double t0 = cli_now(), step_wall = 0;
 	/* the starting state is a frame too (frame 0); a resumed run wrote it before */
 	bool ok = start > 0 || frame_outputs(&r, 0);
 	if (!ok) fprintf(stderr, "puddle run: %s\n", r.err);
-	for (long long f = start; ok && f < total && !interrupted; ++f) {
+	for (long long f = start; ok && f < total && !cli_interrupted(); ++f) {
 		if (pdl_scene_apply_frame(s, r.world, f, &serr) < 0) {
 			fprintf(stderr, "\n%s\n", serr.message);
 			ok = false;
@@ -643,7 +667,7 @@ int cmd_run(int argc, char** argv)
 		cli_progress_update(&progress, f + 1, pdl_world_time(r.world));
 	}
 	cli_progress_end(&progress);
-	if (interrupted) {
+	if (cli_interrupted()) {
 		fprintf(stderr, "puddle run: interrupted; %sfinished files are kept\n",
 		        o.video_path ? "the unfinished video was removed, " : "");
 		exit_code = EXIT_INTERRUPTED;

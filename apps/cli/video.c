@@ -95,8 +95,18 @@ cli_video* cli_video_open(const char* path, int width, int height, double fps, c
 	posix_spawn_file_actions_addclose(&actions, fds[0]);
 	posix_spawn_file_actions_adddup2(&actions, log, STDERR_FILENO);
 	posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-	int rc = posix_spawn(&v->pid, ffmpeg, &actions, NULL, args, environ);
+	/* ffmpeg must not inherit the run's blocked SIGINT and SIGTERM (interrupt.c): it would then
+	 * outlive a Ctrl-C and ignore the SIGTERM that stops it */
+	posix_spawnattr_t attr;
+	posix_spawnattr_init(&attr);
+	sigset_t none;
+	sigemptyset(&none);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+	int rc = posix_spawn(&v->pid, ffmpeg, &actions, &attr, args, environ);
+	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&actions);
+	if (rc == 0) cli_interrupt_watch_ffmpeg((int)v->pid);
 	close(fds[0]);
 	close(log);
 	if (rc != 0) {
@@ -130,6 +140,7 @@ static int finish(cli_video* v)
 	v->pipe = NULL;
 	int status = 0;
 	while (waitpid(v->pid, &status, 0) < 0 && errno == EINTR) {}
+	cli_interrupt_watch_ffmpeg(0);
 	return status;
 }
 
@@ -218,6 +229,7 @@ void cli_video_abort(cli_video* v)
 	kill(v->pid, SIGTERM);
 	int status;
 	while (waitpid(v->pid, &status, 0) < 0 && errno == EINTR) {}
+	cli_interrupt_watch_ffmpeg(0);
 	remove(v->temp);
 	remove(v->log);
 	free(v);

@@ -311,7 +311,64 @@ def test_messages(work):
               f"read-only video: left {os.listdir(os.path.join(work, 'f'))}")
 
 
-TESTS = [test_names, test_numbers, test_messages, test_full_disk]
+# ---- SIGINT and SIGTERM within a second, wherever the run is ------------------------------------
+
+def interrupted_run(work, sig, after, args):
+    """Starts puddle run, sends sig after `after` seconds, returns (exit status, seconds from the
+    signal to the exit, stderr)."""
+    p = subprocess.Popen([PUDDLE, "run", *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         stdin=subprocess.DEVNULL)
+    # from when puddle run blocks the signals for its watcher (before that, the process is still
+    # being loaded, and the default action is the right one)
+    started = time.monotonic()
+    while time.monotonic() - started < 20:
+        try:
+            with open(f"/proc/{p.pid}/status") as f:
+                blocked = [int(line.split()[1], 16) for line in f if line.startswith("SigBlk:")]
+            if blocked and blocked[0] & (1 << (signal.SIGTERM - 1)):
+                break
+        except OSError:
+            break
+        time.sleep(0.005)
+    time.sleep(after)
+    sent = time.monotonic()
+    p.send_signal(sig)
+    try:
+        _, err = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        _, err = p.communicate()
+        return "hung", 30, err
+    return p.returncode, time.monotonic() - sent, err
+
+
+def test_signals(work):
+    # a 1.5-million-particle run: the signal lands in the build, the first step or a VTK write,
+    # none of which returns to the frame loop within a second
+    big = [os.path.join(SCENES, "dam-break.json"), "--particles", "1500000", "--steps", "4", "--vtk", "--threads", "1",
+           "--size", "64x32", "--quiet"]
+    for sig, after in ((signal.SIGTERM, 0.2), (signal.SIGINT, 0.8), (signal.SIGTERM, 1.6)):
+        out = os.path.join(work, f"big-{after}")
+        rc, took, err = interrupted_run(work, sig, after, big + ["--out", out])
+        what = f"{signal.Signals(sig).name} after {after} s"
+        check(rc == 130 and took < 1.5 and "puddle run: interrupted" in err, f"{what}: exit {rc} {took:.2f} s later, {err!r}")
+        left = all_files(out) if os.path.isdir(out) else []
+        check(not [p for p in left if ".tmp." in p], f"{what}: temporary files left: {left}")
+        for path in left:  # finished frames are whole
+            check(xml.dom.minidom.parse(path) is not None, f"{what}: {path} is not whole")
+    # a video between frames: ffmpeg stopped, no video under its name, no temporary
+    if shutil.which("ffmpeg"):
+        video = os.path.join(work, "v.mp4")
+        rc, took, err = interrupted_run(work, signal.SIGINT, 1.0,
+                                        [os.path.join(SCENES, "drop.json"), "--steps", "100000", "--video", video,
+                                         "--out", os.path.join(work, "v")] + SMALL_2D)
+        check(rc == 130 and took < 1.5 and "puddle run: interrupted" in err, f"video: {rc} {took:.2f} s {err!r}")
+        check(os.listdir(work) == ["v"] or sorted(os.listdir(work)) == sorted(["v"] + [d for d in os.listdir(work)
+                                                                               if d.startswith("big-")]),
+              f"video: left {os.listdir(work)}")
+
+
+TESTS = [test_names, test_numbers, test_messages, test_full_disk, test_signals]
 
 
 def main():
