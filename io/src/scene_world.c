@@ -99,6 +99,13 @@ pdl_world* pdl_scene_build_world(const pdl_scene* s, pdl_scene_error* err)
 	char path[64];
 	if (!s) return NULL;
 	pdl_world* w = pdl_world_create(&s->world, &e);
+	if (!w && e.id == PDL_ERR_WORLD_BACKEND && strstr(e.message, "driver version is insufficient")) {
+		/* what the CUDA runtime says when there is no NVIDIA driver at all, which reads as if
+		 * an update would help */
+		snprintf(e.message, sizeof e.message,
+		         "\"cuda\" needs an NVIDIA GPU and its driver, and this machine has none that CUDA can use "
+		         "(the CUDA runtime says: driver version is insufficient); use \"cpu\"");
+	}
 	if (!w) return world_error(err, s, e.id == PDL_ERR_WORLD_BACKEND ? "solver.backend" : "world", &e), NULL;
 	for (int i = 0; i < s->material_count; ++i)
 		if (pdl_world_add_material(w, &s->materials[i].def, &e) < 0) {

@@ -299,6 +299,11 @@ def test_messages(work):
     check(rc == 2 and "bad.pdls: corrupted snapshot: reserved header bytes 32 to 39 are not 0" in err,
           f"reserved bytes: {rc} {err!r}")
     check(not os.path.exists(os.path.join(work, "r")), "a refused resume made its folder")
+    # a backend the machine lacks is bad input for run and bench alike (bench said 1, run 2)
+    cuda = write_scene(os.path.join(work, "cuda.json"), scene("drop", solver={"interaction_radius": 1, "backend": "cuda"}))
+    codes = [run("run", cuda, "--steps", "1", "--out", os.path.join(work, "c"), *SMALL_2D)[0],
+             run("bench", cuda, "--particles", "300", "--steps", "1")[0]]
+    check(codes in ([2, 2], [0, 0]), f"cuda backend: run and bench exit {codes}")
     # a video into a folder that cannot be written (the shim refuses opens there: as root, a
     # chmod 555 folder is still writable)
     if SHIM and shutil.which("ffmpeg"):
