@@ -56,6 +56,7 @@ static void* watcher(void* unused)
 	(void)unused;
 	int sig = 0;
 	while (sigwait(&watch.set, &sig) != 0) {}
+	if (atomic_load(&watch.stopped)) return NULL; /* cli_interrupt_stop's wake-up, or too late to matter */
 	atomic_store(&watch.signal, sig);
 	/* half a second for the frame loop to notice and stop by itself */
 	for (int i = 0; i < 50; ++i) {
@@ -105,8 +106,10 @@ void cli_interrupt_watch_ffmpeg(int pid) { atomic_store(&watch.ffmpeg, pid); }
 void cli_interrupt_stop(void)
 {
 	if (!watch.started) return;
+	/* woken with a signal of its own set (not pthread_cancel: a cancelled thread trips
+	 * AddressSanitizer's thread teardown); it sees `stopped` and returns */
 	atomic_store(&watch.stopped, true);
-	pthread_cancel(watch.thread); /* sigwait is a cancellation point */
+	pthread_kill(watch.thread, SIGTERM);
 	pthread_join(watch.thread, NULL);
 	watch.started = false;
 	pthread_sigmask(SIG_UNBLOCK, &watch.set, NULL);
