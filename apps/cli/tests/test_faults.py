@@ -225,8 +225,13 @@ def sweep(work, kind, name, options):
     reference, straight = files_of(f), state_hash(out)
     with open(count_file) as c:
         calls = max(int(line.split()[1]) for line in c)
-    # the short sweep: the first call, one in the middle, the last; --long: every call
-    ks = range(1, calls + 1) if LONG else sorted({1, (calls + 1) // 2, calls})
+    # the short sweep: the first call, one in the middle, the last; --long: every call, or 200
+    # spread over them where there are more (a 3D surface frame is tens of thousands of fprintf)
+    if LONG:
+        ks = sorted({1 + (calls - 1) * i // 199 for i in range(200)}) if calls > 200 else range(1, calls + 1)
+    else:
+        ks = sorted({1, (calls + 1) // 2, calls})
+    print(f"  {kind}: {calls} write calls, failing at {len(ks)} of them")
     for k in ks:
         shutil.rmtree(f)
         os.makedirs(f)
