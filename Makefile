@@ -56,7 +56,7 @@ test-fuzz: build
 	cmake --build build-fuzz -j$(JOBS) --target fuzz_scene fuzz_snapshot
 	fuzz/make-seeds.sh build/apps/cli/puddle build-fuzz/seeds/snapshot
 	mkdir -p build-fuzz/corpus/scene build-fuzz/corpus/snapshot build-fuzz/findings
-	build-fuzz/fuzz/fuzz_scene -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=build-fuzz/findings/ build-fuzz/corpus/scene scenes
+	build-fuzz/fuzz/fuzz_scene -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=build-fuzz/findings/ build-fuzz/corpus/scene scenes fuzz/seeds/scene
 	build-fuzz/fuzz/fuzz_snapshot -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=build-fuzz/findings/ build-fuzz/corpus/snapshot build-fuzz/seeds/snapshot
 
 # The physics validation suite (validate/, docs/validation.md): every case for every solver,

@@ -118,6 +118,23 @@ bool cli_make_dirs(const char* path)
 	return true;
 }
 
+void cli_run_name(const char* scene_path, char* out, size_t size)
+{
+	const char* base = strrchr(scene_path, '/');
+	base = base ? base + 1 : scene_path;
+	size_t n = strlen(base);
+	if (n > 5 && strcmp(base + n - 5, ".json") == 0) n -= 5;
+	size_t k = 0;
+	for (size_t i = 0; i < n && k + 1 < size; ++i) {
+		unsigned char c = (unsigned char)base[i];
+		bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+		             (c == '.' && k > 0); /* a leading dot would make "." or ".." or a hidden file */
+		out[k++] = plain ? (char)c : '_';
+	}
+	out[k] = 0;
+	if (k == 0) snprintf(out, size, "scene");
+}
+
 pdl_scene* cli_load_scene(const char* path)
 {
 	pdl_scene_error err;

@@ -38,6 +38,10 @@ const char* cli_option_value(const char* cmd, int argc, char** argv, int* i);
 void cli_unknown_option(const char* cmd, const char* option, const char* const* known, int count);
 /* Creates a directory and its parents; false with errno set on failure. */
 bool cli_make_dirs(const char* path);
+/* The name of a run's files: the scene file's name without ".json", each byte other than
+ * [A-Za-z0-9._-] (and a leading '.') turned into '_'. A scene's "name" is a label and never
+ * chooses a path: "../../x" or "/etc" in a file must not write outside the output folder. */
+void cli_run_name(const char* scene_path, char* out, size_t size);
 /* Loads a scene, printing its error; NULL on failure. */
 pdl_scene* cli_load_scene(const char* path);
 /* Wall clock in seconds (monotonic). */
@@ -79,6 +83,21 @@ typedef struct cli_progress {
 void cli_progress_begin(cli_progress* p, const char* label, long long start, long long total, bool enabled);
 void cli_progress_update(cli_progress* p, long long done, double sim_time);
 void cli_progress_end(cli_progress* p);
+
+/* ---- interrupt.c: SIGINT and SIGTERM within a second, wherever the run is ---- */
+
+/* Blocks both signals in this and every later thread and starts the thread that takes them.
+ * Called before any other thread exists. */
+bool cli_interrupt_start(void);
+/* The signal taken (0 if none); the caller then stops between frames on its own. */
+int cli_interrupted(void);
+/* Folders (slots 0-3) whose NAME.tmp.PID files, and their sub-folders', are removed when the run
+ * does not stop by itself within half a second (stuck in a long build, step or write). */
+void cli_interrupt_watch_dir(int slot, const char* dir);
+/* The running ffmpeg (0: none), killed in that case. */
+void cli_interrupt_watch_ffmpeg(int pid);
+/* Ends the watching thread and unblocks the signals. */
+void cli_interrupt_stop(void);
 
 /* ---- video.c: frames piped to ffmpeg ---- */
 

@@ -102,11 +102,13 @@ static void remove_bodies(pdl_world* w)
 }
 
 /* backend, substeps: -1 keeps the scene's */
-static bool bench_one(const pdl_scene* base, double particles, int threads, int backend, int substeps,
-                      long long steps, long long warmup, bool without_bodies, bench_row* row)
+/* EXIT_OK, EXIT_USAGE when the world is refused (a backend this machine lacks: bad input, as
+ * puddle run says it), EXIT_FAILED otherwise. */
+static int bench_one(const pdl_scene* base, double particles, int threads, int backend, int substeps,
+                     long long steps, long long warmup, bool without_bodies, bench_row* row)
 {
 	pdl_scene* s = pdl_scene_clone(base);
-	if (!s) return false;
+	if (!s) return EXIT_FAILED;
 	if (particles > 0) pdl_scene_scale_to_particles(s, particles);
 	s->world.threads = threads;
 	if (backend >= 0) s->world.backend = (pdl_backend)backend;
@@ -117,7 +119,7 @@ static bool bench_one(const pdl_scene* base, double particles, int threads, int 
 	if (!w) {
 		fprintf(stderr, "%s\n", err.message);
 		pdl_scene_destroy(s);
-		return false;
+		return EXIT_USAGE;
 	}
 	if (without_bodies) remove_bodies(w);
 	double* ms = malloc((size_t)steps * sizeof *ms);
@@ -168,7 +170,7 @@ static bool bench_one(const pdl_scene* base, double particles, int threads, int 
 	free(ms);
 	pdl_world_destroy(w);
 	pdl_scene_destroy(s);
-	return ok;
+	return ok ? EXIT_OK : EXIT_FAILED;
 }
 
 /* "cpu,cuda" into pdl_backend values; false with a message naming the bad one. */
@@ -286,11 +288,9 @@ int cmd_bench(int argc, char** argv)
 			for (int b = 0; exit_code == EXIT_OK && b < backend_count; ++b)
 			for (int t = 0; exit_code == EXIT_OK && t < thread_count; ++t) {
 				bench_row row;
-				if (!bench_one(loaded[i], (double)particles[p], (int)threads[t], backends[b], (int)substeps, steps,
-				               warmup, without_bodies, &row)) {
-					exit_code = EXIT_FAILED;
-					break;
-				}
+				exit_code = bench_one(loaded[i], (double)particles[p], (int)threads[t], backends[b], (int)substeps, steps,
+				                      warmup, without_bodies, &row);
+				if (exit_code != EXIT_OK) break;
 				double sps = row.median_ms > 0 ? 1000.0 / row.median_ms : 0;
 				char line[512];
 				int len = snprintf(line, sizeof line, "%s%s,%d,%d,%lld,%.4f,%.2f,%.0f,%.2f,%.0f,%d,%s,%.0f", loaded[i]->name,

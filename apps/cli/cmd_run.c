@@ -27,17 +27,18 @@ static const char usage[] =
 	"  --steps N            run until frame N\n"
 	"\n"
 	"Output:\n"
-	"  --out DIR            folder for everything below (default: out/SCENE_NAME)\n"
+	"  --out DIR            folder for everything below (default: out/NAME, NAME the scene\n"
+	"                       file's name without .json)\n"
 	"  --png FILE           the last frame's picture (default: DIR/final.png)\n"
 	"  --png-every K        also a picture every K frames: DIR/frames/frame_NNNNNN.png\n"
 	"  --video FILE.mp4     H.264 video at output.fps (needs ffmpeg)\n"
-	"  --vtk                ParaView: DIR/vtk/frame_NNNNNN.vtp and DIR/SCENE_NAME.pvd; with rigid\n"
+	"  --vtk                ParaView: DIR/vtk/frame_NNNNNN.vtp and DIR/NAME.pvd; with rigid\n"
 	"                       bodies also their surfaces, DIR/vtk/bodies_NNNNNN.vtp\n"
 	"  --ply                Blender: DIR/ply/frame_NNNNNN.ply\n"
 	"  --csv                DIR/csv/frame_NNNNNN.csv; with rigid bodies also\n"
 	"                       DIR/csv/bodies_NNNNNN.csv (pose, velocities, the fluid's force)\n"
 	"  --surface            the fluid's outline (marching squares): DIR/surface/frame_NNNNNN.svg\n"
-	"                       and .vtp, and DIR/SCENE_NAME_surface.pvd; 3D scenes: its closed surface\n"
+	"                       and .vtp, and DIR/NAME_surface.pvd; 3D scenes: its closed surface\n"
 	"                       (marching tetrahedra) as binary PLY: DIR/surface/frame_NNNNNN.ply\n"
 	"  --surface-obj        3D: the surface also as OBJ (text, about 3 times the PLY's size)\n"
 	"  --vdb                3D: OpenVDB volumes, DIR/vdb/frame_NNNNNN.vdb: the fluid's mass\n"
@@ -66,9 +67,6 @@ static const char usage[] =
 	"Example:\n"
 	"  puddle run scenes/blobs.json --seconds 8 --video out/blobs.mp4\n";
 
-static volatile sig_atomic_t interrupted = 0;
-static void on_signal(int sig) { interrupted = sig; }
-
 typedef struct run_options {
 	const char* scene_path;
 	const char* out_dir;
@@ -81,16 +79,22 @@ typedef struct run_options {
 	int threads, width, height, color_mode;
 } run_options;
 
+/* The folder of a file named by an option: "." for a bare name, "/" for one at the root. */
+static void parent_of(const char* path, char* dir, size_t size)
+{
+	snprintf(dir, size, "%s", path);
+	char* slash = strrchr(dir, '/');
+	if (!slash) snprintf(dir, size, ".");
+	else if (slash == dir) slash[1] = 0;
+	else *slash = 0;
+}
+
 /* A file named by an option must be creatable where it is: its folder must exist. Checked
  * before the run, so a typo does not cost the whole run at the end. */
 static bool parent_exists(const char* option, const char* path)
 {
 	char dir[1024];
-	snprintf(dir, sizeof dir, "%s", path);
-	char* slash = strrchr(dir, '/');
-	if (!slash) return true;
-	if (slash == dir) slash[1] = 0;
-	else *slash = 0;
+	parent_of(path, dir, sizeof dir);
 	struct stat st;
 	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) return true;
 	fprintf(stderr, "puddle run: %s: folder '%s' does not exist\n", option, dir);
@@ -212,7 +216,7 @@ typedef struct run_state {
 	/* the world has had rigid bodies in this run (or the earlier run it resumes wrote bodies'
 	 * files): their files are written at every export frame from then on */
 	bool bodies;
-	char dir[1024], pvd_path[1100], surface_pvd_path[1100];
+	char dir[1024], pvd_path[1200], surface_pvd_path[1200];
 	long long video_every, export_every, video_frames, pngs, exports, snapshots;
 	pdl_surface_def surface_def;
 	long long surface_frames;
@@ -362,8 +366,11 @@ static bool frame_outputs(run_state* r, long long done)
 			snprintf(r->err, sizeof r->err, "frame %lld: out of memory drawing the picture", done);
 			return false;
 		}
-		if (!cli_video_frame(r->video, rgb)) {
-			snprintf(r->err, sizeof r->err, "ffmpeg stopped taking frames (writing %s)", o->video_path);
+		if (!cli_video_frame(r->video, rgb)) { /* ffmpeg stopped: its exit and log say why */
+			cli_video* v = r->video;
+			r->video = NULL;
+			if (cli_video_close(v, r->err, sizeof r->err))
+				snprintf(r->err, sizeof r->err, "ffmpeg stopped taking frames (writing %s)", o->video_path);
 			return false;
 		}
 		r->video_frames++;
@@ -489,11 +496,31 @@ static void print_summary(const run_state* r, long long start, long long total, 
 	}
 }
 
+/* The folder of a file named by an option, for the interrupt watcher. */
+static void watch_parent(int slot, const char* path)
+{
+	char dir[1100];
+	parent_of(path, dir, sizeof dir);
+	cli_interrupt_watch_dir(slot, dir);
+}
+
+static int run(const run_options* opts);
+
 int cmd_run(int argc, char** argv)
 {
 	run_options o;
 	int rc = parse_options(argc, argv, &o);
 	if (rc) return rc < 0 ? EXIT_OK : rc;
+	/* from here on, SIGINT and SIGTERM are answered within a second (interrupt.c) */
+	bool watching = cli_interrupt_start();
+	rc = run(&o);
+	if (watching) cli_interrupt_stop();
+	return rc;
+}
+
+static int run(const run_options* opts)
+{
+	run_options o = *opts;
 	run_state r;
 	memset(&r, 0, sizeof r);
 	r.o = &o;
@@ -506,10 +533,12 @@ int cmd_run(int argc, char** argv)
 	if (o.color_mode >= 0) s->output.color_mode = (pdl_color_mode)o.color_mode;
 	long long total = o.steps ? o.steps : pdl_scene_frames_for(s, o.seconds > 0 ? o.seconds : s->output.seconds);
 	r.total = total;
+	char name[128];
+	cli_run_name(o.scene_path, name, sizeof name);
 	if (o.out_dir) snprintf(r.dir, sizeof r.dir, "%s", o.out_dir);
-	else snprintf(r.dir, sizeof r.dir, "out/%s", s->name);
-	snprintf(r.pvd_path, sizeof r.pvd_path, "%s/%s.pvd", r.dir, s->name);
-	snprintf(r.surface_pvd_path, sizeof r.surface_pvd_path, "%s/%s_surface.pvd", r.dir, s->name);
+	else snprintf(r.dir, sizeof r.dir, "out/%s", name);
+	snprintf(r.pvd_path, sizeof r.pvd_path, "%s/%s.pvd", r.dir, name);
+	snprintf(r.surface_pvd_path, sizeof r.surface_pvd_path, "%s/%s_surface.pvd", r.dir, name);
 	r.pvd = (cli_pvd_list){.sub = "vtk", .prefix = "frame"};
 	r.body_pvd = (cli_pvd_list){.sub = "vtk", .prefix = "bodies"};
 	r.surface_pvd = (cli_pvd_list){.sub = "surface", .prefix = "frame"};
@@ -517,6 +546,9 @@ int cmd_run(int argc, char** argv)
 	char png_path[1100];
 	if (o.png_path) snprintf(png_path, sizeof png_path, "%s", o.png_path);
 	else snprintf(png_path, sizeof png_path, "%s/final.png", r.dir);
+	cli_interrupt_watch_dir(0, r.dir);
+	watch_parent(1, png_path);
+	if (o.video_path) watch_parent(2, o.video_path);
 	double fps = s->output.fps;
 	r.video_every = llround(1.0 / (fps * s->world.dt));
 	if (r.video_every < 1) r.video_every = 1;
@@ -612,15 +644,13 @@ int cmd_run(int argc, char** argv)
 	}
 
 	signal(SIGPIPE, SIG_IGN); /* a dead ffmpeg is a write error, not a silent death */
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
 	cli_progress progress;
 	cli_progress_begin(&progress, s->name, start, total, !o.quiet);
 	double t0 = cli_now(), step_wall = 0;
 	/* the starting state is a frame too (frame 0); a resumed run wrote it before */
 	bool ok = start > 0 || frame_outputs(&r, 0);
 	if (!ok) fprintf(stderr, "puddle run: %s\n", r.err);
-	for (long long f = start; ok && f < total && !interrupted; ++f) {
+	for (long long f = start; ok && f < total && !cli_interrupted(); ++f) {
 		if (pdl_scene_apply_frame(s, r.world, f, &serr) < 0) {
 			fprintf(stderr, "\n%s\n", serr.message);
 			ok = false;
@@ -637,7 +667,7 @@ int cmd_run(int argc, char** argv)
 		cli_progress_update(&progress, f + 1, pdl_world_time(r.world));
 	}
 	cli_progress_end(&progress);
-	if (interrupted) {
+	if (cli_interrupted()) {
 		fprintf(stderr, "puddle run: interrupted; %sfinished files are kept\n",
 		        o.video_path ? "the unfinished video was removed, " : "");
 		exit_code = EXIT_INTERRUPTED;

@@ -29,7 +29,7 @@ static const char usage_mpi[] =
 	"                                     [--mpi-stats FILE]\n"
 	"One world split over N processes (docs/mpi.md); the same bits as one process.\n"
 	"  --vtk    DIR/vtk/frame_NNNNNN.pvtp with one piece per process (frame_NNNNNN_R.vtp) and\n"
-	"           DIR/SCENE_NAME.pvd\n"
+	"           DIR/NAME.pvd\n"
 	"  --ply, --csv, --snapshot-every, --resume: the same files as one process writes and reads\n"
 	"  --mpi-stats FILE  a CSV row per frame and process: particles owned and imported, bytes and\n"
 	"           messages exchanged, seconds in each part of the step (pdl_mpi_world_stats);\n"
@@ -101,7 +101,7 @@ typedef struct mpi_run {
 	long long export_every, snapshot_every, exports, snapshots;
 	bool bodies; /* the world has rigid bodies: their files too, from process 0 (every process holds them all) */
 	cli_pvd_list pvd, body_pvd;
-	char dir[1024], pvd_path[1100], err[1400];
+	char dir[1024], pvd_path[1200], err[1400];
 } mpi_run;
 
 /* Process 0's part of a frame's files: the bodies' (every process holds every body, with the
@@ -281,9 +281,11 @@ int cmd_run_mpi(int argc, char** argv)
 	mpi_run r = {.split = split, .world = world, .scene = scene, .vtk = vtk, .ply = ply, .csv = csv, .snapshot_every = snapshot_every};
 	long long video_every = llround(1.0 / (scene->output.fps * dt));
 	r.export_every = export_every ? export_every : video_every > 0 ? video_every : 1;
+	char name[128];
+	cli_run_name(path, name, sizeof name);
 	if (out_dir) snprintf(r.dir, sizeof r.dir, "%s", out_dir);
-	else snprintf(r.dir, sizeof r.dir, "out/%s", scene->name);
-	snprintf(r.pvd_path, sizeof r.pvd_path, "%s/%s.pvd", r.dir, scene->name);
+	else snprintf(r.dir, sizeof r.dir, "out/%s", name);
+	snprintf(r.pvd_path, sizeof r.pvd_path, "%s/%s.pvd", r.dir, name);
 	r.pvd = (cli_pvd_list){.sub = "vtk", .prefix = "frame", .ext = ".pvtp"};
 	r.body_pvd = (cli_pvd_list){.sub = "vtk", .prefix = "bodies", .ext = ".vtp"};
 	r.bodies = pdl_world_body_count(world) > 0;

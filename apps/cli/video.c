@@ -71,9 +71,20 @@ cli_video* cli_video_open(const char* path, int width, int height, double fps, c
 	char* args[] = {ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "rawvideo", "-pix_fmt",
 	                "rgb24", "-s", size, "-framerate", rate, "-i", "pipe:0", "-c:v", "libx264", "-preset", "veryfast",
 	                "-crf", "20", "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-f", "mp4", v->temp, NULL};
+	/* ffmpeg's own messages go to a log beside the video, quoted if it fails. Opened here, not
+	 * by posix_spawn: a folder that cannot be written is then said as such, not as "cannot start
+	 * ffmpeg: Read-only file system". */
+	int log = open(v->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (log < 0) {
+		snprintf(err, err_size, "%s: cannot write the video there: %s", path, strerror(errno));
+		free(v);
+		return NULL;
+	}
 	int fds[2];
 	if (pipe(fds) != 0) {
 		snprintf(err, err_size, "cannot start ffmpeg: %s", strerror(errno));
+		close(log);
+		remove(v->log);
 		free(v);
 		return NULL;
 	}
@@ -82,14 +93,25 @@ cli_video* cli_video_open(const char* path, int width, int height, double fps, c
 	posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO);
 	posix_spawn_file_actions_addclose(&actions, fds[1]);
 	posix_spawn_file_actions_addclose(&actions, fds[0]);
-	/* ffmpeg's own messages go to a log beside the video, quoted if it fails */
-	posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, v->log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_adddup2(&actions, log, STDERR_FILENO);
 	posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-	int rc = posix_spawn(&v->pid, ffmpeg, &actions, NULL, args, environ);
+	/* ffmpeg must not inherit the run's blocked SIGINT and SIGTERM (interrupt.c): it would then
+	 * outlive a Ctrl-C and ignore the SIGTERM that stops it */
+	posix_spawnattr_t attr;
+	posix_spawnattr_init(&attr);
+	sigset_t none;
+	sigemptyset(&none);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+	int rc = posix_spawn(&v->pid, ffmpeg, &actions, &attr, args, environ);
+	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&actions);
+	if (rc == 0) cli_interrupt_watch_ffmpeg((int)v->pid);
 	close(fds[0]);
+	close(log);
 	if (rc != 0) {
 		close(fds[1]);
+		remove(v->log);
 		snprintf(err, err_size, "cannot start %s: %s", ffmpeg, strerror(rc));
 		free(v);
 		return NULL;
@@ -118,6 +140,7 @@ static int finish(cli_video* v)
 	v->pipe = NULL;
 	int status = 0;
 	while (waitpid(v->pid, &status, 0) < 0 && errno == EINTR) {}
+	cli_interrupt_watch_ffmpeg(0);
 	return status;
 }
 
@@ -134,20 +157,63 @@ static void log_tail(const char* log, char* out, size_t size)
 	fclose(f);
 	buf[n] = 0;
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r')) buf[--n] = 0;
-	snprintf(out, size, "%s", buf);
+	size_t k = 0; /* one message on one line: ffmpeg's lines joined by "; " */
+	for (size_t i = 0; i < n && k + 3 < size; ++i) {
+		if (buf[i] == '\r') continue;
+		if (buf[i] == '\n') out[k++] = ';', out[k++] = ' ';
+		else out[k++] = buf[i];
+	}
+	out[k] = 0;
+}
+
+/* Whether the MP4 at path is whole: its top-level boxes (32-bit size, or 64-bit when the size
+ * is 1) tile the file exactly and one is the index, "moov". ffmpeg 5.1 exits 0 after "Error
+ * writing trailer ... No space left on device", leaving a file without its index that no player
+ * opens; its exit status alone cannot be trusted. */
+static bool mp4_whole(const char* path, char* why, size_t why_size)
+{
+	FILE* f = fopen(path, "rb");
+	if (!f) return snprintf(why, why_size, "cannot read it back: %s", strerror(errno)), false;
+	bool moov = false, ok = true;
+	for (;;) {
+		unsigned char h[16];
+		size_t got = fread(h, 1, 8, f);
+		if (got == 0) break;
+		uint64_t size = (uint64_t)h[0] << 24 | (uint64_t)h[1] << 16 | (uint64_t)h[2] << 8 | h[3], head = 8;
+		if (got == 8 && size == 1 && fread(h + 8, 1, 8, f) == 8) {
+			size = 0, head = 16;
+			for (int i = 8; i < 16; ++i) size = size << 8 | h[i];
+		}
+		/* size 0 ("to the end of the file") is never written by ffmpeg's mp4 muxer at the top */
+		if (got < 8 || size < head || size > ((uint64_t)1 << 62) || fseeko(f, (off_t)(size - head), SEEK_CUR) != 0) {
+			ok = false;
+			break;
+		}
+		moov |= memcmp(h + 4, "moov", 4) == 0;
+	}
+	/* a seek past the end succeeds: compare where the boxes end with the file's size */
+	off_t end = ftello(f);
+	bool fits = ok && fseeko(f, 0, SEEK_END) == 0 && ftello(f) == end;
+	fclose(f);
+	if (!fits) return snprintf(why, why_size, "the file is cut short (its boxes do not fit it)"), false;
+	if (!moov) return snprintf(why, why_size, "the file has no index (moov box): ffmpeg did not write its trailer"), false;
+	return true;
 }
 
 bool cli_video_close(cli_video* v, char* err, size_t err_size)
 {
 	int status = finish(v);
 	bool ok = !v->failed && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	char tail[512], why[160] = "";
+	log_tail(v->log, tail, sizeof tail);
+	/* -loglevel error: anything in the log is an error, "Error writing trailer" among them */
+	if (ok && (tail[0] || !mp4_whole(v->temp, why, sizeof why))) ok = false;
 	if (ok && rename(v->temp, v->path) != 0) {
 		snprintf(err, err_size, "%s: %s", v->path, strerror(errno));
 		ok = false;
 	} else if (!ok) {
-		char tail[512];
-		log_tail(v->log, tail, sizeof tail);
-		snprintf(err, err_size, "ffmpeg failed writing %s%s%s", v->path, tail[0] ? ": " : "", tail);
+		snprintf(err, err_size, "ffmpeg failed writing %s%s%s%s%s", v->path, tail[0] ? ": " : "", tail, why[0] ? ": " : "",
+		         why);
 	}
 	remove(v->temp);
 	remove(v->log);
@@ -163,6 +229,7 @@ void cli_video_abort(cli_video* v)
 	kill(v->pid, SIGTERM);
 	int status;
 	while (waitpid(v->pid, &status, 0) < 0 && errno == EINTR) {}
+	cli_interrupt_watch_ffmpeg(0);
 	remove(v->temp);
 	remove(v->log);
 	free(v);

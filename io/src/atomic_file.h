@@ -9,6 +9,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct pdl_atomic_file {
 	FILE* f;
 	char path[1024];
@@ -21,5 +25,9 @@ bool pdl_atomic_open(pdl_atomic_file* a, const char* path, char* err, size_t err
 bool pdl_atomic_commit(pdl_atomic_file* a, char* err, size_t err_size);
 /* Gives up: closes and removes the temporary. */
 void pdl_atomic_abort(pdl_atomic_file* a);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

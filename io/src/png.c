@@ -3,14 +3,24 @@
 
 #include "atomic_file.h"
 
+#include <errno.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
+#include <string.h>
+
+/* libpng's own handler prints "libpng error: Write Error" before the caller can say which file
+ * and why; the caller's message is the one that names both */
+static void quiet_error(png_structp png, png_const_charp message)
+{
+	(void)message;
+	png_longjmp(png, 1);
+}
 
 /* libpng reports errors by longjmp; everything that must survive it is volatile or outside */
 static bool write_rows(FILE* f, const uint8_t* rgb, int width, int height)
 {
-	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, quiet_error, NULL);
 	if (!png) return false;
 	png_infop info = png_create_info_struct(png);
 	if (!info) {
@@ -42,8 +52,11 @@ bool pdl_png_write(const char* path, const uint8_t* rgb, int width, int height, 
 	pdl_atomic_file a;
 	if (!pdl_atomic_open(&a, path, err, err_size)) return false;
 	if (!write_rows(a.f, rgb, width, height)) {
+		/* a failed write (a full disk) is the usual reason: say it, not "encoding failed" */
+		int saved = errno;
+		if (ferror(a.f)) snprintf(err, err_size, "%s: write failed: %s", path, strerror(saved));
+		else snprintf(err, err_size, "%s: PNG encoding failed", path);
 		pdl_atomic_abort(&a);
-		snprintf(err, err_size, "%s: PNG encoding failed", path);
 		return false;
 	}
 	return pdl_atomic_commit(&a, err, err_size);

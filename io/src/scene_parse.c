@@ -70,6 +70,11 @@ static bool read_number(parser* p, const char* path, const cJSON* v, const scene
 	ok = ok && ((f->flags & FR_HI_OPEN) ? x < f->hi : x <= f->hi);
 	if (ok && (f->flags & FR_EVEN) && fmod(x, 2.0) != 0) ok = false;
 	if (!ok) return fail(p, path, "%s, got %g", rule, x), false;
+	/* Every number is stored as a float: one below float's range becomes 0 (or a denormal that
+	 * loses its digits), so a "> 0" rule met by the text would be broken by the value stored
+	 * (1e-300 -> 0), and `info` would print a scene that `validate` refuses. */
+	if ((f->flags & FR_LO_OPEN) && f->lo == 0 && f->type != FT_INT && !((float)x >= FLT_MIN))
+		return fail(p, path, "%s and at least %g (the smallest normal float), got %g", rule, FLT_MIN, x), false;
 	*out = x;
 	return true;
 }
@@ -552,6 +557,18 @@ static bool resolve(parser* p, unsigned world_bounds_given, const unsigned* fill
 			snprintf(path, sizeof path, "bodies[%d].step", i);
 			return fail(p, path, "is required when count > 1 (copies would overlap)"), false;
 		}
+		/* A 3D body much lighter than the fluid is flung by the fluid's forces: its velocity
+		 * and spin grow by force / mass each substep until their squares overflow float and every
+		 * particle turns NaN (1e-25 did within 60 frames of boats-3d, 1e-19 did not). The bound
+		 * keeps a margin of 10^13 and still allows bodies a million times lighter than the
+		 * fluid; 2D bodies, with smaller moments, stay finite down to 1e-30. */
+		if (is_3d && s->bodies[i].def.density < PDL_SCENE_MIN_BODY_DENSITY_3D) {
+			snprintf(path, sizeof path, "bodies[%d].density", i);
+			return fail(p, path,
+			            "must be >= %g in a 3D scene (a lighter body is flung until its speed overflows float), got %g",
+			            PDL_SCENE_MIN_BODY_DENSITY_3D, s->bodies[i].def.density),
+			       false;
+		}
 		bodies += s->bodies[i].count;
 		if (bodies > PDL_MAX_BODIES) {
 			snprintf(path, sizeof path, "bodies[%d].count", i);
@@ -589,12 +606,30 @@ static bool resolve(parser* p, unsigned world_bounds_given, const unsigned* fill
 			       false;
 		}
 	}
-	s->fill_count = fill_count, s->emitter_count = emitter_count;
-	double all = pdl_scene_estimate_particles(s);
-	if (all > s->world.max_particles)
-		return fail(p, "emitters", "would make about %.3g particles in all, more than solver.max_particles = %d", all,
-		            s->world.max_particles),
-		       false;
+	s->fill_count = fill_count;
+	for (int i = 0; i < emitter_count; ++i) {
+		/* fills and emitters 0 .. i, so the message names the emitter that overflows; a single
+		 * row larger than the budget is the width's fault */
+		char path[64];
+		s->emitter_count = i + 1;
+		double total = pdl_scene_estimate_particles(s);
+		double row = pdl_scene_emitter_row_particles(s, i);
+		if (row > s->world.max_particles) {
+			snprintf(path, sizeof path, "emitters[%d].width", i);
+			s->emitter_count = emitter_count;
+			return fail(p, path, "makes rows of about %.3g particles, more than solver.max_particles = %d, got %g", row,
+			            s->world.max_particles, s->emitters[i].width),
+			       false;
+		}
+		if (total > s->world.max_particles) {
+			snprintf(path, sizeof path, "emitters[%d]", i);
+			s->emitter_count = emitter_count;
+			return fail(p, path, "would make about %.3g particles in all, more than solver.max_particles = %d", total,
+			            s->world.max_particles),
+			       false;
+		}
+	}
+	s->emitter_count = emitter_count;
 	return true;
 }
 
@@ -938,6 +973,12 @@ static bool parse_root(parser* p, const cJSON* root)
 		const char* t = cJSON_GetStringValue(v);
 		if (!t) return fail(p, "name", "must be a string, got %s", type_name(v)), false;
 		if (strlen(t) >= sizeof s->name) return fail(p, "name", "must be at most %d characters", (int)sizeof s->name - 1), false;
+		/* the name is printed (progress, summary, info) and stored in snapshots: a control
+		 * character would rewrite the terminal or break a line-based log */
+		for (const unsigned char* c = (const unsigned char*)t; *c; ++c)
+			if (*c < 0x20 || *c == 0x7f)
+				return fail(p, "name", "must not contain control characters, got byte 0x%02x at %d", *c, (int)(c - (const unsigned char*)t)),
+				       false;
 		snprintf(s->name, sizeof s->name, "%s", t);
 	}
 	if ((v = cJSON_GetObjectItemCaseSensitive(root, "description"))) {

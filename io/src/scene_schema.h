@@ -115,4 +115,11 @@ void pdl_schema_color_text(uint32_t color, char out[8]);
  * parser and pdl_scene_build_world() can each name the path their way. */
 bool pdl_schema_add_bodies(const pdl_scene* s, pdl_world* w, int* entry, int* copy, pdl_error* e);
 
+/* Particles in the first (widest) row of emitters[i], in double: the parser refuses a width
+ * whose one row is more than max_particles (scene_world.c). */
+double pdl_scene_emitter_row_particles(const pdl_scene* s, int i);
+
+/* The lightest a 3D body may be, relative to the fluid (scene_parse.c says why). */
+#define PDL_SCENE_MIN_BODY_DENSITY_3D 1e-6
+
 #endif

@@ -99,6 +99,13 @@ pdl_world* pdl_scene_build_world(const pdl_scene* s, pdl_scene_error* err)
 	char path[64];
 	if (!s) return NULL;
 	pdl_world* w = pdl_world_create(&s->world, &e);
+	if (!w && e.id == PDL_ERR_WORLD_BACKEND && strstr(e.message, "driver version is insufficient")) {
+		/* what the CUDA runtime says when there is no NVIDIA driver at all, which reads as if
+		 * an update would help */
+		snprintf(e.message, sizeof e.message,
+		         "\"cuda\" needs an NVIDIA GPU and its driver, and this machine has none that CUDA can use "
+		         "(the CUDA runtime says: driver version is insufficient); use \"cpu\"");
+	}
 	if (!w) return world_error(err, s, e.id == PDL_ERR_WORLD_BACKEND ? "solver.backend" : "world", &e), NULL;
 	for (int i = 0; i < s->material_count; ++i)
 		if (pdl_world_add_material(w, &s->materials[i].def, &e) < 0) {
@@ -155,12 +162,13 @@ static double emitter_speed(const pdl_scene* s, const pdl_scene_emitter* e)
 }
 
 /* Rows are launched at t_k = start + k * row_gap / speed while t_k < stop; this counts the rows
- * launched before time t. */
-static long long rows_before(const pdl_scene_emitter* e, double row_time, double t)
+ * launched before time t. In double, as every count here: a scene file may ask for 1e30 rows,
+ * which must be counted (and refused against max_particles), not wrapped round an integer. */
+static double rows_before(const pdl_scene_emitter* e, double row_time, double t)
 {
 	if (t <= e->start) return 0;
 	double end = t < e->stop ? t : e->stop;
-	return (long long)ceil((end - e->start) / row_time - 1e-9);
+	return ceil((end - e->start) / row_time - 1e-9);
 }
 
 /* Rows are the rows of the rest lattice: hexagonal rows (2D) or FCC square layers (3D). */
@@ -171,17 +179,17 @@ static double row_time(const pdl_scene* s, const pdl_scene_emitter* e)
 
 /* Particles along one side of row k: as many as fit across the width at the spacing, one less
  * in odd rows. */
-static int row_side(const pdl_scene_emitter* e, double spacing, long long k)
+static double row_side(const pdl_scene_emitter* e, double spacing, long long k)
 {
-	int n = (int)floor(e->width / spacing + 1e-6) + 1;
+	double n = floor(e->width / spacing + 1e-6) + 1;
 	if ((k & 1) && n > 1) n--;
 	return n;
 }
 
 /* Particles in row k: a line across the velocity (2D), a square (3D). */
-static int row_particles(const pdl_scene* s, const pdl_scene_emitter* e, double spacing, long long k)
+static double row_particles(const pdl_scene* s, const pdl_scene_emitter* e, double spacing, long long k)
 {
-	int n = row_side(e, spacing, k);
+	double n = row_side(e, spacing, k);
 	return scene_3d(s) ? n * n : n;
 }
 
@@ -200,9 +208,24 @@ static void across(const double d[3], double u[3], double v[3])
 static int emit_rows(const pdl_scene* s, const pdl_scene_emitter* e, pdl_world* w, long long frame, pdl_error* perr)
 {
 	double dt = s->world.dt, rt = row_time(s, e), t0 = (double)frame * dt, t1 = (double)(frame + 1) * dt;
-	long long first = rows_before(e, rt, t0), last = rows_before(e, rt, t1);
+	double rows_first = rows_before(e, rt, t0), rows_last = rows_before(e, rt, t1);
 	double speed = emitter_speed(s, e), sp = emitter_spacing(s, e);
 	bool is_3d = scene_3d(s);
+	/* the frame's particles counted before any is added: a frame that cannot fit is refused at
+	 * once instead of adding particles one by one until the world is full (a scene built
+	 * without pdl_scene_load's count, or rescaled since) */
+	double want = (rows_last - rows_first) * row_particles(s, e, sp, 0);
+	if (rows_last > 9007199254740992.0) want = HUGE_VAL; /* 2^53: rows no longer told apart */
+	int room = pdl_world_get_def(w).max_particles - pdl_world_particle_count(w);
+	if (want > room) {
+		perr->id = PDL_ERR_TOO_MANY_PARTICLES;
+		perr->value = want;
+		snprintf(perr->message, sizeof perr->message,
+		         "frame %lld would add about %.3g particles, more than the %d solver.max_particles has room for", frame,
+		         want, room);
+		return -1;
+	}
+	long long first = (long long)rows_first, last = (long long)rows_last;
 	double d[3] = {e->velocity.x / speed, e->velocity.y / speed, is_3d ? e->velocity.z / speed : 0};
 	double u[3] = {-d[1], d[0], 0}, v[3] = {0, 0, 0};
 	if (is_3d) across(d, u, v);
@@ -213,7 +236,7 @@ static int emit_rows(const pdl_scene* s, const pdl_scene_emitter* e, pdl_world* 
 		double tk = e->start + (double)k * rt, back = speed * (t0 - tk);
 		double c[3] = {e->position.x + d[0] * back, e->position.y + d[1] * back, (is_3d ? e->position.z : 0) + d[2] * back};
 		/* odd rows have one particle less per side and sit in the gaps of even rows */
-		int n = row_side(e, sp, k), nv = is_3d ? n : 1;
+		int n = (int)row_side(e, sp, k), nv = is_3d ? n : 1; /* within room, so within int */
 		for (int jv = 0; jv < nv; ++jv)
 			for (int j = 0; j < n; ++j) {
 				double a = ((double)j - 0.5 * (double)(n - 1)) * sp, b = ((double)jv - 0.5 * (double)(nv - 1)) * sp;
@@ -301,7 +324,9 @@ int pdl_scene_apply_frame(const pdl_scene* s, pdl_world* w, long long frame, pdl
 
 long long pdl_scene_frames_for(const pdl_scene* s, double seconds)
 {
-	double n = s ? llround(seconds / s->world.dt) : 1;
+	/* round() and a bound, not llround(): seconds / dt can be past any integer (a dt of 1e-38) */
+	double n = s ? round(seconds / s->world.dt) : 1;
+	if (!(n < 4503599627370496.0)) n = 4503599627370496.0; /* 2^52, NaN too */
 	return n < 1 ? 1 : (long long)n;
 }
 
@@ -396,6 +421,12 @@ double pdl_scene_estimate_particles(const pdl_scene* s)
 		total += ceil(rows / 2) * row_particles(s, e, sp, 0) + floor(rows / 2) * row_particles(s, e, sp, 1);
 	}
 	return total;
+}
+
+double pdl_scene_emitter_row_particles(const pdl_scene* s, int i)
+{
+	const pdl_scene_emitter* e = &s->emitters[i];
+	return row_particles(s, e, emitter_spacing(s, e), 0);
 }
 
 static pdl_vec2 scaled(pdl_vec2 v, float k) { return (pdl_vec2){v.x * k, v.y * k}; }

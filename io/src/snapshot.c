@@ -1,13 +1,17 @@
 /* Binary snapshots (see snapshot.h): a checksummed little-endian byte stream. */
+#define _POSIX_C_SOURCE 200809L
 #include "puddle/snapshot.h"
 
 #include "atomic_file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char magic[8] = {'P', 'D', 'L', 'S', 'N', 'A', 'P', 0};
 enum {
@@ -419,6 +423,7 @@ static bool check_header(const char* path, const uint8_t* head, size_t got, uint
 	*version = get_u32(&hc);
 	uint32_t header_size = get_u32(&hc);
 	*payload_size = get_u64(&hc), *checksum = get_u64(&hc);
+	uint64_t reserved = get_u64(&hc);
 	if (*version < OLDEST_VERSION || *version > PDL_SNAPSHOT_VERSION) {
 		snprintf(err, err_size, "%s: snapshot version %u is not supported (this build reads versions %d to %d)", path,
 		         (unsigned)*version, OLDEST_VERSION, PDL_SNAPSHOT_VERSION);
@@ -426,6 +431,9 @@ static bool check_header(const char* path, const uint8_t* head, size_t got, uint
 	}
 	if (header_size != HEADER_SIZE || *payload_size > ((uint64_t)1 << 40))
 		return fail(err, err_size, path, "corrupted snapshot: impossible header sizes");
+	/* written as 0 by every version: anything else is damage the checksum (of the payload
+	 * only) would not see */
+	if (reserved != 0) return fail(err, err_size, path, "corrupted snapshot: reserved header bytes 32 to 39 are not 0");
 	return true;
 }
 
@@ -448,9 +456,24 @@ static bool decode(const char* path, uint32_t version, uint64_t checksum, const 
 static bool load(const char* path, decoded* d, char* err, size_t err_size)
 {
 	memset(d, 0, sizeof *d);
-	FILE* f = fopen(path, "rb");
+	/* O_NONBLOCK: a FIFO given as the snapshot must be refused, not waited on forever */
+	int fd = open(path, O_RDONLY | O_NONBLOCK);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+		if (fd >= 0) close(fd);
+		return false;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return fail(err, err_size, path,
+		            S_ISDIR(st.st_mode) ? "is a folder; give one of the snapshot files in it (snap_NNNNNN.pdls)"
+		                                : "is not a regular file (a pipe, device or socket); give a snapshot file");
+	}
+	FILE* f = fdopen(fd, "rb");
 	if (!f) {
 		snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+		close(fd);
 		return false;
 	}
 	uint8_t head[HEADER_SIZE];
@@ -460,6 +483,13 @@ static bool load(const char* path, decoded* d, char* err, size_t err_size)
 	if (!check_header(path, head, got, &version, &payload_size, &checksum, err, err_size)) {
 		fclose(f);
 		return false;
+	}
+	/* the header's size against the file's before allocating it: a damaged size field must say
+	 * "truncated", not "out of memory" after asking for up to 1 TiB */
+	uint64_t present = (uint64_t)st.st_size - HEADER_SIZE;
+	if (present < payload_size) {
+		fclose(f);
+		return check_payload_size(path, present, payload_size, false, err, err_size);
 	}
 	uint8_t* payload = malloc(payload_size ? (size_t)payload_size : 1);
 	if (!payload) {

@@ -3,6 +3,9 @@
 // puddle_io is C and sees only vdb.h.
 #include "puddle/vdb.h"
 
+#include "atomic_file.h"
+
+#include <openvdb/io/Stream.h>
 #include <openvdb/openvdb.h>
 #include <openvdb/tools/ParticlesToLevelSet.h>
 
@@ -10,6 +13,7 @@
 #include <cstdio>
 #include <exception>
 #include <mutex>
+#include <sstream>
 #include <string>
 
 namespace {
@@ -100,7 +104,10 @@ extern "C" bool pdl_export_vdb(const char* path, const pdl_world* world, const p
 		say(err, err_size, std::string(path) + ": the VDB def needs voxel_size > 0 and radius > voxel_size");
 		return false;
 	}
-	const std::string tmp = std::string(path) + ".tmp";
+	// OpenVDB's file writer does not report a failed write (a full disk left empty .vdb files
+	// under their real names): the volume is serialised in memory, then written and renamed
+	// through atomic_file.h, whose every write is checked, like every other output.
+	std::string bytes;
 	try {
 		std::call_once(initialized, [] { openvdb::initialize(); });
 		pdl_particle_data p = pdl_world_particles(world);
@@ -117,21 +124,18 @@ extern "C" bool pdl_export_vdb(const char* path, const pdl_world* world, const p
 			raster.finalize(true);
 		}
 		grids.push_back(surface);
-		openvdb::io::File file(tmp);
+		std::ostringstream out(std::ios_base::binary);
 		openvdb::MetaMap meta;
 		meta.insertMeta("puddle_time", openvdb::FloatMetadata(pdl_world_time(world)));
 		meta.insertMeta("puddle_particles", openvdb::Int32Metadata(p.count));
-		file.write(grids, meta);
-		file.close();
+		openvdb::io::Stream(out).write(grids, meta);
+		bytes = out.str();
 	} catch (const std::exception& e) {
-		std::remove(tmp.c_str());
 		say(err, err_size, std::string(path) + ": " + e.what());
 		return false;
 	}
-	if (std::rename(tmp.c_str(), path) != 0) {
-		std::remove(tmp.c_str());
-		say(err, err_size, std::string(path) + ": cannot rename the written file into place");
-		return false;
-	}
-	return true;
+	pdl_atomic_file a;
+	if (!pdl_atomic_open(&a, path, err, err_size)) return false;
+	std::fwrite(bytes.data(), 1, bytes.size(), a.f);
+	return pdl_atomic_commit(&a, err, err_size);
 }

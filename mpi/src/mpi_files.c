@@ -66,29 +66,32 @@ static bool write_collective(pdl_mpi_world* s, const char* path, const region* r
 	if (rc != MPI_SUCCESS) mpi_failure(err, err_size, path, "cannot write", rc, errno);
 	/* the open is collective: it failed everywhere or nowhere */
 	if (!pdl_mpi_agree(s->comm, rc == MPI_SUCCESS, err, err_size)) return false;
+	/* Independent writes, not MPI_File_write_at_all: a collective write that fails on one
+	 * process (a full disk under the process that aggregates) returns there early while the
+	 * others wait inside it for messages that never come; with 3 processes that hung the run
+	 * forever. Each process writes its own regions, and all agree on the outcome before the
+	 * next collective call, so no process waits in a collective another will not enter. */
 	bool ok = true;
-	for (int k = 0; k < count; ++k) {
-		long long mine = (regions[k].size + CHUNK - 1) / CHUNK, chunks = 0;
-		MPI_Allreduce(&mine, &chunks, 1, MPI_LONG_LONG, MPI_MAX, s->comm);
-		for (long long c = 0; c < chunks; ++c) {
-			long long at = c * CHUNK, left = regions[k].size - at;
-			int n = left <= 0 ? 0 : left < CHUNK ? (int)left : CHUNK;
+	for (int k = 0; ok && k < count; ++k)
+		for (long long at = 0; ok && at < regions[k].size; at += CHUNK) {
+			long long left = regions[k].size - at;
+			int n = left < CHUNK ? (int)left : CHUNK;
 			MPI_Status status;
 			errno = 0;
-			rc = MPI_File_write_at_all(fh, (MPI_Offset)(regions[k].offset + at),
-			                           n ? (const char*)regions[k].bytes + at : NULL, n, MPI_BYTE, &status);
+			rc = MPI_File_write_at(fh, (MPI_Offset)(regions[k].offset + at), (const char*)regions[k].bytes + at, n,
+			                       MPI_BYTE, &status);
 			int written = 0;
 			if (rc == MPI_SUCCESS) MPI_Get_count(&status, MPI_BYTE, &written);
-			if (ok && rc != MPI_SUCCESS) mpi_failure(err, err_size, path, "write failed", rc, errno), ok = false;
-			else if (ok && written != n) {
+			if (rc != MPI_SUCCESS) mpi_failure(err, err_size, path, "write failed", rc, errno), ok = false;
+			else if (written != n) {
 				snprintf(err, err_size, "%s: write failed: %d of %d bytes written%s%s", path, written, n,
 				         errno ? ": " : "", errno ? strerror(errno) : "");
 				ok = false;
 			}
 		}
-	}
+	ok = pdl_mpi_agree(s->comm, ok, err, err_size);
 	errno = 0;
-	rc = MPI_File_sync(fh);
+	rc = ok ? MPI_File_sync(fh) : MPI_SUCCESS; /* collective: skipped by all or none */
 	if (ok && rc != MPI_SUCCESS) mpi_failure(err, err_size, path, "write failed (sync)", rc, errno), ok = false;
 	errno = 0;
 	rc = MPI_File_close(&fh);

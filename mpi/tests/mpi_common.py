@@ -30,6 +30,7 @@ def arguments():
     parser.add_argument("--puddle", required=True)
     parser.add_argument("--scenes", required=True)
     parser.add_argument("--mpirun", default="mpirun")
+    parser.add_argument("--shim", help="io_fault.so (apps/cli/tests/io_fault.c), for the fault-injection tests")
     return parser.parse_args()
 
 

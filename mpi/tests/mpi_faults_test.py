@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""A full disk under one MPI process, for every file the split run writes (issue 39 points 2, 3):
+io_fault.so (apps/cli/tests/io_fault.c, loaded with LD_PRELOAD through mpirun -x) fails the k-th
+write call of one process (IO_FAULT_RANK) with ENOSPC. For 2, 3 and 4 processes, the first and the
+last process failing, each write path (collective snapshots, CSV and PLY; VTK pieces and the .pvd
+of process 0): the job ends within the timeout (a collective that one process left early hung
+3 processes forever), exit status 1, the file and the reason said once, no temporary file and no
+file unlike the fault-free run's, and the last snapshot on disk resumes to the fault-free hash.
+
+    mpi_faults_test.py --puddle build/apps/cli/puddle --scenes scenes --mpirun mpirun --shim io_fault.so
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from mpi_common import arguments, check, mpirun, mpirun_command, state_hash, summary
+
+a = arguments()
+if not a.shim:
+    print("no --shim: skipped")
+    sys.exit(0)
+work = tempfile.mkdtemp(prefix="puddle_mpi_faults_")
+scene = os.path.join(a.scenes, "dam-break.json")
+base = ["--steps", "12", "--particles", "1500", "--threads", "1", "--hash"]
+# (name, options): each write path alone
+KINDS = [("snapshot", ["--snapshot-every", "4"]), ("csv", ["--csv", "--export-every", "6"]),
+         ("ply", ["--ply", "--export-every", "6"]), ("vtk", ["--vtk", "--export-every", "6"])]
+
+
+def files_of(root):
+    out = {}
+    for d, _, names in os.walk(root):
+        for n in names:
+            with open(os.path.join(d, n), "rb") as f:
+                out[os.path.relpath(os.path.join(d, n), root)] = f.read()
+    return out
+
+
+def faulty(n, options, out, fault):
+    """mpirun -np n puddle run ... with the shim's variables in `fault` passed to every process."""
+    env = dict(os.environ, IO_FAULT_PATH=out)
+    env.update(fault)
+    cmd = mpirun_command(a, n, [scene] + base + options + ["--out", out])
+    exports = ["-x", "LD_PRELOAD=" + a.shim] + sum((["-x", k] for k in ["IO_FAULT_PATH"] + list(fault)), [])
+    cmd = cmd[:1] + exports + cmd[1:]
+    try:
+        p = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env, timeout=60)
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        return "hung", "", ""
+
+
+def case(n, kind, options, rank, k):
+    what = f"-np {n} {kind}, process {rank} full at write {k}"
+    ref = os.path.join(work, f"ref-{n}-{kind}")
+    if not os.path.isdir(ref):
+        code, out, err = mpirun(a, n, [scene] + base + options + ["--out", ref])
+        check(code == 0, f"-np {n} {kind}: fault-free run: {code} {err[-300:]!r}")
+        with open(os.path.join(ref, "hash"), "w") as f:
+            f.write(state_hash(out) or "")
+    with open(os.path.join(ref, "hash")) as f:
+        straight = f.read()
+    reference = files_of(ref)
+    out_dir = os.path.join(work, "f")
+    shutil.rmtree(out_dir, ignore_errors=True)
+    code, out, err = faulty(n, options, out_dir, {"IO_FAULT_AT": str(k), "IO_FAULT_RANK": str(rank)})
+    check(code == 1, f"{what}: exit {code} (1 expected, within 60 s)")
+    said = [line for line in err.splitlines() if line.startswith("puddle run: ")]
+    check(len(said) == 1 and out_dir in said[0] and "No space left on device" in said[0], f"{what}: said {said!r}")
+    left = files_of(out_dir) if os.path.isdir(out_dir) else {}
+    temporary = [p for p in left if ".tmp." in p]
+    check(not temporary, f"{what}: temporary files left: {temporary}")
+    # a .pvd lists the frames written so far: shorter than the fault-free run's, never cut
+    partial = [p for p, data in left.items() if p not in temporary and p != "hash" and
+               (reference.get(p) != data if not p.endswith(".pvd") else not data.rstrip().endswith(b"</VTKFile>"))]
+    check(not partial, f"{what}: files unlike the fault-free run's: {partial}")
+    snaps = sorted(p for p in left if p.endswith(".pdls"))
+    if snaps:
+        code, out, err = mpirun(a, n, [scene] + base + options + ["--resume", os.path.join(out_dir, snaps[-1]), "--out",
+                                                                 os.path.join(work, "resumed")])
+        check(code == 0 and state_hash(out) == straight, f"{what}: resumed from {snaps[-1]}: {state_hash(out)} vs {straight}")
+        shutil.rmtree(os.path.join(work, "resumed"), ignore_errors=True)
+
+
+try:
+    for n in (2, 3, 4):
+        for rank in (0, n - 1):
+            case(n, "snapshot", KINDS[0][1], rank, 1)
+    case(3, "snapshot", KINDS[0][1], 0, 12)  # in the second snapshot (8 calls each): the first resumes
+    for kind, options in KINDS[1:]:
+        case(3, kind, options, 0, 2)
+        case(3, kind, options, 2, 1)
+finally:
+    shutil.rmtree(work, ignore_errors=True)
+sys.exit(summary())
