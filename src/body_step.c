@@ -363,7 +363,96 @@ static void begin_step(pdl_world* w, float dt);
 
 void pdl_bodies_predict(pdl_world* w, float dt) { begin_step(w, dt); }
 
-void pdl_bodies_sph_sample(pdl_world* w) { begin_step(w, 0); }
+/* The kernel the SPH solvers' walls use: 1 Poly6, 2 Wendland C2 (core.h, rigid_body.wall_kernel). */
+static int wall_kernel_of(const pdl_world* w)
+{
+	if (w->def.solver == PDL_SOLVER_DFSPH) return 2;
+	return w->def.sph.pressure_kernel == PDL_SPH_PRESSURE_WENDLAND ? 2 : 1;
+}
+
+/* The density kernel (h = 1, normalised to 1 over the disc or ball of radius 1) at distance r. */
+static double unit_kernel(double r, int kernel, bool three)
+{
+	if (!(r < 1)) return 0;
+	if (kernel == 2) {
+		double d = 1 - r, d2 = d * d;
+		return (three ? 21.0 / (2.0 * PDL_PI) : 7.0 / PDL_PI) * d2 * d2 * (1 + 4 * r);
+	}
+	double d = 1 - r * r;
+	return (three ? 315.0 / (64.0 * PDL_PI) : 4.0 / PDL_PI) * d * d * d;
+}
+
+/* The kernel summed over a disc (ball) of radius R (in h) from a point D (in h) from its centre:
+ * in shells of radius r around the point, the share of each shell inside the disc, 2D the arc
+ * 2 r acos(c), 3D the cap 2 pi r^2 (1 - c), with c = (D^2 + r^2 - R^2) / (2 D r) the cosine of
+ * the half angle it subtends (the law of cosines). Simpson's rule in r; the integrand bends where
+ * a shell first reaches the disc, r = D - R, so the range is split there. */
+static double kernel_over_ball(double D, double R, int kernel, bool three)
+{
+	enum { STEPS = 256 };
+	double edge = fmin(fmax(D - R, 0), 1), total = 0;
+	const double from[2] = {0, edge}, to[2] = {edge, 1};
+	for (int part = 0; part < 2; ++part) {
+		double a = from[part], step = (to[part] - a) / STEPS, sum = 0;
+		if (!(step > 0)) continue;
+		for (int k = 0; k <= STEPS; ++k) {
+			double r = a + k * step, f = 0;
+			if (r > 0) {
+				double c = fmin(fmax((D * D + r * r - R * R) / (2 * D * r), -1), 1);
+				f = unit_kernel(r, kernel, three) * (three ? 2 * PDL_PI * r * r * (1 - c) : 2 * r * acos(c));
+			}
+			sum += (k == 0 || k == STEPS ? 1 : (k & 1) ? 4 : 2) * f;
+		}
+		total += sum * step / 3;
+	}
+	return total;
+}
+
+/* A circle's (ball's) own wall tables for the world's kernel: density[t] the kernel over the
+ * disc at distance t / PDL_SPH_WALL_TABLE h from its surface, force[t] minus its derivative
+ * (central differences), the same units as the world's half-space tables (sph.c,
+ * pdl_wall_tables), which they approach as the radius grows. Measured as what a convex body
+ * lacks: with the half-space's tables the fluid keeps too far from a disc of 2 h, and it
+ * floats 0.02 of its size too high (3D, a ball of 1.5 h: 0.05). */
+static void curved_wall_tables(rigid_body* b, float h, int kernel, bool three)
+{
+	const double R = b->def.radius / h, step = 1e-4;
+	for (int t = 0; t <= PDL_SPH_WALL_TABLE; ++t) {
+		double u = (double)t / PDL_SPH_WALL_TABLE;
+		b->wall_density[t] = (float)kernel_over_ball(R + u, R, kernel, three);
+		double up = kernel_over_ball(R + u + step, R, kernel, three), down = kernel_over_ball(R + u - step, R, kernel, three);
+		b->wall_force[t] = t == PDL_SPH_WALL_TABLE ? 0 : (float)((down - up) / (2 * step));
+	}
+	b->wall_density[PDL_SPH_WALL_TABLE] = 0;
+	b->wall_h = h, b->wall_radius = b->def.radius, b->wall_kernel = kernel;
+}
+
+void pdl_bodies_sph_sample(pdl_world* w)
+{
+	const int kernel = wall_kernel_of(w);
+	const float h = w->def.interaction_radius;
+	for (int k = 0; k < w->bodies.slots; ++k) {
+		rigid_body* b = &w->bodies.bodies[k];
+		if (b->alive && b->def.shape == PDL_BODY_CIRCLE &&
+		    (b->wall_kernel != kernel || b->wall_h != h || b->wall_radius != b->def.radius))
+			curved_wall_tables(b, h, kernel, PDL_IS_3D(w));
+	}
+	begin_step(w, 0);
+}
+
+/* The wall tables a fluid particle reads beside body b: its own for a circle (ball), else the
+ * world's (SPH's or DFSPH's half-space tables). */
+static const float* body_density_table(const pdl_world* w, const rigid_body* b)
+{
+	if (b->def.shape == PDL_BODY_CIRCLE && b->wall_kernel) return b->wall_density;
+	return w->def.solver == PDL_SOLVER_DFSPH ? w->dfsph_wall_density : w->sph_wall_density;
+}
+
+static const float* body_force_table(const pdl_world* w, const rigid_body* b)
+{
+	if (b->def.shape == PDL_BODY_CIRCLE && b->wall_kernel) return b->wall_force;
+	return w->def.solver == PDL_SOLVER_DFSPH ? w->dfsph_wall_force : w->sph_wall_force;
+}
 
 /* Places body slots [begin, end)'s boundary particles at their bodies' poses (begin_step). */
 static void place_range(void* ctx, int begin, int end)
@@ -1329,8 +1418,9 @@ static void sph_fluid_density_range(void* ctx, int begin, int end)
 		float add = 0, n[3];
 		int count = bodies_around(set, x, near);
 		for (int k = 0; k < count; ++k) {
-			float d = pdl_body_distance(&set->bodies[near[k]], x, three, n);
-			if (d < h) add += m->sph_rest_density * pdl_sph_wall_density(w, (d > 0 ? d : 0) / h);
+			const rigid_body* b = &set->bodies[near[k]];
+			float d = pdl_body_distance(b, x, three, n);
+			if (d < h) add += m->sph_rest_density * pdl_sph_table_at(body_density_table(w, b), (d > 0 ? d : 0) / h);
 		}
 		if (add == 0) continue;
 		p->density[i] += add;
@@ -1373,7 +1463,8 @@ static void sph_fluid_force_range(void* ctx, int begin, int end)
 			const rigid_body* b = &set->bodies[near[k]];
 			float n[3], d = pdl_body_distance(b, x, three, n);
 			if (!(d < h)) continue;
-			float push = p->pressure[i] / (rho * rho) * m->sph_rest_density * pdl_sph_wall_force(w, (d > 0 ? d : 0) / h) / h;
+			float push = p->pressure[i] / (rho * rho) * m->sph_rest_density *
+			             pdl_sph_table_at(body_force_table(w, b), (d > 0 ? d : 0) / h) / h;
 			rec_body[k] = near[k];
 			for (int c = 0; c < 3; ++c) {
 				acc[c] += push * n[c];
@@ -1546,6 +1637,7 @@ int pdl_bodies_contacts(const pdl_world* w, int e, pdl_body_contact* out)
 		cross3(om, r, spin);
 		c->d = d > 0 ? d : 0;
 		c->body = near[k];
+		c->density = body_density_table(w, b), c->force = body_force_table(w, b);
 		for (int a = 0; a < 3; ++a) c->n[a] = normal[a], c->r[a] = r[a];
 		c->v[0] = b->def.linear_velocity.x + spin[0];
 		c->v[1] = b->def.linear_velocity.y + spin[1];
@@ -1557,7 +1649,7 @@ int pdl_bodies_contacts(const pdl_world* w, int e, pdl_body_contact* out)
 typedef struct reaction_job {
 	pdl_world* w;
 	float dt;
-	const float *scale, *force_table;
+	const float* scale;
 } reaction_job;
 
 static void reaction_range(void* ctx, int begin, int end)
@@ -1575,7 +1667,7 @@ static void reaction_range(void* ctx, int begin, int end)
 		const int count = pdl_bodies_contacts(w, e, contacts);
 		const float mass = w->materials[w->p.material[i]].def.mass;
 		for (int k = 0; k < count; ++k) {
-			const float push = job->scale[i] * pdl_sph_table_at(job->force_table, contacts[k].d / h) / h;
+			const float push = job->scale[i] * pdl_sph_table_at(contacts[k].force, contacts[k].d / h) / h;
 			rec_body[k] = contacts[k].body;
 			for (int c = 0; c < 3; ++c) {
 				rec[k].momentum[c] = -mass * (job->dt * (push * contacts[k].n[c]));
@@ -1585,12 +1677,12 @@ static void reaction_range(void* ctx, int begin, int end)
 	}
 }
 
-void pdl_bodies_wall_reaction(pdl_world* w, float dt, const float* scale, const float* force_table)
+void pdl_bodies_wall_reaction(pdl_world* w, float dt, const float* scale)
 {
 	body_set* set = &w->bodies;
 	for (int k = 0; k < set->slots; ++k) memset(set->bodies[k].pending_sum, 0, sizeof set->bodies[k].pending_sum);
 	if (set->near_count > 0 && reserve_contained(set)) {
-		reaction_job job = {w, dt, scale, force_table};
+		reaction_job job = {w, dt, scale};
 		pdl_pool_for(w->pool, set->near_count, 64, reaction_range, &job);
 		add_pressure_records(w);
 	}

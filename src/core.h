@@ -90,6 +90,13 @@ typedef struct rigid_body {
 	pdl_vec3 sample_position; /* the centre the boundary particles were placed around */
 	float sample_lo[3], sample_hi[3]; /* their bounding box (world units; NaN left out) */
 	float start_rot[9];       /* the rotation at the start of the step */
+	/* circles and balls under SPH and DFSPH: the walls' tables (core.h, pdl_sph_wall_density)
+	 * for this curvature, the kernel integrated over the disc (ball) instead of the half-space
+	 * behind its tangent (body_step.c, curved_wall_tables); made for wall_h, wall_radius and
+	 * wall_kernel (0: not made, 1: Poly6, 2: Wendland C2) */
+	float wall_density[PDL_SPH_WALL_TABLE + 1], wall_force[PDL_SPH_WALL_TABLE + 1];
+	float wall_h, wall_radius;
+	int wall_kernel;
 } rigid_body;
 
 /* The bodies of a world, their boundary particles, and the scratch of the coupling. */
@@ -190,6 +197,7 @@ typedef struct particles {
 typedef struct pdl_body_contact {
 	float d, n[3], r[3], v[3];
 	int body; /* its slot */
+	const float *density, *force; /* its wall tables (the body's own for a circle or ball) */
 } pdl_body_contact;
 
 struct pdl_world {
@@ -418,8 +426,8 @@ void pdl_bodies_sph_forces(pdl_world* w, float dt);
  * Writes up to PDL_CONTAIN_BODIES contacts of near particle e; returns how many. */
 int pdl_bodies_contacts(const pdl_world* w, int e, pdl_body_contact* out);
 /* After a substep's solves: each body takes -m_i dt scale_i G(d / h) / h n from each near
- * particle i (G from force_table, pdl_sph_table_at), then the bodies move by their velocities. */
-void pdl_bodies_wall_reaction(pdl_world* w, float dt, const float* scale, const float* force_table);
+ * particle i (G from its contact's force table), then the bodies move by their velocities. */
+void pdl_bodies_wall_reaction(pdl_world* w, float dt, const float* scale);
 
 /* What every stage's parallel loop gets: the world and the solver step dt in seconds. */
 typedef struct pdl_stage_job {

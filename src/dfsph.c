@@ -284,10 +284,12 @@ static inline void walls_at(const pdl_world* w, int i, float x, float y, float z
 		for (int a = 0; a < 3; ++a) c->n[a] = b->n[a], t->v[t->count][a] = b->v[a];
 		t->count++;
 	}
-	for (int c = 0; c < t->count; ++c) {
+	for (int c = 0; c < t->count; ++c) { /* (a circle's own tables for a body contact) */
+		const bool body = c >= t->statics;
+		const pdl_body_contact* b = body ? &w->dfsph_contacts[(size_t)e * PDL_CONTAIN_BODIES + (c - t->statics)] : NULL;
 		float u = t->c[c].d / h;
-		t->psi[c] = pdl_sph_table_at(w->dfsph_wall_density, u);
-		t->grad[c] = pdl_sph_table_at(w->dfsph_wall_force, u) / h;
+		t->psi[c] = pdl_sph_table_at(body ? b->density : w->dfsph_wall_density, u);
+		t->grad[c] = pdl_sph_table_at(body ? b->force : w->dfsph_wall_force, u) / h;
 	}
 }
 
@@ -764,7 +766,7 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 		if (bodies) { /* their share of the pressure's push, opposite, then they move */
 			for (int i = 0; i < p->count; ++i) w->dfsph_change[i] = p->pressure[i] * job.inv_rest[p->material[i]];
 			if (!touching) w->bodies.near_count = 0;
-			pdl_bodies_wall_reaction(w, dt, w->dfsph_change, w->dfsph_wall_force);
+			pdl_bodies_wall_reaction(w, dt, w->dfsph_change);
 		}
 		prof->bodies += pdl_since(&t);
 		if (fluid) {
