@@ -27,9 +27,6 @@ static const known_failure known[] = {
 	{"sph", "pool3d", "bulk density error", "weakly compressible: g depth / c^2 of about 0.5 % at the floor"},
 	{"sph", "pool3d", "hydrostatic pressure slope", "weakly compressible: the density, and so the weight, grows with depth"},
 	{"sph", "dam_break", "front vs Martin & Moyce, finest", "the front runs 9 % ahead of the experiment, as DFSPH's"},
-	{"sph", "archimedes3d", "share under the surface, density 0.3", "floats high; likely cause: a ball's wall map is a half-space's"},
-	{"sph", "archimedes3d", "share under the surface, density 0.5", "floats high; likely cause: a ball's wall map is a half-space's"},
-	{"sph", "archimedes3d", "share under the surface, density 0.8", "floats high; likely cause: a ball's wall map is a half-space's"},
 };
 
 const char* vknown_failure(const char* solver, const char* case_name, const char* check)

@@ -294,6 +294,27 @@ static void world_section(viewer_app* app, bool* auto_substeps)
 	pdl_world* world = app->scene.world;
 	pdl_world_def def = pdl_world_get_def(world);
 	bool changed = false;
+	/* the solver, switched live (docs/physics.md; README "Which solver"): the particles stay,
+	 * each solver takes them as they are */
+	static const char* const solvers[] = {"clavet", "sph", "dfsph"};
+	int kind = (int)def.solver;
+	note_label("solver");
+	if (ImGui::Combo("solver", &kind, solvers, PDL_SOLVER_KIND_COUNT)) {
+		def.solver = (pdl_solver_kind)kind;
+		changed = true;
+	}
+	if (def.solver != PDL_SOLVER_CLAVET) { /* world.sph (types.h, pdl_sph_def) */
+		float h2 = app->length_unit * app->length_unit;
+		changed |= slider_float("viscosity (h^2/s)", &def.sph.viscosity, 0.0f, 5.0f * h2, "%.2f");
+		changed |= slider_float("XSPH", &def.sph.xsph, 0.0f, 0.5f, "%.2f");
+		if (def.solver == PDL_SOLVER_SPH) {
+			float c = 100.0f * app->length_unit;
+			changed |= slider_float("speed of sound", &def.sph.speed_of_sound, 0.2f * c, 5.0f * c, "%.0f");
+		} else {
+			changed |= slider_float("density tolerance", &def.sph.density_tolerance, 1e-5f, 1e-2f, "%.5f",
+			                        ImGuiSliderFlags_Logarithmic);
+		}
+	}
 	float hz = 1.0f / def.dt;
 	if (slider_float("steps / s (1/dt)", &hz, 15.0f, 240.0f, "%.0f")) {
 		def.dt = 1.0f / hz;
