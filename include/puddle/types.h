@@ -476,6 +476,11 @@ typedef struct pdl_profile {
 	/** DFSPH: the mean relative density error the last substep's constant-density solve ended
 	 * with (what it compares with sph.density_tolerance). */
 	float density_solve_error;
+	/** Of `step`, the time the calling thread slept waiting for the world's other threads to
+	 * finish work they had taken. Waits spin first and outlast the spin only when such a thread
+	 * has no core (another program, or more threads than cores): near 0 otherwise, and a
+	 * sizeable share of `step` means the solver is starved of cores. */
+	float stalled;
 } pdl_profile;
 
 /** Summary numbers of the current state. */
