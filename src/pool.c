@@ -77,6 +77,7 @@ struct pdl_pool {
 	worker* worker_args;
 	segment* segments; /* worker_count + 1 */
 	int job_spin_ns, chunk_spin_ns;
+	int wake_limit; /* the most sleeping workers a job wakes: the cores besides the caller's */
 	_Alignas(64) atomic_int state; /* sequence << JOIN_BITS | joined (the futex workers sleep on) */
 	_Alignas(64) atomic_int left;  /* joined workers done with the current job (the caller sleeps on it) */
 	atomic_int job_sleepers;       /* workers asleep on state */
@@ -245,7 +246,8 @@ pdl_pool* pdl_pool_create(int threads)
 	atomic_init(&pool->shutdown, false);
 	int wanted = threads > 1 ? threads - 1 : 0;
 	if (wanted > PDL_POOL_MAX_THREADS - 1) wanted = PDL_POOL_MAX_THREADS - 1;
-	bool throttled = wanted + 1 > pdl_core_count();
+	int cores = pdl_core_count();
+	bool throttled = wanted + 1 > cores;
 	pool->job_spin_ns = throttled ? THROTTLED_SPIN_NS : JOB_SPIN_NS;
 	pool->chunk_spin_ns = throttled ? THROTTLED_SPIN_NS : CHUNK_SPIN_NS;
 	pool->segments = aligned_alloc(64, (size_t)(wanted + 1) * sizeof *pool->segments);
@@ -262,6 +264,9 @@ pdl_pool* pdl_pool_create(int threads)
 		pool->worker_args = calloc((size_t)wanted, sizeof *pool->worker_args);
 	}
 	if (!pool->workers || !pool->worker_args) wanted = 0;
+	/* workers beyond the cores would only take turns on them, each preempted one holding up the
+	 * job's end, so a job wakes no more than there are cores for (those spinning join anyway) */
+	pool->wake_limit = cores > 1 ? cores - 1 : 1;
 	for (int i = 0; i < wanted; ++i) {
 		pool->worker_args[i] = (worker){pool, i + 1};
 		if (pthread_create(&pool->workers[i], NULL, worker_main, &pool->worker_args[i]) != 0) break;
@@ -302,7 +307,7 @@ double pdl_pool_stalled_ms(const pdl_pool* pool) { return pool ? 1e-6 * (double)
 static void run_job(pdl_pool* pool, int chunks)
 {
 	atomic_store_explicit(&pool->left, 0, memory_order_relaxed); /* nobody has joined yet */
-	open_job(pool, chunks - 1 < pool->worker_count ? chunks - 1 : pool->worker_count);
+	open_job(pool, chunks - 1 < pool->wake_limit ? chunks - 1 : pool->wake_limit);
 	run_chunks(pool, 0);
 	/* close: no worker joins after this; the exchange also reads how many did */
 	pool->sequence = (pool->sequence + 1) & SEQUENCE_MASK;
