@@ -47,12 +47,17 @@
 #include <math.h>
 #endif
 
-/* How long a wait spins before it sleeps, in nanoseconds. A worker between jobs spins longer:
- * a step's jobs follow each other within microseconds, and waking a sleeping thread costs tens
- * of them; between steps (the viewer drawing a frame) it should sleep. A thread waiting for
- * another's chunk spins about a chunk's time (a few tens of microseconds at 256-1024 items).
- * With more threads than cores, every wait spins about a microsecond. */
-enum { JOB_SPIN_NS = 100000, CHUNK_SPIN_NS = 50000, THROTTLED_SPIN_NS = 1000 };
+/* How long a wait spins before it sleeps, in nanoseconds. A step's jobs follow each other
+ * within microseconds, and waking a sleeping thread costs tens of them, so a worker between
+ * jobs spins a little; between steps (the viewer drawing a frame) it sleeps. A thread waiting
+ * for another's chunk spins about a chunk's time (tens of microseconds at 256-1024 items).
+ * Spinning longer does not pay when the cores are contended: the spin's CPU time comes out of
+ * the process's own fair share (its autogroup's), and a thread that sleeps keeps its claim to
+ * run soon after it wakes (EEVDF's lag), where one that spun has used it up. On 2 cores at a
+ * load average of 12 (medians of 5 alternating runs), a 100 us spin between jobs ran the 10k
+ * dam break's two threads at 0.67x one thread, 10-30 us at 0.93x. With more threads than
+ * cores, every wait spins about a microsecond. */
+enum { JOB_SPIN_NS = 30000, CHUNK_SPIN_NS = 50000, THROTTLED_SPIN_NS = 1000 };
 
 /* state: the job's sequence number above JOIN_BITS, the workers that joined it below. An odd
  * sequence number is an open job. */

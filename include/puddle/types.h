@@ -170,8 +170,10 @@ typedef struct pdl_world_def {
 	/** Gravity acceleration, world units / s^2, finite. Default (0, -10, 0): y points up. 2D worlds
 	 * ignore z. */
 	pdl_vec3 gravity;
-	/** Threads for the step, in [0, 256]. 0 means one per available core. Default 0.
-	 * Results are bitwise identical for every thread count. */
+	/** Threads for the step, in [0, 256]. 0 means one per core this process may run on (its
+	 * CPU affinity). Default 0. Results are bitwise identical for every thread count. Threads
+	 * that wait sleep after a short spin, and a late thread's work is taken by the others, so
+	 * other programs' load, or more threads than cores, slow the step down gradually. */
 	int threads;
 	/** The most particles this world will hold, in [1, 2^26]. Default 4,194,304. Adding more fails
 	 * with PDL_ERR_TOO_MANY_PARTICLES instead of running the machine out of memory. */
