@@ -277,7 +277,7 @@ class Demo {
 			`${s.particles} particles · ${bodiesText(this.world.bodyCount)}${def.substeps} substep${def.substeps > 1 ? 's' : ''} · ` +
 			`${s.threads} thread${s.threads > 1 ? 's' : ''} (${s.build})\n` +
 			`scene ${this.scene.name} · t = ${this.world.time.toFixed(1)} s`;
-		const warnings = [s.slow, starved > 0.1 ? `starved: ${(100 * starved).toFixed(0)}% of the step waiting for cores` : ''];
+		const warnings = [starved > 0.1 ? `starved: ${(100 * starved).toFixed(0)}% of the step waiting for cores` : '', s.slow];
 		for (const text of warnings.filter(Boolean)) {
 			const line = document.createElement('span');
 			line.className = 'slow';
