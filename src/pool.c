@@ -6,10 +6,15 @@
  * variable elsewhere), as libgomp does (GOMP_SPINCOUNT, OMP_WAIT_POLICY). Spinning covers the
  * microseconds between the ten or so short jobs of a solver step; sleeping hands the core back
  * when the wait is long, which is when a thread that holds work has lost its core to another
- * program: spinning or sched_yield then kept the waiting threads on the cores the late one
- * needed, and two threads ran 20 times slower than one beside a single busy loop. When the pool
- * has more threads than the process has cores, the spins are cut short (libgomp's throttled
- * spin count does the same): a spinning thread there only delays one that has work.
+ * program. Waits that spin and sched_yield without end keep the waiting threads on the cores
+ * the late one needs: so built, the pool ran two threads 20 times slower than one beside a
+ * single busy loop on 2 cores (issue 38). When the pool has more threads than the process has
+ * cores, the spins are cut short (libgomp's throttled spin count does the same): a spinning
+ * thread there only delays one that has work.
+ *
+ * What a job still waits for: a worker that lost its core in the middle of a chunk. No other
+ * thread can finish that chunk for it; the caller sleeps until it is done, and counts that
+ * time (pdl_pool_stalled_ms, pdl_profile.stalled).
  *
  * Joining. A job is open from the moment the caller publishes it until every chunk is claimed.
  * Workers join it (a compare-and-swap on `state`, which holds the job's sequence number and how
