@@ -64,6 +64,16 @@
  * cores, every wait spins about a microsecond. */
 enum { JOB_SPIN_NS = 30000, CHUNK_SPIN_NS = 50000, THROTTLED_SPIN_NS = 1000 };
 
+/* Waking a sleeping worker is not free for the caller: on the 2-core VM of bench/contend.sh a
+ * job that woke one spent 33-50 us in the wake (futex(2)'s FUTEX_WAKE, the other core's
+ * interrupt, and the woken thread often taking the caller's own core first), against 70-90 us
+ * for the whole job, and under load the woken worker mostly arrived after the job was done.
+ * So a job wakes the sleepers only once the caller has worked on it for WAKE_AFTER_NS and
+ * chunks are left: short jobs never pay, long ones lose that much of one thread. The caller
+ * checks between its chunks, and a chunk that runs a whole pass (the pair passes' slab claims)
+ * checks between its parts (pdl_pool_ask_for_help). */
+enum { WAKE_AFTER_NS = 50000 };
+
 /* state: the job's sequence number above JOIN_BITS, the workers that joined it below. An odd
  * sequence number is an open job. */
 enum { JOIN_BITS = 10 };
@@ -97,6 +107,8 @@ struct pdl_pool {
 	/* the caller's own: */
 	unsigned sequence;  /* the current job's (odd: open) */
 	long long stalled_ns;
+	long long wake_at;  /* when to wake sleeping workers (WAKE_AFTER_NS; 0: not) */
+	int wake_count;     /* how many */
 	/* the current job: written while it is closed, read by the workers that join it */
 	pdl_task_fn* fn;
 	void* context;
@@ -191,6 +203,29 @@ static int await_change(atomic_int* word, int seen, int spin_ns, atomic_int* sle
 
 static unsigned sequence_of(int state) { return (unsigned)state >> JOIN_BITS; }
 
+/* Whether any segment of the current job has chunks left to claim. */
+static bool chunks_left(pdl_pool* pool)
+{
+	for (int t = 0; t <= pool->worker_count; ++t)
+		if (atomic_load_explicit(&pool->segments[t].next, memory_order_relaxed) < pool->segments[t].end) return true;
+	return false;
+}
+
+/* The caller's lazy wake (WAKE_AFTER_NS): once the job has run until pool->wake_at, wakes
+ * sleeping workers if chunks are left for them. */
+static void wake_if_due(pdl_pool* pool)
+{
+	if (pool->wake_at && now_ns() >= pool->wake_at) {
+		if (chunks_left(pool)) unpark(&pool->state, pool->wake_count);
+		pool->wake_at = 0;
+	}
+}
+
+void pdl_pool_ask_for_help(pdl_pool* pool)
+{
+	if (worker_of != pool) wake_if_due(pool);
+}
+
 /* Thread `self`: its own segment first, then the others' leftovers. */
 static void run_chunks(pdl_pool* pool, int self)
 {
@@ -202,6 +237,7 @@ static void run_chunks(pdl_pool* pool, int self)
 			if (begin >= s->end) break;
 			int end = begin + pool->grain < s->end ? begin + pool->grain : s->end;
 			pool->fn(pool->context, begin, end);
+			if (self == 0) wake_if_due(pool);
 		}
 	}
 }
@@ -285,12 +321,12 @@ pdl_pool* pdl_pool_create(int threads)
 	return pool;
 }
 
-/* Opens the next job to the workers, waking as many sleeping ones as it may use. */
-static void open_job(pdl_pool* pool, int wanted_workers)
+/* Opens the next job to the workers; true if some are asleep. */
+static bool open_job(pdl_pool* pool)
 {
 	pool->sequence = (pool->sequence + 1) & SEQUENCE_MASK;
 	atomic_store(&pool->state, (int)(pool->sequence << JOIN_BITS)); /* seq_cst: publishes the job */
-	if (atomic_load(&pool->job_sleepers) > 0) unpark(&pool->state, wanted_workers);
+	return atomic_load(&pool->job_sleepers) > 0; /* seq_cst: pairs with await_change's count */
 }
 
 void pdl_pool_destroy(pdl_pool* pool)
@@ -298,7 +334,7 @@ void pdl_pool_destroy(pdl_pool* pool)
 	if (!pool) return;
 	if (pool->worker_count > 0) {
 		atomic_store(&pool->shutdown, true);
-		open_job(pool, INT_MAX);
+		if (open_job(pool)) unpark(&pool->state, INT_MAX);
 	}
 	for (int i = 0; i < pool->worker_count; ++i) pthread_join(pool->workers[i], NULL);
 	free(pool->workers);
@@ -317,7 +353,8 @@ double pdl_pool_stalled_ms(const pdl_pool* pool) { return pool ? 1e-6 * (double)
 static void run_job(pdl_pool* pool, int chunks)
 {
 	atomic_store_explicit(&pool->left, 0, memory_order_relaxed); /* nobody has joined yet */
-	open_job(pool, chunks - 1 < pool->wake_limit ? chunks - 1 : pool->wake_limit);
+	pool->wake_count = chunks - 1 < pool->wake_limit ? chunks - 1 : pool->wake_limit;
+	pool->wake_at = open_job(pool) ? now_ns() + WAKE_AFTER_NS : 0;
 	run_chunks(pool, 0);
 	/* close: no worker joins after this; the exchange also reads how many did */
 	pool->sequence = (pool->sequence + 1) & SEQUENCE_MASK;

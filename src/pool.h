@@ -31,6 +31,11 @@ int pdl_pool_threads(const pdl_pool* pool);
  * already claimed by a thread that never waits itself, never for a chunk not yet started. */
 void pdl_pool_for(pdl_pool* pool, int count, int grain, pdl_task_fn* fn, void* context);
 
+/* For a chunk that runs long (a whole pass): call between its parts. On the job's caller, wakes
+ * sleeping workers once the job has run long enough to be worth their waking (pool.c,
+ * WAKE_AFTER_NS) and chunks are left for them; elsewhere it does nothing. */
+void pdl_pool_ask_for_help(pdl_pool* pool);
+
 /* Waits until *flag == value (acquire): spins briefly, then sleeps until pdl_pool_post. */
 void pdl_pool_wait(pdl_pool* pool, atomic_int* flag, int value);
 /* Sets *flag = value (release) and wakes the threads sleeping in pdl_pool_wait on it. */

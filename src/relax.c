@@ -159,6 +159,7 @@ static void slab_pass_thread(void* ctx, int t, int unused)
 	for (int k; (k = claim_even(sp, t)) >= 0;) {
 		sp->turn(&sp->even, k, k + 1);
 		pdl_pool_post(pool, &sp->slab_done[2 * k], 1);
+		pdl_pool_ask_for_help(pool);
 	}
 	/* every even slab is claimed now, and a thread never waits during an even turn, so the
 	 * flags below are set or soon will be */
@@ -167,6 +168,7 @@ static void slab_pass_thread(void* ctx, int t, int unused)
 		pdl_pool_wait(pool, &sp->slab_done[s - 1], 1);
 		if (s + 1 < count) pdl_pool_wait(pool, &sp->slab_done[s + 1], 1);
 		sp->turn(&sp->odd, k, k + 1);
+		pdl_pool_ask_for_help(pool);
 	}
 }
 
