@@ -10,6 +10,7 @@
 #include "../src/pool.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -202,6 +203,56 @@ static void test_waits_sleep(void)
 	}
 }
 
+/* A long job gets help from workers that were asleep when it started: the caller wakes them
+ * once the job has run a while, between its chunks or, in a chunk that runs a whole pass,
+ * where that chunk asks for help (pdl_pool_ask_for_help). Each part sleeps, so the job is
+ * long in wall time whatever the machine. */
+enum { PARTS = 8, PART_MS = 20 };
+
+typedef struct long_job {
+	pdl_pool* pool;
+	pthread_t caller;
+	atomic_int by_others; /* chunks run on another thread than the caller */
+} long_job;
+
+static void long_chunks(void* ctx, int begin, int end)
+{
+	long_job* j = ctx;
+	for (int i = begin; i < end; ++i) sleep_ms(PART_MS);
+	if (!pthread_equal(pthread_self(), j->caller)) atomic_fetch_add(&j->by_others, 1);
+}
+
+/* one item per thread; item 0 (the caller's) runs PARTS parts, asking for help between them */
+static void long_pass(void* ctx, int t, int unused)
+{
+	(void)unused;
+	long_job* j = ctx;
+	if (t == 0)
+		for (int k = 0; k < PARTS; ++k) {
+			sleep_ms(PART_MS);
+			pdl_pool_ask_for_help(j->pool);
+		}
+	else if (!pthread_equal(pthread_self(), j->caller))
+		atomic_fetch_add(&j->by_others, 1);
+}
+
+static void test_sleeping_workers_help_with_long_jobs(void)
+{
+	pdl_pool* pool = pdl_pool_create(2);
+	long_job j = {.pool = pool, .caller = pthread_self()};
+	atomic_init(&j.by_others, 0);
+	sleep_ms(IDLE_MS / 4); /* the worker has gone to sleep */
+	pdl_pool_for(pool, PARTS, 1, long_chunks, &j);
+	int chunks_helped = atomic_load(&j.by_others);
+	atomic_store(&j.by_others, 0);
+	sleep_ms(IDLE_MS / 4);
+	pdl_pool_for(pool, 2, 1, long_pass, &j);
+	int pass_helped = atomic_load(&j.by_others);
+	pdl_pool_destroy(pool);
+	ENSURE_MSG(chunks_helped > 0, "the worker ran none of %d chunks of %d ms", PARTS, PART_MS);
+	ENSURE_MSG(pass_helped == 1, "the worker did not take its item of the pass");
+}
+
 int main(void)
 {
 	RUN_TEST(test_every_chunk_once);
@@ -209,5 +260,6 @@ int main(void)
 	RUN_TEST(test_same_sum_for_every_thread_count);
 	RUN_TEST(test_same_world_for_every_thread_count);
 	RUN_TEST(test_waits_sleep);
+	RUN_TEST(test_sleeping_workers_help_with_long_jobs);
 	return TEST_SUMMARY();
 }
