@@ -94,7 +94,14 @@ static pdl_task_fn* const* loops_of(const pdl_world* w) { return loop_copies[w->
  * Against two joins a pass, with each half's slabs split by count: one join; a thread moves on to
  * odd slabs while the other still finishes its even ones, so they balance over the whole pass,
  * not over each half. The 3D 10k dam break's half passes had 5-12 slabs of unequal sizes, and
- * their scheduling alone lost 8% (simulated from the slab sizes of 200 steps). */
+ * their scheduling alone lost 8% (simulated from the slab sizes of 200 steps).
+ *
+ * The pass is one pdl_pool_for job of one item per thread, item t running thread t's claims
+ * above. A thread that is late (asleep, or without a core) leaves its item to the others,
+ * which run it after their own and find what is left to claim, so the pass never waits for a
+ * thread that holds nothing. One thread may thus run two items; that cannot deadlock, because
+ * an odd slab waits only for even slabs, every even slab is claimed before any odd one, and an
+ * even turn never waits. */
 
 /* Thread t's share of a pass's even (odd) slabs, claimed one at a time: its own first, then,
  * once they are gone, what is left of the others'. Each on its own cache line: the threads
@@ -147,18 +154,21 @@ static void slab_pass_thread(void* ctx, int t, int unused)
 {
 	(void)unused;
 	slab_pass* sp = ctx;
+	pdl_pool* pool = sp->even.w->pool;
 	const int count = sp->even.w->grid.slab_count;
 	for (int k; (k = claim_even(sp, t)) >= 0;) {
 		sp->turn(&sp->even, k, k + 1);
-		atomic_store_explicit(&sp->slab_done[2 * k], 1, memory_order_release);
+		pdl_pool_post(pool, &sp->slab_done[2 * k], 1);
+		pdl_pool_ask_for_help(pool);
 	}
 	/* every even slab is claimed now, and a thread never waits during an even turn, so the
 	 * flags below are set or soon will be */
 	for (int k; (k = claim_odd(sp, t)) >= 0;) {
 		int s = 2 * k + 1;
-		pdl_pool_wait(&sp->slab_done[s - 1], 1);
-		if (s + 1 < count) pdl_pool_wait(&sp->slab_done[s + 1], 1);
+		pdl_pool_wait(pool, &sp->slab_done[s - 1], 1);
+		if (s + 1 < count) pdl_pool_wait(pool, &sp->slab_done[s + 1], 1);
 		sp->turn(&sp->odd, k, k + 1);
+		pdl_pool_ask_for_help(pool);
 	}
 }
 
@@ -201,7 +211,7 @@ static void run_pass(pdl_world* w, float dt, int kind)
 		sp.claims[1][t].end = hi < g->slab_count / 2 ? hi : g->slab_count / 2;
 		lo = hi;
 	}
-	pdl_pool_each(w->pool, slab_pass_thread, &sp);
+	pdl_pool_for(w->pool, pdl_pool_threads(w->pool), 1, slab_pass_thread, &sp);
 }
 
 void pdl_stage_density(pdl_world* w, float dt) { run_pass(w, dt, w->any_viscosity ? 1 : 0); }

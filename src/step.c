@@ -231,24 +231,24 @@ const char* pdl_world_backend_note(const pdl_world* w) { return w ? w->backend_n
 
 /* ---- The step ------------------------------------------------------------------------------- */
 
-void pdl_world_step(pdl_world* w)
+/* One step on the CPU or the GPU, its timings in *out. */
+static void step_once(pdl_world* w, pdl_profile* out)
 {
-	if (!w) return;
 	pdl_profile prof = {0};
 	if (w->def.backend == PDL_BACKEND_CUDA && step_on_gpu(w, &prof)) {
-		w->profile = prof;
+		*out = prof;
 		return;
 	}
 	w->grid_stale = false; /* the CPU step builds its grid */
 	w->p.revision++;        /* and changes the particles on the host */
 	if (w->def.solver == PDL_SOLVER_SPH) { /* Mueller 2003 SPH, src/sph.c */
 		pdl_sph_step(w, &prof);
-		w->profile = prof;
+		*out = prof;
 		return;
 	}
 	if (w->def.solver == PDL_SOLVER_DFSPH) { /* Bender & Koschier 2017 DFSPH, src/dfsph.c */
 		pdl_dfsph_step(w, &prof);
-		w->profile = prof;
+		*out = prof;
 		return;
 	}
 	prof.substeps = w->def.substeps;
@@ -292,5 +292,13 @@ void pdl_world_step(pdl_world* w)
 	if (bodies) pdl_bodies_end_frame(w, w->def.dt);
 	if (!bodies) prof.bodies = 0; /* what was summed is the timers' own cost between two stages */
 	prof.step = (float)(pdl_now_ms() - start);
-	w->profile = prof;
+	*out = prof;
+}
+
+void pdl_world_step(pdl_world* w)
+{
+	if (!w) return;
+	double stalled = pdl_pool_stalled_ms(w->pool);
+	step_once(w, &w->profile);
+	w->profile.stalled = (float)(pdl_pool_stalled_ms(w->pool) - stalled);
 }

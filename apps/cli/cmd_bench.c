@@ -20,12 +20,14 @@ static const char usage[] =
 	"Times pdl_world_step() on each scene (default: every scenes/*.json) for each particle count\n"
 	"and thread count, and prints one CSV row per combination:\n"
 	"  scene,particles,threads,steps,median_ms_per_step,steps_per_s,particle_steps_per_s,\n"
-	"  mean_neighbours,bytes_per_particle,valid,backend,device_bytes_per_particle\n"
+	"  mean_neighbours,bytes_per_particle,valid,backend,device_bytes_per_particle,stalled_ms\n"
 	"bytes_per_particle is the memory the world holds from the allocator after running (heap\n"
 	"growth from before it was built), divided by the particle count; valid is 1 when no particle was lost and none is NaN;\n"
 	"backend is where the last step ran (cpu or cuda) and device_bytes_per_particle what the world\n"
 	"holds in the GPU's memory (0 on the CPU). A CUDA row's threads are the CPU threads it would\n"
 	"fall back to; its times include copying the particles to the GPU and back every step.\n"
+	"stalled_ms is the mean ms per step the stepping thread slept waiting for a worker thread\n"
+	"that had lost its core (pdl_profile.stalled): near 0 unless the solver is starved.\n"
 	"\n"
 	"Options:\n"
 	"  --particles N,...  rescale each scene (tank, fills, emitters, strokes; h kept) to about N\n"
@@ -49,7 +51,7 @@ static const char usage[] =
 	"  puddle bench scenes/dam-break.json --particles 5000,20000 --threads 1,2 --csv out/bench.csv\n";
 
 static const char header[] = "scene,particles,threads,steps,median_ms_per_step,steps_per_s,particle_steps_per_s,"
-                             "mean_neighbours,bytes_per_particle,valid,backend,device_bytes_per_particle\n";
+                             "mean_neighbours,bytes_per_particle,valid,backend,device_bytes_per_particle,stalled_ms\n";
 static const char stage_header[] = ",forces_ms,predict_ms,springs_ms,density_ms,relax_ms,boundaries_ms,velocity_ms,bodies_ms,transfer_ms";
 static const char* const backend_names[] = {"cpu", "cuda"}; /* pdl_backend order */
 
@@ -146,6 +148,7 @@ static int bench_one(const pdl_scene* base, double particles, int threads, int b
 		sum.velocity += p.velocity;
 		sum.bodies += p.bodies;
 		sum.transfer += p.transfer;
+		sum.stalled += p.stalled;
 	}
 	if (ok) {
 		qsort(ms, (size_t)steps, sizeof *ms, compare_double);
@@ -165,7 +168,7 @@ static int bench_one(const pdl_scene* base, double particles, int threads, int b
 		                                 .springs = sum.springs / n, .density = sum.density / n,
 		                                 .relax = sum.relax / n, .boundaries = sum.boundaries / n,
 		                                 .velocity = sum.velocity / n, .bodies = sum.bodies / n,
-		                                 .transfer = sum.transfer / n};
+		                                 .transfer = sum.transfer / n, .stalled = sum.stalled / n};
 	}
 	free(ms);
 	pdl_world_destroy(w);
@@ -293,10 +296,10 @@ int cmd_bench(int argc, char** argv)
 				if (exit_code != EXIT_OK) break;
 				double sps = row.median_ms > 0 ? 1000.0 / row.median_ms : 0;
 				char line[512];
-				int len = snprintf(line, sizeof line, "%s%s,%d,%d,%lld,%.4f,%.2f,%.0f,%.2f,%.0f,%d,%s,%.0f", loaded[i]->name,
+				int len = snprintf(line, sizeof line, "%s%s,%d,%d,%lld,%.4f,%.2f,%.0f,%.2f,%.0f,%d,%s,%.0f,%.4f", loaded[i]->name,
 				                   without_bodies ? "-without-bodies" : "", row.particles, row.threads, row.steps, row.median_ms, sps, sps * row.particles,
 				                   row.mean_neighbours, row.bytes_per_particle, row.valid ? 1 : 0,
-				                   backend_names[row.backend], row.device_bytes_per_particle);
+				                   backend_names[row.backend], row.device_bytes_per_particle, row.mean_stages.stalled);
 				const pdl_profile* m = &row.mean_stages;
 				if (stages && len > 0 && len < (int)sizeof line)
 					len += snprintf(line + len, sizeof line - (size_t)len, ",%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f",

@@ -141,6 +141,7 @@ static void smooth_profile(pdl_profile* avg, pdl_profile sample)
 	avg->boundaries = (float)smooth(avg->boundaries, sample.boundaries);
 	avg->bodies = (float)smooth(avg->bodies, sample.bodies);
 	avg->velocity = (float)smooth(avg->velocity, sample.velocity);
+	avg->stalled = (float)smooth(avg->stalled, sample.stalled);
 }
 
 static void step_world(viewer_app* app, double* step_seconds_total)
@@ -211,11 +212,11 @@ static void print_stats(const viewer_app* app, double wall_seconds, double step_
 	printf("puddle-view: scene %s particles %d bodies %d frames %lld steps %lld wall %.2f s "
 	       "fps %.1f cpu %.2f s cpu_fps %.1f step_ms %.2f render_ms %.2f threads %d | ms/step "
 	       "forces %.2f density %.2f predict %.2f springs %.2f relax %.2f boundaries %.2f "
-	       "bodies %.2f velocity %.2f\n",
+	       "bodies %.2f velocity %.2f stalled %.2f\n",
 	       app->scene.name, stats.particles, pdl_world_body_count(app->scene.world), app->frame,
 	       app->step, wall_seconds, fps, cpu_seconds, cpu_fps, step_ms, app->timing.render_ms,
 	       pdl_world_thread_count(app->scene.world), p->forces, p->density, p->predict, p->springs,
-	       p->relax, p->boundaries, p->bodies, p->velocity);
+	       p->relax, p->boundaries, p->bodies, p->velocity, p->stalled);
 	/* the GPU's own time a frame, per drawing stage (gpu_timer.h), means after the warm-up */
 	viewer_gpu_times gpu = viewer_gpu_timer_means(app->gpu_timer, true);
 	if (gpu.frames > 0) {

@@ -558,6 +558,13 @@ static void stats_overlay(viewer_app* app)
 		            t->step_ms, t->steps_per_second, p->forces, p->density, p->predict);
 		ImGui::Text("springs %.2f  relax %.2f  boundaries %.2f  bodies %.2f  velocity %.2f", p->springs,
 		            p->relax, p->boundaries, p->bodies, p->velocity);
+		/* pdl_profile.stalled: the step waited, asleep, for solver threads that had no core (other
+		 * programs, or more threads than cores); a tenth of the step is past scheduling noise */
+		if (p->stalled > 0.1f * p->step) {
+			ImGui::SameLine();
+			ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.2f, 1.0f), "  starved: %.0f%% of the step waiting for cores",
+			                   100.0f * p->stalled / p->step);
+		}
 		layout.stats_min = ImGui::GetWindowPos();
 		layout.stats_max = ImVec2(layout.stats_min.x + ImGui::GetWindowWidth(),
 		                          layout.stats_min.y + ImGui::GetWindowHeight());

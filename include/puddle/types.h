@@ -180,8 +180,10 @@ typedef struct pdl_world_def {
 	/** Gravity acceleration, world units / s^2, finite. Default (0, -10, 0): y points up. 2D worlds
 	 * ignore z. */
 	pdl_vec3 gravity;
-	/** Threads for the step, in [0, 256]. 0 means one per available core. Default 0.
-	 * Results are bitwise identical for every thread count. */
+	/** Threads for the step, in [0, 256]. 0 means one per core this process may run on (its
+	 * CPU affinity). Default 0. Results are bitwise identical for every thread count. Threads
+	 * that wait sleep after a short spin, and a late thread's work is taken by the others, so
+	 * other programs' load, or more threads than cores, slow the step down gradually. */
 	int threads;
 	/** The most particles this world will hold, in [1, 2^26]. Default 4,194,304. Adding more fails
 	 * with PDL_ERR_TOO_MANY_PARTICLES instead of running the machine out of memory. */
@@ -486,6 +488,11 @@ typedef struct pdl_profile {
 	/** DFSPH: the mean relative density error the last substep's constant-density solve ended
 	 * with (what it compares with sph.density_tolerance). */
 	float density_solve_error;
+	/** Of `step`, the time the calling thread slept waiting for the world's other threads to
+	 * finish work they had taken. Waits spin first and outlast the spin only when such a thread
+	 * has no core (another program, or more threads than cores): near 0 otherwise, and a
+	 * sizeable share of `step` means the solver is starved of cores. */
+	float stalled;
 } pdl_profile;
 
 /** Summary numbers of the current state. */

@@ -43,7 +43,7 @@ class Demo {
 		this.cameraTools = cameraTools; // for tests and the console
 		this.frame = 0;
 		this.accumulator = 0;
-		this.window = { start: performance.now(), frames: 0, steps: 0, stepMs: 0 };
+		this.window = { start: performance.now(), frames: 0, steps: 0, stepMs: 0, stalledMs: 0 };
 		this.stats = { fps: 0, stepsPerSecond: 0, msPerStep: 0, particles: 0, threads: 1, build: '', realTime: null, slow: '' };
 		// simulated against wall seconds while running, over windows of REAL_TIME_WINDOW_S at least
 		this.pace = null;
@@ -169,6 +169,7 @@ class Demo {
 			applyFrame(this.puddle, this.scene, this.world, this.frame);
 			this.tools.beforeStep(dt);
 			this.world.step();
+			if (this.world.threadCount > 1) this.window.stalledMs += this.world.profile().stalled;
 			++this.frame;
 		}
 		this.window.stepMs += performance.now() - t0;
@@ -266,17 +267,21 @@ class Demo {
 		this.stats.msPerStep = w.steps ? w.stepMs / w.steps : 0;
 		this.stats.particles = this.world.particleCount;
 		this.stats.threads = this.world.threadCount;
-		this.window = { start: now, frames: 0, steps: 0, stepMs: 0 };
+		// the step's time asleep waiting for workers without a core (pdl_profile.stalled): a
+		// tenth of it is past scheduling noise, and the page says the solver is starved
+		const starved = w.stepMs > 0 ? w.stalledMs / w.stepMs : 0;
+		this.window = { start: now, frames: 0, steps: 0, stepMs: 0, stalledMs: 0 };
 		const s = this.stats, def = this.world.def;
 		this.statsBox.textContent =
 			`${s.fps.toFixed(0)} fps · ${s.stepsPerSecond.toFixed(0)} steps/s · ${s.msPerStep.toFixed(2)} ms/step\n` +
 			`${s.particles} particles · ${bodiesText(this.world.bodyCount)}${def.substeps} substep${def.substeps > 1 ? 's' : ''} · ` +
 			`${s.threads} thread${s.threads > 1 ? 's' : ''} (${s.build})\n` +
 			`scene ${this.scene.name} · t = ${this.world.time.toFixed(1)} s`;
-		if (s.slow) {
+		const warnings = [starved > 0.1 ? `starved: ${(100 * starved).toFixed(0)}% of the step waiting for cores` : '', s.slow];
+		for (const text of warnings.filter(Boolean)) {
 			const line = document.createElement('span');
 			line.className = 'slow';
-			line.textContent = `\n${s.slow}`;
+			line.textContent = `\n${text}`;
 			this.statsBox.append(line);
 		}
 	}

@@ -102,7 +102,8 @@ static const field profile_fields[] = {
 	FIELD(pdl_profile, density, F32), FIELD(pdl_profile, predict, F32),
 	FIELD(pdl_profile, springs, F32),   FIELD(pdl_profile, relax, F32),
 	FIELD(pdl_profile, boundaries, F32), FIELD(pdl_profile, bodies, F32),
-	FIELD(pdl_profile, velocity, F32),  END,
+	FIELD(pdl_profile, velocity, F32),  FIELD(pdl_profile, stalled, F32),
+	END,
 };
 
 static const field body_def_fields[] = {

@@ -206,6 +206,9 @@ export interface Profile {
 	/** rigid bodies: their coupling to the fluid, contacts and integration */
 	bodies: number;
 	velocity: number;
+	/** of `step`, the time the calling thread waited for workers that had no core (other
+	 * programs, or more threads than cores): near 0 unless the solver is starved */
+	stalled: number;
 }
 
 /** Zero-copy views into wasm memory; valid until the next call that changes the world. */
