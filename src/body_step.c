@@ -1371,8 +1371,9 @@ void pdl_bodies_velocity(pdl_world* w, float dt)
  * With the SPH solver the bodies are sampled at the start of each substep, where the fluid is.
  * Pressure: a body is a wall to the fluid, as the containers and obstacles are (sph.c): a fluid
  * particle at distance d from a body's surface gains rho0 G(d / h) of density and the force
- * (p_i / rho_i^2) rho0 F(d / h) / h along the surface normal, G and F the Poly6 kernel
- * integrated over the half-space behind the surface (sph.c's wall tables). Boundary particles
+ * (p_i / rho_i^2) rho0 F(d / h) / h along the surface normal, G and F the density kernel
+ * integrated over the half-space behind the surface (sph.c's wall tables; a circle's or ball's
+ * own tables integrate it over the disc or ball, curved_wall_tables). Boundary particles
  * with Akinci's forces were tried first: with Poly6's gradient, which vanishes as r -> 0, fluid
  * pressed against a body slipped in (a submerged box felt a third of its buoyancy); with Spiky's
  * the boundary squeezed the Poly6 fluid under a heavy body into clumps that held it up.

@@ -346,11 +346,11 @@ typedef struct pdl_particle_data {
 	const float* vz; /**< 3D worlds only; NULL in 2D */
 	const uint8_t* material; /**< material id */
 	const uint32_t* id;      /**< stable id, unique in the world */
-	/** Kernel density rho (Clavet eq. 1; SPH: Poly6 mass density, Mueller eq. 3) at the last
-	 * step; read-only output, NULL on input. */
+	/** Kernel density rho (Clavet eq. 1; SPH and DFSPH: the mass density sum_j m_j W, Mueller
+	 * eq. 3, with the world's kernel) at the last step; read-only output, NULL on input. */
 	const float* density;
-	/** Pressure k (rho - rho0) (SPH: the equation of state's) at the last step; read-only
-	 * output, NULL on input. */
+	/** Pressure k (rho - rho0) (SPH: the equation of state's; DFSPH: its two pressure solves'
+	 * together) at the last step; read-only output, NULL on input. */
 	const float* pressure;
 	/** Viscoelastic springs: PDL_MAX_SPRINGS_PER_PARTICLE slots per particle, count * that many
 	 * entries; the partner's current index, -1 for an empty slot. NULL when the world has no
