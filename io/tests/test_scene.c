@@ -177,11 +177,18 @@ static const struct {
 	 "\"count\": 5, \"step\": [4.5, 0]}]}",
 	 "x.json: bodies[1].position: must put the whole body inside the container, it reaches out of a container "
 	 "(the copy at position + 4 * step)"},
-	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"circle\", \"radius\": 0.5, \"count\": 4000, \"step\": [0, 0]}, "
-	 "{\"shape\": \"circle\", \"radius\": 0.5, \"count\": 97, \"step\": [0, 0]}]}",
+	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"circle\", \"radius\": 0.5, \"count\": 4000, \"step\": [1, 0]}, "
+	 "{\"shape\": \"circle\", \"radius\": 0.5, \"count\": 97, \"step\": [0, 1]}]}",
 	 "x.json: bodies[1].count: makes 4097 bodies in all, more than the 4096 a world holds"},
 	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [1, 1], \"count\": 2}]}",
 	 "x.json: bodies[0].step: is required when count > 1 (copies would overlap)"},
+	/* copies that overlap (200 boxes 0.01 apart took 100 times as long a frame): a box, and a
+	 * thin board turned 45 degrees whose copies step along its length; touching is allowed */
+	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [0.5, 0.5], \"count\": 200, \"step\": [0.01, 0]}]}",
+	 "x.json: bodies[0].step: must move each copy clear of the last (the copies would overlap), got [0.01, 0]"},
+	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [1, 1], \"count\": 2, \"step\": [2, 0]}, "
+	 "{\"shape\": \"box\", \"half_extents\": [1, 0.1], \"angle\": 0.785398, \"count\": 2, \"step\": [1, 1]}]}",
+	 "x.json: bodies[1].step: must move each copy clear of the last (the copies would overlap), got [1, 1]"},
 	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [1, 1], \"count\": 0}]}",
 	 "x.json: bodies[0].count: must be an integer in [1, 4096], got 0"},
 	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"circle\", \"radius\": 0.1}]}",
