@@ -122,10 +122,10 @@ static void test_resting_pool(void)
 	const float clumped = pdl_world_stats(w).clumped;
 	printf("  clumped %.2f %%\n", 100 * clumped);
 	pdl_world_destroy(w);
-	ENSURE(clumped < 0.01f);
 	ENSURE(non_finite == 0);
 	ENSURE(worst.count > 300);
 	if (worlds_quick()) return; /* not settled yet */
+	ENSURE(clumped < 0.01f);
 	ENSURE(worst.density_error < 0.01);
 	ENSURE(worst.rms_speed < 0.01f);
 	ENSURE(worst.fastest < 0.1f);
