@@ -374,10 +374,7 @@ static int wall_kernel_of(const pdl_world* w)
 static double unit_kernel(double r, int kernel, bool three)
 {
 	if (!(r < 1)) return 0;
-	if (kernel == 2) {
-		double d = 1 - r, d2 = d * d;
-		return (three ? 21.0 / (2.0 * PDL_PI) : 7.0 / PDL_PI) * d2 * d2 * (1 + 4 * r);
-	}
+	if (kernel == 2) return (three ? 21.0 / (2.0 * PDL_PI) : 7.0 / PDL_PI) * pdl_wendland_shape(r);
 	double d = 1 - r * r;
 	return (three ? 315.0 / (64.0 * PDL_PI) : 4.0 / PDL_PI) * d * d * d;
 }
@@ -1651,6 +1648,8 @@ typedef struct reaction_job {
 	pdl_world* w;
 	float dt;
 	const float* scale;
+	const pdl_body_contact* contacts;
+	const int* counts;
 } reaction_job;
 
 static void reaction_range(void* ctx, int begin, int end)
@@ -1664,8 +1663,8 @@ static void reaction_range(void* ctx, int begin, int end)
 		containment* rec = &set->contained[(size_t)e * PDL_CONTAIN_BODIES];
 		int32_t* rec_body = &set->contained_body[(size_t)e * PDL_CONTAIN_BODIES];
 		for (int k = 0; k < PDL_CONTAIN_BODIES; ++k) rec_body[k] = -1;
-		pdl_body_contact contacts[PDL_CONTAIN_BODIES];
-		const int count = pdl_bodies_contacts(w, e, contacts);
+		const pdl_body_contact* contacts = &job->contacts[(size_t)e * PDL_CONTAIN_BODIES];
+		const int count = job->counts[e];
 		const float mass = w->materials[w->p.material[i]].def.mass;
 		for (int k = 0; k < count; ++k) {
 			const float push = job->scale[i] * pdl_sph_table_at(contacts[k].force, contacts[k].d / h) / h;
@@ -1678,12 +1677,13 @@ static void reaction_range(void* ctx, int begin, int end)
 	}
 }
 
-void pdl_bodies_wall_reaction(pdl_world* w, float dt, const float* scale)
+void pdl_bodies_wall_reaction(pdl_world* w, float dt, const float* scale, const pdl_body_contact* contacts,
+                              const int* counts)
 {
 	body_set* set = &w->bodies;
 	for (int k = 0; k < set->slots; ++k) memset(set->bodies[k].pending_sum, 0, sizeof set->bodies[k].pending_sum);
 	if (set->near_count > 0 && reserve_contained(set)) {
-		reaction_job job = {w, dt, scale};
+		reaction_job job = {w, dt, scale, contacts, counts};
 		pdl_pool_for(w->pool, set->near_count, 64, reaction_range, &job);
 		add_pressure_records(w);
 	}

@@ -426,8 +426,11 @@ void pdl_bodies_sph_forces(pdl_world* w, float dt);
  * Writes up to PDL_CONTAIN_BODIES contacts of near particle e; returns how many. */
 int pdl_bodies_contacts(const pdl_world* w, int e, pdl_body_contact* out);
 /* After a substep's solves: each body takes -m_i dt scale_i G(d / h) / h n from each near
- * particle i (G from its contact's force table), then the bodies move by their velocities. */
-void pdl_bodies_wall_reaction(pdl_world* w, float dt, const float* scale);
+ * particle i (G from its contact's force table), then the bodies move by their velocities.
+ * contacts and counts: pdl_bodies_contacts' of each near particle e, at e * PDL_CONTAIN_BODIES
+ * and e, found at the substep's start (nothing has moved since). */
+void pdl_bodies_wall_reaction(pdl_world* w, float dt, const float* scale, const pdl_body_contact* contacts,
+                              const int* counts);
 
 /* What every stage's parallel loop gets: the world and the solver step dt in seconds. */
 typedef struct pdl_stage_job {

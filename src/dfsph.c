@@ -766,7 +766,7 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 		if (bodies) { /* their share of the pressure's push, opposite, then they move */
 			for (int i = 0; i < p->count; ++i) w->dfsph_change[i] = p->pressure[i] * job.inv_rest[p->material[i]];
 			if (!touching) w->bodies.near_count = 0;
-			pdl_bodies_wall_reaction(w, dt, w->dfsph_change);
+			pdl_bodies_wall_reaction(w, dt, w->dfsph_change, w->dfsph_contacts, w->dfsph_contact_count);
 		}
 		prof->bodies += pdl_since(&t);
 		if (fluid) {

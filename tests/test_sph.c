@@ -19,9 +19,6 @@ static float max_speed(const pdl_world* w)
 	return sqrtf(v2);
 }
 
-/* The SPH rest density of a material as the engine derives it (types.h, pdl_sph_def): its
- * lattice's density with the world's kernel. With Poly6 that is pdl_sph_rest_density. */
-static float rest_density_of(const pdl_world* w, int material) { return pdl_world_rest_density(w, material); }
 
 /* Without gravity a block filled at the default spacing is already at rest density, so nothing
  * moves (only float rounding of the density sums: speeds stay below 1e-3 h/s), with every
@@ -37,7 +34,7 @@ static void test_fill_starts_at_rest(void)
 		worlds_fill_box(w, 0, 0, 0, 6, 4);
 		for (int f = 0; f < 60; ++f) pdl_world_step(w);
 		pdl_particle_data p = pdl_world_particles(w);
-		float rho0 = rest_density_of(w, 0), interior_err = 0, h = d.interaction_radius;
+		float rho0 = pdl_world_rest_density(w, 0), interior_err = 0, h = d.interaction_radius;
 		pdl_material_def m = pdl_world_get_material(w, 0);
 		if (kernel != PDL_SPH_PRESSURE_WENDLAND)
 			ENSURE(rho0 == pdl_sph_rest_density(h, pdl_rest_spacing(h, m.rest_density), m.mass));
@@ -100,7 +97,7 @@ static void test_resting_pool(void)
 	/* (quick mode asserts no settling: 10 steps and 30 watched) */
 	int settle = worlds_settle_steps(3600), watch = worlds_quick() ? 30 : 120;
 	for (int f = 0; f < settle; ++f) pdl_world_step(w);
-	float rho0 = rest_density_of(w, 0);
+	float rho0 = pdl_world_rest_density(w, 0);
 	bulk_motion worst = bulk_motion_of(w, rho0);
 	int non_finite = 0;
 	for (int f = 1; f <= watch; ++f) {
@@ -313,7 +310,7 @@ static void test_dam_break_holds(void)
 	worlds_add_box_container(w, 16, 10);
 	int n = worlds_fill_box(w, 0, -11, -1, 5, 9);
 	int frames = worlds_steps(600), fewest = 1 << 30, most = 0;
-	float fastest = 0, densest = 0, rho0 = rest_density_of(w, 0);
+	float fastest = 0, densest = 0, rho0 = pdl_world_rest_density(w, 0);
 	for (int f = 0; f < frames; ++f) {
 		pdl_world_step(w);
 		int sub = pdl_world_profile(w).substeps;
