@@ -240,8 +240,12 @@ struct pdl_world {
 	float cuda_fastest;     /* the largest squared speed the last GPU frame left (SPH's CFL) */
 	bool grid_stale;
 	char backend_note[160];
-	pdl_ghost_fn* ghost_fn; /* called at the Clavet step's ghost stages (ghosts.c) */
+	pdl_ghost_fn* ghost_fn; /* called at the Clavet and DFSPH steps' ghost stages (ghosts.c) */
 	void* ghost_context;
+	/* what the next PDL_GHOST_FIELDS and PDL_GHOST_ERROR stages hand over (pdl_ghost_view) */
+	int ghost_field_count;
+	float* ghost_fields[PDL_GHOST_MAX_FIELDS];
+	pdl_ghost_error ghost_error;
 
 	double time;
 	long long steps;

@@ -56,8 +56,16 @@
  * with its velocity; it takes no force back.
  *
  * Determinism: every pass is a gather in grid order (particle i reads its neighbours and writes
- * only its own entries), and each solve's mean error is summed in one fixed order, so the
- * iteration counts and every bit are the same for any thread count. */
+ * only its own entries), and each solve's mean error is summed exactly (fixed point, so in any
+ * order: solve_error), so the iteration counts and every bit are the same for any thread count.
+ *
+ * A split world (partition.h, the MPI layer's ghosts) holds its own particles and ghosts of its
+ * neighbours' one cell reach around them: the ghost function brings them in before each
+ * substep's grid (PDL_GHOST_POSITIONS), hands them their owners' values after every pass that
+ * changes what a neighbour reads (PDL_GHOST_FIELDS: velocities after each pressure and the
+ * viscosity pass, the warm-start pressures and each iteration's pressure change, densities and
+ * normals for the surface tension), and sums each iteration's error over every process
+ * (PDL_GHOST_ERROR), so every process ends each solve after the whole world's iterations. */
 #include "core.h"
 #include "kernels.h"
 #include "simd.h"
@@ -614,15 +622,53 @@ void pdl_dfsph_free(pdl_world* w)
 
 /* The relative density below which the divergence solve leaves a particle alone (solve). */
 #define DIVERGENCE_MIN_DENSITY 0.95f
-static double solve_error(const float* a, int n)
+
+/* A split world's process (partition.h) hands its ghosts the values of these arrays from their
+ * owners (PDL_GHOST_FIELDS); nothing without a ghost function. */
+static void ghost_fields(pdl_world* w, int n, float* a, float* b, float* c, float* d)
 {
-	double sum = 0, most = 0;
+	if (!w->ghost_fn) return;
+	float* fields[] = {a, b, c, d};
+	w->ghost_field_count = n;
+	for (int f = 0; f < n; ++f) w->ghost_fields[f] = fields[f];
+	w->ghost_fn(w, PDL_GHOST_FIELDS, w->ghost_context);
+	w->ghost_field_count = 0;
+}
+
+/* The velocities, after a pass that changed them. */
+static void ghost_velocities(pdl_world* w)
+{
+	ghost_fields(w, PDL_IS_3D(w) ? 3 : 2, w->p.vx, w->p.vy, w->p.vz, NULL);
+}
+
+/* The error of a solve (above) over the world's own particles (not its ghosts), and in a split
+ * world over every process's (PDL_GHOST_ERROR): the sum of the |a_i| exact in any order
+ * (pdl_ghost_error: fixed point, 128 bits), so the same bits for any split, thread count and
+ * particle order; 0 for no particles. */
+static double solve_error(pdl_world* w, const float* a, int n)
+{
+	const int32_t* origin = w->p.origin;
+	pdl_ghost_error sum = {0, 0, 0, 0.0};
 	for (int i = 0; i < n; ++i) {
-		double e = fabs((double)a[i]);
-		sum += e;
-		most = fmax(most, e);
+		if (origin && origin[i] >= 0) continue;
+		const double e = fabs((double)a[i]);
+		sum.most = fmax(sum.most, e); /* (NaN, which the solve never leaves in a, is 0 here) */
+		sum.count++;
+		if (!(e > 0)) continue;
+		/* floor(e 2^64) as hi 2^64 + lo (e is a float, so e - hi and its scaling are exact); from
+		 * 2^32 on, 2^32 */
+		const bool big = e >= 4294967296.0;
+		const double whole = big ? 4294967296.0 : floor(e);
+		const pdl_ghost_error one = {(uint64_t)whole, big ? 0 : (uint64_t)ldexp(e - whole, 64), 0, 0.0};
+		pdl_ghost_error_add(&sum, &one);
 	}
-	return n > 0 ? fmax(sum / n, most / MAX_OVER_MEAN) : 0;
+	if (w->ghost_fn) {
+		w->ghost_error = sum;
+		w->ghost_fn(w, PDL_GHOST_ERROR, w->ghost_context);
+		sum = w->ghost_error;
+	}
+	const double mean = ((double)sum.hi + ldexp((double)sum.lo, -64)) / (double)sum.count;
+	return sum.count > 0 ? fmax(mean, sum.most / MAX_OVER_MEAN) : 0;
 }
 
 /* One pressure solve on the velocities v (particles' vx, vy, vz), B&K 2017 alg. 2 and 3 as a
@@ -647,8 +693,10 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 	if (divergence)
 		for (int i = 0; i < n; ++i)
 			if (!(p->density[i] * job->inv_rest[p->material[i]] >= DIVERGENCE_MIN_DENSITY)) pressure[i] = 0;
+	ghost_fields(w, 1, pressure, NULL, NULL, NULL); /* (a split world's ghosts: their owners') */
 	job->change = pressure;
 	pdl_pool_for(w->pool, n, 256, three ? pressure_range_3d : pressure_range, job);
+	ghost_velocities(w);
 	const double scale = divergence ? 1.0 / dt : 1.0;
 	int iterations = 0;
 	double e = 0;
@@ -666,15 +714,24 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 			change[i] = now - pressure[i];
 			err[i] = now > 0 ? bi : 0;
 		}
-		e = solve_error(err, n) * scale;
+		e = solve_error(w, err, n) * scale;
 		if (e <= tolerance || iterations >= w->def.sph.max_iterations) break;
+		ghost_fields(w, 1, change, NULL, NULL, NULL);
 		job->change = change;
 		pdl_pool_for(w->pool, n, 256, three ? pressure_range_3d : pressure_range, job);
+		ghost_velocities(w);
 		for (int i = 0; i < n; ++i) pressure[i] += change[i];
 		iterations++;
 	}
 	*error = (float)e;
 	return iterations;
+}
+
+/* a[k] = a[order[k]] for k < n, through scratch */
+static void carry(float* a, float* scratch, const int32_t* order, int n)
+{
+	for (int k = 0; k < n; ++k) scratch[k] = a[order[k]];
+	memcpy(a, scratch, (size_t)n * sizeof *a);
 }
 
 /* a += sign b, element by element (sign +-1: exact undoing up to one rounding, never below 0
@@ -688,7 +745,9 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 {
 	double start = pdl_now_ms(), t = start;
 	particles* p = &w->p;
-	const bool three = PDL_IS_3D(w), fluid = p->count > 0;
+	/* (a process of a split world with no particles of its own still takes part in every ghost
+	 * stage: the others wait for it) */
+	const bool three = PDL_IS_3D(w), fluid = p->count > 0 || w->ghost_fn;
 	pdl_dfsph_prepare(w);
 	if (fluid && !reserve_scratch(w)) { /* out of memory: the world stands still this frame */
 		prof->step = (float)(pdl_now_ms() - start);
@@ -727,9 +786,16 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 	if (bodies) pdl_bodies_begin_frame(w);
 	for (int sub = 0; sub < n; ++sub) {
 		if (bodies) pdl_bodies_forces(w, dt);
+		if (fluid && w->ghost_fn) { /* a split world's ghosts at x and v (partition.h) */
+			w->ghost_fn(w, PDL_GHOST_POSITIONS, w->ghost_context);
+			if (!reserve_scratch(w)) abort(); /* (the other processes would wait for this one) */
+		}
 		if (fluid) {
 			pdl_grid_build(&w->grid, w->pool, p->count, p->x, p->y, p->z, p->id, w->def.interaction_radius);
 			pdl_particles_permute(w, w->grid.order, false);
+			/* the solves' warm starts move with their particles (the permutation leaves them) */
+			carry(p->pressure, w->dfsph_change, w->grid.order, p->count);
+			carry(p->near_pressure, w->dfsph_change, w->grid.order, p->count);
 		}
 		prof->predict += pdl_since(&t);
 		bool touching = false; /* the bodies' contacts are known */
@@ -741,6 +807,8 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 		}
 		prof->bodies += pdl_since(&t);
 		if (fluid) pdl_pool_for(w->pool, p->count, 256, three ? density_range_3d : density_range, &job);
+		if (fluid && job.tension) /* what the forces pass reads of a neighbour, besides velocities */
+			ghost_fields(w, three ? 4 : 3, p->density, w->dfsph_normal[0], w->dfsph_normal[1], w->dfsph_normal[2]);
 		prof->density += pdl_since(&t);
 		if (fluid) add_to(p->pressure, p->near_pressure, -1.0f, p->count); /* the density solve's own */
 		if (fluid)
@@ -754,6 +822,7 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 				pdl_swap(&p->vx, &p->vx2);
 				pdl_swap(&p->vy, &p->vy2);
 				if (three) pdl_swap(&p->vz, &p->vz2);
+				ghost_velocities(w);
 			}
 		}
 		prof->forces += pdl_since(&t);

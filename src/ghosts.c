@@ -159,6 +159,18 @@ pdl_ghost_view pdl_world_ghost_view(pdl_world* w)
 {
 	if (!w || !w->p.origin) return (pdl_ghost_view){0};
 	particles* p = &w->p;
-	return (pdl_ghost_view){.count = p->count, .origin = p->origin, .id = p->id, .pressure = p->pressure,
-	                        .near_pressure = p->near_pressure};
+	pdl_ghost_view v = {.count = p->count, .origin = p->origin, .id = p->id, .pressure = p->pressure,
+	                    .near_pressure = p->near_pressure, .field_count = w->ghost_field_count,
+	                    .error = &w->ghost_error};
+	for (int f = 0; f < w->ghost_field_count; ++f) v.fields[f] = w->ghost_fields[f];
+	return v;
+}
+
+void pdl_ghost_error_add(pdl_ghost_error* a, const pdl_ghost_error* b)
+{
+	const uint64_t lo = a->lo + b->lo;
+	a->hi += b->hi + (lo < b->lo); /* (the carry) */
+	a->lo = lo;
+	a->count += b->count;
+	a->most = b->most > a->most ? b->most : a->most;
 }

@@ -92,15 +92,49 @@ int pdl_world_cell_reach(const pdl_world* world);
  * Each sum then runs in the whole world's order when the grid frame has cells_by_id and
  * row_slabs, the same axes and a dense layout in every process. The SPH solver, springs and
  * rigid bodies do not call the ghost function: a split world of those needs a halo for the
- * whole step (mpi/, docs/mpi.md). Ghosts take part in the rest of the step as the world's own
+ * whole step (mpi/, docs/mpi.md); DFSPH does (below), without bodies. Ghosts take part in the rest of the step as the world's own
  * particles do, and what they come out with is meaningless: remove them before reading the
  * world (they count in pdl_world_particle_count and the hash). */
+
+/* A DFSPH step (src/dfsph.c) calls the ghost function at PDL_GHOST_POSITIONS too (before each
+ * substep's grid, with the positions and velocities the substep starts from), and then, because
+ * its two pressure solves iterate, at many more points of the substep:
+ *
+ * - PDL_GHOST_FIELDS: the caller overwrites each ghost's values of the arrays the view lists
+ *   (pdl_ghost_view.fields, field_count of them, per particle in storage order) with its
+ *   owner's. The ghosts and their storage order are those of the substep's grid, as at
+ *   PDL_GHOST_PRESSURES. Called after the density pass (densities, the solve's factor, the
+ *   surface normal, both warm-start pressures), after each pass that changes velocities
+ *   (the pressure passes, the viscosity pass: velocities) and in each iteration before the
+ *   pressure pass (the pressure change).
+ * - PDL_GHOST_ERROR: in each iteration of each solve, the caller replaces view.error (this
+ *   process's own particles' error terms) with the sum over every process
+ *   (pdl_ghost_error_add): every process then ends each solve after the same iteration.
+ *
+ * An own particle's every sum then runs over the same neighbours with the same values, in the
+ * same order, as in the whole world, and each solve takes the whole world's iterations. */
 
 /** When a ghost function is called (above). */
 typedef enum pdl_ghost_stage {
 	PDL_GHOST_POSITIONS, /**< after the prediction: remove the old ghosts, add the new */
 	PDL_GHOST_PRESSURES, /**< after the densities: the ghosts' pressures from their owners */
+	PDL_GHOST_FIELDS,    /**< DFSPH: the ghosts' values of view.fields from their owners */
+	PDL_GHOST_ERROR,     /**< DFSPH: view.error summed over every process */
 } pdl_ghost_stage;
+
+/** A DFSPH solve's error terms (its |b_i| over the particles, src/dfsph.c), summed so that the
+ * sum is the same bits in any order and over any split: each |b_i| as the integer
+ * floor(|b_i| 2^64) (values from 2^32 on count as 2^32; the largest is kept exactly, so such a
+ * solve never ends early), added in 128 bits (hi, lo). */
+typedef struct pdl_ghost_error {
+	uint64_t hi, lo; /**< the sum in units of 2^-64 */
+	int64_t count;   /**< the particles it is over */
+	double most;     /**< the largest |b_i| */
+} pdl_ghost_error;
+/** a += b (exact; the largest of both). */
+void pdl_ghost_error_add(pdl_ghost_error* a, const pdl_ghost_error* b);
+/** The most arrays a PDL_GHOST_FIELDS stage lists. */
+#define PDL_GHOST_MAX_FIELDS 8
 /** Called by pdl_world_step at each ghost stage of each substep. */
 typedef void pdl_ghost_fn(pdl_world* world, pdl_ghost_stage stage, void* context);
 /** Sets the world's ghost function (NULL: none). PDL_ERR_OUT_OF_MEMORY when the particles'
@@ -136,6 +170,11 @@ typedef struct pdl_ghost_view {
 	const uint32_t* id;
 	float* pressure;
 	float* near_pressure;
+	/** PDL_GHOST_FIELDS: the arrays whose ghosts' values come from their owners */
+	int field_count;
+	float* fields[PDL_GHOST_MAX_FIELDS];
+	/** PDL_GHOST_ERROR: this process's own particles' error terms, to be summed over all */
+	pdl_ghost_error* error;
 } pdl_ghost_view;
 pdl_ghost_view pdl_world_ghost_view(pdl_world* world);
 

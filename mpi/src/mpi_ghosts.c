@@ -1,9 +1,11 @@
-/* Ghosts over MPI (docs/mpi.md, "Ghosts"): the two ghost stages of each Clavet substep
- * (include/puddle/partition.h) as collectives. A process keeps only its own particles; at each
+/* Ghosts over MPI (docs/mpi.md, "Ghosts"): the two ghost stages of each Clavet substep, and the
+ * DFSPH step's (positions, then fields and the solves' errors many times a substep), of
+ * include/puddle/partition.h as collectives. A process keeps only its own particles; at each
  * stage every process publishes the cells its own particles span on the split axis
  * (MPI_Allgather of two ints), then sends each other process its own particles whose cell lies
  * within the cell reach of that span (positions: 32-byte records; pressures: 12 bytes), by
- * MPI_Alltoall of counts and MPI_Alltoallv. The core test (core.determinism,
+ * MPI_Alltoall of counts and MPI_Alltoallv; DFSPH's fields go the same way (id and the listed
+ * floats), to the same ghosts, and its errors by MPI_Allgather. The core test (core.determinism,
  * test_ghosts_keep_parts_exact) is the same exchange between two threads. */
 #include "mpi_internal.h"
 
@@ -13,18 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A ghost's pressures on the wire, in the sender's storage order, which is the receiver's for
- * those ghosts (both sort each cell by id); the id checks it. */
-typedef struct ghost_pressure {
-	uint32_t id;
-	float pressure, near_pressure;
-} ghost_pressure;
-
 bool pdl_mpi_ghosts_suit(const pdl_world* world)
 {
 	const char* halo = getenv("PUDDLE_MPI_HALO");
 	if (halo && strcmp(halo, "1") == 0) return false;
-	if (pdl_world_get_def(world).solver != PDL_SOLVER_CLAVET || pdl_world_body_count(world) > 0) return false;
+	const pdl_solver_kind solver = pdl_world_get_def(world).solver;
+	if (solver == PDL_SOLVER_SPH || pdl_world_body_count(world) > 0) return false;
+	if (solver == PDL_SOLVER_DFSPH) return true; /* (its step makes no springs) */
 	for (int m = 0; m < pdl_world_material_count(world); ++m)
 		if (pdl_world_get_material(world, m).spring_stiffness > 0) return false;
 	return true;
@@ -104,6 +101,7 @@ static void to_bytes(int n, const int* counts, int* bytes, int* displs, size_t s
 static void positions(pdl_mpi_world* s, pdl_world* w)
 {
 	const int n = s->size;
+	s->field_lists = false; /* (the grid sorts the particles anew after this stage) */
 	pdl_world_remove_ghosts(w);
 	pdl_particle_data d = pdl_world_particles(w);
 	const float* c = split_coordinates(s, &d);
@@ -165,66 +163,126 @@ static void positions(pdl_mpi_world* s, pdl_world* w)
 	}
 }
 
-static void pressures(pdl_mpi_world* s, pdl_world* w)
+/* The places, in the world's storage order since the substep's grid, of the own particles each
+ * process gets as ghosts (s->field_send_index, by process as the positions stage sent them) and
+ * of each process's ghosts here (s->field_recv_index, by origin in storage order): the order in
+ * which both sides list them, which is the same (each cell by id, the cells in one order). */
+static void list_fields(pdl_mpi_world* s, pdl_world* w)
 {
 	const int n = s->size;
 	pdl_particle_data d = pdl_world_particles(w);
 	pdl_ghost_view v = pdl_world_ghost_view(w);
 	const float* c = split_coordinates(s, &d);
-	int *sent = s->ghost_counts, *sent_at = sent + n, *got = sent + 2 * n, *got_at = sent + 3 * n;
+	const int *sent = s->ghost_counts, *sent_at = sent + n, *got = sent + 2 * n, *got_at = sent + 3 * n;
 	int total = 0, received = 0;
 	for (int r = 0; r < n; ++r) total += sent[r], received += got[r];
-	if (!pdl_mpi_grow((void**)&s->pressure_send, &s->pressure_send_capacity, total, sizeof *s->pressure_send) ||
-	    !pdl_mpi_grow((void**)&s->pressure_recv, &s->pressure_recv_capacity, received, sizeof *s->pressure_recv))
+	if (!pdl_mpi_grow((void**)&s->field_send_index, &s->field_send_index_capacity, total, sizeof(int)) ||
+	    !pdl_mpi_grow((void**)&s->field_recv_index, &s->field_recv_index_capacity, received, sizeof(int)))
 		MPI_Abort(s->comm, 1);
-	/* the same particles as the positions stage sent (their positions have not changed since),
-	 * now in the order the grid sorted them */
 	int next[n];
 	memcpy(next, sent_at, sizeof next);
 	ghost_band band[n];
 	for (int r = 0; r < n; ++r) band[r] = band_of(s, w, r);
+	bool ok = true; /* (the same particles as the positions stage sent and received) */
 	for (int i = 0; i < d.count; ++i) {
 		if (v.origin[i] >= 0) continue;
 		for (int r = 0; r < n; ++r)
-			if (r != s->rank && in_band(w, &band[r], c[i]))
-				s->pressure_send[next[r]++] = (ghost_pressure){d.id[i], v.pressure[i], v.near_pressure[i]};
+			if (r != s->rank && in_band(w, &band[r], c[i])) {
+				ok = ok && next[r] < sent_at[r] + sent[r];
+				if (ok) s->field_send_index[next[r]++] = i;
+			}
 	}
-	for (int r = 0; r < n; ++r)
-		if (next[r] != sent_at[r] + sent[r]) {
-			fprintf(stderr, "puddle mpi: process %d: %d ghost pressures for process %d, %d positions\n", s->rank,
-			        next[r] - sent_at[r], r, sent[r]);
-			MPI_Abort(s->comm, 1);
-		}
+	for (int r = 0; r < n; ++r) ok = ok && next[r] == sent_at[r] + sent[r];
+	memcpy(next, got_at, sizeof next);
+	for (int i = 0; ok && i < v.count; ++i) {
+		const int r = v.origin[i];
+		if (r < 0) continue;
+		ok = r < n && next[r] < got_at[r] + got[r];
+		if (ok) s->field_recv_index[next[r]++] = i;
+	}
+	if (!ok) {
+		fprintf(stderr, "puddle mpi: process %d: its ghosts are not those the positions stage exchanged\n", s->rank);
+		MPI_Abort(s->comm, 1);
+	}
+	s->field_lists = true;
+}
+
+/* Each ghost's values of k arrays (per particle in storage order) from its owner, as a record of
+ * the id (checked) and the values: PDL_GHOST_FIELDS' arrays, or Clavet's two pressures at
+ * PDL_GHOST_PRESSURES (12 bytes a ghost). */
+static void fields(pdl_mpi_world* s, pdl_world* w, int k, float* const* arrays)
+{
+	const int n = s->size;
+	if (!s->field_lists) list_fields(s, w);
+	pdl_ghost_view v = pdl_world_ghost_view(w);
+	const int *sent = s->ghost_counts, *got = sent + 2 * n;
+	if (k <= 0) return; /* (the same in every process) */
+	const size_t stride = sizeof(uint32_t) + (size_t)k * sizeof(float);
+	int total = 0, received = 0;
+	for (int r = 0; r < n; ++r) total += sent[r], received += got[r];
+	/* (capacities in 4-byte words: the record's size changes from stage to stage) */
+	const int words = (int)(stride / 4);
+	if (!pdl_mpi_grow((void**)&s->field_send, &s->field_send_capacity, total * words, 4) ||
+	    !pdl_mpi_grow((void**)&s->field_recv, &s->field_recv_capacity, received * words, 4))
+		MPI_Abort(s->comm, 1);
+	for (int q = 0; q < total; ++q) {
+		const int i = s->field_send_index[q];
+		uint8_t* e = s->field_send + (size_t)q * stride;
+		memcpy(e, &v.id[i], sizeof(uint32_t));
+		for (int f = 0; f < k; ++f) memcpy(e + sizeof(uint32_t) + (size_t)f * sizeof(float), &arrays[f][i], sizeof(float));
+	}
 	int bytes[4][n];
-	to_bytes(n, sent, bytes[0], bytes[1], sizeof(ghost_pressure));
-	to_bytes(n, got, bytes[2], bytes[3], sizeof(ghost_pressure));
-	MPI_Alltoallv(s->pressure_send, bytes[0], bytes[1], MPI_BYTE, s->pressure_recv, bytes[2], bytes[3], MPI_BYTE,
-	              s->comm);
+	to_bytes(n, sent, bytes[0], bytes[1], stride);
+	to_bytes(n, got, bytes[2], bytes[3], stride);
+	MPI_Alltoallv(s->field_send, bytes[0], bytes[1], MPI_BYTE, s->field_recv, bytes[2], bytes[3], MPI_BYTE, s->comm);
 	s->stats.collectives++;
 	for (int r = 0; r < n; ++r) {
 		if (r == s->rank) continue;
 		s->stats.bytes_sent += bytes[0][r], s->stats.bytes_received += bytes[2][r];
 		s->stats.messages_sent += sent[r] > 0, s->stats.messages_received += got[r] > 0;
 	}
-	memcpy(next, got_at, sizeof next);
-	for (int i = 0; i < v.count; ++i) {
-		const int r = v.origin[i];
-		if (r < 0) continue;
-		const ghost_pressure* p = next[r] < got_at[r] + got[r] ? &s->pressure_recv[next[r]++] : NULL;
-		if (!p || p->id != v.id[i]) {
-			fprintf(stderr, "puddle mpi: process %d: the ghost pressures from process %d are out of order\n", s->rank, r);
+	for (int q = 0; q < received; ++q) {
+		const int i = s->field_recv_index[q];
+		const uint8_t* e = s->field_recv + (size_t)q * stride;
+		uint32_t id;
+		memcpy(&id, e, sizeof id);
+		if (id != v.id[i]) {
+			fprintf(stderr, "puddle mpi: process %d: the ghost fields are out of order\n", s->rank);
 			MPI_Abort(s->comm, 1);
 		}
-		v.pressure[i] = p->pressure;
-		v.near_pressure[i] = p->near_pressure;
+		for (int f = 0; f < k; ++f) memcpy(&arrays[f][i], e + sizeof(uint32_t) + (size_t)f * sizeof(float), sizeof(float));
 	}
+}
+
+/* PDL_GHOST_ERROR: every process's error terms, summed (exactly: in any order the same bits). */
+static void error_sum(pdl_mpi_world* s, pdl_world* w)
+{
+	pdl_ghost_view v = pdl_world_ghost_view(w);
+	if (!v.error) MPI_Abort(s->comm, 1);
+	pdl_ghost_error all[s->size], sum = {0, 0, 0, 0.0};
+	MPI_Allgather(v.error, (int)sizeof *v.error, MPI_BYTE, all, (int)sizeof *v.error, MPI_BYTE, s->comm);
+	s->stats.collectives++;
+	for (int r = 0; r < s->size; ++r) pdl_ghost_error_add(&sum, &all[r]);
+	*v.error = sum;
 }
 
 void pdl_mpi_ghost_stage(pdl_world* world, pdl_ghost_stage stage, void* context)
 {
 	pdl_mpi_world* s = context;
 	const double t = MPI_Wtime();
-	if (stage == PDL_GHOST_POSITIONS) positions(s, world);
-	else pressures(s, world);
+	switch (stage) {
+	case PDL_GHOST_POSITIONS: positions(s, world); break;
+	case PDL_GHOST_PRESSURES: {
+		pdl_ghost_view v = pdl_world_ghost_view(world);
+		fields(s, world, 2, (float* const[]){v.pressure, v.near_pressure});
+		break;
+	}
+	case PDL_GHOST_FIELDS: {
+		pdl_ghost_view v = pdl_world_ghost_view(world);
+		fields(s, world, v.field_count, v.fields);
+		break;
+	}
+	case PDL_GHOST_ERROR: error_sum(s, world); break;
+	}
 	s->ghost_seconds += MPI_Wtime() - t;
 }

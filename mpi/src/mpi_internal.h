@@ -107,9 +107,17 @@ struct pdl_mpi_world {
 	int* ghost_counts; /* 4 per process: sent, their offsets, received, their offsets (records) */
 	packed_particle *ghost_send, *ghost_recv;
 	int ghost_send_capacity, ghost_recv_capacity;
-	struct ghost_pressure *pressure_send, *pressure_recv;
-	int pressure_send_capacity, pressure_recv_capacity;
 	long long ghosts_this_frame, ghost_exchanges_this_frame;
+	/* The stages after the positions (Clavet's pressures, DFSPH's fields): where the ghosts'
+	 * records come from and go to in storage order (listed at the first such stage after each
+	 * positions stage), and the records */
+	bool field_lists;
+	float* move_pressures; /* DFSPH: the movers' two warm-start pressures (migrate) */
+	int move_pressures_capacity;
+	int *field_send_index, *field_recv_index;
+	int field_send_index_capacity, field_recv_index_capacity;
+	uint8_t *field_send, *field_recv;
+	int field_send_capacity, field_recv_capacity; /* (in 4-byte words) */
 	double ghost_seconds; /* in the ghost stages this frame */
 };
 
@@ -123,8 +131,8 @@ int pdl_mpi_compare_ids(const void* a, const void* b);
  * until the next call); next_id the whole world's. Aborts the job when out of memory. */
 pdl_particle_data pdl_mpi_unpack(pdl_mpi_world* s, const packed_particle* p, int n);
 
-/* mpi_ghosts.c: whether the world can step with ghosts (Clavet, no springs, no bodies, and
- * PUDDLE_MPI_HALO=1 not set); the ghost function the layer gives the world (context: the
+/* mpi_ghosts.c: whether the world can step with ghosts (Clavet without springs, or DFSPH; no
+ * bodies, and PUDDLE_MPI_HALO=1 not set); the ghost function the layer gives the world (context: the
  * split world). */
 bool pdl_mpi_ghosts_suit(const pdl_world* world);
 void pdl_mpi_ghost_stage(pdl_world* world, pdl_ghost_stage stage, void* context);

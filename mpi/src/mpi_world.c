@@ -4,11 +4,12 @@
  * cut at quantiles of the particles' coordinate on it, so each process owns about as many; cut
  * again when the busiest holds 10% more than the mean.
  *
- * Ghosts (Clavet worlds without springs or bodies; mpi_ghosts.c, step_with_ghosts below): each
- * process's world holds only its own particles; the particles that crossed a cut change
- * process at the frame's start, and at each substep the core's ghost stages (partition.h) take
- * in the other processes' particles one cell reach around its own, then their pressures. No
- * halo, nothing stepped twice.
+ * Ghosts (Clavet worlds without springs or bodies, DFSPH without bodies; mpi_ghosts.c,
+ * step_with_ghosts below): each process's world holds only its own particles; the particles
+ * that crossed a cut change process at the frame's start, and at each substep the core's ghost
+ * stages (partition.h) take in the other processes' particles one cell reach around its own,
+ * then their pressures (Clavet) or, many times a substep, the values DFSPH's passes read and
+ * its solves' errors. No halo, nothing stepped twice.
  *
  * Halo (SPH, springs, bodies, or PUDDLE_MPI_HALO=1): once a frame. Every process sends each particle it owns to every process whose slab
  * grown by the halo width holds it (MPI_Alltoallv), so each gets its slab plus a halo. It stores
@@ -384,10 +385,13 @@ pdl_mpi_world* pdl_mpi_world_create(pdl_world* world, MPI_Comm comm, pdl_error* 
 {
 	if (!world) return refuse(err, PDL_ERR_NULL_ARGUMENT, "a NULL world");
 	const pdl_world_def def = pdl_world_get_def(world);
-	/* DFSPH's solves iterate until an error over all particles is small: split, every process
-	 * would need every iteration's error and its neighbours' pressures (ghosts at each
-	 * iteration), which the halo of a frame does not give */
-	if (def.solver == PDL_SOLVER_DFSPH) return refuse(err, PDL_ERR_WORLD_SOLVER, "a DFSPH world (solver.kind \"dfsph\")");
+	/* DFSPH's solves iterate until an error over all particles is small: every process needs
+	 * every iteration's error and its neighbours' pressures and velocities after every pass,
+	 * which ghosts give (mpi_ghosts.c) and a halo once a frame does not; ghosts take no bodies */
+	if (def.solver == PDL_SOLVER_DFSPH && !pdl_mpi_ghosts_suit(world))
+		return refuse(err, PDL_ERR_WORLD_SOLVER,
+		              pdl_world_body_count(world) > 0 ? "a DFSPH world with rigid bodies (solver.kind \"dfsph\")"
+		                                              : "a DFSPH world with PUDDLE_MPI_HALO=1 (DFSPH needs ghosts)");
 	pdl_mpi_world* s = calloc(1, sizeof *s);
 	if (!s) return refuse(err, PDL_ERR_OUT_OF_MEMORY, "(out of memory)");
 	s->comm = comm;
@@ -502,7 +506,8 @@ void pdl_mpi_world_destroy(pdl_mpi_world* s)
 	free(s->sort_keys), free(s->sorted), free(s->spring_partner); /* (spring_rest lies in it) */
 	free(s->body_ids), free(s->body_start), free(s->zone_lo); /* (zone_hi lies in it) */
 	free(s->leave), free(s->extents), free(s->ghost_counts), free(s->ghost_send), free(s->ghost_recv);
-	free(s->pressure_send), free(s->pressure_recv);
+	free(s->field_send_index), free(s->field_recv_index), free(s->field_send), free(s->field_recv);
+	free(s->move_pressures);
 	if (s->ghosts && s->world) {
 		pdl_world_remove_ghosts(s->world);
 		pdl_world_set_ghost_fn(s->world, NULL, NULL, NULL);
@@ -761,10 +766,14 @@ static bool world_from_owned(pdl_mpi_world* s)
 /* With ghosts, the particles whose slab is another process's now go there (ownership by place
  * at the frame's start, as with the halo), and the frame's new particles that are not this
  * slab's go; what comes in joins the world. One all-to-all of counts and one of the movers
- * (32 bytes each): only the particles that crossed a cut move, not the slab. */
+ * (32 bytes each): only the particles that crossed a cut move, not the slab. DFSPH's movers take
+ * their two warm-start pressures along (one more all-to-all, 8 bytes each): the next substep's
+ * solves start from them. */
 static void migrate(pdl_mpi_world* s)
 {
 	const int n = s->size;
+	const bool pressures = pdl_world_get_def(s->world).solver == PDL_SOLVER_DFSPH;
+	pdl_ghost_view view = pdl_world_ghost_view(s->world);
 	pdl_particle_data d = pdl_world_particles(s->world);
 	const float* c = s->axis == 0 ? d.x : s->axis == 1 ? d.y : d.z;
 	if (!pdl_mpi_grow((void**)&s->leave, &s->leave_capacity, d.count, 1)) MPI_Abort(s->comm, 1);
@@ -781,12 +790,15 @@ static void migrate(pdl_mpi_world* s)
 	int total = 0;
 	for (int r = 0; r < n; ++r) s->send_displs[r] = total, total += s->send_counts[r];
 	if (!pdl_mpi_grow((void**)&s->send, &s->send_capacity, total, sizeof *s->send)) MPI_Abort(s->comm, 1);
+	if (pressures && !pdl_mpi_grow((void**)&s->move_pressures, &s->move_pressures_capacity, total, 2 * sizeof(float)))
+		MPI_Abort(s->comm, 1);
 	memcpy(dest, s->send_displs, (size_t)n * sizeof *dest);
 	for (int i = 0; i < d.count; ++i) {
 		if (!leave[i]) continue;
 		int to = owner_of(s, c[i]);
 		const uint32_t fresh = d.id[i] - s->next_id;
 		if (d.id[i] >= s->next_id && fresh < (uint32_t)s->fresh_count) continue; /* every process has it */
+		if (pressures) s->move_pressures[2 * dest[to]] = view.pressure[i], s->move_pressures[2 * dest[to] + 1] = view.near_pressure[i];
 		packed_particle* p = &s->send[dest[to]++];
 		p->x[0] = d.x[i], p->x[1] = d.y[i], p->x[2] = s->three ? d.z[i] : 0;
 		p->v[0] = d.vx[i], p->v[1] = d.vy[i], p->v[2] = s->three ? d.vz[i] : 0;
@@ -810,12 +822,33 @@ static void migrate(pdl_mpi_world* s)
 	MPI_Alltoallv(s->send, s->send_counts, s->send_displs, MPI_BYTE, s->recv, s->recv_counts, s->recv_displs,
 	              MPI_BYTE, s->comm);
 	s->stats.collectives += 2;
+	float* arrived = NULL; /* DFSPH: the movers' pressures, in the order of s->recv */
+	if (pressures) {
+		arrived = malloc(((size_t)got + 1) * 2 * sizeof *arrived);
+		if (!arrived) MPI_Abort(s->comm, 1);
+		for (int r = 0; r < n; ++r) { /* (bytes of 32 a particle to bytes of 8) */
+			s->send_counts[r] /= size / 8, s->send_displs[r] /= size / 8;
+			s->recv_counts[r] /= size / 8, s->recv_displs[r] /= size / 8;
+			if (r == s->rank) continue;
+			s->stats.bytes_sent += s->send_counts[r], s->stats.bytes_received += s->recv_counts[r];
+		}
+		MPI_Alltoallv(s->move_pressures, s->send_counts, s->send_displs, MPI_BYTE, arrived, s->recv_counts,
+		              s->recv_displs, MPI_BYTE, s->comm);
+		s->stats.collectives++;
+	}
 	pdl_world_remove_particles(s->world, leave);
+	const int before = pdl_world_particle_count(s->world);
 	pdl_particle_data in = pdl_mpi_unpack(s, s->recv, got);
 	pdl_error e;
 	if (pdl_world_add_particles(s->world, &in, &e) != PDL_OK) {
 		fprintf(stderr, "puddle mpi: process %d: %s\n", s->rank, e.message);
 		MPI_Abort(s->comm, 1);
+	}
+	if (pressures) { /* (added at the end, in the order of in) */
+		view = pdl_world_ghost_view(s->world);
+		for (int i = 0; i < got; ++i)
+			view.pressure[before + i] = arrived[2 * i], view.near_pressure[before + i] = arrived[2 * i + 1];
+		free(arrived);
 	}
 }
 
@@ -837,6 +870,20 @@ static bool step_with_ghosts(pdl_mpi_world* s, char* err, size_t err_size)
 	const double t2 = MPI_Wtime();
 	s->ghosts_this_frame = s->ghost_exchanges_this_frame = 0;
 	s->ghost_seconds = 0;
+	if (pdl_world_get_def(s->world).solver == PDL_SOLVER_DFSPH) {
+		/* DFSPH's CFL substeps from the whole world's fastest particle (its squared speed in
+		 * float as src/dfsph.c computes it; a maximum, the same in any order), alike in all */
+		pdl_particle_data d = pdl_world_particles(s->world);
+		float v2max = 0, most = 0;
+		for (int i = 0; i < d.count; ++i) {
+			const float v2 = d.vx[i] * d.vx[i] + d.vy[i] * d.vy[i] + (s->three ? d.vz[i] * d.vz[i] : 0);
+			if (v2 > v2max) v2max = v2;
+		}
+		MPI_Allreduce(&v2max, &most, 1, MPI_FLOAT, MPI_MAX, s->comm);
+		s->stats.collectives++;
+		if (pdl_world_set_next_substeps(s->world, pdl_world_cfl_substeps(s->world, most), NULL) != PDL_OK)
+			MPI_Abort(s->comm, 1);
+	}
 	pdl_world_step(s->world);
 	const double t3 = MPI_Wtime();
 	/* the mean ghosts a substep, as the halo of this frame */
