@@ -185,24 +185,26 @@ static particle_copy copy_particles(const pdl_particle_data* d, bool three, int 
 
 static void free_copy(particle_copy* c) { free(c->a), free(c->material), free(c->id); }
 
-/* The tall column of part_differs (84 h tall in 2D, 80 h in 3D), its lattice shaken by 0.1 h. */
-static pdl_world* shaken_column(bool three, bool* ok)
+/* The tall column of part_differs (84 h tall in 2D, 80 h in 3D), its lattice shaken by 0.1 h;
+ * with DFSPH a quarter as tall (its solves' iterations grow with the depth). */
+static pdl_world* shaken_solver_column(bool three, pdl_solver_kind solver, bool* ok)
 {
 	pdl_world* whole;
+	const float tall = solver == PDL_SOLVER_DFSPH ? 0.25f : 1.0f;
 	if (three) {
-		whole = worlds_3d_create(1, PDL_SOLVER_CLAVET, NULL);
+		whole = worlds_3d_create(1, solver, NULL);
 		pdl_boundary_def tank = pdl_default_boundary_def();
 		tank.kind = PDL_BOUNDARY_BOX_CONTAINER;
 		tank.half_extents = (pdl_vec3){8, 45, 1.5f};
 		pdl_world_add_boundary(whole, &tank, NULL);
 		pdl_fill_def column = pdl_default_fill_def();
-		column.position = (pdl_vec3){-4, 0, 0};
-		column.half_extents = (pdl_vec3){4, 40, 1};
+		column.position = (pdl_vec3){-4, 40 * tall - 40, 0};
+		column.half_extents = (pdl_vec3){4, 40 * tall, 1};
 		pdl_world_fill(whole, &column, NULL);
 	} else {
-		whole = worlds_create(1, NULL);
+		whole = worlds_solver_create(1, 2, solver, NULL);
 		worlds_add_box_container(whole, 25, 45);
-		worlds_fill_box(whole, 0, -16, 0, 8, 42);
+		worlds_fill_box(whole, 0, -16, 42 * tall - 42, 8, 42 * tall);
 	}
 	pdl_particle_data d = pdl_world_particles(whole);
 	particle_copy shaken = copy_particles(&d, three, 0, 1, INFINITY, 0.1f * pdl_world_get_def(whole).interaction_radius);
@@ -211,11 +213,13 @@ static pdl_world* shaken_column(bool three, bool* ok)
 	return whole;
 }
 
+static pdl_world* shaken_column(bool three, bool* ok) { return shaken_solver_column(three, PDL_SOLVER_CLAVET, ok); }
+
 /* An empty world with the def, materials and boundaries of `whole`. */
 static pdl_world* empty_like(const pdl_world* whole, bool three)
 {
 	const pdl_world_def def = pdl_world_get_def(whole);
-	pdl_world* part = three ? worlds_3d_create(1, PDL_SOLVER_CLAVET, NULL) : worlds_create(1, NULL);
+	pdl_world* part = worlds_solver_create(1, three ? 3 : 2, def.solver, NULL);
 	pdl_world_set_def(part, &def, NULL);
 	for (int b = 0; b < pdl_world_boundary_id_limit(whole); ++b) {
 		pdl_boundary_def bd;
@@ -318,7 +322,9 @@ typedef struct ghost_box { /* what one part sends the other */
 	float* a; /* x, y, z, vx, vy, vz: capacity floats each */
 	uint8_t* material;
 	uint32_t* id;
-	float *pressure, *near_pressure;
+	float* values; /* the pressures (Clavet) or the listed fields (DFSPH): capacity floats each */
+	pdl_ghost_error error; /* DFSPH: the part's error terms */
+	float fastest;         /* DFSPH: the part's largest squared speed */
 } ghost_box;
 
 typedef struct ghost_exchange {
@@ -330,6 +336,7 @@ typedef struct ghost_exchange {
 	ghost_box box[GHOST_PARTS];
 	long long ghosts[GHOST_PARTS], stages[GHOST_PARTS];
 	int mismatched[GHOST_PARTS]; /* pressures whose ghost was not where they were sent */
+	long long positions[GHOST_PARTS]; /* PDL_GHOST_POSITIONS stages */
 } ghost_exchange;
 
 typedef struct ghost_part {
@@ -357,7 +364,18 @@ static void exchange_ghosts(pdl_world* w, pdl_ghost_stage stage, void* context)
 	const int r = part->rank, o = 1 - r;
 	ghost_box* out = &x->box[r];
 	x->stages[r]++;
+	if (stage == PDL_GHOST_ERROR) { /* both parts' sums, added in one order */
+		pdl_ghost_view v = pdl_world_ghost_view(w);
+		out->error = *v.error;
+		pthread_barrier_wait(&x->barrier);
+		pdl_ghost_error sum = x->box[0].error;
+		pdl_ghost_error_add(&sum, &x->box[1].error);
+		pthread_barrier_wait(&x->barrier);
+		*v.error = sum;
+		return;
+	}
 	if (stage == PDL_GHOST_POSITIONS) {
+		x->positions[r]++;
 		pdl_world_remove_ghosts(w);
 		pdl_particle_data d = pdl_world_particles(w);
 		int lo = INT_MAX, hi = INT_MIN;
@@ -389,14 +407,19 @@ static void exchange_ghosts(pdl_world* w, pdl_ghost_stage stage, void* context)
 		return;
 	}
 	if (!x->pressures) return;
+	/* PDL_GHOST_PRESSURES: the two pressures; PDL_GHOST_FIELDS: the arrays the view lists */
 	pdl_ghost_view v = pdl_world_ghost_view(w);
+	float* pressures[] = {v.pressure, v.near_pressure};
+	float* const* arrays = stage == PDL_GHOST_FIELDS ? v.fields : pressures;
+	const int fields = stage == PDL_GHOST_FIELDS ? v.field_count : 2;
+	const size_t cap = (size_t)x->capacity;
 	pdl_particle_data d = pdl_world_particles(w);
 	out->count = 0;
 	for (int i = 0; i < v.count; ++i)
 		if (v.origin[i] < 0 && in_band(x, w, &d, i, o)) {
 			out->id[out->count] = v.id[i];
-			out->pressure[out->count] = v.pressure[i];
-			out->near_pressure[out->count++] = v.near_pressure[i];
+			for (int f = 0; f < fields; ++f) out->values[f * cap + (size_t)out->count] = arrays[f][i];
+			out->count++;
 		}
 	pthread_barrier_wait(&x->barrier);
 	const ghost_box* in = &x->box[o];
@@ -404,8 +427,7 @@ static void exchange_ghosts(pdl_world* w, pdl_ghost_stage stage, void* context)
 	for (int i = 0; i < v.count; ++i) {
 		if (v.origin[i] != o) continue;
 		if (k < in->count && in->id[k] == v.id[i]) {
-			v.pressure[i] = in->pressure[k];
-			v.near_pressure[i] = in->near_pressure[k];
+			for (int f = 0; f < fields; ++f) arrays[f][i] = in->values[f * cap + (size_t)k];
 		} else {
 			x->mismatched[r]++;
 		}
@@ -418,26 +440,51 @@ static void exchange_ghosts(pdl_world* w, pdl_ghost_stage stage, void* context)
 static void* step_part(void* context)
 {
 	ghost_part* part = context;
-	for (int s = 0; s < part->steps; ++s) pdl_world_step(part->w);
+	ghost_exchange* x = part->x;
+	const bool three = pdl_world_get_def(part->w).dimensions == 3;
+	for (int s = 0; s < part->steps; ++s) {
+		if (pdl_world_get_def(part->w).solver == PDL_SOLVER_DFSPH) {
+			/* the CFL substeps from both parts' fastest own particle, as the MPI layer takes
+			 * them (a maximum of the same float expression as src/dfsph.c's) */
+			pdl_ghost_view v = pdl_world_ghost_view(part->w);
+			pdl_particle_data d = pdl_world_particles(part->w);
+			float fastest = 0;
+			for (int i = 0; i < d.count; ++i) {
+				if (v.origin && v.origin[i] >= 0) continue;
+				const float v2 = d.vx[i] * d.vx[i] + d.vy[i] * d.vy[i] + (three ? d.vz[i] * d.vz[i] : 0);
+				fastest = v2 > fastest ? v2 : fastest;
+			}
+			x->box[part->rank].fastest = fastest;
+			pthread_barrier_wait(&x->barrier);
+			fastest = x->box[0].fastest > x->box[1].fastest ? x->box[0].fastest : x->box[1].fastest;
+			pthread_barrier_wait(&x->barrier);
+			if (pdl_world_set_next_substeps(part->w, pdl_world_cfl_substeps(part->w, fastest), NULL) != PDL_OK)
+				x->mismatched[part->rank]++;
+		}
+		pdl_world_step(part->w);
+	}
 	return NULL;
 }
 
 /* How many own particles of the two parts differ from the whole world's after `steps` steps
  * (the column cut across at y = 0, or down at x = cut_x); -2 when a call failed. */
-static int ghost_parts_differ(bool three, int axis, int band, bool pressures, int steps, long long* ghosts,
-                              int* owned_out, int* mismatched)
+static int ghost_parts_differ(bool three, pdl_solver_kind solver, int axis, int band, bool pressures, int steps,
+                              long long* ghosts, int* owned_out, int* mismatched)
 {
 	bool ok;
-	pdl_world* whole = shaken_column(three, &ok);
+	pdl_world* whole = shaken_solver_column(three, solver, &ok);
 	pdl_grid_frame f = pdl_default_grid_frame();
 	f.row_slabs = true;
 	f.cells_by_id = true;
 	f.dense_cells = 1u << 20; /* dense in every world */
 	if (three) f.axes[0] = 0, f.axes[1] = 2, f.axes[2] = 1;
 	ok = ok && pdl_world_set_grid_frame(whole, &f, NULL) == PDL_OK;
-	pdl_world_step(whole);
+	/* (a DFSPH world's warm-start pressures are not part of the particles the parts are given:
+	 * the parts start where the whole does) */
+	if (solver != PDL_SOLVER_DFSPH) pdl_world_step(whole);
 	pdl_particle_data d = pdl_world_particles(whole);
-	const float cut = axis ? 0.0f : three ? -4.0f : -16.0f;
+	const float middle = solver == PDL_SOLVER_DFSPH ? (three ? -30.0f : -31.5f) : 0.0f; /* of the column's height */
+	const float cut = axis ? middle : three ? -4.0f : -16.0f;
 	ghost_exchange x = {.axis = axis, .capacity = d.count, .band = band, .pressures = pressures};
 	pthread_barrier_init(&x.barrier, NULL, GHOST_PARTS);
 	ghost_part parts[GHOST_PARTS];
@@ -446,8 +493,7 @@ static int ghost_parts_differ(bool three, int axis, int band, bool pressures, in
 		b->a = malloc((size_t)d.count * 6 * sizeof(float));
 		b->material = malloc((size_t)d.count);
 		b->id = malloc((size_t)d.count * sizeof(uint32_t));
-		b->pressure = malloc((size_t)d.count * sizeof(float));
-		b->near_pressure = malloc((size_t)d.count * sizeof(float));
+		b->values = malloc((size_t)d.count * PDL_GHOST_MAX_FIELDS * sizeof(float));
 		parts[r] = (ghost_part){&x, r, steps, empty_like(whole, three)};
 		particle_copy in = copy_particles(&d, three, axis, r ? -1.0f : 1.0f, cut, 0); /* 0 below, 1 above */
 		ok = ok && pdl_world_set_grid_frame(parts[r].w, &f, NULL) == PDL_OK &&
@@ -476,11 +522,11 @@ static int ghost_parts_differ(bool three, int axis, int band, bool pressures, in
 		}
 		owned += dp.count;
 		*mismatched += x.mismatched[r];
-		*ghosts += x.ghosts[r] / (x.stages[r] / 2 > 0 ? x.stages[r] / 2 : 1); /* a part's mean a substep */
+		*ghosts += x.ghosts[r] / (x.positions[r] > 0 ? x.positions[r] : 1); /* a part's mean a substep */
 		ok = ok && x.stages[r] > 0;
 		pdl_world_destroy(parts[r].w);
 		ghost_box* b = &x.box[r];
-		free(b->a), free(b->material), free(b->id), free(b->pressure), free(b->near_pressure);
+		free(b->a), free(b->material), free(b->id), free(b->values);
 	}
 	pthread_barrier_destroy(&x.barrier);
 	ok = ok && owned == dw.count; /* no particle lost or doubled */
@@ -497,9 +543,9 @@ static void test_ghosts_keep_parts_exact(void)
 		for (int axis = 1; axis >= 0; --axis) {
 			long long ghosts, g;
 			int owned, mismatched, m, o;
-			int exact = ghost_parts_differ(three, axis, 0, true, steps, &ghosts, &owned, &mismatched);
-			int narrow = ghost_parts_differ(three, axis, -1, true, steps, &g, &o, &m);
-			int stale = ghost_parts_differ(three, axis, 0, false, steps, &g, &o, &m);
+			int exact = ghost_parts_differ(three, PDL_SOLVER_CLAVET, axis, 0, true, steps, &ghosts, &owned, &mismatched);
+			int narrow = ghost_parts_differ(three, PDL_SOLVER_CLAVET, axis, -1, true, steps, &g, &o, &m);
+			int stale = ghost_parts_differ(three, PDL_SOLVER_CLAVET, axis, 0, false, steps, &g, &o, &m);
 			printf("  %s, cut %s, %d steps: of %d particles, %lld ghosts a part a substep, off the whole "
 			       "world's bits: %d (ghosts one cell narrower: %d; their pressures not sent: %d); "
 			       "pressures out of place %d\n",
@@ -508,6 +554,31 @@ static void test_ghosts_keep_parts_exact(void)
 			ENSURE(exact == 0 && mismatched == 0);
 			ENSURE(narrow > 0);
 			ENSURE(stale > 0);
+		}
+}
+
+/* The same with DFSPH (src/dfsph.c): its ghost stages hand the ghosts their owners' fields after
+ * every pass (PDL_GHOST_FIELDS) and sum each solve's error over both parts (PDL_GHOST_ERROR),
+ * and the parts take the substeps of both parts' fastest particle; every own particle comes
+ * out with the whole column's bits. Without the fields (the ghosts keep what their own world
+ * computed) they do not. */
+static void test_dfsph_ghosts_keep_parts_exact(void)
+{
+	const int steps = worlds_quick() ? 2 : 4;
+	for (int three = 0; three < 2; ++three)
+		for (int axis = 1; axis >= 0; --axis) {
+			long long ghosts, g;
+			int owned, mismatched, m, o;
+			int exact = ghost_parts_differ(three, PDL_SOLVER_DFSPH, axis, 0, true, steps, &ghosts, &owned, &mismatched);
+			/* (the fields not sent: cut across only) */
+			int stale = axis ? ghost_parts_differ(three, PDL_SOLVER_DFSPH, axis, 0, false, steps, &g, &o, &m) : -1;
+			char without[64] = "";
+			if (axis) snprintf(without, sizeof without, " (ghosts' fields not sent: %d)", stale);
+			printf("  %s, cut %s, %d steps: of %d particles, %lld ghosts a part a substep, off the whole "
+			       "world's bits: %d%s; fields out of place %d\n",
+			       three ? "3D" : "2D", axis ? "across" : "down", steps, owned, ghosts, exact, without, mismatched);
+			ENSURE(exact == 0 && mismatched == 0);
+			ENSURE(!axis || stale > 0);
 		}
 }
 
@@ -594,6 +665,7 @@ int main(void)
 	RUN_TEST(test_grid_frame_is_deterministic);
 	RUN_TEST(test_row_slabs_keep_a_part_exact);
 	RUN_TEST(test_ghosts_keep_parts_exact);
+	RUN_TEST(test_dfsph_ghosts_keep_parts_exact);
 	RUN_TEST(test_cells_by_id_ignore_storage_order);
 	RUN_TEST(test_grid_cells_of_a_box);
 	return TEST_SUMMARY();
