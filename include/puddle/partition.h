@@ -91,10 +91,10 @@ int pdl_world_cell_reach(const pdl_world* world);
  *
  * Each sum then runs in the whole world's order when the grid frame has cells_by_id and
  * row_slabs, the same axes and a dense layout in every process. The SPH solver, springs and
- * rigid bodies do not call the ghost function: a split world of those needs a halo for the
- * whole step (mpi/, docs/mpi.md); DFSPH does (below), without bodies. Ghosts take part in the rest of the step as the world's own
- * particles do, and what they come out with is meaningless: remove them before reading the
- * world (they count in pdl_world_particle_count and the hash). */
+ * Clavet's rigid bodies do not call the ghost function: a split world of those needs a halo
+ * for the whole step (mpi/, docs/mpi.md); DFSPH does (below). Ghosts take part in the rest of
+ * the step as the world's own particles do, and what they come out with is meaningless: remove
+ * them before reading the world (they count in pdl_world_particle_count and the hash). */
 
 /* A DFSPH step (src/dfsph.c) calls the ghost function at PDL_GHOST_POSITIONS too (before each
  * substep's grid, with the positions and velocities the substep starts from), and then, because

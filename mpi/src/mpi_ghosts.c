@@ -20,8 +20,8 @@ bool pdl_mpi_ghosts_suit(const pdl_world* world)
 	const char* halo = getenv("PUDDLE_MPI_HALO");
 	if (halo && strcmp(halo, "1") == 0) return false;
 	const pdl_solver_kind solver = pdl_world_get_def(world).solver;
+	if (solver == PDL_SOLVER_DFSPH) return true; /* (its step makes no springs; bodies: zones, below) */
 	if (solver == PDL_SOLVER_SPH || pdl_world_body_count(world) > 0) return false;
-	if (solver == PDL_SOLVER_DFSPH) return true; /* (its step makes no springs) */
 	for (int m = 0; m < pdl_world_material_count(world); ++m)
 		if (pdl_world_get_material(world, m).spring_stiffness > 0) return false;
 	return true;
@@ -60,6 +60,55 @@ static inline bool in_band(const pdl_world* w, const ghost_band* b, float c)
 	if (!(c >= b->lo && c <= b->hi) && isfinite(c)) return false;
 	const int cell = pdl_world_cell_of(w, c);
 	return cell >= b->first && cell <= b->last;
+}
+
+/* DFSPH's bodies (every process holds and steps every body, as with the halo: docs/mpi.md,
+ * "Bodies"): a body's sums over the fluid near it must see the same particles with the same
+ * values in every process, so every particle whose coordinate on the split axis lies in a
+ * body's zone goes to every process as a ghost (its values then refreshed as every ghost's).
+ * The zone, from the body's place at the substep's start: its bounding radius, 3 h, and twice
+ * what the fastest particle (the whole world's, one MPI_Allreduce) and the body's surface
+ * (its speed and spin) cover in a frame, plus g dt^2. The same zones in every process. */
+static void place_zones(pdl_mpi_world* s, pdl_world* w, const pdl_particle_data* d)
+{
+	s->ghost_zone_count = 0;
+	const int bodies = pdl_world_bodies(w, NULL, 0);
+	if (bodies <= 0) return;
+	float v2 = 0, most = 0;
+	for (int i = 0; i < d->count; ++i) {
+		const float e = d->vx[i] * d->vx[i] + d->vy[i] * d->vy[i] + (s->three ? d->vz[i] * d->vz[i] : 0);
+		v2 = e > v2 ? e : v2;
+	}
+	MPI_Allreduce(&v2, &most, 1, MPI_FLOAT, MPI_MAX, s->comm);
+	s->stats.collectives++;
+	if (!pdl_mpi_grow((void**)&s->ghost_zones, &s->ghost_zones_capacity, bodies, 2 * sizeof(float)) ||
+	    !pdl_mpi_grow((void**)&s->ghost_zone_ids, &s->ghost_zone_ids_capacity, bodies, sizeof(pdl_body_id)))
+		MPI_Abort(s->comm, 1);
+	const int n = pdl_world_bodies(w, s->ghost_zone_ids, bodies);
+	const float dt = s->frame_dt, fluid = sqrtf(most);
+	for (int k = 0; k < n; ++k) {
+		pdl_body_def b;
+		if (!pdl_world_get_body(w, s->ghost_zone_ids[k], &b)) continue;
+		const float r = pdl_world_body_mass(w, s->ghost_zone_ids[k]).bound_radius;
+		const pdl_vec3 v = b.linear_velocity, om = b.angular_velocity;
+		const float speed = sqrtf(v.x * v.x + v.y * v.y + v.z * v.z) + r * sqrtf(om.x * om.x + om.y * om.y + om.z * om.z);
+		const float reach = r + 3.0f * s->h + 2.0f * (fluid + speed) * dt + s->gravity * dt * dt;
+		const float c = s->axis == 0 ? b.position.x : s->axis == 1 ? b.position.y : b.position.z;
+		s->ghost_zones[2 * s->ghost_zone_count] = c - reach;
+		s->ghost_zones[2 * s->ghost_zone_count + 1] = c + reach;
+		s->ghost_zone_count++;
+	}
+}
+
+/* Whether own particle at c (split axis) goes to process r as a ghost: in r's band, or in a
+ * body's zone. */
+static inline bool goes_to(const pdl_mpi_world* s, const pdl_world* w, const ghost_band* band, int r, float c)
+{
+	if (r == s->rank) return false;
+	if (in_band(w, &band[r], c)) return true;
+	for (int k = 0; k < s->ghost_zone_count; ++k)
+		if (c >= s->ghost_zones[2 * k] && c <= s->ghost_zones[2 * k + 1]) return true;
+	return false;
 }
 
 /* The cells [lo, hi] that a process's particles span on the split axis, from the least and
@@ -105,6 +154,7 @@ static void positions(pdl_mpi_world* s, pdl_world* w)
 	pdl_world_remove_ghosts(w);
 	pdl_particle_data d = pdl_world_particles(w);
 	const float* c = split_coordinates(s, &d);
+	place_zones(s, w, &d);
 	int span[2];
 	span_of(w, c, d.count, span);
 	MPI_Allgather(span, 2, MPI_INT, s->extents, 2, MPI_INT, s->comm);
@@ -113,7 +163,7 @@ static void positions(pdl_mpi_world* s, pdl_world* w)
 	int *sent = s->ghost_counts, *sent_at = sent + n, *got = sent + 2 * n, *got_at = sent + 3 * n;
 	memset(sent, 0, (size_t)n * sizeof *sent);
 	for (int i = 0; i < d.count; ++i)
-		for (int r = 0; r < n; ++r) sent[r] += r != s->rank && in_band(w, &band[r], c[i]);
+		for (int r = 0; r < n; ++r) sent[r] += goes_to(s, w, band, r, c[i]);
 	int total = 0;
 	for (int r = 0; r < n; ++r) sent_at[r] = total, total += sent[r];
 	if (!pdl_mpi_grow((void**)&s->ghost_send, &s->ghost_send_capacity, total, sizeof *s->ghost_send))
@@ -122,7 +172,7 @@ static void positions(pdl_mpi_world* s, pdl_world* w)
 	memcpy(next, sent_at, (size_t)n * sizeof *next);
 	for (int i = 0; i < d.count; ++i) {
 		for (int r = 0; r < n; ++r)
-			if (r != s->rank && in_band(w, &band[r], c[i])) {
+			if (goes_to(s, w, band, r, c[i])) {
 				packed_particle* p = &s->ghost_send[next[r]++];
 				p->x[0] = d.x[i], p->x[1] = d.y[i], p->x[2] = s->three ? d.z[i] : 0;
 				p->v[0] = d.vx[i], p->v[1] = d.vy[i], p->v[2] = s->three ? d.vz[i] : 0;
@@ -187,7 +237,7 @@ static void list_fields(pdl_mpi_world* s, pdl_world* w)
 	for (int i = 0; i < d.count; ++i) {
 		if (v.origin[i] >= 0) continue;
 		for (int r = 0; r < n; ++r)
-			if (r != s->rank && in_band(w, &band[r], c[i])) {
+			if (goes_to(s, w, band, r, c[i])) {
 				ok = ok && next[r] < sent_at[r] + sent[r];
 				if (ok) s->field_send_index[next[r]++] = i;
 			}

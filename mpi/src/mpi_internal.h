@@ -112,6 +112,11 @@ struct pdl_mpi_world {
 	 * records come from and go to in storage order (listed at the first such stage after each
 	 * positions stage), and the records */
 	bool field_lists;
+	/* DFSPH with bodies: each body's zone on the split axis this substep (lo, hi), whose
+	 * particles go to every process as ghosts (mpi_ghosts.c, place_zones) */
+	float* ghost_zones;
+	pdl_body_id* ghost_zone_ids;
+	int ghost_zone_count, ghost_zones_capacity, ghost_zone_ids_capacity;
 	float* move_pressures; /* DFSPH: the movers' two warm-start pressures (migrate) */
 	int move_pressures_capacity;
 	int *field_send_index, *field_recv_index;
@@ -131,8 +136,8 @@ int pdl_mpi_compare_ids(const void* a, const void* b);
  * until the next call); next_id the whole world's. Aborts the job when out of memory. */
 pdl_particle_data pdl_mpi_unpack(pdl_mpi_world* s, const packed_particle* p, int n);
 
-/* mpi_ghosts.c: whether the world can step with ghosts (Clavet without springs, or DFSPH; no
- * bodies, and PUDDLE_MPI_HALO=1 not set); the ghost function the layer gives the world (context: the
+/* mpi_ghosts.c: whether the world can step with ghosts (Clavet without springs or bodies, or
+ * DFSPH; PUDDLE_MPI_HALO=1 not set); the ghost function the layer gives the world (context: the
  * split world). */
 bool pdl_mpi_ghosts_suit(const pdl_world* world);
 void pdl_mpi_ghost_stage(pdl_world* world, pdl_ghost_stage stage, void* context);

@@ -4,14 +4,14 @@
  * cut at quantiles of the particles' coordinate on it, so each process owns about as many; cut
  * again when the busiest holds 10% more than the mean.
  *
- * Ghosts (Clavet worlds without springs or bodies, DFSPH without bodies; mpi_ghosts.c,
+ * Ghosts (Clavet worlds without springs or bodies, and DFSPH worlds; mpi_ghosts.c,
  * step_with_ghosts below): each process's world holds only its own particles; the particles
  * that crossed a cut change process at the frame's start, and at each substep the core's ghost
  * stages (partition.h) take in the other processes' particles one cell reach around its own,
  * then their pressures (Clavet) or, many times a substep, the values DFSPH's passes read and
  * its solves' errors. No halo, nothing stepped twice.
  *
- * Halo (SPH, springs, bodies, or PUDDLE_MPI_HALO=1): once a frame. Every process sends each particle it owns to every process whose slab
+ * Halo (SPH, springs, Clavet's and SPH's bodies, or PUDDLE_MPI_HALO=1): once a frame. Every process sends each particle it owns to every process whose slab
  * grown by the halo width holds it (MPI_Alltoallv), so each gets its slab plus a halo. It stores
  * them in id order in its own world (pdl_world_set_particles), steps it (pdl_world_step), and
  * keeps the particles of its slab. A particle's new state depends on its neighbours within h at
@@ -387,11 +387,9 @@ pdl_mpi_world* pdl_mpi_world_create(pdl_world* world, MPI_Comm comm, pdl_error* 
 	const pdl_world_def def = pdl_world_get_def(world);
 	/* DFSPH's solves iterate until an error over all particles is small: every process needs
 	 * every iteration's error and its neighbours' pressures and velocities after every pass,
-	 * which ghosts give (mpi_ghosts.c) and a halo once a frame does not; ghosts take no bodies */
+	 * which ghosts give (mpi_ghosts.c) and a halo once a frame does not */
 	if (def.solver == PDL_SOLVER_DFSPH && !pdl_mpi_ghosts_suit(world))
-		return refuse(err, PDL_ERR_WORLD_SOLVER,
-		              pdl_world_body_count(world) > 0 ? "a DFSPH world with rigid bodies (solver.kind \"dfsph\")"
-		                                              : "a DFSPH world with PUDDLE_MPI_HALO=1 (DFSPH needs ghosts)");
+		return refuse(err, PDL_ERR_WORLD_SOLVER, "a DFSPH world with PUDDLE_MPI_HALO=1 (DFSPH needs ghosts)");
 	pdl_mpi_world* s = calloc(1, sizeof *s);
 	if (!s) return refuse(err, PDL_ERR_OUT_OF_MEMORY, "(out of memory)");
 	s->comm = comm;
@@ -507,7 +505,7 @@ void pdl_mpi_world_destroy(pdl_mpi_world* s)
 	free(s->body_ids), free(s->body_start), free(s->zone_lo); /* (zone_hi lies in it) */
 	free(s->leave), free(s->extents), free(s->ghost_counts), free(s->ghost_send), free(s->ghost_recv);
 	free(s->field_send_index), free(s->field_recv_index), free(s->field_send), free(s->field_recv);
-	free(s->move_pressures);
+	free(s->move_pressures), free(s->ghost_zones), free(s->ghost_zone_ids);
 	if (s->ghosts && s->world) {
 		pdl_world_remove_ghosts(s->world);
 		pdl_world_set_ghost_fn(s->world, NULL, NULL, NULL);
@@ -864,6 +862,7 @@ static bool step_with_ghosts(pdl_mpi_world* s, char* err, size_t err_size)
 	if (unbalanced(s)) cut_slabs(s), s->stats.recuts++;
 	s->fresh_count = 0;
 	if (s->frame_fn && !apply_frame_fn(s, err, err_size)) return false;
+	if (!note_bodies(s)) MPI_Abort(s->comm, 1); /* (the hash takes them in this list's order) */
 	const int added = s->fresh_count;
 	const double t1 = MPI_Wtime();
 	migrate(s);

@@ -2,8 +2,9 @@
 """DFSPH over MPI (docs/mpi.md, "DFSPH"): `mpirun -np N puddle run SCENE --hash` gives the same state
 hash for N = 1, 2, 3, 4 processes (1 or 2 threads each) with the DFSPH solver, in 2D (the shipped
 dfsph-dam-break) and 3D (dam-break-3d with its solver, 3,000 particles), and with surface tension
-and two materials of different densities (the passes' other branches); a DFSPH world with rigid
-bodies is refused, once, exit 2.
+and two materials of different densities (the passes' other branches), and with rigid bodies (2D
+float's boxes, a box dropped on the 3D column); with PUDDLE_MPI_HALO=1 a DFSPH world is refused,
+once, exit 2.
 
     mpi_dfsph_test.py --puddle build/apps/cli/puddle --scenes scenes [--mpirun mpirun]
 """
@@ -70,7 +71,8 @@ def main():
         json.dump(mixed, f)
     same_for_all(a, "2D DFSPH, two materials and surface tension", [mixed_path, "--steps", "40"], counts=(1, 2, 3))
 
-    # rigid bodies: not split yet (every process would need the fluid near each body): refused once
+    # rigid bodies: every process steps every body; the particles in a body's zone go to every
+    # process as ghosts. float's four boxes in 2D; in 3D a box dropped onto the 3D column
     with open(f"{a.scenes}/float.json") as f:
         floating = json.load(f)
     floating["solver"] = dfsph["solver"]
@@ -78,10 +80,21 @@ def main():
     float_path = os.path.join(work, "float-dfsph.json")
     with open(float_path, "w") as f:
         json.dump(floating, f)
-    code, out, err = mpirun(a, 2, [float_path, "--steps", "2"])
+    same_for_all(a, "float with DFSPH (four boxes)", [float_path, "--steps", "30"], counts=(1, 2, 3))
+    d3["bodies"] = [{"shape": "box", "position": [-11, 8, 0], "half_extents": [1.5, 1.5, 1.5], "density": 0.5}]
+    box3_path = os.path.join(work, "dfsph-box-3d.json")
+    with open(box3_path, "w") as f:
+        json.dump(d3, f)
+    same_for_all(a, "3D DFSPH, a box dropped on the column", [box3_path, "--particles", "3000", "--steps", "40"],
+                 counts=(1, 3))
+
+    # the halo cannot split DFSPH (its solves need ghosts): refused once, exit 2
+    os.environ["PUDDLE_MPI_HALO"] = "1"
+    code, out, err = mpirun(a, 2, [f"{a.scenes}/dfsph-dam-break.json", "--steps", "2"])
+    del os.environ["PUDDLE_MPI_HALO"]
     lines = [line for line in err.splitlines() if "DFSPH" in line]
-    check(code == 2 and len(lines) == 1 and "rigid bodies" in lines[0],
-          f"DFSPH with bodies: exit {code} (want 2), {len(lines)} message line(s): {lines[:1]}")
+    check(code == 2 and len(lines) == 1 and "PUDDLE_MPI_HALO" in lines[0],
+          f"DFSPH with PUDDLE_MPI_HALO=1: exit {code} (want 2), {len(lines)} message line(s): {lines[:1]}")
 
     shutil.rmtree(work, ignore_errors=True)
     return summary()
