@@ -63,9 +63,10 @@
  * neighbours' one cell reach around them: the ghost function brings them in before each
  * substep's grid (PDL_GHOST_POSITIONS), hands them their owners' values after every pass that
  * changes what a neighbour reads (PDL_GHOST_FIELDS: velocities after each pressure and the
- * viscosity pass, the warm-start pressures and each iteration's pressure change, densities and
- * normals for the surface tension), and sums each iteration's error over every process
- * (PDL_GHOST_ERROR), so every process ends each solve after the whole world's iterations. */
+ * viscosity pass, the warm-start pressures, densities and normals for the surface tension), and
+ * sums each iteration's error over every process (PDL_GHOST_ERROR, with the iteration's
+ * pressure change in the same exchange), so every process ends each solve after the whole
+ * world's iterations. */
 #include "core.h"
 #include "kernels.h"
 #include "simd.h"
@@ -642,10 +643,11 @@ static void ghost_velocities(pdl_world* w)
 }
 
 /* The error of a solve (above) over the world's own particles (not its ghosts), and in a split
- * world over every process's (PDL_GHOST_ERROR): the sum of the |a_i| exact in any order
- * (pdl_ghost_error: fixed point, 128 bits), so the same bits for any split, thread count and
- * particle order; 0 for no particles. */
-static double solve_error(pdl_world* w, const float* a, int n)
+ * world over every process's (PDL_GHOST_ERROR, which hands the ghosts their owners' `change`
+ * in the same exchange): the sum of the |a_i| exact in any order (pdl_ghost_error: fixed
+ * point, 128 bits), so the same bits for any split, thread count and particle order; 0 for no
+ * particles. */
+static double solve_error(pdl_world* w, const float* a, int n, float* change)
 {
 	const int32_t* origin = w->p.origin;
 	pdl_ghost_error sum = {0, 0, 0, 0.0};
@@ -664,7 +666,10 @@ static double solve_error(pdl_world* w, const float* a, int n)
 	}
 	if (w->ghost_fn) {
 		w->ghost_error = sum;
+		w->ghost_field_count = 1;
+		w->ghost_fields[0] = change;
 		w->ghost_fn(w, PDL_GHOST_ERROR, w->ghost_context);
+		w->ghost_field_count = 0;
 		sum = w->ghost_error;
 	}
 	const double mean = ((double)sum.hi + ldexp((double)sum.lo, -64)) / (double)sum.count;
@@ -714,9 +719,8 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 			change[i] = now - pressure[i];
 			err[i] = now > 0 ? bi : 0;
 		}
-		e = solve_error(w, err, n) * scale;
+		e = solve_error(w, err, n, change) * scale;
 		if (e <= tolerance || iterations >= w->def.sph.max_iterations) break;
-		ghost_fields(w, 1, change, NULL, NULL, NULL);
 		job->change = change;
 		pdl_pool_for(w->pool, n, 256, three ? pressure_range_3d : pressure_range, job);
 		ghost_velocities(w);

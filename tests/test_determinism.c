@@ -364,7 +364,7 @@ static void exchange_ghosts(pdl_world* w, pdl_ghost_stage stage, void* context)
 	const int r = part->rank, o = 1 - r;
 	ghost_box* out = &x->box[r];
 	x->stages[r]++;
-	if (stage == PDL_GHOST_ERROR) { /* both parts' sums, added in one order */
+	if (stage == PDL_GHOST_ERROR) { /* both parts' sums, added in one order; then the fields */
 		pdl_ghost_view v = pdl_world_ghost_view(w);
 		out->error = *v.error;
 		pthread_barrier_wait(&x->barrier);
@@ -372,7 +372,7 @@ static void exchange_ghosts(pdl_world* w, pdl_ghost_stage stage, void* context)
 		pdl_ghost_error_add(&sum, &x->box[1].error);
 		pthread_barrier_wait(&x->barrier);
 		*v.error = sum;
-		return;
+		if (v.field_count == 0) return;
 	}
 	if (stage == PDL_GHOST_POSITIONS) {
 		x->positions[r]++;
@@ -407,11 +407,11 @@ static void exchange_ghosts(pdl_world* w, pdl_ghost_stage stage, void* context)
 		return;
 	}
 	if (!x->pressures) return;
-	/* PDL_GHOST_PRESSURES: the two pressures; PDL_GHOST_FIELDS: the arrays the view lists */
+	/* PDL_GHOST_PRESSURES: the two pressures; PDL_GHOST_FIELDS and _ERROR: the arrays listed */
 	pdl_ghost_view v = pdl_world_ghost_view(w);
 	float* pressures[] = {v.pressure, v.near_pressure};
-	float* const* arrays = stage == PDL_GHOST_FIELDS ? v.fields : pressures;
-	const int fields = stage == PDL_GHOST_FIELDS ? v.field_count : 2;
+	float* const* arrays = stage != PDL_GHOST_PRESSURES ? v.fields : pressures;
+	const int fields = stage != PDL_GHOST_PRESSURES ? v.field_count : 2;
 	const size_t cap = (size_t)x->capacity;
 	pdl_particle_data d = pdl_world_particles(w);
 	out->count = 0;

@@ -103,13 +103,15 @@ int pdl_world_cell_reach(const pdl_world* world);
  * - PDL_GHOST_FIELDS: the caller overwrites each ghost's values of the arrays the view lists
  *   (pdl_ghost_view.fields, field_count of them, per particle in storage order) with its
  *   owner's. The ghosts and their storage order are those of the substep's grid, as at
- *   PDL_GHOST_PRESSURES. Called after the density pass (densities, the solve's factor, the
- *   surface normal, both warm-start pressures), after each pass that changes velocities
- *   (the pressure passes, the viscosity pass: velocities) and in each iteration before the
- *   pressure pass (the pressure change).
+ *   PDL_GHOST_PRESSURES. Called at the start of each solve (its warm-start pressure), after
+ *   each pass that changes velocities (the pressure passes, the viscosity pass: velocities)
+ *   and, with surface tension, after the density pass (densities, surface normals).
  * - PDL_GHOST_ERROR: in each iteration of each solve, the caller replaces view.error (this
  *   process's own particles' error terms) with the sum over every process
- *   (pdl_ghost_error_add): every process then ends each solve after the same iteration.
+ *   (pdl_ghost_error_add): every process then ends each solve after the same iteration. In
+ *   the same exchange it hands the ghosts their owners' values of view.fields, as at
+ *   PDL_GHOST_FIELDS (the iteration's pressure change, which the next pressure pass reads;
+ *   one collective instead of two).
  *
  * An own particle's every sum then runs over the same neighbours with the same values, in the
  * same order, as in the whole world, and each solve takes the whole world's iterations. */
@@ -119,7 +121,7 @@ typedef enum pdl_ghost_stage {
 	PDL_GHOST_POSITIONS, /**< after the prediction: remove the old ghosts, add the new */
 	PDL_GHOST_PRESSURES, /**< after the densities: the ghosts' pressures from their owners */
 	PDL_GHOST_FIELDS,    /**< DFSPH: the ghosts' values of view.fields from their owners */
-	PDL_GHOST_ERROR,     /**< DFSPH: view.error summed over every process */
+	PDL_GHOST_ERROR,     /**< DFSPH: view.error summed over every process, and view.fields */
 } pdl_ghost_stage;
 
 /** A DFSPH solve's error terms (its |b_i| over the particles, src/dfsph.c), summed so that the
@@ -170,7 +172,7 @@ typedef struct pdl_ghost_view {
 	const uint32_t* id;
 	float* pressure;
 	float* near_pressure;
-	/** PDL_GHOST_FIELDS: the arrays whose ghosts' values come from their owners */
+	/** PDL_GHOST_FIELDS, PDL_GHOST_ERROR: the arrays whose ghosts' values come from their owners */
 	int field_count;
 	float* fields[PDL_GHOST_MAX_FIELDS];
 	/** PDL_GHOST_ERROR: this process's own particles' error terms, to be summed over all */

@@ -5,7 +5,8 @@
  * (MPI_Allgather of two ints), then sends each other process its own particles whose cell lies
  * within the cell reach of that span (positions: 32-byte records; pressures: 12 bytes), by
  * MPI_Alltoall of counts and MPI_Alltoallv; DFSPH's fields go the same way (id and the listed
- * floats), to the same ghosts, and its errors by MPI_Allgather. The core test (core.determinism,
+ * floats), to the same ghosts, and its errors at the head of each process's block to every
+ * other in the same MPI_Alltoallv. The core test (core.determinism,
  * test_ghosts_keep_parts_exact) is the same exchange between two threads. */
 #include "mpi_internal.h"
 
@@ -259,61 +260,64 @@ static void list_fields(pdl_mpi_world* s, pdl_world* w)
 
 /* Each ghost's values of k arrays (per particle in storage order) from its owner, as a record of
  * the id (checked) and the values: PDL_GHOST_FIELDS' arrays, or Clavet's two pressures at
- * PDL_GHOST_PRESSURES (12 bytes a ghost). */
-static void fields(pdl_mpi_world* s, pdl_world* w, int k, float* const* arrays)
+ * PDL_GHOST_PRESSURES (12 bytes a ghost). With `error` (PDL_GHOST_ERROR), each process's block
+ * to every other starts with its error terms (32 bytes), and *error becomes the sum over all:
+ * the error and the fields in one MPI_Alltoallv. */
+static void fields(pdl_mpi_world* s, pdl_world* w, int k, float* const* arrays, pdl_ghost_error* error)
 {
 	const int n = s->size;
 	if (!s->field_lists) list_fields(s, w);
 	pdl_ghost_view v = pdl_world_ghost_view(w);
 	const int *sent = s->ghost_counts, *got = sent + 2 * n;
-	if (k <= 0) return; /* (the same in every process) */
-	const size_t stride = sizeof(uint32_t) + (size_t)k * sizeof(float);
-	int total = 0, received = 0;
-	for (int r = 0; r < n; ++r) total += sent[r], received += got[r];
-	/* (capacities in 4-byte words: the record's size changes from stage to stage) */
-	const int words = (int)(stride / 4);
-	if (!pdl_mpi_grow((void**)&s->field_send, &s->field_send_capacity, total * words, 4) ||
-	    !pdl_mpi_grow((void**)&s->field_recv, &s->field_recv_capacity, received * words, 4))
-		MPI_Abort(s->comm, 1);
-	for (int q = 0; q < total; ++q) {
-		const int i = s->field_send_index[q];
-		uint8_t* e = s->field_send + (size_t)q * stride;
-		memcpy(e, &v.id[i], sizeof(uint32_t));
-		for (int f = 0; f < k; ++f) memcpy(e + sizeof(uint32_t) + (size_t)f * sizeof(float), &arrays[f][i], sizeof(float));
+	if (k <= 0 && !error) return; /* (the same in every process) */
+	const size_t stride = sizeof(uint32_t) + (size_t)k * sizeof(float), head = error ? sizeof *error : 0;
+	int bytes[4][n], total = 0, received = 0;
+	for (int r = 0, at = 0, from = 0; r < n; ++r) {
+		const size_t lead = r == s->rank ? 0 : head; /* (nothing to itself) */
+		bytes[0][r] = (int)(lead + (size_t)sent[r] * stride), bytes[1][r] = at, at += bytes[0][r];
+		bytes[2][r] = (int)(lead + (size_t)got[r] * stride), bytes[3][r] = from, from += bytes[2][r];
+		total = at, received = from;
 	}
-	int bytes[4][n];
-	to_bytes(n, sent, bytes[0], bytes[1], stride);
-	to_bytes(n, got, bytes[2], bytes[3], stride);
+	/* (capacities in 4-byte words: the record's size changes from stage to stage) */
+	if (!pdl_mpi_grow((void**)&s->field_send, &s->field_send_capacity, total / 4 + 1, 4) ||
+	    !pdl_mpi_grow((void**)&s->field_recv, &s->field_recv_capacity, received / 4 + 1, 4))
+		MPI_Abort(s->comm, 1);
+	for (int r = 0, q = 0; r < n; ++r) {
+		uint8_t* e = s->field_send + bytes[1][r];
+		if (r != s->rank && error) memcpy(e, error, head), e += head;
+		for (int end = q + sent[r]; q < end; ++q, e += stride) {
+			const int i = s->field_send_index[q];
+			memcpy(e, &v.id[i], sizeof(uint32_t));
+			for (int f = 0; f < k; ++f) memcpy(e + sizeof(uint32_t) + (size_t)f * sizeof(float), &arrays[f][i], sizeof(float));
+		}
+	}
 	MPI_Alltoallv(s->field_send, bytes[0], bytes[1], MPI_BYTE, s->field_recv, bytes[2], bytes[3], MPI_BYTE, s->comm);
 	s->stats.collectives++;
 	for (int r = 0; r < n; ++r) {
 		if (r == s->rank) continue;
 		s->stats.bytes_sent += bytes[0][r], s->stats.bytes_received += bytes[2][r];
-		s->stats.messages_sent += sent[r] > 0, s->stats.messages_received += got[r] > 0;
+		s->stats.messages_sent += bytes[0][r] > 0, s->stats.messages_received += bytes[2][r] > 0;
 	}
-	for (int q = 0; q < received; ++q) {
-		const int i = s->field_recv_index[q];
-		const uint8_t* e = s->field_recv + (size_t)q * stride;
-		uint32_t id;
-		memcpy(&id, e, sizeof id);
-		if (id != v.id[i]) {
-			fprintf(stderr, "puddle mpi: process %d: the ghost fields are out of order\n", s->rank);
-			MPI_Abort(s->comm, 1);
+	pdl_ghost_error sum = {0, 0, 0, 0.0};
+	for (int r = 0, q = 0; r < n; ++r) {
+		const uint8_t* e = s->field_recv + bytes[3][r];
+		if (error) { /* (every process's terms, added in rank order: exact in any) */
+			pdl_ghost_error theirs = *error;
+			if (r != s->rank) memcpy(&theirs, e, head), e += head;
+			pdl_ghost_error_add(&sum, &theirs);
 		}
-		for (int f = 0; f < k; ++f) memcpy(&arrays[f][i], e + sizeof(uint32_t) + (size_t)f * sizeof(float), sizeof(float));
+		for (int end = q + got[r]; q < end; ++q, e += stride) {
+			const int i = s->field_recv_index[q];
+			uint32_t id;
+			memcpy(&id, e, sizeof id);
+			if (id != v.id[i]) {
+				fprintf(stderr, "puddle mpi: process %d: the ghost fields are out of order\n", s->rank);
+				MPI_Abort(s->comm, 1);
+			}
+			for (int f = 0; f < k; ++f) memcpy(&arrays[f][i], e + sizeof(uint32_t) + (size_t)f * sizeof(float), sizeof(float));
+		}
 	}
-}
-
-/* PDL_GHOST_ERROR: every process's error terms, summed (exactly: in any order the same bits). */
-static void error_sum(pdl_mpi_world* s, pdl_world* w)
-{
-	pdl_ghost_view v = pdl_world_ghost_view(w);
-	if (!v.error) MPI_Abort(s->comm, 1);
-	pdl_ghost_error all[s->size], sum = {0, 0, 0, 0.0};
-	MPI_Allgather(v.error, (int)sizeof *v.error, MPI_BYTE, all, (int)sizeof *v.error, MPI_BYTE, s->comm);
-	s->stats.collectives++;
-	for (int r = 0; r < s->size; ++r) pdl_ghost_error_add(&sum, &all[r]);
-	*v.error = sum;
+	if (error) *error = sum;
 }
 
 void pdl_mpi_ghost_stage(pdl_world* world, pdl_ghost_stage stage, void* context)
@@ -324,15 +328,16 @@ void pdl_mpi_ghost_stage(pdl_world* world, pdl_ghost_stage stage, void* context)
 	case PDL_GHOST_POSITIONS: positions(s, world); break;
 	case PDL_GHOST_PRESSURES: {
 		pdl_ghost_view v = pdl_world_ghost_view(world);
-		fields(s, world, 2, (float* const[]){v.pressure, v.near_pressure});
+		fields(s, world, 2, (float* const[]){v.pressure, v.near_pressure}, NULL);
 		break;
 	}
-	case PDL_GHOST_FIELDS: {
+	case PDL_GHOST_FIELDS:
+	case PDL_GHOST_ERROR: {
 		pdl_ghost_view v = pdl_world_ghost_view(world);
-		fields(s, world, v.field_count, v.fields);
+		if (stage == PDL_GHOST_ERROR && !v.error) MPI_Abort(s->comm, 1);
+		fields(s, world, v.field_count, v.fields, stage == PDL_GHOST_ERROR ? v.error : NULL);
 		break;
 	}
-	case PDL_GHOST_ERROR: error_sum(s, world); break;
 	}
 	s->ghost_seconds += MPI_Wtime() - t;
 }
