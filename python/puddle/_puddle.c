@@ -846,7 +846,7 @@ static PyObject* get_velocities(World* self, void* closure) { return (void)closu
 /* An (n, dims) float32 C array from any array-like, or NULL with a ValueError. */
 static PyArrayObject* rows_of(PyObject* obj, const char* name, int dims, npy_intp n)
 {
-	PyArrayObject* a = np_from_any(obj, NPY_FLOAT32, 1, 2, NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED);
+	PyArrayObject* a = np_from_any(obj, NPY_FLOAT32, 1, 2, NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED | NPY_ARRAY_FORCECAST);
 	if (!a) return NULL;
 	if (PyArray_NDIM(a) == 1 && PyArray_DIM(a, 0) == dims && n != 1) {
 		/* one particle given as a flat (x, y) */
