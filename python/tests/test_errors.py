@@ -93,3 +93,10 @@ def test_emitter_errors():
 def test_error_names_are_the_cores():
     names = puddle.error_names()
     assert names[0] == "PDL_OK" and "PDL_ERR_WORLD_SOLVER" in names and len(set(names)) == len(names)
+
+
+def test_cuda_backend_is_refused_by_this_build():
+    # the module is built without the CUDA backend (setup.py): a CUDA world is refused, with the id
+    with pytest.raises(puddle.PuddleError) as e:
+        puddle.World(backend="cuda")
+    assert e.value.id == "PDL_ERR_WORLD_BACKEND" and e.value.field == "backend"
