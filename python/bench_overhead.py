@@ -1,16 +1,22 @@
 """The overhead of Python's World.step() against the C step, at about 10,000 particles.
 
-The dam break (scenes/dam-break.json) rescaled to --particles, warmed up, then stepped in
-alternating windows of --frames frames: a Python loop of w.step() calls (one frame each: the
-binding's argument parsing, the scene's events, the GIL released and taken back), and the same
-number of bare pdl_world_step() calls timed inside C (w._c_step_seconds). Both windows of a round
-step the same world one after the other, so the flow they step is alike, and a machine shared
-with other programs slows both alike: the overhead is the median over --rounds rounds of the
-ratio of a round's two windows (which of the two goes first alternates), in wall time and in the
-process's CPU time (which other programs' load disturbs less). It also times step(0), the
-binding's fixed cost per call.
+The standard benchmark's 10k dam break (bench/scenes/dam-break-10k.json, bench/README.md; or
+--scene, rescaled with --particles), warmed up, is stepped in pairs
+of frames: one frame by a Python call w.step() (the binding's argument parsing, the scene's
+events, the GIL released and taken back), timed around the call with time.perf_counter(), and
+one frame by a bare pdl_world_step() timed inside C (w._c_step_seconds(1)); which of the two
+goes first alternates. Both step the same world one after the other, so the flow is alike. On a
+machine shared with other programs single frames vary by tens of percent, but such bursts hit
+single frames: the overhead is the median over --pairs pairs of (Python frame - C frame), over
+the median C frame.
 
-    python3 python/bench_overhead.py [--particles 10000] [--threads 0] [--rounds 60] [--frames 20]
+That comparison is only as fine as the machine is quiet, so the binding's own cost is also
+measured where nothing hides it: the same scene with every particle removed, stepped in the same
+pairs (an empty step takes microseconds, so the difference of the pairs is the binding's work
+alone: the call, the scene's events, releasing the GIL), and step(0) (the call without a frame).
+That cost over the 10k C frame is the overhead with the noise taken out.
+
+    python3 python/bench_overhead.py [--scene S] [--particles N] [--threads 0] [--pairs 1000]
 """
 import argparse
 import os
@@ -22,54 +28,57 @@ import puddle
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-parser.add_argument("--scene", default=os.path.join(ROOT, "scenes", "dam-break.json"))
-parser.add_argument("--particles", type=float, default=10000)
+parser.add_argument("--scene", default=os.path.join(ROOT, "bench", "scenes", "dam-break-10k.json"))
+parser.add_argument("--particles", type=float, default=0, help="rescale the scene to about this many")
 parser.add_argument("--threads", type=int, default=0, help="0: one per core")
-parser.add_argument("--rounds", type=int, default=60)
-parser.add_argument("--frames", type=int, default=20)
+parser.add_argument("--pairs", type=int, default=1000)
 args = parser.parse_args()
+
+clock = time.perf_counter
+
+
+def pairs(w, n):
+    """(Python frames, C frames, their differences), seconds, over n pairs."""
+    def python_frame():
+        t = clock()
+        w.step()
+        return clock() - t
+
+    python_s, c_s, diff_s = [], [], []
+    for k in range(n):
+        if k % 2:
+            c, p = w._c_step_seconds(1), python_frame()
+        else:
+            p, c = python_frame(), w._c_step_seconds(1)
+        python_s.append(p)
+        c_s.append(c)
+        diff_s.append(p - c)
+    return python_s, c_s, diff_s
+
 
 w = puddle.load_scene(args.scene, threads=args.threads, particles=args.particles)
 w.step(60)  # past the first frames' allocations and the column's first fall
+python_s, c_s, diff_s = pairs(w, args.pairs)
+c = statistics.median(c_s)
+d = statistics.median(diff_s)
+q = statistics.quantiles(diff_s, n=4)
+print(f"{w.scene_name}: {w.particle_count} particles, {w.thread_count} threads, vector loops {puddle.vector_loops()}")
+print(f"C frame        median {1e3 * c:.4f} ms; Python frame median {1e3 * statistics.median(python_s):.4f} ms")
+print(f"direct         {100 * d / c:+.3f} % of the C step: median of {args.pairs} pairs' differences, "
+      f"{1e6 * d:+.1f} us (quartiles {1e6 * q[0]:+.1f} and {1e6 * q[2]:+.1f} us: the machine's noise)")
 
-
-
-def python_window():
-    t, cpu = time.perf_counter(), time.process_time()
-    for _ in range(args.frames):
-        w.step()
-    return 1e3 * (time.perf_counter() - t) / args.frames, 1e3 * (time.process_time() - cpu) / args.frames
-
-
-def c_window():
-    cpu = time.process_time()
-    wall = w._c_step_seconds(args.frames)
-    return 1e3 * wall / args.frames, 1e3 * (time.process_time() - cpu) / args.frames
-
-
-python_ms, c_ms, python_cpu, c_cpu = [], [], [], []
-for k in range(args.rounds):
-    order = (c_window, python_window) if k % 2 else (python_window, c_window)
-    for window in order:
-        wall, cpu = window()
-        (python_ms if window is python_window else c_ms).append(wall)
-        (python_cpu if window is python_window else c_cpu).append(cpu)
-ratios = [p / c for p, c in zip(python_ms, c_ms)]
-cpu_ratios = [p / c for p, c in zip(python_cpu, c_cpu)]
-
+empty = puddle.load_scene(args.scene, threads=args.threads, particles=args.particles)
+lo, hi = empty.bounds
+empty.remove_in_box([(a + b) / 2 for a, b in zip(lo, hi)], [b - a for a, b in zip(lo, hi)])
+assert empty.particle_count == 0
+_, empty_c, empty_diff = pairs(empty, 20 * args.pairs)
+binding = statistics.median(empty_diff)
 calls = 100000
-t = time.perf_counter()
+t = clock()
 for _ in range(calls):
     w.step(0)
-call_us = 1e6 * (time.perf_counter() - t) / calls
-
-py, c = statistics.median(python_ms), statistics.median(c_ms)
-print(f"{w.scene_name}: {w.particle_count} particles, {w.thread_count} threads, vector loops {puddle.vector_loops()}")
-print(f"C step      median {c:.4f} ms/frame (windows {min(c_ms):.4f} to {max(c_ms):.4f})")
-print(f"Python step median {py:.4f} ms/frame (windows {min(python_ms):.4f} to {max(python_ms):.4f})")
-for what, r in (("wall time", ratios), ("CPU time", cpu_ratios)):
-    q = statistics.quantiles(r, n=4)
-    print(f"overhead    {100 * (statistics.median(r) - 1):+.2f} % of the C step in {what}: median of {args.rounds} "
-          f"rounds' ratios (quartiles {100 * (q[0] - 1):+.2f} % and {100 * (q[2] - 1):+.2f} %), windows of "
-          f"{args.frames} frames")
-print(f"step(0)     {call_us:.3f} us a call: the binding's own cost, {100 * call_us / (1e3 * c):.3f} % of a C step")
+call_s = (clock() - t) / calls
+print(f"binding        {1e6 * binding:.3f} us a frame (empty world: Python {1e6 * (statistics.median(empty_c) + binding):.2f} "
+      f"us, C {1e6 * statistics.median(empty_c):.2f} us, median of {20 * args.pairs} pairs' differences); "
+      f"step(0) {1e6 * call_s:.3f} us a call")
+print(f"overhead       {100 * binding / c:.4f} % of the {w.particle_count}-particle C step ({1e3 * c:.3f} ms)")

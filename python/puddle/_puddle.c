@@ -530,7 +530,8 @@ static int world_init(World* self, PyObject* args, PyObject* kwargs)
 	int dims = 2;
 	if (kwargs) {
 		PyObject* d = PyDict_GetItemString(kwargs, "dimensions");
-		if (d) dims = (int)PyLong_AsLong(d) == 3 ? 3 : 2;
+		if (d && PyLong_Check(d)) dims = PyLong_AsLong(d) == 3 ? 3 : 2;
+		PyErr_Clear();
 	}
 	if (!apply_fields(&def, world_fields, N(world_fields), kwargs, "world", dims)) return -1;
 	pdl_error e;
@@ -645,9 +646,17 @@ static bool world_bounds(pdl_world* w, float lo[3], float hi[3])
 
 static void sync_scene(World* self)
 {
+	/* a scene's world is the scene's (set_def changes both); a world built in code gives its
+	 * scene its def, materials, and bounds and camera around what it holds now */
 	pdl_scene* s = self->scene;
-	s->world = pdl_world_get_def(self->world);
 	if (self->from_file) return;
+	s->world = pdl_world_get_def(self->world);
+	float lo[3], hi[3];
+	world_bounds(self->world, lo, hi);
+	if (s->world.dimensions == 2) lo[2] = hi[2] = 0;
+	s->bounds_min = (pdl_vec3){lo[0], lo[1], lo[2]};
+	s->bounds_max = (pdl_vec3){hi[0], hi[1], hi[2]};
+	if (s->world.dimensions == 3) s->camera = pdl_camera_framing(s->bounds_min, s->bounds_max);
 	s->material_count = pdl_world_material_count(self->world);
 	for (int i = 0; i < s->material_count; ++i) {
 		snprintf(s->materials[i].name, sizeof s->materials[i].name, "material%d", i);
@@ -706,23 +715,20 @@ static PyObject* world_step(World* self, PyObject* args, PyObject* kwargs)
 	}
 	const pdl_scene* s = self->scene;
 	if (s && emits(s, self->frame, n) && !no_views(self, "step")) return NULL;
+	/* frame by frame with the GIL released, and Ctrl-C heard between frames */
 	pdl_scene_error err;
-	bool failed = false;
-	long long f = self->frame, end = self->frame + n;
-	self->busy = true;
-	Py_BEGIN_ALLOW_THREADS
-	for (; f < end; ++f) {
-		if (s && pdl_scene_apply_frame(s, w, f, &err) < 0) {
-			failed = true;
-			break;
-		}
-		pdl_world_step(w);
+	for (long long k = 0; k < n; ++k) {
+		bool failed = false;
+		self->busy = true;
+		Py_BEGIN_ALLOW_THREADS
+		if (s && pdl_scene_apply_frame(s, w, self->frame, &err) < 0) failed = true;
+		else pdl_world_step(w);
+		Py_END_ALLOW_THREADS
+		self->busy = false;
+		if (failed) return raise_scene(&err);
+		self->frame++;
+		if (PyErr_CheckSignals() < 0) return NULL;
 	}
-	Py_END_ALLOW_THREADS
-	self->busy = false;
-	self->frame = f;
-	if (failed) return raise_scene(&err);
-	if (PyErr_CheckSignals() < 0) return NULL;
 	Py_RETURN_NONE;
 }
 
@@ -848,7 +854,7 @@ static PyArrayObject* rows_of(PyObject* obj, const char* name, int dims, npy_int
 {
 	PyArrayObject* a = np_from_any(obj, NPY_FLOAT32, 1, 2, NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED | NPY_ARRAY_FORCECAST);
 	if (!a) return NULL;
-	if (PyArray_NDIM(a) == 1 && PyArray_DIM(a, 0) == dims && n != 1) {
+	if (PyArray_NDIM(a) == 1 && PyArray_DIM(a, 0) == dims) {
 		/* one particle given as a flat (x, y) */
 		npy_intp shape[2] = {1, dims};
 		PyArrayObject* r = np_reshape(a, shape, 2);
@@ -997,7 +1003,8 @@ done:
 static PyObject* world_remove_particles(World* self, PyObject* arg)
 {
 	if (!live(self)) return NULL;
-	PyArrayObject* ids = np_from_any(arg, NPY_INT64, 0, 1, NPY_ARRAY_CARRAY);
+	/* a copy: sorted here, the caller's array is left as it was */
+	PyArrayObject* ids = np_from_any(arg, NPY_INT64, 0, 1, NPY_ARRAY_CARRAY | NPY_ARRAY_ENSURECOPY);
 	if (!ids) return NULL;
 	pdl_particle_data p = pdl_world_particles(self->world);
 	uint8_t* keep = malloc((size_t)(p.count ? p.count : 1));

@@ -116,3 +116,11 @@ def test_removing_keeps_springs_between_the_rest():
     assert 0 < w.stats()["springs"] <= before
     w.step(5)
     assert w.stats()["non_finite"] == 0
+
+
+def test_remove_particles_leaves_the_callers_array_alone():
+    w = puddle.load_scene(scene("dam-break"))
+    ids = np.array([5, 1, 3], dtype=np.int64)
+    assert w.remove_particles(ids) == 3
+    assert list(ids) == [5, 1, 3]
+    assert not np.isin([1, 3, 5], w.ids).any()

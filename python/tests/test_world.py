@@ -150,3 +150,27 @@ def test_emitter_in_code_adds_rows():
     n1 = w.particle_count
     w.step(10)  # it stopped at 0.5 s, frame 30
     assert w.particle_count == n1
+
+
+def test_pictures_and_bounds_leave_the_scene_as_it_was(tmp_path):
+    w = puddle.load_scene(scene("dam-break"))
+    w.step(5)
+    w.render(width=64)
+    assert w.bounds[0][0] < w.bounds[1][0]
+    w.save_snapshot(tmp_path / "s.pdls")
+    r = puddle.load_scene(scene("dam-break"))
+    assert r.load_snapshot(tmp_path / "s.pdls") == 5
+    assert r.state_hash() == w.state_hash()
+
+
+def test_world_built_in_code_snapshots(tmp_path):
+    w = build_box()
+    w.step(5)
+    w.save_snapshot(tmp_path / "c.pdls")
+    w.step(5)
+    r = build_box()
+    assert r.load_snapshot(tmp_path / "c.pdls") == 5
+    r.step(5)
+    assert r.state_hash() == w.state_hash()
+    with pytest.raises(puddle.SnapshotError, match="other settings"):
+        puddle.load_scene(scene("dam-break")).load_snapshot(tmp_path / "c.pdls")
