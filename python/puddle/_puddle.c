@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* numpy's C API is a table of function pointers stored as void*: its macros cast object pointers
  * to function pointers, which ISO C leaves undefined and -Wpedantic reports (every compiler that
@@ -863,19 +864,35 @@ static PyArrayObject* rows_of(PyObject* obj, const char* name, int dims, npy_int
 		if (!a) return NULL;
 	}
 	if (PyArray_NDIM(a) != 2 || PyArray_DIM(a, 1) != dims || (n >= 0 && PyArray_DIM(a, 0) != n)) {
-		PyErr_Format(PyExc_ValueError, "%s must have shape (n, %d)%s", name, dims, n >= 0 ? " like positions" : "");
+		if (n >= 0) PyErr_Format(PyExc_ValueError, "%s must have shape (%zd, %d), one row per particle", name, (Py_ssize_t)n, dims);
+		else PyErr_Format(PyExc_ValueError, "%s must have shape (n, %d)", name, dims);
 		Py_DECREF(a);
 		return NULL;
 	}
 	return a;
 }
 
-/* Every particle replaced by the world's current ones where keep[i] (NULL: all), followed by
- * `add` new ones (pos, vel: add x dims floats; mat: add bytes), through pdl_world_set_particles
- * (as a snapshot restore). Springs between kept particles stay. */
-static bool rebuild(World* self, const uint8_t* keep, int add, const float* pos, const float* vel,
-                    const uint8_t* mat, uint32_t* new_ids)
+/* A change of the particles, made through pdl_world_set_particles (as a snapshot restore): the
+ * current particles where keep[i] (NULL: all), with new positions or velocities (NULL: as they
+ * are; else count x dims floats, for every current particle), then `add` new ones (pos, vel: add
+ * x dims floats, vel NULL for at rest; mat: add bytes; their ids go to new_ids). Springs between
+ * kept particles stay. */
+typedef struct change {
+	const uint8_t* keep;
+	const float *positions, *velocities;
+	int add;
+	const float *pos, *vel;
+	const uint8_t* mat;
+	uint32_t* new_ids;
+} change;
+
+static bool rebuild(World* self, const change* ch)
 {
+	const uint8_t* keep = ch->keep;
+	const float *pos = ch->pos, *vel = ch->vel;
+	const uint8_t* mat = ch->mat;
+	uint32_t* new_ids = ch->new_ids;
+	int add = ch->add;
 	pdl_world* w = self->world;
 	pdl_particle_data p = pdl_world_particles(w);
 	int dims = dims_of(self);
@@ -899,6 +916,10 @@ static bool rebuild(World* self, const uint8_t* keep, int add, const float* pos,
 			index[i] = (int32_t)k;
 			x[k] = p.x[i], y[k] = p.y[i], vx[k] = p.vx[i], vy[k] = p.vy[i];
 			z[k] = p.z ? p.z[i] : 0, vz[k] = p.vz ? p.vz[i] : 0;
+			const float* np = ch->positions ? ch->positions + (size_t)i * dims : NULL;
+			const float* nv = ch->velocities ? ch->velocities + (size_t)i * dims : NULL;
+			if (np) x[k] = np[0], y[k] = np[1], z[k] = dims == 3 ? np[2] : 0;
+			if (nv) vx[k] = nv[0], vy[k] = nv[1], vz[k] = dims == 3 ? nv[2] : 0;
 			material[k] = p.material[i], id[k] = p.id[i];
 			++k;
 		}
@@ -989,15 +1010,40 @@ static PyObject* world_add_particles(World* self, PyObject* args, PyObject* kwar
 	}
 	npy_intp shape = n;
 	ids = np_new(1, &shape, NPY_UINT32, NULL);
-	if (ids && !rebuild(self, NULL, (int)n, (const float*)PyArray_DATA(pos), vel ? (const float*)PyArray_DATA(vel) : NULL,
-	                    m, (uint32_t*)PyArray_DATA((PyArrayObject*)ids)))
-		Py_CLEAR(ids);
+	if (ids) {
+		change ch = {.add = (int)n, .pos = (const float*)PyArray_DATA(pos), .mat = m,
+		             .vel = vel ? (const float*)PyArray_DATA(vel) : NULL,
+		             .new_ids = (uint32_t*)PyArray_DATA((PyArrayObject*)ids)};
+		if (!rebuild(self, &ch)) Py_CLEAR(ids);
+	}
 	free(m);
 done:
 	Py_DECREF(pos);
 	Py_XDECREF(vel);
 	Py_XDECREF(mat);
 	return ids;
+}
+
+static PyObject* world_set_particles(World* self, PyObject* args, PyObject* kwargs)
+{
+	static char* kw[] = {"positions", "velocities", NULL};
+	PyObject *pos_obj = Py_None, *vel_obj = Py_None;
+	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:set_particles", kw, &pos_obj, &vel_obj)) return NULL;
+	if (!live(self)) return NULL;
+	int dims = dims_of(self);
+	npy_intp n = pdl_world_particle_count(self->world);
+	PyArrayObject* pos = pos_obj == Py_None ? NULL : rows_of(pos_obj, "positions", dims, n);
+	PyArrayObject* vel = vel_obj == Py_None ? NULL : rows_of(vel_obj, "velocities", dims, n);
+	bool ok = (pos_obj == Py_None || pos) && (vel_obj == Py_None || vel);
+	if (ok && (pos || vel)) {
+		change ch = {.positions = pos ? (const float*)PyArray_DATA(pos) : NULL,
+		             .velocities = vel ? (const float*)PyArray_DATA(vel) : NULL};
+		ok = rebuild(self, &ch);
+	}
+	Py_XDECREF(pos);
+	Py_XDECREF(vel);
+	if (!ok) return NULL;
+	Py_RETURN_NONE;
 }
 
 static PyObject* world_remove_particles(World* self, PyObject* arg)
@@ -1029,7 +1075,8 @@ static PyObject* world_remove_particles(World* self, PyObject* arg)
 			removed += !keep[i];
 		}
 	}
-	bool ok = sorted && (removed == 0 || rebuild(self, keep, 0, NULL, NULL, NULL, NULL));
+	change ch = {.keep = keep};
+	bool ok = sorted && (removed == 0 || rebuild(self, &ch));
 	free(keep);
 	Py_DECREF(ids);
 	return ok ? PyLong_FromLong(removed) : NULL;
@@ -1495,6 +1542,58 @@ static PyObject* world_render(World* self, PyObject* args, PyObject* kwargs)
 	return arr;
 }
 
+/* The picture as PNG bytes: how Jupyter shows a World that ends a cell. */
+static PyObject* world_repr_png(World* self, PyObject* noargs)
+{
+	(void)noargs;
+	PyObject* args = PyTuple_New(0);
+	PyObject* kwargs = Py_BuildValue("{s:i}", "width", 480);
+	PyObject* img = args && kwargs ? world_render(self, args, kwargs) : NULL;
+	Py_XDECREF(args);
+	Py_XDECREF(kwargs);
+	if (!img) return NULL;
+	const char* dir = getenv("TMPDIR");
+	char path[1024], err[1200];
+	snprintf(path, sizeof path, "%s/puddle-XXXXXX", dir && dir[0] ? dir : "/tmp");
+	int fd = mkstemp(path);
+	PyObject* bytes = NULL;
+	if (fd < 0) {
+		PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
+	} else {
+		close(fd);
+		PyArrayObject* a = (PyArrayObject*)img;
+		if (!pdl_png_write(path, (const uint8_t*)PyArray_DATA(a), (int)PyArray_DIM(a, 1), (int)PyArray_DIM(a, 0), err,
+		                   sizeof err)) {
+			PyErr_SetString(PyExc_OSError, err);
+		} else {
+			FILE* f = fopen(path, "rb");
+			if (f && fseek(f, 0, SEEK_END) == 0) {
+				long size = ftell(f);
+				rewind(f);
+				bytes = size >= 0 ? PyBytes_FromStringAndSize(NULL, size) : NULL;
+				if (bytes && fread(PyBytes_AS_STRING(bytes), 1, (size_t)size, f) != (size_t)size) Py_CLEAR(bytes);
+			}
+			if (f) fclose(f);
+			if (!bytes && !PyErr_Occurred()) PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
+		}
+		remove(path);
+	}
+	Py_DECREF(img);
+	return bytes;
+}
+
+static PyObject* world_repr(World* self)
+{
+	if (!self->world) return PyUnicode_FromString("<puddle.World (not initialised)>");
+	pdl_world_def d = pdl_world_get_def(self->world);
+	const char* name = self->scene && self->from_file ? self->scene->name : "built in code";
+	char t[32];
+	snprintf(t, sizeof t, "%.3f", pdl_world_time(self->world));
+	return PyUnicode_FromFormat("<puddle.World %s: %dD %s, %d particles, %d bodies, frame %lld, t = %s s>", name,
+	                            d.dimensions, solver_names[d.solver], pdl_world_particle_count(self->world),
+	                            pdl_world_body_count(self->world), self->frame, t);
+}
+
 static PyObject* mod_write_png(PyObject* mod, PyObject* args)
 {
 	(void)mod;
@@ -1636,6 +1735,8 @@ static PyMethodDef world_methods[] = {
 	METH("fill", world_fill, METH_VARARGS | METH_KEYWORDS, "Add particles in a shape; returns how many."),
 	METH("add_particles", world_add_particles, METH_VARARGS | METH_KEYWORDS,
 	     "add_particles(positions, velocities=None, material=0): returns the new ids."),
+	METH("set_particles", world_set_particles, METH_VARARGS | METH_KEYWORDS,
+	     "set_particles(positions=None, velocities=None): new values for every particle, in storage order."),
 	METH("remove_particles", world_remove_particles, METH_O, "remove_particles(ids): returns how many went."),
 	METH("remove_in_circle", world_remove_in_circle, METH_VARARGS | METH_KEYWORDS, "remove_in_circle(center, radius)."),
 	METH("remove_in_box", world_remove_in_box, METH_VARARGS | METH_KEYWORDS, "remove_in_box(center, half_extents)."),
@@ -1657,6 +1758,7 @@ static PyMethodDef world_methods[] = {
 	METH("export_bodies_vtk", world_export_bodies_vtk, METH_VARARGS, "export_bodies_vtk(path)."),
 	METH("export_bodies_csv", world_export_bodies_csv, METH_VARARGS, "export_bodies_csv(path)."),
 	METH("render", world_render, METH_VARARGS | METH_KEYWORDS, "render(width=0, height=0, color=None, spheres=False)."),
+	METH("_repr_png_", world_repr_png, METH_NOARGS, "The picture as PNG bytes (Jupyter shows a World with it)."),
 	METH("stats", world_stats, METH_NOARGS, "Summary numbers of the state."),
 	METH("profile", world_profile, METH_NOARGS, "What the last step cost, stage by stage, ms."),
 	METH("scene_json", world_scene_json, METH_NOARGS, "The resolved scene as JSON, or None."),
@@ -1667,6 +1769,7 @@ static PyTypeObject WorldType = {
 	PyVarObject_HEAD_INIT(NULL, 0).tp_name = "puddle._puddle.World",
 	.tp_basicsize = sizeof(World),
 	.tp_dealloc = (destructor)world_dealloc,
+	.tp_repr = (reprfunc)world_repr,
 	.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
 	.tp_doc = "A puddle world: World(**fields of pdl_world_def), or puddle.load_scene(path).",
 	.tp_weaklistoffset = offsetof(World, weakrefs),

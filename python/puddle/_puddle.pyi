@@ -127,6 +127,10 @@ class World:
     def add_particles(self, positions: npt.ArrayLike, velocities: Optional[npt.ArrayLike] = None,
                       material: Union[int, npt.ArrayLike] = 0) -> npt.NDArray[np.uint32]:
         """Appends particles from (n, dimensions) arrays; returns their new ids."""
+    def set_particles(self, positions: Optional[npt.ArrayLike] = None,
+                      velocities: Optional[npt.ArrayLike] = None) -> None:
+        """New positions and/or velocities for every particle, (n, dimensions) arrays in the
+        current storage order (as w.positions gives them); ids, materials and springs stay."""
     def remove_particles(self, ids: npt.ArrayLike) -> int:
         """Removes the particles with these ids (springs between the others stay); returns how many."""
     def remove_in_circle(self, center: Vec, radius: float) -> int: ...
@@ -198,6 +202,9 @@ class World:
                spheres: bool = False) -> npt.NDArray[np.uint8]:
         """The picture `puddle run` draws, as a new (height, width, 3) RGB array (size: the
         scene's output size; a width alone keeps its aspect)."""
+
+    def _repr_png_(self) -> bytes:
+        """The picture as PNG bytes, 480 pixels wide: what Jupyter shows for a World."""
 
     # ---- measurement
     def stats(self) -> Dict[str, Any]: ...

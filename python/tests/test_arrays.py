@@ -96,7 +96,7 @@ def test_add_particles_checks_shapes_and_materials():
     w.add_material()
     with pytest.raises(ValueError, match=r"shape \(n, 2\)"):
         w.add_particles([[0, 0, 0]])
-    with pytest.raises(ValueError, match="like positions"):
+    with pytest.raises(ValueError, match=r"shape \(1, 2\), one row per particle"):
         w.add_particles([[0, 0]], velocities=[[0, 0], [1, 1]])
     with pytest.raises(puddle.PuddleError) as e:
         w.add_particles([[0, 0]], material=3)
@@ -124,3 +124,24 @@ def test_remove_particles_leaves_the_callers_array_alone():
     assert w.remove_particles(ids) == 3
     assert list(ids) == [5, 1, 3]
     assert not np.isin([1, 3, 5], w.ids).any()
+
+
+def test_set_particles_replaces_state_in_storage_order():
+    w = puddle.load_scene(scene("dam-break"))
+    ids = w.ids.copy()
+    p = w.positions
+    p[:, 1] += 1.0
+    v = np.zeros_like(p)
+    v[:, 0] = 3
+    w.set_particles(positions=p, velocities=v)
+    np.testing.assert_array_equal(w.positions, p)
+    np.testing.assert_array_equal(w.vx, 3)
+    np.testing.assert_array_equal(w.ids, ids)
+    w.set_particles(velocities=np.zeros_like(p))
+    np.testing.assert_array_equal(w.positions, p)
+    with pytest.raises(ValueError, match="one row per particle"):
+        w.set_particles(positions=p[:-1])
+    with pytest.raises(puddle.PuddleError) as e:
+        p[0, 0] = np.inf
+        w.set_particles(positions=p)
+    assert e.value.id == "PDL_ERR_PARTICLE_STATE" and e.value.value == 0

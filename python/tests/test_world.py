@@ -174,3 +174,12 @@ def test_world_built_in_code_snapshots(tmp_path):
     assert r.state_hash() == w.state_hash()
     with pytest.raises(puddle.SnapshotError, match="other settings"):
         puddle.load_scene(scene("dam-break")).load_snapshot(tmp_path / "c.pdls")
+
+
+def test_repr_and_notebook_picture():
+    w = puddle.load_scene(scene("dam-break"))
+    w.step(3)
+    assert repr(w) == "<puddle.World dam-break: 2D clavet, 1595 particles, 0 bodies, frame 3, t = 0.050 s>"
+    png = w._repr_png_()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
+    assert "built in code" in repr(build_box())
