@@ -4,7 +4,7 @@
     w = puddle.load_scene("scenes/dam-break.json")
     w.step(120)                 # 120 frames, as `puddle run --steps 120`
     print(w.state_hash())       # the hash `puddle run` prints
-    x, y = w.x, w.y             # zero-copy float32 views (read-only; stale after the next step)
+    x, y = w.x, w.y             # zero-copy float32 views (read-only; take them again after a step)
 
 A thin binding over the C library and its io library: see python/README.md.
 """

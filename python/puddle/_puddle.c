@@ -8,8 +8,9 @@
  * particles are added (the arrays may grow and move). Each view keeps a lease on its world: the
  * world outlives its views, and a call that may add particles while a lease is alive raises
  * BufferError (as a bytearray refuses to resize while exported) instead of leaving a view on
- * freed memory. A step reorders the particles into the world's other buffer, so a view taken
- * before a step shows stale values after it: take views again after every change.
+ * freed memory. A step reorders the particles into the world's other buffer (once a substep), so
+ * a view taken before a step shows either the new state or the scratch buffer after it: take
+ * views again after every change.
  *
  * SPDX-License-Identifier: MIT */
 #define PY_SSIZE_T_CLEAN

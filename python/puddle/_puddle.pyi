@@ -49,7 +49,7 @@ class World:
     Particle arrays (x, y, z, vx, vy, vz, density, pressure, material, ids) are read-only numpy
     views of the world's own memory, in its storage order, which changes every step (follow a
     particle by its id). A view shows the state when it was taken: after the next step or change
-    it is stale (it shows the world's other buffer); take it again. A live view keeps its world
+    what it shows is undefined (the new state or the engine's scratch buffer); take it again. A live view keeps its world
     alive, and calls that may add particles (and so move the arrays: fill, add_particles,
     load_snapshot, a step while an emitter runs) raise BufferError while one is alive: delete
     it, or keep a copy (w.x.copy()). positions and velocities are new (n, dimensions) arrays.
