@@ -9,7 +9,7 @@ from conftest import cli_hash, scene
 
 
 @pytest.mark.parametrize("name,steps", [("dam-break", 120), ("sph-dam-break", 20), ("dfsph-dam-break", 10),
-                                         ("float", 30), ("lava", 40), ("drop-3d", 3)])
+                                         ("float", 30), ("lava", 40), ("blobs", 60), ("drop-3d", 3)])
 def test_hash_equals_puddle_run(name, steps, tmp_path):
     w = puddle.load_scene(scene(name))
     w.step(steps)
