@@ -89,11 +89,11 @@ static PyObject* str_or_none(const char* s)
 	Py_RETURN_NONE;
 }
 
-/* Raises `type` with message and the attributes every puddle exception carries: id (the core's
- * error name, "PDL_ERR_MATERIAL_REST_DENSITY", or None), code (its number), struct, field, rule,
- * value. */
-static PyObject* raise_error(PyObject* type, const char* message, const pdl_error* e, const char* field,
-                             const char* rule)
+/* An exception of `type` with message and the attributes every puddle exception carries (their
+ * class defaults are None): id (the core's error name, "PDL_ERR_MATERIAL_REST_DENSITY"), code
+ * (its number), struct, field, rule and value from e; or, without e, field and rule alone. */
+static PyObject* new_error_object(PyObject* type, const char* message, const pdl_error* e, const char* field,
+                                  const char* rule)
 {
 	PyObject* exc = PyObject_CallFunction(type, "s", message);
 	if (!exc) return NULL;
@@ -101,39 +101,44 @@ static PyObject* raise_error(PyObject* type, const char* message, const pdl_erro
 		set_attr(exc, "id", PyUnicode_FromString(pdl_error_name(e->id)));
 		set_attr(exc, "code", PyLong_FromLong((long)e->id));
 		set_attr(exc, "struct", PyUnicode_FromString(pdl_error_struct(e->id)));
-		set_attr(exc, "field", PyUnicode_FromString(pdl_error_field(e->id)));
-		set_attr(exc, "rule", PyUnicode_FromString(pdl_error_rule(e->id)));
-		set_attr(exc, "value", isnan(e->value) ? (Py_INCREF(Py_None), Py_None) : PyFloat_FromDouble(e->value));
-	} else {
-		set_attr(exc, "id", str_or_none(NULL));
-		set_attr(exc, "code", str_or_none(NULL));
-		set_attr(exc, "struct", str_or_none(NULL));
-		set_attr(exc, "field", str_or_none(field));
-		set_attr(exc, "rule", str_or_none(rule));
-		set_attr(exc, "value", str_or_none(NULL));
+		field = pdl_error_field(e->id);
+		rule = pdl_error_rule(e->id);
+		if (!isnan(e->value)) set_attr(exc, "value", PyFloat_FromDouble(e->value));
 	}
-	PyErr_SetObject(type, exc);
-	Py_DECREF(exc);
+	set_attr(exc, "field", str_or_none(field));
+	set_attr(exc, "rule", str_or_none(rule));
+	return exc;
+}
+
+static PyObject* raise_object(PyObject* type, PyObject* exc)
+{
+	if (exc) {
+		PyErr_SetObject(type, exc);
+		Py_DECREF(exc);
+	}
 	return NULL;
+}
+
+static PyObject* raise_error(PyObject* type, const char* message, const pdl_error* e, const char* field,
+                             const char* rule)
+{
+	return raise_object(type, new_error_object(type, message, e, field, rule));
 }
 
 static PyObject* raise_core(const pdl_error* e) { return raise_error(PuddleError, e->message, e, NULL, NULL); }
 
+/* A scene refused: field is the JSON path, also in path; file, and a syntax error's line and
+ * column. */
 static PyObject* raise_scene(const pdl_scene_error* e)
 {
-	if (!raise_error(SceneError, e->message, NULL, e->path, e->rule) && PyErr_Occurred()) {
-		PyObject *type, *value, *tb;
-		PyErr_Fetch(&type, &value, &tb);
-		PyErr_NormalizeException(&type, &value, &tb);
-		if (value) {
-			set_attr(value, "file", str_or_none(e->file));
-			set_attr(value, "path", PyUnicode_FromString(e->path));
-			set_attr(value, "line", PyLong_FromLong(e->line));
-			set_attr(value, "column", PyLong_FromLong(e->column));
-		}
-		PyErr_Restore(type, value, tb);
+	PyObject* exc = new_error_object(SceneError, e->message, NULL, e->path, e->rule);
+	if (exc) {
+		set_attr(exc, "file", str_or_none(e->file));
+		set_attr(exc, "path", PyUnicode_FromString(e->path));
+		set_attr(exc, "line", PyLong_FromLong(e->line));
+		set_attr(exc, "column", PyLong_FromLong(e->column));
 	}
-	return NULL;
+	return raise_object(SceneError, exc);
 }
 
 /* ---- definitions as keyword arguments ------------------------------------------------------ */
@@ -1849,6 +1854,15 @@ PyMODINIT_FUNC PyInit__puddle(void)
 	                       "A scene file or text refused: file, path (= field, the JSON path), rule, line and column.");
 	SnapshotError = new_error(mod, "SnapshotError", PuddleError, "A snapshot that could not be written or read.");
 	if (!PuddleError || !SceneError || !SnapshotError) return NULL;
+	static const char* const defaults[] = {"id", "code", "struct", "field", "rule", "value", "file", "path"};
+	for (int i = 0; i < N(defaults); ++i)
+		if (PyObject_SetAttrString(i < 6 ? PuddleError : SceneError, defaults[i], Py_None) < 0) return NULL;
+	PyObject* zero = PyLong_FromLong(0);
+	if (!zero || PyObject_SetAttrString(SceneError, "line", zero) < 0 || PyObject_SetAttrString(SceneError, "column", zero) < 0) {
+		Py_XDECREF(zero);
+		return NULL;
+	}
+	Py_DECREF(zero);
 	Py_INCREF(&WorldType);
 	if (PyModule_AddObject(mod, "World", (PyObject*)&WorldType) < 0) return NULL;
 	PyModule_AddStringConstant(mod, "core_version", pdl_version_string());

@@ -100,3 +100,13 @@ def test_cuda_backend_is_refused_by_this_build():
     with pytest.raises(puddle.PuddleError) as e:
         puddle.World(backend="cuda")
     assert e.value.id == "PDL_ERR_WORLD_BACKEND" and e.value.field == "backend"
+
+
+def test_every_error_has_the_attributes():
+    e = puddle.PuddleError("made by hand")
+    assert (e.id, e.code, e.struct, e.field, e.rule, e.value) == (None,) * 6
+    s = puddle.SceneError("by hand")
+    assert (s.file, s.path, s.line, s.column) == (None, None, 0, 0)
+    with pytest.raises(puddle.PuddleError) as got:
+        puddle.World().remove_boundary(3)
+    assert got.value.id == "PDL_ERR_OBSTACLE_ID" and got.value.value == 3
