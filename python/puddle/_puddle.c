@@ -663,6 +663,11 @@ static void sync_scene(World* self)
 	if (s->world.dimensions == 2) lo[2] = hi[2] = 0;
 	s->bounds_min = (pdl_vec3){lo[0], lo[1], lo[2]};
 	s->bounds_max = (pdl_vec3){hi[0], hi[1], hi[2]};
+	/* pictures as a scene file without "output" would frame them: the bounds' aspect in 2D
+	 * (even heights, for H.264), 16:9 camera views in 3D */
+	double aspect = s->world.dimensions == 3 ? 9.0 / 16.0 : (double)(hi[1] - lo[1]) / (hi[0] - lo[0]);
+	int height = 2 * (int)lround(0.5 * s->output.width * aspect);
+	s->output.height = height < 16 ? 16 : height > 8192 ? 8192 : height;
 	if (s->world.dimensions == 3) s->camera = pdl_camera_framing(s->bounds_min, s->bounds_max);
 	s->material_count = pdl_world_material_count(self->world);
 	for (int i = 0; i < s->material_count; ++i) {

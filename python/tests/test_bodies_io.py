@@ -102,3 +102,20 @@ def test_render_of_a_world_built_in_code():
     # the water (material colour, blue) fills the bottom, not the top
     blue = (img[:, :, 2].astype(int) - img[:, :, 0]) > 60
     assert blue[-img.shape[0] // 4:].mean() > 0.5 and blue[: img.shape[0] // 4].mean() < 0.05
+
+
+def test_render_frames_what_a_world_built_in_code_holds_now():
+    w = puddle.World(threads=1)
+    w.add_material()
+    w.add_boundary(kind="box_container", half_extents=(10, 10))
+    assert w.render(width=200).shape == (200, 200, 3)  # a square tank
+    w.remove_boundary(0)
+    w.add_boundary(kind="box_container", half_extents=(20, 5))
+    assert w.render(width=200).shape == (50, 200, 3)   # now four times as wide as tall
+
+
+def test_render_3d_world_built_in_code():
+    w = pool(3)
+    img = w.render(width=320)
+    assert img.shape == (180, 320, 3)
+    assert len(np.unique(img.reshape(-1, 3), axis=0)) > 50  # shaded water, floor and edges
