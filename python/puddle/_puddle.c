@@ -1600,9 +1600,10 @@ static PyObject* world_repr(World* self)
 	const char* name = self->scene && self->from_file ? self->scene->name : "built in code";
 	char t[32];
 	snprintf(t, sizeof t, "%.3f", pdl_world_time(self->world));
-	return PyUnicode_FromFormat("<puddle.World %s: %dD %s, %d particles, %d bodies, frame %lld, t = %s s>", name,
-	                            d.dimensions, solver_names[d.solver], pdl_world_particle_count(self->world),
-	                            pdl_world_body_count(self->world), self->frame, t);
+	int bodies = pdl_world_body_count(self->world);
+	return PyUnicode_FromFormat("<puddle.World %s: %dD %s, %d particles, %d bod%s, frame %lld, t = %s s>", name,
+	                            d.dimensions, solver_names[d.solver], pdl_world_particle_count(self->world), bodies,
+	                            bodies == 1 ? "y" : "ies", self->frame, t);
 }
 
 static PyObject* mod_write_png(PyObject* mod, PyObject* args)
