@@ -75,9 +75,12 @@ validate: build
 # packages alone), or the virtual environment's python given as PYTHON=.venv/bin/python.
 PYTHON ?= /usr/bin/python3
 PIP_INSTALL = $(PYTHON) -m pip install --no-build-isolation --no-index
+# (PEP 668: a Python is externally managed where its stdlib holds the marker, outside a venv)
+PY_MANAGED = import os, sys, sysconfig; sys.exit(sys.prefix != sys.base_prefix or \
+	not os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))
 python:
 	@scripts/install-deps.sh python
-	@if $(PYTHON) -c 'import sys; sys.exit(sys.prefix != sys.base_prefix)'; then \
+	@if $(PYTHON) -c '$(PY_MANAGED)'; then \
 		user=$$([ "$$(id -u)" -ne 0 ] && echo --user); \
 		echo "$(PIP_INSTALL) --break-system-packages $$user ./python"; \
 		$(PIP_INSTALL) --break-system-packages $$user ./python; \
