@@ -183,3 +183,43 @@ def test_repr_and_notebook_picture():
     png = w._repr_png_()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
     assert "built in code" in repr(build_box())
+
+
+def test_ctrl_c_stops_a_long_step_between_frames():
+    import signal
+
+    w = puddle.load_scene(scene("dam-break"), threads=1)
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 0.2)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            w.step(1_000_000)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert 0 < w.frame < 1_000_000
+    # the frames it did are counted: the world goes on from there
+    f, h = w.frame, w.state_hash()
+    w.step()
+    assert w.frame == f + 1 and w.state_hash() != h
+
+
+def test_a_world_is_used_by_one_thread_at_a_time():
+    import threading
+
+    w = puddle.load_scene(scene("dam-break"), threads=1)
+    t = threading.Thread(target=w.step, args=(400,))
+    refused = 0
+    t.start()
+    while t.is_alive():
+        try:
+            w.particle_count
+        except RuntimeError as e:
+            assert "another thread" in str(e)
+            refused += 1
+    t.join()
+    assert refused > 0 and w.frame == 400
