@@ -3,7 +3,7 @@
 // parser, rules, messages ("did you mean" included) and world building as the puddle command and
 // the viewer. This file passes the JSON text in, reads the resolved scene out for the page, and
 // keeps the C scene behind it for buildWorld() and applyFrame().
-import { PuddleError, World } from './puddle.js';
+import { BodyShape, BoundaryKind, PuddleError, World } from './puddle.js';
 
 /** Colour modes of output.color_mode, in pdl_color_mode order. */
 export const COLOR_MODES = Object.freeze(['material', 'speed', 'density', 'pressure']);
@@ -84,9 +84,9 @@ function view(puddle, ptr) {
 			camera: raw.world.dimensions === 3 ? raw.camera : null,
 			materials: items(raw.materials, raw.material_count).map(({ name, def }) => ({ name, def })),
 			container: raw.has_container ? raw.container : null,
-			obstacles: items(raw.obstacles, raw.obstacle_count).map((o) => polygon(o, o.kind === 4)),
+			obstacles: items(raw.obstacles, raw.obstacle_count).map((o) => polygon(o, o.kind === BoundaryKind.POLYGON)),
 			fills: items(raw.fills, raw.fill_count).map((f) => ({ ...f.def, mix: f.mix.slice(0, f.mix_count) })),
-			bodies: items(raw.bodies, raw.body_count).map((b) => ({ ...polygon(b.def, b.def.shape === 2), count: b.count, step: b.step })),
+			bodies: items(raw.bodies, raw.body_count).map((b) => ({ ...polygon(b.def, b.def.shape === BodyShape.POLYGON), count: b.count, step: b.step })),
 			emitters: items(raw.emitters, raw.emitter_count),
 			strokes: items(raw.strokes, raw.stroke_count).map(({ point_count, points, ...st }) => ({ ...st, points: points.slice(0, point_count) })),
 			output: { ...raw.output, color_mode: COLOR_MODES[raw.output.color_mode] },
