@@ -213,6 +213,19 @@ describe('extreme numbers are refused by the C rules, at once', () => {
 		quickly({ ...minimal, strokes: [{ end: 1, points: [[0, 0]], radius: 1e-300 }] }, 'strokes[0].radius', tiny);
 	});
 
+	test('a frame whose emitter rows would overflow max_particles is refused at once, naming the emitter', () => {
+		// a scene scaled after it was read is not checked again: applyFrame counts before it adds
+		const scene = resolveScene(puddle, { ...minimal, emitters: [{ position: [0, 0], velocity: [0, -1], width: 2, stop: 5 }] }, 'x.json');
+		const huge = scaleScene(scene, 1e8);
+		const world = buildWorld(puddle, huge);
+		const t0 = performance.now();
+		assert.throws(() => applyFrame(puddle, huge, world, 0), (e) => e instanceof SceneError && e.message ===
+			'x.json: emitters[0]: frame 0 would add about 5.67e+08 particles, more than the 1000000 solver.max_particles has room for');
+		assert.ok(performance.now() - t0 < 1000);
+		assert.equal(world.particleCount, 0, 'nothing was added');
+		world.destroy();
+	});
+
 	test('a fill of 1e300 or of 4e13 particles is refused when read', () => {
 		quickly({ ...minimal, fills: [{ shape: 'box', half_extents: [1e300, 1] }] }, 'fills[0].half_extents[0]', /^must be finite, got 1e\+300$/);
 		quickly({ materials: [{ name: 'w' }], container: { shape: 'box', half_extents: [1e6, 1e6] }, fills: [{ shape: 'box', half_extents: [1e6, 1e6] }] },
