@@ -72,7 +72,7 @@ function refuseHere(raw, file) {
 function view(puddle, ptr) {
 	const raw = puddle.read('scene', ptr);
 	const items = ({ ptr: at, kind }, n) => Array.from({ length: n }, (_, i) => puddle.read(kind, at + i * puddle.structs[kind].size));
-	const polygon = (d, kind) => ({ ...d, vertices: d.vertices.slice(0, kind ? d.vertex_count : 0) });
+	const polygon = (d, isPolygon) => ({ ...d, vertices: d.vertices.slice(0, isPolygon ? d.vertex_count : 0) });
 	return {
 		raw,
 		scene: {
