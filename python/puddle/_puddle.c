@@ -887,7 +887,7 @@ static PyArrayObject* rows_of(PyObject* obj, const char* name, int dims, npy_int
  * current particles where keep[i] (NULL: all), with new positions or velocities (NULL: as they
  * are; else count x dims floats, for every current particle), then `add` new ones (pos, vel: add
  * x dims floats, vel NULL for at rest; mat: add bytes; their ids go to new_ids). Springs between
- * kept particles stay. */
+ * kept particles stay, and a DFSPH world's pressures (its solves' warm start). */
 typedef struct change {
 	const uint8_t* keep;
 	const float *positions, *velocities;
@@ -917,7 +917,9 @@ static bool rebuild(World* self, const change* ch)
 	int32_t* index = malloc((size_t)(p.count ? p.count : 1) * sizeof *index);
 	int32_t* partner = p.spring_partner ? malloc(m * PDL_MAX_SPRINGS_PER_PARTICLE * sizeof *partner) : NULL;
 	float* rest = p.spring_partner ? malloc(m * PDL_MAX_SPRINGS_PER_PARTICLE * sizeof *rest) : NULL;
-	bool ok = buf && material && id && index && (!p.spring_partner || (partner && rest));
+	/* a DFSPH world's pressures, the warm start of its solves, go along (new particles start at 0) */
+	float* warm = p.divergence_pressure ? malloc(2 * m * sizeof *warm) : NULL;
+	bool ok = buf && material && id && index && (!p.spring_partner || (partner && rest)) && (!p.divergence_pressure || warm);
 	if (ok) {
 		float *x = buf, *y = buf + m, *z = buf + 2 * m, *vx = buf + 3 * m, *vy = buf + 4 * m, *vz = buf + 5 * m;
 		size_t k = 0;
@@ -932,6 +934,7 @@ static bool rebuild(World* self, const change* ch)
 			if (np) x[k] = np[0], y[k] = np[1], z[k] = dims == 3 ? np[2] : 0;
 			if (nv) vx[k] = nv[0], vy[k] = nv[1], vz[k] = dims == 3 ? nv[2] : 0;
 			material[k] = p.material[i], id[k] = p.id[i];
+			if (warm) warm[k] = p.pressure[i], warm[m + k] = p.divergence_pressure[i];
 			++k;
 		}
 		if (partner)
@@ -950,6 +953,7 @@ static bool rebuild(World* self, const change* ch)
 			vx[k] = vel ? vel[(size_t)a * dims] : 0, vy[k] = vel ? vel[(size_t)a * dims + 1] : 0;
 			vz[k] = vel && dims == 3 ? vel[(size_t)a * dims + 2] : 0;
 			material[k] = mat[a];
+			if (warm) warm[k] = warm[m + k] = 0;
 			id[k] = p.next_id + (uint32_t)a;
 			if (new_ids) new_ids[a] = id[k];
 			if (partner)
@@ -962,6 +966,7 @@ static bool rebuild(World* self, const change* ch)
 		if (dims == 3) d.z = z, d.vz = vz;
 		d.material = material, d.id = id;
 		d.spring_partner = partner, d.spring_rest = rest;
+		if (warm) d.pressure = warm, d.divergence_pressure = warm + m;
 		d.next_id = p.next_id + (uint32_t)add;
 		pdl_error e;
 		if (pdl_world_set_particles(w, &d, &e) != PDL_OK) {
@@ -971,7 +976,7 @@ static bool rebuild(World* self, const change* ch)
 	} else {
 		PyErr_NoMemory();
 	}
-	free(buf), free(material), free(id), free(index), free(partner), free(rest);
+	free(buf), free(material), free(id), free(index), free(partner), free(rest), free(warm);
 	return ok;
 }
 
