@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Installs the Debian packages puddle needs, skipping the ones already there.
-# Usage: scripts/install-deps.sh [core|io|viewer|web|examples|fuzz|vdb|blender|mpi|all]...   (default: all)
+# Usage: scripts/install-deps.sh [core|io|viewer|web|examples|fuzz|vdb|blender|mpi|python|all]...   (default: all)
 set -euo pipefail
 
 core=(build-essential cmake pkg-config)
 io=(libcjson-dev libpng-dev libstb-dev ffmpeg python3)
 viewer=(libsdl2-dev libimgui-dev libgl-dev libstb-dev python3 xvfb xauth)
+# dpkg-dev: dpkg-source unpacks the cjson source package the wasm build compiles
+# (web/scripts/cjson-source.sh).
 # node and npm may come from elsewhere (e.g. NodeSource, whose nodejs bundles npm and conflicts
 # with Debian's npm package): a command already on PATH counts as installed.
-web=(emscripten nodejs:node npm:npm chromium)
+web=(emscripten nodejs:node npm:npm chromium dpkg-dev)
 # examples/chipmunk_float couples puddle with Chipmunk2D; `make test` builds and runs it.
 examples=(libchipmunk-dev)
 # make test-fuzz: clang with its libFuzzer and sanitizer runtimes (libclang_rt.fuzzer)
@@ -22,6 +24,11 @@ blender=(blender)
 # VTK's Python module (192 MB with its libraries), with which mpi.files reads the split run's
 # .pvtp back through ParaView's reader
 mpi=(libopenmpi-dev openmpi-bin python3-vtk9)
+# make python / make test-python: the Python module (python/), built by setuptools from the C
+# sources against Debian's Python and numpy; pytest for its tests, matplotlib for its examples,
+# venv and pip to install it into a virtual environment that sees these
+python=(build-essential libcjson-dev libpng-dev python3-dev python3-numpy python3-setuptools python3-pip python3-venv
+	python3-pytest python3-matplotlib)
 
 want=()
 for group in "${@:-all}"; do
@@ -35,8 +42,9 @@ for group in "${@:-all}"; do
 	vdb) want+=("${vdb[@]}") ;;
 	blender) want+=("${blender[@]}") ;;
 	mpi) want+=("${mpi[@]}") ;;
-	all) want+=("${core[@]}" "${io[@]}" "${viewer[@]}" "${web[@]}" "${examples[@]}" "${fuzz[@]}" "${vdb[@]}" "${blender[@]}" "${mpi[@]}") ;;
-	*) echo "install-deps: unknown group '$group' (core, io, viewer, web, examples, fuzz, vdb, blender, mpi, all)" >&2; exit 2 ;;
+	python) want+=("${python[@]}") ;;
+	all) want+=("${core[@]}" "${io[@]}" "${viewer[@]}" "${web[@]}" "${examples[@]}" "${fuzz[@]}" "${vdb[@]}" "${blender[@]}" "${mpi[@]}" "${python[@]}") ;;
+	*) echo "install-deps: unknown group '$group' (core, io, viewer, web, examples, fuzz, vdb, blender, mpi, python, all)" >&2; exit 2 ;;
 	esac
 done
 

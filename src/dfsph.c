@@ -14,13 +14,21 @@
  * Solenthaler & Pajarola 2008). p_i is a physical pressure; the pressure force is the one that
  * conserves momentum and energy for the constraint rho^_i = 1:
  *
- *   a_i = -(1 / rho0_i) (sum_j V_j (p_i + p_j) grad W_ij + p_i grad psi_i)          (1)
+ *   a_i = -(1 / rho0_i) (sum_j V_j (p_i + p_j) L_ij grad W_ij + p_i grad psi_i)     (1)
  *
- * (from F_i = -sum_k V_k p_k grad_i rho^_k). Its effect on rho^_i's rate of change through p_i
- * alone gives the DFSPH factor (B&K 2017 eq. 11 in this form):
+ * (from F_i = -sum_k V_k p_k grad_i rho^_k). L_ij, the mean of the two materials'
+ * pdl_dfsph_gradient_correction, is a constant (1.012 for 2D water, 1.048 in 3D) that makes the
+ * particles' sum exact for a linear pressure on the rest lattice: uncorrected, sum_j V_j p_j
+ * grad W_ij there gives 0.988 (2D) and 0.954 (3D) of grad p (Wendland C2 with few neighbours),
+ * so still water needed that much more pressure to hold its weight, and pushed bodies and
+ * walls that much harder (the half-space's integral grad psi is exact and is left as it is).
+ * It is the rest lattice's value of the correction matrix of Bonet & Lok 1999 (Comput.
+ * Methods Appl. Mech. Engrg. 180, 97), kept constant so that the force stays symmetric and
+ * conserves momentum. Its effect on rho^_i's rate of change through p_i alone gives the DFSPH
+ * factor (B&K 2017 eq. 11 in this form):
  *
- *   alpha_i = 1 / (|g_i|^2 / rho0_i + V_i sum_j V_j |grad W_ij|^2 / rho0_j),
- *   g_i = sum_j V_j grad W_ij + grad psi_i                                           (2)
+ *   alpha_i = 1 / (g_i . g'_i / rho0_i + V_i sum_j V_j L_ij |grad W_ij|^2 / rho0_j),
+ *   g_i = sum_j V_j grad W_ij + grad psi_i,  g'_i = sum_j V_j L_ij grad W_ij + grad psi_i (2)
  *
  * Each substep of dt (n substeps a frame from the CFL rule, pdl_dfsph_substeps_for):
  *
@@ -77,33 +85,57 @@
 
 /* ---- Rest volume: the kernel over the fill lattice ------------------------------------------- */
 
-/* sum_j W(r_ij) over the fill lattice of the given spacing (self included), in double:
- * 2D the hexagonal lattice of pdl_world_fill (rows spacing sqrt(3)/2 apart, odd rows shifted by
- * half a spacing), 3D its face-centred cubic lattice (points (i, j, k) a with i + j + k even,
- * a = spacing / sqrt 2). */
-static double lattice_sum(double h, double spacing, bool three)
+/* The points of the fill lattice of the given spacing closer than h to the origin, origin
+ * included, in double: 2D the hexagonal lattice of pdl_world_fill (rows spacing sqrt(3)/2
+ * apart, odd rows shifted by half a spacing), 3D its face-centred cubic lattice (points
+ * (i, j, k) a with i + j + k even, a = spacing / sqrt 2). Returns them (to be freed) and their
+ * number in *n; NULL when out of memory. */
+static double (*lattice_points(double h, double spacing, bool three, int* n))[3]
 {
-	const double sigma = three ? 21.0 / (2.0 * PDL_PI * h * h * h) : 7.0 / (PDL_PI * h * h);
-	double sum = 0;
-	if (!three) {
-		double row = spacing * 0.8660254037844386;
-		int reach_j = (int)ceil(h / row) + 1, reach_i = (int)ceil(h / spacing) + 2;
-		for (int j = -reach_j; j <= reach_j; ++j)
-			for (int i = -reach_i; i <= reach_i; ++i) {
-				double x = i * spacing + ((j & 1) ? 0.5 * spacing : 0.0), y = j * row;
-				sum += pdl_wendland_shape(sqrt(x * x + y * y) / h) * sigma;
-			}
-		return sum;
-	}
-	double a = spacing * 0.70710678118654752;
-	int reach = (int)ceil(h / a) + 1;
-	for (int k = -reach; k <= reach; ++k)
+	const int reach = (int)ceil(2.0 * h / spacing) + 1, side = 2 * reach + 1;
+	double(*pt)[3] = malloc((size_t)side * side * (three ? side : 1) * sizeof *pt);
+	*n = 0;
+	if (!pt) return NULL;
+	for (int k = three ? -reach : 0; k <= (three ? reach : 0); ++k)
 		for (int j = -reach; j <= reach; ++j)
 			for (int i = -reach; i <= reach; ++i) {
-				if ((i + j + k) & 1) continue;
-				sum += pdl_wendland_shape(a * sqrt((double)(i * i + j * j + k * k)) / h) * sigma;
+				double p[3];
+				if (three) {
+					if ((i + j + k) & 1) continue;
+					double a = spacing * 0.70710678118654752;
+					p[0] = i * a, p[1] = j * a, p[2] = k * a;
+				} else {
+					p[0] = i * spacing + ((j & 1) ? 0.5 * spacing : 0.0), p[1] = j * spacing * 0.8660254037844386, p[2] = 0;
+				}
+				if (!(p[0] * p[0] + p[1] * p[1] + p[2] * p[2] < h * h)) continue;
+				for (int e = 0; e < 3; ++e) pt[*n][e] = p[e];
+				++*n;
 			}
-	return sum;
+	return pt;
+}
+
+/* The kernel's moments over the fill lattice: *sum = sum_j W(r_j) (self included) and *moment =
+ * sum_j r_j |grad W(r_j)|, Wendland C2 (kernels.h). False when out of memory. */
+static bool lattice_moments(double h, double spacing, bool three, double* sum, double* moment)
+{
+	const double sigma = three ? 21.0 / (2.0 * PDL_PI * h * h * h) : 7.0 / (PDL_PI * h * h);
+	int n;
+	double(*pt)[3] = lattice_points(h, spacing, three, &n);
+	if (!pt) return false;
+	*sum = *moment = 0;
+	for (int m = 0; m < n; ++m) {
+		double q = sqrt(pt[m][0] * pt[m][0] + pt[m][1] * pt[m][1] + pt[m][2] * pt[m][2]) / h, d = 1 - q;
+		*sum += pdl_wendland_shape(q) * sigma;
+		*moment += 20.0 * sigma * d * d * d * q * q; /* r |grad W| = wendland_grad (1 - q)^3 r^2 */
+	}
+	free(pt);
+	return true;
+}
+
+static double lattice_sum(double h, double spacing, bool three)
+{
+	double sum, moment;
+	return lattice_moments(h, spacing, three, &sum, &moment) ? sum : 0;
 }
 
 /* The largest eigenvalue of the Jacobi iteration's matrix D^-1 A on the fill lattice, where
@@ -121,29 +153,26 @@ static double lattice_sum(double h, double spacing, bool three)
  * (2D 96^2, 3D 28^3 points). */
 static double lattice_jacobi_bound(double h, double spacing, bool three)
 {
-	enum { MAX_NEIGHBOURS = 512 };
-	double r[MAX_NEIGHBOURS][3], gw[MAX_NEIGHBOURS][3], diagonal = 0;
+	int all;
+	double(*r)[3] = lattice_points(h, spacing, three, &all), (*gw)[3] = malloc((size_t)(all > 0 ? all : 1) * sizeof *gw),
+	    diagonal = 0;
+	if (!r || !gw) {
+		free(r), free(gw);
+		return 2; /* omega 1/2: safe on every lattice the fills make */
+	}
 	int n = 0;
-	const int reach = (int)ceil(2.0 * h / spacing) + 1;
-	for (int k = three ? -reach : 0; k <= (three ? reach : 0); ++k)
-		for (int j = -reach; j <= reach; ++j)
-			for (int i = -reach; i <= reach; ++i) {
-				double pt[3];
-				if (three) {
-					if ((i + j + k) & 1) continue;
-					double a = spacing * 0.70710678118654752;
-					pt[0] = i * a, pt[1] = j * a, pt[2] = k * a;
-				} else {
-					pt[0] = i * spacing + ((j & 1) ? 0.5 * spacing : 0.0), pt[1] = j * spacing * 0.8660254037844386, pt[2] = 0;
-				}
-				double d = sqrt(pt[0] * pt[0] + pt[1] * pt[1] + pt[2] * pt[2]), q = d / h;
-				if (!(d > 0 && q < 1) || n == MAX_NEIGHBOURS) continue;
-				double s = -20.0 * (1 - q) * (1 - q) * (1 - q) / (h * h); /* Wendland C2: dW/dr / r, unscaled */
-				for (int e = 0; e < 3; ++e) r[n][e] = pt[e], gw[n][e] = s * pt[e];
-				diagonal += s * s * d * d;
-				n++;
-			}
-	if (!(diagonal > 0)) return 1;
+	for (int m = 0; m < all; ++m) {
+		double d = sqrt(r[m][0] * r[m][0] + r[m][1] * r[m][1] + r[m][2] * r[m][2]), q = d / h;
+		if (!(d > 0)) continue;
+		double s = -20.0 * (1 - q) * (1 - q) * (1 - q) / (h * h); /* Wendland C2: dW/dr / r, unscaled */
+		for (int e = 0; e < 3; ++e) r[n][e] = r[m][e], gw[n][e] = s * r[m][e];
+		diagonal += s * s * d * d;
+		n++;
+	}
+	if (!(diagonal > 0)) {
+		free(r), free(gw);
+		return 1;
+	}
 	const int steps = three ? 28 : 96;
 	const double reach_k = 1.25 * 2.0 * PDL_PI / spacing, dk = 2.0 * reach_k / steps;
 	double most = 0;
@@ -157,6 +186,7 @@ static double lattice_jacobi_bound(double h, double spacing, bool three)
 				}
 				most = fmax(most, g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
 			}
+	free(r), free(gw);
 	return most / diagonal;
 }
 
@@ -171,6 +201,15 @@ float pdl_dfsph_rest_volume(float h, float spacing, bool three)
 	if (!(h > 0) || !(spacing > 0) || !isfinite(h) || !isfinite(spacing)) return 0;
 	double sum = lattice_sum(h, spacing, three);
 	return sum > 0 ? (float)(1.0 / sum) : 0;
+}
+
+float pdl_dfsph_gradient_correction(float h, float spacing, bool three)
+{
+	double sum, moment;
+	if (!(h > 0) || !(spacing > 0) || !isfinite(h) || !isfinite(spacing) ||
+	    !lattice_moments(h, spacing, three, &sum, &moment) || !(sum > 0) || !(moment > 0))
+		return 1;
+	return (float)((three ? 3 : 2) * sum / moment);
 }
 
 void pdl_dfsph_prepare(pdl_world* w)
@@ -221,6 +260,7 @@ typedef struct dfsph_job {
 	float xsph, nu;      /* this substep's XSPH share, kinematic viscosity */
 	bool tension;
 	float omega[PDL_MAX_MATERIALS]; /* the Jacobi damping (pdl_dfsph_jacobi_weight) */
+	float correction[PDL_MAX_MATERIALS]; /* L of eq. 1 (pdl_dfsph_gradient_correction) */
 	const float* change; /* the pressure change pressure_pass applies */
 } dfsph_job;
 
@@ -264,6 +304,12 @@ static inline f8 volume_of(const dfsph_job* job, const uint8_t* of, int j)
 	return job->uniform ? f8_set1(job->volume[0]) : f8_gather(job->volume, of + j);
 }
 
+/* L_ij of eq. 1 for particle i (its material's L is li) and the candidates from j */
+static inline f8 correction_of(const dfsph_job* job, float li, const uint8_t* of, int j)
+{
+	return job->uniform ? f8_set1(li) : f8_mul(f8_set1(0.5f), f8_add(f8_set1(li), f8_gather(job->correction, of + j)));
+}
+
 /* The walls near x: their share psi of rho^ and its gradient, for the passes. */
 /* The walls within h of a particle: the world's boundaries (statics of them, first), then the
  * rigid bodies near it (body_step.c samples them at each substep's start; dfsph_contacts holds
@@ -302,8 +348,65 @@ static inline void walls_at(const pdl_world* w, int i, float x, float y, float z
 	}
 }
 
+/* ---- Neighbour lists ------------------------------------------------------------------------ *
+ * The solves' iterations (each two passes over every particle's neighbours, tens of times a
+ * substep) read only what the positions fix for the substep: which particles are neighbours,
+ * V_j grad W_ij, and the walls' terms. The density pass, once a substep, writes them into
+ * lists (a count pass first sizes them), so that an iteration streams through the pairs
+ * instead of testing every candidate of the neighbour cells (in 3D about six candidates for
+ * each neighbour) and evaluating the kernel again. The lists are in grid order and each
+ * particle's in the order the density pass meets its neighbours: the same for any thread
+ * count and SIMD width. */
+
+/* dfsph_row[i + 1] = particle i's neighbours (within h, itself not included). */
+static inline void count_pass(void* ctx, int begin, int end, bool three)
+{
+	dfsph_job* job = ctx;
+	pdl_world* w = job->w;
+	const particles* p = &w->p;
+	const float *px = p->x, *py = p->y, *pz = p->z;
+	pdl_grid_runs runs = {0};
+	pdl_grid_cell cached = {.valid = false};
+	for (int i = begin; i < end; ++i) {
+		const float zi = three ? pz[i] : 0;
+		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi8 = f8_set1(zi);
+		int64_t count = 0;
+		pdl_grid_runs_of(&w->grid, i, px[i], py[i], zi, &runs, &cached);
+		for (int r = 0; r < runs.count; ++r)
+			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
+				pair8 q = pair_terms(job, xi, yi, zi8, px, py, pz, j, runs.end[r], i, three);
+				count += __builtin_popcount((unsigned)m8_bits(q.in));
+			}
+		w->dfsph_row[i + 1] = count;
+	}
+}
+
+static void count_range(void* ctx, int begin, int end) { count_pass(ctx, begin, end, false); }
+static void count_range_3d(void* ctx, int begin, int end) { count_pass(ctx, begin, end, true); }
+
+/* Sizes the lists: counts, then the rows' starts. False when out of memory. */
+static bool size_neighbour_lists(dfsph_job* job)
+{
+	pdl_world* w = job->w;
+	const int n = w->p.count;
+	pdl_pool_for(w->pool, n, 256, PDL_IS_3D(w) ? count_range_3d : count_range, job);
+	w->dfsph_row[0] = 0;
+	for (int i = 0; i < n; ++i) w->dfsph_row[i + 1] += w->dfsph_row[i];
+	const int64_t pairs = w->dfsph_row[n];
+	if (pairs > w->dfsph_pair_capacity) {
+		int64_t cap = pairs + pairs / 2 + 1024;
+		int32_t* neighbour = realloc(w->dfsph_neighbour, (size_t)cap * sizeof *neighbour);
+		if (neighbour) w->dfsph_neighbour = neighbour;
+		float* grad = realloc(w->dfsph_grad, (size_t)cap * 3 * sizeof *grad);
+		if (grad) w->dfsph_grad = grad;
+		if (!neighbour || !grad) return false;
+		w->dfsph_pair_capacity = cap;
+	}
+	return true;
+}
+
 /* 2. rho^_i and alpha_i (eq. 2); the fluid part of g_i times h is the surface normal of
- * Akinci et al. 2013 eq. 5 (for the surface tension). */
+ * Akinci et al. 2013 eq. 5 (for the surface tension). Writes the neighbour lists. */
 static inline void density_pass(void* ctx, int begin, int end, bool three)
 {
 	dfsph_job* job = ctx;
@@ -316,9 +419,11 @@ static inline void density_pass(void* ctx, int begin, int end, bool three)
 	pdl_grid_runs runs = {0};
 	pdl_grid_cell cached = {.valid = false};
 	for (int i = begin; i < end; ++i) {
-		const float zi = three ? pz[i] : 0;
+		const int m = p->material[i];
+		const float zi = three ? pz[i] : 0, li = job->correction[m];
 		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi8 = f8_set1(zi);
-		f8 sum = zero, gx = zero, gy = zero, gz = zero, sq = zero;
+		f8 sum = zero, gx = zero, gy = zero, gz = zero, lx = zero, ly = zero, lz = zero, sq = zero;
+		int64_t at = w->dfsph_row[i];
 		pdl_grid_runs_of(g, i, px[i], py[i], zi, &runs, &cached);
 		for (int r = 0; r < runs.count; ++r)
 			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
@@ -328,25 +433,47 @@ static inline void density_pass(void* ctx, int begin, int end, bool three)
 				m8 with_self = m8_and(m8_lanes(j, runs.end[r], -1), f8_lt(q.r2, f8_set1(job->k.h2)));
 				f8 wv = shape8(job, q.r, with_self);
 				sum = f8_add(sum, f8_mul(vj, wv));
-				f8 gs = f8_mul(vj, q.grad); /* masked: 0 outside q.in */
+				f8 gs = f8_mul(vj, q.grad), ls = f8_mul(gs, correction_of(job, li, p->material, j)); /* 0 outside q.in */
 				gx = f8_add(gx, f8_mul(gs, q.dx));
 				gy = f8_add(gy, f8_mul(gs, q.dy));
-				if (three) gz = f8_add(gz, f8_mul(gs, q.dz));
+				lx = f8_add(lx, f8_mul(ls, q.dx));
+				ly = f8_add(ly, f8_mul(ls, q.dy));
+				if (three) gz = f8_add(gz, f8_mul(gs, q.dz)), lz = f8_add(lz, f8_mul(ls, q.dz));
+				const int bits = m8_bits(q.in);
+				if (bits) { /* the neighbour list: j and V_j grad W_ij */
+					float ex[PDL_LANES], ey[PDL_LANES], ez[PDL_LANES];
+					f8_store(ex, f8_mul(gs, q.dx));
+					f8_store(ey, f8_mul(gs, q.dy));
+					f8_store(ez, three ? f8_mul(gs, q.dz) : zero);
+					for (int k = 0; k < PDL_LANES; ++k)
+						if (bits >> k & 1) {
+							w->dfsph_neighbour[at] = j + k;
+							float* e = &w->dfsph_grad[3 * at];
+							e[0] = ex[k], e[1] = ey[k], e[2] = ez[k];
+							at++;
+						}
+				}
 				f8 inv_rest_j = job->uniform ? f8_set1(job->inv_rest[0]) : f8_gather(job->inv_rest, p->material + j);
-				sq = f8_add(sq, f8_mul(f8_mul(vj, inv_rest_j), f8_mul(f8_mul(q.grad, q.grad), q.r2)));
+				sq = f8_add(sq, f8_mul(f8_mul(inv_rest_j, ls), f8_mul(q.grad, q.r2)));
 			}
-		const int m = p->material[i];
-		float rho = job->k.wendland * f8_sum(sum), g3[3] = {f8_sum(gx), f8_sum(gy), three ? f8_sum(gz) : 0};
+		float rho = job->k.wendland * f8_sum(sum), g3[3] = {f8_sum(gx), f8_sum(gy), three ? f8_sum(gz) : 0},
+		      l3[3] = {f8_sum(lx), f8_sum(ly), three ? f8_sum(lz) : 0};
 		w->dfsph_normal[0][i] = h * g3[0];
 		w->dfsph_normal[1][i] = h * g3[1];
 		if (three) w->dfsph_normal[2][i] = h * g3[2];
 		wall_terms walls;
 		walls_at(w, i, px[i], py[i], zi, three, &walls);
+		float wall_grad[3] = {0, 0, 0}, wall_rate = 0;
 		for (int c = 0; c < walls.count; ++c) {
 			rho += walls.psi[c];
-			for (int e = 0; e < 3; ++e) g3[e] -= walls.grad[c] * walls.c[c].n[e];
+			for (int e = 0; e < 3; ++e) g3[e] -= walls.grad[c] * walls.c[c].n[e], l3[e] -= walls.grad[c] * walls.c[c].n[e];
+			for (int e = 0; e < 3; ++e) wall_grad[e] += walls.grad[c] * walls.c[c].n[e];
+			wall_rate += walls.grad[c] * (walls.v[c][0] * walls.c[c].n[0] + walls.v[c][1] * walls.c[c].n[1] +
+			                              walls.v[c][2] * walls.c[c].n[2]);
 		}
-		float D = (g3[0] * g3[0] + g3[1] * g3[1] + g3[2] * g3[2]) * job->inv_rest[m] + job->volume[m] * f8_sum(sq);
+		for (int e = 0; e < 3; ++e) w->dfsph_wall_grad[3 * i + e] = wall_grad[e];
+		w->dfsph_wall_rate[i] = wall_rate;
+		float D = (g3[0] * l3[0] + g3[1] * l3[1] + g3[2] * l3[2]) * job->inv_rest[m] + job->volume[m] * f8_sum(sq);
 		p->density[i] = job->rest[m] * rho;
 		w->dfsph_alpha[i] = D > 0 && isfinite(D) ? 1.0f / D : 0.0f;
 	}
@@ -358,91 +485,64 @@ static void density_range_3d(void* ctx, int begin, int end) { density_pass(ctx, 
 /* The two passes of a solve's iteration. With p a pressure field (mass / (length^(d-2) s^2)),
  * its velocity change over dt is eq. 1,
  *
- *   dv_i = -(dt / rho0_i) (sum_j V_j (p_i + p_j) grad W_ij + p_i grad psi_i),
+ *   dv_i = -(dt / rho0_i) (sum_j V_j (p_i + p_j) L_ij grad W_ij + p_i grad psi_i),
  *
  * and the compression a velocity field u makes over dt (the divergence, B&K 2017 eq. 8) is
  *
  *   c_i = dt (sum_j V_j (u_i - u_j).grad W_ij + (u_i - u_wall).grad psi_i). */
 
-/* v += dv(job->change), in place: the pass reads only positions and the changes. */
-static inline void pressure_pass(void* ctx, int begin, int end, bool three)
+/* v += dv(job->change), in place: the pass reads only the lists and the changes. */
+static void pressure_range(void* ctx, int begin, int end)
 {
 	dfsph_job* job = ctx;
 	pdl_world* w = job->w;
 	particles* p = &w->p;
-	const pdl_grid* g = &w->grid;
-	const float dt = job->dt;
-	const float *px = p->x, *py = p->y, *pz = p->z, *change = job->change;
-	pdl_grid_runs runs = {0};
-	pdl_grid_cell cached = {.valid = false};
+	const bool three = PDL_IS_3D(w);
+	const float dt = job->dt, *change = job->change, *grad = w->dfsph_grad;
+	const int32_t* neighbour = w->dfsph_neighbour;
 	for (int i = begin; i < end; ++i) {
-		const float zi = three ? pz[i] : 0, pi = change[i];
-		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi8 = f8_set1(zi), pi8 = f8_set1(pi);
-		f8 ax = f8_set1(0), ay = f8_set1(0), az = f8_set1(0);
-		pdl_grid_runs_of(g, i, px[i], py[i], zi, &runs, &cached);
-		for (int r = 0; r < runs.count; ++r)
-			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
-				pair8 q = pair_terms(job, xi, yi, zi8, px, py, pz, j, runs.end[r], i, three);
-				f8 s = f8_mul(f8_mul(volume_of(job, p->material, j), f8_add(pi8, f8_load(change + j))), q.grad);
-				ax = f8_add(ax, f8_mul(s, q.dx));
-				ay = f8_add(ay, f8_mul(s, q.dy));
-				if (three) az = f8_add(az, f8_mul(s, q.dz));
-			}
-		float a[3] = {f8_sum(ax), f8_sum(ay), three ? f8_sum(az) : 0};
-		if (pi != 0) {
-			wall_terms walls;
-			walls_at(w, i, px[i], py[i], zi, three, &walls);
-			for (int c = 0; c < walls.count; ++c)
-				for (int e = 0; e < 3; ++e) a[e] -= pi * walls.grad[c] * walls.c[c].n[e];
+		const int m = p->material[i];
+		const float pi = change[i], li = job->correction[m];
+		float a[3] = {0, 0, 0};
+		for (int64_t k = w->dfsph_row[i]; k < w->dfsph_row[i + 1]; ++k) {
+			const int j = neighbour[k];
+			float s = pi + change[j];
+			if (!job->uniform) s *= 0.5f * (li + job->correction[p->material[j]]);
+			a[0] += s * grad[3 * k], a[1] += s * grad[3 * k + 1], a[2] += s * grad[3 * k + 2];
 		}
-		const float scale = -dt * job->inv_rest[p->material[i]];
+		const float* wall = &w->dfsph_wall_grad[3 * i];
+		for (int e = 0; e < 3; ++e) a[e] = (job->uniform ? li * a[e] : a[e]) - pi * wall[e];
+		const float scale = -dt * job->inv_rest[m];
 		p->vx[i] = p->vx[i] + scale * a[0];
 		p->vy[i] = p->vy[i] + scale * a[1];
 		if (three) p->vz[i] = p->vz[i] + scale * a[2];
 	}
 }
 
-static void pressure_range(void* ctx, int begin, int end) { pressure_pass(ctx, begin, end, false); }
-static void pressure_range_3d(void* ctx, int begin, int end) { pressure_pass(ctx, begin, end, true); }
-
 /* c_i of the particles' velocities into dfsph_rhs (the walls move with their velocity). */
-static inline void compression_pass(void* ctx, int begin, int end, bool three)
+static void compression_range(void* ctx, int begin, int end)
 {
 	dfsph_job* job = ctx;
 	pdl_world* w = job->w;
-	particles* p = &w->p;
-	const pdl_grid* g = &w->grid;
-	const float dt = job->dt;
-	const float *px = p->x, *py = p->y, *pz = p->z, *ux = p->vx, *uy = p->vy, *uz = p->vz;
-	pdl_grid_runs runs = {0};
-	pdl_grid_cell cached = {.valid = false};
+	const particles* p = &w->p;
+	const bool three = PDL_IS_3D(w);
+	const float *ux = p->vx, *uy = p->vy, *uz = p->vz, *grad = w->dfsph_grad;
+	const int32_t* neighbour = w->dfsph_neighbour;
 	for (int i = begin; i < end; ++i) {
-		const float zi = three ? pz[i] : 0, uzi = three ? uz[i] : 0;
-		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi8 = f8_set1(zi);
-		const f8 uxi = f8_set1(ux[i]), uyi = f8_set1(uy[i]), uzi8 = f8_set1(uzi);
-		f8 div = f8_set1(0);
-		pdl_grid_runs_of(g, i, px[i], py[i], zi, &runs, &cached);
-		for (int r = 0; r < runs.count; ++r)
-			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
-				pair8 q = pair_terms(job, xi, yi, zi8, px, py, pz, j, runs.end[r], i, three);
-				f8 dot = f8_add(f8_mul(f8_sub(uxi, f8_load(ux + j)), q.dx), f8_mul(f8_sub(uyi, f8_load(uy + j)), q.dy));
-				if (three) dot = f8_add(dot, f8_mul(f8_sub(uzi8, f8_load(uz + j)), q.dz));
-				div = f8_add(div, f8_mul(f8_mul(volume_of(job, p->material, j), q.grad), dot));
-			}
-		float rate = f8_sum(div); /* D rho^ / Dt, 1 / s */
-		wall_terms walls;
-		walls_at(w, i, px[i], py[i], zi, three, &walls);
-		for (int c = 0; c < walls.count; ++c) {
-			const float* vw = walls.v[c];
-			float du[3] = {ux[i] - vw[0], uy[i] - vw[1], three ? uzi - vw[2] : 0};
-			rate -= walls.grad[c] * (du[0] * walls.c[c].n[0] + du[1] * walls.c[c].n[1] + du[2] * walls.c[c].n[2]);
+		const float u[3] = {ux[i], uy[i], three ? uz[i] : 0};
+		float rate = 0; /* D rho^ / Dt, 1 / s */
+		for (int64_t k = w->dfsph_row[i]; k < w->dfsph_row[i + 1]; ++k) {
+			const int j = neighbour[k];
+			float d = (u[0] - ux[j]) * grad[3 * k] + (u[1] - uy[j]) * grad[3 * k + 1];
+			if (three) d += (u[2] - uz[j]) * grad[3 * k + 2];
+			rate += d;
 		}
-		w->dfsph_rhs[i] = dt * rate;
+		const float* wall = &w->dfsph_wall_grad[3 * i];
+		rate -= u[0] * wall[0] + u[1] * wall[1] + u[2] * wall[2] - w->dfsph_wall_rate[i];
+		w->dfsph_rhs[i] = job->dt * rate;
 	}
 }
 
-static void compression_range(void* ctx, int begin, int end) { compression_pass(ctx, begin, end, false); }
-static void compression_range_3d(void* ctx, int begin, int end) { compression_pass(ctx, begin, end, true); }
 
 /* 4. Viscosity, XSPH and surface tension into vx2, vy2 (vz2), from the velocities after gravity.
  * With rho_ij = (rho0_i + rho0_j) / 2 and the weight w_ij = V_j rho_ij / rho0_i (so that
@@ -575,14 +675,19 @@ static bool reserve_scratch(pdl_world* w)
 		if (!grown) return false;
 		w->dfsph_body_near = grown;
 	}
-	float** arrays[] = {&w->dfsph_alpha, &w->dfsph_rhs, &w->dfsph_change, &w->dfsph_error,
-	                    &w->dfsph_normal[0], &w->dfsph_normal[1], &w->dfsph_normal[2]};
+	float** arrays[] = {&w->dfsph_alpha,     &w->dfsph_rhs,       &w->dfsph_change,    &w->dfsph_error,
+	                    &w->dfsph_normal[0], &w->dfsph_normal[1], &w->dfsph_normal[2], &w->dfsph_wall_rate,
+	                    &w->dfsph_wall_grad};
 	for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; ++a) {
-		float* grown = realloc(*arrays[a], (size_t)need * sizeof(float));
+		const size_t size = (size_t)need * (arrays[a] == &w->dfsph_wall_grad ? 3 : 1) * sizeof(float);
+		float* grown = realloc(*arrays[a], size);
 		if (!grown) return false;
-		memset(grown, 0, (size_t)need * sizeof(float));
+		memset(grown, 0, size);
 		*arrays[a] = grown;
 	}
+	int64_t* row = realloc(w->dfsph_row, ((size_t)need + 1) * sizeof *row);
+	if (!row) return false;
+	w->dfsph_row = row;
 	w->dfsph_capacity = need;
 	return true;
 }
@@ -613,6 +718,7 @@ void pdl_dfsph_free(pdl_world* w)
 {
 	free(w->dfsph_body_near), free(w->dfsph_contacts), free(w->dfsph_contact_count);
 	free(w->dfsph_alpha), free(w->dfsph_rhs), free(w->dfsph_change), free(w->dfsph_error);
+	free(w->dfsph_row), free(w->dfsph_neighbour), free(w->dfsph_grad), free(w->dfsph_wall_grad), free(w->dfsph_wall_rate);
 	for (int e = 0; e < 3; ++e) free(w->dfsph_normal[e]);
 }
 
@@ -690,7 +796,6 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 	pdl_world* w = job->w;
 	particles* p = &w->p;
 	const int n = p->count;
-	const bool three = PDL_IS_3D(w);
 	const float dt = job->dt, inv_dt2 = 1.0f / (dt * dt);
 	float *b = w->dfsph_rhs, *change = w->dfsph_change, *err = w->dfsph_error;
 	/* warm start, where the solve applies (the divergence solve not at the free surface: the
@@ -700,13 +805,13 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 			if (!(p->density[i] * job->inv_rest[p->material[i]] >= DIVERGENCE_MIN_DENSITY)) pressure[i] = 0;
 	ghost_fields(w, 1, pressure, NULL, NULL, NULL); /* (a split world's ghosts: their owners') */
 	job->change = pressure;
-	pdl_pool_for(w->pool, n, 256, three ? pressure_range_3d : pressure_range, job);
+	pdl_pool_for(w->pool, n, 256, pressure_range, job);
 	ghost_velocities(w);
 	const double scale = divergence ? 1.0 / dt : 1.0;
 	int iterations = 0;
 	double e = 0;
 	for (;;) {
-		pdl_pool_for(w->pool, n, 256, three ? compression_range_3d : compression_range, job);
+		pdl_pool_for(w->pool, n, 256, compression_range, job);
 		for (int i = 0; i < n; ++i) {
 			const int m = p->material[i];
 			const float rho = p->density[i] * job->inv_rest[m];
@@ -722,7 +827,7 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 		e = solve_error(w, err, n, change) * scale;
 		if (e <= tolerance || iterations >= w->def.sph.max_iterations) break;
 		job->change = change;
-		pdl_pool_for(w->pool, n, 256, three ? pressure_range_3d : pressure_range, job);
+		pdl_pool_for(w->pool, n, 256, pressure_range, job);
 		ghost_velocities(w);
 		for (int i = 0; i < n; ++i) pressure[i] += change[i];
 		iterations++;
@@ -774,6 +879,7 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 		job.rest[m] = ma->dfsph_rest_density;
 		job.inv_rest[m] = 1.0f / ma->dfsph_rest_density;
 		job.omega[m] = ma->dfsph_omega;
+		job.correction[m] = ma->gradient_correction;
 		job.uniform &= ma->dfsph_volume == w->materials[0].dfsph_volume &&
 		               ma->dfsph_rest_density == w->materials[0].dfsph_rest_density;
 	}
@@ -810,6 +916,10 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 				for (int i = 0; i < p->count; ++i) w->dfsph_body_near[i] = -1;
 		}
 		prof->bodies += pdl_since(&t);
+		if (fluid && !size_neighbour_lists(&job)) { /* out of memory: the world stands still from here */
+			prof->step = (float)(pdl_now_ms() - start);
+			return;
+		}
 		if (fluid) pdl_pool_for(w->pool, p->count, 256, three ? density_range_3d : density_range, &job);
 		if (fluid && job.tension) /* what the forces pass reads of a neighbour, besides velocities */
 			ghost_fields(w, three ? 4 : 3, p->density, w->dfsph_normal[0], w->dfsph_normal[1], w->dfsph_normal[2]);
