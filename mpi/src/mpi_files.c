@@ -211,22 +211,23 @@ bool pdl_mpi_world_write_snapshot(pdl_mpi_world* s, const char* path, const pdl_
 		return false;
 	}
 	/* the particle arrays in file order (snapshot.h): x y vx vy (z vz) material id (partners
-	 * rest lengths) */
+	 * rest lengths) (DFSPH: pressure, divergence pressure) */
 	const float* floats[6] = {p.x, p.y, p.vx, p.vy, p.z, p.vz};
-	const int nfloat = s->three ? 6 : 4, arrays = nfloat + 2 + (s->springs ? 2 : 0), K = PDL_MAX_SPRINGS_PER_PARTICLE;
+	const int nfloat = s->three ? 6 : 4, K = PDL_MAX_SPRINGS_PER_PARTICLE;
+	const int warm = nfloat + 2 + (s->springs ? 2 : 0), arrays = warm + (s->dfsph ? 2 : 0);
 	const size_t n = (size_t)p.count;
-	size_t element[10];
-	for (int a = 0; a < arrays; ++a) element[a] = a == nfloat ? 1 : a > nfloat + 1 ? 4 * (size_t)K : 4;
+	size_t element[12];
+	for (int a = 0; a < arrays; ++a) element[a] = a == nfloat ? 1 : a > nfloat + 1 && a < warm ? 4 * (size_t)K : 4;
 	/* process 0: the header and the payload's head, and its tail */
 	pdl_snapshot_parts parts = {0};
 	bool ok = true;
 	long long sizes[2] = {0, 0};
 	if (s->rank == 0) {
-		ok = pdl_snapshot_encode_parts(s->world, info, (uint32_t)total, s->next_id, s->springs, false, &parts);
+		ok = pdl_snapshot_encode_parts(s->world, info, (uint32_t)total, s->next_id, s->springs, s->dfsph, &parts);
 		sizes[0] = (long long)parts.head_size, sizes[1] = (long long)parts.tail_size;
 	}
 	MPI_Bcast(sizes, 2, MPI_LONG_LONG, 0, s->comm);
-	uint8_t* bytes = malloc(n * (size_t)(4 * nfloat + 5 + (s->springs ? 8 * K : 0)) + 1);
+	uint8_t* bytes = malloc(n * (size_t)(4 * nfloat + 5 + (s->springs ? 8 * K : 0) + (s->dfsph ? 8 : 0)) + 1);
 	uint8_t* head = s->rank == 0 && ok ? malloc(PDL_SNAPSHOT_HEADER_SIZE + parts.head_size) : NULL;
 	ok = ok && bytes && (s->rank != 0 || head);
 	if (!ok) snprintf(err, err_size, "%s: out of memory", path);
@@ -236,16 +237,16 @@ bool pdl_mpi_world_write_snapshot(pdl_mpi_world* s, const char* path, const pdl_
 		return false;
 	}
 	/* this process's run of each array, little-endian, and where it goes */
-	region regions[12];
-	const uint8_t* run[10];
+	region regions[14];
+	const uint8_t* run[12];
 	long long offset = PDL_SNAPSHOT_HEADER_SIZE + sizes[0];
 	uint8_t* at = bytes;
 	for (int a = 0; a < arrays; ++a) {
 		run[a] = at;
 		for (size_t i = 0; i < n; ++i) {
-			if (a < nfloat) {
+			if (a < nfloat || a >= warm) {
 				uint32_t u;
-				memcpy(&u, &floats[a][i], 4);
+				memcpy(&u, a < nfloat ? &floats[a][i] : a == warm ? &p.pressure[i] : &p.divergence_pressure[i], 4);
 				put_le32(at + 4 * i, u);
 			} else if (a == nfloat) {
 				at[i] = p.material[i];

@@ -45,6 +45,7 @@ struct pdl_mpi_world {
 	bool* fresh_owned;
 	int fresh_count, fresh_capacity, fresh_owned_capacity;
 	bool sph; /* the SPH solver: substeps, so the halo, from the whole world's fastest particle */
+	bool dfsph; /* the DFSPH solver: its particles carry two warm-start pressures */
 	/* a material has springs: each owned, sent and received particle has its packed_springs in
 	 * the parallel arrays below (NULL otherwise) */
 	bool springs;
@@ -75,7 +76,8 @@ struct pdl_mpi_world {
 	int arrays_capacity;
 	int halo_count;
 	pdl_mpi_world_stats stats; /* this process's counts and times since creation or reset */
-	/* per owned particle: its density and pressure after the last step (for the files) */
+	/* per owned particle: its density, pressure and (DFSPH) divergence pressure after the last
+	 * step (for the files, and a DFSPH world's warm start when it is rebuilt) */
 	float* owned_fields;
 	int owned_fields_capacity;
 	/* Rigid bodies: every process holds every body and integrates it as one process would, so

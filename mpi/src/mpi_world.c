@@ -191,7 +191,7 @@ static float longest_spring_of(const pdl_particle_data* d, int i)
 static bool grow_owned(pdl_mpi_world* s, int n)
 {
 	return pdl_mpi_grow((void**)&s->owned, &s->owned_capacity, n, sizeof *s->owned) &&
-	       pdl_mpi_grow((void**)&s->owned_fields, &s->owned_fields_capacity, n, 2 * sizeof *s->owned_fields) &&
+	       pdl_mpi_grow((void**)&s->owned_fields, &s->owned_fields_capacity, n, 3 * sizeof *s->owned_fields) &&
 	       (!s->springs ||
 	        pdl_mpi_grow((void**)&s->owned_springs, &s->owned_springs_capacity, n, sizeof *s->owned_springs));
 }
@@ -203,8 +203,9 @@ static void own_particle(pdl_mpi_world* s, const pdl_particle_data* d, int i, in
 	p->x[0] = d->x[i], p->x[1] = d->y[i], p->x[2] = s->three ? d->z[i] : 0;
 	p->v[0] = d->vx[i], p->v[1] = d->vy[i], p->v[2] = s->three ? d->vz[i] : 0;
 	p->id = d->id[i], p->material = d->material[i];
-	s->owned_fields[2 * at] = d->density ? d->density[i] : 0.0f;
-	s->owned_fields[2 * at + 1] = d->pressure ? d->pressure[i] : 0.0f;
+	s->owned_fields[3 * at] = d->density ? d->density[i] : 0.0f;
+	s->owned_fields[3 * at + 1] = d->pressure ? d->pressure[i] : 0.0f;
+	s->owned_fields[3 * at + 2] = d->divergence_pressure ? d->divergence_pressure[i] : 0.0f; /* (DFSPH) */
 	if (s->springs) pack_springs(d, i, &s->owned_springs[at]);
 }
 
@@ -233,8 +234,7 @@ static void keep_slab(pdl_mpi_world* s)
 	int kept = 0;
 	for (int i = 0; i < s->owned_count; ++i)
 		if (owner_of(s, s->owned[i].x[s->axis]) == s->rank) {
-			s->owned_fields[2 * kept] = s->owned_fields[2 * i];
-			s->owned_fields[2 * kept + 1] = s->owned_fields[2 * i + 1];
+			for (int f = 0; f < 3; ++f) s->owned_fields[3 * kept + f] = s->owned_fields[3 * i + f];
 			if (s->springs) s->owned_springs[kept] = s->owned_springs[i];
 			s->owned[kept++] = s->owned[i];
 		}
@@ -398,6 +398,7 @@ pdl_mpi_world* pdl_mpi_world_create(pdl_world* world, MPI_Comm comm, pdl_error* 
 	s->world = world;
 	s->three = def.dimensions == 3;
 	s->sph = def.solver == PDL_SOLVER_SPH;
+	s->dfsph = def.solver == PDL_SOLVER_DFSPH;
 	s->frame_dt = def.dt;
 	s->last_moved = 0.25f * def.interaction_radius; /* the first frame's guess: a fill's lattice relaxing */
 	/* a halo predicted without motion, so that every frame that moves is stepped again: lets
@@ -758,7 +759,18 @@ static bool world_from_owned(pdl_mpi_world* s)
 {
 	if (!s->ghosts) return true;
 	pdl_particle_data in = pdl_mpi_unpack(s, s->owned, s->owned_count);
-	return pdl_world_set_particles(s->world, &in, NULL) == PDL_OK;
+	float* pressures = NULL; /* DFSPH: the solves' warm start (a snapshot's, or the scene's 0) */
+	if (s->dfsph) {
+		const int n = s->owned_count;
+		pressures = malloc(((size_t)n + 1) * 2 * sizeof *pressures);
+		if (!pressures) return false;
+		for (int i = 0; i < n; ++i)
+			pressures[i] = s->owned_fields[3 * i + 1], pressures[n + i] = s->owned_fields[3 * i + 2];
+		in.pressure = pressures, in.divergence_pressure = pressures + n;
+	}
+	const bool ok = pdl_world_set_particles(s->world, &in, NULL) == PDL_OK;
+	free(pressures);
+	return ok;
 }
 
 /* With ghosts, the particles whose slab is another process's now go there (ownership by place
@@ -1118,7 +1130,7 @@ bool pdl_mpi_world_reload(pdl_mpi_world* s)
 /* Particles as the arrays of a pdl_particle_data, in s's out_ buffers. */
 static bool hand_out(pdl_mpi_world* s, const packed_particle* p, const float* fields, int n, pdl_particle_data* out)
 {
-	if (!pdl_mpi_grow((void**)&s->out_arrays, &s->out_capacity, n, 8 * sizeof *s->out_arrays)) return false;
+	if (!pdl_mpi_grow((void**)&s->out_arrays, &s->out_capacity, n, 9 * sizeof *s->out_arrays)) return false;
 	const int cap = s->out_capacity;
 	uint8_t* m = realloc(s->out_materials, (size_t)cap);
 	if (m) s->out_materials = m;
@@ -1128,13 +1140,13 @@ static bool hand_out(pdl_mpi_world* s, const packed_particle* p, const float* fi
 	float* a = s->out_arrays;
 	for (int i = 0; i < n; ++i) {
 		for (int k = 0; k < 3; ++k) a[k * cap + i] = p[i].x[k], a[(3 + k) * cap + i] = p[i].v[k];
-		a[6 * cap + i] = fields[2 * i], a[7 * cap + i] = fields[2 * i + 1];
+		a[6 * cap + i] = fields[3 * i], a[7 * cap + i] = fields[3 * i + 1], a[8 * cap + i] = fields[3 * i + 2];
 		m[i] = (uint8_t)p[i].material, ids[i] = p[i].id;
 	}
 	*out = (pdl_particle_data){.count = n, .x = a, .y = a + cap, .z = s->three ? a + 2 * cap : NULL,
 	                           .vx = a + 3 * cap, .vy = a + 4 * cap, .vz = s->three ? a + 5 * cap : NULL,
 	                           .material = m, .id = ids, .density = a + 6 * cap, .pressure = a + 7 * cap,
-	                           .next_id = s->next_id};
+	                           .divergence_pressure = s->dfsph ? a + 8 * cap : NULL, .next_id = s->next_id};
 	return true;
 }
 
@@ -1147,7 +1159,7 @@ bool pdl_mpi_world_local_particles(pdl_mpi_world* s, pdl_particle_data* out)
  * packed_springs when the world has springs). */
 typedef struct field_particle {
 	packed_particle p;
-	float density, pressure;
+	float density, pressure, divergence_pressure;
 } field_particle;
 
 static int compare_field_ids(const void* a, const void* b)
@@ -1255,7 +1267,7 @@ bool pdl_mpi_world_id_block(pdl_mpi_world* s, pdl_particle_data* out, long long*
 	memcpy(s->recv_counts, s->send_displs, (size_t)n * sizeof *s->recv_counts); /* scratch: next slot per process */
 	for (int i = 0; i < s->owned_count; ++i) {
 		uint8_t* e = send + (size_t)s->recv_counts[dest[i]]++ * stride;
-		const field_particle f = {s->owned[i], s->owned_fields[2 * i], s->owned_fields[2 * i + 1]};
+		const field_particle f = {s->owned[i], s->owned_fields[3 * i], s->owned_fields[3 * i + 1], s->owned_fields[3 * i + 2]};
 		memcpy(e, &f, sizeof f);
 		if (s->springs) memcpy(e + sizeof f, &s->owned_springs[i], sizeof(packed_springs));
 	}
@@ -1264,7 +1276,7 @@ bool pdl_mpi_world_id_block(pdl_mpi_world* s, pdl_particle_data* out, long long*
 	int got = 0;
 	for (int r = 0; r < n; ++r) s->recv_displs[r] = got, got += s->recv_counts[r];
 	uint8_t* recv = malloc((size_t)(got + 1) * stride);
-	float* fields = malloc((size_t)(got + 1) * 2 * sizeof *fields);
+	float* fields = malloc((size_t)(got + 1) * 3 * sizeof *fields);
 	packed_particle* plain = malloc((size_t)(got + 1) * sizeof *plain);
 	packed_springs* springs = s->springs ? malloc((size_t)(got + 1) * sizeof *springs) : NULL;
 	ok = recv && fields && plain && (!s->springs || springs);
@@ -1280,7 +1292,7 @@ bool pdl_mpi_world_id_block(pdl_mpi_world* s, pdl_particle_data* out, long long*
 		for (int i = 0; i < got; ++i) {
 			field_particle f;
 			memcpy(&f, recv + (size_t)i * stride, sizeof f);
-			plain[i] = f.p, fields[2 * i] = f.density, fields[2 * i + 1] = f.pressure;
+			plain[i] = f.p, fields[3 * i] = f.density, fields[3 * i + 1] = f.pressure, fields[3 * i + 2] = f.divergence_pressure;
 			if (springs) memcpy(&springs[i], recv + (size_t)i * stride + sizeof f, sizeof *springs);
 		}
 		long long mine = got, before = 0, sum = 0;

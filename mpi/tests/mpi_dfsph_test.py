@@ -4,7 +4,7 @@ hash for N = 1, 2, 3, 4 processes (1 or 2 threads each) with the DFSPH solver, i
 dfsph-dam-break) and 3D (dam-break-3d with its solver, 3,000 particles), and with surface tension
 and two materials of different densities (the passes' other branches), and with rigid bodies (2D
 float's boxes, a box dropped on the 3D column); with PUDDLE_MPI_HALO=1 a DFSPH world is refused,
-once, exit 2.
+once, exit 2; a split run's snapshot is one process's and resumes to the uninterrupted run's hash.
 
     mpi_dfsph_test.py --puddle build/apps/cli/puddle --scenes scenes [--mpirun mpirun]
 """
@@ -44,6 +44,24 @@ def main():
 
     # 2D: the shipped scene, 120 frames (2 s: the surge hits the far wall and climbs it)
     same_for_all(a, "dfsph-dam-break", [f"{a.scenes}/dfsph-dam-break.json", "--steps", "120"])
+
+    # snapshots carry the solves' warm start: -np 2's snapshot at frame 20 is -np 1's, byte for
+    # byte, and resumed on 1 and on 3 processes ends at the uninterrupted run's hash
+    for n in (1, 2):
+        mpirun(a, n, [f"{a.scenes}/dfsph-dam-break.json", "--steps", "20", "--snapshot-every", "20",
+                      "--out", f"{work}/snap{n}"])
+    snaps = [f"{work}/snap{n}/snapshots/snap_000020.pdls" for n in (1, 2)]
+    same_bytes = all(os.path.exists(p) for p in snaps) and open(snaps[0], "rb").read() == open(snaps[1], "rb").read()
+    code, out, err = mpirun(a, 1, [f"{a.scenes}/dfsph-dam-break.json", "--steps", "40", "--hash"])
+    whole = state_hash(out)
+    resumed = []
+    for n in (1, 3):
+        code, out, err = mpirun(a, n, [f"{a.scenes}/dfsph-dam-break.json", "--resume", snaps[1], "--steps", "40",
+                                       "--hash"])
+        resumed.append(state_hash(out))
+    check(same_bytes and whole is not None and resumed == [whole, whole],
+          f"dfsph-dam-break: -np 2's snapshot at 20 {'is' if same_bytes else 'is not'} -np 1's; resumed to 40 on 1 "
+          f"and 3 processes {resumed}, uninterrupted {whole}")
 
     # 3D: dam-break-3d with dfsph-dam-break's solver and water, 3,000 particles
     with open(f"{a.scenes}/dam-break-3d.json") as f:
