@@ -205,7 +205,33 @@ static const struct {
 	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"polygon\", \"vertices\": [[0, 0], [0, 2], [2, 0]]}]}",
 	 "x.json: bodies[0].vertices: must be finite, convex, counter-clockwise, at least a particle spacing across, the turn "
 	 "at a vertex is clockwise or straight (not convex)"},
-	{"{" BASE_WORLD ", \"bodies\": {\"shape\": \"box\"}}", "x.json: bodies: must be an array of objects, got an object"},
+	{"{" BASE_WORLD ", \"bodies\": {\"shape\": \"box\"}}", "x.json: bodies: must be an array of objects, got an object"},	/* placement (issue 41): a fill, an emitter or an obstacle outside the tank, a fill buried in
+	 * an obstacle; the key named is the one that puts it there */
+	{"{" BASE_WORLD ", \"fills\": [{\"shape\": \"disc\", \"radius\": 2, \"position\": [100, 100]}]}",
+	 "x.json: fills[0].position: must put the fill's particles inside the container, got [100, 100]"},
+	{"{" BASE_WORLD ", \"fills\": [{\"shape\": \"box\", \"half_extents\": [20, 2]}]}",
+	 "x.json: fills[0].half_extents: must put the fill's particles inside the container, got [20, 2]"},
+	{"{" BASE_WORLD ", \"fills\": [{\"shape\": \"disc\", \"radius\": 12}]}",
+	 "x.json: fills[0].radius: must put the fill's particles inside the container, got 12"},
+	{"{" BASE_WORLD ", \"fills\": [{\"shape\": \"line\", \"end\": [30, 0]}]}",
+	 "x.json: fills[0].end: must put the fill's particles inside the container, got [30, 0]"},
+	{"{" BASE_WORLD ", \"fills\": [{\"shape\": \"point\", \"position\": [0, 10.5]}]}",
+	 "x.json: fills[0].position: must put the fill's particles inside the container, got [0, 10.5]"},
+	{"{" BASE_WORLD ", \"obstacles\": [{\"shape\": \"box\", \"half_extents\": [3, 3]}], "
+	 "\"fills\": [{\"shape\": \"box\", \"position\": [0, 1], \"half_extents\": [1, 1]}]}",
+	 "x.json: fills[0].position: puts every particle of the fill inside obstacles[0], got [0, 1]"},
+	{"{" BASE_WORLD ", \"emitters\": [{\"position\": [20, 0], \"velocity\": [0, -1], \"width\": 1, \"stop\": 1}]}",
+	 "x.json: emitters[0].position: must put the nozzle's particles inside the container, got [20, 0]"},
+	{"{" BASE_WORLD ", \"emitters\": [{\"position\": [0, 0], \"velocity\": [0, -1], \"width\": 30, \"stop\": 1}]}",
+	 "x.json: emitters[0].width: must put the nozzle's particles inside the container, got 30"},
+	{"{" BASE_WORLD ", \"obstacles\": [{\"shape\": \"circle\", \"radius\": 1, \"position\": [50, 0]}]}",
+	 "x.json: obstacles[0].position: must put the obstacle (at least partly) inside the container, got [50, 0]"},
+	/* inside the circle's bounding box, outside the circle */
+	{"{" BASE_WORLD ", \"obstacles\": [{\"shape\": \"box\", \"half_extents\": [1, 1], \"position\": [9, 9]}]}",
+	 "x.json: obstacles[0].position: must put the obstacle (at least partly) inside the container, got [9, 9]"},
+	{"{\"world\": {\"bounds\": {\"min\": [0, 0], \"max\": [10, 10]}}, \"materials\": [{\"name\": \"water\"}], "
+	 "\"fills\": [{\"shape\": \"disc\", \"radius\": 2, \"position\": [-5, 5]}]}",
+	 "x.json: fills[0].position: must put the fill's particles inside world.bounds, got [-5, 5]"},
 };
 
 /* 3D scenes (docs/scenes.md, "3D scenes"): the same keys with three numbers, 3D shape names */
@@ -276,6 +302,17 @@ static const struct {
 	 "x.json: bodies[0].shape: must be one of \"box\", \"sphere\", got \"cube\""},
 	{"{" BASE3 ", \"bodies\": [{\"shape\": \"sphere\", \"radius\": 2, \"position\": [0, 0, 8.5]}]}",
 	 "x.json: bodies[0].position: must put the whole body inside the container, it reaches out of a container"},
+	{"{" BASE3 ", \"fills\": [{\"shape\": \"ball\", \"radius\": 2, \"position\": [0, 0, 15]}]}",
+	 "x.json: fills[0].position: must put the fill's particles inside the container, got [0, 0, 15]"},
+	{"{" BASE3 ", \"fills\": [{\"shape\": \"box\", \"half_extents\": [5, 5, 12]}]}",
+	 "x.json: fills[0].half_extents: must put the fill's particles inside the container, got [5, 5, 12]"},
+	{"{" BASE3 ", \"obstacles\": [{\"shape\": \"sphere\", \"radius\": 4, \"position\": [0, 0, 0]}], "
+	 "\"fills\": [{\"shape\": \"ball\", \"radius\": 2, \"position\": [1, 0, 0]}]}",
+	 "x.json: fills[0].position: puts every particle of the fill inside obstacles[0], got [1, 0, 0]"},
+	{"{" BASE3 ", \"emitters\": [{\"position\": [0, 0, 0], \"velocity\": [0, -1, 0], \"width\": 25, \"stop\": 1}]}",
+	 "x.json: emitters[0].width: must put the nozzle's particles inside the container, got 25"},
+	{"{" BASE3 ", \"obstacles\": [{\"shape\": \"box\", \"half_extents\": [1, 1, 1], \"position\": [0, 0, 12]}]}",
+	 "x.json: obstacles[0].position: must put the obstacle (at least partly) inside the container, got [0, 0, 12]"},
 };
 
 static void test_broken_scenes_3d(void)
