@@ -196,3 +196,13 @@ int cli_default_scenes(char*** out)
 	*out = list;
 	return count;
 }
+
+/* Open MPI's mpirun sets OMPI_COMM_WORLD_SIZE before the program starts; other launchers
+ * (Slurm's srun --mpi=pmix) set their own variables, and a plain run inside a batch job may see
+ * those too, so they are not guessed at: PUDDLE_UNDER_MPI=1 asks for the split path. */
+bool cli_under_mpi(void)
+{
+	const char* size = getenv("OMPI_COMM_WORLD_SIZE");
+	const char* forced = getenv("PUDDLE_UNDER_MPI");
+	return (size && *size) || (forced && strcmp(forced, "1") == 0);
+}

@@ -17,9 +17,9 @@ int cmd_info(int argc, char** argv);
 int cmd_validate(int argc, char** argv);
 int cmd_bench(int argc, char** argv);
 int cmd_soak(int argc, char** argv);
-/* cmd_run_mpi.c (built with Open MPI): whether mpirun started this process, and `puddle run`
- * split over the processes */
+/* args.c: whether mpirun started this process (also in a build without MPI, which then refuses) */
 bool cli_under_mpi(void);
+/* cmd_run_mpi.c (built with Open MPI): `puddle run` split over the processes */
 int cmd_run_mpi(int argc, char** argv);
 
 /* ---- args.c: option parsing with messages in one style ---- */

@@ -58,6 +58,8 @@ static const char usage[] =
 	"                       strokes; h kept), as puddle bench does\n"
 	"  --threads N          worker threads, 0 = one per core (default: solver.threads); results\n"
 	"                       are identical for every N\n"
+	"  --hash               also print \"state hash (ids)\": the particles in id order and the bodies\n"
+	"                       (pdl_world_hash_ids), the same hash a run under mpirun prints\n"
 	"  --quiet              no progress and no summary\n"
 	"  -h, --help           this help\n"
 	"\n"
@@ -75,7 +77,7 @@ typedef struct run_options {
 	const char* resume_path;
 	long long steps, png_every, export_every, snapshot_every, particles;
 	double seconds;
-	bool vtk, ply, csv, surface, surface_obj, vdb, spheres, quiet;
+	bool vtk, ply, csv, surface, surface_obj, vdb, spheres, quiet, hash;
 	int threads, width, height, color_mode;
 } run_options;
 
@@ -106,7 +108,7 @@ static int parse_options(int argc, char** argv, run_options* o)
 	static const char* const known[] = {"--seconds", "--steps", "--out", "--png", "--png-every", "--video",
 	                                    "--vtk", "--ply", "--csv", "--surface", "--surface-obj", "--vdb", "--export-every", "--snapshot-every",
 	                                    "--resume", "--size", "--color", "--spheres", "--particles", "--threads", "--quiet",
-	                                    "--help"};
+	                                    "--hash", "--help"};
 	memset(o, 0, sizeof *o);
 	o->threads = -1;
 	o->color_mode = -1;
@@ -171,6 +173,17 @@ static int parse_options(int argc, char** argv, run_options* o)
 			o->vdb = true;
 		} else if (strcmp(a, "--quiet") == 0) {
 			o->quiet = true;
+		} else if (strcmp(a, "--hash") == 0) {
+			o->hash = true;
+		} else if (strcmp(a, "--mpi-stats") == 0) {
+			/* an option of a run under mpirun: say why it does nothing here */
+#ifdef PUDDLE_HAVE_MPI
+			fprintf(stderr, "puddle run: --mpi-stats is for a run under mpirun (mpirun -np N puddle run ...; docs/mpi.md)\n");
+#else
+			fprintf(stderr, "puddle run: --mpi-stats: this puddle was built without MPI (install Open MPI, "
+			                "scripts/install-deps.sh mpi, and build again; docs/mpi.md)\n");
+#endif
+			return EXIT_USAGE;
 		} else if (strcmp(a, "--spheres") == 0) {
 			o->spheres = true;
 		} else if (a[0] == '-' && a[1]) {
@@ -502,6 +515,7 @@ static void print_summary(const run_state* r, long long start, long long total, 
 		       speed_sum / st.particles / s->world.interaction_radius);
 	printf("  particles lost     %d%s\n", lost, lost ? "  (outside world.bounds or not finite)" : "");
 	printf("  state hash         %016llx\n", (unsigned long long)pdl_world_hash(r->world));
+	if (r->o->hash) printf("  state hash (ids)   %016llx\n", (unsigned long long)pdl_world_hash_ids(r->world));
 	if (r->surface_frames)
 		printf("  surface            %.2f ms mean, %.2f ms max per frame (field + marching %s, %lld frames)\n",
 		       r->surface_ms_total / (double)r->surface_frames, r->surface_ms_max,

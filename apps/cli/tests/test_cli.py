@@ -549,6 +549,28 @@ def test_new_user(work):
     line = summary_value(out, "mean density") or ""
     check(line.startswith("+") and "compressed" in line, f"mean density: {line!r}")
     check((summary_value(out, "mean speed") or "").endswith("a fluid at rest is near 0)"), f"mean speed: {out!r}")
+    # 3: --hash in a plain run prints "state hash (ids)" (pdl_world_hash_ids, what mpirun prints:
+    # mpi.hash compares the two), the same for any thread count, with bodies and in 3D too
+    for scene in ("dam-break", "float", "boats-3d"):
+        found = set()
+        for threads in ("1", "2"):
+            rc, out, err = run("run", os.path.join(SCENES, f"{scene}.json"), "--steps", "5", "--threads", threads,
+                               "--hash", "--out", os.path.join(work, "h"))
+            value = summary_value(out, "state hash (ids)")
+            check(rc == 0 and value is not None and len(value) == 16, f"{scene} --hash: {rc} {value!r} {err[-200:]!r}")
+            found.add(value)
+        check(len(found) == 1, f"{scene} --hash differs between 1 and 2 threads: {found}")
+    # a build without MPI says so when MPI is asked for; with MPI, --mpi-stats outside mpirun
+    rc, out, err = run("--version")
+    has_mpi = "MPI: yes" in out
+    check(rc == 0 and ("MPI: yes" in out or "MPI: no (built without Open MPI" in out), f"--version: {out!r}")
+    rc, out, err = run("run", stratify, "--steps", "2", "--mpi-stats", os.path.join(work, "m.csv"))
+    expected = ("--mpi-stats is for a run under mpirun" if has_mpi else
+                "--mpi-stats: this puddle was built without MPI")
+    check(rc == 2 and expected in err and "unknown option" not in err, f"--mpi-stats: {rc} {err!r}")
+    if not has_mpi:  # (with MPI, PUDDLE_UNDER_MPI=1 would start MPI as a singleton)
+        rc, out, err = run("run", stratify, "--steps", "2", env={**os.environ, "PUDDLE_UNDER_MPI": "1"})
+        check(rc == 2 and "this puddle was built without MPI" in err and out == "", f"under mpirun: {rc} {err!r}")
 
 
 TESTS = (test_help, test_broken_scenes, test_info_every_scene, test_exports, test_resume, test_video, test_bench,
