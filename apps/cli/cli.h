@@ -76,6 +76,10 @@ typedef struct cli_progress {
 	bool enabled, tty;
 	long long total, start;
 	double started, last_draw;
+	/* the ETA's rate is measured from the first update on: the first frame carries the start's
+	 * one-off costs (make demo's said "ETA 9m32s" for a run of seconds) */
+	double rate_from;
+	long long rate_done;
 	int last_decile;
 	const char* label;
 } cli_progress;

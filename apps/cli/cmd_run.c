@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char usage[] =
 	"Usage: puddle run SCENE [options]\n"
@@ -238,6 +239,7 @@ typedef struct run_state {
 	 * from which the size of the whole run's is estimated */
 	long long bytes, first_export, export_bytes;
 	double printed_estimate;
+	long long estimate_frame; /* the frame after which it was printed */
 	bool warned;
 	long long total; /* the run's last frame */
 	char err[1400];
@@ -275,8 +277,12 @@ static void estimate_output(run_state* r, long long done, long long frame_bytes)
 	double estimate = (double)r->export_bytes + (double)frame_bytes * (double)(frames - r->exports);
 	if (r->exports < 2 && frames > 1) return;
 	if (r->printed_estimate > 0 && !(estimate > 1.2 * r->printed_estimate)) return;
-	const char* gap = r->printed_estimate > 0 ? "\n" : ""; /* after the progress line */
+	/* after the progress line: on a terminal the bar is redrawn in place (a carriage return, no
+	 * newline), and a first estimate printed on its line was drawn over at once, so the
+	 * summary's "the last estimate said" spoke of a line nobody saw */
+	const char* gap = r->printed_estimate > 0 || isatty(STDERR_FILENO) ? "\n" : "";
 	r->printed_estimate = estimate;
+	r->estimate_frame = done;
 	if (!r->o->quiet) {
 		printf("%spuddle run: the exports will take about ", gap);
 		print_bytes(stdout, estimate);
@@ -530,8 +536,11 @@ static void print_summary(const run_state* r, long long start, long long total, 
 	if (r->exports) {
 		printf("  exports            ");
 		print_bytes(stdout, (double)r->export_bytes);
-		printf(" (%lld bytes; the last estimate said ", r->export_bytes);
-		print_bytes(stdout, r->printed_estimate);
+		printf(" (%lld bytes", r->export_bytes);
+		if (r->printed_estimate > 0) {
+			printf("; the estimate printed at frame %lld said ", r->estimate_frame);
+			print_bytes(stdout, r->printed_estimate);
+		}
 		printf(")\n");
 	}
 }

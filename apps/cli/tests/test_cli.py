@@ -568,6 +568,24 @@ def test_new_user(work):
     expected = ("--mpi-stats is for a run under mpirun" if has_mpi else
                 "--mpi-stats: this puddle was built without MPI")
     check(rc == 2 and expected in err and "unknown option" not in err, f"--mpi-stats: {rc} {err!r}")
+    # 8: a scene by name, as the viewer takes it, from the scenes folder; a misspelt one is
+    # refused with the nearest name and the list
+    rc, out, err = run("info", "dam-break")
+    check(rc == 0 and "valid" in err, f"info dam-break (a name): {rc} {err[:200]!r}")
+    rc, out, err = run("run", "dam-brake", "--steps", "1", "--out", os.path.join(work, "n"))
+    check(rc == 2 and err.startswith("dam-brake: cannot open: no such file, and no scene of that name "
+                                     "(did you mean 'dam-break'?); the scenes: blobs, ") and out == "",
+          f"run dam-brake: {rc} {err!r}")
+    # the first progress line has no ETA yet (its frame carries the start's costs)
+    rc, out, err = run("run", stratify, "--steps", "20", "--out", os.path.join(work, "p"))
+    first = err.splitlines()[0] if err else ""
+    check(rc == 0 and first.endswith("frame 1/20  t = 0.02 s  ETA --"), f"first progress line: {first!r}")
+    # the summary names the estimate it means, and only one that was printed
+    rc, out, err = run("run", os.path.join(SCENES, "blobs.json"), "--steps", "30", "--surface", "--export-every", "10",
+                       "--out", os.path.join(work, "e"))
+    line = summary_value(out, "exports") or ""
+    check(rc == 0 and "the exports will take about" in out and "; the estimate printed at frame 10 said " in line,
+          f"exports line: {line!r}")
     if not has_mpi:  # (with MPI, PUDDLE_UNDER_MPI=1 would start MPI as a singleton)
         rc, out, err = run("run", stratify, "--steps", "2", env={**os.environ, "PUDDLE_UNDER_MPI": "1"})
         check(rc == 2 and "this puddle was built without MPI" in err and out == "", f"under mpirun: {rc} {err!r}")
