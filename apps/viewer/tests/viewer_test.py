@@ -554,6 +554,19 @@ def case_keys(viewer, work, scripts):
     check(paused["steps"] == 10 + 1 + 5, f"pause: space and . gave 16 steps ({paused['steps']})")
 
 
+def case_scenekeys(viewer, work):
+    # the digits reach scenes 1 to 10 (0 is the tenth); PageDown / ] and PageUp / [ go through
+    # every scene of --list, wrapping round (issue 41: there are more than nine)
+    names = [line.split()[1] for line in subprocess.run([viewer, "--list"], capture_output=True, text=True,
+                                                         timeout=60).stdout.splitlines()]
+    check(len(names) > 10, f"scenekeys: more than ten scenes to reach ({len(names)})")
+    for start, keys, expected in (("dam", ["0"], names[9]), (names[-1], ["PageDown"], names[0]),
+                                  (names[0], ["["], names[-1]), (names[9], ["]", "]"], names[11])):
+        script = write_script(work, "scenekeys", [f"{2 + 2 * i} key {k}" for i, k in enumerate(keys)])
+        report = run_viewer(viewer, [start, "--frames", "12", "--no-panel", "--script", script], work, "scenekeys")
+        check(report["scene"] == expected, f"scenekeys: {start} then {keys} shows {expected} ({report['scene']})")
+
+
 def case_scenes(viewer, work):
     listed = subprocess.run([viewer, "--list"], capture_output=True, text=True, timeout=60)
     names = [line.split()[1] for line in listed.stdout.splitlines() if line.strip()]
@@ -653,7 +666,7 @@ def main():
     parser.add_argument("--work", help="directory for outputs (default: a temporary one)")
     parser.add_argument("case", choices=["picture", "dots", "drag", "obstacle", "pour", "keys",
                                          "scenes", "cli", "bodies", "picture3d", "orbit3d",
-                                         "interact3d", "bodies3d", "density", "frame3d"])
+                                         "interact3d", "bodies3d", "density", "frame3d", "scenekeys"])
     a = parser.parse_args()
     work = a.work or tempfile.mkdtemp(prefix="puddle-view-")
     os.makedirs(work, exist_ok=True)
@@ -688,6 +701,8 @@ def main():
             case_density(a.viewer, work)
         elif a.case == "frame3d":
             case_frame3d(a.viewer, work)
+        elif a.case == "scenekeys":
+            case_scenekeys(a.viewer, work)
     except Failure as failure:
         print("FAIL:", failure)
         return 1
