@@ -725,6 +725,40 @@ static void test_round_trip(void)
 }
 
 /* Every key the loader accepts is documented in docs/scenes.md as `key`. */
+/* The default column of docs/scenes.md's container and obstacle tables is the engine's
+ * (pdl_default_boundary_def): the docs gave stickiness 0 while `puddle info` printed 1. */
+static void test_docs_boundary_defaults(void)
+{
+	char* docs = io_test_read_file(PUDDLE_DOCS_DIR "/scenes.md", NULL);
+	ENSURE(docs);
+	const pdl_boundary_def d = pdl_default_boundary_def();
+	const struct {
+		const char* key;
+		float value;
+	} keys[] = {{"friction", d.friction}, {"restitution", d.restitution}, {"stickiness", d.stickiness}, {"angle", d.angle}};
+	const char* sections[] = {"## `container`", "## `obstacles[i]`"};
+	for (size_t k = 0; k < sizeof sections / sizeof sections[0]; ++k) {
+		const char* at = strstr(docs, sections[k]);
+		ENSURE_MSG(at, "docs/scenes.md has no section %s", sections[k]);
+		if (!at) continue;
+		const char* end = strstr(at + 3, "\n## ");
+		for (size_t i = 0; i < sizeof keys / sizeof keys[0]; ++i) {
+			char row[64];
+			snprintf(row, sizeof row, "\n| `%s` |", keys[i].key);
+			const char* r = strstr(at, row);
+			ENSURE_MSG(r && (!end || r < end), "%s has no row for %s", sections[k], keys[i].key);
+			if (!r || (end && r > end)) continue;
+			/* | `key` | type | unit | `default` | ... */
+			const char* cell = r + 1;
+			for (int bar = 0; bar < 3 && cell; ++bar) cell = strchr(cell + 1, '|');
+			float value = NAN;
+			ENSURE_MSG(cell && sscanf(cell, "| `%f`", &value) == 1 && value == keys[i].value,
+			           "%s %s: the docs' default is %g, the engine's %g", sections[k], keys[i].key, value, keys[i].value);
+		}
+	}
+	free(docs);
+}
+
 static void test_docs_cover_every_key(void)
 {
 	char* docs = io_test_read_file(PUDDLE_DOCS_DIR "/scenes.md", NULL);
@@ -825,6 +859,7 @@ int main(void)
 	RUN_TEST(test_unreadable_file);
 	RUN_TEST(test_round_trip);
 	RUN_TEST(test_docs_cover_every_key);
+	RUN_TEST(test_docs_boundary_defaults);
 	RUN_TEST(test_scale_to_particles);
 	RUN_TEST(test_emitter_rows);
 	RUN_TEST(test_fill_mix);
