@@ -586,6 +586,13 @@ def test_new_user(work):
     line = summary_value(out, "exports") or ""
     check(rc == 0 and "the exports will take about" in out and "; the estimate printed at frame 10 said " in line,
           f"exports line: {line!r}")
+    # 7: puddle bench says what it will run, and why a row's count is not the one asked for
+    rc, out, err = run("bench", "obstacles", "dam-break", "--particles", "5000", "--threads", "1", "--steps", "3",
+                       "--warmup", "0")
+    check(rc == 0 and err.startswith("puddle bench: 2 scenes (as given) x 1 particle count x 1 thread count = 2 rows "
+                                     "of 0 untimed + 3 timed steps\n"), f"bench plan: {rc} {err!r}")
+    check("puddle bench: obstacles: " in err and "its fluid comes from emitters" in err and
+          "puddle bench: dam-break:" not in err, f"bench counts: {err!r}")
     if not has_mpi:  # (with MPI, PUDDLE_UNDER_MPI=1 would start MPI as a singleton)
         rc, out, err = run("run", stratify, "--steps", "2", env={**os.environ, "PUDDLE_UNDER_MPI": "1"})
         check(rc == 2 and "this puddle was built without MPI" in err and out == "", f"under mpirun: {rc} {err!r}")
