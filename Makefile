@@ -73,8 +73,12 @@ validate: build
 	mkdir -p out
 	build/validate/puddle-validate --out out/validate.md --label "commit $$(git rev-parse --short HEAD 2>/dev/null)" $(VALIDATE_FLAGS)
 
+# then the README's figures against what was built, the wasm sizes included
+# (scripts/readme-figures.py; --write updates them)
 test-web:
 	@if [ -f web/Makefile ]; then $(MAKE) -C web test; else echo "test-web: no web/ yet"; fi
+	@if [ -x build/apps/cli/puddle ] && [ -f web/Makefile ]; then \
+		scripts/readme-figures.py --puddle build/apps/cli/puddle --wasm web/dist --require-wasm; fi
 
 web:
 	$(MAKE) -C web
