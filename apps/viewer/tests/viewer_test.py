@@ -611,6 +611,15 @@ def case_bodies(viewer, work, scripts):
     gone, pixel = body_pixel_is(rows, report, 0.0, 10.0, colour)
     check(not gone, f"bodies: nothing of it left where it was dropped ({pixel})")
 
+    # dropped into the water, a body displaces the particles where it lands (they would be
+    # squeezed out through its faces in a burst): the pool has fewer, and none is left inside it
+    plain = run_viewer(viewer, ["pool", "--frames", "8"], work, "undropped")
+    sunk = run_viewer(viewer, ["pool", "--frames", "8", "--script", write_script(work, "sunk", ["2 move 0 3", "5 key c"])],
+                      work, "sunk")
+    check(sunk["bodies"] == 1 and sunk["particles"] < plain["particles"] - 20,
+          f"bodies: a box dropped into the water took its particles' place ({plain['particles']} -> "
+          f"{sunk['particles']})")
+
     # grab and throw: dragged right and let go, the body flies on to the right
     drop = write_script(work, "unthrown", ["2 move -5 10", "5 key c"])
     still = run_viewer(viewer, ["pool", "--frames", "20", "--script", drop], work, "unthrown")
