@@ -6,9 +6,11 @@ set -euo pipefail
 core=(build-essential cmake pkg-config)
 io=(libcjson-dev libpng-dev libstb-dev ffmpeg python3)
 viewer=(libsdl2-dev libimgui-dev libgl-dev libstb-dev python3 xvfb xauth)
+# dpkg-dev: dpkg-source unpacks the cjson source package the wasm build compiles
+# (web/scripts/cjson-source.sh).
 # node and npm may come from elsewhere (e.g. NodeSource, whose nodejs bundles npm and conflicts
 # with Debian's npm package): a command already on PATH counts as installed.
-web=(emscripten nodejs:node npm:npm chromium)
+web=(emscripten nodejs:node npm:npm chromium dpkg-dev)
 # examples/chipmunk_float couples puddle with Chipmunk2D; `make test` builds and runs it.
 examples=(libchipmunk-dev)
 # make test-fuzz: clang with its libFuzzer and sanitizer runtimes (libclang_rt.fuzzer)

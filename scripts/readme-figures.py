@@ -33,7 +33,8 @@ SCENE_COUNTS = [
     (r"`scenes/drop-3d\.json` \(([\d,]+),", "drop-3d"),
     (r"`scenes/stratify-3d\.json` \(([\d,]+),", "stratify-3d"),
 ]
-WASM = r"`puddle\.wasm` is ([\d.]+) KiB \(([\d.]+) KiB gzipped\) and its JS glue ([\d.]+) KiB"
+WASM = (r"`puddle\.wasm`, with the scene layer the command line uses, is ([\d.]+) KiB \(([\d.]+) KiB gzipped\) "
+        r"and its\s+JS glue ([\d.]+) KiB")
 
 # The pictures the README shows, as the README's own commands make them (--pictures).
 PICTURES = [
@@ -99,8 +100,9 @@ def main():
                   f"(within {SIZE_TOLERANCE:.0%})")
             stale += [] if ok else [name]
         if any(n in stale for n in names):
-            new = (f"`puddle.wasm` is {kib(measured[0])} KiB ({kib(measured[1])} KiB gzipped) and its JS glue "
-                   f"{kib(measured[2])} KiB")
+            new = found.group(0)
+            for k in range(3):  # each number in place, the text round it as it is
+                new = new.replace(f"{found.group(k + 1)} KiB", f"{kib(measured[k])} KiB", 1)
             replaced = replaced.replace(found.group(0), new)
     elif a.require_wasm:
         print(f"FAILED: no web build at {a.wasm} (make -C web) to measure puddle.wasm")

@@ -49,6 +49,7 @@ typedef struct material {
 	 * the rest density mass / V */
 	float dfsph_volume, dfsph_rest_density;
 	float dfsph_omega; /* the damping of its Jacobi iterations (dfsph.c, pdl_dfsph_jacobi_weight) */
+	float gradient_correction; /* pdl_dfsph_gradient_correction of its lattice (SPH, DFSPH) */
 	struct {
 		bool known;
 		float h, rest_density, mass;
@@ -483,8 +484,15 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof);
 int pdl_dfsph_substeps_for(const pdl_world* w, float v2max);
 /* The walls' tables, once. */
 void pdl_dfsph_prepare(pdl_world* w);
-/* 1 / (the cubic spline's sum over the fill lattice of this spacing): a particle's rest volume. */
+/* 1 / (Wendland C2's sum over the fill lattice of this spacing): a particle's rest volume. */
 float pdl_dfsph_rest_volume(float h, float spacing, bool three);
+/* The factor that makes the SPH gradient exact for a linear field on the fill lattice of this
+ * spacing: d / (V sum_j r_j |grad W(r_j)|), Wendland C2, V the rest volume (1 as h / spacing
+ * grows; 1.012 for 2D water, 1.048 for 3D). dfsph.c's head says where it enters. */
+float pdl_dfsph_gradient_correction(float h, float spacing, bool three);
+/* L of SPH's pressure term for a material: its gradient_correction with the Wendland kernel
+ * (sph.c, internal_pass), else 1. */
+float pdl_sph_gradient_correction(const pdl_world* w, int m);
 /* The Jacobi damping omega for particles of this rest spacing (1 over the largest eigenvalue
  * of the iteration on the fill lattice). */
 float pdl_dfsph_jacobi_weight(float h, float spacing, bool three);

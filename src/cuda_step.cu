@@ -57,7 +57,7 @@ __constant__ float c_pair_beta[PDL_MAX_MATERIALS * PDL_MAX_MATERIALS];
 __constant__ pdl_pointer c_pointer[PDL_MAX_POINTERS];
 __constant__ int c_pointer_active[PDL_MAX_POINTERS];
 /* SPH: each material's mass and rest density, the walls' tables, the equation of state */
-__constant__ float c_mass[PDL_MAX_MATERIALS], c_sph_rest[PDL_MAX_MATERIALS];
+__constant__ float c_mass[PDL_MAX_MATERIALS], c_sph_rest[PDL_MAX_MATERIALS], c_sph_correction[PDL_MAX_MATERIALS];
 __constant__ float c_wall_density[PDL_SPH_WALL_TABLE + 1], c_wall_force[PDL_SPH_WALL_TABLE + 1];
 __constant__ pdl_sph_def c_sph;
 
@@ -869,6 +869,7 @@ __global__ void sph_internal_kernel(particles_dev p, particles_dev out, int n, g
 		float mj = c_mass[mj_index], sym = (2.0f * mj) / (rhoi + rhoj);
 		float grad = s.spiky ? k.spiky_grad * (hr * hr) : (0.0f - sph_kernel_grad_scale(s, r2, dist)) * dist;
 		float fp = (mj * (pi_term + pressure[j] / (rhoj * rhoj))) * grad;
+		fp = fp * (0.5f * (c_sph_correction[mi] + c_sph_correction[mj_index])); /* sph.c's L_ij */
 		float coh = 0;
 		if (s.tension) { /* Akinci's spline, the inner branch below h / 2 */
 			float a = hr * dist, s3 = (a * a) * a;
@@ -1223,6 +1224,7 @@ extern "C" bool pdl_cuda_step(pdl_cuda* c, const pdl_cuda_frame* f, pdl_profile*
 	if (sph) {
 		CUDA_TRY(cudaMemcpyToSymbol(c_mass, f->mass, sizeof f->mass));
 		CUDA_TRY(cudaMemcpyToSymbol(c_sph_rest, f->sph_rest_density, sizeof f->sph_rest_density));
+		CUDA_TRY(cudaMemcpyToSymbol(c_sph_correction, f->sph_correction, sizeof f->sph_correction));
 		CUDA_TRY(cudaMemcpyToSymbol(c_wall_density, f->wall_density, sizeof(float) * (PDL_SPH_WALL_TABLE + 1)));
 		CUDA_TRY(cudaMemcpyToSymbol(c_wall_force, f->wall_force, sizeof(float) * (PDL_SPH_WALL_TABLE + 1)));
 		CUDA_TRY(cudaMemcpyToSymbol(c_sph, &f->sph, sizeof f->sph));

@@ -60,6 +60,7 @@ typedef struct pdl_cuda_frame {
 	pdl_sph_def sph;
 	pdl_kernels kernels;
 	float mass[PDL_MAX_MATERIALS], sph_rest_density[PDL_MAX_MATERIALS];
+	float sph_correction[PDL_MAX_MATERIALS]; /* L of sph.c's pressure term (1 unless Wendland) */
 	float xsph; /* XSPH's share for one substep */
 	const float *wall_density, *wall_force; /* PDL_SPH_WALL_TABLE + 1 entries each */
 	float* fastest; /* out: the largest squared speed at the end of the frame (the next CFL) */

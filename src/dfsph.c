@@ -14,13 +14,21 @@
  * Solenthaler & Pajarola 2008). p_i is a physical pressure; the pressure force is the one that
  * conserves momentum and energy for the constraint rho^_i = 1:
  *
- *   a_i = -(1 / rho0_i) (sum_j V_j (p_i + p_j) grad W_ij + p_i grad psi_i)          (1)
+ *   a_i = -(1 / rho0_i) (sum_j V_j (p_i + p_j) L_ij grad W_ij + p_i grad psi_i)     (1)
  *
- * (from F_i = -sum_k V_k p_k grad_i rho^_k). Its effect on rho^_i's rate of change through p_i
- * alone gives the DFSPH factor (B&K 2017 eq. 11 in this form):
+ * (from F_i = -sum_k V_k p_k grad_i rho^_k). L_ij, the mean of the two materials'
+ * pdl_dfsph_gradient_correction, is a constant (1.012 for 2D water, 1.048 in 3D) that makes the
+ * particles' sum exact for a linear pressure on the rest lattice: uncorrected, sum_j V_j p_j
+ * grad W_ij there gives 0.988 (2D) and 0.954 (3D) of grad p (Wendland C2 with few neighbours),
+ * so still water needed that much more pressure to hold its weight, and pushed bodies and
+ * walls that much harder (the half-space's integral grad psi is exact and is left as it is).
+ * It is the rest lattice's value of the correction matrix of Bonet & Lok 1999 (Comput.
+ * Methods Appl. Mech. Engrg. 180, 97), kept constant so that the force stays symmetric and
+ * conserves momentum. Its effect on rho^_i's rate of change through p_i alone gives the DFSPH
+ * factor (B&K 2017 eq. 11 in this form):
  *
- *   alpha_i = 1 / (|g_i|^2 / rho0_i + V_i sum_j V_j |grad W_ij|^2 / rho0_j),
- *   g_i = sum_j V_j grad W_ij + grad psi_i                                           (2)
+ *   alpha_i = 1 / (g_i . g'_i / rho0_i + V_i sum_j V_j L_ij |grad W_ij|^2 / rho0_j),
+ *   g_i = sum_j V_j grad W_ij + grad psi_i,  g'_i = sum_j V_j L_ij grad W_ij + grad psi_i (2)
  *
  * Each substep of dt (n substeps a frame from the CFL rule, pdl_dfsph_substeps_for):
  *
@@ -68,33 +76,57 @@
 
 /* ---- Rest volume: the kernel over the fill lattice ------------------------------------------- */
 
-/* sum_j W(r_ij) over the fill lattice of the given spacing (self included), in double:
- * 2D the hexagonal lattice of pdl_world_fill (rows spacing sqrt(3)/2 apart, odd rows shifted by
- * half a spacing), 3D its face-centred cubic lattice (points (i, j, k) a with i + j + k even,
- * a = spacing / sqrt 2). */
-static double lattice_sum(double h, double spacing, bool three)
+/* The points of the fill lattice of the given spacing closer than h to the origin, origin
+ * included, in double: 2D the hexagonal lattice of pdl_world_fill (rows spacing sqrt(3)/2
+ * apart, odd rows shifted by half a spacing), 3D its face-centred cubic lattice (points
+ * (i, j, k) a with i + j + k even, a = spacing / sqrt 2). Returns them (to be freed) and their
+ * number in *n; NULL when out of memory. */
+static double (*lattice_points(double h, double spacing, bool three, int* n))[3]
 {
-	const double sigma = three ? 21.0 / (2.0 * PDL_PI * h * h * h) : 7.0 / (PDL_PI * h * h);
-	double sum = 0;
-	if (!three) {
-		double row = spacing * 0.8660254037844386;
-		int reach_j = (int)ceil(h / row) + 1, reach_i = (int)ceil(h / spacing) + 2;
-		for (int j = -reach_j; j <= reach_j; ++j)
-			for (int i = -reach_i; i <= reach_i; ++i) {
-				double x = i * spacing + ((j & 1) ? 0.5 * spacing : 0.0), y = j * row;
-				sum += pdl_wendland_shape(sqrt(x * x + y * y) / h) * sigma;
-			}
-		return sum;
-	}
-	double a = spacing * 0.70710678118654752;
-	int reach = (int)ceil(h / a) + 1;
-	for (int k = -reach; k <= reach; ++k)
+	const int reach = (int)ceil(2.0 * h / spacing) + 1, side = 2 * reach + 1;
+	double(*pt)[3] = malloc((size_t)side * side * (three ? side : 1) * sizeof *pt);
+	*n = 0;
+	if (!pt) return NULL;
+	for (int k = three ? -reach : 0; k <= (three ? reach : 0); ++k)
 		for (int j = -reach; j <= reach; ++j)
 			for (int i = -reach; i <= reach; ++i) {
-				if ((i + j + k) & 1) continue;
-				sum += pdl_wendland_shape(a * sqrt((double)(i * i + j * j + k * k)) / h) * sigma;
+				double p[3];
+				if (three) {
+					if ((i + j + k) & 1) continue;
+					double a = spacing * 0.70710678118654752;
+					p[0] = i * a, p[1] = j * a, p[2] = k * a;
+				} else {
+					p[0] = i * spacing + ((j & 1) ? 0.5 * spacing : 0.0), p[1] = j * spacing * 0.8660254037844386, p[2] = 0;
+				}
+				if (!(p[0] * p[0] + p[1] * p[1] + p[2] * p[2] < h * h)) continue;
+				for (int e = 0; e < 3; ++e) pt[*n][e] = p[e];
+				++*n;
 			}
-	return sum;
+	return pt;
+}
+
+/* The kernel's moments over the fill lattice: *sum = sum_j W(r_j) (self included) and *moment =
+ * sum_j r_j |grad W(r_j)|, Wendland C2 (kernels.h). False when out of memory. */
+static bool lattice_moments(double h, double spacing, bool three, double* sum, double* moment)
+{
+	const double sigma = three ? 21.0 / (2.0 * PDL_PI * h * h * h) : 7.0 / (PDL_PI * h * h);
+	int n;
+	double(*pt)[3] = lattice_points(h, spacing, three, &n);
+	if (!pt) return false;
+	*sum = *moment = 0;
+	for (int m = 0; m < n; ++m) {
+		double q = sqrt(pt[m][0] * pt[m][0] + pt[m][1] * pt[m][1] + pt[m][2] * pt[m][2]) / h, d = 1 - q;
+		*sum += pdl_wendland_shape(q) * sigma;
+		*moment += 20.0 * sigma * d * d * d * q * q; /* r |grad W| = wendland_grad (1 - q)^3 r^2 */
+	}
+	free(pt);
+	return true;
+}
+
+static double lattice_sum(double h, double spacing, bool three)
+{
+	double sum, moment;
+	return lattice_moments(h, spacing, three, &sum, &moment) ? sum : 0;
 }
 
 /* The largest eigenvalue of the Jacobi iteration's matrix D^-1 A on the fill lattice, where
@@ -112,29 +144,26 @@ static double lattice_sum(double h, double spacing, bool three)
  * (2D 96^2, 3D 28^3 points). */
 static double lattice_jacobi_bound(double h, double spacing, bool three)
 {
-	enum { MAX_NEIGHBOURS = 512 };
-	double r[MAX_NEIGHBOURS][3], gw[MAX_NEIGHBOURS][3], diagonal = 0;
+	int all;
+	double(*r)[3] = lattice_points(h, spacing, three, &all), (*gw)[3] = malloc((size_t)(all > 0 ? all : 1) * sizeof *gw),
+	    diagonal = 0;
+	if (!r || !gw) {
+		free(r), free(gw);
+		return 2; /* omega 1/2: safe on every lattice the fills make */
+	}
 	int n = 0;
-	const int reach = (int)ceil(2.0 * h / spacing) + 1;
-	for (int k = three ? -reach : 0; k <= (three ? reach : 0); ++k)
-		for (int j = -reach; j <= reach; ++j)
-			for (int i = -reach; i <= reach; ++i) {
-				double pt[3];
-				if (three) {
-					if ((i + j + k) & 1) continue;
-					double a = spacing * 0.70710678118654752;
-					pt[0] = i * a, pt[1] = j * a, pt[2] = k * a;
-				} else {
-					pt[0] = i * spacing + ((j & 1) ? 0.5 * spacing : 0.0), pt[1] = j * spacing * 0.8660254037844386, pt[2] = 0;
-				}
-				double d = sqrt(pt[0] * pt[0] + pt[1] * pt[1] + pt[2] * pt[2]), q = d / h;
-				if (!(d > 0 && q < 1) || n == MAX_NEIGHBOURS) continue;
-				double s = -20.0 * (1 - q) * (1 - q) * (1 - q) / (h * h); /* Wendland C2: dW/dr / r, unscaled */
-				for (int e = 0; e < 3; ++e) r[n][e] = pt[e], gw[n][e] = s * pt[e];
-				diagonal += s * s * d * d;
-				n++;
-			}
-	if (!(diagonal > 0)) return 1;
+	for (int m = 0; m < all; ++m) {
+		double d = sqrt(r[m][0] * r[m][0] + r[m][1] * r[m][1] + r[m][2] * r[m][2]), q = d / h;
+		if (!(d > 0)) continue;
+		double s = -20.0 * (1 - q) * (1 - q) * (1 - q) / (h * h); /* Wendland C2: dW/dr / r, unscaled */
+		for (int e = 0; e < 3; ++e) r[n][e] = r[m][e], gw[n][e] = s * r[m][e];
+		diagonal += s * s * d * d;
+		n++;
+	}
+	if (!(diagonal > 0)) {
+		free(r), free(gw);
+		return 1;
+	}
 	const int steps = three ? 28 : 96;
 	const double reach_k = 1.25 * 2.0 * PDL_PI / spacing, dk = 2.0 * reach_k / steps;
 	double most = 0;
@@ -148,6 +177,7 @@ static double lattice_jacobi_bound(double h, double spacing, bool three)
 				}
 				most = fmax(most, g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
 			}
+	free(r), free(gw);
 	return most / diagonal;
 }
 
@@ -162,6 +192,15 @@ float pdl_dfsph_rest_volume(float h, float spacing, bool three)
 	if (!(h > 0) || !(spacing > 0) || !isfinite(h) || !isfinite(spacing)) return 0;
 	double sum = lattice_sum(h, spacing, three);
 	return sum > 0 ? (float)(1.0 / sum) : 0;
+}
+
+float pdl_dfsph_gradient_correction(float h, float spacing, bool three)
+{
+	double sum, moment;
+	if (!(h > 0) || !(spacing > 0) || !isfinite(h) || !isfinite(spacing) ||
+	    !lattice_moments(h, spacing, three, &sum, &moment) || !(sum > 0) || !(moment > 0))
+		return 1;
+	return (float)((three ? 3 : 2) * sum / moment);
 }
 
 void pdl_dfsph_prepare(pdl_world* w)
@@ -212,6 +251,7 @@ typedef struct dfsph_job {
 	float xsph, nu;      /* this substep's XSPH share, kinematic viscosity */
 	bool tension;
 	float omega[PDL_MAX_MATERIALS]; /* the Jacobi damping (pdl_dfsph_jacobi_weight) */
+	float correction[PDL_MAX_MATERIALS]; /* L of eq. 1 (pdl_dfsph_gradient_correction) */
 	const float* change; /* the pressure change pressure_pass applies */
 } dfsph_job;
 
@@ -253,6 +293,12 @@ static inline f8 shape8(const dfsph_job* job, f8 r, m8 in)
 static inline f8 volume_of(const dfsph_job* job, const uint8_t* of, int j)
 {
 	return job->uniform ? f8_set1(job->volume[0]) : f8_gather(job->volume, of + j);
+}
+
+/* L_ij of eq. 1 for particle i (its material's L is li) and the candidates from j */
+static inline f8 correction_of(const dfsph_job* job, float li, const uint8_t* of, int j)
+{
+	return job->uniform ? f8_set1(li) : f8_mul(f8_set1(0.5f), f8_add(f8_set1(li), f8_gather(job->correction, of + j)));
 }
 
 /* The walls near x: their share psi of rho^ and its gradient, for the passes. */
@@ -307,9 +353,10 @@ static inline void density_pass(void* ctx, int begin, int end, bool three)
 	pdl_grid_runs runs = {0};
 	pdl_grid_cell cached = {.valid = false};
 	for (int i = begin; i < end; ++i) {
-		const float zi = three ? pz[i] : 0;
+		const int m = p->material[i];
+		const float zi = three ? pz[i] : 0, li = job->correction[m];
 		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi8 = f8_set1(zi);
-		f8 sum = zero, gx = zero, gy = zero, gz = zero, sq = zero;
+		f8 sum = zero, gx = zero, gy = zero, gz = zero, lx = zero, ly = zero, lz = zero, sq = zero;
 		pdl_grid_runs_of(g, i, px[i], py[i], zi, &runs, &cached);
 		for (int r = 0; r < runs.count; ++r)
 			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
@@ -319,15 +366,17 @@ static inline void density_pass(void* ctx, int begin, int end, bool three)
 				m8 with_self = m8_and(m8_lanes(j, runs.end[r], -1), f8_lt(q.r2, f8_set1(job->k.h2)));
 				f8 wv = shape8(job, q.r, with_self);
 				sum = f8_add(sum, f8_mul(vj, wv));
-				f8 gs = f8_mul(vj, q.grad); /* masked: 0 outside q.in */
+				f8 gs = f8_mul(vj, q.grad), ls = f8_mul(gs, correction_of(job, li, p->material, j)); /* 0 outside q.in */
 				gx = f8_add(gx, f8_mul(gs, q.dx));
 				gy = f8_add(gy, f8_mul(gs, q.dy));
-				if (three) gz = f8_add(gz, f8_mul(gs, q.dz));
+				lx = f8_add(lx, f8_mul(ls, q.dx));
+				ly = f8_add(ly, f8_mul(ls, q.dy));
+				if (three) gz = f8_add(gz, f8_mul(gs, q.dz)), lz = f8_add(lz, f8_mul(ls, q.dz));
 				f8 inv_rest_j = job->uniform ? f8_set1(job->inv_rest[0]) : f8_gather(job->inv_rest, p->material + j);
-				sq = f8_add(sq, f8_mul(f8_mul(vj, inv_rest_j), f8_mul(f8_mul(q.grad, q.grad), q.r2)));
+				sq = f8_add(sq, f8_mul(f8_mul(inv_rest_j, ls), f8_mul(q.grad, q.r2)));
 			}
-		const int m = p->material[i];
-		float rho = job->k.wendland * f8_sum(sum), g3[3] = {f8_sum(gx), f8_sum(gy), three ? f8_sum(gz) : 0};
+		float rho = job->k.wendland * f8_sum(sum), g3[3] = {f8_sum(gx), f8_sum(gy), three ? f8_sum(gz) : 0},
+		      l3[3] = {f8_sum(lx), f8_sum(ly), three ? f8_sum(lz) : 0};
 		w->dfsph_normal[0][i] = h * g3[0];
 		w->dfsph_normal[1][i] = h * g3[1];
 		if (three) w->dfsph_normal[2][i] = h * g3[2];
@@ -335,9 +384,9 @@ static inline void density_pass(void* ctx, int begin, int end, bool three)
 		walls_at(w, i, px[i], py[i], zi, three, &walls);
 		for (int c = 0; c < walls.count; ++c) {
 			rho += walls.psi[c];
-			for (int e = 0; e < 3; ++e) g3[e] -= walls.grad[c] * walls.c[c].n[e];
+			for (int e = 0; e < 3; ++e) g3[e] -= walls.grad[c] * walls.c[c].n[e], l3[e] -= walls.grad[c] * walls.c[c].n[e];
 		}
-		float D = (g3[0] * g3[0] + g3[1] * g3[1] + g3[2] * g3[2]) * job->inv_rest[m] + job->volume[m] * f8_sum(sq);
+		float D = (g3[0] * l3[0] + g3[1] * l3[1] + g3[2] * l3[2]) * job->inv_rest[m] + job->volume[m] * f8_sum(sq);
 		p->density[i] = job->rest[m] * rho;
 		w->dfsph_alpha[i] = D > 0 && isfinite(D) ? 1.0f / D : 0.0f;
 	}
@@ -349,7 +398,7 @@ static void density_range_3d(void* ctx, int begin, int end) { density_pass(ctx, 
 /* The two passes of a solve's iteration. With p a pressure field (mass / (length^(d-2) s^2)),
  * its velocity change over dt is eq. 1,
  *
- *   dv_i = -(dt / rho0_i) (sum_j V_j (p_i + p_j) grad W_ij + p_i grad psi_i),
+ *   dv_i = -(dt / rho0_i) (sum_j V_j (p_i + p_j) L_ij grad W_ij + p_i grad psi_i),
  *
  * and the compression a velocity field u makes over dt (the divergence, B&K 2017 eq. 8) is
  *
@@ -367,7 +416,7 @@ static inline void pressure_pass(void* ctx, int begin, int end, bool three)
 	pdl_grid_runs runs = {0};
 	pdl_grid_cell cached = {.valid = false};
 	for (int i = begin; i < end; ++i) {
-		const float zi = three ? pz[i] : 0, pi = change[i];
+		const float zi = three ? pz[i] : 0, pi = change[i], li = job->correction[p->material[i]];
 		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi8 = f8_set1(zi), pi8 = f8_set1(pi);
 		f8 ax = f8_set1(0), ay = f8_set1(0), az = f8_set1(0);
 		pdl_grid_runs_of(g, i, px[i], py[i], zi, &runs, &cached);
@@ -375,6 +424,7 @@ static inline void pressure_pass(void* ctx, int begin, int end, bool three)
 			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
 				pair8 q = pair_terms(job, xi, yi, zi8, px, py, pz, j, runs.end[r], i, three);
 				f8 s = f8_mul(f8_mul(volume_of(job, p->material, j), f8_add(pi8, f8_load(change + j))), q.grad);
+				s = f8_mul(s, correction_of(job, li, p->material, j));
 				ax = f8_add(ax, f8_mul(s, q.dx));
 				ay = f8_add(ay, f8_mul(s, q.dy));
 				if (three) az = f8_add(az, f8_mul(s, q.dz));
@@ -711,6 +761,7 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 		job.rest[m] = ma->dfsph_rest_density;
 		job.inv_rest[m] = 1.0f / ma->dfsph_rest_density;
 		job.omega[m] = ma->dfsph_omega;
+		job.correction[m] = ma->gradient_correction;
 		job.uniform &= ma->dfsph_volume == w->materials[0].dfsph_volume &&
 		               ma->dfsph_rest_density == w->materials[0].dfsph_rest_density;
 	}

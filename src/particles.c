@@ -635,6 +635,7 @@ pdl_particle_data pdl_world_particles(const pdl_world* w)
 	d.id = p->id;
 	d.density = p->density;
 	d.pressure = p->pressure;
+	d.divergence_pressure = w->def.solver == PDL_SOLVER_DFSPH ? p->near_pressure : NULL;
 	d.spring_partner = p->spring_partner;
 	d.spring_rest = p->spring_rest;
 	d.next_id = p->next_id;
@@ -654,6 +655,14 @@ pdl_error_id pdl_world_set_particles(pdl_world* w, const pdl_particle_data* d, p
 		          isfinite(d->vy[i]) && d->material[i] < w->material_count &&
 		          (!three || (isfinite(d->z[i]) && isfinite(d->vz[i])));
 		if (!ok) return pdl_fail(err, PDL_ERR_PARTICLE_STATE, i);
+	}
+	/* DFSPH's warm start: pressures >= 0 (its solves never leave one below), the divergence
+	 * share at most the whole */
+	const bool warm = w->def.solver == PDL_SOLVER_DFSPH && d->pressure;
+	for (int i = 0; warm && i < d->count; ++i) {
+		float whole = d->pressure[i], part = d->divergence_pressure ? d->divergence_pressure[i] : 0;
+		if (!(whole >= 0 && part >= 0 && isfinite(whole) && isfinite(part)))
+			return pdl_fail(err, PDL_ERR_PARTICLE_STATE, i);
 	}
 	if (d->spring_partner) {
 		for (long long s = 0; s < (long long)d->count * PDL_K; ++s) {
@@ -681,8 +690,11 @@ pdl_error_id pdl_world_set_particles(pdl_world* w, const pdl_particle_data* d, p
 		memcpy(p->material, d->material, n);
 		memset(p->density, 0, n * sizeof *p->density);
 		memset(p->pressure, 0, n * sizeof *p->pressure);
-		/* (DFSPH's warm start of its divergence solve: a fresh start, as a filled world's) */
 		memset(p->near_pressure, 0, n * sizeof *p->near_pressure);
+		if (warm) { /* DFSPH's warm start, else a fresh start, as a filled world's */
+			memcpy(p->pressure, d->pressure, n * sizeof *p->pressure);
+			if (d->divergence_pressure) memcpy(p->near_pressure, d->divergence_pressure, n * sizeof *p->near_pressure);
+		}
 	}
 	uint32_t next = d->next_id;
 	for (size_t i = 0; i < n; ++i) {

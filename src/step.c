@@ -206,6 +206,7 @@ static bool step_on_gpu(pdl_world* w, pdl_profile* prof)
 		                                     w->materials[m].springs};
 		f.mass[m] = d->mass;
 		f.sph_rest_density[m] = w->materials[m].sph_rest_density;
+		f.sph_correction[m] = pdl_sph_gradient_correction(w, m);
 	}
 	double start = pdl_now_ms();
 	char why[sizeof w->backend_note];

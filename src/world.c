@@ -198,6 +198,7 @@ void pdl_update_material_tables(pdl_world* w)
 			ma->dfsph_volume = pdl_dfsph_rest_volume(h, ma->rest_spacing, PDL_IS_3D(w));
 			ma->dfsph_rest_density = ma->def.mass / ma->dfsph_volume;
 			ma->dfsph_omega = pdl_dfsph_jacobi_weight(h, ma->rest_spacing, PDL_IS_3D(w));
+			ma->gradient_correction = pdl_dfsph_gradient_correction(h, ma->rest_spacing, PDL_IS_3D(w));
 		}
 		ma->sph_rest_density = w->def.sph.pressure_kernel == PDL_SPH_PRESSURE_WENDLAND ? ma->dfsph_rest_density
 		                                                                              : ma->poly6_rest_density;

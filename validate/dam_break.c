@@ -100,6 +100,15 @@ void vcase_dam_break(const vsolver* solver, const voptions* opt)
 			for (int k = 0; k <= r; ++k) free(curve[k].T), free(curve[k].Z);
 			return;
 		}
+	if (opt->curves) {
+		printf("%s dam_break front: T, Z (Martin & Moyce), Z at %d, %d, %d across\n", solver->name, across[0], across[1],
+		       across[2]);
+		for (int k = 0; k < martin_moyce_count; ++k) {
+			double T = martin_moyce[k][0];
+			printf("  %6.3f %7.3f %7.3f %7.3f %7.3f\n", T, martin_moyce[k][1], front_at(&curve[0], T),
+			       front_at(&curve[1], T), front_at(&curve[2], T));
+		}
+	}
 	/* against the experiment, at each resolution (the finest is the check) */
 	char measured[96], check[64], expected[64];
 	double error[3];

@@ -1,7 +1,7 @@
 /* puddle-validate: runs the validation cases (validate.h) for each solver and prints the table.
  *
  *     puddle-validate [--solver clavet|sph|dfsph|all] [--case NAME|all] [--quick] [--smoke]
- *                     [--threads N] [--out FILE.md] [--label TEXT]
+ *                     [--threads N] [--out FILE.md] [--label TEXT] [--curves]
  *
  * --label adds TEXT (the commit, say) to the table's heading.
  *
@@ -28,7 +28,7 @@ static const int case_count = (int)(sizeof cases / sizeof cases[0]);
 static void usage(FILE* f)
 {
 	fprintf(f, "usage: puddle-validate [--solver NAME|all] [--case NAME|all] [--quick] [--smoke] [--threads N] "
-	           "[--out FILE.md] [--label TEXT]\nsolvers:");
+	           "[--out FILE.md] [--label TEXT] [--curves]\nsolvers:");
 	for (int k = 0; k < validate_solver_count; ++k) fprintf(f, " %s", validate_solvers[k].name);
 	fprintf(f, "\ncases:\n");
 	for (int k = 0; k < case_count; ++k) fprintf(f, "  %-13s %s\n", cases[k].name, cases[k].what);
@@ -49,6 +49,7 @@ int main(int argc, char** argv)
 		else if (!strcmp(a, "--label") && more) label = argv[++k];
 		else if (!strcmp(a, "--threads") && more) opt.threads = atoi(argv[++k]);
 		else if (!strcmp(a, "--quick")) opt.scale = VSCALE_QUICK;
+		else if (!strcmp(a, "--curves")) opt.curves = true;
 		else if (!strcmp(a, "--smoke")) opt.scale = VSCALE_SMOKE;
 		else if (!strcmp(a, "--help") || !strcmp(a, "-h")) return usage(stdout), 0;
 		else return usage(stderr), 2;

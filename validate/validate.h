@@ -35,6 +35,7 @@ typedef struct voptions {
 	vscale scale;
 	int threads;      /* 0: every core */
 	bool test_quick;  /* PUDDLE_TEST_QUICK set: the smoke run shortens again */
+	bool curves;      /* --curves: print the measured curves (the dam break's front) to stdout */
 } voptions;
 
 /* ---- Results ------------------------------------------------------------------------------ */

@@ -350,8 +350,13 @@ typedef struct pdl_particle_data {
 	 * eq. 3, with the world's kernel) at the last step; read-only output, NULL on input. */
 	const float* density;
 	/** Pressure k (rho - rho0) (SPH: the equation of state's; DFSPH: its two pressure solves'
-	 * together) at the last step; read-only output, NULL on input. */
+	 * together) at the last step. On input NULL, except to give a DFSPH world the pressures its
+	 * solves start from (their warm start, as pdl_world_particles gave them, with
+	 * divergence_pressure: a snapshot's resume then continues bit for bit); NULL starts from 0. */
 	const float* pressure;
+	/** DFSPH only (else NULL): the divergence solve's share of pressure, the warm start of that
+	 * solve; on input as pressure. */
+	const float* divergence_pressure;
 	/** Viscoelastic springs: PDL_MAX_SPRINGS_PER_PARTICLE slots per particle, count * that many
 	 * entries; the partner's current index, -1 for an empty slot. NULL when the world has no
 	 * springs. Both ends of a spring hold it. */

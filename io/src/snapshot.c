@@ -17,12 +17,16 @@ static const char magic[8] = {'P', 'D', 'L', 'S', 'N', 'A', 'P', 0};
 enum {
 	HEADER_SIZE = PDL_SNAPSHOT_HEADER_SIZE,
 	SPRINGS = PDL_MAX_SPRINGS_PER_PARTICLE,
-	/* the oldest version this build reads: 2 has no bodies (they came with 3) */
+	/* the oldest version this build reads: 2 has no bodies (they came with 3), 3 no DFSPH
+	 * pressures (4) */
 	OLDEST_VERSION = 2,
 	/* one body record: 4 ints (type, shape, vertex count, colour), 22 floats (position 3, angle,
 	 * orientation 4, velocities 3 + 3, radius, half extents 3, density, friction, restitution,
 	 * gravity scale) and the 16 vertices' 2 floats each */
 	BODY_RECORD_SIZE = 4 * (4 + 22 + 2 * PDL_MAX_POLYGON_VERTICES),
+	/* the particle flags byte (version 4; before it, 0 or 1 for springs) */
+	FLAG_SPRINGS = 1,
+	FLAG_PRESSURES = 2, /* DFSPH's warm start: f32[n] pressure, f32[n] divergence pressure */
 };
 
 static uint64_t fnv1a(const uint8_t* b, size_t n) { return pdl_snapshot_checksum(PDL_SNAPSHOT_CHECKSUM_START, b, n); }
@@ -129,7 +133,7 @@ static void put_body(buffer* b, const pdl_body_def* d)
 /* The payload before the particle arrays: clock, scene, world def, materials, boundaries, and
  * the particle count, next id and spring flag of a world of `count` particles. */
 static void put_head(buffer* b, const pdl_world* w, const pdl_snapshot_info* info, uint32_t count, uint32_t next_id,
-                     bool springs)
+                     bool springs, bool pressures)
 {
 	put_u64(b, (uint64_t)info->frame);
 	put_f64(b, pdl_world_time(w));
@@ -163,7 +167,7 @@ static void put_head(buffer* b, const pdl_world* w, const pdl_snapshot_info* inf
 	}
 	put_u32(b, count);
 	put_u32(b, next_id);
-	put_u8(b, springs);
+	put_u8(b, (uint8_t)((springs ? FLAG_SPRINGS : 0) | (pressures ? FLAG_PRESSURES : 0)));
 }
 
 /* The payload after the particles: the bodies in slot order (re-added in this order into a fresh
@@ -199,10 +203,10 @@ void pdl_snapshot_encode_header(uint8_t out[PDL_SNAPSHOT_HEADER_SIZE], uint64_t 
 }
 
 bool pdl_snapshot_encode_parts(const pdl_world* w, const pdl_snapshot_info* info, uint32_t count, uint32_t next_id,
-                               bool springs, pdl_snapshot_parts* parts)
+                               bool springs, bool pressures, pdl_snapshot_parts* parts)
 {
 	buffer head = {0}, tail = {0};
-	put_head(&head, w, info, count, next_id, springs);
+	put_head(&head, w, info, count, next_id, springs, pressures);
 	put_tail(&tail, w);
 	if (head.failed || tail.failed) {
 		free(head.data), free(tail.data);
@@ -225,7 +229,7 @@ bool pdl_snapshot_write(const char* path, const pdl_world* w, const pdl_snapshot
 	buffer b = {0};
 	pdl_particle_data p = pdl_world_particles(w);
 	size_t n = (size_t)p.count;
-	put_head(&b, w, info, (uint32_t)p.count, p.next_id, p.spring_partner != NULL);
+	put_head(&b, w, info, (uint32_t)p.count, p.next_id, p.spring_partner != NULL, p.divergence_pressure != NULL);
 	for (size_t i = 0; i < n; ++i) put_f32(&b, p.x[i]);
 	for (size_t i = 0; i < n; ++i) put_f32(&b, p.y[i]);
 	for (size_t i = 0; i < n; ++i) put_f32(&b, p.vx[i]);
@@ -239,6 +243,10 @@ bool pdl_snapshot_write(const char* path, const pdl_world* w, const pdl_snapshot
 	if (p.spring_partner) {
 		for (size_t k = 0; k < n * SPRINGS; ++k) put_i32(&b, p.spring_partner[k]);
 		for (size_t k = 0; k < n * SPRINGS; ++k) put_f32(&b, p.spring_rest[k]);
+	}
+	if (p.divergence_pressure) {
+		for (size_t i = 0; i < n; ++i) put_f32(&b, p.pressure[i]);
+		for (size_t i = 0; i < n; ++i) put_f32(&b, p.divergence_pressure[i]);
 	}
 	put_tail(&b, w);
 	if (b.failed) {
@@ -390,8 +398,9 @@ typedef struct decoded {
 	pdl_boundary_def* boundaries;
 	int count;
 	uint32_t next_id;
-	bool springs;
+	bool springs, pressures;
 	float *x, *y, *vx, *vy, *z, *vz, *rest; /* z, vz: 3D worlds only */
+	float *pressure, *divergence_pressure;  /* with pressures (DFSPH's warm start) */
 	uint8_t* material;
 	uint32_t* id;
 	int32_t* partner;
@@ -404,6 +413,7 @@ static void free_decoded(decoded* d)
 	free(d->alive), free(d->boundaries), free(d->x), free(d->y), free(d->vx), free(d->vy), free(d->rest);
 	free(d->z), free(d->vz);
 	free(d->material), free(d->id), free(d->partner), free(d->bodies);
+	free(d->pressure), free(d->divergence_pressure);
 }
 
 static bool fail(char* err, size_t err_size, const char* path, const char* what)
@@ -559,9 +569,12 @@ static bool decode(const char* path, uint32_t version, uint64_t checksum, const 
 	}
 	uint32_t count = get_u32(&c);
 	d->next_id = get_u32(&c);
-	d->springs = get_u8(&c) != 0;
+	const uint8_t flags = get_u8(&c);
+	if (version >= 4 && (flags & ~(FLAG_SPRINGS | FLAG_PRESSURES))) goto corrupt;
+	d->springs = version >= 4 ? (flags & FLAG_SPRINGS) != 0 : flags != 0;
+	d->pressures = version >= 4 && (flags & FLAG_PRESSURES);
 	bool is_3d = d->world.dimensions == 3;
-	size_t per = 4 * (is_3d ? 7 : 5) + 1 + (d->springs ? 8 * SPRINGS : 0);
+	size_t per = 4 * (is_3d ? 7 : 5) + 1 + (d->springs ? 8 * SPRINGS : 0) + (d->pressures ? 8 : 0);
 	if (c.short_read || count > (c.size - c.at) / per || count > (uint32_t)67108864) goto corrupt;
 	d->count = (int)count;
 	size_t cn = count ? count : 1;
@@ -581,6 +594,12 @@ static bool decode(const char* path, uint32_t version, uint64_t checksum, const 
 		if (!d->partner || !d->rest) goto oom;
 		for (size_t k = 0; k < (size_t)count * SPRINGS; ++k) d->partner[k] = get_i32(&c);
 		for (size_t k = 0; k < (size_t)count * SPRINGS; ++k) d->rest[k] = get_f32(&c);
+	}
+	if (d->pressures) {
+		d->pressure = malloc(cn * 4), d->divergence_pressure = malloc(cn * 4);
+		if (!d->pressure || !d->divergence_pressure) goto oom;
+		for (uint32_t i = 0; i < count; ++i) d->pressure[i] = get_f32(&c);
+		for (uint32_t i = 0; i < count; ++i) d->divergence_pressure[i] = get_f32(&c);
 	}
 	if (version >= 3) {
 		uint32_t bodies = get_u32(&c);
@@ -694,6 +713,7 @@ static bool restore(const char* path, decoded d, pdl_world* w, pdl_snapshot_info
 	p.id = d.id;
 	p.spring_partner = d.partner;
 	p.spring_rest = d.rest;
+	p.pressure = d.pressure, p.divergence_pressure = d.divergence_pressure;
 	p.next_id = d.next_id;
 	if (pdl_world_set_particles(w, &p, &e)) goto refused;
 	/* the snapshot's bodies replace the scene's, in slot order: into the same slots when there

@@ -94,6 +94,7 @@ static void test_resume_equals_uninterrupted(void)
 	ENSURE(resume_matches("slime", 100, 160));     /* springs with plasticity */
 	ENSURE(resume_matches("stratify", 40, 70));    /* three materials */
 	ENSURE(resume_matches("sph-dam-break", 50, 90)); /* the SPH solver: its settings and CFL substeps */
+	ENSURE(resume_matches("dfsph-dam-break", 40, 70)); /* DFSPH: its solves' warm start is saved */
 	/* 3D scenes: z and vz are in the snapshot */
 	ENSURE(resume_matches("dam-break-3d", 20, 30));
 	ENSURE(resume_matches("drop-3d", 12, 20));
@@ -191,7 +192,7 @@ static void test_damaged_snapshots_refused(void)
 	bytes[8] = 99; /* version */
 	ENSURE(write_bytes(bad, bytes, n));
 	ENSURE(!pdl_snapshot_read(bad, target, NULL, err, sizeof err));
-	ENSURE_MSG(strstr(err, "snapshot version 99 is not supported (this build reads versions 2 to 3)"), "%s", err);
+	ENSURE_MSG(strstr(err, "snapshot version 99 is not supported (this build reads versions 2 to 4)"), "%s", err);
 	ENSURE(pdl_world_hash(target) == before);
 	ENSURE(!pdl_snapshot_read("/nonexistent/snap.pdls", target, NULL, err, sizeof err));
 	ENSURE_MSG(strstr(err, "cannot open"), "%s", err);
@@ -338,7 +339,7 @@ static bool bodies_resume(int dimensions, pdl_solver_kind solver, int cut, int m
 	                pdl_world_body_count(second) == pdl_world_body_count(first);
 	if (ok) step_n(second, more);
 	bool same = restored && pdl_world_hash(second) == pdl_world_hash(straight) && same_bodies(second, straight);
-	printf("  %dD %s, %d bodies, cut at %d of %d%s: %s\n", dimensions, solver == PDL_SOLVER_SPH ? "SPH" : "Clavet",
+	printf("  %dD %s, %d bodies, cut at %d of %d%s: %s\n", dimensions, solver == PDL_SOLVER_SPH ? "SPH" : solver == PDL_SOLVER_DFSPH ? "DFSPH" : "Clavet",
 	       pdl_world_body_count(first), cut, cut + more, remove_at > 0 ? " (one removed before)" : "",
 	       same ? "identical" : !ok ? err : !restored ? "RESTORE DIFFERS" : "DIFFERENT");
 	remove(path);
@@ -351,6 +352,7 @@ static void test_bodies_resume_bitwise(void)
 	ENSURE(bodies_resume(2, PDL_SOLVER_CLAVET, 60, 40, 0));
 	ENSURE(bodies_resume(2, PDL_SOLVER_CLAVET, 50, 30, 20)); /* a body removed: fewer than the scene's */
 	ENSURE(bodies_resume(2, PDL_SOLVER_SPH, 30, 20, 0));
+	ENSURE(bodies_resume(2, PDL_SOLVER_DFSPH, 30, 20, 0));
 	ENSURE(bodies_resume(3, PDL_SOLVER_CLAVET, 20, 15, 0));
 }
 
@@ -457,8 +459,9 @@ static void test_version_2_read(void)
 	size_t size = 0;
 	unsigned char* bytes = (unsigned char*)io_test_read_file(path, &size);
 	ENSURE(bytes);
-	/* version 2: the same bytes without the trailing body count (0) */
-	ENSURE(bytes[8] == 3 && size > 44);
+	/* version 2: the same bytes without the trailing body count (0) (and a flags byte of 0:
+	 * no springs, no pressures, as version 2 and 3 wrote it) */
+	ENSURE(bytes[8] == 4 && size > 44);
 	size -= 4;
 	bytes[8] = 2;
 	uint64_t payload = size - 40;

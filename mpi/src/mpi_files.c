@@ -222,7 +222,7 @@ bool pdl_mpi_world_write_snapshot(pdl_mpi_world* s, const char* path, const pdl_
 	bool ok = true;
 	long long sizes[2] = {0, 0};
 	if (s->rank == 0) {
-		ok = pdl_snapshot_encode_parts(s->world, info, (uint32_t)total, s->next_id, s->springs, &parts);
+		ok = pdl_snapshot_encode_parts(s->world, info, (uint32_t)total, s->next_id, s->springs, false, &parts);
 		sizes[0] = (long long)parts.head_size, sizes[1] = (long long)parts.tail_size;
 	}
 	MPI_Bcast(sizes, 2, MPI_LONG_LONG, 0, s->comm);

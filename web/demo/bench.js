@@ -23,7 +23,7 @@ function median(values) {
 
 async function run() {
 	const puddle = await loadPuddle({ threads, distUrl: params.get('dist') ?? undefined });
-	const base = resolveScene(puddle, await (await fetch(`/scenes/${sceneName}.json`)).json(), `scenes/${sceneName}.json`);
+	const base = resolveScene(puddle, await (await fetch(`/scenes/${sceneName}.json`)).text(), `scenes/${sceneName}.json`);
 	const rows = [];
 	for (const n of counts) {
 		const scene = scaleToParticles(puddle, base, n);

@@ -108,7 +108,7 @@ class Demo {
 		const url = this.sceneUrls[name] ?? `/scenes/${name}.json`;
 		const response = await fetch(url);
 		if (!response.ok) throw Object.assign(new Error(`scene ${name}: HTTP ${response.status}`), { status: response.status });
-		const scene = resolveScene(this.puddle, await response.json(), url.replace(/^\//, ''));
+		const scene = resolveScene(this.puddle, await response.text(), url.replace(/^\//, ''));
 		this.ui.scene = name;
 		this.scene = scene;
 		this.orbit.attach(scene.camera);

@@ -7,15 +7,20 @@
  * writes defs by name and offsetof() rather than by offsets copied into JavaScript. A field
  * added to a def in the headers needs one line in a table below to appear in JavaScript. */
 #include "puddle/puddle.h"
+#include "puddle/scene.h"
 
 #include <emscripten/emscripten.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* How puddle.js reads a field: matches FIELD_TYPES in puddle.js. QUAT is a pdl_quat {x, y, z, w}. */
+/* How puddle.js reads a field: matches FIELD_TYPES in puddle.js. QUAT is a pdl_quat {x, y, z, w}.
+ * The scene layer's structs (read only) add: STR, a char array of `count` bytes; BOOL, one byte;
+ * STRUCT, a nested struct of kind `count`; ITEMS, the address of an array of structs of kind
+ * `count` (its length is another field); VEC3_ARRAY and I32_ARRAY of `count` elements. */
 enum field_type {
-	F32 = 1, I32 = 2, U32 = 3, VEC2 = 4, VEC2_ARRAY = 5, F64 = 6, I64 = 7, PTR = 8, VEC3 = 9, QUAT = 10
+	F32 = 1, I32 = 2, U32 = 3, VEC2 = 4, VEC2_ARRAY = 5, F64 = 6, I64 = 7, PTR = 8, VEC3 = 9, QUAT = 10,
+	STR = 11, BOOL = 12, STRUCT = 13, ITEMS = 14, VEC3_ARRAY = 15, I32_ARRAY = 16
 };
 
 typedef struct field {
@@ -26,6 +31,7 @@ typedef struct field {
 } field;
 
 #define FIELD(s, f, t) {#f, (int)offsetof(s, f), t, 1}
+#define FIELDN(s, f, t, n) {#f, (int)offsetof(s, f), t, n}
 #define END {NULL, 0, 0, 0}
 
 static const field world_def_fields[] = {
@@ -143,7 +149,85 @@ static const field error_fields[] = {
 /* Struct kinds, in the order of STRUCT_KINDS in puddle.js. */
 enum struct_kind {
 	WORLD_DEF, MATERIAL_DEF, BOUNDARY_DEF, FILL_DEF, POINTER, PARTICLE_DATA, STATS, PROFILE, ERROR,
-	BODY_DEF, BODY_MASS, BODY_FORCE,
+	BODY_DEF, BODY_MASS, BODY_FORCE, SCENE, SCENE_MATERIAL, SCENE_FILL, SCENE_BODY, SCENE_EMITTER,
+	SCENE_STROKE, SCENE_OUTPUT, CAMERA, SCENE_ERROR,
+};
+
+/* ---- the scene layer (io/include/puddle/scene.h), read by web/src/scene.js ---------------- */
+
+static const field scene_fields[] = {
+	FIELDN(pdl_scene, name, STR, sizeof(((pdl_scene*)0)->name)),
+	FIELDN(pdl_scene, description, STR, sizeof(((pdl_scene*)0)->description)),
+	FIELDN(pdl_scene, world, STRUCT, WORLD_DEF),
+	/* the world def's fields the web build refuses on (not in world_def_fields: createWorld
+	 * makes Clavet worlds on the processor) */
+	{"solver", (int)offsetof(pdl_scene, world.solver), I32, 1},
+	{"backend", (int)offsetof(pdl_scene, world.backend), I32, 1},
+	FIELD(pdl_scene, bounds_min, VEC3),           FIELD(pdl_scene, bounds_max, VEC3),
+	FIELD(pdl_scene, material_count, I32),        FIELDN(pdl_scene, materials, ITEMS, SCENE_MATERIAL),
+	FIELD(pdl_scene, has_container, BOOL),        FIELDN(pdl_scene, container, STRUCT, BOUNDARY_DEF),
+	FIELD(pdl_scene, obstacle_count, I32),        FIELDN(pdl_scene, obstacles, ITEMS, BOUNDARY_DEF),
+	FIELD(pdl_scene, fill_count, I32),            FIELDN(pdl_scene, fills, ITEMS, SCENE_FILL),
+	FIELD(pdl_scene, body_count, I32),            FIELDN(pdl_scene, bodies, ITEMS, SCENE_BODY),
+	FIELD(pdl_scene, emitter_count, I32),         FIELDN(pdl_scene, emitters, ITEMS, SCENE_EMITTER),
+	FIELD(pdl_scene, stroke_count, I32),          FIELDN(pdl_scene, strokes, ITEMS, SCENE_STROKE),
+	FIELDN(pdl_scene, output, STRUCT, SCENE_OUTPUT),
+	FIELD(pdl_scene, has_camera, BOOL),           FIELDN(pdl_scene, camera, STRUCT, CAMERA),
+	END,
+};
+
+static const field scene_material_fields[] = {
+	FIELDN(pdl_scene_material, name, STR, PDL_SCENE_NAME_MAX + 1),
+	FIELDN(pdl_scene_material, def, STRUCT, MATERIAL_DEF), END,
+};
+
+static const field scene_fill_fields[] = {
+	FIELDN(pdl_scene_fill, def, STRUCT, FILL_DEF), FIELD(pdl_scene_fill, mix_count, I32),
+	FIELDN(pdl_scene_fill, mix, I32_ARRAY, PDL_MAX_MATERIALS), END,
+};
+
+static const field scene_body_fields[] = {
+	FIELDN(pdl_scene_body, def, STRUCT, BODY_DEF), FIELD(pdl_scene_body, count, I32),
+	FIELD(pdl_scene_body, step, VEC3), END,
+};
+
+static const field scene_emitter_fields[] = {
+	FIELD(pdl_scene_emitter, material, I32),  FIELD(pdl_scene_emitter, position, VEC3),
+	FIELD(pdl_scene_emitter, velocity, VEC3), FIELD(pdl_scene_emitter, width, F32),
+	FIELD(pdl_scene_emitter, spacing, F32),   FIELD(pdl_scene_emitter, start, F32),
+	FIELD(pdl_scene_emitter, stop, F32),      END,
+};
+
+static const field scene_stroke_fields[] = {
+	FIELD(pdl_scene_stroke, start, F32),       FIELD(pdl_scene_stroke, end, F32),
+	FIELD(pdl_scene_stroke, point_count, I32),
+	FIELDN(pdl_scene_stroke, points, VEC3_ARRAY, PDL_SCENE_MAX_STROKE_POINTS),
+	FIELD(pdl_scene_stroke, radius, F32),      FIELD(pdl_scene_stroke, strength, F32),
+	FIELD(pdl_scene_stroke, drag, F32),        END,
+};
+
+static const field scene_output_fields[] = {
+	FIELD(pdl_scene_output, width, I32),          FIELD(pdl_scene_output, height, I32),
+	FIELD(pdl_scene_output, fps, F32),            FIELD(pdl_scene_output, seconds, F32),
+	FIELD(pdl_scene_output, background, U32),     FIELD(pdl_scene_output, wall_color, U32),
+	FIELD(pdl_scene_output, obstacle_color, U32), FIELD(pdl_scene_output, color_mode, I32),
+	FIELD(pdl_scene_output, blob_radius, F32),    FIELD(pdl_scene_output, threshold, F32),
+	FIELD(pdl_scene_output, color_min, F32),      FIELD(pdl_scene_output, color_max, F32),
+	END,
+};
+
+static const field camera_fields[] = {
+	FIELD(pdl_camera, target, VEC3), FIELD(pdl_camera, yaw, F32),      FIELD(pdl_camera, pitch, F32),
+	FIELD(pdl_camera, distance, F32), FIELD(pdl_camera, fov, F32),     END,
+};
+
+static const field scene_error_fields[] = {
+	FIELDN(pdl_scene_error, file, STR, sizeof(((pdl_scene_error*)0)->file)),
+	FIELDN(pdl_scene_error, path, STR, sizeof(((pdl_scene_error*)0)->path)),
+	FIELDN(pdl_scene_error, rule, STR, sizeof(((pdl_scene_error*)0)->rule)),
+	FIELD(pdl_scene_error, line, I32), FIELD(pdl_scene_error, column, I32),
+	FIELDN(pdl_scene_error, message, STR, sizeof(((pdl_scene_error*)0)->message)),
+	END,
 };
 static const struct {
 	const field* fields;
@@ -155,6 +239,11 @@ static const struct {
 	{stats_fields, sizeof(pdl_stats)},           {profile_fields, sizeof(pdl_profile)},
 	{error_fields, sizeof(pdl_error)},           {body_def_fields, sizeof(pdl_body_def)},
 	{body_mass_fields, sizeof(pdl_body_mass)},   {body_force_fields, sizeof(pdl_body_force)},
+	{scene_fields, sizeof(pdl_scene)},           {scene_material_fields, sizeof(pdl_scene_material)},
+	{scene_fill_fields, sizeof(pdl_scene_fill)}, {scene_body_fields, sizeof(pdl_scene_body)},
+	{scene_emitter_fields, sizeof(pdl_scene_emitter)}, {scene_stroke_fields, sizeof(pdl_scene_stroke)},
+	{scene_output_fields, sizeof(pdl_scene_output)}, {camera_fields, sizeof(pdl_camera)},
+	{scene_error_fields, sizeof(pdl_scene_error)},
 };
 enum { STRUCT_KIND_COUNT = sizeof structs / sizeof structs[0] };
 
@@ -310,4 +399,14 @@ EMSCRIPTEN_KEEPALIVE int pdlw_world_bodies(const pdl_world* world, int32_t* out,
 	for (int i = 0; i < total && i < capacity; ++i) out[i] = pdl_body_id_to_int(ids[i]);
 	free(ids);
 	return total;
+}
+
+/* ---- the scene layer: what the exports of io's scene.h cannot take ------------------------- */
+
+/* pdl_scene_apply_frame with the frame as a double (a JavaScript number; wasm exports take no
+ * 64-bit integers here). */
+EMSCRIPTEN_KEEPALIVE int pdlw_scene_apply_frame(const pdl_scene* scene, pdl_world* world, double frame,
+                                                pdl_scene_error* err)
+{
+	return pdl_scene_apply_frame(scene, world, (long long)frame, err);
 }

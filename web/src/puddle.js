@@ -9,9 +9,13 @@
 const STRUCT_KINDS = [
 	'world_def', 'material_def', 'boundary_def', 'fill_def', 'pointer',
 	'particle_data', 'stats', 'profile', 'error', 'body_def', 'body_mass', 'body_force',
+	// the scene layer's (io/include/puddle/scene.h), read by scene.js
+	'scene', 'scene_material', 'scene_fill', 'scene_body', 'scene_emitter', 'scene_stroke', 'scene_output',
+	'camera', 'scene_error',
 ];
 // Field types as in web/src/bindings.c.
 const F32 = 1, I32 = 2, U32 = 3, VEC2 = 4, VEC2_ARRAY = 5, F64 = 6, I64 = 7, PTR = 8, VEC3 = 9, QUAT = 10;
+const STR = 11, BOOL = 12, STRUCT = 13, ITEMS = 14, VEC3_ARRAY = 15, I32_ARRAY = 16;
 
 /** Boundary kinds (pdl_boundary_kind). */
 export const BoundaryKind = Object.freeze({
@@ -144,7 +148,8 @@ export class Puddle {
 			const s = readFieldTable(module, kind);
 			s.kind = kind;
 			s.byName = new Map(s.fields.map((f) => [f.name, f]));
-			s.scratch = module._malloc(s.size);
+			// (the scene layer's structs are read where they lie, so no scratch, but for its errors)
+			s.scratch = kind < STRUCT_KINDS.indexOf('scene') || name === 'scene_error' ? module._malloc(s.size) : 0;
 			this.structs[name] = s;
 		});
 		this.errorPtr = this.structs.error.scratch;
@@ -184,6 +189,19 @@ export class Puddle {
 				out[f.name] = list;
 				break;
 			}
+			case VEC3_ARRAY: {
+				const list = [];
+				for (let i = 0; i < f.count; ++i)
+					list.push({ x: dv.getFloat32(a + 12 * i, true), y: dv.getFloat32(a + 12 * i + 4, true), z: dv.getFloat32(a + 12 * i + 8, true) });
+				out[f.name] = list;
+				break;
+			}
+			case I32_ARRAY: out[f.name] = Array.from(new Int32Array(buf, a, f.count)); break;
+			case STR: out[f.name] = this.module.UTF8ToString(a, f.count); break;
+			case BOOL: out[f.name] = dv.getUint8(a) !== 0; break;
+			case STRUCT: out[f.name] = this.read(STRUCT_KINDS[f.count], a); break;
+			// an array of structs: its address and kind; the caller knows its length
+			case ITEMS: out[f.name] = { ptr: a, kind: STRUCT_KINDS[f.count] }; break;
 			default: throw new Error(`unknown field type ${f.type}`);
 			}
 		}

@@ -1,20 +1,23 @@
-// Types of web/src/scene.js: scene files (docs/scenes.md) resolved and built in JavaScript.
+// Types of web/src/scene.js: scene files (docs/scenes.md) read by io's C scene layer in the
+// WebAssembly module.
 import type { Camera } from './camera.js';
-import type { BodyDef, BoundaryDef, FillDef, MaterialDef, Puddle, Vec2, World, WorldDef } from './puddle.js';
+import type { BodyDef, BoundaryDef, FillDef, MaterialDef, Puddle, Vec3, World, WorldDef } from './puddle.js';
 
-/** A scene vector: {x, y} in 2D scenes, {x, y, z} in 3D ones. */
-export type SceneVec = Vec2 & { z?: number };
-
-/** The keys the loader knows, per object of the scene file. */
-export declare const SCENE_KEYS: Readonly<Record<'top' | 'world' | 'bounds' | 'solver' | 'materials' | 'container' | 'obstacles' | 'fills' | 'bodies' | 'emitters' | 'strokes' | 'output' | 'camera', readonly string[]>>;
+/** A scene vector, {x, y, z} (z is 0 in 2D scenes). */
+export type SceneVec = Vec3;
 
 export declare const COLOR_MODES: readonly ['material', 'speed', 'density', 'pressure'];
 
+/** A scene the C loader refused; `message` is the line the puddle command prints. */
 export declare class SceneError extends Error {
 	file: string;
-	/** JSON path, e.g. "materials[1].rest_density". */
+	/** JSON path, e.g. "materials[1].rest_density"; "" for a syntax error. */
 	path: string;
+	/** What is wrong, e.g. "must be > 0, got -3". */
 	rule: string;
+	/** Of a JSON syntax error, 1-based; 0 otherwise. */
+	line: number;
+	column: number;
 }
 
 export interface SceneFill extends FillDef {
@@ -63,14 +66,13 @@ export interface SceneOutput {
 	color_max: number;
 }
 
-/** A scene with every default filled in. */
+/** A scene with every default filled in: a read-only view of the C scene behind it. */
 export interface Scene {
 	name: string;
 	description: string;
 	/** 2 or 3 (world.dimensions). */
 	dimensions: number;
 	world: WorldDef;
-	/** 3D scenes: with z. */
 	bounds: { min: SceneVec; max: SceneVec };
 	/** The orbit camera of a 3D scene (the file's keys over the framing of bounds); null in 2D. */
 	camera: Camera | null;
@@ -85,14 +87,13 @@ export interface Scene {
 	output: SceneOutput;
 }
 
+/** Reads a scene from its JSON text (or a parsed object); throws SceneError. */
 export declare function resolveScene(puddle: Puddle, json: unknown, file?: string): Scene;
+/** A shipped scene by name ("stratify"), a URL, or under node a file path. */
+export declare function loadScene(puddle: Puddle, source: string | URL): Promise<Scene>;
 export declare function buildWorld(puddle: Puddle, scene: Scene, overrides?: Partial<WorldDef>): World;
 /** Emitters and strokes of frame `frame`, before its step; returns the particles added. */
-/** Copy k of a scene body: its def at position + k * step. */
-export declare function bodyCopy(body: SceneBody, k: number): BodyDef;
 export declare function applyFrame(puddle: Puddle, scene: Scene, world: World, frame: number): number;
-export declare function strokeAt(stroke: SceneStroke, t: number): { position: SceneVec; velocity: SceneVec };
-export declare function boundaryBox(b: BoundaryDef, dimensions?: number): { min: SceneVec; max: SceneVec };
 export declare function estimateParticles(puddle: Puddle, scene: Scene): number;
 export declare function scaleScene(scene: Scene, factor: number): Scene;
 export declare function scaleToParticles(puddle: Puddle, scene: Scene, particles: number): Scene;

@@ -3,7 +3,7 @@
 // spheres picture. It draws; it is smooth (little high-frequency energy over the water); it is
 // tinted by material (stratify-3d's layers show as distinct hues); a settled pool's top surface
 // is flat in a side-on view. With LIQUID_BENCH=1 it also times liquid and spheres at 1280 x 800
-// with about 20,000 particles (drop-3d) and prints the figures web/README.md quotes.
+// with about 20,000 particles (drop-3d) and prints the figures web/DEVELOPING.md quotes.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { openBrowser, openDemoPage } from './browser.mjs';
@@ -199,7 +199,7 @@ describe('demo page, 3D liquid look', () => {
 	});
 
 	// Timing, not a check: LIQUID_BENCH=1 node --test test/liquid.test.mjs prints the figures
-	// web/README.md quotes. Chromium's gl.finish() does not wait for the GPU process, so each frame
+	// web/DEVELOPING.md quotes. Chromium's gl.finish() does not wait for the GPU process, so each frame
 	// ends with a one-pixel readPixels, which does.
 	test('render cost at 1280 x 800, ~20,000 particles (drop-3d): liquid against spheres', { skip: !process.env.LIQUID_BENCH }, async () => {
 		const { page, errors } = await openDemo('?paused=1&scene=drop-3d');

@@ -1,8 +1,9 @@
 // The browser runs the same fluid as the native tools, bit for bit: every shipped scene, built by
-// the JavaScript scene mapping on the WebAssembly core, hashes the same after 60 frames as the C
-// scene loader (io/) on the natively compiled core (DESIGN.md: a scene hashes the same across
-// compilers and flags). The native side is compiled here from ../src and ../io/src, so both
-// sides are always the same sources; without a C compiler or cJSON/libpng the test is skipped.
+// the C scene layer compiled into the WebAssembly module, hashes the same after 60 frames as the
+// same scene layer and core compiled natively (DESIGN.md: a scene hashes the same across
+// compilers and flags), and broken scenes get the same messages from both. The native side is
+// compiled here from ../src and ../io/src, so both sides are always the same sources; without a
+// C compiler or cJSON/libpng the test is skipped.
 // A 3D world built with the core API alone (native/world3d_hash.c, no io/ needed) is compared
 // the same way, and so are the 3D scene fixtures of test/fixtures/ where the C loader reads 3D,
 // and pools with rigid bodies, 2D and 3D (native/bodies_hash.c: dynamic boxes, circles,
@@ -10,7 +11,7 @@
 // (scenes/float.json, ...) are among the shipped scenes.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -122,8 +123,7 @@ for (const dimensions of [2, 3]) {
 	});
 }
 
-// 3D scene fixtures: the C scene loader reads them once it knows the 3D format (the io3d work);
-// until then the native side refuses "world.dimensions" and this test is skipped.
+// the 3D scene fixtures (emitters, strokes, mixed fills, a sphere container)
 const fixtures = readdirSync(fileURLToPath(new URL('fixtures/', import.meta.url))).filter((f) => /^scene-3d.*\.json$/.test(f)).sort();
 /** What the native runner prints for a scene, from the wasm build: name, particle count and
  * state hash after FRAMES frames, one thread, the scene's strokes applied. */
@@ -141,15 +141,9 @@ function wasmResult(scene) {
 test(`the 3D scene fixtures hash the same in wasm and natively after ${FRAMES} frames`, (t) => {
 	if (!exe) return t.skip(why);
 	const paths = fixtures.map((f) => fileURLToPath(new URL(`fixtures/${f}`, import.meta.url)));
-	let out;
-	try {
-		out = execFileSync(exe, [String(FRAMES), ...paths], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-	} catch (e) {
-		return t.skip(`the C scene loader here does not read 3D scenes yet: ${(e.stderr?.toString() ?? '').trim().split('\n')[0]}`);
-	}
-	const native = out.trim().split('\n').map((line) => line.split(' '));
+	const native = execFileSync(exe, [String(FRAMES), ...paths], { encoding: 'utf8' }).trim().split('\n').map((line) => line.split(' '));
 	fixtures.forEach((file, i) => {
-		const scene = resolveScene(puddle, JSON.parse(readFileSync(paths[i], 'utf8')), `test/fixtures/${file}`);
+		const scene = resolveScene(puddle, readFileSync(paths[i], 'utf8'), `test/fixtures/${file}`);
 		assert.deepEqual(wasmResult(scene), native[i], file);
 	});
 });
@@ -160,7 +154,36 @@ test(`every shipped scene hashes the same in wasm and natively after ${FRAMES} f
 		.trim().split('\n').map((line) => line.split(' '));
 	assert.equal(native.length, scenes.length);
 	scenes.forEach((file, i) => {
-		const scene = resolveScene(puddle, JSON.parse(readFileSync(join(repo, 'scenes', file), 'utf8')), `scenes/${file}`);
+		const scene = resolveScene(puddle, readFileSync(join(repo, 'scenes', file), 'utf8'), `scenes/${file}`);
 		assert.deepEqual(wasmResult(scene), native[i], file);
+	});
+});
+
+// Broken scenes, each a file: the message `puddle info` prints is the one the page shows.
+const BROKEN = {
+	'misspelt.json': '{"materials": [{"name": "water", "stifness": 3}], "container": {"shape": "box", "half_extents": [10, 6]}}',
+	'twice.json': '{"materials": [{"name": "water"}], "materials": []}',
+	'syntax.json': '{"materials": [{"name": "water"},\n  {"name": "oil" "rest_density": 2}]}',
+	'wide-emitter.json': '{"materials": [{"name": "w"}], "container": {"shape": "box", "half_extents": [10, 6]}, ' +
+		'"emitters": [{"position": [0, 0], "velocity": [0, -1], "width": 1e9, "stop": 5}]}',
+	'wide-emitter-3d.json': '{"world": {"dimensions": 3}, "materials": [{"name": "w"}], "container": {"shape": "box", "half_extents": [10, 6, 6]}, ' +
+		'"emitters": [{"position": [0, 0, 0], "velocity": [0, -1, 0], "width": 25000, "stop": 5}]}',
+	'tiny.json': '{"materials": [{"name": "w"}], "container": {"shape": "box", "half_extents": [10, 6]}, "output": {"seconds": 1e-300}}',
+	'no-material.json': '{"materials": [{"name": "water"}], "container": {"shape": "box", "half_extents": [10, 6]}, ' +
+		'"fills": [{"shape": "disc", "radius": 2, "material": "watr"}]}',
+};
+
+test('broken scenes get the same message from the wasm scene layer as from the native one', (t) => {
+	if (!exe) return t.skip(why);
+	const paths = Object.entries(BROKEN).map(([name, json]) => {
+		const path = join(scratch, name);
+		writeFileSync(path, json);
+		return path;
+	});
+	const native = execFileSync(exe, ['1', ...paths], { encoding: 'utf8' }).trim().split('\n');
+	assert.equal(native.length, paths.length);
+	paths.forEach((path, i) => {
+		assert.ok(native[i].startsWith('! '), `${path}: refused natively`);
+		assert.throws(() => resolveScene(puddle, readFileSync(path, 'utf8'), path), (e) => e.message === native[i].slice(2), native[i]);
 	});
 });

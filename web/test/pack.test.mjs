@@ -1,44 +1,86 @@
-// `npm pack` makes a package that works on its own: unpack the tarball into a scratch project,
-// import it by name from there and run a world.
+// `npm pack` makes a package that works on its own: install the tarball into an empty project,
+// then run every ```js example of the README it ships there, as someone who ran `npm install`
+// would. The README is for them: no build commands, no paths into the repository.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 
 const webDir = fileURLToPath(new URL('..', import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), 'puddle-pack-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
 
-test('npm pack gives a package that loads and steps from its tarball', () => {
-	const scratch = mkdtempSync(join(tmpdir(), 'puddle-pack-'));
+let packed, project;
+before(() => {
+	// --ignore-scripts: the build is already there (make test builds first)
+	const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], { cwd: webDir, encoding: 'utf8' });
+	[packed] = JSON.parse(out);
+	// an empty project that installs the tarball (no dependencies, so nothing is downloaded)
+	project = join(scratch, 'app');
+	execFileSync('mkdir', ['-p', project]);
+	writeFileSync(join(project, 'package.json'), '{ "name": "app", "private": true, "type": "module" }');
+	execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', join(scratch, packed.filename)], { cwd: project, stdio: 'pipe' });
+});
+
+test('the tarball has the module, both builds, the scenes and the README, and no demo or tests', () => {
+	const names = packed.files.map((f) => f.path);
+	for (const f of ['src/puddle.js', 'src/puddle.d.ts', 'src/scene.js', 'src/scene.d.ts', 'src/camera.js', 'dist/puddle.wasm',
+		'dist/puddle-threads.worker.js', 'scenes/stratify.json', 'scenes/drop-3d.json', 'scenes/presets/materials.json', 'README.md'])
+		assert.ok(names.includes(f), `${f} is packed`);
+	assert.ok(!names.some((f) => /^(demo|test|build)\//.test(f) || f === 'DEVELOPING.md'), `demo, tests, build and developer notes stay out: ${names}`);
+});
+
+test("the README is for someone who ran npm install", () => {
+	const readme = readFileSync(join(project, 'node_modules/puddle-fluid/README.md'), 'utf8');
+	for (const developer of [/make -C/, /\.\.\/(src|scenes|io|include)\b/, /Debian/, /emscripten|emcc/i, /server\.mjs/])
+		assert.doesNotMatch(readme, developer);
+	assert.match(readme, /npm install puddle-fluid/);
+});
+
+test("every js example of the README runs from the installed package", () => {
+	const readme = readFileSync(join(project, 'node_modules/puddle-fluid/README.md'), 'utf8');
+	const examples = [...readme.matchAll(/^```js\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+	assert.ok(examples.length >= 4, `${examples.length} examples`);
+	examples.forEach((code, i) => {
+		const file = join(project, `example-${i}.mjs`);
+		writeFileSync(file, code);
+		let out;
+		try {
+			out = execFileSync('node', [file], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120000 });
+		} catch (e) {
+			assert.fail(`example ${i} failed:\n${code}\n${e.stderr}`);
+		}
+		assert.ok(out.trim().length > 0, `example ${i} prints something`);
+		// what the comments say it prints, it prints
+		for (const [, said] of code.matchAll(/console\.log\([^;]*\);\s*\/\/ (.+)$/gm)) assert.ok(out.includes(said.trim()), `example ${i}: "${said}" in\n${out}`);
+	});
+});
+
+test('a shipped scene loads by name from the installed package, and the SPH one is refused with the reason', () => {
+	writeFileSync(join(project, 'scenes.mjs'), `
+		import { loadPuddle } from 'puddle-fluid';
+		import { loadScene, buildWorld, SceneError } from 'puddle-fluid/scene';
+		const puddle = await loadPuddle();
+		const scene = await loadScene(puddle, 'drop-3d');
+		const world = buildWorld(puddle, scene);
+		let refused = '';
+		try { await loadScene(puddle, 'sph-dam-break'); } catch (e) { refused = e instanceof SceneError ? e.message : String(e); }
+		console.log(JSON.stringify({ dimensions: scene.dimensions, camera: scene.camera !== null, n: world.particleCount, refused }));
+	`);
+	const r = JSON.parse(execFileSync('node', ['scenes.mjs'], { cwd: project, encoding: 'utf8' }));
+	assert.equal(r.dimensions, 3);
+	assert.ok(r.camera && r.n > 1000);
+	assert.equal(r.refused, 'scenes/sph-dam-break.json: solver.kind: the web build runs the Clavet solver only: run SPH scenes with the puddle command, got "sph"');
+});
+
+test('a tarball packed in the tree is ignored by git, not left untracked', (t) => {
 	try {
-		// --ignore-scripts: the build is already there (make test builds first)
-		const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], { cwd: webDir, encoding: 'utf8' });
-		const [{ filename, files }] = JSON.parse(out);
-		const names = files.map((f) => f.path);
-		for (const f of ['src/puddle.js', 'src/puddle.d.ts', 'src/scene.js', 'src/camera.js', 'dist/puddle.wasm', 'dist/puddle-threads.worker.js', 'README.md'])
-			assert.ok(names.includes(f), `${f} is packed`);
-		assert.ok(!names.some((f) => f.startsWith('demo/') || f.startsWith('test/')), 'demo and tests stay out');
-
-		const pkg = join(scratch, 'node_modules', 'puddle-fluid');
-		mkdirSync(pkg, { recursive: true });
-		execFileSync('tar', ['-xzf', join(scratch, filename), '-C', pkg, '--strip-components=1']);
-		writeFileSync(join(scratch, 'package.json'), '{ "type": "module" }');
-		writeFileSync(join(scratch, 'run.mjs'), `
-			import { loadPuddle, FillShape } from 'puddle-fluid';
-			import { resolveScene, buildWorld } from 'puddle-fluid/scene';
-			const puddle = await loadPuddle();
-			const scene = resolveScene(puddle, { materials: [{ name: 'w' }], container: { shape: 'circle', radius: 8 },
-				fills: [{ shape: 'disc', radius: 3 }] });
-			const world = buildWorld(puddle, scene);
-			world.step(10);
-			console.log(JSON.stringify({ n: world.particleCount, finite: world.stats().non_finite === 0 }));
-		`);
-		const result = JSON.parse(execFileSync('node', ['run.mjs'], { cwd: scratch, encoding: 'utf8' }));
-		assert.ok(result.n > 50);
-		assert.equal(result.finite, true);
-	} finally {
-		rmSync(scratch, { recursive: true, force: true });
+		execFileSync('git', ['rev-parse', '--git-dir'], { cwd: webDir, stdio: 'ignore' });
+	} catch {
+		return t.skip('not a git checkout');
 	}
+	execFileSync('git', ['check-ignore', '-q', packed.filename], { cwd: webDir });
 });

@@ -236,6 +236,10 @@ describe('demo page', () => {
 		const cases = [
 			['?scene=nosuch&paused=1', /^scene "nosuch" is not one of the shipped scenes \(.*\bblobs\b.*\bstratify\b.*\); showing stratify$/],
 			['?scene=sph-dam-break&paused=1', /^scenes\/sph-dam-break\.json: solver\.kind: the web build runs the Clavet solver only: run SPH scenes with the puddle command, got "sph"; showing stratify$/],
+			// the C scene layer's messages, as the puddle command prints them
+			['?paused=1&sceneUrl=/test/fixtures/misspelt.json', /^test\/fixtures\/misspelt\.json: materials\[0\]\.stifness: unknown key \(did you mean "stiffness"\?\); showing stratify$/],
+			['?paused=1&sceneUrl=/test/fixtures/wide-emitter.json',
+				/^test\/fixtures\/wide-emitter\.json: emitters\[0\]\.width: makes rows of about 2\.84e\+09 particles, more than solver\.max_particles = 1000000, got 1e\+09; showing stratify$/],
 		];
 		for (const [query, message] of cases) {
 			const { page, errors } = await newPage(browser, `/demo/${query}`);
@@ -246,7 +250,7 @@ describe('demo page', () => {
 				scene: window.demo.ui.scene,
 				particles: window.demo.world.particleCount,
 			}));
-			assert.equal(shown.hidden, false, `${query}: the message is shown`);
+			assert.equal(shown.hidden, false, `${query}: the message is shown (${shown.text})`);
 			assert.match(shown.text, message, query);
 			assert.equal(shown.scene, 'stratify');
 			assert.ok(shown.particles > 0);
@@ -254,6 +258,35 @@ describe('demo page', () => {
 			assert.deepEqual(errors.filter((e) => !/status of 404/.test(e)), []);
 			await page.close();
 		}
+	});
+
+	test('extreme numbers are refused in the page by the C rules, within a second', async () => {
+		const { page, errors } = await openDemo('?paused=1');
+		const results = await page.evaluate(async () => {
+			const { resolveScene } = await import('/src/scene.js');
+			const box = { materials: [{ name: 'w' }], container: { shape: 'box', half_extents: [10, 6] } };
+			const box3d = { world: { dimensions: 3 }, materials: [{ name: 'w' }], container: { shape: 'box', half_extents: [10, 6, 6] } };
+			const cases = [
+				{ ...box, emitters: [{ position: [0, 0], velocity: [0, -1], width: 1e9, stop: 5 }] },
+				{ ...box3d, emitters: [{ position: [0, 0, 0], velocity: [0, -1, 0], width: 25000, stop: 5 }] },
+				{ ...box, output: { seconds: 1e-300 } },
+				{ ...box, strokes: [{ end: 1, points: [[0, 0]], radius: 1e-300 }] },
+			];
+			return cases.map((json) => {
+				const t0 = performance.now();
+				try {
+					resolveScene(window.demo.puddle, json, 'x.json');
+					return { accepted: true };
+				} catch (e) {
+					return { ms: performance.now() - t0, path: e.path, name: e.name };
+				}
+			});
+		});
+		assert.deepEqual(results.map((r) => [r.name, r.path]), [['SceneError', 'emitters[0].width'], ['SceneError', 'emitters[0].width'],
+			['SceneError', 'output.seconds'], ['SceneError', 'strokes[0].radius']]);
+		for (const r of results) assert.ok(r.ms < 1000, `refused in ${r.ms} ms`);
+		assert.deepEqual(errors, []);
+		await page.close();
 	});
 
 	test('every shipped scene loads from the scene picker and runs', async () => {

@@ -4,7 +4,7 @@
  * A snapshot holds everything later steps read: the world def (dimensions, h, dt, substeps,
  * gravity, max particles), every material def, every boundary def (scripts may move or retune
  * them), every particle in storage order (position and velocity, with z and vz in 3D worlds,
- * material, id; springs with rest lengths), the
+ * material, id; springs with rest lengths; a DFSPH world's pressures, its solves' warm start), the
  * next particle id, every rigid body (its whole pdl_body_def as pdl_world_get_body gives it,
  * in slot order), the clock (time and solver steps) and the frame counter that drives the
  * scene's scripted strokes and emitters. Pointers are not stored: the scene's strokes set them
@@ -14,10 +14,11 @@
  * ties the snapshot to it. A snapshot of a 3D world is refused by a 2D one and the other way.
  *
  * Layout (all little-endian):
- *   header, 40 bytes: magic "PDLSNAP\0", u32 version (3), u32 header size (40), u64 payload size,
+ *   header, 40 bytes: magic "PDLSNAP\0", u32 version (4), u32 header size (40), u64 payload size,
  *   u64 FNV-1a 64 checksum of the payload, u64 zero
  *   payload: see docs/cli.md, "Snapshot format".
- * Version 2 files (before bodies) are read too, as worlds without bodies.
+ * Version 2 files (before bodies) are read too, as worlds without bodies, and version 3 (before
+ * the pressures): a DFSPH world's solves then start from 0.
  * Files are written to a temporary name and renamed, so a crash never leaves half a snapshot.
  * Reading checks magic, version, sizes and checksum before it changes anything, and refuses
  * a truncated or corrupted file with a message that says which check failed. Restoring removes
@@ -39,7 +40,7 @@
 extern "C" {
 #endif
 
-#define PDL_SNAPSHOT_VERSION 3
+#define PDL_SNAPSHOT_VERSION 4
 #define PDL_SNAPSHOT_HEADER_SIZE 40
 /** FNV-1a 64's offset basis: the checksum of no bytes. */
 #define PDL_SNAPSHOT_CHECKSUM_START 0xcbf29ce484222325ull
@@ -73,13 +74,15 @@ bool pdl_snapshot_read_memory(const void* data, size_t size, const char* name, p
  * each `count` long and in the order of the particles the file lists: x, y, vx, vy, then in 3D
  * z, vz (little-endian float32), material (one byte), id (little-endian uint32), and with
  * springs the partners (PDL_MAX_SPRINGS_PER_PARTICLE little-endian int32 a particle: the
- * partner's place in the file's order, -1 for none) and the rest lengths (as many float32). A
+ * partner's place in the file's order, -1 for none) and the rest lengths (as many float32),
+ * and with pressures (DFSPH) the pressure and the divergence pressure (float32 each). A
  * writer that holds the particles in pieces writes each piece's share of each array at its
  * offset. */
 
 /** The payload before the particle arrays and after them, of world w holding `count` particles
  * with next id `next_id` in all (the world's own particles are not read: a process of a split
- * world holds only some), saying whether the arrays include springs. false when out of memory. */
+ * world holds only some), saying whether the arrays include springs and pressures. false when
+ * out of memory. */
 typedef struct pdl_snapshot_parts {
 	uint8_t* head;
 	size_t head_size;
@@ -87,7 +90,7 @@ typedef struct pdl_snapshot_parts {
 	size_t tail_size;
 } pdl_snapshot_parts;
 bool pdl_snapshot_encode_parts(const pdl_world* world, const pdl_snapshot_info* info, uint32_t count, uint32_t next_id,
-                               bool springs, pdl_snapshot_parts* parts);
+                               bool springs, bool pressures, pdl_snapshot_parts* parts);
 void pdl_snapshot_parts_free(pdl_snapshot_parts* parts);
 /** The checksum, FNV-1a 64, continued from `state` over `size` more bytes (start from
  * PDL_SNAPSHOT_CHECKSUM_START): the payload's checksum is the state after all its bytes. */

@@ -1,6 +1,6 @@
 // Compiled (never run) by types.test.mjs: the README's usage, type-checked against src/*.d.ts.
 import { loadPuddle, BoundaryKind, FillShape, PuddleError, type World } from '../../src/puddle.js';
-import { resolveScene, buildWorld, applyFrame, type Scene } from '../../src/scene.js';
+import { resolveScene, loadScene, buildWorld, applyFrame, type Scene } from '../../src/scene.js';
 async function main() {
   const p = await loadPuddle({ threads: 2 });
   const w: World = p.createWorld({ substeps: 2, gravity: [0, -10] });
@@ -14,6 +14,8 @@ async function main() {
   const s: Scene = resolveScene(p, {});
   const w2 = buildWorld(p, s, { threads: 1 });
   applyFrame(p, s, w2, 0);
+  const stratify: Scene = await loadScene(p, 'stratify');
+  console.log(stratify.materials[0].name, stratify.bounds.max.z);
   try { w.addMaterial({ rest_density: -1 }); } catch (e) { if (e instanceof PuddleError) console.log(e.id, v); }
   const h: string = w.hash();
   console.log(h, w.stats().centre_of_mass.x, w.profile().relax, w.boundaries()[0].corners);
