@@ -128,6 +128,8 @@ static const field profile_fields[] = {
 	FIELD(pdl_profile, springs, F32),   FIELD(pdl_profile, relax, F32),
 	FIELD(pdl_profile, boundaries, F32), FIELD(pdl_profile, bodies, F32),
 	FIELD(pdl_profile, velocity, F32),  FIELD(pdl_profile, stalled, F32),
+	FIELD(pdl_profile, substeps, I32),  FIELD(pdl_profile, density_iterations, I32),
+	FIELD(pdl_profile, divergence_iterations, I32), FIELD(pdl_profile, density_solve_error, F32),
 	END,
 };
 

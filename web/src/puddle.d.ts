@@ -252,6 +252,13 @@ export interface Profile {
 	/** of `step`, the time the calling thread waited for workers that had no core (other
 	 * programs, or more threads than cores): near 0 unless the solver is starved */
 	stalled: number;
+	/** solver substeps the step took (SPH, DFSPH: the CFL rule's choice) */
+	substeps: number;
+	/** DFSPH: iterations of the constant-density and the divergence solves, all substeps */
+	density_iterations: number;
+	divergence_iterations: number;
+	/** DFSPH: the mean relative density error the last constant-density solve ended with */
+	density_solve_error: number;
 }
 
 /** Zero-copy views into wasm memory; valid until the next call that changes the world. */
