@@ -48,8 +48,10 @@ class Demo {
 			solver: null };
 		// the solver's substeps counted at the last stats update (pdl_stats.steps)
 		this.solverSteps = 0;
-		// recent ms per step (a step is a frame of dt: all its substeps)
+		// recent ms per step (a step is a frame of dt: all its substeps), and the most steps a
+		// frame may take at that cost (tick())
 		this.stepCost = 0;
+		this.mostSteps = this.ui.maxStepsPerFrame;
 		// simulated against wall seconds while running, over windows of REAL_TIME_WINDOW_S at least
 		this.pace = null;
 	}
@@ -205,6 +207,7 @@ class Demo {
 				this.accumulator += elapsed * this.ui.speed;
 				const affordable = Math.max(1, Math.floor(STEP_BUDGET_MS / this.stepCost));
 				const most = Math.min(this.ui.maxStepsPerFrame, affordable);
+				this.mostSteps = most;
 				const steps = Math.min(most, Math.floor(this.accumulator / dt));
 				this.accumulator = steps === most ? 0 : this.accumulator - steps * dt;
 				if (steps > 0) this.step(steps);
@@ -245,7 +248,7 @@ class Demo {
 		if (rate < REAL_TIME_LOW * target) {
 			// the engine is what holds it back when stepping takes most of the wall time; else
 			// the frames are too few (slow drawing) for the steps a frame may take
-			const stepMs = p.steps ? p.stepMs / p.steps : 0, lasts = (1000 * this.world.def.dt) / target, most = this.ui.maxStepsPerFrame;
+			const stepMs = p.steps ? p.stepMs / p.steps : 0, lasts = (1000 * this.world.def.dt) / target, most = this.mostSteps;
 			const why = p.stepMs > 500 * wall
 				? `the engine takes ${stepMs.toFixed(1)} ms per step of ${lasts.toFixed(1)} ms`
 				: `${(p.frames / wall).toFixed(0)} frames/s × at most ${most} step${most > 1 ? 's' : ''} per frame`;
@@ -293,8 +296,11 @@ class Demo {
 			clumped: st.clumped, substepsPerFrame: w.steps ? taken / w.steps : null };
 		this.window = { start: now, frames: 0, steps: 0, stepMs: 0, stalledMs: 0 };
 		const s = this.stats, sv = s.solver;
-		// DFSPH: the last step's pressure-solve iterations per substep (each two neighbour passes)
+		// DFSPH: the error its constant-density solve ended the last step with (over the bulk, what
+		// it holds to sph.density_tolerance; the kernel's error beside it counts the thinner
+		// surface too) and its pressure-solve iterations per substep (each two neighbour passes)
 		const pr = def.solver === Solver.DFSPH ? this.world.profile() : null;
+		const solve = pr?.substeps ? `solve error ${percent(pr.density_solve_error)} · ` : '';
 		const iterations = pr?.substeps ? ` · ${((pr.density_iterations + pr.divergence_iterations) / pr.substeps).toFixed(0)} iterations/substep` : '';
 		const substeps = def.solver === Solver.CLAVET
 			? `${def.substeps} substep${def.substeps > 1 ? 's' : ''}`
@@ -303,7 +309,7 @@ class Demo {
 			`${s.fps.toFixed(0)} fps · ${s.stepsPerSecond.toFixed(0)} steps/s · ${s.msPerStep.toFixed(2)} ms/step\n` +
 			`${s.particles} particles · ${bodiesText(this.world.bodyCount)}${substeps} · ` +
 			`${s.threads} thread${s.threads > 1 ? 's' : ''} (${s.build})\n` +
-			`${sv.name} · density error ${percent(sv.meanDensityError)} mean, ${percent(sv.maxDensityError)} max${iterations}\n` +
+			`${sv.name} · ${solve}density error ${percent(sv.meanDensityError)} mean, ${percent(sv.maxDensityError)} max${iterations}\n` +
 			`scene ${this.scene.name} · t = ${this.world.time.toFixed(1)} s`;
 		const warnings = [starved > 0.1 ? `starved: ${(100 * starved).toFixed(0)}% of the step waiting for cores` : '', s.slow];
 		for (const text of warnings.filter(Boolean)) {

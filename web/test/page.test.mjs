@@ -332,7 +332,8 @@ describe('demo page', () => {
 		assert.ok(moved.x > before.x + 1 && moved.y < before.y - 0.5, `centre (${before.x.toFixed(2)}, ${before.y.toFixed(2)}) -> (${moved.x.toFixed(2)}, ${moved.y.toFixed(2)})`);
 		// incompressible: the kernel's density error stays small (surface particles lack neighbours)
 		assert.ok(after.mean < 0.05, `mean density error ${after.mean}`);
-		await page.waitForFunction(() => /DFSPH · density error \d+\.\d+ % mean, \d+\.\d+ % max/.test(document.getElementById('stats').textContent)
+		await page.waitForFunction(() => /DFSPH · solve error \d+\.\d+ % · density error \d+\.\d+ % mean, \d+\.\d+ % max · \d+ iterations\/substep/
+			.test(document.getElementById('stats').textContent)
 			&& /substeps\/frame \(CFL\)/.test(document.getElementById('stats').textContent), null, { timeout: 10000 });
 		// running, not paused: what a visitor sees (frames/s under SwiftShader, for the record;
 		// not a timed test)
