@@ -1,13 +1,13 @@
 # puddle: the two commands.
 #   make demo   builds what is missing and renders the default scene to out/demo.mp4 + out/demo.png
-#   make test   installs what is missing and runs every test (release, ASan+UBSan, TSan, viewer, web)
+#   make test   installs what is missing and runs every test (release, ASan+UBSan, TSan, viewer, web, Python)
 # Everything else here is what those two are made of.
 
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 CTEST = ctest --output-on-failure -j$(JOBS)
 
-.PHONY: all build demo test test-release test-asan test-tsan test-web test-fuzz deps deps-all web bench validate clean
+.PHONY: all build demo test test-release test-asan test-tsan test-web test-fuzz test-python python deps deps-all web bench validate clean
 
 all: build
 
@@ -24,7 +24,7 @@ build: deps
 demo: build
 	scripts/demo.sh
 
-test: deps-all test-release test-asan test-tsan test-web test-fuzz
+test: deps-all test-release test-python test-asan test-tsan test-web test-fuzz
 
 test-release: build
 	cd build && $(CTEST)
@@ -68,6 +68,37 @@ validate: build
 	mkdir -p out
 	build/validate/puddle-validate --out out/validate.md --label "commit $$(git rev-parse --short HEAD 2>/dev/null)" $(VALIDATE_FLAGS)
 
+# The Python module (python/, python/README.md): setup.py compiles the core and io sources itself,
+# so this needs no CMake build. It installs into PYTHON: Debian's /usr/bin/python3 by default
+# (under /usr/local, which virtual environments made with --system-site-packages see too; Debian
+# marks its Python externally managed, hence --break-system-packages, which leaves Debian's own
+# packages alone), or the virtual environment's python given as PYTHON=.venv/bin/python.
+PYTHON ?= /usr/bin/python3
+PIP_INSTALL = $(PYTHON) -m pip install --no-build-isolation --no-index
+# (PEP 668: a Python is externally managed where its stdlib holds the marker, outside a venv)
+PY_MANAGED = import os, sys, sysconfig; sys.exit(sys.prefix != sys.base_prefix or \
+	not os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))
+python:
+	@scripts/install-deps.sh python
+	@if $(PYTHON) -c '$(PY_MANAGED)'; then \
+		user=$$([ "$$(id -u)" -ne 0 ] && echo --user); \
+		echo "$(PIP_INSTALL) --break-system-packages $$user ./python"; \
+		$(PIP_INSTALL) --break-system-packages $$user ./python; \
+	else \
+		echo "$(PIP_INSTALL) ./python"; $(PIP_INSTALL) ./python; \
+	fi
+
+# The Python module's tests (pytest, under a minute): installed into a fresh virtual environment
+# made from Debian's Python with --system-site-packages (numpy, pytest and matplotlib are
+# Debian's), as a user would; the release build's puddle command gives the hashes to match.
+PY_VENV = build-python/venv
+test-python: build
+	@scripts/install-deps.sh python
+	rm -rf $(PY_VENV)
+	/usr/bin/python3 -m venv --system-site-packages $(PY_VENV)
+	$(PY_VENV)/bin/python -m pip install -q --no-build-isolation --no-index ./python
+	PUDDLE_CLI=build/apps/cli/puddle $(PY_VENV)/bin/python -m pytest -q -p no:cacheprovider python/tests
+
 test-web:
 	@if [ -f web/Makefile ]; then $(MAKE) -C web test; else echo "test-web: no web/ yet"; fi
 
@@ -78,4 +109,4 @@ bench: build
 	@if [ -x bench/run.sh ]; then bench/run.sh; else build/apps/cli/puddle bench; fi
 
 clean:
-	rm -rf build build-asan build-tsan build-fuzz out
+	rm -rf build build-asan build-tsan build-fuzz build-python out python/build

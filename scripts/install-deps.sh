@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages puddle needs, skipping the ones already there.
-# Usage: scripts/install-deps.sh [core|io|viewer|web|examples|fuzz|vdb|blender|mpi|all]...   (default: all)
+# Usage: scripts/install-deps.sh [core|io|viewer|web|examples|fuzz|vdb|blender|mpi|python|all]...   (default: all)
 set -euo pipefail
 
 core=(build-essential cmake pkg-config)
@@ -24,6 +24,11 @@ blender=(blender)
 # VTK's Python module (192 MB with its libraries), with which mpi.files reads the split run's
 # .pvtp back through ParaView's reader
 mpi=(libopenmpi-dev openmpi-bin python3-vtk9)
+# make python / make test-python: the Python module (python/), built by setuptools from the C
+# sources against Debian's Python and numpy; pytest for its tests, matplotlib for its examples,
+# venv and pip to install it into a virtual environment that sees these
+python=(build-essential libcjson-dev libpng-dev python3-dev python3-numpy python3-setuptools python3-pip python3-venv
+	python3-pytest python3-matplotlib)
 
 want=()
 for group in "${@:-all}"; do
@@ -37,8 +42,9 @@ for group in "${@:-all}"; do
 	vdb) want+=("${vdb[@]}") ;;
 	blender) want+=("${blender[@]}") ;;
 	mpi) want+=("${mpi[@]}") ;;
-	all) want+=("${core[@]}" "${io[@]}" "${viewer[@]}" "${web[@]}" "${examples[@]}" "${fuzz[@]}" "${vdb[@]}" "${blender[@]}" "${mpi[@]}") ;;
-	*) echo "install-deps: unknown group '$group' (core, io, viewer, web, examples, fuzz, vdb, blender, mpi, all)" >&2; exit 2 ;;
+	python) want+=("${python[@]}") ;;
+	all) want+=("${core[@]}" "${io[@]}" "${viewer[@]}" "${web[@]}" "${examples[@]}" "${fuzz[@]}" "${vdb[@]}" "${blender[@]}" "${mpi[@]}" "${python[@]}") ;;
+	*) echo "install-deps: unknown group '$group' (core, io, viewer, web, examples, fuzz, vdb, blender, mpi, python, all)" >&2; exit 2 ;;
 	esac
 done
 

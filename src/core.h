@@ -268,6 +268,15 @@ struct pdl_world {
 	pdl_body_contact* dfsph_contacts;
 	int* dfsph_contact_count;
 	int dfsph_near_capacity;
+	/* the substep's neighbour lists (dfsph.c, "Neighbour lists"): particle i's neighbours are
+	 * dfsph_neighbour[dfsph_row[i] .. dfsph_row[i + 1]), each with V_j grad W_ij in
+	 * dfsph_grad (3 floats a pair); per particle its walls' sum of |grad psi| n (3 floats) and
+	 * of |grad psi| (v_wall . n) in dfsph_wall_grad and dfsph_wall_rate */
+	int64_t* dfsph_row;
+	int32_t* dfsph_neighbour;
+	float* dfsph_grad;
+	int64_t dfsph_pair_capacity;
+	float *dfsph_wall_grad, *dfsph_wall_rate;
 };
 
 /* error.c */

@@ -339,8 +339,65 @@ static inline void walls_at(const pdl_world* w, int i, float x, float y, float z
 	}
 }
 
+/* ---- Neighbour lists ------------------------------------------------------------------------ *
+ * The solves' iterations (each two passes over every particle's neighbours, tens of times a
+ * substep) read only what the positions fix for the substep: which particles are neighbours,
+ * V_j grad W_ij, and the walls' terms. The density pass, once a substep, writes them into
+ * lists (a count pass first sizes them), so that an iteration streams through the pairs
+ * instead of testing every candidate of the neighbour cells (in 3D about six candidates for
+ * each neighbour) and evaluating the kernel again. The lists are in grid order and each
+ * particle's in the order the density pass meets its neighbours: the same for any thread
+ * count and SIMD width. */
+
+/* dfsph_row[i + 1] = particle i's neighbours (within h, itself not included). */
+static inline void count_pass(void* ctx, int begin, int end, bool three)
+{
+	dfsph_job* job = ctx;
+	pdl_world* w = job->w;
+	const particles* p = &w->p;
+	const float *px = p->x, *py = p->y, *pz = p->z;
+	pdl_grid_runs runs = {0};
+	pdl_grid_cell cached = {.valid = false};
+	for (int i = begin; i < end; ++i) {
+		const float zi = three ? pz[i] : 0;
+		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi8 = f8_set1(zi);
+		int64_t count = 0;
+		pdl_grid_runs_of(&w->grid, i, px[i], py[i], zi, &runs, &cached);
+		for (int r = 0; r < runs.count; ++r)
+			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
+				pair8 q = pair_terms(job, xi, yi, zi8, px, py, pz, j, runs.end[r], i, three);
+				count += __builtin_popcount((unsigned)m8_bits(q.in));
+			}
+		w->dfsph_row[i + 1] = count;
+	}
+}
+
+static void count_range(void* ctx, int begin, int end) { count_pass(ctx, begin, end, false); }
+static void count_range_3d(void* ctx, int begin, int end) { count_pass(ctx, begin, end, true); }
+
+/* Sizes the lists: counts, then the rows' starts. False when out of memory. */
+static bool size_neighbour_lists(dfsph_job* job)
+{
+	pdl_world* w = job->w;
+	const int n = w->p.count;
+	pdl_pool_for(w->pool, n, 256, PDL_IS_3D(w) ? count_range_3d : count_range, job);
+	w->dfsph_row[0] = 0;
+	for (int i = 0; i < n; ++i) w->dfsph_row[i + 1] += w->dfsph_row[i];
+	const int64_t pairs = w->dfsph_row[n];
+	if (pairs > w->dfsph_pair_capacity) {
+		int64_t cap = pairs + pairs / 2 + 1024;
+		int32_t* neighbour = realloc(w->dfsph_neighbour, (size_t)cap * sizeof *neighbour);
+		if (neighbour) w->dfsph_neighbour = neighbour;
+		float* grad = realloc(w->dfsph_grad, (size_t)cap * 3 * sizeof *grad);
+		if (grad) w->dfsph_grad = grad;
+		if (!neighbour || !grad) return false;
+		w->dfsph_pair_capacity = cap;
+	}
+	return true;
+}
+
 /* 2. rho^_i and alpha_i (eq. 2); the fluid part of g_i times h is the surface normal of
- * Akinci et al. 2013 eq. 5 (for the surface tension). */
+ * Akinci et al. 2013 eq. 5 (for the surface tension). Writes the neighbour lists. */
 static inline void density_pass(void* ctx, int begin, int end, bool three)
 {
 	dfsph_job* job = ctx;
@@ -357,6 +414,7 @@ static inline void density_pass(void* ctx, int begin, int end, bool three)
 		const float zi = three ? pz[i] : 0, li = job->correction[m];
 		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi8 = f8_set1(zi);
 		f8 sum = zero, gx = zero, gy = zero, gz = zero, lx = zero, ly = zero, lz = zero, sq = zero;
+		int64_t at = w->dfsph_row[i];
 		pdl_grid_runs_of(g, i, px[i], py[i], zi, &runs, &cached);
 		for (int r = 0; r < runs.count; ++r)
 			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
@@ -372,6 +430,20 @@ static inline void density_pass(void* ctx, int begin, int end, bool three)
 				lx = f8_add(lx, f8_mul(ls, q.dx));
 				ly = f8_add(ly, f8_mul(ls, q.dy));
 				if (three) gz = f8_add(gz, f8_mul(gs, q.dz)), lz = f8_add(lz, f8_mul(ls, q.dz));
+				const int bits = m8_bits(q.in);
+				if (bits) { /* the neighbour list: j and V_j grad W_ij */
+					float ex[PDL_LANES], ey[PDL_LANES], ez[PDL_LANES];
+					f8_store(ex, f8_mul(gs, q.dx));
+					f8_store(ey, f8_mul(gs, q.dy));
+					f8_store(ez, three ? f8_mul(gs, q.dz) : zero);
+					for (int k = 0; k < PDL_LANES; ++k)
+						if (bits >> k & 1) {
+							w->dfsph_neighbour[at] = j + k;
+							float* e = &w->dfsph_grad[3 * at];
+							e[0] = ex[k], e[1] = ey[k], e[2] = ez[k];
+							at++;
+						}
+				}
 				f8 inv_rest_j = job->uniform ? f8_set1(job->inv_rest[0]) : f8_gather(job->inv_rest, p->material + j);
 				sq = f8_add(sq, f8_mul(f8_mul(inv_rest_j, ls), f8_mul(q.grad, q.r2)));
 			}
@@ -382,10 +454,16 @@ static inline void density_pass(void* ctx, int begin, int end, bool three)
 		if (three) w->dfsph_normal[2][i] = h * g3[2];
 		wall_terms walls;
 		walls_at(w, i, px[i], py[i], zi, three, &walls);
+		float wall_grad[3] = {0, 0, 0}, wall_rate = 0;
 		for (int c = 0; c < walls.count; ++c) {
 			rho += walls.psi[c];
 			for (int e = 0; e < 3; ++e) g3[e] -= walls.grad[c] * walls.c[c].n[e], l3[e] -= walls.grad[c] * walls.c[c].n[e];
+			for (int e = 0; e < 3; ++e) wall_grad[e] += walls.grad[c] * walls.c[c].n[e];
+			wall_rate += walls.grad[c] * (walls.v[c][0] * walls.c[c].n[0] + walls.v[c][1] * walls.c[c].n[1] +
+			                              walls.v[c][2] * walls.c[c].n[2]);
 		}
+		for (int e = 0; e < 3; ++e) w->dfsph_wall_grad[3 * i + e] = wall_grad[e];
+		w->dfsph_wall_rate[i] = wall_rate;
 		float D = (g3[0] * l3[0] + g3[1] * l3[1] + g3[2] * l3[2]) * job->inv_rest[m] + job->volume[m] * f8_sum(sq);
 		p->density[i] = job->rest[m] * rho;
 		w->dfsph_alpha[i] = D > 0 && isfinite(D) ? 1.0f / D : 0.0f;
@@ -404,86 +482,58 @@ static void density_range_3d(void* ctx, int begin, int end) { density_pass(ctx, 
  *
  *   c_i = dt (sum_j V_j (u_i - u_j).grad W_ij + (u_i - u_wall).grad psi_i). */
 
-/* v += dv(job->change), in place: the pass reads only positions and the changes. */
-static inline void pressure_pass(void* ctx, int begin, int end, bool three)
+/* v += dv(job->change), in place: the pass reads only the lists and the changes. */
+static void pressure_range(void* ctx, int begin, int end)
 {
 	dfsph_job* job = ctx;
 	pdl_world* w = job->w;
 	particles* p = &w->p;
-	const pdl_grid* g = &w->grid;
-	const float dt = job->dt;
-	const float *px = p->x, *py = p->y, *pz = p->z, *change = job->change;
-	pdl_grid_runs runs = {0};
-	pdl_grid_cell cached = {.valid = false};
+	const bool three = PDL_IS_3D(w);
+	const float dt = job->dt, *change = job->change, *grad = w->dfsph_grad;
+	const int32_t* neighbour = w->dfsph_neighbour;
 	for (int i = begin; i < end; ++i) {
-		const float zi = three ? pz[i] : 0, pi = change[i], li = job->correction[p->material[i]];
-		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi8 = f8_set1(zi), pi8 = f8_set1(pi);
-		f8 ax = f8_set1(0), ay = f8_set1(0), az = f8_set1(0);
-		pdl_grid_runs_of(g, i, px[i], py[i], zi, &runs, &cached);
-		for (int r = 0; r < runs.count; ++r)
-			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
-				pair8 q = pair_terms(job, xi, yi, zi8, px, py, pz, j, runs.end[r], i, three);
-				f8 s = f8_mul(f8_mul(volume_of(job, p->material, j), f8_add(pi8, f8_load(change + j))), q.grad);
-				s = f8_mul(s, correction_of(job, li, p->material, j));
-				ax = f8_add(ax, f8_mul(s, q.dx));
-				ay = f8_add(ay, f8_mul(s, q.dy));
-				if (three) az = f8_add(az, f8_mul(s, q.dz));
-			}
-		float a[3] = {f8_sum(ax), f8_sum(ay), three ? f8_sum(az) : 0};
-		if (pi != 0) {
-			wall_terms walls;
-			walls_at(w, i, px[i], py[i], zi, three, &walls);
-			for (int c = 0; c < walls.count; ++c)
-				for (int e = 0; e < 3; ++e) a[e] -= pi * walls.grad[c] * walls.c[c].n[e];
+		const int m = p->material[i];
+		const float pi = change[i], li = job->correction[m];
+		float a[3] = {0, 0, 0};
+		for (int64_t k = w->dfsph_row[i]; k < w->dfsph_row[i + 1]; ++k) {
+			const int j = neighbour[k];
+			float s = pi + change[j];
+			if (!job->uniform) s *= 0.5f * (li + job->correction[p->material[j]]);
+			a[0] += s * grad[3 * k], a[1] += s * grad[3 * k + 1], a[2] += s * grad[3 * k + 2];
 		}
-		const float scale = -dt * job->inv_rest[p->material[i]];
+		const float* wall = &w->dfsph_wall_grad[3 * i];
+		for (int e = 0; e < 3; ++e) a[e] = (job->uniform ? li * a[e] : a[e]) - pi * wall[e];
+		const float scale = -dt * job->inv_rest[m];
 		p->vx[i] = p->vx[i] + scale * a[0];
 		p->vy[i] = p->vy[i] + scale * a[1];
 		if (three) p->vz[i] = p->vz[i] + scale * a[2];
 	}
 }
 
-static void pressure_range(void* ctx, int begin, int end) { pressure_pass(ctx, begin, end, false); }
-static void pressure_range_3d(void* ctx, int begin, int end) { pressure_pass(ctx, begin, end, true); }
-
 /* c_i of the particles' velocities into dfsph_rhs (the walls move with their velocity). */
-static inline void compression_pass(void* ctx, int begin, int end, bool three)
+static void compression_range(void* ctx, int begin, int end)
 {
 	dfsph_job* job = ctx;
 	pdl_world* w = job->w;
-	particles* p = &w->p;
-	const pdl_grid* g = &w->grid;
-	const float dt = job->dt;
-	const float *px = p->x, *py = p->y, *pz = p->z, *ux = p->vx, *uy = p->vy, *uz = p->vz;
-	pdl_grid_runs runs = {0};
-	pdl_grid_cell cached = {.valid = false};
+	const particles* p = &w->p;
+	const bool three = PDL_IS_3D(w);
+	const float *ux = p->vx, *uy = p->vy, *uz = p->vz, *grad = w->dfsph_grad;
+	const int32_t* neighbour = w->dfsph_neighbour;
 	for (int i = begin; i < end; ++i) {
-		const float zi = three ? pz[i] : 0, uzi = three ? uz[i] : 0;
-		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi8 = f8_set1(zi);
-		const f8 uxi = f8_set1(ux[i]), uyi = f8_set1(uy[i]), uzi8 = f8_set1(uzi);
-		f8 div = f8_set1(0);
-		pdl_grid_runs_of(g, i, px[i], py[i], zi, &runs, &cached);
-		for (int r = 0; r < runs.count; ++r)
-			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
-				pair8 q = pair_terms(job, xi, yi, zi8, px, py, pz, j, runs.end[r], i, three);
-				f8 dot = f8_add(f8_mul(f8_sub(uxi, f8_load(ux + j)), q.dx), f8_mul(f8_sub(uyi, f8_load(uy + j)), q.dy));
-				if (three) dot = f8_add(dot, f8_mul(f8_sub(uzi8, f8_load(uz + j)), q.dz));
-				div = f8_add(div, f8_mul(f8_mul(volume_of(job, p->material, j), q.grad), dot));
-			}
-		float rate = f8_sum(div); /* D rho^ / Dt, 1 / s */
-		wall_terms walls;
-		walls_at(w, i, px[i], py[i], zi, three, &walls);
-		for (int c = 0; c < walls.count; ++c) {
-			const float* vw = walls.v[c];
-			float du[3] = {ux[i] - vw[0], uy[i] - vw[1], three ? uzi - vw[2] : 0};
-			rate -= walls.grad[c] * (du[0] * walls.c[c].n[0] + du[1] * walls.c[c].n[1] + du[2] * walls.c[c].n[2]);
+		const float u[3] = {ux[i], uy[i], three ? uz[i] : 0};
+		float rate = 0; /* D rho^ / Dt, 1 / s */
+		for (int64_t k = w->dfsph_row[i]; k < w->dfsph_row[i + 1]; ++k) {
+			const int j = neighbour[k];
+			float d = (u[0] - ux[j]) * grad[3 * k] + (u[1] - uy[j]) * grad[3 * k + 1];
+			if (three) d += (u[2] - uz[j]) * grad[3 * k + 2];
+			rate += d;
 		}
-		w->dfsph_rhs[i] = dt * rate;
+		const float* wall = &w->dfsph_wall_grad[3 * i];
+		rate -= u[0] * wall[0] + u[1] * wall[1] + u[2] * wall[2] - w->dfsph_wall_rate[i];
+		w->dfsph_rhs[i] = job->dt * rate;
 	}
 }
 
-static void compression_range(void* ctx, int begin, int end) { compression_pass(ctx, begin, end, false); }
-static void compression_range_3d(void* ctx, int begin, int end) { compression_pass(ctx, begin, end, true); }
 
 /* 4. Viscosity, XSPH and surface tension into vx2, vy2 (vz2), from the velocities after gravity.
  * With rho_ij = (rho0_i + rho0_j) / 2 and the weight w_ij = V_j rho_ij / rho0_i (so that
@@ -616,14 +666,19 @@ static bool reserve_scratch(pdl_world* w)
 		if (!grown) return false;
 		w->dfsph_body_near = grown;
 	}
-	float** arrays[] = {&w->dfsph_alpha, &w->dfsph_rhs, &w->dfsph_change, &w->dfsph_error,
-	                    &w->dfsph_normal[0], &w->dfsph_normal[1], &w->dfsph_normal[2]};
+	float** arrays[] = {&w->dfsph_alpha,     &w->dfsph_rhs,       &w->dfsph_change,    &w->dfsph_error,
+	                    &w->dfsph_normal[0], &w->dfsph_normal[1], &w->dfsph_normal[2], &w->dfsph_wall_rate,
+	                    &w->dfsph_wall_grad};
 	for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; ++a) {
-		float* grown = realloc(*arrays[a], (size_t)need * sizeof(float));
+		const size_t size = (size_t)need * (arrays[a] == &w->dfsph_wall_grad ? 3 : 1) * sizeof(float);
+		float* grown = realloc(*arrays[a], size);
 		if (!grown) return false;
-		memset(grown, 0, (size_t)need * sizeof(float));
+		memset(grown, 0, size);
 		*arrays[a] = grown;
 	}
+	int64_t* row = realloc(w->dfsph_row, ((size_t)need + 1) * sizeof *row);
+	if (!row) return false;
+	w->dfsph_row = row;
 	w->dfsph_capacity = need;
 	return true;
 }
@@ -654,6 +709,7 @@ void pdl_dfsph_free(pdl_world* w)
 {
 	free(w->dfsph_body_near), free(w->dfsph_contacts), free(w->dfsph_contact_count);
 	free(w->dfsph_alpha), free(w->dfsph_rhs), free(w->dfsph_change), free(w->dfsph_error);
+	free(w->dfsph_row), free(w->dfsph_neighbour), free(w->dfsph_grad), free(w->dfsph_wall_grad), free(w->dfsph_wall_rate);
 	for (int e = 0; e < 3; ++e) free(w->dfsph_normal[e]);
 }
 
@@ -689,7 +745,6 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 	pdl_world* w = job->w;
 	particles* p = &w->p;
 	const int n = p->count;
-	const bool three = PDL_IS_3D(w);
 	const float dt = job->dt, inv_dt2 = 1.0f / (dt * dt);
 	float *b = w->dfsph_rhs, *change = w->dfsph_change, *err = w->dfsph_error;
 	/* warm start, where the solve applies (the divergence solve not at the free surface: the
@@ -698,12 +753,12 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 		for (int i = 0; i < n; ++i)
 			if (!(p->density[i] * job->inv_rest[p->material[i]] >= DIVERGENCE_MIN_DENSITY)) pressure[i] = 0;
 	job->change = pressure;
-	pdl_pool_for(w->pool, n, 256, three ? pressure_range_3d : pressure_range, job);
+	pdl_pool_for(w->pool, n, 256, pressure_range, job);
 	const double scale = divergence ? 1.0 / dt : 1.0;
 	int iterations = 0;
 	double e = 0;
 	for (;;) {
-		pdl_pool_for(w->pool, n, 256, three ? compression_range_3d : compression_range, job);
+		pdl_pool_for(w->pool, n, 256, compression_range, job);
 		for (int i = 0; i < n; ++i) {
 			const int m = p->material[i];
 			const float rho = p->density[i] * job->inv_rest[m];
@@ -719,7 +774,7 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 		e = solve_error(err, n) * scale;
 		if (e <= tolerance || iterations >= w->def.sph.max_iterations) break;
 		job->change = change;
-		pdl_pool_for(w->pool, n, 256, three ? pressure_range_3d : pressure_range, job);
+		pdl_pool_for(w->pool, n, 256, pressure_range, job);
 		for (int i = 0; i < n; ++i) pressure[i] += change[i];
 		iterations++;
 	}
@@ -791,6 +846,10 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 				for (int i = 0; i < p->count; ++i) w->dfsph_body_near[i] = -1;
 		}
 		prof->bodies += pdl_since(&t);
+		if (fluid && !size_neighbour_lists(&job)) { /* out of memory: the world stands still from here */
+			prof->step = (float)(pdl_now_ms() - start);
+			return;
+		}
 		if (fluid) pdl_pool_for(w->pool, p->count, 256, three ? density_range_3d : density_range, &job);
 		prof->density += pdl_since(&t);
 		if (fluid) add_to(p->pressure, p->near_pressure, -1.0f, p->count); /* the density solve's own */
