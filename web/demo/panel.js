@@ -51,8 +51,9 @@ const SOLVER_FIELDS = {
 // DFSPH for a scene written for another solver (the water preset, the Solver folder): the
 // settings of scenes/dfsph-dam-break.json but a density tolerance of 0.1 % (the bulk error issue
 // 36's validation asks of a pool) rather than 0.01 %: in wasm the pressure solve then takes
-// about 10 iterations a frame instead of 80 (the dam break, 1,600 particles: 21 against 108 ms a
-// frame on one loaded core), which keeps the page interactive. The sliders change them.
+// about 5 iterations a substep instead of 35 (the dam break, 1,600 particles: 7 against 21 ms a
+// frame on one loaded core; web/DEVELOPING.md), which keeps the page interactive. The sliders
+// change them.
 const PAGE_DFSPH = { density_tolerance: 1e-3, divergence_tolerance: 0.1, max_iterations: 100 };
 
 export class Panel {
