@@ -26,6 +26,11 @@ demo: build
 
 test: deps-all test-release test-python test-asan test-tsan test-web test-fuzz
 
+# `make test` installs everything first, so there a test of an optional tool (cli.blender) or an
+# optional part left out of the build (cli.optional_tools) fails instead of reporting itself
+# skipped: CI catches a missing install step. A plain `ctest` skips them, saying why.
+test: export PUDDLE_TEST_ALL := 1
+
 test-release: build
 	cd build && $(CTEST)
 
@@ -99,8 +104,12 @@ test-python: build
 	$(PY_VENV)/bin/python -m pip install -q --no-build-isolation --no-index ./python
 	PUDDLE_CLI=build/apps/cli/puddle $(PY_VENV)/bin/python -m pytest -q -p no:cacheprovider python/tests
 
+# The web page and package's tests (web/test), then the README's figures against what was built, the wasm sizes included
+# (scripts/readme-figures.py; --write updates them)
 test-web:
 	@if [ -f web/Makefile ]; then $(MAKE) -C web test; else echo "test-web: no web/ yet"; fi
+	@if [ -x build/apps/cli/puddle ] && [ -f web/Makefile ]; then \
+		scripts/readme-figures.py --puddle build/apps/cli/puddle --wasm web/dist --require-wasm; fi
 
 web:
 	$(MAKE) -C web

@@ -423,6 +423,52 @@ uint64_t pdl_world_hash(const pdl_world* w)
 	return h;
 }
 
+uint64_t pdl_hash_ids_particle(uint64_t h, const float position[3], const float velocity[3], uint32_t id,
+                               uint32_t material_id)
+{
+	const float v[6] = {position[0], position[1], position[2], velocity[0], velocity[1], velocity[2]};
+	const uint32_t tags[2] = {id, material_id};
+	h = fnv(h, v, sizeof v);
+	return fnv(h, tags, sizeof tags);
+}
+
+uint64_t pdl_hash_ids_body(uint64_t h, const pdl_body_def* d)
+{
+	h = fnv(h, &d->position, sizeof d->position);
+	h = fnv(h, &d->angle, sizeof d->angle);
+	h = fnv(h, &d->orientation, sizeof d->orientation);
+	h = fnv(h, &d->linear_velocity, sizeof d->linear_velocity);
+	return fnv(h, &d->angular_velocity, sizeof d->angular_velocity);
+}
+
+static int by_id(const void* a, const void* b)
+{
+	const uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
+	return (x > y) - (x < y);
+}
+
+uint64_t pdl_world_hash_ids(const pdl_world* w)
+{
+	if (!w) return 0;
+	const particles* p = &w->p;
+	const size_t n = (size_t)p->count;
+	/* (id << 32 | index): sorting the keys sorts the indices by id (ids are unique) */
+	uint64_t* order = malloc((n ? n : 1) * sizeof *order);
+	if (!order) return 0;
+	for (size_t i = 0; i < n; ++i) order[i] = (uint64_t)p->id[i] << 32 | (uint64_t)i;
+	qsort(order, n, sizeof *order, by_id);
+	uint64_t h = PDL_HASH_IDS_SEED;
+	for (size_t k = 0; k < n; ++k) {
+		const size_t i = (size_t)(order[k] & 0xffffffffu);
+		const float x[3] = {p->x[i], p->y[i], p->z ? p->z[i] : 0}, v[3] = {p->vx[i], p->vy[i], p->vz ? p->vz[i] : 0};
+		h = pdl_hash_ids_particle(h, x, v, p->id[i], p->material[i]);
+	}
+	free(order);
+	for (int k = 0; k < w->bodies.slots; ++k)
+		if (w->bodies.bodies[k].alive) h = pdl_hash_ids_body(h, &w->bodies.bodies[k].def);
+	return h;
+}
+
 double pdl_world_grid_cells(const pdl_world* w, pdl_vec3 lo, pdl_vec3 hi)
 {
 	if (!w) return 0;

@@ -25,7 +25,6 @@ static const known_failure known[] = {
 	/* SPH: weakly compressible (Wendland C2 kernel) */
 	{"sph", "pool2d", "bulk density error", "weakly compressible: g depth / c^2 of about 0.5 % at the floor"},
 	{"sph", "pool3d", "bulk density error", "weakly compressible: g depth / c^2 of about 0.5 % at the floor"},
-	{"sph", "pool3d", "hydrostatic pressure slope", "the particle gradient on the fill lattice is 0.954 of the true one (docs/physics.md, DFSPH)"},
 	{"sph", "dam_break", "front vs Martin & Moyce, finest", "the front runs 9 % ahead of the experiment, as DFSPH's"},
 };
 

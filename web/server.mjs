@@ -8,7 +8,6 @@
 // /node_modules/) and the repository's shared scenes at /scenes/.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -46,20 +45,10 @@ function resolvePath(urlPath) {
 	return null;
 }
 
-/** SPH and DFSPH scenes run natively only (src/scene.js says why): the page does not offer them. */
-function isSphScene(path) {
-	try {
-		return ['sph', 'dfsph'].includes(JSON.parse(readFileSync(path, 'utf8')).solver?.kind);
-	} catch {
-		return false;
-	}
-}
-
 async function listScenes() {
 	const { readdir } = await import('node:fs/promises');
 	try {
-		const names = (await readdir(join(repoRoot, 'scenes'))).filter((n) => n.endsWith('.json')).sort();
-		return names.filter((n) => !isSphScene(join(repoRoot, 'scenes', n)));
+		return (await readdir(join(repoRoot, 'scenes'))).filter((n) => n.endsWith('.json')).sort();
 	} catch {
 		return [];
 	}

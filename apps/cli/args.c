@@ -135,10 +135,51 @@ void cli_run_name(const char* scene_path, char* out, size_t size)
 	if (k == 0) snprintf(out, size, "scene");
 }
 
+/* A scene named as the viewer takes it, "dam-break" for scenes/dam-break.json: a name with no
+ * '/' and no ".json" that is not a file is looked up in the scenes folder (cli_default_scenes's).
+ * Returns the path to load (path itself, or out), or NULL after printing why no scene has that
+ * name, with the nearest one. */
+static const char* scene_path_of(const char* path, char* out, size_t size)
+{
+	const size_t n = strlen(path);
+	if (strchr(path, '/') || (n >= 5 && strcmp(path + n - 5, ".json") == 0) || access(path, F_OK) == 0) return path;
+	char** list = NULL;
+	const int count = cli_default_scenes(&list);
+	const char* found = NULL;
+	const char* names[256];
+	int named = 0;
+	for (int i = 0; i < count; ++i) {
+		const char* base = strrchr(list[i], '/');
+		base = base ? base + 1 : list[i];
+		if (strlen(base) == n + 5 && strncmp(base, path, n) == 0) snprintf(out, size, "%s", list[i]), found = out;
+		if (named < 256) names[named++] = base;
+	}
+	if (!found) {
+		/* the names without ".json", for the suggestion */
+		char bare[256][64];
+		const char* options[256];
+		for (int i = 0; i < named; ++i) {
+			snprintf(bare[i], sizeof bare[i], "%.*s", (int)(strlen(names[i]) - 5), names[i]);
+			options[i] = bare[i];
+		}
+		const char* near = pdl_suggest(path, options, named);
+		fprintf(stderr, "%s: cannot open: no such file, and no scene of that name%s%s%s; the scenes: ", path,
+		        near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+		for (int i = 0; i < named; ++i) fprintf(stderr, "%s%s", i ? ", " : "", options[i]);
+		fprintf(stderr, "\n");
+	}
+	for (int i = 0; i < count; ++i) free(list[i]);
+	free(list);
+	return found;
+}
+
 pdl_scene* cli_load_scene(const char* path)
 {
+	char resolved[1024];
+	const char* file = scene_path_of(path, resolved, sizeof resolved);
+	if (!file) return NULL;
 	pdl_scene_error err;
-	pdl_scene* s = pdl_scene_load(path, &err);
+	pdl_scene* s = pdl_scene_load(file, &err);
 	if (!s) fprintf(stderr, "%s\n", err.message);
 	return s;
 }
@@ -195,4 +236,14 @@ int cli_default_scenes(char*** out)
 	qsort(list, (size_t)count, sizeof *list, compare_text);
 	*out = list;
 	return count;
+}
+
+/* Open MPI's mpirun sets OMPI_COMM_WORLD_SIZE before the program starts; other launchers
+ * (Slurm's srun --mpi=pmix) set their own variables, and a plain run inside a batch job may see
+ * those too, so they are not guessed at: PUDDLE_UNDER_MPI=1 asks for the split path. */
+bool cli_under_mpi(void)
+{
+	const char* size = getenv("OMPI_COMM_WORLD_SIZE");
+	const char* forced = getenv("PUDDLE_UNDER_MPI");
+	return (size && *size) || (forced && strcmp(forced, "1") == 0);
 }

@@ -17,9 +17,9 @@ int cmd_info(int argc, char** argv);
 int cmd_validate(int argc, char** argv);
 int cmd_bench(int argc, char** argv);
 int cmd_soak(int argc, char** argv);
-/* cmd_run_mpi.c (built with Open MPI): whether mpirun started this process, and `puddle run`
- * split over the processes */
+/* args.c: whether mpirun started this process (also in a build without MPI, which then refuses) */
 bool cli_under_mpi(void);
+/* cmd_run_mpi.c (built with Open MPI): `puddle run` split over the processes */
 int cmd_run_mpi(int argc, char** argv);
 
 /* ---- args.c: option parsing with messages in one style ---- */
@@ -76,6 +76,10 @@ typedef struct cli_progress {
 	bool enabled, tty;
 	long long total, start;
 	double started, last_draw;
+	/* the ETA's rate is measured from the first update on: the first frame carries the start's
+	 * one-off costs (make demo's said "ETA 9m32s" for a run of seconds) */
+	double rate_from;
+	long long rate_done;
 	int last_decile;
 	const char* label;
 } cli_progress;

@@ -17,8 +17,8 @@
 static const char usage[] =
 	"Usage: puddle bench [SCENE...] [options]\n"
 	"\n"
-	"Times pdl_world_step() on each scene (default: every scenes/*.json) for each particle count\n"
-	"and thread count, and prints one CSV row per combination:\n"
+	"Times pdl_world_step() on each scene (default: every scenes/*.json, which takes minutes) for\n"
+	"each particle count and thread count, and prints one CSV row per combination:\n"
 	"  scene,particles,threads,steps,median_ms_per_step,steps_per_s,particle_steps_per_s,\n"
 	"  mean_neighbours,bytes_per_particle,valid,backend,device_bytes_per_particle,stalled_ms\n"
 	"bytes_per_particle is the memory the world holds from the allocator after running (heap\n"
@@ -28,10 +28,12 @@ static const char usage[] =
 	"fall back to; its times include copying the particles to the GPU and back every step.\n"
 	"stalled_ms is the mean ms per step the stepping thread slept waiting for a worker thread\n"
 	"that had lost its core (pdl_profile.stalled): near 0 unless the solver is starved.\n"
+	"Before the rows, a line on stderr says how many there will be and how many steps each takes.\n"
 	"\n"
 	"Options:\n"
 	"  --particles N,...  rescale each scene (tank, fills, emitters, strokes; h kept) to about N\n"
-	"                     particles (default: the scene as it is)\n"
+	"                     particles (default: the scene as it is); a scene filled by emitters\n"
+	"                     has only what they made by the row's last step, and says so\n"
 	"  --threads N,...    thread counts (default: 1 and the core count)\n"
 	"  --backend B,...    cpu, cuda: run each row on these (default: the scene's solver.backend)\n"
 	"  --substeps N       solver steps per timed step (default: the scene's world.substeps)\n"
@@ -85,6 +87,7 @@ static int compare_double(const void* a, const void* b)
 
 typedef struct bench_row {
 	int particles, threads;
+	double scene_particles; /* what the whole (rescaled) scene makes, its emitters' to the end included */
 	long long steps;
 	double median_ms, mean_neighbours, bytes_per_particle, device_bytes_per_particle;
 	bool valid;
@@ -154,6 +157,7 @@ static int bench_one(const pdl_scene* base, double particles, int threads, int b
 		qsort(ms, (size_t)steps, sizeof *ms, compare_double);
 		pdl_stats st = pdl_world_stats(w);
 		row->particles = st.particles;
+		row->scene_particles = pdl_scene_estimate_particles(s);
 		row->threads = pdl_world_thread_count(w);
 		row->steps = steps;
 		row->median_ms = steps % 2 ? ms[steps / 2] : 0.5 * (ms[steps / 2 - 1] + ms[steps / 2]);
@@ -281,6 +285,15 @@ int cmd_bench(int argc, char** argv)
 		}
 	}
 	if (exit_code == EXIT_OK) {
+		/* what will run, before it runs: `puddle bench` alone runs every scene, which takes
+		 * minutes, and said nothing of it (on stderr: stdout is the CSV) */
+		long long rows = (long long)scene_count * particle_count * backend_count * thread_count;
+		fprintf(stderr, "puddle bench: %d scene%s (%s) x %d particle count%s x %d thread count%s%s = %lld row%s of %lld "
+		        "untimed + %lld timed steps%s\n",
+		        scene_count, scene_count == 1 ? "" : "s", found ? "every scenes/*.json: name scenes to run fewer" : "as given",
+		        particle_count, particle_count == 1 ? "" : "s", thread_count, thread_count == 1 ? "" : "s",
+		        backend_count > 1 ? " x 2 backends" : "", rows, rows == 1 ? "" : "s", warmup, steps,
+		        particles[0] == 0 && particle_count == 1 ? " (each scene at its own size)" : "");
 		char head[512];
 		snprintf(head, sizeof head, "%.*s%s\n", (int)strlen(header) - 1, header, stages ? stage_header : "");
 		fputs(head, stdout);
@@ -309,6 +322,19 @@ int cmd_bench(int argc, char** argv)
 				fputs(line, stdout);
 				fflush(stdout);
 				if (csv) fputs(line, csv);
+				/* a row whose count is not the one asked for says why: a scene whose fluid comes
+				 * from emitters has only what they emitted by the row's last step */
+				const double asked = (double)particles[p];
+				if (asked > 0 && fabs(row.particles - asked) > 0.1 * asked) {
+					if (loaded[i]->emitter_count > 0)
+						fprintf(stderr, "puddle bench: %s: %d particles, not the %.0f asked for: its fluid comes from "
+						        "emitters, which had made that many by the row's last step, frame %lld (over the whole "
+						        "scene they make about %.0f; a longer --warmup lets them fill)\n",
+						        loaded[i]->name, row.particles, asked, warmup + steps, row.scene_particles);
+					else
+						fprintf(stderr, "puddle bench: %s: %d particles, not the %.0f asked for (the rescaled scene's "
+						        "fills make %.0f)\n", loaded[i]->name, row.particles, asked, row.scene_particles);
+				}
 			}
 	if (csv) {
 		bool ok = !ferror(csv);

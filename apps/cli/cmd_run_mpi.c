@@ -37,16 +37,6 @@ static const char usage_mpi[] =
 	"Started by mpirun (OMPI_COMM_WORLD_SIZE set), or by another launcher such as Slurm's srun\n"
 	"with PUDDLE_UNDER_MPI=1 in the environment.\n";
 
-/* Open MPI's mpirun sets OMPI_COMM_WORLD_SIZE before the program starts; other launchers
- * (Slurm's srun --mpi=pmix) set their own variables, and a plain run inside a batch job may see
- * those too, so they are not guessed at: PUDDLE_UNDER_MPI=1 asks for the split path. */
-bool cli_under_mpi(void)
-{
-	const char* size = getenv("OMPI_COMM_WORLD_SIZE");
-	const char* forced = getenv("PUDDLE_UNDER_MPI");
-	return (size && *size) || (forced && strcmp(forced, "1") == 0);
-}
-
 /* The scene's strokes (pointers) and emitters for one frame, on each process's world: the
  * layer's frame function (pdl_mpi_frame_fn). */
 typedef struct scene_frame {

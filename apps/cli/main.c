@@ -48,11 +48,25 @@ int main(int argc, char** argv)
 	}
 	if (strcmp(cmd, "--version") == 0) {
 		printf("puddle %s (vector loops: %s)\n", pdl_version_string(), pdl_vector_loops());
+#ifdef PUDDLE_HAVE_MPI
+		printf("MPI: yes (mpirun -np N puddle run SCENE splits the world; docs/mpi.md)\n");
+#else
+		printf("MPI: no (built without Open MPI: mpirun and --mpi-stats are refused; docs/mpi.md)\n");
+#endif
 		return EXIT_OK;
 	}
+	if (strcmp(cmd, "run") == 0 && cli_under_mpi()) {
 #ifdef PUDDLE_HAVE_MPI
-	if (strcmp(cmd, "run") == 0 && cli_under_mpi()) return cmd_run_mpi(argc - 1, argv + 1);
+		return cmd_run_mpi(argc - 1, argv + 1);
+#else
+		/* each process would run the whole scene and write the same files */
+		fputs("puddle run: started under mpirun (OMPI_COMM_WORLD_SIZE or PUDDLE_UNDER_MPI=1 is set), but this "
+		      "puddle was built without MPI; install Open MPI (scripts/install-deps.sh mpi) and build again "
+		      "(docs/mpi.md), or run it without mpirun\n",
+		      stderr);
+		return EXIT_USAGE;
 #endif
+	}
 	if (strcmp(cmd, "run") == 0) return cmd_run(argc - 1, argv + 1);
 	if (strcmp(cmd, "info") == 0) return cmd_info(argc - 1, argv + 1);
 	if (strcmp(cmd, "validate") == 0) return cmd_validate(argc - 1, argv + 1);

@@ -15,6 +15,8 @@ void cli_progress_begin(cli_progress* p, const char* label, long long start, lon
 	p->last_draw = 0;
 	p->last_decile = -1;
 	p->label = label;
+	p->rate_from = 0;
+	p->rate_done = start - 1;
 }
 
 static void format_duration(double s, char* out, size_t size)
@@ -29,12 +31,13 @@ static void format_duration(double s, char* out, size_t size)
 void cli_progress_update(cli_progress* p, long long done, double sim_time)
 {
 	if (!p->enabled || p->total <= 0) return;
-	double now = cli_now(), elapsed = now - p->started;
+	double now = cli_now();
 	double fraction = (double)done / (double)p->total;
-	long long run = done - p->start, left = p->total - done;
-	double eta = run > 0 ? elapsed / (double)run * (double)left : 0;
-	char eta_text[32];
-	format_duration(eta, eta_text, sizeof eta_text);
+	if (p->rate_done < p->start || p->rate_from <= 0) p->rate_from = now, p->rate_done = done;
+	long long run = done - p->rate_done, left = p->total - done;
+	char eta_text[32] = "--";
+	if (run > 0) format_duration((now - p->rate_from) / (double)run * (double)left, eta_text, sizeof eta_text);
+	else if (left == 0) format_duration(0, eta_text, sizeof eta_text);
 	if (p->tty) {
 		if (done < p->total && now - p->last_draw < 0.1) return;
 		p->last_draw = now;

@@ -47,6 +47,13 @@ pdl_body_id viewer_drop_body(viewer_app* app, pdl_vec3 p)
 		viewer_message(app, "body: %s", e.message);
 		return id;
 	}
+	/* A body dropped into the fluid displaces what was there, as a scene's fills leave its
+	 * bodies' space: the particles inside it would otherwise be squeezed out through its faces
+	 * in one burst (a 3 h cube dropped into a 3D column held 288, and the fluid round it leapt
+	 * from 4 to 15 h/s) and cling to its sides. It is new and unturned, so its box is axis
+	 * aligned. */
+	if (def.shape == PDL_BODY_CIRCLE) pdl_world_remove_particles_in_circle(app->scene.world, def.position, def.radius);
+	else pdl_world_remove_particles_in_box(app->scene.world, def.position, def.half_extents);
 	app->input.bodies_added += 1;
 	return id;
 }

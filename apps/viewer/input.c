@@ -441,9 +441,18 @@ static void key_down(viewer_app* app, const SDL_KeyboardEvent* key)
 	case SDLK_q:
 		app->quit = true;
 		break;
+	case SDLK_PAGEDOWN:
+	case SDLK_RIGHTBRACKET:
+	case SDLK_PAGEUP:
+	case SDLK_LEFTBRACKET: {
+		/* every scene of --list in turn, wrapping: the digits reach only the first ten */
+		const int n = viewer_scene_count(), step = sym == SDLK_PAGEDOWN || sym == SDLK_RIGHTBRACKET ? 1 : n - 1;
+		if (n > 0) app->scene_requested = ((app->scene_index >= 0 ? app->scene_index : 0) + step) % n;
+		break;
+	}
 	default:
-		if (sym >= SDLK_1 && sym <= SDLK_9) {
-			int index = (int)(sym - SDLK_1);
+		if ((sym >= SDLK_1 && sym <= SDLK_9) || sym == SDLK_0) {
+			int index = sym == SDLK_0 ? 9 : (int)(sym - SDLK_1);
 			if (index < viewer_scene_count()) app->scene_requested = index;
 		}
 		break;

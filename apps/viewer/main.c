@@ -571,7 +571,10 @@ static bool start_video(char* err, int err_size)
 	for (int d = 0; d < SDL_GetNumVideoDrivers(); ++d) {
 		const char* name = SDL_GetVideoDriver(d);
 		if (video_driver_is_headless(name)) continue;
-		SDL_SetHint(SDL_HINT_VIDEODRIVER, name);
+		/* over the environment: SDL_VIDEODRIVER set but empty would otherwise win over every
+		 * hint and let SDL try every driver, "offscreen" at last, which starts without a
+		 * display and ran the viewer invisibly until killed */
+		SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, name, SDL_HINT_OVERRIDE);
 		if (SDL_InitSubSystem(SDL_INIT_VIDEO) == 0) return true;
 		if (used >= 0 && used < err_size)
 			used += snprintf(err + used, (size_t)(err_size - used), " %s: %s;", name, SDL_GetError());

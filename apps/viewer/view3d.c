@@ -37,10 +37,60 @@ float viewer_view_aspect(const viewer_view* v)
 	return v->viewport_height > 0 ? (float)v->viewport_width / (float)v->viewport_height : 1.0f;
 }
 
+/* The distance at which every corner of the scene's bounds lies in the view, across both fields
+ * of view with 5% to spare, seen along the camera's direction at its target: a corner p (from
+ * the target) lies dot(p, forward) + d in front of the eye and must stay within tan(half angle)
+ * of that depth sideways and up. */
+static float fit_distance(const viewer_app* app, const pdl_camera* c)
+{
+	pdl_vec3 forward, right, up;
+	basis(c, &forward, &right, &up);
+	const float tan_v = tanf(0.5f * c->fov * DEG) / 1.05f, tan_h = tan_v * viewer_view_aspect(&app->view);
+	const pdl_vec3 lo = app->bounds3_min, hi = app->bounds3_max;
+	float d = 0;
+	for (int k = 0; k < 8; ++k) {
+		const pdl_vec3 corner = {k & 1 ? hi.x : lo.x, k & 2 ? hi.y : lo.y, k & 4 ? hi.z : lo.z};
+		const pdl_vec3 p = sub(corner, c->target);
+		const float depth = dot(p, forward);
+		d = fmaxf(d, fmaxf(fabsf(dot(p, right)) / tan_h - depth, fabsf(dot(p, up)) / tan_v - depth));
+	}
+	return d;
+}
+
+/* Moves the eye back along the view until it is outside the scene's bounds (with 1% of their
+ * size to spare): orbiting, zooming or panning never puts the camera inside the tank, where the
+ * walls it looks through are culled and the picture is of the inside of a wall. */
+static void keep_outside(viewer_app* app)
+{
+	pdl_camera* c = &app->camera;
+	pdl_vec3 forward, right, up;
+	basis(c, &forward, &right, &up);
+	const pdl_vec3 size = sub(app->bounds3_max, app->bounds3_min);
+	const float spare = 0.01f * sqrtf(dot(size, size));
+	const float lo[3] = {app->bounds3_min.x - spare, app->bounds3_min.y - spare, app->bounds3_min.z - spare};
+	const float hi[3] = {app->bounds3_max.x + spare, app->bounds3_max.y + spare, app->bounds3_max.z + spare};
+	const pdl_vec3 eye = pdl_camera_eye(c);
+	const float e[3] = {eye.x, eye.y, eye.z};
+	for (int k = 0; k < 3; ++k)
+		if (!(e[k] > lo[k] && e[k] < hi[k])) return; /* already outside */
+	/* the eye is at target - forward * t: where that ray leaves the box (slab test) */
+	const float t0[3] = {c->target.x, c->target.y, c->target.z}, g[3] = {-forward.x, -forward.y, -forward.z};
+	float leave = INFINITY;
+	for (int k = 0; k < 3; ++k)
+		if (g[k] != 0) leave = fminf(leave, fmaxf((lo[k] - t0[k]) / g[k], (hi[k] - t0[k]) / g[k]));
+	if (isfinite(leave) && leave > c->distance) c->distance = leave * 1.0001f + 1e-4f;
+}
+
 void viewer_view3d_frame(viewer_app* app)
 {
-	if (app->scene.has_camera) { /* the scene file's own camera */
+	if (app->scene.has_camera) {
+		/* the scene file's own camera, which was chosen for a 16:9 picture: the viewport beside
+		 * the panel (920 x 800 in a 1280 x 800 window) is narrower, and boats-3d's tank began
+		 * off its left edge and ran under the panel. Its direction and target are kept, and it
+		 * steps back as far as the whole of the bounds needs. */
 		app->camera = app->scene.camera;
+		app->camera.distance = fmaxf(app->camera.distance, fit_distance(app, &app->camera));
+		keep_outside(app);
 		return;
 	}
 	pdl_camera c = pdl_camera_framing(app->bounds3_min, app->bounds3_max);
@@ -55,6 +105,7 @@ void viewer_view3d_frame(viewer_app* app)
 	float d = 1.05f * radius / sinf(fminf(half_v, half_h));
 	if (d > 0) c.distance = d;
 	app->camera = c;
+	keep_outside(app);
 }
 
 static void window_to_ndc(const viewer_view* v, float x, float y, float* nx, float* ny)
@@ -222,6 +273,7 @@ void viewer_view3d_orbit(viewer_app* app, float dx, float dy)
 	app->camera.yaw = fmodf(app->camera.yaw, 360.0f);
 	float pitch = app->camera.pitch + dy * VIEWER_ORBIT_DEGREES_PER_POINT;
 	app->camera.pitch = fminf(fmaxf(pitch, -89.0f), 89.0f);
+	keep_outside(app);
 }
 
 void viewer_view3d_pan(viewer_app* app, float dx, float dy)
@@ -233,6 +285,7 @@ void viewer_view3d_pan(viewer_app* app, float dx, float dy)
 	float height = (float)(v->viewport_height > 0 ? v->viewport_height : 1) / (v->pixel_ratio > 0 ? v->pixel_ratio : 1.0f);
 	float unit = 2.0f * app->camera.distance * tanf(0.5f * app->camera.fov * DEG) / height;
 	app->camera.target = add(app->camera.target, add(mul(right, -dx * unit), mul(up, dy * unit)));
+	keep_outside(app);
 }
 
 void viewer_view3d_zoom(viewer_app* app, float steps)
@@ -243,4 +296,5 @@ void viewer_view3d_zoom(viewer_app* app, float steps)
 	float extent = sqrtf(dot(size, size));
 	if (!(extent > 0)) extent = 1;
 	app->camera.distance = fminf(fmaxf(d, 0.02f * extent), 20.0f * extent);
+	keep_outside(app);
 }

@@ -169,6 +169,19 @@ pdl_profile pdl_world_profile(const pdl_world* world);
  * when there are bodies, theirs (ids, positions, rotations, velocities): equal hashes mean
  * bitwise-equal states. */
 uint64_t pdl_world_hash(const pdl_world* world);
+/** FNV-1a 64 of the particles in id order (position and velocity as three floats each, z = 0
+ * in 2D, then id and material as 32-bit integers), then of the live bodies in slot order
+ * (position, angle, orientation, velocities): what `puddle run --hash` prints as "state hash
+ * (ids)", on one process and under mpirun alike, since it does not depend on the storage order
+ * or on how the particles are split (puddle/mpi.h folds the gathered particles with the two
+ * functions below). Springs are not in it. 0 when the world is NULL or memory runs out. */
+uint64_t pdl_world_hash_ids(const pdl_world* world);
+/** The seed and the two steps of pdl_world_hash_ids(), for particles held elsewhere: h starts
+ * at PDL_HASH_IDS_SEED, takes each particle in increasing id order, then each body. */
+#define PDL_HASH_IDS_SEED 1469598103934665603ull
+uint64_t pdl_hash_ids_particle(uint64_t h, const float position[3], const float velocity[3], uint32_t id,
+                               uint32_t material);
+uint64_t pdl_hash_ids_body(uint64_t h, const pdl_body_def* body);
 /** Simulated seconds and solver steps so far; set them when restoring a snapshot. */
 double pdl_world_time(const pdl_world* world);
 long long pdl_world_step_count(const pdl_world* world);

@@ -670,6 +670,8 @@ static bool resolve(parser* p, unsigned world_bounds_given, const unsigned* fill
 		}
 	}
 	s->emitter_count = emitter_count;
+	char path[64], rule[200];
+	if (!pdl_schema_check_placement(s, path, sizeof path, rule, sizeof rule)) return fail(p, path, "%s", rule), false;
 	return true;
 }
 

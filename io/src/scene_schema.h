@@ -119,6 +119,12 @@ bool pdl_schema_add_bodies(const pdl_scene* s, pdl_world* w, int* entry, int* co
  * whose one row is more than max_particles (scene_world.c). */
 double pdl_scene_emitter_row_particles(const pdl_scene* s, int i);
 
+/* (scene_world.c) Whether the fills and emitters lie inside the container (or world.bounds when
+ * there is none), no fill lies wholly inside an obstacle and no obstacle wholly outside the
+ * container. On a refusal returns false with the key ("fills[2].position") and the rule with the
+ * value given ("must put the fill's particles inside the container, got [100, 100]"). */
+bool pdl_schema_check_placement(const pdl_scene* s, char* path, size_t path_size, char* rule, size_t rule_size);
+
 /* The lightest a 3D body may be, relative to the fluid (scene_parse.c says why). */
 #define PDL_SCENE_MIN_BODY_DENSITY_3D 1e-6
 

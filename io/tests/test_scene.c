@@ -205,7 +205,33 @@ static const struct {
 	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"polygon\", \"vertices\": [[0, 0], [0, 2], [2, 0]]}]}",
 	 "x.json: bodies[0].vertices: must be finite, convex, counter-clockwise, at least a particle spacing across, the turn "
 	 "at a vertex is clockwise or straight (not convex)"},
-	{"{" BASE_WORLD ", \"bodies\": {\"shape\": \"box\"}}", "x.json: bodies: must be an array of objects, got an object"},
+	{"{" BASE_WORLD ", \"bodies\": {\"shape\": \"box\"}}", "x.json: bodies: must be an array of objects, got an object"},	/* placement (issue 41): a fill, an emitter or an obstacle outside the tank, a fill buried in
+	 * an obstacle; the key named is the one that puts it there */
+	{"{" BASE_WORLD ", \"fills\": [{\"shape\": \"disc\", \"radius\": 2, \"position\": [100, 100]}]}",
+	 "x.json: fills[0].position: must put the fill's particles inside the container, got [100, 100]"},
+	{"{" BASE_WORLD ", \"fills\": [{\"shape\": \"box\", \"half_extents\": [20, 2]}]}",
+	 "x.json: fills[0].half_extents: must put the fill's particles inside the container, got [20, 2]"},
+	{"{" BASE_WORLD ", \"fills\": [{\"shape\": \"disc\", \"radius\": 12}]}",
+	 "x.json: fills[0].radius: must put the fill's particles inside the container, got 12"},
+	{"{" BASE_WORLD ", \"fills\": [{\"shape\": \"line\", \"end\": [30, 0]}]}",
+	 "x.json: fills[0].end: must put the fill's particles inside the container, got [30, 0]"},
+	{"{" BASE_WORLD ", \"fills\": [{\"shape\": \"point\", \"position\": [0, 10.5]}]}",
+	 "x.json: fills[0].position: must put the fill's particles inside the container, got [0, 10.5]"},
+	{"{" BASE_WORLD ", \"obstacles\": [{\"shape\": \"box\", \"half_extents\": [3, 3]}], "
+	 "\"fills\": [{\"shape\": \"box\", \"position\": [0, 1], \"half_extents\": [1, 1]}]}",
+	 "x.json: fills[0].position: puts every particle of the fill inside obstacles[0], got [0, 1]"},
+	{"{" BASE_WORLD ", \"emitters\": [{\"position\": [20, 0], \"velocity\": [0, -1], \"width\": 1, \"stop\": 1}]}",
+	 "x.json: emitters[0].position: must put the nozzle's particles inside the container, got [20, 0]"},
+	{"{" BASE_WORLD ", \"emitters\": [{\"position\": [0, 0], \"velocity\": [0, -1], \"width\": 30, \"stop\": 1}]}",
+	 "x.json: emitters[0].width: must put the nozzle's particles inside the container, got 30"},
+	{"{" BASE_WORLD ", \"obstacles\": [{\"shape\": \"circle\", \"radius\": 1, \"position\": [50, 0]}]}",
+	 "x.json: obstacles[0].position: must put the obstacle (at least partly) inside the container, got [50, 0]"},
+	/* inside the circle's bounding box, outside the circle */
+	{"{" BASE_WORLD ", \"obstacles\": [{\"shape\": \"box\", \"half_extents\": [1, 1], \"position\": [9, 9]}]}",
+	 "x.json: obstacles[0].position: must put the obstacle (at least partly) inside the container, got [9, 9]"},
+	{"{\"world\": {\"bounds\": {\"min\": [0, 0], \"max\": [10, 10]}}, \"materials\": [{\"name\": \"water\"}], "
+	 "\"fills\": [{\"shape\": \"disc\", \"radius\": 2, \"position\": [-5, 5]}]}",
+	 "x.json: fills[0].position: must put the fill's particles inside world.bounds, got [-5, 5]"},
 };
 
 /* 3D scenes (docs/scenes.md, "3D scenes"): the same keys with three numbers, 3D shape names */
@@ -276,6 +302,17 @@ static const struct {
 	 "x.json: bodies[0].shape: must be one of \"box\", \"sphere\", got \"cube\""},
 	{"{" BASE3 ", \"bodies\": [{\"shape\": \"sphere\", \"radius\": 2, \"position\": [0, 0, 8.5]}]}",
 	 "x.json: bodies[0].position: must put the whole body inside the container, it reaches out of a container"},
+	{"{" BASE3 ", \"fills\": [{\"shape\": \"ball\", \"radius\": 2, \"position\": [0, 0, 15]}]}",
+	 "x.json: fills[0].position: must put the fill's particles inside the container, got [0, 0, 15]"},
+	{"{" BASE3 ", \"fills\": [{\"shape\": \"box\", \"half_extents\": [5, 5, 12]}]}",
+	 "x.json: fills[0].half_extents: must put the fill's particles inside the container, got [5, 5, 12]"},
+	{"{" BASE3 ", \"obstacles\": [{\"shape\": \"sphere\", \"radius\": 4, \"position\": [0, 0, 0]}], "
+	 "\"fills\": [{\"shape\": \"ball\", \"radius\": 2, \"position\": [1, 0, 0]}]}",
+	 "x.json: fills[0].position: puts every particle of the fill inside obstacles[0], got [1, 0, 0]"},
+	{"{" BASE3 ", \"emitters\": [{\"position\": [0, 0, 0], \"velocity\": [0, -1, 0], \"width\": 25, \"stop\": 1}]}",
+	 "x.json: emitters[0].width: must put the nozzle's particles inside the container, got 25"},
+	{"{" BASE3 ", \"obstacles\": [{\"shape\": \"box\", \"half_extents\": [1, 1, 1], \"position\": [0, 0, 12]}]}",
+	 "x.json: obstacles[0].position: must put the obstacle (at least partly) inside the container, got [0, 0, 12]"},
 };
 
 static void test_broken_scenes_3d(void)
@@ -688,6 +725,40 @@ static void test_round_trip(void)
 }
 
 /* Every key the loader accepts is documented in docs/scenes.md as `key`. */
+/* The default column of docs/scenes.md's container and obstacle tables is the engine's
+ * (pdl_default_boundary_def): the docs gave stickiness 0 while `puddle info` printed 1. */
+static void test_docs_boundary_defaults(void)
+{
+	char* docs = io_test_read_file(PUDDLE_DOCS_DIR "/scenes.md", NULL);
+	ENSURE(docs);
+	const pdl_boundary_def d = pdl_default_boundary_def();
+	const struct {
+		const char* key;
+		float value;
+	} keys[] = {{"friction", d.friction}, {"restitution", d.restitution}, {"stickiness", d.stickiness}, {"angle", d.angle}};
+	const char* sections[] = {"## `container`", "## `obstacles[i]`"};
+	for (size_t k = 0; k < sizeof sections / sizeof sections[0]; ++k) {
+		const char* at = strstr(docs, sections[k]);
+		ENSURE_MSG(at, "docs/scenes.md has no section %s", sections[k]);
+		if (!at) continue;
+		const char* end = strstr(at + 3, "\n## ");
+		for (size_t i = 0; i < sizeof keys / sizeof keys[0]; ++i) {
+			char row[64];
+			snprintf(row, sizeof row, "\n| `%s` |", keys[i].key);
+			const char* r = strstr(at, row);
+			ENSURE_MSG(r && (!end || r < end), "%s has no row for %s", sections[k], keys[i].key);
+			if (!r || (end && r > end)) continue;
+			/* | `key` | type | unit | `default` | ... */
+			const char* cell = r + 1;
+			for (int bar = 0; bar < 3 && cell; ++bar) cell = strchr(cell + 1, '|');
+			float value = NAN;
+			ENSURE_MSG(cell && sscanf(cell, "| `%f`", &value) == 1 && value == keys[i].value,
+			           "%s %s: the docs' default is %g, the engine's %g", sections[k], keys[i].key, value, keys[i].value);
+		}
+	}
+	free(docs);
+}
+
 static void test_docs_cover_every_key(void)
 {
 	char* docs = io_test_read_file(PUDDLE_DOCS_DIR "/scenes.md", NULL);
@@ -788,6 +859,7 @@ int main(void)
 	RUN_TEST(test_unreadable_file);
 	RUN_TEST(test_round_trip);
 	RUN_TEST(test_docs_cover_every_key);
+	RUN_TEST(test_docs_boundary_defaults);
 	RUN_TEST(test_scale_to_particles);
 	RUN_TEST(test_emitter_rows);
 	RUN_TEST(test_fill_mix);

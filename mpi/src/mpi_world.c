@@ -1069,27 +1069,15 @@ uint64_t pdl_mpi_world_hash(pdl_mpi_world* s)
 {
 	int n = 0;
 	packed_particle* all = gather(s, &n);
-	uint64_t h = 1469598103934665603ull;
-	for (int i = 0; all && i < n; ++i) {
-		const packed_particle* p = &all[i];
-		float v[6] = {p->x[0], p->x[1], p->x[2], p->v[0], p->v[1], p->v[2]};
-		uint32_t tags[2] = {p->id, p->material};
-		const unsigned char* b = (const unsigned char*)v;
-		for (size_t c = 0; c < sizeof v; ++c) h = (h ^ b[c]) * 1099511628211ull;
-		b = (const unsigned char*)tags;
-		for (size_t c = 0; c < sizeof tags; ++c) h = (h ^ b[c]) * 1099511628211ull;
-	}
+	/* pdl_world_hash_ids's definition, step by step, so that one process's plain run prints the
+	 * same hash */
+	uint64_t h = PDL_HASH_IDS_SEED;
+	for (int i = 0; all && i < n; ++i) h = pdl_hash_ids_particle(h, all[i].x, all[i].v, all[i].id, all[i].material);
 	free(all);
-	/* then the bodies, as pdl_world_hash takes them (only when there are any): every process
-	 * holds the same, so process 0's */
+	/* then the bodies (only when there are any): every process holds the same, so process 0's */
 	for (int k = 0; s->rank == 0 && k < s->body_count; ++k) { /* (note_bodies' list, in slot order) */
 		pdl_body_def d;
-		if (!pdl_world_get_body(s->world, s->body_ids[k], &d)) continue;
-		const void* parts[] = {&d.position, &d.angle, &d.orientation, &d.linear_velocity, &d.angular_velocity};
-		const size_t sizes[] = {sizeof d.position, sizeof d.angle, sizeof d.orientation, sizeof d.linear_velocity,
-		                        sizeof d.angular_velocity};
-		for (int f = 0; f < 5; ++f)
-			for (size_t c = 0; c < sizes[f]; ++c) h = (h ^ ((const unsigned char*)parts[f])[c]) * 1099511628211ull;
+		if (pdl_world_get_body(s->world, s->body_ids[k], &d)) h = pdl_hash_ids_body(h, &d);
 	}
 	unsigned long long out = h;
 	MPI_Bcast(&out, 1, MPI_UNSIGNED_LONG_LONG, 0, s->comm);

@@ -53,6 +53,17 @@ def main():
                   f"{scene}: {split.group(1) if split else '?'} particles emitted over 3 processes, "
                   f"{alone.group(1) if alone else '?'} in one")
 
+    # a plain run's --hash is the same definition (pdl_world_hash_ids): after the first frame, where
+    # the states are still the same bits (later a plain world's storage order rounds its sums
+    # otherwise, docs/mpi.md), it prints mpirun's hash, in 2D and 3D
+    for scene in ("dam-break", "dam-break-3d"):
+        code, out, err = plain(a, [f"{a.scenes}/{scene}.json", "--steps", "1", "--hash", "--out", work])
+        alone = state_hash(out)
+        for n in (1, 3):
+            code, out, err = mpirun(a, n, [f"{a.scenes}/{scene}.json", "--steps", "1", "--hash"])
+            check(alone is not None and state_hash(out) == alone,
+                  f"{scene}, 1 frame: a plain run's --hash {alone} is mpirun -np {n}'s {state_hash(out)}")
+
     # SPH in 3D (no shipped scene: dam-break-3d with sph-dam-break's solver), 5,000 particles;
     # the CFL rule's substeps from the whole world's fastest particle, so the same in every process
     with open(f"{a.scenes}/dam-break-3d.json") as f:

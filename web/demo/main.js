@@ -7,7 +7,7 @@
 // renderer3d.js through the orbit camera of orbit.js. Rigid bodies (the scene's and those the
 // box tool drops) are the engine's own (World.body()), drawn over the fluid.
 import * as cameraTools from '../src/camera.js';
-import { loadPuddle, threadsAvailable } from '../src/puddle.js';
+import { loadPuddle, Solver, threadsAvailable } from '../src/puddle.js';
 import { applyFrame, buildWorld, resolveScene } from '../src/scene.js';
 import { Orbit } from './orbit.js';
 import { Panel } from './panel.js';
@@ -44,7 +44,14 @@ class Demo {
 		this.frame = 0;
 		this.accumulator = 0;
 		this.window = { start: performance.now(), frames: 0, steps: 0, stepMs: 0, stalledMs: 0 };
-		this.stats = { fps: 0, stepsPerSecond: 0, msPerStep: 0, particles: 0, threads: 1, build: '', realTime: null, slow: '' };
+		this.stats = { fps: 0, stepsPerSecond: 0, msPerStep: 0, particles: 0, threads: 1, build: '', realTime: null, slow: '',
+			solver: null };
+		// the solver's substeps counted at the last stats update (pdl_stats.steps)
+		this.solverSteps = 0;
+		// recent ms per step (a step is a frame of dt: all its substeps), and the most steps a
+		// frame may take at that cost (tick())
+		this.stepCost = 0;
+		this.mostSteps = this.ui.maxStepsPerFrame;
 		// simulated against wall seconds while running, over windows of REAL_TIME_WINDOW_S at least
 		this.pace = null;
 	}
@@ -67,8 +74,8 @@ class Demo {
 			if (!this.sceneNames.includes(name)) this.sceneNames.push(name);
 			if (!params.get('scene')) this.ui.scene = name;
 		}
-		// a scene that is not there, or that the web build refuses (SPH, which the index leaves
-		// out), is said on the page, which then shows the default scene
+		// a scene that is not there, or that the web build refuses (a CUDA one), is said on the
+		// page, which then shows the default scene
 		const requested = this.ui.scene;
 		if (!this.sceneNames.includes(requested)) this.ui.scene = DEFAULT_SCENE;
 		this.panel = new Panel(this);
@@ -143,6 +150,8 @@ class Demo {
 		this.world = buildWorld(this.puddle, this.scene, { threads: this.ui.threads });
 		this.frame = 0;
 		this.accumulator = 0;
+		this.solverSteps = 0;
+		this.stepCost = 0;
 		this.tools.attach(this.world, this.scene.strokes.length);
 		this.panel.rebuildForScene();
 		this.clearError();
@@ -172,7 +181,10 @@ class Demo {
 			if (this.world.threadCount > 1) this.window.stalledMs += this.world.profile().stalled;
 			++this.frame;
 		}
-		this.window.stepMs += performance.now() - t0;
+		const ms = performance.now() - t0;
+		// ms per step, smoothed over the last few frames
+		this.stepCost += 0.3 * (ms / frames - this.stepCost);
+		this.window.stepMs += ms;
 		this.window.steps += frames;
 		if (this.pace) {
 			this.pace.simulated += frames * dt;
@@ -188,11 +200,16 @@ class Demo {
 		try {
 			if (!this.ui.paused) {
 				// fixed steps of dt at the page's time scale; when the engine cannot keep up, the
-				// simulation slows down instead of taking ever more steps per frame
+				// simulation slows down instead of taking ever more steps per frame; and no more
+				// steps than fit in STEP_BUDGET_MS at the recent cost of one, so that a slow solver
+				// (DFSPH's pressure solves) slows the simulation, not the frames
 				const dt = this.world.def.dt;
 				this.accumulator += elapsed * this.ui.speed;
-				const steps = Math.min(this.ui.maxStepsPerFrame, Math.floor(this.accumulator / dt));
-				this.accumulator = steps === this.ui.maxStepsPerFrame ? 0 : this.accumulator - steps * dt;
+				const affordable = Math.max(1, Math.floor(STEP_BUDGET_MS / this.stepCost));
+				const most = Math.min(this.ui.maxStepsPerFrame, affordable);
+				this.mostSteps = most;
+				const steps = Math.min(most, Math.floor(this.accumulator / dt));
+				this.accumulator = steps === most ? 0 : this.accumulator - steps * dt;
 				if (steps > 0) this.step(steps);
 			}
 			this.render();
@@ -231,7 +248,7 @@ class Demo {
 		if (rate < REAL_TIME_LOW * target) {
 			// the engine is what holds it back when stepping takes most of the wall time; else
 			// the frames are too few (slow drawing) for the steps a frame may take
-			const stepMs = p.steps ? p.stepMs / p.steps : 0, lasts = (1000 * this.world.def.dt) / target, most = this.ui.maxStepsPerFrame;
+			const stepMs = p.steps ? p.stepMs / p.steps : 0, lasts = (1000 * this.world.def.dt) / target, most = this.mostSteps;
 			const why = p.stepMs > 500 * wall
 				? `the engine takes ${stepMs.toFixed(1)} ms per step of ${lasts.toFixed(1)} ms`
 				: `${(p.frames / wall).toFixed(0)} frames/s × at most ${most} step${most > 1 ? 's' : ''} per frame`;
@@ -270,12 +287,29 @@ class Demo {
 		// the step's time asleep waiting for workers without a core (pdl_profile.stalled): a
 		// tenth of it is past scheduling noise, and the page says the solver is starved
 		const starved = w.stepMs > 0 ? w.stalledMs / w.stepMs : 0;
+		// the solver and how well it holds the density (pdl_stats: a pass over the neighbours,
+		// twice a second); SPH and DFSPH take the substeps their CFL rule asks for
+		const st = this.world.stats(), def = this.world.def;
+		const taken = st.steps - this.solverSteps;
+		this.solverSteps = st.steps;
+		this.stats.solver = { name: SOLVER_LABELS[def.solver], meanDensityError: st.mean_density_error, maxDensityError: st.max_density_error,
+			clumped: st.clumped, substepsPerFrame: w.steps ? taken / w.steps : null };
 		this.window = { start: now, frames: 0, steps: 0, stepMs: 0, stalledMs: 0 };
-		const s = this.stats, def = this.world.def;
+		const s = this.stats, sv = s.solver;
+		// DFSPH: the error its constant-density solve ended the last step with (over the bulk, what
+		// it holds to sph.density_tolerance; the kernel's error beside it counts the thinner
+		// surface too) and its pressure-solve iterations per substep (each two neighbour passes)
+		const pr = def.solver === Solver.DFSPH ? this.world.profile() : null;
+		const solve = pr?.substeps ? `solve error ${percent(pr.density_solve_error)} · ` : '';
+		const iterations = pr?.substeps ? ` · ${((pr.density_iterations + pr.divergence_iterations) / pr.substeps).toFixed(0)} iterations/substep` : '';
+		const substeps = def.solver === Solver.CLAVET
+			? `${def.substeps} substep${def.substeps > 1 ? 's' : ''}`
+			: `${sv.substepsPerFrame === null ? '–' : sv.substepsPerFrame.toFixed(1)} substeps/frame (CFL)`;
 		this.statsBox.textContent =
 			`${s.fps.toFixed(0)} fps · ${s.stepsPerSecond.toFixed(0)} steps/s · ${s.msPerStep.toFixed(2)} ms/step\n` +
-			`${s.particles} particles · ${bodiesText(this.world.bodyCount)}${def.substeps} substep${def.substeps > 1 ? 's' : ''} · ` +
+			`${s.particles} particles · ${bodiesText(this.world.bodyCount)}${substeps} · ` +
 			`${s.threads} thread${s.threads > 1 ? 's' : ''} (${s.build})\n` +
+			`${sv.name} · ${solve}density error ${percent(sv.meanDensityError)} mean, ${percent(sv.maxDensityError)} max${iterations}\n` +
 			`scene ${this.scene.name} · t = ${this.world.time.toFixed(1)} s`;
 		const warnings = [starved > 0.1 ? `starved: ${(100 * starved).toFixed(0)}% of the step waiting for cores` : '', s.slow];
 		for (const text of warnings.filter(Boolean)) {
@@ -346,8 +380,14 @@ class Demo {
 // The stats line says the page runs slow when it simulates less than this share of the time
 // scale's seconds per wall second, measured over this many wall seconds at least.
 const REAL_TIME_LOW = 0.9;
+// The most milliseconds of stepping a frame takes on (one step, however long, always): 25
+// frames/s at least where drawing is quick.
+const STEP_BUDGET_MS = 40;
 const REAL_TIME_WINDOW_S = 1.5;
 const newPace = (now) => ({ start: now, simulated: 0, frames: 0, steps: 0, stepMs: 0 });
+
+const SOLVER_LABELS = ['Clavet', 'SPH', 'DFSPH'];
+const percent = (x) => `${(100 * x).toFixed(x < 0.001 ? 3 : 2)} %`;
 
 const bodiesText = (n) => (n === 0 ? '' : n === 1 ? '1 body · ' : `${n} bodies · `);
 

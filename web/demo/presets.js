@@ -2,6 +2,7 @@
 // viewer reads too (apps/viewer/presets.c, --preset and its panel's buttons). The file writes
 // each value for a reference scene (h = 1, |g| = 10, rest density 4, mass 1) and gives each field
 // a unit; presetMaterial() scales it to a scene by that unit, the same rule as presets.c.
+import { Solver } from '../src/puddle.js';
 
 /** Where the server (server.mjs mounts the repository's scenes/ at /scenes/) serves the file. */
 export const PRESETS_URL = '/scenes/presets/materials.json';
@@ -43,11 +44,21 @@ export function presetMaterial(label, basis, defaults, presets = PRESETS) {
 	return out;
 }
 
+/** The solver each material preset is made for (a world has one solver, so applying a preset
+ * switches it): water runs DFSPH, incompressible (issue 36: the water preset runs the solver
+ * that behaves like water); lava, slime (its springs are Clavet's) and the stratify classes keep
+ * Clavet's relaxation, which they were tuned for. */
+export function presetSolver(label) {
+	return MATERIAL_PRESETS[label]?.[0] === 'water' ? 'dfsph' : 'clavet';
+}
+
 /** Solver substeps that keep k dt_sub^2 / h below 0.02 for every material (include/puddle/types.h),
  * k weighted by (rest density / 4)^1.5 above 4 and springs held to 0.25 k_spring dt_sub^2, as
  * viewer_substeps_needed (apps/viewer/presets.c) says why. */
 export function substepsNeeded(world) {
 	const def = world.def;
+	// SPH and DFSPH take the substeps their CFL rule asks for, whatever this says
+	if (def.solver !== Solver.CLAVET) return 1;
 	let rate = 0; // 1/s^2
 	for (let m = 0; m < world.materialCount; ++m) {
 		const md = world.getMaterial(m);

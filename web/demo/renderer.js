@@ -133,7 +133,10 @@ const shade = (c, k) => rgb(c).reduce((out, v, i) => out | (Math.min(255, Math.r
 export class Renderer {
 	constructor(canvas) {
 		this.canvas = canvas;
-		const gl = canvas.getContext('webgl2', { antialias: false, alpha: false, preserveDrawingBuffer: true });
+		// antialias: the bodies, walls and obstacles are drawn straight into the canvas as
+		// polygons, and without multisampling their edges were jagged (the fluid's edge comes
+		// from its smoothed field and is soft either way)
+		const gl = canvas.getContext('webgl2', { antialias: true, alpha: false, preserveDrawingBuffer: true });
 		if (!gl) throw new Error('WebGL 2 is not available in this browser');
 		this.gl = gl;
 		// Half-float targets are renderable and blendable with EXT_color_buffer_float (or the

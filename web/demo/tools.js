@@ -252,8 +252,13 @@ export class Tools {
 		if (!this.world) return null;
 		const s = this.settings, half = s.bodySize / 2;
 		try {
-			return this.world.addBody({ shape: s.bodyShape, position: { x, y, z }, half_extents: { x: half, y: half, z: half }, radius: half,
+			const id = this.world.addBody({ shape: s.bodyShape, position: { x, y, z }, half_extents: { x: half, y: half, z: half }, radius: half,
 				density: s.bodyDensity });
+			// it displaces the fluid where it lands: the particles inside it would be squeezed
+			// out through its faces in a burst and cling to its sides (as the viewer does)
+			if (s.bodyShape === 'circle') this.world.removeParticlesInCircle({ x, y, z }, half);
+			else this.world.removeParticlesInBox({ x, y, z }, { x: half, y: half, z: half });
+			return id;
 		} catch (e) {
 			if (!this.onError) throw e;
 			this.onError(e);

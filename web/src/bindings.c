@@ -23,6 +23,13 @@ enum field_type {
 	STR = 11, BOOL = 12, STRUCT = 13, ITEMS = 14, VEC3_ARRAY = 15, I32_ARRAY = 16
 };
 
+/* Struct kinds, in the order of STRUCT_KINDS in puddle.js (and of `structs` below). */
+enum struct_kind {
+	WORLD_DEF, MATERIAL_DEF, BOUNDARY_DEF, FILL_DEF, POINTER, PARTICLE_DATA, STATS, PROFILE, ERROR,
+	BODY_DEF, BODY_MASS, BODY_FORCE, SCENE, SCENE_MATERIAL, SCENE_FILL, SCENE_BODY, SCENE_EMITTER,
+	SCENE_STROKE, SCENE_OUTPUT, CAMERA, SCENE_ERROR, SPH_DEF,
+};
+
 typedef struct field {
 	const char* name; /* the C field name; NULL ends a table */
 	int offset;
@@ -39,6 +46,17 @@ static const field world_def_fields[] = {
 	FIELD(pdl_world_def, interaction_radius, F32), FIELD(pdl_world_def, dt, F32),
 	FIELD(pdl_world_def, substeps, I32),           FIELD(pdl_world_def, gravity, VEC3),
 	FIELD(pdl_world_def, threads, I32),            FIELD(pdl_world_def, max_particles, I32),
+	FIELD(pdl_world_def, solver, I32),             FIELDN(pdl_world_def, sph, STRUCT, SPH_DEF),
+	END,
+};
+
+static const field sph_def_fields[] = {
+	FIELD(pdl_sph_def, speed_of_sound, F32),       FIELD(pdl_sph_def, eos, I32),
+	FIELD(pdl_sph_def, gamma, F32),                FIELD(pdl_sph_def, pressure_kernel, I32),
+	FIELD(pdl_sph_def, viscosity, F32),            FIELD(pdl_sph_def, xsph, F32),
+	FIELD(pdl_sph_def, surface_tension, F32),      FIELD(pdl_sph_def, cfl, F32),
+	FIELD(pdl_sph_def, max_substeps, I32),         FIELD(pdl_sph_def, density_tolerance, F32),
+	FIELD(pdl_sph_def, divergence_tolerance, F32), FIELD(pdl_sph_def, max_iterations, I32),
 	END,
 };
 
@@ -99,7 +117,8 @@ static const field stats_fields[] = {
 	FIELD(pdl_stats, steps, I64),              FIELD(pdl_stats, time, F64),
 	FIELD(pdl_stats, max_speed, F32),          FIELD(pdl_stats, mean_density_error, F32),
 	FIELD(pdl_stats, max_density_error, F32),  FIELD(pdl_stats, mean_neighbours, F32),
-	FIELD(pdl_stats, non_finite, I32),         FIELD(pdl_stats, momentum, VEC3),
+	FIELD(pdl_stats, clumped, F32),            FIELD(pdl_stats, non_finite, I32),
+	FIELD(pdl_stats, momentum, VEC3),
 	FIELD(pdl_stats, centre_of_mass, VEC3),    END,
 };
 
@@ -109,6 +128,8 @@ static const field profile_fields[] = {
 	FIELD(pdl_profile, springs, F32),   FIELD(pdl_profile, relax, F32),
 	FIELD(pdl_profile, boundaries, F32), FIELD(pdl_profile, bodies, F32),
 	FIELD(pdl_profile, velocity, F32),  FIELD(pdl_profile, stalled, F32),
+	FIELD(pdl_profile, substeps, I32),  FIELD(pdl_profile, density_iterations, I32),
+	FIELD(pdl_profile, divergence_iterations, I32), FIELD(pdl_profile, density_solve_error, F32),
 	END,
 };
 
@@ -146,22 +167,14 @@ static const field error_fields[] = {
 	FIELD(pdl_error, id, I32), FIELD(pdl_error, value, F64), END,
 };
 
-/* Struct kinds, in the order of STRUCT_KINDS in puddle.js. */
-enum struct_kind {
-	WORLD_DEF, MATERIAL_DEF, BOUNDARY_DEF, FILL_DEF, POINTER, PARTICLE_DATA, STATS, PROFILE, ERROR,
-	BODY_DEF, BODY_MASS, BODY_FORCE, SCENE, SCENE_MATERIAL, SCENE_FILL, SCENE_BODY, SCENE_EMITTER,
-	SCENE_STROKE, SCENE_OUTPUT, CAMERA, SCENE_ERROR,
-};
-
 /* ---- the scene layer (io/include/puddle/scene.h), read by web/src/scene.js ---------------- */
 
 static const field scene_fields[] = {
 	FIELDN(pdl_scene, name, STR, sizeof(((pdl_scene*)0)->name)),
 	FIELDN(pdl_scene, description, STR, sizeof(((pdl_scene*)0)->description)),
 	FIELDN(pdl_scene, world, STRUCT, WORLD_DEF),
-	/* the world def's fields the web build refuses on (not in world_def_fields: createWorld
-	 * makes Clavet worlds on the processor) */
-	{"solver", (int)offsetof(pdl_scene, world.solver), I32, 1},
+	/* the world def's field the web build refuses on (not in world_def_fields: createWorld
+	 * makes worlds that step on the processor) */
 	{"backend", (int)offsetof(pdl_scene, world.backend), I32, 1},
 	FIELD(pdl_scene, bounds_min, VEC3),           FIELD(pdl_scene, bounds_max, VEC3),
 	FIELD(pdl_scene, material_count, I32),        FIELDN(pdl_scene, materials, ITEMS, SCENE_MATERIAL),
@@ -243,7 +256,7 @@ static const struct {
 	{scene_fill_fields, sizeof(pdl_scene_fill)}, {scene_body_fields, sizeof(pdl_scene_body)},
 	{scene_emitter_fields, sizeof(pdl_scene_emitter)}, {scene_stroke_fields, sizeof(pdl_scene_stroke)},
 	{scene_output_fields, sizeof(pdl_scene_output)}, {camera_fields, sizeof(pdl_camera)},
-	{scene_error_fields, sizeof(pdl_scene_error)},
+	{scene_error_fields, sizeof(pdl_scene_error)}, {sph_def_fields, sizeof(pdl_sph_def)},
 };
 enum { STRUCT_KIND_COUNT = sizeof structs / sizeof structs[0] };
 

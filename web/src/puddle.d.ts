@@ -18,6 +18,8 @@ export declare const MAX_POINTERS: 8;
 export declare const BodyType: Readonly<{ DYNAMIC: 0; KINEMATIC: 1 }>;
 /** pdl_body_shape: CIRCLE is a sphere in 3D, POLYGON is 2D only. */
 export declare const BodyShape: Readonly<{ BOX: 0; CIRCLE: 1; POLYGON: 2 }>;
+/** pdl_solver_kind: world_def.solver (setDef and createWorld take "clavet", "sph", "dfsph" too). */
+export declare const Solver: Readonly<{ CLAVET: 0; SPH: 1; DFSPH: 2 }>;
 /** PDL_MAX_BODIES */
 export declare const MAX_BODIES: 4096;
 
@@ -38,7 +40,46 @@ export interface WorldDef {
 	gravity: Vec3;
 	threads: number;
 	max_particles: number;
+	/** Solver: CLAVET (default), SPH or DFSPH. Switched between steps, the particles stay. */
+	solver: number;
+	/** The SPH and DFSPH solvers' settings (ignored by Clavet worlds). */
+	sph: SphDef;
 }
+
+/** pdl_sph_def: each field's solver, unit and range are in include/puddle/types.h. */
+export interface SphDef {
+	/** SPH: c, in length / s. */
+	speed_of_sound: number;
+	/** SPH: 0 Tait (default), 1 linear. */
+	eos: number;
+	/** SPH: the Tait exponent. */
+	gamma: number;
+	/** SPH: 0 Poly6, 1 Spiky, 2 Wendland C2 (default). */
+	pressure_kernel: number;
+	/** SPH and DFSPH: kinematic viscosity, length^2 / s. */
+	viscosity: number;
+	/** SPH and DFSPH: XSPH velocity smoothing per 1/60 s, in [0, 1]. */
+	xsph: number;
+	surface_tension: number;
+	/** SPH and DFSPH: the CFL number of the substep rule, in (0, 1]. */
+	cfl: number;
+	max_substeps: number;
+	/** DFSPH: the relative density error the constant-density solve stops at. */
+	density_tolerance: number;
+	/** DFSPH: the relative compression rate, 1 / s, the divergence solve stops at. */
+	divergence_tolerance: number;
+	/** DFSPH: most iterations of each solve a substep. */
+	max_iterations: number;
+}
+
+/** A world def to write: any fields; the solver by number or name, sph's fields any of them. */
+export type WorldDefInput = Omit<Input<WorldDef>, 'solver' | 'sph'> & {
+	solver?: number | 'clavet' | 'sph' | 'dfsph';
+	sph?: Omit<Partial<SphDef>, 'eos' | 'pressure_kernel'> & {
+		eos?: number | 'tait' | 'linear';
+		pressure_kernel?: number | 'poly6' | 'spiky' | 'wendland';
+	};
+};
 
 /** pdl_material_def */
 export interface MaterialDef {
@@ -186,6 +227,8 @@ export interface Stats {
 	mean_density_error: number;
 	max_density_error: number;
 	mean_neighbours: number;
+	/** share of particles closer than half a rest spacing to another */
+	clumped: number;
 	non_finite: number;
 	momentum: Vec3;
 	centre_of_mass: Vec3;
@@ -209,6 +252,13 @@ export interface Profile {
 	/** of `step`, the time the calling thread waited for workers that had no core (other
 	 * programs, or more threads than cores): near 0 unless the solver is starved */
 	stalled: number;
+	/** solver substeps the step took (SPH, DFSPH: the CFL rule's choice) */
+	substeps: number;
+	/** DFSPH: iterations of the constant-density and the divergence solves, all substeps */
+	density_iterations: number;
+	divergence_iterations: number;
+	/** DFSPH: the mean relative density error the last constant-density solve ended with */
+	density_solve_error: number;
 }
 
 /** Zero-copy views into wasm memory; valid until the next call that changes the world. */
@@ -284,7 +334,7 @@ export declare class Puddle {
 	restSpacing(interactionRadius: number, restDensity: number): number;
 	/** Face-centred cubic rest spacing, 3D (pdl_rest_spacing_3d). */
 	restSpacing3d(interactionRadius: number, restDensity: number): number;
-	createWorld(def?: Input<WorldDef>): World;
+	createWorld(def?: WorldDefInput): World;
 }
 
 export declare class World {
@@ -294,7 +344,7 @@ export declare class World {
 	destroy(): void;
 	step(frames?: number): void;
 	readonly def: WorldDef;
-	setDef(values: Input<WorldDef>): void;
+	setDef(values: WorldDefInput): void;
 	addMaterial(def?: Input<MaterialDef>): number;
 	getMaterial(id: number): MaterialDef;
 	setMaterial(id: number, values: Input<MaterialDef>): void;

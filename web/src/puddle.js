@@ -12,6 +12,8 @@ const STRUCT_KINDS = [
 	// the scene layer's (io/include/puddle/scene.h), read by scene.js
 	'scene', 'scene_material', 'scene_fill', 'scene_body', 'scene_emitter', 'scene_stroke', 'scene_output',
 	'camera', 'scene_error',
+	// world_def.sph (pdl_sph_def), nested in world_def
+	'sph_def',
 ];
 // Field types as in web/src/bindings.c.
 const F32 = 1, I32 = 2, U32 = 3, VEC2 = 4, VEC2_ARRAY = 5, F64 = 6, I64 = 7, PTR = 8, VEC3 = 9, QUAT = 10;
@@ -31,6 +33,14 @@ export const BodyType = Object.freeze({ DYNAMIC: 0, KINEMATIC: 1 });
 export const BodyShape = Object.freeze({ BOX: 0, CIRCLE: 1, POLYGON: 2 });
 /** Most bodies one world holds (PDL_MAX_BODIES). */
 export const MAX_BODIES = 4096;
+/** The solvers (pdl_solver_kind): world_def.solver; setDef() and createWorld() also take the
+ * names "clavet", "sph" and "dfsph", the scene files' solver.kind. */
+export const Solver = Object.freeze({ CLAVET: 0, SPH: 1, DFSPH: 2 });
+// enumerations written by name as well as by number: the scene files' names (io/src/scene_schema.c)
+const FIELD_NAMES = {
+	world_def: { solver: { clavet: Solver.CLAVET, sph: Solver.SPH, dfsph: Solver.DFSPH } },
+	sph_def: { eos: { tait: 0, linear: 1 }, pressure_kernel: { poly6: 0, spiky: 1, wendland: 2 } },
+};
 // the names addBody() and setBody() also take for type and shape ("sphere" is CIRCLE)
 const BODY_TYPE_NAMES = { dynamic: BodyType.DYNAMIC, kinematic: BodyType.KINEMATIC };
 const BODY_SHAPE_NAMES = { box: BodyShape.BOX, circle: BodyShape.CIRCLE, sphere: BodyShape.CIRCLE, polygon: BodyShape.POLYGON };
@@ -219,7 +229,13 @@ export class Puddle {
 			const a = ptr + f.offset;
 			switch (f.type) {
 			case F32: dv.setFloat32(a, +value, true); break;
-			case I32: dv.setInt32(a, Math.trunc(+value), true); break;
+			case I32: {
+				const names = FIELD_NAMES[kind]?.[name];
+				if (names && typeof value === 'string' && !Object.hasOwn(names, value))
+					throw new TypeError(`${kind}.${name} must be one of ${Object.keys(names).map((n) => `"${n}"`).join(', ')} or a number, got "${value}"`);
+				dv.setInt32(a, Math.trunc(names && typeof value === 'string' ? names[value] : +value), true);
+				break;
+			}
 			case U32: dv.setUint32(a, name === 'color' ? parseColor(value) : +value >>> 0, true); break;
 			case F64: dv.setFloat64(a, +value, true); break;
 			case VEC2: {
@@ -250,6 +266,8 @@ export class Puddle {
 				});
 				break;
 			}
+			// a nested struct: the fields given, over what it holds
+			case STRUCT: this.write(STRUCT_KINDS[f.count], a, value); break;
 			default: throw new TypeError(`${kind}.${name} is read-only`);
 			}
 		}

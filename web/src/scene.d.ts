@@ -1,7 +1,7 @@
 // Types of web/src/scene.js: scene files (docs/scenes.md) read by io's C scene layer in the
 // WebAssembly module.
 import type { Camera } from './camera.js';
-import type { BodyDef, BoundaryDef, FillDef, MaterialDef, Puddle, Vec3, World, WorldDef } from './puddle.js';
+import type { BodyDef, BoundaryDef, FillDef, MaterialDef, Puddle, Vec3, World, WorldDef, WorldDefInput } from './puddle.js';
 
 /** A scene vector, {x, y, z} (z is 0 in 2D scenes). */
 export type SceneVec = Vec3;
@@ -91,7 +91,7 @@ export interface Scene {
 export declare function resolveScene(puddle: Puddle, json: unknown, file?: string): Scene;
 /** A shipped scene by name ("stratify"), a URL, or under node a file path. */
 export declare function loadScene(puddle: Puddle, source: string | URL): Promise<Scene>;
-export declare function buildWorld(puddle: Puddle, scene: Scene, overrides?: Partial<WorldDef>): World;
+export declare function buildWorld(puddle: Puddle, scene: Scene, overrides?: WorldDefInput): World;
 /** Emitters and strokes of frame `frame`, before its step; returns the particles added. */
 export declare function applyFrame(puddle: Puddle, scene: Scene, world: World, frame: number): number;
 export declare function estimateParticles(puddle: Puddle, scene: Scene): number;

@@ -50,19 +50,11 @@ function sceneError(puddle) {
 	return new SceneError(e.file, e.path, e.rule, e.message, e.line, e.column);
 }
 
-// Solvers and backends by their scene names (pdl_solver_kind, pdl_backend).
-const SOLVERS = ['clavet', 'sph', 'dfsph'];
+// Backends by their scene names (pdl_backend).
 const BACKENDS = ['cpu', 'cuda'];
 
-// The page's own limits, on top of the scene rules: the SPH solvers' Tait pressure uses powf,
-// whose last bits differ between C libraries, so the web build keeps to Clavet's relaxation,
-// which hashes the same here as natively; and it steps on the processor.
+// The page's own limit, on top of the scene rules: it steps on the processor.
 function refuseHere(raw, file) {
-	if (raw.solver !== 0) {
-		const kind = SOLVERS[raw.solver];
-		throw new SceneError(file, 'solver.kind',
-			`the web build runs the Clavet solver only: run ${kind.toUpperCase()} scenes with the puddle command, got "${kind}"`);
-	}
 	if (raw.backend !== 0)
 		throw new SceneError(file, 'solver.backend',
 			`the web build steps on the processor: run CUDA scenes with the puddle command, got "${BACKENDS[raw.backend]}"`);

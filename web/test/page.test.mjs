@@ -1,5 +1,7 @@
 // The demo page in Debian's headless Chromium (SwiftShader WebGL 2): it loads cleanly and draws,
 // a scripted drag moves the fluid, the panel changes the simulation, every shipped scene loads,
+// a DFSPH scene runs (and prints the page's frames/s), the Solver folder switches Clavet, SPH
+// and DFSPH and the water preset runs DFSPH,
 // the tools work, the box tool drops an engine body that is drawn, floats, and can be grabbed and
 // thrown (test/fixtures/pool.json), every colour mode draws its own picture, and the threaded
 // build gives the single-threaded build's results. 3D: the test fixture (test/fixtures/scene-3d.json, loaded with
@@ -232,10 +234,11 @@ describe('demo page', () => {
 		await page.close();
 	});
 
-	test('a scene the page does not have, or cannot run (SPH), is named on the page, and the default scene runs', async () => {
+	test('a scene the page does not have, or cannot run (CUDA), is named on the page, and the default scene runs', async () => {
 		const cases = [
 			['?scene=nosuch&paused=1', /^scene "nosuch" is not one of the shipped scenes \(.*\bblobs\b.*\bstratify\b.*\); showing stratify$/],
-			['?scene=sph-dam-break&paused=1', /^scenes\/sph-dam-break\.json: solver\.kind: the web build runs the Clavet solver only: run SPH scenes with the puddle command, got "sph"; showing stratify$/],
+			['?paused=1&sceneUrl=/test/fixtures/cuda.json',
+				/^test\/fixtures\/cuda\.json: solver\.backend: the web build steps on the processor: run CUDA scenes with the puddle command, got "cuda"; showing stratify$/],
 			// the C scene layer's messages, as the puddle command prints them
 			['?paused=1&sceneUrl=/test/fixtures/misspelt.json', /^test\/fixtures\/misspelt\.json: materials\[0\]\.stifness: unknown key \(did you mean "stiffness"\?\); showing stratify$/],
 			['?paused=1&sceneUrl=/test/fixtures/wide-emitter.json',
@@ -307,6 +310,101 @@ describe('demo page', () => {
 			assert.equal(s.nonFinite, 0, `${name}: finite`);
 			assert.ok(s.coverage > 0.01, `${name}: drawn (${s.coverage})`);
 		}
+		assert.deepEqual(errors, []);
+		await page.close();
+	});
+
+	test('a DFSPH scene runs on the page: the water falls and spreads, none is lost, the stats show the solver and its density error', async () => {
+		const { page, errors } = await openDemo('?paused=1&scene=dfsph-dam-break');
+		const before = await page.evaluate(centroid);
+		const start = await page.evaluate(() => ({ solver: window.demo.world.def.solver, n: window.demo.world.particleCount }));
+		assert.equal(start.solver, 2, 'DFSPH (Solver.DFSPH)');
+		const after = await page.evaluate(() => {
+			window.demo.step(60);
+			const s = window.demo.world.stats();
+			return { n: s.particles, nonFinite: s.non_finite, steps: s.steps, mean: s.mean_density_error };
+		});
+		const moved = await page.evaluate(centroid);
+		assert.equal(after.n, start.n, 'no particle lost');
+		assert.equal(after.nonFinite, 0);
+		assert.ok(after.steps >= 60, `the CFL rule takes at least a substep a frame (${after.steps} in 60 frames)`);
+		// the column collapses: its centre moves right, along the floor, and down
+		assert.ok(moved.x > before.x + 1 && moved.y < before.y - 0.5, `centre (${before.x.toFixed(2)}, ${before.y.toFixed(2)}) -> (${moved.x.toFixed(2)}, ${moved.y.toFixed(2)})`);
+		// incompressible: the kernel's density error stays small (surface particles lack neighbours)
+		assert.ok(after.mean < 0.05, `mean density error ${after.mean}`);
+		await page.waitForFunction(() => /DFSPH · solve error \d+\.\d+ % · density error \d+\.\d+ % mean, \d+\.\d+ % max · \d+ iterations\/substep/
+			.test(document.getElementById('stats').textContent)
+			&& /substeps\/frame \(CFL\)/.test(document.getElementById('stats').textContent), null, { timeout: 10000 });
+		// running, not paused: what a visitor sees (frames/s under SwiftShader, for the record;
+		// not a timed test)
+		await page.evaluate(() => {
+			window.demo.ui.paused = false;
+		});
+		await page.waitForTimeout(4000);
+		const rate = await page.evaluate(() => ({ ...window.demo.stats, text: document.getElementById('stats').textContent }));
+		console.log(`# dfsph-dam-break on the page: ${rate.fps.toFixed(1)} fps, ${rate.msPerStep.toFixed(1)} ms/step, ${rate.particles} particles; ${rate.text.replace(/\n/g, ' | ')}`);
+		assert.deepEqual(errors, []);
+		await page.close();
+	});
+
+	test('the Solver folder switches Clavet, SPH and DFSPH live with their settings; the water preset runs DFSPH', async () => {
+		const { page, errors } = await openDemo('?paused=1&scene=dam-break');
+		const state = () => page.evaluate(() => {
+			const w = window.demo.world, s = w.stats();
+			return { solver: w.def.solver, substeps: w.def.substeps, sph: w.def.sph, n: s.particles, nonFinite: s.non_finite, steps: s.steps };
+		});
+		const clavet = await state();
+		assert.equal(clavet.solver, 0);
+		const picker = controller(page, 'Solver', 'solver').locator('select');
+		const setNumber = async (name, value) => {
+			const input = controller(page, 'Solver', name).locator('input');
+			await input.fill(String(value));
+			await input.press('Enter');
+		};
+
+		await picker.selectOption('dfsph');
+		await setNumber('density tolerance', 0.001);
+		await setNumber('most iterations', 50);
+		await setNumber('viscosity (h²/s)', 0.2);
+		let s = await state();
+		assert.equal(s.solver, 2);
+		assert.equal(s.substeps, 1, 'DFSPH starts from one substep; its CFL rule takes more');
+		assert.equal(s.sph.density_tolerance, Math.fround(0.001));
+		assert.equal(s.sph.max_iterations, 50);
+		assert.equal(s.sph.viscosity, Math.fround(0.2));
+		const ran = await page.evaluate(() => {
+			window.demo.step(20);
+			const st = window.demo.world.stats();
+			return { n: st.particles, nonFinite: st.non_finite, steps: st.steps };
+		});
+		assert.equal(ran.n, clavet.n, 'the particles stay, none lost');
+		assert.equal(ran.nonFinite, 0);
+		assert.ok(ran.steps >= clavet.steps + 20);
+
+		await picker.selectOption('sph');
+		await setNumber('speed of sound', 80);
+		s = await state();
+		assert.equal(s.solver, 1);
+		assert.equal(s.sph.speed_of_sound, 80);
+		assert.equal(await controller(page, 'Solver', 'density tolerance').count(), 0, 'DFSPH settings gone under SPH');
+		const sph = await page.evaluate(() => {
+			window.demo.step(10);
+			return window.demo.world.stats().non_finite;
+		});
+		assert.equal(sph, 0);
+
+		await picker.selectOption('clavet');
+		s = await state();
+		assert.equal(s.solver, 0);
+		assert.equal(s.substeps, clavet.substeps, "Clavet gets the scene's substeps back");
+
+		// the material presets bring their solver: water runs DFSPH, lava Clavet
+		const preset = controller(page, '0: water', 'preset').locator('select');
+		await preset.selectOption('water');
+		assert.equal((await state()).solver, 2);
+		assert.equal(await picker.inputValue(), 'dfsph', 'the Solver folder shows it');
+		await preset.selectOption('lava');
+		assert.equal((await state()).solver, 0);
 		assert.deepEqual(errors, []);
 		await page.close();
 	});
@@ -465,6 +563,23 @@ describe('demo page', () => {
 		assert.equal(four.threads, 4);
 		assert.equal(two.hash, one.hash);
 		assert.equal(four.hash, one.hash);
+	});
+
+	test('threads: DFSPH on 2 threads matches 1 thread bit for bit', async () => {
+		const run = async (threads) => {
+			const { page, errors } = await openDemo(`?paused=1&scene=dfsph-dam-break&threads=${threads}`);
+			const r = await page.evaluate(() => {
+				window.demo.reset();
+				window.demo.step(30);
+				return { threads: window.demo.world.threadCount, hash: window.demo.world.hash() };
+			});
+			assert.deepEqual(errors, []);
+			await page.close();
+			return r;
+		};
+		const one = await run(1), two = await run(2);
+		assert.equal(two.threads, 2);
+		assert.equal(two.hash, one.hash);
 	});
 
 	test('threads: a page that is not cross-origin isolated runs the single-threaded build', async () => {
@@ -720,7 +835,8 @@ describe('demo page, layout', () => {
 			const other = isolate ? null : await openBrowser({ isolate: false });
 			const { page, errors } = other ? await newPage(other, '/demo/?paused=1') : await openDemo('?paused=1');
 			await page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 60000 });
-			for (const scene of ['stratify', 'dam-break-3d']) {
+			// (the SPH and DFSPH scenes show their solvers' settings in the Solver folder)
+			for (const scene of ['stratify', 'dam-break-3d', 'dfsph-dam-break', 'sph-dam-break']) {
 				await page.evaluate((n) => window.demo.selectScene(n), scene);
 				// the panel beside the canvas (260 px) and over it on narrow screens (240 px)
 				for (const [width, height, panel] of [[800, 560, 260], [600, 700, 240]]) {

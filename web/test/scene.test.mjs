@@ -5,16 +5,16 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
-import { BoundaryKind, FillShape, loadPuddle } from '../src/puddle.js';
+import { BoundaryKind, FillShape, loadPuddle, Solver } from '../src/puddle.js';
 import { applyFrame, buildWorld, estimateParticles, loadScene, resolveScene, scaleScene, scaleToParticles, SceneError } from '../src/scene.js';
 
 const scenesDir = new URL('../../scenes/', import.meta.url);
 const text = (file) => readFileSync(new URL(file, scenesDir), 'utf8');
 const load = (file) => JSON.parse(text(file));
 const all = readdirSync(scenesDir).filter((f) => f.endsWith('.json')).sort();
-// SPH and DFSPH scenes run natively only (src/scene.js): the web build refuses them, tested below
+// every solver runs here: Clavet, SPH and DFSPH scenes alike
+const shipped = all;
 const sph = all.filter((f) => ['sph', 'dfsph'].includes(load(f).solver?.kind));
-const shipped = all.filter((f) => !sph.includes(f));
 
 let puddle;
 before(async () => {
@@ -24,10 +24,14 @@ before(async () => {
 describe('shipped scenes', () => {
 	test('there are scenes to test', () => assert.ok(shipped.length > 0));
 	for (const file of sph) {
-		const kind = load(file).solver.kind;
-		test(`${file} (${kind.toUpperCase()}) is refused with a clear message`, () => {
-			assert.throws(() => resolveScene(puddle, load(file), `scenes/${file}`), (e) => e instanceof SceneError &&
-				e.message === `scenes/${file}: solver.kind: the web build runs the Clavet solver only: run ${kind.toUpperCase()} scenes with the puddle command, got "${kind}"`);
+		const { kind, ...settings } = load(file).solver;
+		test(`${file} builds a ${kind.toUpperCase()} world with the scene's solver settings`, () => {
+			const world = buildWorld(puddle, resolveScene(puddle, text(file), `scenes/${file}`));
+			assert.equal(world.def.solver, kind === 'sph' ? Solver.SPH : Solver.DFSPH);
+			for (const [key, value] of Object.entries(settings)) {
+				if (key in world.def.sph && typeof value === 'number') assert.equal(world.def.sph[key], Math.fround(value), key);
+			}
+			world.destroy();
 		});
 	}
 	for (const file of shipped) {
@@ -157,7 +161,7 @@ describe('scene rules', () => {
 		assert.equal(byName.name, 'dam-break');
 		const byPath = await loadScene(puddle, new URL('dam-break.json', scenesDir).pathname);
 		assert.deepEqual(byPath.materials, byName.materials);
-		await assert.rejects(loadScene(puddle, 'sph-dam-break'), (e) => e instanceof SceneError && e.path === 'solver.kind');
+		assert.equal((await loadScene(puddle, 'dfsph-dam-break')).world.solver, Solver.DFSPH);
 	});
 });
 

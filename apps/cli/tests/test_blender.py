@@ -4,7 +4,8 @@
 plus the empty tank and an MP4; the PNGs are read by hand (viewer_test.read_png: zlib, no PIL):
 the right size, not blank, and the water differs from the empty tank. Also the script's errors:
 a missing folder, a folder without PLY files, a bad option.
-Usage: test_blender.py PUDDLE SCENES_DIR SCRIPT (blender must be on PATH: scripts/install-deps.sh blender)"""
+Usage: test_blender.py PUDDLE SCENES_DIR SCRIPT. Without blender on PATH it exits 77 (skipped, with the
+reason), or 1 with PUDDLE_TEST_ALL=1 (`make test`: scripts/install-deps.sh blender installs it)."""
 import json
 import math
 import os
@@ -37,9 +38,13 @@ def blender(*args, timeout=600):
 
 def main():
     if shutil.which("blender") is None:
-        print("test_blender: blender is not on PATH; install it with scripts/install-deps.sh blender "
-              "(Debian's blender package; `make test` does)", file=sys.stderr)
-        return 1
+        # an optional tool: skipped with the reason (ctest's SKIP_RETURN_CODE 77), unless the run
+        # asks for everything (PUDDLE_TEST_ALL=1, as `make test` sets), where its absence is a
+        # missing install step and fails
+        everything = os.environ.get("PUDDLE_TEST_ALL") == "1"
+        print(f"test_blender: {'FAILED' if everything else 'SKIPPED'}: blender is not on PATH; install it "
+              "with scripts/install-deps.sh blender (Debian's blender package; `make test` does)", flush=True)
+        return 1 if everything else 77
     work = tempfile.mkdtemp(prefix="puddle_blender_")
     try:
         scene = os.path.join(SCENES, "drop-3d.json")

@@ -7,7 +7,7 @@ silently, at full CPU until killed.)
 
     startup_test.py --viewer build/apps/viewer/puddle-view --work DIR CASE
 
-CASE is one of: nodisplay, baddriver, badscene, nogl (SDL's dummy driver has no OpenGL), oldgl
+CASE is one of: nodisplay, baddriver, emptydriver, badscene, nogl (SDL's dummy driver has no OpenGL), oldgl
 (OpenGL 2.1 only, through Mesa's MESA_GL_VERSION_OVERRIDE; run it under xvfb-run).
 Only the Python standard library is used.
 """
@@ -92,9 +92,15 @@ def case_oldgl(viewer, work):
                    {"MESA_GL_VERSION_OVERRIDE": "2.1", "LIBGL_ALWAYS_SOFTWARE": "1"},
                    ["no OpenGL 3.3 core context"], unset=("SDL_VIDEODRIVER",))
 
+def case_emptydriver(viewer, work):
+    # SDL_VIDEODRIVER set but empty: SDL takes the empty variable over the viewer's choice of
+    # driver and fell back to "offscreen", and the viewer ran invisibly until killed (issue 41)
+    expect_failure(viewer, "emptydriver", ["blobs"], {"SDL_VIDEODRIVER": ""},
+                   ["no display", "x11", "xvfb-run -a"], unset=NO_DISPLAY)
+
 
 CASES = {"nodisplay": case_nodisplay, "baddriver": case_baddriver, "badscene": case_badscene,
-         "nogl": case_nogl, "oldgl": case_oldgl}
+         "nogl": case_nogl, "oldgl": case_oldgl, "emptydriver": case_emptydriver}
 
 
 def main():

@@ -285,6 +285,48 @@ def distance_to_ray(point, eye, direction):
     return math.sqrt(max(sum(v * v for v in q) - along * along, 0.0))
 
 
+def camera_frame(report):
+    """The eye and the unit frame (forward, right, up) of the report's camera (io/src/camera.c)."""
+    c = report["camera"]
+    yaw, pitch = math.radians(c["yaw"]), math.radians(c["pitch"])
+    f = (-math.sin(yaw) * math.cos(pitch), -math.sin(pitch), -math.cos(yaw) * math.cos(pitch))
+    r = (math.cos(yaw), 0.0, -math.sin(yaw))
+    u = (r[1] * f[2] - r[2] * f[1], r[2] * f[0] - r[0] * f[2], r[0] * f[1] - r[1] * f[0])
+    return tuple(t - c["distance"] * fk for t, fk in zip(c["target"], f)), f, r, u
+
+
+def case_frame3d(viewer, work):
+    # boats-3d's camera suits a 16:9 picture; beside the panel the view is narrower (740 x 700
+    # here, 920 x 800 in a 1280 x 800 window), and the tank began off the left edge and ran under
+    # the panel. On load every corner of the tank must be in the view; orbiting and zooming in
+    # must leave the camera outside the tank (issue 41).
+    scene = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scenes", "boats-3d.json")
+    with open(scene) as f:
+        half = json.load(f)["container"]["half_extents"]
+    corners = [(sx * half[0], sy * half[1], sz * half[2]) for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
+    report = run_viewer(viewer, [scene, "--paused", "--frames", "3"], work, "boats3d")
+    eye, f, r, u = camera_frame(report)
+    _, _, vw, vh = report["viewport"]
+    t = math.tan(math.radians(report["camera"]["fov"]) / 2)
+    worst = 0
+    for p in corners:
+        q = [p[k] - eye[k] for k in range(3)]
+        depth = sum(a * b for a, b in zip(q, f))
+        x = sum(a * b for a, b in zip(q, r)) / (depth * t * vw / vh)
+        y = sum(a * b for a, b in zip(q, u)) / (depth * t)
+        worst = max(worst, abs(x), abs(y))
+    check(vw < vh * 16 / 9 and worst <= 1.0, f"frame3d: boats-3d's tank fits the {vw}x{vh} view on load "
+          f"(farthest corner at {worst:.3f} of the half view)")
+    for name, steps in (("yaw", ["2 orbit 30 0"]), ("pitch", ["2 orbit 0 -30"]), ("under", ["2 orbit 30 -60"]),
+                        ("zoom", ["2 orbit 30 0", "3 wheel 30"])):
+        moved = run_viewer(viewer, [scene, "--paused", "--frames", "6", "--script",
+                                    write_script(work, "boats-" + name, steps)], work, "boats-" + name)
+        eye = camera_frame(moved)[0]
+        inside = all(-h < e < h for e, h in zip(eye, half))
+        check(not inside, f"frame3d: after {name}, the camera at {tuple(round(e, 2) for e in eye)} is outside the "
+              f"tank (half extents {half})")
+
+
 def case_interact3d(viewer, work):
     args = ["drop3d", "--frames", "70", "--no-panel"]
     control = run_viewer(viewer, args, work, "control3d")
@@ -512,6 +554,19 @@ def case_keys(viewer, work, scripts):
     check(paused["steps"] == 10 + 1 + 5, f"pause: space and . gave 16 steps ({paused['steps']})")
 
 
+def case_scenekeys(viewer, work):
+    # the digits reach scenes 1 to 10 (0 is the tenth); PageDown / ] and PageUp / [ go through
+    # every scene of --list, wrapping round (issue 41: there are more than nine)
+    names = [line.split()[1] for line in subprocess.run([viewer, "--list"], capture_output=True, text=True,
+                                                         timeout=60).stdout.splitlines()]
+    check(len(names) > 10, f"scenekeys: more than ten scenes to reach ({len(names)})")
+    for start, keys, expected in (("dam", ["0"], names[9]), (names[-1], ["PageDown"], names[0]),
+                                  (names[0], ["["], names[-1]), (names[9], ["]", "]"], names[11])):
+        script = write_script(work, "scenekeys", [f"{2 + 2 * i} key {k}" for i, k in enumerate(keys)])
+        report = run_viewer(viewer, [start, "--frames", "12", "--no-panel", "--script", script], work, "scenekeys")
+        check(report["scene"] == expected, f"scenekeys: {start} then {keys} shows {expected} ({report['scene']})")
+
+
 def case_scenes(viewer, work):
     listed = subprocess.run([viewer, "--list"], capture_output=True, text=True, timeout=60)
     names = [line.split()[1] for line in listed.stdout.splitlines() if line.strip()]
@@ -555,6 +610,15 @@ def case_bodies(viewer, work, scripts):
     check(drawn, f"bodies: the body is drawn in its colour {colour} at its centre ({pixel})")
     gone, pixel = body_pixel_is(rows, report, 0.0, 10.0, colour)
     check(not gone, f"bodies: nothing of it left where it was dropped ({pixel})")
+
+    # dropped into the water, a body displaces the particles where it lands (they would be
+    # squeezed out through its faces in a burst): the pool has fewer, and none is left inside it
+    plain = run_viewer(viewer, ["pool", "--frames", "8"], work, "undropped")
+    sunk = run_viewer(viewer, ["pool", "--frames", "8", "--script", write_script(work, "sunk", ["2 move 0 3", "5 key c"])],
+                      work, "sunk")
+    check(sunk["bodies"] == 1 and sunk["particles"] < plain["particles"] - 20,
+          f"bodies: a box dropped into the water took its particles' place ({plain['particles']} -> "
+          f"{sunk['particles']})")
 
     # grab and throw: dragged right and let go, the body flies on to the right
     drop = write_script(work, "unthrown", ["2 move -5 10", "5 key c"])
@@ -611,7 +675,7 @@ def main():
     parser.add_argument("--work", help="directory for outputs (default: a temporary one)")
     parser.add_argument("case", choices=["picture", "dots", "drag", "obstacle", "pour", "keys",
                                          "scenes", "cli", "bodies", "picture3d", "orbit3d",
-                                         "interact3d", "bodies3d", "density"])
+                                         "interact3d", "bodies3d", "density", "frame3d", "scenekeys"])
     a = parser.parse_args()
     work = a.work or tempfile.mkdtemp(prefix="puddle-view-")
     os.makedirs(work, exist_ok=True)
@@ -644,6 +708,10 @@ def main():
             case_bodies3d(a.viewer, work)
         elif a.case == "density":
             case_density(a.viewer, work)
+        elif a.case == "frame3d":
+            case_frame3d(a.viewer, work)
+        elif a.case == "scenekeys":
+            case_scenekeys(a.viewer, work)
     except Failure as failure:
         print("FAIL:", failure)
         return 1

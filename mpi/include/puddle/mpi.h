@@ -67,8 +67,9 @@ void pdl_mpi_world_set_frame_fn(pdl_mpi_world* split, pdl_mpi_frame_fn fn, void*
  * max_particles holds (the frame is then not stepped). */
 bool pdl_mpi_world_step(pdl_mpi_world* split, char* err, size_t err_size);
 
-/** FNV-1a 64 of the whole world's particles in id order (positions, velocities, materials,
- * ids): the same on every process, and the same for any process and thread count. */
+/** pdl_world_hash_ids() of the whole world (particles in id order, then the bodies): the same
+ * on every process, for any process and thread count, and the same as one process's plain
+ * `puddle run --hash`. */
 uint64_t pdl_mpi_world_hash(pdl_mpi_world* split);
 /** Particles in the whole world / in this process's slab. */
 long long pdl_mpi_world_particle_count(pdl_mpi_world* split);

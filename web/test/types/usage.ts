@@ -66,3 +66,15 @@ async function bodies() {
   console.log(ids, f, w.hasBody(ball), w3.body(cube)?.orientation.w, s.bodies[0]?.count, p.defaultBodyDef().density);
 }
 bodies();
+// the solvers: by name or Solver's numbers, their settings in world.sph (any of them)
+import { Solver } from '../../src/puddle.js';
+async function solvers() {
+  const p = await loadPuddle();
+  const w: World = p.createWorld({ solver: 'dfsph', sph: { viscosity: 0.5, density_tolerance: 1e-4 } });
+  w.setDef({ solver: Solver.SPH, sph: { speed_of_sound: 80, eos: 'tait' } });
+  const tolerance: number = w.def.sph.density_tolerance;
+  const clumped: number = w.stats().clumped;
+  const w2 = buildWorld(p, await loadScene(p, 'dfsph-dam-break'), { solver: 'clavet', sph: { cfl: 0.3 } });
+  console.log(tolerance, clumped, w2.def.solver === Solver.CLAVET);
+}
+solvers();
