@@ -434,17 +434,18 @@ static inline void density_pass(void* ctx, int begin, int end, bool three)
 				f8 wv = shape8(job, q.r, with_self);
 				sum = f8_add(sum, f8_mul(vj, wv));
 				f8 gs = f8_mul(vj, q.grad), ls = f8_mul(gs, correction_of(job, li, p->material, j)); /* 0 outside q.in */
-				gx = f8_add(gx, f8_mul(gs, q.dx));
-				gy = f8_add(gy, f8_mul(gs, q.dy));
+				const f8 vgx = f8_mul(gs, q.dx), vgy = f8_mul(gs, q.dy), vgz = three ? f8_mul(gs, q.dz) : zero;
+				gx = f8_add(gx, vgx);
+				gy = f8_add(gy, vgy);
 				lx = f8_add(lx, f8_mul(ls, q.dx));
 				ly = f8_add(ly, f8_mul(ls, q.dy));
-				if (three) gz = f8_add(gz, f8_mul(gs, q.dz)), lz = f8_add(lz, f8_mul(ls, q.dz));
+				if (three) gz = f8_add(gz, vgz), lz = f8_add(lz, f8_mul(ls, q.dz));
 				const int bits = m8_bits(q.in);
 				if (bits) { /* the neighbour list: j and V_j grad W_ij */
 					float ex[PDL_LANES], ey[PDL_LANES], ez[PDL_LANES];
-					f8_store(ex, f8_mul(gs, q.dx));
-					f8_store(ey, f8_mul(gs, q.dy));
-					f8_store(ez, three ? f8_mul(gs, q.dz) : zero);
+					f8_store(ex, vgx);
+					f8_store(ey, vgy);
+					f8_store(ez, vgz);
 					for (int k = 0; k < PDL_LANES; ++k)
 						if (bits >> k & 1) {
 							w->dfsph_neighbour[at] = j + k;
@@ -466,8 +467,10 @@ static inline void density_pass(void* ctx, int begin, int end, bool three)
 		float wall_grad[3] = {0, 0, 0}, wall_rate = 0;
 		for (int c = 0; c < walls.count; ++c) {
 			rho += walls.psi[c];
-			for (int e = 0; e < 3; ++e) g3[e] -= walls.grad[c] * walls.c[c].n[e], l3[e] -= walls.grad[c] * walls.c[c].n[e];
-			for (int e = 0; e < 3; ++e) wall_grad[e] += walls.grad[c] * walls.c[c].n[e];
+			for (int e = 0; e < 3; ++e) {
+				const float gn = walls.grad[c] * walls.c[c].n[e]; /* grad psi = -gn */
+				g3[e] -= gn, l3[e] -= gn, wall_grad[e] += gn;
+			}
 			wall_rate += walls.grad[c] * (walls.v[c][0] * walls.c[c].n[0] + walls.v[c][1] * walls.c[c].n[1] +
 			                              walls.v[c][2] * walls.c[c].n[2]);
 		}
@@ -836,13 +839,6 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 	return iterations;
 }
 
-/* a[k] = a[order[k]] for k < n, through scratch */
-static void carry(float* a, float* scratch, const int32_t* order, int n)
-{
-	for (int k = 0; k < n; ++k) scratch[k] = a[order[k]];
-	memcpy(a, scratch, (size_t)n * sizeof *a);
-}
-
 /* a += sign b, element by element (sign +-1: exact undoing up to one rounding, never below 0
  * for a, b >= 0) */
 static void add_to(float* a, const float* b, float sign, int n)
@@ -902,10 +898,7 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 		}
 		if (fluid) {
 			pdl_grid_build(&w->grid, w->pool, p->count, p->x, p->y, p->z, p->id, w->def.interaction_radius);
-			pdl_particles_permute(w, w->grid.order, false);
-			/* the solves' warm starts move with their particles (the permutation leaves them) */
-			carry(p->pressure, w->dfsph_change, w->grid.order, p->count);
-			carry(p->near_pressure, w->dfsph_change, w->grid.order, p->count);
+			pdl_particles_permute(w, w->grid.order, false); /* (the warm starts move too) */
 		}
 		prof->predict += pdl_since(&t);
 		bool touching = false; /* the bodies' contacts are known */

@@ -220,6 +220,16 @@ void pdl_particles_permute(pdl_world* w, const int32_t* order, bool with_prev)
 		SWAP(p->spring_partner, p->spring_partner2);
 		SWAP(p->spring_rest, p->spring_rest2);
 	}
+	/* DFSPH's solves start from the pressures they last ended with (their warm start): state
+	 * that moves with its particle, as its position does (Clavet and SPH compute pressures
+	 * afresh every substep). x2 and y2 hold nothing now: they take the gathers. */
+	if (w->def.solver == PDL_SOLVER_DFSPH) {
+		const size_t bytes = (size_t)p->count * sizeof *p->pressure;
+		gather_floats(p->x2, p->pressure, order, 0, p->count);
+		gather_floats(p->y2, p->near_pressure, order, 0, p->count);
+		memcpy(p->pressure, p->x2, bytes);
+		memcpy(p->near_pressure, p->y2, bytes);
+	}
 }
 
 void pdl_particles_move(particles* p, int to, int from)
