@@ -274,9 +274,12 @@ struct pdl_world {
 	int dfsph_near_capacity;
 	/* the substep's neighbour lists (dfsph.c, "Neighbour lists"): particle i's neighbours are
 	 * dfsph_neighbour[dfsph_row[i] .. dfsph_row[i + 1]), each with V_j grad W_ij in
-	 * dfsph_grad (3 floats a pair); per particle its walls' sum of |grad psi| n (3 floats) and
+	 * dfsph_grad (three planes of dfsph_pair_capacity + 8 floats: x, y, z); per particle its walls' sum of |grad psi| n (3 floats) and
 	 * of |grad psi| (v_wall . n) in dfsph_wall_grad and dfsph_wall_rate */
 	int64_t* dfsph_row;
+	int32_t* dfsph_scan; /* the scan's rows (dfsph_list_stride slots a particle, dfsph_scan_slots in all) */
+	int dfsph_list_stride;
+	size_t dfsph_scan_slots;
 	int32_t* dfsph_neighbour;
 	float* dfsph_grad;
 	int64_t dfsph_pair_capacity;

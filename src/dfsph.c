@@ -264,33 +264,13 @@ typedef struct dfsph_job {
 	const float* change; /* the pressure change pressure_pass applies */
 } dfsph_job;
 
-/* The neighbour-loop kernel terms of a vector of candidates j against particle i. */
+/* The kernel terms of eight pairs of particle i. */
 typedef struct pair8 {
 	f8 dx, dy, dz; /* x_i - x_j */
 	f8 r2, r;
-	m8 in;         /* j != i, within h, inside the run */
+	m8 in;         /* the lanes that hold a pair */
 	f8 grad;       /* s: grad W_ij = s (x_i - x_j) */
 } pair8;
-
-static inline pair8 pair_terms(const dfsph_job* job, const f8 xi, const f8 yi, const f8 zi, const float* px,
-                               const float* py, const float* pz, int j, int end, int i, bool three)
-{
-	pair8 q;
-	q.dx = f8_sub(xi, f8_load(px + j));
-	q.dy = f8_sub(yi, f8_load(py + j));
-	q.r2 = f8_add(f8_mul(q.dx, q.dx), f8_mul(q.dy, q.dy));
-	q.dz = f8_set1(0);
-	if (three) {
-		q.dz = f8_sub(zi, f8_load(pz + j));
-		q.r2 = f8_add(q.r2, f8_mul(q.dz, q.dz));
-	}
-	q.in = m8_and(m8_lanes(j, end, i), f8_lt(q.r2, f8_set1(job->k.h2)));
-	q.r = f8_sqrt(q.r2);
-	/* Wendland C2's gradient scale (kernels.h), 0 outside */
-	f8 d = f8_sub(f8_set1(1.0f), f8_mul(q.r, f8_set1(1.0f / job->k.h)));
-	q.grad = f8_mask(q.in, f8_mul(f8_set1(-job->k.wendland_grad), f8_mul(f8_mul(d, d), d)));
-	return q;
-}
 
 /* Wendland C2's shape (1 - q)^4 (1 + 4q) at distance r, 0 outside `in` */
 static inline f8 shape8(const dfsph_job* job, f8 r, m8 in)
@@ -299,15 +279,42 @@ static inline f8 shape8(const dfsph_job* job, f8 r, m8 in)
 	return f8_mask(in, f8_mul(f8_mul(d2, d2), f8_add(f8_set1(1.0f), f8_mul(f8_set1(4.0f), q))));
 }
 
-static inline f8 volume_of(const dfsph_job* job, const uint8_t* of, int j)
+/* table[material of each listed neighbour]: the per-material constants of the neighbours in
+ * list entries idx[0..7] */
+static inline f8 of_neighbours(const float* table, const uint8_t* of, const int32_t* idx)
 {
-	return job->uniform ? f8_set1(job->volume[0]) : f8_gather(job->volume, of + j);
+	float v[PDL_LANES];
+	for (int k = 0; k < PDL_LANES; ++k) v[k] = table[of[idx[k]]];
+	return f8_load(v);
 }
 
-/* L_ij of eq. 1 for particle i (its material's L is li) and the candidates from j */
-static inline f8 correction_of(const dfsph_job* job, float li, const uint8_t* of, int j)
+/* The kernel terms of the neighbours in list entries idx[0 .. n) of particle i (lane k holds
+ * entry k; the lanes from n on are masked: their indices are other rows' or the padding's, always
+ * particles that exist). The list holds only neighbours within h (within_h, the same arithmetic). */
+static inline pair8 list_terms(const dfsph_job* job, const f8 xi, const f8 yi, const f8 zi, const float* px,
+                               const float* py, const float* pz, const int32_t* idx, int n, bool three)
 {
-	return job->uniform ? f8_set1(li) : f8_mul(f8_set1(0.5f), f8_add(f8_set1(li), f8_gather(job->correction, of + j)));
+	pair8 q;
+	q.dx = f8_sub(xi, f8_gather_index(px, idx));
+	q.dy = f8_sub(yi, f8_gather_index(py, idx));
+	q.r2 = f8_add(f8_mul(q.dx, q.dx), f8_mul(q.dy, q.dy));
+	q.dz = f8_set1(0);
+	if (three) {
+		q.dz = f8_sub(zi, f8_gather_index(pz, idx));
+		q.r2 = f8_add(q.r2, f8_mul(q.dz, q.dz));
+	}
+	q.in = m8_first(n);
+	q.r = f8_sqrt(q.r2);
+	f8 d = f8_sub(f8_set1(1.0f), f8_mul(q.r, f8_set1(1.0f / job->k.h)));
+	q.grad = f8_mask(q.in, f8_mul(f8_set1(-job->k.wendland_grad), f8_mul(f8_mul(d, d), d)));
+	return q;
+}
+
+/* The width of the block of list entries from k on, of a row that ends at `end`: 8, or fewer at
+ * the row's end. */
+static inline int block_width(int64_t k, int64_t end)
+{
+	return end - k < PDL_LANES ? (int)(end - k) : PDL_LANES;
 }
 
 /* The walls near x: their share psi of rho^ and its gradient, for the passes. */
@@ -349,116 +356,158 @@ static inline void walls_at(const pdl_world* w, int i, float x, float y, float z
 }
 
 /* ---- Neighbour lists ------------------------------------------------------------------------ *
- * The solves' iterations (each two passes over every particle's neighbours, tens of times a
- * substep) read only what the positions fix for the substep: which particles are neighbours,
- * V_j grad W_ij, and the walls' terms. The density pass, once a substep, writes them into
- * lists (a count pass first sizes them), so that an iteration streams through the pairs
- * instead of testing every candidate of the neighbour cells (in 3D about six candidates for
- * each neighbour) and evaluating the kernel again. The lists are in grid order and each
- * particle's in the order the density pass meets its neighbours: the same for any thread
- * count and SIMD width. */
+ * Every pass of a substep after the grid (the density pass once, the solves' iterations tens of
+ * times, the forces once) reads only the neighbours that the positions fix for the substep. One
+ * scan of the neighbour cells writes them into lists, so that the passes stream through the
+ * pairs instead of testing every candidate of the neighbour cells (in 3D about six candidates
+ * for each neighbour) again; the density pass adds V_j grad W_ij of each pair, and the walls'
+ * terms, for the iterations. The scan writes each particle's neighbours into a row of
+ * dfsph_list_stride slots of dfsph_scan (and counts any beyond them: the stride then grows and
+ * the scan runs again, rarely, as the water's densest spot squeezes); the density pass copies
+ * them into the packed lists. The lists are in grid order and each particle's in the order the
+ * scan meets its neighbours: the same for any thread count and SIMD width. */
 
-/* dfsph_row[i + 1] = particle i's neighbours (within h, itself not included). */
-static inline void count_pass(void* ctx, int begin, int end, bool three)
+/* Candidates j from j of a run ending at end that lie within h of particle i (i itself not). */
+static inline m8 within_h(const dfsph_job* job, const f8 xi, const f8 yi, const f8 zi, const float* px,
+                          const float* py, const float* pz, int j, int end, int i, bool three)
+{
+	f8 dx = f8_sub(xi, f8_load(px + j)), dy = f8_sub(yi, f8_load(py + j));
+	f8 r2 = f8_add(f8_mul(dx, dx), f8_mul(dy, dy));
+	if (three) {
+		f8 dz = f8_sub(zi, f8_load(pz + j));
+		r2 = f8_add(r2, f8_mul(dz, dz));
+	}
+	return m8_and(m8_lanes(j, end, i), f8_lt(r2, f8_set1(job->k.h2)));
+}
+
+/* dfsph_row[i + 1] = particle i's neighbours (within h, itself not included), the first
+ * dfsph_list_stride of them into its row of dfsph_scan. */
+static inline void scan_pass(void* ctx, int begin, int end, bool three)
 {
 	dfsph_job* job = ctx;
 	pdl_world* w = job->w;
 	const particles* p = &w->p;
 	const float *px = p->x, *py = p->y, *pz = p->z;
+	const int64_t stride = w->dfsph_list_stride;
 	pdl_grid_runs runs = {0};
 	pdl_grid_cell cached = {.valid = false};
 	for (int i = begin; i < end; ++i) {
 		const float zi = three ? pz[i] : 0;
 		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi8 = f8_set1(zi);
+		int32_t* row = w->dfsph_scan + (size_t)i * (size_t)stride;
 		int64_t count = 0;
 		pdl_grid_runs_of(&w->grid, i, px[i], py[i], zi, &runs, &cached);
 		for (int r = 0; r < runs.count; ++r)
 			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
-				pair8 q = pair_terms(job, xi, yi, zi8, px, py, pz, j, runs.end[r], i, three);
-				count += __builtin_popcount((unsigned)m8_bits(q.in));
+				unsigned bits = (unsigned)m8_bits(within_h(job, xi, yi, zi8, px, py, pz, j, runs.end[r], i, three));
+				for (; bits; bits &= bits - 1, count++)
+					if (count < stride) row[count] = j + __builtin_ctz(bits);
 			}
+		/* up to the next block of eight, particle 0: the blocks the density pass reads */
+		for (int64_t k = count; k < stride && k % PDL_LANES; ++k) row[k] = 0;
 		w->dfsph_row[i + 1] = count;
 	}
 }
 
-static void count_range(void* ctx, int begin, int end) { count_pass(ctx, begin, end, false); }
-static void count_range_3d(void* ctx, int begin, int end) { count_pass(ctx, begin, end, true); }
+static void scan_range(void* ctx, int begin, int end) { scan_pass(ctx, begin, end, false); }
+static void scan_range_3d(void* ctx, int begin, int end) { scan_pass(ctx, begin, end, true); }
 
-/* Sizes the lists: counts, then the rows' starts. False when out of memory. */
-static bool size_neighbour_lists(dfsph_job* job)
+/* The lists' gradients: PDL_LANES floats of padding after each of the three planes (a block of
+ * eight read from a row's last entries runs past it). */
+static inline float* grad_plane(const pdl_world* w, int e)
+{
+	return w->dfsph_grad + (size_t)e * (size_t)(w->dfsph_pair_capacity + PDL_LANES);
+}
+
+/* Scans the neighbours (scan_pass) and sizes the lists: the rows' starts, room for the pairs. The
+ * density pass fills them. False when out of memory. */
+static bool scan_neighbours(dfsph_job* job)
 {
 	pdl_world* w = job->w;
 	const int n = w->p.count;
-	pdl_pool_for(w->pool, n, 256, PDL_IS_3D(w) ? count_range_3d : count_range, job);
+	const bool three = PDL_IS_3D(w);
+	for (;;) {
+		if (w->dfsph_list_stride == 0) w->dfsph_list_stride = three ? 64 : 32; /* 1.5 times the rest lattice's */
+		const size_t slots = (size_t)w->dfsph_capacity * (size_t)w->dfsph_list_stride;
+		if (w->dfsph_scan_slots < slots) {
+			int32_t* scan = realloc(w->dfsph_scan, slots * sizeof *scan);
+			if (!scan) return false;
+			w->dfsph_scan = scan;
+			w->dfsph_scan_slots = slots;
+		}
+		pdl_pool_for(w->pool, n, 256, three ? scan_range_3d : scan_range, job);
+		int64_t most = 0;
+		for (int i = 0; i < n; ++i) most = w->dfsph_row[i + 1] > most ? w->dfsph_row[i + 1] : most;
+		if (most <= w->dfsph_list_stride) break;
+		if (most > INT32_MAX / 2) return false;
+		w->dfsph_list_stride = (int)((most + most / 4 + PDL_LANES) / PDL_LANES * PDL_LANES);
+	}
 	w->dfsph_row[0] = 0;
 	for (int i = 0; i < n; ++i) w->dfsph_row[i + 1] += w->dfsph_row[i];
 	const int64_t pairs = w->dfsph_row[n];
-	if (pairs > w->dfsph_pair_capacity) {
+	if (pairs > w->dfsph_pair_capacity || !w->dfsph_neighbour) {
 		int64_t cap = pairs + pairs / 2 + 1024;
-		int32_t* neighbour = realloc(w->dfsph_neighbour, (size_t)cap * sizeof *neighbour);
+		int32_t* neighbour = realloc(w->dfsph_neighbour, (size_t)(cap + PDL_LANES) * sizeof *neighbour);
 		if (neighbour) w->dfsph_neighbour = neighbour;
-		float* grad = realloc(w->dfsph_grad, (size_t)cap * 3 * sizeof *grad);
+		float* grad = realloc(w->dfsph_grad, (size_t)(cap + PDL_LANES) * 3 * sizeof *grad);
 		if (grad) w->dfsph_grad = grad;
 		if (!neighbour || !grad) return false;
 		w->dfsph_pair_capacity = cap;
+	}
+	/* the padding: a block read past the last row's end gathers particle 0 and loads zeros */
+	for (int k = 0; k < PDL_LANES; ++k) {
+		w->dfsph_neighbour[pairs + k] = 0;
+		for (int e = 0; e < 3; ++e) grad_plane(w, e)[pairs + k] = 0;
 	}
 	return true;
 }
 
 /* 2. rho^_i and alpha_i (eq. 2); the fluid part of g_i times h is the surface normal of
- * Akinci et al. 2013 eq. 5 (for the surface tension). Writes the neighbour lists. */
+ * Akinci et al. 2013 eq. 5 (for the surface tension). Adds V_j grad W_ij to the lists. */
 static inline void density_pass(void* ctx, int begin, int end, bool three)
 {
 	dfsph_job* job = ctx;
 	pdl_world* w = job->w;
 	particles* p = &w->p;
-	const pdl_grid* g = &w->grid;
 	const float h = job->k.h;
 	const float *px = p->x, *py = p->y, *pz = p->z;
+	int32_t* neighbour = w->dfsph_neighbour;
+	float *gx_list = grad_plane(w, 0), *gy_list = grad_plane(w, 1), *gz_list = grad_plane(w, 2);
 	const f8 zero = f8_set1(0);
-	pdl_grid_runs runs = {0};
-	pdl_grid_cell cached = {.valid = false};
 	for (int i = begin; i < end; ++i) {
 		const int m = p->material[i];
 		const float zi = three ? pz[i] : 0, li = job->correction[m];
 		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi8 = f8_set1(zi);
 		f8 sum = zero, gx = zero, gy = zero, gz = zero, lx = zero, ly = zero, lz = zero, sq = zero;
-		int64_t at = w->dfsph_row[i];
-		pdl_grid_runs_of(g, i, px[i], py[i], zi, &runs, &cached);
-		for (int r = 0; r < runs.count; ++r)
-			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
-				pair8 q = pair_terms(job, xi, yi, zi8, px, py, pz, j, runs.end[r], i, three);
-				f8 vj = volume_of(job, p->material, j);
-				/* W, self included (the self lane is r = 0 < h: W(0) = wendland) */
-				m8 with_self = m8_and(m8_lanes(j, runs.end[r], -1), f8_lt(q.r2, f8_set1(job->k.h2)));
-				f8 wv = shape8(job, q.r, with_self);
-				sum = f8_add(sum, f8_mul(vj, wv));
-				f8 gs = f8_mul(vj, q.grad), ls = f8_mul(gs, correction_of(job, li, p->material, j)); /* 0 outside q.in */
-				const f8 vgx = f8_mul(gs, q.dx), vgy = f8_mul(gs, q.dy), vgz = three ? f8_mul(gs, q.dz) : zero;
-				gx = f8_add(gx, vgx);
-				gy = f8_add(gy, vgy);
-				lx = f8_add(lx, f8_mul(ls, q.dx));
-				ly = f8_add(ly, f8_mul(ls, q.dy));
-				if (three) gz = f8_add(gz, vgz), lz = f8_add(lz, f8_mul(ls, q.dz));
-				const int bits = m8_bits(q.in);
-				if (bits) { /* the neighbour list: j and V_j grad W_ij */
-					float ex[PDL_LANES], ey[PDL_LANES], ez[PDL_LANES];
-					f8_store(ex, vgx);
-					f8_store(ey, vgy);
-					f8_store(ez, vgz);
-					for (int k = 0; k < PDL_LANES; ++k)
-						if (bits >> k & 1) {
-							w->dfsph_neighbour[at] = j + k;
-							float* e = &w->dfsph_grad[3 * at];
-							e[0] = ex[k], e[1] = ey[k], e[2] = ez[k];
-							at++;
-						}
-				}
-				f8 inv_rest_j = job->uniform ? f8_set1(job->inv_rest[0]) : f8_gather(job->inv_rest, p->material + j);
-				sq = f8_add(sq, f8_mul(f8_mul(inv_rest_j, ls), f8_mul(q.grad, q.r2)));
-			}
-		float rho = job->k.wendland * f8_sum(sum), g3[3] = {f8_sum(gx), f8_sum(gy), three ? f8_sum(gz) : 0},
-		      l3[3] = {f8_sum(lx), f8_sum(ly), three ? f8_sum(lz) : 0};
+		/* (the blocks read from the scan's row: the packed list's entries after this row are
+		 * another thread's to write) */
+		const int64_t first = w->dfsph_row[i], last = w->dfsph_row[i + 1];
+		const int32_t* scanned = w->dfsph_scan + (size_t)i * (size_t)w->dfsph_list_stride - first;
+		memcpy(neighbour + first, scanned + first, (size_t)(last - first) * sizeof *neighbour);
+		for (int64_t k = first; k < last; k += PDL_LANES) {
+			const int32_t* idx = scanned + k;
+			const int n = block_width(k, last);
+			pair8 q = list_terms(job, xi, yi, zi8, px, py, pz, idx, n, three);
+			f8 vj = job->uniform ? f8_set1(job->volume[0]) : of_neighbours(job->volume, p->material, idx);
+			sum = f8_add(sum, f8_mul(vj, shape8(job, q.r, q.in)));
+			f8 gs = f8_mul(vj, q.grad); /* 0 outside q.in */
+			f8 ls = f8_mul(gs, job->uniform ? f8_set1(li)
+			                                : f8_mul(f8_set1(0.5f), f8_add(f8_set1(li), of_neighbours(job->correction, p->material, idx))));
+			const f8 vgx = f8_mul(gs, q.dx), vgy = f8_mul(gs, q.dy), vgz = three ? f8_mul(gs, q.dz) : zero;
+			gx = f8_add(gx, vgx);
+			gy = f8_add(gy, vgy);
+			lx = f8_add(lx, f8_mul(ls, q.dx));
+			ly = f8_add(ly, f8_mul(ls, q.dy));
+			if (three) gz = f8_add(gz, vgz), lz = f8_add(lz, f8_mul(ls, q.dz));
+			f8_store_first(gx_list + k, vgx, n); /* (the entries after the row are another particle's) */
+			f8_store_first(gy_list + k, vgy, n);
+			if (three) f8_store_first(gz_list + k, vgz, n);
+			f8 inv_rest_j = job->uniform ? f8_set1(job->inv_rest[0]) : of_neighbours(job->inv_rest, p->material, idx);
+			sq = f8_add(sq, f8_mul(f8_mul(inv_rest_j, ls), f8_mul(q.grad, q.r2)));
+		}
+		/* W, self included: W(0) = wendland */
+		float rho = job->k.wendland * (job->volume[m] + f8_sum(sum)),
+		      g3[3] = {f8_sum(gx), f8_sum(gy), three ? f8_sum(gz) : 0}, l3[3] = {f8_sum(lx), f8_sum(ly), three ? f8_sum(lz) : 0};
 		w->dfsph_normal[0][i] = h * g3[0];
 		w->dfsph_normal[1][i] = h * g3[1];
 		if (three) w->dfsph_normal[2][i] = h * g3[2];
@@ -501,18 +550,27 @@ static void pressure_range(void* ctx, int begin, int end)
 	pdl_world* w = job->w;
 	particles* p = &w->p;
 	const bool three = PDL_IS_3D(w);
-	const float dt = job->dt, *change = job->change, *grad = w->dfsph_grad;
+	const float dt = job->dt, *change = job->change;
+	const float *gx = grad_plane(w, 0), *gy = grad_plane(w, 1), *gz = grad_plane(w, 2);
 	const int32_t* neighbour = w->dfsph_neighbour;
+	const f8 zero = f8_set1(0);
 	for (int i = begin; i < end; ++i) {
 		const int m = p->material[i];
 		const float pi = change[i], li = job->correction[m];
-		float a[3] = {0, 0, 0};
-		for (int64_t k = w->dfsph_row[i]; k < w->dfsph_row[i + 1]; ++k) {
-			const int j = neighbour[k];
-			float s = pi + change[j];
-			if (!job->uniform) s *= 0.5f * (li + job->correction[p->material[j]]);
-			a[0] += s * grad[3 * k], a[1] += s * grad[3 * k + 1], a[2] += s * grad[3 * k + 2];
+		f8 ax = zero, ay = zero, az = zero;
+		const f8 pi8 = f8_set1(pi), li8 = f8_set1(li);
+		for (int64_t k = w->dfsph_row[i], last = w->dfsph_row[i + 1]; k < last; k += PDL_LANES) {
+			const int32_t* idx = neighbour + k;
+			const m8 in = m8_first(block_width(k, last));
+			f8 s = f8_add(pi8, f8_gather_index(change, idx));
+			if (!job->uniform)
+				s = f8_mul(s, f8_mul(f8_set1(0.5f), f8_add(li8, of_neighbours(job->correction, p->material, idx))));
+			s = f8_mask(in, s);
+			ax = f8_add(ax, f8_mul(s, f8_load(gx + k)));
+			ay = f8_add(ay, f8_mul(s, f8_load(gy + k)));
+			if (three) az = f8_add(az, f8_mul(s, f8_load(gz + k)));
 		}
+		float a[3] = {f8_sum(ax), f8_sum(ay), three ? f8_sum(az) : 0};
 		const float* wall = &w->dfsph_wall_grad[3 * i];
 		for (int e = 0; e < 3; ++e) a[e] = (job->uniform ? li * a[e] : a[e]) - pi * wall[e];
 		const float scale = -dt * job->inv_rest[m];
@@ -529,17 +587,21 @@ static void compression_range(void* ctx, int begin, int end)
 	pdl_world* w = job->w;
 	const particles* p = &w->p;
 	const bool three = PDL_IS_3D(w);
-	const float *ux = p->vx, *uy = p->vy, *uz = p->vz, *grad = w->dfsph_grad;
+	const float *ux = p->vx, *uy = p->vy, *uz = p->vz;
+	const float *gx = grad_plane(w, 0), *gy = grad_plane(w, 1), *gz = grad_plane(w, 2);
 	const int32_t* neighbour = w->dfsph_neighbour;
 	for (int i = begin; i < end; ++i) {
 		const float u[3] = {ux[i], uy[i], three ? uz[i] : 0};
-		float rate = 0; /* D rho^ / Dt, 1 / s */
-		for (int64_t k = w->dfsph_row[i]; k < w->dfsph_row[i + 1]; ++k) {
-			const int j = neighbour[k];
-			float d = (u[0] - ux[j]) * grad[3 * k] + (u[1] - uy[j]) * grad[3 * k + 1];
-			if (three) d += (u[2] - uz[j]) * grad[3 * k + 2];
-			rate += d;
+		const f8 ux8 = f8_set1(u[0]), uy8 = f8_set1(u[1]), uz8 = f8_set1(u[2]);
+		f8 rate8 = f8_set1(0);
+		for (int64_t k = w->dfsph_row[i], last = w->dfsph_row[i + 1]; k < last; k += PDL_LANES) {
+			const int32_t* idx = neighbour + k;
+			f8 d = f8_add(f8_mul(f8_sub(ux8, f8_gather_index(ux, idx)), f8_load(gx + k)),
+			              f8_mul(f8_sub(uy8, f8_gather_index(uy, idx)), f8_load(gy + k)));
+			if (three) d = f8_add(d, f8_mul(f8_sub(uz8, f8_gather_index(uz, idx)), f8_load(gz + k)));
+			rate8 = f8_add(rate8, f8_mask(m8_first(block_width(k, last)), d));
 		}
+		float rate = f8_sum(rate8); /* D rho^ / Dt, 1 / s */
 		const float* wall = &w->dfsph_wall_grad[3 * i];
 		rate -= u[0] * wall[0] + u[1] * wall[1] + u[2] * wall[2] - w->dfsph_wall_rate[i];
 		w->dfsph_rhs[i] = job->dt * rate;
@@ -562,7 +624,6 @@ static inline void forces_pass(void* ctx, int begin, int end, bool three)
 	dfsph_job* job = ctx;
 	pdl_world* w = job->w;
 	particles* p = &w->p;
-	const pdl_grid* g = &w->grid;
 	const pdl_kernels* k = &job->k;
 	const float dt = job->dt, h = k->h, gamma_st = w->def.sph.surface_tension;
 	const float visc = 2.0f * (float)((three ? 3 : 2) + 2) * job->nu, eps = job->xsph;
@@ -570,8 +631,7 @@ static inline void forces_pass(void* ctx, int begin, int end, bool three)
 	const float *nxs = w->dfsph_normal[0], *nys = w->dfsph_normal[1], *nzs = w->dfsph_normal[2];
 	const f8 zero = f8_set1(0), two = f8_set1(2.0f);
 	const f8 soft = f8_set1(0.01f * k->h2), h6_64 = f8_set1(k->h2 * k->h2 * k->h2 / 64.0f), half_h = f8_set1(0.5f * h);
-	pdl_grid_runs runs = {0};
-	pdl_grid_cell cached = {.valid = false};
+	const int32_t* neighbour = w->dfsph_neighbour;
 	for (int i = begin; i < end; ++i) {
 		const int m = p->material[i];
 		const float zi = three ? pz[i] : 0, vzi = three ? pvz[i] : 0, inv_rest_i = job->inv_rest[m];
@@ -581,42 +641,41 @@ static inline void forces_pass(void* ctx, int begin, int end, bool three)
 		const f8 rest_i = f8_set1(job->rest[m]), half_inv_rest_i = f8_set1(0.5f * inv_rest_i), rho_i8 = f8_set1(rho_i);
 		const f8 nxi = f8_set1(nxs[i]), nyi = f8_set1(nys[i]), nzi = f8_set1(three ? nzs[i] : 0);
 		f8 ax = zero, ay = zero, az = zero, sx = zero, sy = zero, sz = zero;
-		pdl_grid_runs_of(g, i, px[i], py[i], zi, &runs, &cached);
-		for (int r = 0; r < runs.count; ++r)
-			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
-				pair8 q = pair_terms(job, xi, yi, zi8, px, py, pz, j, runs.end[r], i, three);
-				if (!m8_bits(q.in)) continue;
-				f8 rest_j = job->uniform ? rest_i : f8_gather(job->rest, p->material + j);
-				f8 wij = f8_mask(q.in, f8_mul(volume_of(job, p->material, j), f8_mul(f8_add(rest_i, rest_j), half_inv_rest_i)));
-				f8 dvx = f8_sub(vxi, f8_load(pvx + j)), dvy = f8_sub(vyi, f8_load(pvy + j));
-				f8 dvz = three ? f8_sub(vzi8, f8_load(pvz + j)) : zero;
-				f8 dot = f8_add(f8_mul(dvx, q.dx), f8_mul(dvy, q.dy));
-				if (three) dot = f8_add(dot, f8_mul(dvz, q.dz));
-				/* viscosity along x_ij, with grad W = s x_ij */
-				f8 along = f8_mul(f8_set1(visc), f8_div(f8_mul(wij, f8_mul(dot, q.grad)), f8_add(q.r2, soft)));
-				/* XSPH: W_ij (the kernel's shape times its constant) */
-				f8 ws = f8_mul(wij, shape8(job, q.r, q.in));
-				sx = f8_sub(sx, f8_mul(ws, dvx));
-				sy = f8_sub(sy, f8_mul(ws, dvy));
-				if (three) sz = f8_sub(sz, f8_mul(ws, dvz));
-				if (job->tension) {
-					/* cohesion along u = x_ij / r (pairs at one place have no direction: 0) */
-					f8 hr = f8_sub(f8_set1(h), q.r), a = f8_mul(hr, q.r), s3 = f8_mul(f8_mul(a, a), a);
-					m8 close = f8_lt(q.r, half_h);
-					f8 spline = f8_add(f8_mask(close, f8_sub(f8_mul(two, s3), h6_64)), f8_mask(m8_andnot(close, q.in), s3));
-					m8 apart = m8_and(q.in, f8_gt(q.r2, zero));
-					f8 coh = f8_mask(apart, f8_div(f8_mul(f8_set1(gamma_st * k->cohesion), f8_mul(wij, spline)), q.r));
-					along = f8_sub(along, coh);
-					f8 rho_j = f8_div(f8_load(p->density + j), rest_j);
-					f8 curv = f8_div(f8_mul(f8_set1(2.0f * gamma_st / k->h2), wij), f8_add(rho_i8, rho_j));
-					ax = f8_sub(ax, f8_mul(curv, f8_sub(nxi, f8_load(nxs + j))));
-					ay = f8_sub(ay, f8_mul(curv, f8_sub(nyi, f8_load(nys + j))));
-					if (three) az = f8_sub(az, f8_mul(curv, f8_sub(nzi, f8_load(nzs + j))));
-				}
-				ax = f8_add(ax, f8_mul(along, q.dx));
-				ay = f8_add(ay, f8_mul(along, q.dy));
-				if (three) az = f8_add(az, f8_mul(along, q.dz));
+		for (int64_t kk = w->dfsph_row[i], last = w->dfsph_row[i + 1]; kk < last; kk += PDL_LANES) {
+			const int32_t* idx = neighbour + kk;
+			pair8 q = list_terms(job, xi, yi, zi8, px, py, pz, idx, block_width(kk, last), three);
+			f8 rest_j = job->uniform ? rest_i : of_neighbours(job->rest, p->material, idx);
+			f8 vj = job->uniform ? f8_set1(job->volume[0]) : of_neighbours(job->volume, p->material, idx);
+			f8 wij = f8_mask(q.in, f8_mul(vj, f8_mul(f8_add(rest_i, rest_j), half_inv_rest_i)));
+			f8 dvx = f8_sub(vxi, f8_gather_index(pvx, idx)), dvy = f8_sub(vyi, f8_gather_index(pvy, idx));
+			f8 dvz = three ? f8_sub(vzi8, f8_gather_index(pvz, idx)) : zero;
+			f8 dot = f8_add(f8_mul(dvx, q.dx), f8_mul(dvy, q.dy));
+			if (three) dot = f8_add(dot, f8_mul(dvz, q.dz));
+			/* viscosity along x_ij, with grad W = s x_ij */
+			f8 along = f8_mul(f8_set1(visc), f8_div(f8_mul(wij, f8_mul(dot, q.grad)), f8_add(q.r2, soft)));
+			/* XSPH: W_ij (the kernel's shape times its constant) */
+			f8 ws = f8_mul(wij, shape8(job, q.r, q.in));
+			sx = f8_sub(sx, f8_mul(ws, dvx));
+			sy = f8_sub(sy, f8_mul(ws, dvy));
+			if (three) sz = f8_sub(sz, f8_mul(ws, dvz));
+			if (job->tension) {
+				/* cohesion along u = x_ij / r (pairs at one place have no direction: 0) */
+				f8 hr = f8_sub(f8_set1(h), q.r), a = f8_mul(hr, q.r), s3 = f8_mul(f8_mul(a, a), a);
+				m8 close = f8_lt(q.r, half_h);
+				f8 spline = f8_add(f8_mask(close, f8_sub(f8_mul(two, s3), h6_64)), f8_mask(m8_andnot(close, q.in), s3));
+				m8 apart = m8_and(q.in, f8_gt(q.r2, zero));
+				f8 coh = f8_mask(apart, f8_div(f8_mul(f8_set1(gamma_st * k->cohesion), f8_mul(wij, spline)), q.r));
+				along = f8_sub(along, coh);
+				f8 rho_j = f8_div(f8_gather_index(p->density, idx), rest_j);
+				f8 curv = f8_div(f8_mul(f8_set1(2.0f * gamma_st / k->h2), wij), f8_add(rho_i8, rho_j));
+				ax = f8_sub(ax, f8_mul(curv, f8_sub(nxi, f8_gather_index(nxs, idx))));
+				ay = f8_sub(ay, f8_mul(curv, f8_sub(nyi, f8_gather_index(nys, idx))));
+				if (three) az = f8_sub(az, f8_mul(curv, f8_sub(nzi, f8_gather_index(nzs, idx))));
 			}
+			ax = f8_add(ax, f8_mul(along, q.dx));
+			ay = f8_add(ay, f8_mul(along, q.dy));
+			if (three) az = f8_add(az, f8_mul(along, q.dz));
+		}
 		const float c = k->wendland * eps;
 		p->vx2[i] = pvx[i] + dt * f8_sum(ax) + c * f8_sum(sx);
 		p->vy2[i] = pvy[i] + dt * f8_sum(ay) + c * f8_sum(sy);
@@ -721,7 +780,7 @@ void pdl_dfsph_free(pdl_world* w)
 {
 	free(w->dfsph_body_near), free(w->dfsph_contacts), free(w->dfsph_contact_count);
 	free(w->dfsph_alpha), free(w->dfsph_rhs), free(w->dfsph_change), free(w->dfsph_error);
-	free(w->dfsph_row), free(w->dfsph_neighbour), free(w->dfsph_grad), free(w->dfsph_wall_grad), free(w->dfsph_wall_rate);
+	free(w->dfsph_row), free(w->dfsph_scan), free(w->dfsph_neighbour), free(w->dfsph_grad), free(w->dfsph_wall_grad), free(w->dfsph_wall_rate);
 	for (int e = 0; e < 3; ++e) free(w->dfsph_normal[e]);
 }
 
@@ -909,7 +968,7 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 				for (int i = 0; i < p->count; ++i) w->dfsph_body_near[i] = -1;
 		}
 		prof->bodies += pdl_since(&t);
-		if (fluid && !size_neighbour_lists(&job)) { /* out of memory: the world stands still from here */
+		if (fluid && !scan_neighbours(&job)) { /* out of memory: the world stands still from here */
 			prof->step = (float)(pdl_now_ms() - start);
 			return;
 		}
