@@ -260,11 +260,12 @@ struct pdl_world {
 	float sph_wall_force[PDL_SPH_WALL_TABLE + 1];
 	/* DFSPH (dfsph.c): the walls' tables for its kernel, and the scratch of a substep (never
 	 * permuted; dfsph_capacity floats each, padded for vector loads): the factor alpha, a
-	 * solve's compression, pressure change and error, and the surface normals */
+	 * solve's pressure change, and the surface normals */
 	bool dfsph_wall_ready;
 	float dfsph_wall_density[PDL_SPH_WALL_TABLE + 1];
 	float dfsph_wall_force[PDL_SPH_WALL_TABLE + 1];
-	float *dfsph_alpha, *dfsph_rhs, *dfsph_change, *dfsph_error, *dfsph_normal[3];
+	float *dfsph_alpha, *dfsph_change, *dfsph_normal[3];
+	pdl_ghost_error* dfsph_chunk_error; /* the solves' error sums, one per chunk of particles */
 	int dfsph_capacity;
 	/* with rigid bodies: per particle its index e in the bodies' near list or -1 (NULL without
 	 * bodies), and per e its contacts (PDL_CONTAIN_BODIES slots each) and how many */

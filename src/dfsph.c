@@ -261,8 +261,25 @@ typedef struct dfsph_job {
 	bool tension;
 	float omega[PDL_MAX_MATERIALS]; /* the Jacobi damping (pdl_dfsph_jacobi_weight) */
 	float correction[PDL_MAX_MATERIALS]; /* L of eq. 1 (pdl_dfsph_gradient_correction) */
-	const float* change; /* the pressure change pressure_pass applies */
+	const float* change; /* the pressure change pressure_range applies */
+	/* the solve under way (compression_range's update): which, its pressures, and per chunk of
+	 * SOLVE_GRAIN particles the exact sum of its error (solve_error) */
+	bool divergence;
+	float* pressure;
+	pdl_ghost_error* chunk_error;
 } dfsph_job;
+
+/* The error a solve compares with its tolerance: the larger of the mean |r| and the largest
+ * |r| over MAX_OVER_MEAN (a mean alone hides a compressed layer at the floor of a deep pool under
+ * the rest of it). */
+#define MAX_OVER_MEAN 20.0
+
+/* The relative density below which the divergence solve leaves a particle alone (solve). */
+#define DIVERGENCE_MIN_DENSITY 0.95f
+
+/* The particles a chunk of the solves' passes takes: compression_range sums each chunk's error
+ * apart, so that the sum over the chunks is the same however they are shared out. */
+enum { SOLVE_GRAIN = 256 };
 
 /* The kernel terms of eight pairs of particle i. */
 typedef struct pair8 {
@@ -577,10 +594,45 @@ static void pressure_range(void* ctx, int begin, int end)
 		p->vx[i] = p->vx[i] + scale * a[0];
 		p->vy[i] = p->vy[i] + scale * a[1];
 		if (three) p->vz[i] = p->vz[i] + scale * a[2];
+		if (job->change != job->pressure) job->pressure[i] += pi; /* (an iteration's change, not the warm start) */
 	}
 }
 
-/* c_i of the particles' velocities into dfsph_rhs (the walls move with their velocity). */
+/* The error of a solve at particle i, |b_i| (0 where the particle is not under pressure), into
+ * an exact sum: in units of 2^-64 (b_i is a float, so the split and its scaling are exact), from
+ * 2^32 on 2^32. (NaN, which the solve never leaves, counts as 0.) */
+static inline void add_error(pdl_ghost_error* sum, float b)
+{
+	const double e = fabs((double)b);
+	sum->most = fmax(sum->most, e);
+	sum->count++;
+	if (!(e > 0)) return;
+	const bool big = e >= 4294967296.0;
+	const double whole = big ? 4294967296.0 : floor(e);
+	const pdl_ghost_error one = {(uint64_t)whole, big ? 0 : (uint64_t)ldexp(e - whole, 64), 0, 0.0};
+	pdl_ghost_error_add(sum, &one);
+}
+
+/* One iteration's update of the solve under way (solve(), below), from particle i's compression
+ * c_i of the velocities: b_i, the new pressure, its change, and the error. */
+static inline void update_pressure(dfsph_job* job, int i, float c, pdl_ghost_error* sum)
+{
+	pdl_world* w = job->w;
+	const particles* p = &w->p;
+	const int m = p->material[i];
+	const float rho = p->density[i] * job->inv_rest[m], inv_dt2 = 1.0f / (job->dt * job->dt), *pressure = job->pressure;
+	/* the divergence solve leaves the particles of the free surface and of the spray alone
+	 * (SPlisHSPlasH the same, by their neighbour count): with few neighbours a particle's alpha
+	 * is large, and a fast pair in the air would be flung apart */
+	float bi = job->divergence ? (rho >= DIVERGENCE_MIN_DENSITY ? c : 0) : c + rho - 1.0f;
+	float now = pressure[i] + job->omega[m] * bi * w->dfsph_alpha[i] * inv_dt2;
+	if (!(now > 0)) now = 0; /* also NaN */
+	w->dfsph_change[i] = now - pressure[i];
+	if (!p->origin || p->origin[i] < 0) add_error(sum, now > 0 ? bi : 0); /* (own particles only) */
+}
+
+/* c_i of the particles' velocities (the walls move with their velocity), and with it the
+ * iteration's update (update_pressure), each chunk's error into job->chunk_error. */
 static void compression_range(void* ctx, int begin, int end)
 {
 	dfsph_job* job = ctx;
@@ -590,21 +642,26 @@ static void compression_range(void* ctx, int begin, int end)
 	const float *ux = p->vx, *uy = p->vy, *uz = p->vz;
 	const float *gx = grad_plane(w, 0), *gy = grad_plane(w, 1), *gz = grad_plane(w, 2);
 	const int32_t* neighbour = w->dfsph_neighbour;
-	for (int i = begin; i < end; ++i) {
-		const float u[3] = {ux[i], uy[i], three ? uz[i] : 0};
-		const f8 ux8 = f8_set1(u[0]), uy8 = f8_set1(u[1]), uz8 = f8_set1(u[2]);
-		f8 rate8 = f8_set1(0);
-		for (int64_t k = w->dfsph_row[i], last = w->dfsph_row[i + 1]; k < last; k += PDL_LANES) {
-			const int32_t* idx = neighbour + k;
-			f8 d = f8_add(f8_mul(f8_sub(ux8, f8_gather_index(ux, idx)), f8_load(gx + k)),
-			              f8_mul(f8_sub(uy8, f8_gather_index(uy, idx)), f8_load(gy + k)));
-			if (three) d = f8_add(d, f8_mul(f8_sub(uz8, f8_gather_index(uz, idx)), f8_load(gz + k)));
-			rate8 = f8_add(rate8, f8_mask(m8_first(block_width(k, last)), d));
+	for (int chunk = begin; chunk < end; chunk += SOLVE_GRAIN) {
+		pdl_ghost_error sum = {0, 0, 0, 0.0};
+		const int chunk_end = end - chunk < SOLVE_GRAIN ? end : chunk + SOLVE_GRAIN;
+		for (int i = chunk; i < chunk_end; ++i) {
+			const float u[3] = {ux[i], uy[i], three ? uz[i] : 0};
+			const f8 ux8 = f8_set1(u[0]), uy8 = f8_set1(u[1]), uz8 = f8_set1(u[2]);
+			f8 rate8 = f8_set1(0);
+			for (int64_t k = w->dfsph_row[i], last = w->dfsph_row[i + 1]; k < last; k += PDL_LANES) {
+				const int32_t* idx = neighbour + k;
+				f8 d = f8_add(f8_mul(f8_sub(ux8, f8_gather_index(ux, idx)), f8_load(gx + k)),
+				              f8_mul(f8_sub(uy8, f8_gather_index(uy, idx)), f8_load(gy + k)));
+				if (three) d = f8_add(d, f8_mul(f8_sub(uz8, f8_gather_index(uz, idx)), f8_load(gz + k)));
+				rate8 = f8_add(rate8, f8_mask(m8_first(block_width(k, last)), d));
+			}
+			float rate = f8_sum(rate8); /* D rho^ / Dt, 1 / s */
+			const float* wall = &w->dfsph_wall_grad[3 * i];
+			rate -= u[0] * wall[0] + u[1] * wall[1] + u[2] * wall[2] - w->dfsph_wall_rate[i];
+			update_pressure(job, i, job->dt * rate, &sum);
 		}
-		float rate = f8_sum(rate8); /* D rho^ / Dt, 1 / s */
-		const float* wall = &w->dfsph_wall_grad[3 * i];
-		rate -= u[0] * wall[0] + u[1] * wall[1] + u[2] * wall[2] - w->dfsph_wall_rate[i];
-		w->dfsph_rhs[i] = job->dt * rate;
+		job->chunk_error[chunk / SOLVE_GRAIN] = sum;
 	}
 }
 
@@ -737,9 +794,11 @@ static bool reserve_scratch(pdl_world* w)
 		if (!grown) return false;
 		w->dfsph_body_near = grown;
 	}
-	float** arrays[] = {&w->dfsph_alpha,     &w->dfsph_rhs,       &w->dfsph_change,    &w->dfsph_error,
-	                    &w->dfsph_normal[0], &w->dfsph_normal[1], &w->dfsph_normal[2], &w->dfsph_wall_rate,
-	                    &w->dfsph_wall_grad};
+	pdl_ghost_error* chunks = realloc(w->dfsph_chunk_error, ((size_t)need / SOLVE_GRAIN + 1) * sizeof *chunks);
+	if (!chunks) return false;
+	w->dfsph_chunk_error = chunks;
+	float** arrays[] = {&w->dfsph_alpha,     &w->dfsph_change,    &w->dfsph_normal[0],
+	                    &w->dfsph_normal[1], &w->dfsph_normal[2], &w->dfsph_wall_rate, &w->dfsph_wall_grad};
 	for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; ++a) {
 		const size_t size = (size_t)need * (arrays[a] == &w->dfsph_wall_grad ? 3 : 1) * sizeof(float);
 		float* grown = realloc(*arrays[a], size);
@@ -779,18 +838,10 @@ static bool find_body_contacts(pdl_world* w)
 void pdl_dfsph_free(pdl_world* w)
 {
 	free(w->dfsph_body_near), free(w->dfsph_contacts), free(w->dfsph_contact_count);
-	free(w->dfsph_alpha), free(w->dfsph_rhs), free(w->dfsph_change), free(w->dfsph_error);
+	free(w->dfsph_alpha), free(w->dfsph_chunk_error), free(w->dfsph_change);
 	free(w->dfsph_row), free(w->dfsph_scan), free(w->dfsph_neighbour), free(w->dfsph_grad), free(w->dfsph_wall_grad), free(w->dfsph_wall_rate);
 	for (int e = 0; e < 3; ++e) free(w->dfsph_normal[e]);
 }
-
-/* The error a solve compares with its tolerance: the larger of the mean |r| and the largest
- * |r| over MAX_OVER_MEAN (a mean alone hides a compressed layer at the floor of a deep pool under
- * the rest of it). */
-#define MAX_OVER_MEAN 20.0
-
-/* The relative density below which the divergence solve leaves a particle alone (solve). */
-#define DIVERGENCE_MIN_DENSITY 0.95f
 
 /* A split world's process (partition.h) hands its ghosts the values of these arrays from their
  * owners (PDL_GHOST_FIELDS); nothing without a ghost function. */
@@ -812,26 +863,12 @@ static void ghost_velocities(pdl_world* w)
 
 /* The error of a solve (above) over the world's own particles (not its ghosts), and in a split
  * world over every process's (PDL_GHOST_ERROR, which hands the ghosts their owners' `change`
- * in the same exchange): the sum of the |a_i| exact in any order (pdl_ghost_error: fixed
- * point, 128 bits), so the same bits for any split, thread count and particle order; 0 for no
- * particles. */
-static double solve_error(pdl_world* w, const float* a, int n, float* change)
+ * in the same exchange): the chunks' exact sums of |b_i| (add_error) added up, so the same bits
+ * for any split, thread count and particle order; 0 for no particles. */
+static double solve_error(pdl_world* w, const pdl_ghost_error* chunk_error, int n, float* change)
 {
-	const int32_t* origin = w->p.origin;
 	pdl_ghost_error sum = {0, 0, 0, 0.0};
-	for (int i = 0; i < n; ++i) {
-		if (origin && origin[i] >= 0) continue;
-		const double e = fabs((double)a[i]);
-		sum.most = fmax(sum.most, e); /* (NaN, which the solve never leaves in a, is 0 here) */
-		sum.count++;
-		if (!(e > 0)) continue;
-		/* floor(e 2^64) as hi 2^64 + lo (e is a float, so e - hi and its scaling are exact); from
-		 * 2^32 on, 2^32 */
-		const bool big = e >= 4294967296.0;
-		const double whole = big ? 4294967296.0 : floor(e);
-		const pdl_ghost_error one = {(uint64_t)whole, big ? 0 : (uint64_t)ldexp(e - whole, 64), 0, 0.0};
-		pdl_ghost_error_add(&sum, &one);
-	}
+	for (int c = 0; c < (n + SOLVE_GRAIN - 1) / SOLVE_GRAIN; ++c) pdl_ghost_error_add(&sum, &chunk_error[c]);
 	if (w->ghost_fn) {
 		w->ghost_error = sum;
 		w->ghost_field_count = 1;
@@ -848,50 +885,38 @@ static double solve_error(pdl_world* w, const float* a, int n, float* change)
  * projected, damped Jacobi iteration (the pressures stay >= 0: a free surface is not pulled
  * together; Ihmsen et al. 2014 clamp IISPH's the same way). Each iteration:
  *   b_i = c_i(v) (+ rho^_i - 1 for the density solve): the compression v leaves after dt,
- *   p_i' = max(0, p_i + omega_i b_i alpha_i / dt^2),  v += dv(p' - p),  p = p'.
- * It starts from the pressure the last solve ended with (warm start: its dv is applied first)
- * and ends when the error (solve_error of b over the particles under pressure; the divergence
- * solve's per second) is below `tolerance`, or after sph.max_iterations. Returns the
- * iterations; *error gets the last error. */
+ *   p_i' = max(0, p_i + omega_i b_i alpha_i / dt^2),  v += dv(p' - p),  p = p'
+ * (compression_range works out b and p' - p, pressure_range applies it). It starts from the
+ * pressure the last solve ended with (warm start: its dv is applied first) and ends when the
+ * error (solve_error of b over the particles under pressure; the divergence solve's per
+ * second) is below `tolerance`, or after sph.max_iterations. Returns the iterations; *error
+ * gets the last error. */
 static int solve(dfsph_job* job, bool divergence, float* pressure, double tolerance, float* error)
 {
 	pdl_world* w = job->w;
 	particles* p = &w->p;
 	const int n = p->count;
-	const float dt = job->dt, inv_dt2 = 1.0f / (dt * dt);
-	float *b = w->dfsph_rhs, *change = w->dfsph_change, *err = w->dfsph_error;
 	/* warm start, where the solve applies (the divergence solve not at the free surface: the
 	 * pressure a particle kept from the last solve would push it again every substep) */
 	if (divergence)
 		for (int i = 0; i < n; ++i)
 			if (!(p->density[i] * job->inv_rest[p->material[i]] >= DIVERGENCE_MIN_DENSITY)) pressure[i] = 0;
 	ghost_fields(w, 1, pressure, NULL, NULL, NULL); /* (a split world's ghosts: their owners') */
+	job->divergence = divergence;
+	job->pressure = pressure;
 	job->change = pressure;
-	pdl_pool_for(w->pool, n, 256, pressure_range, job);
+	pdl_pool_for(w->pool, n, SOLVE_GRAIN, pressure_range, job);
 	ghost_velocities(w);
-	const double scale = divergence ? 1.0 / dt : 1.0;
+	const double scale = divergence ? 1.0 / job->dt : 1.0;
 	int iterations = 0;
 	double e = 0;
 	for (;;) {
-		pdl_pool_for(w->pool, n, 256, compression_range, job);
-		for (int i = 0; i < n; ++i) {
-			const int m = p->material[i];
-			const float rho = p->density[i] * job->inv_rest[m];
-			/* the divergence solve leaves the particles of the free surface and of the spray
-			 * alone (SPlisHSPlasH the same, by their neighbour count): with few neighbours a
-			 * particle's alpha is large, and a fast pair in the air would be flung apart */
-			float bi = divergence ? (rho >= DIVERGENCE_MIN_DENSITY ? b[i] : 0) : b[i] + rho - 1.0f;
-			float now = pressure[i] + job->omega[m] * bi * w->dfsph_alpha[i] * inv_dt2;
-			if (!(now > 0)) now = 0; /* also NaN */
-			change[i] = now - pressure[i];
-			err[i] = now > 0 ? bi : 0;
-		}
-		e = solve_error(w, err, n, change) * scale;
+		pdl_pool_for(w->pool, n, SOLVE_GRAIN, compression_range, job);
+		e = solve_error(w, job->chunk_error, n, w->dfsph_change) * scale;
 		if (e <= tolerance || iterations >= w->def.sph.max_iterations) break;
-		job->change = change;
-		pdl_pool_for(w->pool, n, 256, pressure_range, job);
+		job->change = w->dfsph_change;
+		pdl_pool_for(w->pool, n, SOLVE_GRAIN, pressure_range, job); /* (and p += the change) */
 		ghost_velocities(w);
-		for (int i = 0; i < n; ++i) pressure[i] += change[i];
 		iterations++;
 	}
 	*error = (float)e;
@@ -926,7 +951,8 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 	if (w->next_substeps > 0) n = w->next_substeps; /* a split world's, from all its processes */
 	w->next_substeps = 0;
 	const float dt = w->def.dt / (float)n;
-	dfsph_job job = {.w = w, .dt = dt, .k = pdl_kernels_make(three ? 3 : 2, w->def.interaction_radius)};
+	dfsph_job job = {.w = w, .dt = dt, .k = pdl_kernels_make(three ? 3 : 2, w->def.interaction_radius),
+	                 .chunk_error = w->dfsph_chunk_error};
 	job.uniform = true;
 	for (int m = 0; m < w->material_count; ++m) {
 		const material* ma = &w->materials[m];
