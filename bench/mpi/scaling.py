@@ -48,7 +48,7 @@ def arguments():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("mode", choices=("strong", "weak"))
     p.add_argument("--puddle", default=os.environ.get("PUDDLE", os.path.join(ROOT, "build/apps/cli/puddle")))
-    p.add_argument("--scene", default=os.path.join(ROOT, "scenes/dam-break-3d.json"))
+    p.add_argument("--scene", default=os.path.join(ROOT, "bench/scenes/dam-break-3d-clavet.json"))
     p.add_argument("--particles", type=int, default=1000000,
                    help="strong: the world's particles; weak: particles a process (default 1000000)")
     p.add_argument("--procs", type=numbers, default=[1, 2, 4, 8], help="process counts (default 1,2,4,8)")

@@ -9,7 +9,7 @@ shift
 default_launch='mpirun -np {np}'
 default_particles=$([ "$mode" = weak ] && echo 250000 || echo 1000000)
 exec python3 "$here/scaling.py" "$mode" \
-	--scene "${SCENE:-$(dirname "$(dirname "$here")")/scenes/dam-break-3d.json}" \
+	--scene "${SCENE:-$(dirname "$(dirname "$here")")/bench/scenes/dam-break-3d-clavet.json}" \
 	--particles "${PARTICLES:-$default_particles}" --procs "${PROCS:-1,2,4,8}" --threads "${THREADS:-1}" \
 	--frames "${FRAMES:-20}" --ppn "${PPN:-1}" --launch "${LAUNCH:-$default_launch}" \
 	--out "${OUT:-$here/results}" "$@"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench/mpi/strong.sh at a tiny size (dam-break-3d rescaled to 20k particles, 3 frames, 1, 2 and
+"""bench/mpi/strong.sh at a tiny size (bench/scenes/dam-break-3d-clavet.json rescaled to 20k particles, 3 frames, 1, 2 and
 4 processes): it exits 0 and writes strong.csv with the columns bench/mpi/README.md lists, one row
 a process count, the same state hash in every row, no halo in one process and a halo, bytes and
 messages in more; and the per-frame --mpi-stats files it keeps are consistent (every byte sent is
@@ -32,7 +32,7 @@ def main():
     check(all(f"`{c}`" in readme for c in COLUMNS), "bench/mpi/README.md describes every column")
 
     with tempfile.TemporaryDirectory() as out:
-        env = dict(os.environ, PUDDLE=a.puddle, SCENE=os.path.join(a.scenes, "dam-break-3d.json"),
+        env = dict(os.environ, PUDDLE=a.puddle, SCENE=os.path.join(os.path.dirname(a.bench), "scenes", "dam-break-3d-clavet.json"),
                    PARTICLES="20000", PROCS="1,2,4", THREADS="1", FRAMES="3", OUT=out,
                    LAUNCH=f"{a.mpirun} --allow-run-as-root --oversubscribe -np {{np}}")
         done = subprocess.run([os.path.join(a.bench, "strong.sh"), "--hash", "--timeout", "120"], env=env,

@@ -7,6 +7,8 @@
     sys.exit(t.summary())
 """
 import argparse
+import json
+import os
 import re
 import subprocess
 
@@ -55,3 +57,29 @@ def state_hash(out):
     """The hash the split run prints (once), or None."""
     found = re.findall(r"state hash \(ids\)\s+([0-9a-f]{16})", out)
     return found[0] if len(found) == 1 else None
+
+
+# The shipped water scenes (dam-break, drop, float, obstacles, boats-3d, ...) run DFSPH, which
+# mpi.dfsph splits. The tests of the layer's other paths (the halo, springs and bodies across
+# cuts, Clavet's passes over ghosts) take the same scenes with Clavet's water instead, made here.
+CLAVET_WATER = {"stiffness": 60, "near_stiffness": 30, "viscosity_sigma": 0.3, "viscosity_beta": 0.1}
+
+
+def clavet_scene(a, name, work):
+    """The path of scenes/NAME.json, or for a DFSPH scene of a copy in `work` with Clavet's water
+    (two substeps a frame, the solver's DFSPH settings dropped)."""
+    path = f"{a.scenes}/{name}.json"
+    with open(path) as f:
+        scene = json.load(f)
+    if scene.get("solver", {}).get("kind") != "dfsph":
+        return path
+    keep = ("interaction_radius", "threads", "max_particles", "backend")
+    scene["solver"] = {k: v for k, v in scene["solver"].items() if k in keep}
+    scene["world"]["substeps"] = 2
+    for material in scene["materials"]:
+        for key, value in CLAVET_WATER.items():
+            material.setdefault(key, value)
+    out = os.path.join(work, f"{name}.json")  # (the same file name: the output folder's name)
+    with open(out, "w") as f:
+        json.dump(scene, f)
+    return out

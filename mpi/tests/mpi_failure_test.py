@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 
-from mpi_common import arguments, check, mpirun, mpirun_command, state_hash, summary
+from mpi_common import arguments, check, clavet_scene, mpirun, mpirun_command, state_hash, summary
 
 
 def descendants(root):
@@ -156,8 +156,8 @@ def damaged_snapshot(a, tmp, scene):
 
 def main():
     a = arguments()
-    scene = f"{a.scenes}/dam-break.json"
     tmp = tempfile.mkdtemp(prefix="puddle_mpi_failure_")
+    scene = clavet_scene(a, "dam-break", tmp)
     try:
         killed_rank(a, tmp, scene)
         full_disk(a, tmp, scene)

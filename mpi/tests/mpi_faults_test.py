@@ -15,14 +15,14 @@ import subprocess
 import sys
 import tempfile
 
-from mpi_common import arguments, check, mpirun, mpirun_command, state_hash, summary
+from mpi_common import arguments, check, clavet_scene, mpirun, mpirun_command, state_hash, summary
 
 a = arguments()
 if not a.shim:
     print("no --shim: skipped")
     sys.exit(0)
 work = tempfile.mkdtemp(prefix="puddle_mpi_faults_")
-scene = os.path.join(a.scenes, "dam-break.json")
+scene = clavet_scene(a, "dam-break", work)
 base = ["--steps", "12", "--particles", "1500", "--threads", "1", "--hash"]
 # (name, options): each write path alone
 KINDS = [("snapshot", ["--snapshot-every", "4"]), ("csv", ["--csv", "--export-every", "6"]),

@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 
-from mpi_common import arguments, check, mpirun, plain, state_hash, summary
+from mpi_common import arguments, check, clavet_scene, mpirun, plain, state_hash, summary
 
 
 def check_vtk(run, processes, frames, particles):
@@ -78,7 +78,7 @@ def main():
 
 
 def run(a, tmp):
-    scene = f"{a.scenes}/dam-break.json"
+    scene = clavet_scene(a, "dam-break", tmp)
     particles = 1595
     # 1. the same CSV, PLY and snapshot bytes from 1 and 3 processes (frames 0, 10, 20)
     outs = {}
@@ -118,7 +118,7 @@ def run(a, tmp):
     for name, half, whole, more in (("dam-break", 20, 40, []), ("dam-break-3d", 60, 90, ["--particles", "3000"]),
                                     ("sph-dam-break", 20, 40, []), ("obstacles", 150, 300, [])):
         d = os.path.join(tmp, f"resume-{name}")
-        s = f"{a.scenes}/{name}.json"
+        s = clavet_scene(a, name, tmp)
         code, _, err = mpirun(a, 2, more + [s, "--steps", str(half), "--snapshot-every", str(half), "--out", d, "--vtk",
                                      "--export-every", str(half), "--quiet"])
         snap = os.path.join(d, f"snapshots/snap_{half:06d}.pdls")
@@ -187,7 +187,7 @@ def run(a, tmp):
     # 3. bodies (float): process 0 writes their CSV and VTK (every process holds every body);
     # CSV, PLY, the bodies' CSV and VTK and the snapshots are -np 1's bytes from 3 processes, the
     # .pvd lists the bodies beside the particles, and -np 2 resumes -np 3's snapshot to -np 1's end
-    fl = f"{a.scenes}/float.json"
+    fl = clavet_scene(a, "float", tmp)
     for n in (1, 3):
         code, out, err = mpirun(a, n, [fl, "--steps", "20", "--csv", "--ply", "--vtk", "--export-every", "10",
                                        "--snapshot-every", "10", "--out", os.path.join(tmp, f"float{n}"), "--quiet"])

@@ -14,7 +14,7 @@ import shutil
 import sys
 import tempfile
 
-from mpi_common import arguments, check, mpirun, plain, state_hash, summary
+from mpi_common import arguments, check, clavet_scene, mpirun, plain, state_hash, summary
 
 
 def main():
@@ -30,7 +30,7 @@ def main():
         hashes = {}
         for n in (1, 2, 3, 4):
             threads = 2 if n % 2 else 1
-            code, out, err = mpirun(a, n, [f"{a.scenes}/{scene}.json", "--steps", str(frames),
+            code, out, err = mpirun(a, n, [clavet_scene(a, scene, work), "--steps", str(frames),
                                            "--threads", str(threads), "--hash"])
             found = re.search(r"state hash \(ids\)\s+([0-9a-f]{16})", out)
             halo = re.search(r"halo particles\s+(\d+)", out)
@@ -44,9 +44,9 @@ def main():
         check(len(set(hashes.values())) == 1 and len(hashes) == 4,
               f"{scene}: the same hash for 1, 2, 3 and 4 processes ({sorted(set(hashes.values()))})")
         if scene in ("obstacles", "lava"):  # the emitters add what they add in one process
-            code, out, err = plain(a, [f"{a.scenes}/{scene}.json", "--steps", str(frames), "--out", work])
+            code, out, err = plain(a, [clavet_scene(a, scene, work), "--steps", str(frames), "--out", work])
             alone = re.search(r"particles\s+(\d+)\n", out)
-            code, out, err = mpirun(a, 3, [f"{a.scenes}/{scene}.json", "--steps", str(frames), "--hash"])
+            code, out, err = mpirun(a, 3, [clavet_scene(a, scene, work), "--steps", str(frames), "--hash"])
             split = re.search(r"particles\s+\d+ -> (\d+)", out)
             check(alone is not None and split is not None and alone.group(1) == split.group(1) and
                   int(alone.group(1)) > 100,
@@ -57,16 +57,16 @@ def main():
     # the states are still the same bits (later a plain world's storage order rounds its sums
     # otherwise, docs/mpi.md), it prints mpirun's hash, in 2D and 3D
     for scene in ("dam-break", "dam-break-3d"):
-        code, out, err = plain(a, [f"{a.scenes}/{scene}.json", "--steps", "1", "--hash", "--out", work])
+        code, out, err = plain(a, [clavet_scene(a, scene, work), "--steps", "1", "--hash", "--out", work])
         alone = state_hash(out)
         for n in (1, 3):
-            code, out, err = mpirun(a, n, [f"{a.scenes}/{scene}.json", "--steps", "1", "--hash"])
+            code, out, err = mpirun(a, n, [clavet_scene(a, scene, work), "--steps", "1", "--hash"])
             check(alone is not None and state_hash(out) == alone,
                   f"{scene}, 1 frame: a plain run's --hash {alone} is mpirun -np {n}'s {state_hash(out)}")
 
     # SPH in 3D (no shipped scene: dam-break-3d with sph-dam-break's solver), 5,000 particles;
     # the CFL rule's substeps from the whole world's fastest particle, so the same in every process
-    with open(f"{a.scenes}/dam-break-3d.json") as f:
+    with open(clavet_scene(a, "dam-break-3d", work)) as f:
         sph3d = json.load(f)
     with open(f"{a.scenes}/sph-dam-break.json") as f:
         solver = json.load(f)["solver"]
@@ -95,7 +95,7 @@ def main():
 
     # bodies under SPH (float with sph-dam-break's solver): every process steps every body from
     # the same particles near it
-    with open(f"{a.scenes}/float.json") as f:
+    with open(clavet_scene(a, "float", work)) as f:
         float_sph = json.load(f)
     float_sph["solver"] = solver
     float_sph_path = os.path.join(work, "float-sph.json")
@@ -113,21 +113,21 @@ def main():
     # the frame started: float in 2D, boats-3d's turned boats in 3D); the hash is still -np 1's
     for scene, frames in (("float", 40), ("boats-3d", 10)):
         os.environ["PUDDLE_MPI_TIGHT_HALO"] = "1"
-        code, out, err = mpirun(a, 3, [f"{a.scenes}/{scene}.json", "--steps", str(frames), "--hash"])
+        code, out, err = mpirun(a, 3, [clavet_scene(a, scene, work), "--steps", str(frames), "--hash"])
         del os.environ["PUDDLE_MPI_TIGHT_HALO"]
         tight, widened = state_hash(out), re.search(r"halo widened\s+(\d+) of", out)
-        code1, out1, err1 = mpirun(a, 1, [f"{a.scenes}/{scene}.json", "--steps", str(frames), "--hash"])
+        code1, out1, err1 = mpirun(a, 1, [clavet_scene(a, scene, work), "--steps", str(frames), "--hash"])
         check(tight is not None and tight == state_hash(out1) and widened is not None and int(widened.group(1)) == frames,
               f"{scene}, halo and bodies' zones predicted without motion: -np 3 {tight} "
               f"({widened.group(1) if widened else 'no'} frames widened), -np 1 {state_hash(out1)}")
     os.environ["PUDDLE_MPI_TIGHT_HALO"] = "1"
     os.environ["PUDDLE_MPI_HALO"] = "1"  # dam-break steps with ghosts otherwise (below)
-    code, out, err = mpirun(a, 3, [f"{a.scenes}/dam-break.json", "--particles", "6000", "--steps", "60", "--hash"])
+    code, out, err = mpirun(a, 3, [clavet_scene(a, "dam-break", work), "--particles", "6000", "--steps", "60", "--hash"])
     del os.environ["PUDDLE_MPI_TIGHT_HALO"]
     del os.environ["PUDDLE_MPI_HALO"]
     tight = state_hash(out)
     widened = re.search(r"halo widened\s+(\d+) of", out)
-    code1, out1, err1 = mpirun(a, 1, [f"{a.scenes}/dam-break.json", "--particles", "6000", "--steps", "60", "--hash"])
+    code1, out1, err1 = mpirun(a, 1, [clavet_scene(a, "dam-break", work), "--particles", "6000", "--steps", "60", "--hash"])
     check(tight is not None and tight == state_hash(out1) and widened is not None and int(widened.group(1)) > 10,
           f"dam-break, 6,000, 60 frames, halo predicted without motion: -np 3 {tight} "
           f"({widened.group(1) if widened else 'no'} frames widened), -np 1 {state_hash(out1)}")
@@ -136,11 +136,11 @@ def main():
     # without springs or bodies steps with ghosts exchanged each substep, and with
     # PUDDLE_MPI_HALO=1 with a halo once a frame (each against -np 1, which has no ghosts)
     for scene, frames in (("dam-break", 60), ("dam-break-3d", 20), ("obstacles", 200)):
-        code, out, err = mpirun(a, 3, [f"{a.scenes}/{scene}.json", "--steps", str(frames), "--hash"])
+        code, out, err = mpirun(a, 3, [clavet_scene(a, scene, work), "--steps", str(frames), "--hash"])
         ghosts = state_hash(out)
         says_ghosts = "ghosts exchanged each substep" in out and "ghost particles" in out
         os.environ["PUDDLE_MPI_HALO"] = "1"
-        code, out, err = mpirun(a, 2, [f"{a.scenes}/{scene}.json", "--steps", str(frames), "--hash"])
+        code, out, err = mpirun(a, 2, [clavet_scene(a, scene, work), "--steps", str(frames), "--hash"])
         del os.environ["PUDDLE_MPI_HALO"]
         halo = state_hash(out)
         check(ghosts is not None and ghosts == halo and says_ghosts and "halo particles" in out,
@@ -161,7 +161,7 @@ def main():
 
     # refusals: reported once (by process 0), exit 2 from mpirun (every process exits 2)
     for args, what in (([f"{a.scenes}/no-such-scene.json"], "a missing scene"),
-                       ([f"{a.scenes}/dam-break.json", "--video", "x.mp4"], "an option not split yet")):
+                       ([clavet_scene(a, "dam-break", work), "--video", "x.mp4"], "an option not split yet")):
         code, out, err = mpirun(a, 3, args + ["--steps", "2"])
         lines = [line for line in err.splitlines() if line.startswith("puddle") or "scene" in line]
         check(code == 2 and len(lines) == 1,
