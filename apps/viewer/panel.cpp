@@ -296,10 +296,9 @@ static void world_section(viewer_app* app, bool* auto_substeps)
 	bool changed = false;
 	/* the solver, switched live (docs/physics.md; README "Which solver"): the particles stay,
 	 * each solver takes them as they are */
-	static const char* const solvers[] = {"clavet", "sph", "dfsph"};
 	int kind = (int)def.solver;
 	note_label("solver");
-	if (ImGui::Combo("solver", &kind, solvers, PDL_SOLVER_KIND_COUNT)) {
+	if (ImGui::Combo("solver", &kind, viewer_solver_names, PDL_SOLVER_KIND_COUNT)) {
 		def.solver = (pdl_solver_kind)kind;
 		changed = true;
 	}

@@ -64,6 +64,11 @@ static const struct {
 
 typedef struct preset_entry {
 	char name[32];
+	/* the solver it is made for (the file's "solvers"; Clavet when it is not listed), and the
+	 * world.sph settings it brings for DFSPH */
+	pdl_solver_kind solver;
+	float density_tolerance, divergence_tolerance;
+	int max_iterations;
 	int layer_count;
 	char layer_names[VIEWER_PRESET_MAX_LAYERS][32];
 	pdl_material_def layers[VIEWER_PRESET_MAX_LAYERS]; /* at the reference scene */
@@ -153,6 +158,38 @@ static bool read_layer(const cJSON* item, preset_entry* p, char* err, int err_si
 	return true;
 }
 
+const char* const viewer_solver_names[PDL_SOLVER_KIND_COUNT] = {"clavet", "sph", "dfsph"};
+
+/* The file's "solvers": per preset its solver and, for DFSPH, the world.sph settings. */
+static bool read_solvers(const cJSON* solvers, char* err, int err_size)
+{
+	const cJSON* item;
+	cJSON_ArrayForEach(item, solvers)
+	{
+		if (strcmp(item->string, "about") == 0) continue;
+		int p = viewer_preset_find(item->string);
+		const cJSON* kind = cJSON_GetObjectItemCaseSensitive(item, "kind");
+		int k = 0;
+		while (cJSON_IsString(kind) && k < PDL_SOLVER_KIND_COUNT && strcmp(viewer_solver_names[k], kind->valuestring) != 0)
+			++k;
+		if (p < 0 || !cJSON_IsString(kind) || k == PDL_SOLVER_KIND_COUNT) {
+			snprintf(err, (size_t)err_size, "solvers.%s: %s", item->string,
+			         p < 0 ? "no preset of that name" : "kind must be clavet, sph or dfsph");
+			return false;
+		}
+		preset_entry* e = &table.presets[p];
+		e->solver = (pdl_solver_kind)k;
+		float iterations = 0;
+		if (e->solver == PDL_SOLVER_DFSPH &&
+		    (!number(item, "density_tolerance", &e->density_tolerance, err, err_size) ||
+		     !number(item, "divergence_tolerance", &e->divergence_tolerance, err, err_size) ||
+		     !number(item, "max_iterations", &iterations, err, err_size)))
+			return false;
+		e->max_iterations = (int)iterations;
+	}
+	return true;
+}
+
 static bool read_table(const cJSON* root, char* err, int err_size)
 {
 	const cJSON* reference = cJSON_GetObjectItemCaseSensitive(root, "reference");
@@ -195,8 +232,11 @@ static bool read_table(const cJSON* root, char* err, int err_size)
 		}
 		++table.count;
 	}
-	if (table.count == 0) snprintf(err, (size_t)err_size, "no presets");
-	return table.count > 0;
+	if (table.count == 0) {
+		snprintf(err, (size_t)err_size, "no presets");
+		return false;
+	}
+	return read_solvers(cJSON_GetObjectItemCaseSensitive(root, "solvers"), err, err_size);
 }
 #endif
 
@@ -396,11 +436,24 @@ bool viewer_apply_preset(pdl_world* world, int preset, const viewer_preset_basis
 		}
 	}
 
+	/* the solver the preset is made for: DFSPH with its settings and one substep a frame (its
+	 * CFL rule adds what it needs); Clavet with the substeps its stiffness needs */
+	const preset_entry* chosen = &table.presets[preset];
 	pdl_world_def def = pdl_world_get_def(world);
-	int substeps = viewer_substeps_needed(world);
-	if (substeps > def.substeps) {
-		def.substeps = substeps;
-		pdl_world_set_def(world, &def, NULL);
+	if (def.solver != chosen->solver) {
+		def.solver = chosen->solver;
+		def.substeps = 1;
+	}
+	if (chosen->solver == PDL_SOLVER_DFSPH) {
+		def.sph.density_tolerance = chosen->density_tolerance;
+		def.sph.divergence_tolerance = chosen->divergence_tolerance;
+		def.sph.max_iterations = chosen->max_iterations;
+	}
+	int substeps = viewer_substeps_needed(world); /* (the materials' stiffness and dt only) */
+	if (chosen->solver == PDL_SOLVER_CLAVET && substeps > def.substeps) def.substeps = substeps;
+	if (pdl_world_set_def(world, &def, &e) != PDL_OK) {
+		snprintf(err, (size_t)err_size, "%s", e.message);
+		return false;
 	}
 	return true;
 }

@@ -213,6 +213,8 @@ bool viewer_scene_file_describe(const char* path, char* name, int name_size, cha
  * how it scales (docs/viewer.md, "Presets"). False, with viewer_presets_problem() saying why, if
  * it cannot: then there are no presets. Needs puddle_io (cJSON). */
 bool viewer_presets_load(const char* path);
+/** The solvers' names in pdl_solver_kind order, as scene files and the presets file write them. */
+extern const char* const viewer_solver_names[PDL_SOLVER_KIND_COUNT];
 /** Why the last viewer_presets_load failed, or "". */
 const char* viewer_presets_problem(void);
 int viewer_preset_count(void);

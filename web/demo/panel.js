@@ -2,7 +2,7 @@
 // the tools and the render settings. Controllers write straight into the running world between
 // steps (pdl_world_set_def / pdl_world_set_material take effect on the next step).
 import GUI from 'lil-gui';
-import { MATERIAL_PRESETS, presetBasis, presetMaterial, presetSolver, substepsNeeded } from './presets.js';
+import { MATERIAL_PRESETS, presetBasis, presetDfsph, presetMaterial, presetSolver, substepsNeeded } from './presets.js';
 import { Solver } from '../src/puddle.js';
 import { BODY_SHAPES, TOOLS } from './tools.js';
 import { COLOR_MODES } from '../src/scene.js';
@@ -48,13 +48,6 @@ const SOLVER_FIELDS = {
 	],
 };
 
-// DFSPH for a scene written for another solver (the water preset, the Solver folder): the
-// settings of scenes/dfsph-dam-break.json but a density tolerance of 0.1 % (the bulk error issue
-// 36's validation asks of a pool) rather than 0.01 %: in wasm the pressure solve then takes
-// about 5 iterations a substep instead of 35 (the dam break, 1,600 particles: 7 against 21 ms a
-// frame on one loaded core; web/DEVELOPING.md), which keeps the page interactive. The sliders
-// change them.
-const PAGE_DFSPH = { density_tolerance: 1e-3, divergence_tolerance: 0.1, max_iterations: 100 };
 
 export class Panel {
 	constructor(demo) {
@@ -228,7 +221,10 @@ export class Panel {
 		const d = this.demo, w = d.world, kind = SOLVER_NAMES.indexOf(name);
 		if (kind === w.def.solver) return;
 		const sceneSteps = d.scene.world.solver === Solver.CLAVET ? d.scene.world.substeps : 1;
-		const sph = kind === Solver.DFSPH && d.scene.world.solver !== Solver.DFSPH ? PAGE_DFSPH : d.scene.world.sph;
+		// DFSPH for a scene written for another solver (the water preset, the Solver folder): the
+		// water preset's settings over the scene's (the sliders change them)
+		const sph = kind === Solver.DFSPH && d.scene.world.solver !== Solver.DFSPH
+			? { ...d.scene.world.sph, ...presetDfsph() } : d.scene.world.sph;
 		d.safely(() => w.setDef({ solver: kind, substeps: kind === Solver.CLAVET ? sceneSteps : 1, sph }));
 		this.worldState.substeps = w.def.substeps;
 		this.fixSubsteps(this.worldState);

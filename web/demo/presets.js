@@ -44,12 +44,21 @@ export function presetMaterial(label, basis, defaults, presets = PRESETS) {
 	return out;
 }
 
-/** The solver each material preset is made for (a world has one solver, so applying a preset
- * switches it): water runs DFSPH, incompressible (issue 36: the water preset runs the solver
- * that behaves like water); lava, slime (its springs are Clavet's) and the stratify classes keep
- * Clavet's relaxation, which they were tuned for. */
-export function presetSolver(label) {
-	return MATERIAL_PRESETS[label]?.[0] === 'water' ? 'dfsph' : 'clavet';
+/** The solver a material preset is made for (a world has one solver, so applying a preset
+ * switches it), from the file's "solvers" as the native viewer reads it: water runs DFSPH,
+ * incompressible; a preset not listed there (lava, slime, the stratify classes) Clavet's
+ * relaxation, which it was tuned for. */
+export function presetSolver(label, presets = PRESETS) {
+	return presets?.solvers?.[MATERIAL_PRESETS[label]?.[0]]?.kind ?? 'clavet';
+}
+
+/** DFSPH's settings (world_def.sph fields) for a scene written for another solver: those the
+ * file's water preset brings, the shipped water scenes' (0.1 % density tolerance: in wasm the
+ * pressure solve then takes about 5 iterations a substep instead of 35 at 0.01 %, which keeps
+ * the page interactive; web/DEVELOPING.md). */
+export function presetDfsph(presets = PRESETS) {
+	const { kind: _kind, ...sph } = presets?.solvers?.water ?? {};
+	return sph;
 }
 
 /** Solver substeps that keep k dt_sub^2 / h below 0.02 for every material (include/puddle/types.h),

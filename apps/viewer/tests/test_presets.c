@@ -3,7 +3,8 @@
  * panel's buttons: viewer_apply_preset with the scene's basis as loaded), the world runs for
  * SECONDS without the scene's emitters and strokes, and then
  *   - no particle is lost and none is NaN or infinite;
- *   - the fluid has settled: the mean speed is below SETTLED sqrt(g h) (see below).
+ *   - the fluid has settled: the mean speed is below SETTLED sqrt(g h) (see below);
+ *   - the world runs the preset's solver (water: DFSPH; the others: Clavet).
  * Needs no display: it links the viewer's layer-1 files (scenes.c, scene_files.c, presets.c).
  * With PUDDLE_TEST_QUICK set (make test's sanitizer builds) each run lasts a sixth as long and
  * only the first check is made: the same code runs, 12 s of every pair took 444 s under ASan.
@@ -77,6 +78,19 @@ int main(int argc, char** argv)
 			}
 			int before = pdl_world_particle_count(scene.world);
 			def = pdl_world_get_def(scene.world);
+			/* a preset brings its solver (materials.json's "solvers"): water DFSPH with the water
+			 * scenes' settings, the others Clavet */
+			if (p >= 0) {
+				const bool water = strcmp(viewer_preset_name(p), "water") == 0;
+				const bool solver_ok = water ? def.solver == PDL_SOLVER_DFSPH && def.sph.density_tolerance == 0.001f &&
+				                                   def.sph.divergence_tolerance == 0.1f && def.sph.max_iterations == 100
+				                             : def.solver == PDL_SOLVER_CLAVET;
+				if (!solver_ok) {
+					printf("FAIL %-16s %-9s runs solver %d (density tolerance %g)\n", scene.name, viewer_preset_name(p),
+					       (int)def.solver, def.sph.density_tolerance);
+					++failures;
+				}
+			}
 			int steps = (int)ceil(seconds / def.dt);
 			for (int i = 0; i < steps; ++i) pdl_world_step(scene.world);
 			pdl_particle_data d = pdl_world_particles(scene.world);
