@@ -569,7 +569,7 @@ void viewer_renderer3d_draw(viewer_renderer3d* r, const viewer_app* app)
 
 	if (liquid) {
 		viewer_liquid_view lv = {.right = right, .up = up, .back = back,
-		                         .light = light_direction(), .radius = sphere_radius(app),
+		                         .background = {clear[0], clear[1], clear[2]}, .radius = sphere_radius(app),
 		                         .fov = app->camera.fov, .near = app->camera.distance / 100,
 		                         .far = app->camera.distance * 100,
 		                         .distance = app->camera.distance, .x = view->viewport_x,
