@@ -37,7 +37,7 @@
 /* Depth differences beyond this many particle radii are not blended (a front sheet stays), and
  * beyond this many pixel widths per pixel of distance (the slope of a surface seen obliquely). */
 #define BLUR_DEPTH_RADII ((float)PDL_LIQUID_FILTER_RANGE_RADII)
-#define BLUR_SLOPE 3.0f
+#define BLUR_SLOPE ((float)PDL_LIQUID_FILTER_SLOPE)
 static const rgbf foam_color = {PDL_LIQUID_FOAM_COLOR};
 static const rgbf sky_blue = {PDL_LIQUID_SKY_BLUE};
 

@@ -12,14 +12,16 @@
 #ifndef PDL_LIQUID_LOOK_H
 #define PDL_LIQUID_LOOK_H
 
-/* ---- smoothing the depth (narrow-range filter, Truong & Yuksel 2018) ---------------------- */
-/* The filter's radius and the depth range it blends within (a sample farther behind is another
- * surface and left out, a nearer one clamped to it), in radii; separable, horizontal then
- * vertical, this many rounds; at most this many taps a side (farther ones are strided). */
+/* ---- smoothing the depth (smooth.frag.glsl, render_liquid.c's blur_pass) -------------------- */
+/* A separable bilateral filter, one pass along rows then one along columns (ROUNDS times on the
+ * GPU; once in software): Gaussian weights over FILTER_RADII projected particle radii (at most
+ * MAX_PIXELS, every pixel: strided samples drew blocks and streaks), times a Gaussian of the depth
+ * difference of deviation RANGE_RADII beyond SLOPE pixel widths per pixel of distance along the
+ * pass (a surface seen at a grazing angle). */
 #define PDL_LIQUID_FILTER_RADII 4.0
 #define PDL_LIQUID_FILTER_RANGE_RADII 3.0
-#define PDL_LIQUID_FILTER_ROUNDS 2
-#define PDL_LIQUID_FILTER_TAPS 12
+#define PDL_LIQUID_FILTER_SLOPE 3.0
+#define PDL_LIQUID_FILTER_ROUNDS 1
 #define PDL_LIQUID_FILTER_MAX_PIXELS 48.0
 
 /* ---- thickness and colour ----------------------------------------------------------------- */
