@@ -137,8 +137,8 @@ function hueShares(p, hues) {
 }
 
 // The bounds, of 255 per channel (pictures averaged over 4 x 4 blocks) and in degrees of hue.
-// Measured (frame 600, 640 x 480): the water overlaps 53-71% pair by pair and differs by 6-10
-// levels in red and green and 14-18 in blue over it; over the frame by up to 28, the scenery's
+// Measured (frame 600, 640 x 480): the water overlaps 51-71% pair by pair and differs by 5-9
+// levels in red and green and 13-18 in blue over it; over the frame by up to 28, the scenery's
 // (the viewer clears to the scene's wall colour, the page draws a floor grid that the water
 // also refracts); each layer's hue holds 9-53% of the water's pixels.
 const OVERLAP = 0.45, WATER = 22, FRAME = 32, LAYER_SHARE = 0.05;
