@@ -23,7 +23,9 @@ import { fileURLToPath } from 'node:url';
 import { openBrowser, openDemoPage } from './browser.mjs';
 import { readPng, writePng } from './png.mjs';
 
-const SCENE = 'stratify-3d', FRAMES = 600, W = 640, H = 480;
+// LOOK_SCENE and LOOK_FRAMES draw another scene's frame (for figures); the layers' hues are
+// checked on stratify-3d only.
+const SCENE = process.env.LOOK_SCENE ?? 'stratify-3d', FRAMES = Number(process.env.LOOK_FRAMES ?? 600), W = 640, H = 480;
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const build = process.env.PUDDLE_BUILD ?? join(repo, 'build');
 const cli = join(build, 'apps/cli/puddle'), viewer = join(build, 'apps/viewer/puddle-view');
@@ -174,7 +176,7 @@ test(`the three front ends draw ${SCENE}'s frame ${FRAMES} alike, each layer in 
 	}
 	// the layers, each in its own hue (within 15 degrees of its material's), heavy (#35d0d8, hue
 	// 183) lowest, then medium (#3a6fe0, 221), light (#a45be0, 272) on top
-	for (const [k, p] of Object.entries(pictures)) {
+	for (const [k, p] of SCENE === 'stratify-3d' ? Object.entries(pictures) : []) {
 		const [heavy, medium, light] = hueShares(p, [183, 221, 272]);
 		console.log(`# ${k}: of the water's pixels ${[heavy, medium, light].map((l) => `${(100 * l.share).toFixed(1)}%`).join(', ')}` +
 			` in the heavy, medium, light hues, at mean rows ${[heavy, medium, light].map((l) => l.row.toFixed(0)).join(', ')}`);
