@@ -5,7 +5,8 @@
 //   node server.mjs [--port 8080] [--host 127.0.0.1]
 //
 // It serves web/ at / (the demo at /demo/, the engine at /dist/ and /src/, lil-gui from
-// /node_modules/) and the repository's shared scenes at /scenes/.
+// /node_modules/), the repository's shared scenes at /scenes/ and the liquid look's shaders at
+// /shaders/.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -26,11 +27,14 @@ const MIME = {
 	'.png': 'image/png',
 	'.ico': 'image/x-icon',
 	'.md': 'text/markdown; charset=utf-8',
+	'.glsl': 'text/plain; charset=utf-8',
+	'.h': 'text/plain; charset=utf-8',
 };
 
 // URL prefix -> directory; the first match wins.
 const MOUNTS = [
 	['/scenes/', join(repoRoot, 'scenes')],
+	['/shaders/', join(repoRoot, 'shaders')],
 	['/', webRoot],
 ];
 

@@ -1,20 +1,18 @@
-/* puddle-view: screen-space fluid rendering of 3D particles, the "liquid" render mode: the
- * OpenGL 3.3 port of web/demo/liquid.js (van der Laan, Green & Sainz 2009, "Screen Space Fluid
- * Rendering with Curvature Flow", with the depth smoothed by a narrow-range filter, Truong &
- * Yuksel 2018). Passes, each one draw call:
+/* puddle-view: screen-space fluid rendering of 3D particles, the "liquid" render mode (Green
+ * 2010, depth and thickness; the depth smoothed by a narrow-range filter, Truong & Yuksel 2018).
+ * The shaders and the look's constants are shaders/liquid/, the same files web/demo/liquid.js
+ * loads; this file makes the targets and issues the passes, each one draw call:
  *   scene      renderer3d.c draws the floor, walls, obstacles and bodies into `scene_fb` (an
  *              RGBA8 colour texture and a depth texture): what the water refracts
  *   depth      particles as sphere impostors (instanced quads facing the camera) into an R32F
  *              texture of view depth (0: no water), nearest first through a depth buffer of
  *              their own, left out behind the scene's depth (a body in front hides the water)
- *   thickness  additive Gaussian splats of twice the radius at half resolution into RGBA16F:
+ *   thickness  additive Gaussian splats at a half to a quarter of the resolution into RGBA16F:
  *              alpha the summed thickness, rgb the particle's colour weighted by the splat and
  *              a falloff below the water's surface; the weight into an R16F beside it
- *   smooth     separable narrow-range filter on the depth, 2 rounds of horizontal + vertical
- *   composite  a full-screen triangle into the default framebuffer: normals from the smoothed
- *              depth, Schlick Fresnel reflection of a sky gradient, refraction of the scene
- *              texture offset by normal x thickness, Beer-Lambert absorption in the splatted
- *              colour, a highlight; writes the nearer of the scene's and the water's depth
+ *   smooth     separable narrow-range filter on the depth, horizontal + vertical, in rounds
+ *   composite  a full-screen triangle into the default framebuffer: the water over the scene
+ *              (composite.frag.glsl); writes the nearer of the scene's and the water's depth
  *   foam       fast particles with few neighbours as small white discs on top
  * Needs float colour targets (GL 3.0 core has R32F and RGBA16F renderable; Mesa llvmpipe blends
  * them); an incomplete framebuffer turns the mode off (viewer_liquid_begin returns false).
@@ -29,14 +27,19 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* ---- Shaders ----------------------------------------------------------------------------- */
 
-/* One quad per particle (viewer_instances: attribute 0 the corner, 1-9 the particle arrays),
- * u_scale radii across, facing the camera; the depth, thickness and foam passes share it. */
-static const char* point_vertex_shader =
-	"#version 330 core\n"
-	"layout(location = 0) in vec2 a_corner;\n"
+/* The passes' GLSL is shaders/liquid/ (shared with web/demo/liquid.js), embedded at build time
+ * (cmake/embed_text.cmake). Each program is the #version line, look.h's constants, for the
+ * particle passes the particles' inputs below, and the file. */
+#include "liquid/look.h"
+#include "liquid_shaders.h"
+
+/* The particles' inputs as particle.vert.glsl asks for them: viewer_instances' layout
+ * (attribute 0 the corner, 1-9 the particle arrays) and the viewer's colour map. */
+static const char* particle_inputs =
 	"layout(location = 1) in float a_x;\n"
 	"layout(location = 2) in float a_y;\n"
 	"layout(location = 3) in float a_z;\n"
@@ -46,236 +49,40 @@ static const char* point_vertex_shader =
 	"layout(location = 7) in float a_density;\n"
 	"layout(location = 8) in float a_pressure;\n"
 	"layout(location = 9) in float a_material;\n"
-	"uniform mat4 u_view_projection;\n"
-	"uniform vec3 u_right;\n"
-	"uniform vec3 u_up;\n"
-	"uniform vec3 u_back;\n"
-	"uniform float u_radius;\n"
-	"uniform float u_scale;\n"
-	"uniform int u_foam_only;\n"
-	"uniform vec2 u_foam;\n" /* x: speed above which, y: share of the rest density below which */
-	"out vec2 v_corner;\n"
-	"out vec3 v_color;\n"
-	"out vec3 v_center;\n"
-	"out float v_depth;\n"
 	VIEWER_COLOR_MAP_GLSL
-	"void main() {\n"
-	"  float speed = length(vec3(a_vx, a_vy, a_vz));\n"
-	"  v_color = particle_color(a_material, speed, a_density, a_pressure);\n"
-	"  v_corner = a_corner;\n"
-	"  v_center = vec3(a_x, a_y, a_z);\n"
-	"  vec3 c = v_center;\n"
-	"  float size = u_radius * u_scale;\n"
-	"  if (u_foam_only == 1) {\n"
-	"    int m = clamp(int(a_material + 0.5), 0, 31);\n"
-	"    float fast = speed / u_foam.x - 1.0;\n"
-	"    float lonely = 1.0 - a_density / (u_foam.y * u_rest_density[m]);\n"
-	"    float f = min(fast, 2.0 * lonely);\n"
-	"    v_color = vec3(clamp(f * 3.0, 0.0, 1.0));\n"
-	"    c += u_back * 1.1 * u_radius;\n" /* in front of its own sphere */
-	"    if (f <= 0.0) { gl_Position = vec4(2.0, 2.0, 2.0, 1.0); v_depth = 0.0; return; }\n"
-	"  }\n"
-	"  v_depth = (u_view_projection * vec4(c, 1.0)).w;\n"
-	"  gl_Position = u_view_projection * vec4(c + (u_right * a_corner.x + u_up * a_corner.y) * size, 1.0);\n"
-	"}\n";
+	"vec3 pdl_center() { return vec3(a_x, a_y, a_z); }\n"
+	"float pdl_speed() { return length(vec3(a_vx, a_vy, a_vz)); }\n"
+	"vec3 pdl_color() { return particle_color(a_material, pdl_speed(), a_density, a_pressure); }\n"
+	"float pdl_density_share() { return a_density / u_rest_density[clamp(int(a_material + 0.5), 0, 31)]; }\n";
 
-/* View depth of the sphere's front surface into R32F, its window depth for the depth test;
- * behind the scene's depth, nothing. */
-static const char* depth_fragment_shader =
-	"#version 330 core\n"
-	"in vec2 v_corner;\n"
-	"in vec3 v_center;\n"
-	"uniform mat4 u_view_projection;\n"
-	"uniform vec3 u_right;\n"
-	"uniform vec3 u_up;\n"
-	"uniform vec3 u_back;\n"
-	"uniform float u_radius;\n"
-	"uniform sampler2D u_solid;\n"
-	"out vec4 o_depth;\n"
-	"void main() {\n"
-	"  float r2 = dot(v_corner, v_corner);\n"
-	"  if (r2 > 1.0) discard;\n"
-	"  vec3 n = u_right * v_corner.x + u_up * v_corner.y + u_back * sqrt(1.0 - r2);\n"
-	"  vec4 clip = u_view_projection * vec4(v_center + n * u_radius, 1.0);\n"
-	"  float d = 0.5 * clip.z / clip.w + 0.5;\n"
-	"  if (d >= texelFetch(u_solid, ivec2(gl_FragCoord.xy), 0).r) discard;\n"
-	"  gl_FragDepth = d;\n"
-	"  o_depth = vec4(clip.w, 0.0, 0.0, 1.0);\n"
-	"}\n";
+/* "#version 330 core", look.h, `inputs` (may be empty) and `body`, in one allocation. */
+static char* shader_source(const char* inputs, const char* body)
+{
+	static const char version[] = "#version 330 core\n";
+	size_t a = strlen(version), b = strlen(pdl_text_look_h), c = strlen(inputs), d = strlen(body);
+	char* s = malloc(a + b + c + d + 1);
+	if (s == NULL) return NULL;
+	memcpy(s, version, a);
+	memcpy(s + a, pdl_text_look_h, b);
+	memcpy(s + a + b, inputs, c);
+	memcpy(s + a + b + c, body, d + 1);
+	return s;
+}
 
-/* A Gaussian splat twice the sphere's radius holding its volume (1.05 r at the centre, e^-3 at
- * the edge); the colour weighted by it times a falloff with the depth below the surface over
- * u_layer, so one sees the colour of the liquid near the surface and layers show. */
-static const char* thickness_fragment_shader =
-	"#version 330 core\n"
-	"in vec2 v_corner;\n"
-	"in vec3 v_color;\n"
-	"in float v_depth;\n"
-	"uniform float u_radius;\n"
-	"uniform float u_layer;\n"
-	"uniform sampler2D u_surface;\n" /* the depth pass's target, full resolution */
-	"uniform sampler2D u_solid;\n"   /* the scene's depth */
-	"uniform vec2 u_depth_ab;\n"
-	"uniform vec2 u_down;\n" /* full-resolution pixels per thickness texel, x and y */
-	"layout(location = 0) out vec4 o_color;\n"  /* rgb colour x weight, a thickness */
-	"layout(location = 1) out vec4 o_weight;\n" /* r the colour's weight */
-	"void main() {\n"
-	"  float r2 = dot(v_corner, v_corner);\n"
-	"  if (r2 > 1.0) discard;\n"
-	"  ivec2 at = ivec2(gl_FragCoord.xy * u_down);\n"
-	"  float solid = 2.0 * texelFetch(u_solid, at, 0).r - 1.0;\n"
-	"  if (solid < 1.0 && v_depth > u_depth_ab.y / (solid + u_depth_ab.x)) discard;\n"
-	"  float t = 1.05 * u_radius * exp(-3.0 * r2);\n"
-	"  float surface = texelFetch(u_surface, at, 0).r;\n"
-	"  float weight = t * (surface > 0.0 ? exp(-max(v_depth - u_radius - surface, 0.0) / u_layer) : 1.0);\n"
-	"  o_color = vec4(v_color * weight, t);\n"
-	"  o_weight = vec4(weight, 0.0, 0.0, 0.0);\n"
-	"}\n";
-
-static const char* foam_fragment_shader =
-	"#version 330 core\n"
-	"in vec2 v_corner;\n"
-	"in vec3 v_color;\n"
-	"out vec4 o_color;\n"
-	"void main() {\n"
-	"  float a = (1.0 - dot(v_corner, v_corner)) * v_color.r;\n"
-	"  if (a <= 0.0) discard;\n"
-	"  o_color = vec4(vec3(0.95, 0.97, 1.0), 0.85 * a);\n"
-	"}\n";
-
-/* One triangle over the whole target. */
-static const char* full_vertex_shader =
-	"#version 330 core\n"
-	"void main() {\n"
-	"  vec2 p = vec2(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0);\n"
-	"  gl_Position = vec4(p, 0.0, 1.0);\n"
-	"}\n";
-
-/* Narrow-range filter, one direction: Gaussian weights over a radius proportional to the
- * projected particle radius; a sample farther than the centre by more than the range (another
- * surface behind) is left out, a nearer one clamped to the range, so edges stay edges and the
- * particles' bumps flatten. The range is measured from the plane through the pixel with the
- * surface's slope along the pass, not from the pixel's depth: where the surface is seen at a
- * grazing angle (a crater's wall, the tank-side face) its depth changes by more than the range
- * within the filter, and measured from the pixel's depth the pass left out or clamped most
- * samples there, so the bumps stayed in one direction and showed as streaks along the other
- * (docs/viewer.md; viewer_liquid3d's smoothness measure fell from 951 to 175 with the plane).
- * Pixels without water stay 0. */
-static const char* smooth_fragment_shader =
-	"#version 330 core\n"
-	"uniform sampler2D u_depth;\n"
-	"uniform vec2 u_dir;\n"
-	"uniform float u_radius;\n"
-	"uniform float u_pixels;\n"
-	"out vec4 o_depth;\n"
-	"const int TAPS = 12;\n"
-	"void main() {\n"
-	"  ivec2 p = ivec2(gl_FragCoord.xy), size = textureSize(u_depth, 0);\n"
-	"  float z = texelFetch(u_depth, p, 0).r;\n"
-	"  if (z <= 0.0) { o_depth = vec4(0.0); return; }\n"
-	"  float radius_px = clamp(4.0 * u_radius * u_pixels / z, 1.0, 48.0);\n"
-	"  float stride = max(1.0, radius_px / float(TAPS));\n"
-	"  float sigma = 0.5 * radius_px, range = 3.0 * u_radius;\n"
-	/* the surface's slope along this pass, over half the filter's radius, from the side that
-	 * changes less (so a silhouette next to the pixel does not count), at most a range over
-	 * that (steeper is a rim, not a wall: unclamped it darkened the rims), none across a gap */
-	"  int k = max(1, int(0.5 * radius_px));\n"
-	"  float zl = texelFetch(u_depth, clamp(p - ivec2(u_dir) * k, ivec2(0), size - 1), 0).r;\n"
-	"  float zr = texelFetch(u_depth, clamp(p + ivec2(u_dir) * k, ivec2(0), size - 1), 0).r;\n"
-	"  float dl = zl > 0.0 ? z - zl : 1e30, dr = zr > 0.0 ? zr - z : 1e30;\n"
-	"  float slope = min(abs(dl), abs(dr)) > 2.0 * range ? 0.0 : clamp(abs(dr) < abs(dl) ? dr : dl, -range, range) / float(k);\n"
-	/* the samples' heights over that slope's plane through the pixel, averaged */
-	"  float sum = 0.0, weights = 1.0;\n"
-	"  for (int i = -TAPS; i <= TAPS; ++i) {\n"
-	"    float d = float(i) * stride;\n"
-	"    if (i == 0 || abs(d) > radius_px) continue;\n"
-	"    int o = int(d);\n"
-	"    ivec2 q = clamp(p + ivec2(u_dir) * o, ivec2(0), size - 1);\n"
-	"    float s = texelFetch(u_depth, q, 0).r;\n"
-	"    float e = s - z - slope * float(o);\n"
-	"    if (s <= 0.0 || e > range) continue;\n"
-	"    e = max(e, -range);\n"
-	"    float w = exp(-d * d / (2.0 * sigma * sigma));\n"
-	"    sum += e * w;\n"
-	"    weights += w;\n"
-	"  }\n"
-	"  o_depth = vec4(z + sum / weights, 0.0, 0.0, 1.0);\n"
-	"}\n";
-
-static const char* composite_fragment_shader =
-	"#version 330 core\n"
-	"uniform sampler2D u_scene;\n"        /* what is behind the water */
-	"uniform sampler2D u_scene_depth;\n"  /* the scene's depth */
-	"uniform sampler2D u_water_depth;\n"  /* the spheres' window depth (1: none) */
-	"uniform sampler2D u_depth;\n"        /* smoothed view depth, 0 where no water */
-	"uniform sampler2D u_thickness;\n"    /* rgb colour x weight, a thickness, lower resolution */
-	"uniform sampler2D u_weight;\n"       /* r the colour's weight */
-	"uniform vec2 u_thickness_scale;\n"   /* the part of those two drawn (uv) */
-	"uniform vec2 u_thickness_max;\n"     /* its last texel's centre (uv) */
-	"uniform vec2 u_origin;\n"            /* the viewport's corner in the window */
-	"uniform vec2 u_tan_half;\n"          /* tan(fov / 2) times aspect, tan(fov / 2) */
-	"uniform vec3 u_right;\n"
-	"uniform vec3 u_up;\n"
-	"uniform vec3 u_back;\n"
-	"uniform vec3 u_light;\n"             /* towards the light, view space */
-	"uniform float u_absorb;\n"
-	"uniform float u_specular;\n"
-	"out vec4 o_color;\n"
-	"vec3 view_pos(vec2 uv, float z) { return vec3((uv * 2.0 - 1.0) * u_tan_half * z, -z); }\n"
-	"vec3 sky(vec3 d) {\n"
-	"  vec3 horizon = vec3(0.78, 0.86, 0.95), zenith = vec3(0.22, 0.45, 0.82), ground = vec3(0.16, 0.18, 0.21);\n"
-	"  return d.y >= 0.0 ? mix(horizon, zenith, sqrt(d.y)) : mix(horizon * 0.6, ground, sqrt(min(-d.y * 4.0, 1.0)));\n"
-	"}\n"
-	"void main() {\n"
-	"  ivec2 p = ivec2(gl_FragCoord.xy - u_origin), size = textureSize(u_depth, 0);\n"
-	"  vec2 texel = 1.0 / vec2(size), uv = (vec2(p) + 0.5) * texel;\n"
-	"  vec3 background = texelFetch(u_scene, p, 0).rgb;\n"
-	"  gl_FragDepth = min(texelFetch(u_scene_depth, p, 0).r, texelFetch(u_water_depth, p, 0).r);\n"
-	"  float z = texelFetch(u_depth, p, 0).r;\n"
-	"  if (z <= 0.0) { o_color = vec4(background, 1.0); return; }\n"
-	"  vec3 P = view_pos(uv, z);\n"
-	/* per axis the one-sided difference with the smaller depth step, so a silhouette does not
-	 * bend the normal of the surface next to it */
-	"  float zl = texelFetch(u_depth, max(p - ivec2(1, 0), ivec2(0)), 0).r;\n"
-	"  float zr = texelFetch(u_depth, min(p + ivec2(1, 0), size - 1), 0).r;\n"
-	"  float zd = texelFetch(u_depth, max(p - ivec2(0, 1), ivec2(0)), 0).r;\n"
-	"  float zu = texelFetch(u_depth, min(p + ivec2(0, 1), size - 1), 0).r;\n"
-	"  vec3 dx = (zr > 0.0 && (zl <= 0.0 || abs(zr - z) < abs(z - zl))) ? view_pos(uv + vec2(texel.x, 0.0), zr) - P : P - view_pos(uv - vec2(texel.x, 0.0), zl > 0.0 ? zl : z);\n"
-	"  vec3 dy = (zu > 0.0 && (zd <= 0.0 || abs(zu - z) < abs(z - zd))) ? view_pos(uv + vec2(0.0, texel.y), zu) - P : P - view_pos(uv - vec2(0.0, texel.y), zd > 0.0 ? zd : z);\n"
-	"  vec3 n = normalize(cross(dx, dy));\n"
-	"  if (n.z < 0.0) n = -n;\n"
-	"  vec3 v = normalize(-P);\n"
-	"  vec2 tuv = min(uv * u_thickness_scale, u_thickness_max);\n"
-	"  vec4 th = texture(u_thickness, tuv);\n"
-	"  float thickness = th.a;\n"
-	"  float weight = texture(u_weight, tuv).r;\n"
-	"  vec3 color = weight > 1e-5 ? th.rgb / weight : vec3(0.2, 0.5, 0.85);\n"
-	/* refraction: what is behind, displaced along the normal by the thickness */
-	"  vec2 offset = n.xy * min(thickness, 6.0) * 0.012;\n"
-	"  vec3 behind = texture(u_scene, clamp(uv + offset, vec2(0.0), vec2(1.0))).rgb;\n"
-	/* Beer-Lambert: each channel absorbed as far as the colour lacks it; the light the water
-	 * scatters towards the eye grows with the thickness, in its colour */
-	"  vec3 transmit = exp(-(1.0 - color) * u_absorb * thickness);\n"
-	"  float scatter = 1.0 - exp(-0.5 * thickness);\n"
-	"  vec3 body = behind * transmit + color * scatter * (0.55 + 0.55 * max(dot(n, u_light), 0.0));\n"
-	/* the sky reflected, Schlick's Fresnel with water's F0 */
-	"  vec3 r = reflect(-v, n);\n"
-	"  vec3 world = r.x * u_right + r.y * u_up + r.z * u_back;\n"
-	"  float fresnel = 0.02 + 0.98 * pow(1.0 - max(dot(n, v), 0.0), 5.0);\n"
-	"  vec3 c = mix(body, sky(world), fresnel);\n"
-	"  c += vec3(u_specular) * pow(max(dot(n, normalize(u_light + v)), 0.0), 120.0);\n"
-	"  c = mix(background, c, smoothstep(0.0, 0.25, thickness));\n" /* thin edges fade */
-	"  o_color = vec4(c, 1.0);\n"
-	"}\n";
+static GLuint liquid_program(const char* vertex, const char* fragment, char* err, int err_size)
+{
+	const bool particles = vertex == pdl_text_particle_vert_glsl;
+	char* vs = shader_source(particles ? particle_inputs : "", vertex);
+	char* fs = shader_source("", fragment);
+	GLuint program = 0;
+	if (vs == NULL || fs == NULL) snprintf(err, (size_t)err_size, "out of memory");
+	else program = viewer_gl_program(vs, fs, err, err_size);
+	free(vs);
+	free(fs);
+	return program;
+}
 
 /* ---- State ------------------------------------------------------------------------------- */
-
-/* The look's knobs, liquid.js's SETTINGS: foam above foam_speed world units / s and under
- * foam_density of the rest density; Beer-Lambert absorption per world unit of thickness of a
- * colour channel at 0; smoothing rounds; the highlight; the colour's layer in particle radii. */
-static const float foam_speed = 4.0f, foam_density = 0.8f, absorb = 0.35f, specular = 0.8f;
-static const float layer_radii = 6.0f;
-enum { ROUNDS = 2 };
 
 enum {
 	ARRAY_X = 0,
@@ -312,15 +119,17 @@ viewer_liquid* viewer_liquid_create(char* err, int err_size)
 		snprintf(err, (size_t)err_size, "out of memory");
 		return NULL;
 	}
-	l->depth_program = viewer_gl_program(point_vertex_shader, depth_fragment_shader, err, err_size);
+	const char* point = pdl_text_particle_vert_glsl;
+	const char* full = pdl_text_fullscreen_vert_glsl;
+	l->depth_program = liquid_program(point, pdl_text_depth_frag_glsl, err, err_size);
 	if (l->depth_program)
-		l->thickness_program = viewer_gl_program(point_vertex_shader, thickness_fragment_shader, err, err_size);
+		l->thickness_program = liquid_program(point, pdl_text_thickness_frag_glsl, err, err_size);
 	if (l->thickness_program)
-		l->foam_program = viewer_gl_program(point_vertex_shader, foam_fragment_shader, err, err_size);
+		l->foam_program = liquid_program(point, pdl_text_foam_frag_glsl, err, err_size);
 	if (l->foam_program)
-		l->smooth_program = viewer_gl_program(full_vertex_shader, smooth_fragment_shader, err, err_size);
+		l->smooth_program = liquid_program(full, pdl_text_smooth_frag_glsl, err, err_size);
 	if (l->smooth_program)
-		l->composite_program = viewer_gl_program(full_vertex_shader, composite_fragment_shader, err, err_size);
+		l->composite_program = liquid_program(full, pdl_text_composite_frag_glsl, err, err_size);
 	/* glDrawBuffers (GL 2.0) for the thickness pass's two targets; gl.h's table lacks it */
 	void* address = SDL_GL_GetProcAddress("glDrawBuffers");
 	if (address != NULL) SDL_memcpy(&l->draw_buffers, &address, sizeof l->draw_buffers);
@@ -447,7 +256,6 @@ static void point_uniforms(GLuint program, const viewer_liquid_view* v, float sc
 	gl.Uniform1f(at(program, "u_radius"), v->radius);
 	gl.Uniform1f(at(program, "u_scale"), scale);
 	gl.Uniform1i(at(program, "u_foam_only"), foam_only);
-	gl.Uniform2f(at(program, "u_foam"), foam_speed, foam_density);
 }
 
 /* How many window pixels a thickness texel spans, each way (2 to 4), from the radius of a
@@ -511,9 +319,8 @@ void viewer_liquid_draw(viewer_liquid* l, const viewer_app* app, const pdl_parti
 	gl.BlendFunc(GL_ONE, GL_ONE);
 	GLuint tp = l->thickness_program;
 	gl.UseProgram(tp);
-	point_uniforms(tp, v, 2.0f, 0);
+	point_uniforms(tp, v, (float)PDL_LIQUID_SPLAT_RADII, 0);
 	viewer_color_uniforms_set(&l->thickness_colors, app, p);
-	gl.Uniform1f(at(tp, "u_layer"), layer_radii * v->radius);
 	gl.Uniform2f(at(tp, "u_depth_ab"), depth_a, depth_b);
 	gl.Uniform2f(at(tp, "u_down"), (float)w / (float)tw, (float)h / (float)th);
 	gl.Uniform1i(at(tp, "u_surface"), 0);
@@ -533,7 +340,7 @@ void viewer_liquid_draw(viewer_liquid* l, const viewer_app* app, const pdl_parti
 	gl.Uniform1i(at(l->smooth_program, "u_depth"), 0);
 	GLint dir = at(l->smooth_program, "u_dir");
 	gl.ActiveTexture(GL_TEXTURE0);
-	for (int round = 0; round < ROUNDS; ++round) {
+	for (int round = 0; round < PDL_LIQUID_FILTER_ROUNDS; ++round) {
 		/* the water's depth buffer stays with depth 0's framebuffer; the filter needs none */
 		gl.BindFramebuffer(GL_FRAMEBUFFER, l->framebuffers[FB_DEPTH1]);
 		gl.BindTexture(GL_TEXTURE_2D, t[TEX_DEPTH0]);
@@ -568,13 +375,9 @@ void viewer_liquid_draw(viewer_liquid* l, const viewer_app* app, const pdl_parti
 	gl.Uniform3f(at(cp, "u_right"), v->right.x, v->right.y, v->right.z);
 	gl.Uniform3f(at(cp, "u_up"), v->up.x, v->up.y, v->up.z);
 	gl.Uniform3f(at(cp, "u_back"), v->back.x, v->back.y, v->back.z);
-	/* the light in view space: its components along right, up, back */
-	pdl_vec3 L = v->light;
-	gl.Uniform3f(at(cp, "u_light"), L.x * v->right.x + L.y * v->right.y + L.z * v->right.z,
-	             L.x * v->up.x + L.y * v->up.y + L.z * v->up.z,
-	             L.x * v->back.x + L.y * v->back.y + L.z * v->back.z);
-	gl.Uniform1f(at(cp, "u_absorb"), absorb);
-	gl.Uniform1f(at(cp, "u_specular"), specular);
+	gl.Uniform3f(at(cp, "u_background"), v->background[0], v->background[1], v->background[2]);
+	gl.Uniform1f(at(cp, "u_radius"), v->radius);
+	gl.Uniform1f(at(cp, "u_pixels"), 0.5f * (float)h / tan_half);
 	gl.DrawArrays(GL_TRIANGLES, 0, 3);
 	for (int i = 5; i >= 0; --i) bind_texture(i, 0);
 
@@ -586,7 +389,7 @@ void viewer_liquid_draw(viewer_liquid* l, const viewer_app* app, const pdl_parti
 	gl.BlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
 	gl.BindVertexArray(l->points.vao);
 	gl.UseProgram(l->foam_program);
-	point_uniforms(l->foam_program, v, 0.55f, 1);
+	point_uniforms(l->foam_program, v, (float)PDL_LIQUID_FOAM_SIZE, 1);
 	viewer_color_uniforms_set(&l->foam_colors, app, p);
 	gl.DrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, n);
 	gl.Disable(GL_BLEND);

@@ -17,7 +17,7 @@ typedef struct viewer_liquid_view {
 	float view_projection[16];
 	/* the camera's frame (world space, unit): right, up, back (towards the eye) */
 	pdl_vec3 right, up, back;
-	pdl_vec3 light;            /* towards the light, world space, unit */
+	float background[3];       /* the scene's background colour: the sky the water reflects */
 	float radius;              /* particle radius, world units */
 	float fov;                 /* vertical, degrees */
 	float near, far;           /* the projection's planes (pdl_camera_matrix) */

@@ -568,8 +568,10 @@ void viewer_renderer3d_draw(viewer_renderer3d* r, const viewer_app* app)
 	draw_list(r, &r->lines, GL_LINES);
 
 	if (liquid) {
+		/* the water reflects the scene's background, as on the page and in puddle run's pictures */
+		color4 sky = hex_color(app->render.inside_color);
 		viewer_liquid_view lv = {.right = right, .up = up, .back = back,
-		                         .light = light_direction(), .radius = sphere_radius(app),
+		                         .background = {sky.r, sky.g, sky.b}, .radius = sphere_radius(app),
 		                         .fov = app->camera.fov, .near = app->camera.distance / 100,
 		                         .far = app->camera.distance * 100,
 		                         .distance = app->camera.distance, .x = view->viewport_x,

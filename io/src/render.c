@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../../shaders/liquid/look.h"
 
 
 /* The camera 3D pictures of a scene are seen through: the scene's "camera" object, its missing
@@ -32,8 +33,8 @@ pdl_render_def pdl_render_def_from_scene(const pdl_scene* s)
 		d.material_colors[i] = i < s->material_count ? s->materials[i].def.color : 0xffffff;
 	d.camera = scene_camera(s);
 	d.liquid = s->world.dimensions == 3;
-	/* web/demo/liquid.js's SETTINGS and apps/viewer/liquid_gl.c, so the three draw the same foam */
-	d.foam_speed = 4.0f, d.foam_density = 0.8f;
+	/* the look's (shaders/liquid/look.h), as the viewer and the page draw foam */
+	d.foam_speed = (float)PDL_LIQUID_FOAM_SPEED, d.foam_density = (float)PDL_LIQUID_FOAM_DENSITY;
 	return d;
 }
 

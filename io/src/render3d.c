@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../../shaders/liquid/look.h"
 
 /* Most obstacles drawn; more are left out of the picture (scenes hold at most 16). */
 #define MAX_SOLIDS 64
@@ -423,9 +424,70 @@ static rgbf particle_color(const job3* job, const rgbf* colors, int i);
 
 /* ---- pass 2: spheres into the depth buffer --------------------------------------------------------- */
 
-/* Rasterizes every sphere over the rows [from, to): each pixel keeps the nearest sphere surface
- * (depth of the sphere's front at that pixel, view-aligned: w - R sqrt(1 - q^2)); a tie keeps
- * the particle stored first. */
+/* The pixels of particle i's disc in rows [row0, row1), with the half chord through its sphere
+ * there: calls visit(r, at, half_chord, i, arg) for each. */
+typedef void disc_visit(pdl_renderer* r, size_t at, float half_chord, int i, void* arg);
+static void rasterize_disc(pdl_renderer* r, const float* q, float world_radius, int row0, int row1, int i,
+                           disc_visit* visit, void* arg)
+{
+	const int w = r->def.width;
+	float rad = q[3];
+	if (rad <= 0) return;
+	float cx = q[0], cy = q[1];
+	int y0 = (int)floorf(cy - rad), y1 = (int)ceilf(cy + rad);
+	if (y1 < row0 || y0 >= row1) return;
+	if (y0 < row0) y0 = row0;
+	if (y1 > row1 - 1) y1 = row1 - 1;
+	float r2 = rad * rad, inv_r2 = 1.0f / r2;
+	for (int y = y0; y <= y1; ++y) {
+		float dy = (float)y + 0.5f - cy, span2 = r2 - dy * dy;
+		if (span2 <= 0) continue;
+		float span = sqrtf(span2);
+		int x0 = (int)floorf(cx - span), x1 = (int)ceilf(cx + span);
+		if (x0 < 0) x0 = 0;
+		if (x1 > w - 1) x1 = w - 1;
+		size_t row = (size_t)y * (size_t)w;
+		for (int x = x0; x <= x1; ++x) {
+			float dx = (float)x + 0.5f - cx, q2 = (dx * dx + dy * dy) * inv_r2;
+			if (q2 >= 1) continue;
+			visit(r, row + (size_t)x, world_radius * sqrtf(1 - q2), i, arg);
+		}
+	}
+}
+
+/* Pass 1: the nearest sphere surface (view-aligned depth of the sphere's front, w - R sqrt(1 -
+ * q^2)); a tie keeps the particle stored first. The liquid's thickness: the chords, summed. */
+static void visit_depth(pdl_renderer* r, size_t at, float half_chord, int i, void* arg)
+{
+	const float* q = arg;
+	float z = q[2] - half_chord;
+	if (z < r->depth[at]) r->depth[at] = z, r->hit[at] = i;
+	if (r->def.liquid) r->liquid_thick[at] += 2 * half_chord;
+}
+
+/* Pass 2 (liquid): the colour, weighted by the chord and by the sphere's depth below the surface
+ * found in pass 1 over PDL_LIQUID_LAYER_RADII (shaders/liquid/thickness.frag.glsl's rule): one
+ * sees the liquid near the surface, so layers keep their hue. The weights into liquid_tmp. */
+typedef struct tint_visit {
+	const float* q;
+	float layer; /* world units */
+	rgbf color;
+} tint_visit;
+
+static void visit_tint(pdl_renderer* r, size_t at, float half_chord, int i, void* arg)
+{
+	(void)i;
+	const tint_visit* t = arg;
+	float below = fmaxf(0.0f, t->q[2] - t->layer / (float)PDL_LIQUID_LAYER_RADII - r->depth[at]);
+	float weight = 2 * half_chord * expf(-below / t->layer);
+	r->liquid_tint[3 * at] += weight * t->color.r;
+	r->liquid_tint[3 * at + 1] += weight * t->color.g;
+	r->liquid_tint[3 * at + 2] += weight * t->color.b;
+	r->liquid_tmp[at] += weight;
+}
+
+/* Rasterizes every sphere over the rows [from, to): pass 1, then for the liquid pass 2 and the
+ * colour as the weighted mean times the thickness (what render_liquid.c divides by). */
 static void* sphere_band(void* arg)
 {
 	const job3* job = arg;
@@ -437,45 +499,25 @@ static void* sphere_band(void* arg)
 	if (liquid) {
 		memset(r->liquid_thick + first, 0, n * sizeof *r->liquid_thick);
 		memset(r->liquid_tint + 3 * first, 0, 3 * n * sizeof *r->liquid_tint);
+		memset(r->liquid_tmp + first, 0, n * sizeof *r->liquid_tmp);
 	}
-	rgbf colors[PDL_MAX_MATERIALS];
-	for (int m = 0; m < PDL_MAX_MATERIALS; ++m) colors[m] = unpack(r->def.material_colors[m]);
 	const pdl_particle_data* p = job->p;
 	for (int i = 0; i < p->count; ++i) {
 		const float* q = r->projected + 4 * (size_t)i;
-		float rad = q[3];
-		if (rad <= 0) continue;
-		float cx = q[0], cy = q[1];
-		int y0 = (int)floorf(cy - rad), y1 = (int)ceilf(cy + rad);
-		if (y1 < row0 || y0 >= row1) continue;
-		if (y0 < row0) y0 = row0;
-		if (y1 > row1 - 1) y1 = row1 - 1;
+		rasterize_disc(r, q, job->radius[p->material[i] % PDL_MAX_MATERIALS], row0, row1, i, visit_depth, (void*)q);
+	}
+	if (!liquid) return NULL;
+	rgbf colors[PDL_MAX_MATERIALS];
+	for (int m = 0; m < PDL_MAX_MATERIALS; ++m) colors[m] = unpack(r->def.material_colors[m]);
+	for (int i = 0; i < p->count; ++i) {
+		const float* q = r->projected + 4 * (size_t)i;
 		float world_radius = job->radius[p->material[i] % PDL_MAX_MATERIALS];
-		float r2 = rad * rad, inv_r2 = 1.0f / r2;
-		rgbf color = liquid ? particle_color(job, colors, i) : (rgbf){0, 0, 0};
-		for (int y = y0; y <= y1; ++y) {
-			float dy = (float)y + 0.5f - cy, span2 = r2 - dy * dy;
-			if (span2 <= 0) continue;
-			float span = sqrtf(span2);
-			int x0 = (int)floorf(cx - span), x1 = (int)ceilf(cx + span);
-			if (x0 < 0) x0 = 0;
-			if (x1 > w - 1) x1 = w - 1;
-			size_t row = (size_t)y * (size_t)w;
-			for (int x = x0; x <= x1; ++x) {
-				float dx = (float)x + 0.5f - cx, q2 = (dx * dx + dy * dy) * inv_r2;
-				if (q2 >= 1) continue;
-				float half_chord = world_radius * sqrtf(1 - q2);
-				float z = q[2] - half_chord;
-				size_t at = row + (size_t)x;
-				if (z < r->depth[at]) r->depth[at] = z, r->hit[at] = i;
-				if (liquid) { /* the light crosses the whole chord */
-					r->liquid_thick[at] += 2 * half_chord;
-					r->liquid_tint[3 * at] += 2 * half_chord * color.r;
-					r->liquid_tint[3 * at + 1] += 2 * half_chord * color.g;
-					r->liquid_tint[3 * at + 2] += 2 * half_chord * color.b;
-				}
-			}
-		}
+		tint_visit t = {q, (float)PDL_LIQUID_LAYER_RADII * world_radius, particle_color(job, colors, i)};
+		rasterize_disc(r, q, world_radius, row0, row1, i, visit_tint, &t);
+	}
+	for (size_t k = first; k < first + n; ++k) {
+		float weight = r->liquid_tmp[k], scale = weight > 0 ? r->liquid_thick[k] / weight : 0;
+		for (int c = 0; c < 3; ++c) r->liquid_tint[3 * k + (size_t)c] *= scale;
 	}
 	return NULL;
 }
@@ -557,22 +599,6 @@ static void* background_band(void* arg)
 	return NULL;
 }
 
-/* The light the water reflects: the spheres' light (from above, left and behind the camera),
- * in world space, and a sky a little lighter than the background at the horizon and bluer
- * overhead. */
-static liquid_light light_of(const job3* job)
-{
-	const pdl_view3* v = &job->r->view;
-	pdl_vec3 l = normalize(light_view);
-	liquid_light light;
-	light.direction = normalize(add(add(scale(v->r, l.x), scale(v->u, l.y)), scale(v->f, -l.z)));
-	rgbf white = {1, 1, 1}, blue = {0.55f, 0.72f, 0.95f};
-	light.horizon = mix(job->sc->background, white, 0.45f);
-	light.zenith = mix(job->sc->background, blue, 0.7f);
-	light.specular = 0.6f, light.shininess = 80.0f;
-	return light;
-}
-
 static void* shade_band(void* arg)
 {
 	const job3* job = arg;
@@ -581,7 +607,7 @@ static void* shade_band(void* arg)
 	const scene3* sc = job->sc;
 	int w = d->width;
 	const bool liquid = d->liquid;
-	const liquid_light light = liquid ? light_of(job) : (liquid_light){{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0, 0};
+	const liquid_light light = liquid ? pdl_liquid_light(&r->view, sc->background) : (liquid_light){{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
 	rgbf colors[PDL_MAX_MATERIALS];
 	for (int m = 0; m < PDL_MAX_MATERIALS; ++m) colors[m] = unpack(d->material_colors[m]);
 	for (int y = job->from; y < job->to; ++y) {

@@ -148,8 +148,10 @@ typedef struct liquid_job {
 typedef struct liquid_light {
 	pdl_vec3 direction;    /* towards the light, world space, unit */
 	rgbf horizon, zenith;  /* the sky along a level and an upward ray */
-	float specular, shininess;
 } liquid_light;
+
+/* The light and sky of the look (shaders/liquid/look.h) for a view and a background colour. */
+liquid_light pdl_liquid_light(const pdl_view3* view, rgbf background);
 
 /* The bilateral filter of the depth: along rows (depth into liquid_tmp), then along columns
  * (liquid_tmp into liquid_depth); run_bands jobs of liquid_job, the second after the first. */

@@ -28,35 +28,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The look's constants, shared with the viewer's and the page's shaders (shaders/liquid/). */
+#include "../../shaders/liquid/look.h"
+
 /* Blur radius in particle radii (projected), and the pixels it may take at most. */
-#define BLUR_RADII 3.0f
-#define BLUR_MAX_PIXELS 32
+#define BLUR_RADII ((float)PDL_LIQUID_FILTER_RADII)
+#define BLUR_MAX_PIXELS 48
 /* Depth differences beyond this many particle radii are not blended (a front sheet stays), and
  * beyond this many pixel widths per pixel of distance (the slope of a surface seen obliquely). */
-#define BLUR_DEPTH_RADII 2.0f
-#define BLUR_SLOPE 3.0f
-/* Fresnel reflectance of water seen head on ((1.33 - 1) / (1.33 + 1))^2. */
-#define WATER_F0 0.02f
-/* How far the refraction shifts the background per unit of normal slope: this share of the
- * water's thickness, which counts up to this many particle radii. */
-#define REFRACT_SHARE 0.25f
-#define REFRACT_THICK_RADII 6.0f
-/* Absorption per particle radius of water: the share of a colour's complement taken away, and
- * a little of every colour (clear water darkens slightly with depth). */
-#define ABSORB 0.12f
-#define ABSORB_GREY 0.004f
-/* How much of the fluid's own colour thick water shows where the light it absorbed went. */
-#define SCATTER 0.85f
-
-/* Foam (liquid.js's foam pass): a disc of this share of the particle's projected sphere radius,
- * at least half a pixel (the GPU's one-pixel point); this opaque at its centre, falling as
- * 1 - q^2 to its rim, and this colour. Its depth is this many sphere radii in front of the
- * particle's centre, so its own sphere (front at >= 1 radius) never hides it. */
-#define FOAM_SIZE 0.55f
-#define FOAM_MIN_PIXELS 0.5f
-#define FOAM_ALPHA 0.85f
-#define FOAM_LIFT 1.1f
-static const rgbf foam_color = {0.95f, 0.97f, 1.0f};
+#define BLUR_DEPTH_RADII ((float)PDL_LIQUID_FILTER_RANGE_RADII)
+#define BLUR_SLOPE ((float)PDL_LIQUID_FILTER_SLOPE)
+static const rgbf foam_color = {PDL_LIQUID_FOAM_COLOR};
+static const rgbf sky_blue = {PDL_LIQUID_SKY_BLUE};
 
 static inline float clampf(float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; }
 
@@ -262,30 +245,51 @@ rgbf pdl_liquid_color(const pdl_renderer* r, const liquid_light* light, int x, i
 	const float tint_r = r->liquid_tint[3 * at] / thick, tint_g = r->liquid_tint[3 * at + 1] / thick,
 	            tint_b = r->liquid_tint[3 * at + 2] / thick;
 	const pdl_view3* v = &r->view;
+	const float radii = thick / radius;
 	float slope_x = dot3(n, v->r), slope_y = dot3(n, v->u); /* the normal's screen components */
-	float shift = REFRACT_SHARE * fminf(thick, REFRACT_THICK_RADII * radius) * v->focal / d0; /* pixels */
-	int sx = (int)clampf((float)x - slope_x * shift, 0, (float)(w - 1));
-	int sy = (int)clampf((float)y + slope_y * shift, 0, (float)(h - 1));
+	float shift = (float)PDL_LIQUID_REFRACT * fminf(radii, (float)PDL_LIQUID_REFRACT_MAX_RADII) * radius * v->focal / d0; /* pixels */
+	int sx = (int)clampf((float)x + 0.5f - slope_x * shift, 0, (float)(w - 1));
+	int sy = (int)clampf((float)y + 0.5f + slope_y * shift, 0, (float)(h - 1));
 	size_t behind = (size_t)sy * (size_t)w + (size_t)sx;
 	if (!(r->liquid_bg_depth[behind] > d0)) behind = at; /* that pixel shows something in front */
 	rgbf bg = {r->liquid_bg[3 * behind], r->liquid_bg[3 * behind + 1], r->liquid_bg[3 * behind + 2]};
-	const float radii = thick / radius;
-	float tr = expf(-(ABSORB * (1 - tint_r) + ABSORB_GREY) * radii);
-	float tg = expf(-(ABSORB * (1 - tint_g) + ABSORB_GREY) * radii);
-	float tb = expf(-(ABSORB * (1 - tint_b) + ABSORB_GREY) * radii);
-	rgbf refracted = {bg.r * tr + SCATTER * tint_r * (1 - tr), bg.g * tg + SCATTER * tint_g * (1 - tg),
-	                  bg.b * tb + SCATTER * tint_b * (1 - tb)};
+	const float absorb = (float)PDL_LIQUID_ABSORB, grey = (float)PDL_LIQUID_ABSORB_GREY;
+	const float scatter = (float)PDL_LIQUID_SCATTER;
+	float tr = expf(-(absorb * (1 - tint_r) + grey) * radii);
+	float tg = expf(-(absorb * (1 - tint_g) + grey) * radii);
+	float tb = expf(-(absorb * (1 - tint_b) + grey) * radii);
+	rgbf refracted = {bg.r * tr + scatter * tint_r * (1 - tr), bg.g * tg + scatter * tint_g * (1 - tg),
+	                  bg.b * tb + scatter * tint_b * (1 - tb)};
 	/* what it reflects: the sky along the mirrored ray */
+	const float f0 = (float)PDL_LIQUID_F0;
 	float cosine = fmaxf(0.0f, -dot3(n, dir)), c5 = 1 - cosine;
-	float fresnel = WATER_F0 + (1 - WATER_F0) * c5 * c5 * c5 * c5 * c5;
+	float fresnel = f0 + (1 - f0) * c5 * c5 * c5 * c5 * c5;
 	float along = 2 * dot3(n, dir);
 	pdl_vec3 mirrored = {dir.x - along * n.x, dir.y - along * n.y, dir.z - along * n.z};
 	rgbf sky = mix(light->horizon, light->zenith, clampf(mirrored.y, 0, 1));
 	rgbf c = mix(refracted, sky, fresnel);
 	/* the light's highlight (Blinn-Phong, the half vector of the light and the eye) */
 	pdl_vec3 half = unit((pdl_vec3){light->direction.x - dir.x, light->direction.y - dir.y, light->direction.z - dir.z});
-	float spec = light->specular * powf(fmaxf(0.0f, dot3(n, half)), light->shininess);
-	return (rgbf){c.r + spec, c.g + spec, c.b + spec};
+	float spec = (float)PDL_LIQUID_SPECULAR * powf(fmaxf(0.0f, dot3(n, half)), (float)PDL_LIQUID_SHININESS);
+	c = (rgbf){c.r + spec, c.g + spec, c.b + spec};
+	/* the edge follows the thickness, not the spheres' rims (smoothstep, as the shader) */
+	const float lo = (float)PDL_LIQUID_EDGE_LO_RADII, hi = (float)PDL_LIQUID_EDGE_HI_RADII;
+	const float e = clampf((radii - lo) / (hi - lo), 0, 1), cover = e * e * (3 - 2 * e);
+	const rgbf here = {r->liquid_bg[3 * at], r->liquid_bg[3 * at + 1], r->liquid_bg[3 * at + 2]};
+	return mix(here, c, cover);
+}
+
+/* The light the water reflects, from the scene's background colour (look.h). */
+liquid_light pdl_liquid_light(const pdl_view3* v, rgbf background)
+{
+	const pdl_vec3 l = unit((pdl_vec3){PDL_LIQUID_LIGHT});
+	liquid_light light;
+	light.direction = unit((pdl_vec3){l.x * v->r.x + l.y * v->u.x - l.z * v->f.x, l.x * v->r.y + l.y * v->u.y - l.z * v->f.y,
+	                                  l.x * v->r.z + l.y * v->u.z - l.z * v->f.z});
+	const rgbf white = {1, 1, 1};
+	light.horizon = mix(background, white, (float)PDL_LIQUID_SKY_HORIZON_WHITE);
+	light.zenith = mix(background, sky_blue, (float)PDL_LIQUID_SKY_ZENITH_BLUE);
+	return light;
 }
 
 /* ---- foam ------------------------------------------------------------------------------------ */
@@ -332,13 +336,13 @@ void* pdl_liquid_foam(void* arg)
 	for (int i = 0; i < p->count; ++i) {
 		const float* q = r->projected + 4 * (size_t)i;
 		if (q[3] <= 0) continue;
-		const float cx = q[0], cy = q[1], rad = fmaxf(FOAM_MIN_PIXELS, FOAM_SIZE * q[3]);
+		const float cx = q[0], cy = q[1], rad = fmaxf(0.5f, (float)PDL_LIQUID_FOAM_SIZE * q[3]);
 		int y0 = (int)floorf(cy - rad), y1 = (int)ceilf(cy + rad);
 		if (y1 < row0 || y0 >= row1) continue;
 		const float amount = foam_amount(job, i);
 		if (!(amount > 0)) continue;
-		const float alpha = FOAM_ALPHA * fminf(1.0f, 3 * amount); /* liquid.js: clamp(f * 3, 0, 1) */
-		const float z = q[2] - FOAM_LIFT * job->sphere_radius[p->material[i] % PDL_MAX_MATERIALS];
+		const float alpha = (float)PDL_LIQUID_FOAM_ALPHA * fminf(1.0f, 3 * amount); /* liquid.js: clamp(f * 3, 0, 1) */
+		const float z = q[2] - (float)PDL_LIQUID_FOAM_LIFT * job->sphere_radius[p->material[i] % PDL_MAX_MATERIALS];
 		if (y0 < row0) y0 = row0;
 		if (y1 > row1 - 1) y1 = row1 - 1;
 		const float inv_r2 = 1.0f / (rad * rad);

@@ -303,7 +303,7 @@ export class Renderer3D {
 		const near = camera.distance / 100, far = camera.distance * 100;
 		const depthAB = [(far + near) / (near - far), (2 * far * near) / (near - far)];
 		if (liquid) this.liquid.draw(particles, materials, style, { matrix: this.matrix, pixels, radius: style.sphereRadius, depthAB,
-			fov: camera.fov, aspect: this.aspect, frame: { f, r, u }, light: lightView, distance: camera.distance });
+			fov: camera.fov, aspect: this.aspect, frame: { f, r, u }, background: style.background, distance: camera.distance });
 		else if (n > 0) {
 			this.arrays.upload('x', particles.x);
 			this.arrays.upload('y', particles.y);

@@ -14,8 +14,8 @@ coloured liquids) run 30 steps and screenshot in the liquid mode and in the meta
 - thickness at a coarser resolution where the spheres are big enough (liquid_gl.c's
   thickness_divisor): stratify-3d's spheres, their splats' deviation over 4 pixels here, get a
   quarter resolution target, and the picture differs little from the one with the half-resolution target
-  (PUDDLE_VIEW_THICKNESS_DIVISOR=2) over the water: measured a mean of 1.2 levels of 255 in the
-  channel that differs most, 99% of the pixels within 9; checked under 3 and 20.
+  (PUDDLE_VIEW_THICKNESS_DIVISOR=2) over the water: measured a mean of 1.0 levels of 255 in the
+  channel that differs most, 99% of the pixels within 12; checked under 3 and 20.
 
     liquid_test.py --viewer build/apps/viewer/puddle-view --work DIR
 """
@@ -142,8 +142,8 @@ def main():
     check(mean < 3 and p99 < 20, f"liquid: the quarter-resolution thickness looks like the half "
           f"(over {len(differences)} water pixels a mean of {mean:.2f} levels, 99% within {p99})")
     e_water, e_spheres = laplacian_energy(water, both), laplacian_energy(spheres, both)
-    # measured 175 against 4,446 (0.039); the depth filter before it measured its range from the
-    # surface's slope gave 951 (0.21), which this fails, and an unsmoothed picture more still
+    # measured 132 against 4,444 (0.030); a filter that measures its range from the pixel's own
+    # depth gave 951 (0.21), which this fails, and an unsmoothed picture more still
     check(e_water < 0.1 * e_spheres, f"liquid: smoother than spheres (mean squared Laplacian of "
           f"luminance {e_water:.1f} against {e_spheres:.1f}, ratio {e_water / e_spheres:.3f})")
     # After 30 steps stratify's three liquids are still mixed, so their hues sit side by side:

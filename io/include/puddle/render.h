@@ -71,11 +71,11 @@ typedef struct pdl_render_def {
 	 * small white disc (0.55 of the sphere's radius) in front of the particle's own sphere,
 	 * hidden by whatever is nearer (water, obstacles, bodies), and the more opaque the further
 	 * the particle is past both thresholds. World units / s, finite and >= 0; 0: no foam (a
-	 * zeroed def). pdl_render_def_from_scene: 4 (liquid.js's foamSpeed). */
+	 * zeroed def). pdl_render_def_from_scene: PDL_LIQUID_FOAM_SPEED of shaders/liquid/look.h (4). */
 	float foam_speed;
 	/** Share of the rest density below which a fast particle is foam, in (0, 1] (above 1 even
 	 * particles inside the water count as lonely; <= 0: none does). pdl_render_def_from_scene:
-	 * 0.8 (liquid.js's foamDensity). */
+	 * PDL_LIQUID_FOAM_DENSITY of shaders/liquid/look.h (0.8). */
 	float foam_density;
 } pdl_render_def;
 
