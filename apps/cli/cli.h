@@ -51,6 +51,8 @@ double cli_now(void);
 int cli_default_scenes(char*** out);
 /* Particles outside the scene bounds or with non-finite state (the "lost" of the summaries). */
 int cli_lost_particles(const pdl_scene* scene, const pdl_world* world);
+/* The same of some particles (a process's part of a world under mpirun). */
+int cli_lost_in(const pdl_scene* scene, const pdl_particle_data* particles);
 
 /* ---- pvd_list.c: the frames listed in a .pvd collection ---- */
 
@@ -95,6 +97,15 @@ void cli_progress_end(cli_progress* p);
 bool cli_interrupt_start(void);
 /* The signal taken (0 if none); the caller then stops between frames on its own. */
 int cli_interrupted(void);
+/* Under mpirun, where the processes agree before they stop: the signal taken (0 if none),
+ * without telling the watching thread that the run is stopping ... */
+int cli_interrupt_signal(void);
+/* ... which this does, once every process agreed to stop (the thread then ends nothing). */
+void cli_interrupt_stopping(void);
+/* The run's other processes on this machine (PIDs), to which a signal taken is handed on, and
+ * the PID whose NAME.tmp.PID files are the run's too (process 0's, which names the collective
+ * files' temporaries; 0 for none). */
+void cli_interrupt_peers(const int* pids, int count, long temp_pid);
 /* Folders (slots 0-3) whose NAME.tmp.PID files, and their sub-folders', are removed when the run
  * does not stop by itself within half a second (stuck in a long build, step or write). */
 void cli_interrupt_watch_dir(int slot, const char* dir);

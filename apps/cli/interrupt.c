@@ -3,10 +3,16 @@
  * A run sees a signal between frames and stops there cleanly. But a build of 60 million
  * particles, a long frame or a long write does not come back for minutes, and the signal used to
  * wait for it. So the signals are blocked in every thread (the engine's workers inherit the mask)
- * and taken by one thread of their own with sigwait(): it sets the flag the frame loop reads and,
- * when the run has not stopped half a second later, removes what the run was writing (its
+ * and taken by one thread of their own with sigwaitinfo(): it sets the flag the frame loop reads
+ * and, when the run has not stopped half a second later, removes what the run was writing (its
  * NAME.tmp.PID files, ffmpeg and its unfinished video) and ends the process with status 130.
- * Files already renamed into place are whole and stay. */
+ * Files already renamed into place are whole and stay.
+ *
+ * Under mpirun (cmd_run_mpi.c) the processes must stop together: the thread first hands the
+ * signal on to the other processes of the run on this machine (a signal sent to one process
+ * alone then reaches them all at once, as mpirun's own does), the frame loop agrees on the
+ * flag with the others before it reads it as a stop, and the temporaries of the collective
+ * files, named after process 0's PID, are removed too. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
@@ -19,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { WATCHED_DIRS = 4 };
+enum { WATCHED_DIRS = 4, MAX_PEERS = 1024 };
 
 static struct {
 	pthread_t thread;
@@ -30,6 +36,9 @@ static struct {
 	atomic_int ffmpeg;   /* the running ffmpeg's pid, 0 when none */
 	pthread_mutex_t lock;
 	char dirs[WATCHED_DIRS][1100];
+	long temp_pid;          /* another PID whose NAME.tmp.PID files are this run's (0: none) */
+	int peers[MAX_PEERS];   /* the run's other processes on this machine, handed each signal */
+	int peer_count;
 } watch = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* Removes this process's temporary files (NAME.tmp.PID, NAME.ffmpeg-log.PID) in dir. */
@@ -37,15 +46,19 @@ static void remove_temporaries(const char* dir, int depth)
 {
 	DIR* d = opendir(dir);
 	if (!d) return;
-	char tmp[48], log[48];
-	snprintf(tmp, sizeof tmp, ".tmp.%ld", (long)getpid());
-	snprintf(log, sizeof log, ".ffmpeg-log.%ld", (long)getpid());
+	char ends[3][48];
+	snprintf(ends[0], sizeof ends[0], ".tmp.%ld", (long)getpid());
+	snprintf(ends[1], sizeof ends[1], ".ffmpeg-log.%ld", (long)getpid());
+	snprintf(ends[2], sizeof ends[2], ".tmp.%ld", watch.temp_pid);
 	for (struct dirent* e; (e = readdir(d));) {
 		if (e->d_name[0] == '.') continue;
 		char path[1400];
 		if (snprintf(path, sizeof path, "%.1100s/%.255s", dir, e->d_name) >= (int)sizeof path) continue;
-		size_t n = strlen(e->d_name), t = strlen(tmp), l = strlen(log);
-		if ((n > t && strcmp(e->d_name + n - t, tmp) == 0) || (n > l && strcmp(e->d_name + n - l, log) == 0)) remove(path);
+		size_t n = strlen(e->d_name);
+		bool temporary = false;
+		for (int k = 0; k < (watch.temp_pid > 0 ? 3 : 2); ++k)
+			temporary = temporary || (n > strlen(ends[k]) && strcmp(e->d_name + n - strlen(ends[k]), ends[k]) == 0);
+		if (temporary) remove(path);
 		else if (depth > 0) remove_temporaries(path, depth - 1); /* the run's sub-folders: vtk/, frames/, ... */
 	}
 	closedir(d);
@@ -54,10 +67,18 @@ static void remove_temporaries(const char* dir, int depth)
 static void* watcher(void* unused)
 {
 	(void)unused;
-	int sig = 0;
-	while (sigwait(&watch.set, &sig) != 0) {}
+	siginfo_t info;
+	int sig;
+	while ((sig = sigwaitinfo(&watch.set, &info)) < 0) {}
 	if (atomic_load(&watch.stopped)) return NULL; /* cli_interrupt_stop's wake-up, or too late to matter */
 	atomic_store(&watch.signal, sig);
+	/* the other processes of the run, unless the signal came from one of them (it handed it to
+	 * every one already) */
+	pthread_mutex_lock(&watch.lock);
+	bool from_peer = false;
+	for (int k = 0; k < watch.peer_count; ++k) from_peer = from_peer || (info.si_code == SI_USER && info.si_pid == watch.peers[k]);
+	for (int k = 0; k < watch.peer_count && !from_peer; ++k) kill((pid_t)watch.peers[k], sig);
+	pthread_mutex_unlock(&watch.lock);
 	/* half a second for the frame loop to notice and stop by itself */
 	for (int i = 0; i < 50; ++i) {
 		if (atomic_load(&watch.stopped)) return NULL;
@@ -93,6 +114,20 @@ int cli_interrupted(void)
 	return sig;
 }
 
+int cli_interrupt_signal(void) { return atomic_load(&watch.signal); }
+
+void cli_interrupt_stopping(void) { atomic_store(&watch.stopped, true); }
+
+void cli_interrupt_peers(const int* pids, int count, long temp_pid)
+{
+	pthread_mutex_lock(&watch.lock);
+	watch.peer_count = 0;
+	for (int k = 0; k < count && watch.peer_count < MAX_PEERS; ++k)
+		if (pids[k] > 0 && pids[k] != (int)getpid()) watch.peers[watch.peer_count++] = pids[k];
+	watch.temp_pid = temp_pid;
+	pthread_mutex_unlock(&watch.lock);
+}
+
 void cli_interrupt_watch_dir(int slot, const char* dir)
 {
 	if (slot < 0 || slot >= WATCHED_DIRS) return;
@@ -112,5 +147,11 @@ void cli_interrupt_stop(void)
 	pthread_kill(watch.thread, SIGTERM);
 	pthread_join(watch.thread, NULL);
 	watch.started = false;
+	pthread_mutex_lock(&watch.lock);
+	watch.peer_count = 0; /* (their PIDs may soon be another program's) */
+	pthread_mutex_unlock(&watch.lock);
+	/* a second signal (Ctrl-C twice, or one handed on by each process of a run under mpirun)
+	 * waits, blocked, for nobody: taken here, it does not end the process as it returns 130 */
+	while (sigtimedwait(&watch.set, NULL, &(struct timespec){0, 0}) > 0) {}
 	pthread_sigmask(SIG_UNBLOCK, &watch.set, NULL);
 }
