@@ -30,7 +30,7 @@ from mpi_common import arguments, check, mpirun_command, plain, summary
 a = arguments()
 work = tempfile.mkdtemp(prefix="puddle_mpi_signal_")
 scene = os.path.join(a.scenes, "dam-break.json")
-ENDS = 30  # seconds the job may take to end after the signal before it counts as hung
+ENDS = 20  # seconds the job may take to end after the signal before it counts as hung
 
 
 def children(pid):
