@@ -11,7 +11,8 @@ the run is, and cleanly. For 2 and 3 processes a signal lands
     process a second later and then exits 1 whatever they do (Open MPI's choice).
 
 Each case asserts: the job ends (a timeout, not a timing), exit status 130 (1 when mpirun took the
-signal), "puddle run: interrupted" said once, no temporary file left and every file under a real
+signal), "puddle run: interrupted" said once (at most once when mpirun took the signal: it may drop
+what the processes print as it ends the job), no temporary file left and every file under a real
 name whole.
 
     mpi_signal_test.py --puddle build/apps/cli/puddle --scenes scenes --mpirun mpirun --shim io_fault.so
@@ -108,11 +109,14 @@ def interrupted(what, n, args, ready, sig, target, env=None, exports=()):
 
 
 def expect(what, code, err, out, want=130):
+    """want 1: mpirun itself took the signal; it exits 1 and may drop what the processes print
+    as it tears the job down, so the message is not required then."""
     said = [line for line in err.splitlines() if line.startswith("puddle run: ")]
     check(code == want, f"{what}: exit {code} ({want} expected, within {ENDS} s)")
-    check(len(said) == 1 and said[0].startswith("puddle run: interrupted"), f"{what}: said {said!r}, {err[-600:]!r}")
+    only_interrupted = all(line.startswith("puddle run: interrupted") for line in said)
+    check(only_interrupted and len(said) in ((0, 1) if want == 1 else (1,)), f"{what}: said {said!r}, {err[-600:]!r}")
     left = files_under(out) if os.path.isdir(out) else []
-    check(not [f for f in left if ".tmp." in f], f"{what}: temporary files left: {left}")
+    check(not [f for f in left if ".tmp." in f], f"{what}: no temporary file left: {left}")
     return left
 
 
@@ -134,6 +138,17 @@ def whole_snapshots(what, out, left):
             check(code == 0, f"{what}: {f} does not resume: exit {code}, {err[-300:]!r}")
 
 
+def after(seconds, condition=lambda: True):
+    """A condition that holds from `seconds` after `condition` first held."""
+    since = []
+
+    def ready():
+        if not since and condition():
+            since.append(time.monotonic())
+        return bool(since) and time.monotonic() - since[0] >= seconds
+    return ready
+
+
 def exists(path):
     return lambda: os.path.exists(path)
 
@@ -148,20 +163,21 @@ try:
         out = os.path.join(work, f"fill-{n}")
         args = [scene, "--particles", "1500000", "--steps", "2", "--threads", "1", "--vtk", "--export-every", "1",
                 "--out", out]
-        code, err = interrupted(f"-np {n} fill", n, args, lambda: True, signal.SIGTERM, "all")
+        code, err = interrupted(f"-np {n} fill", n, args, after(0.8), signal.SIGTERM, "all")
         check(not os.path.exists(os.path.join(out, "vtk", "frame_000000.pvtp")), f"-np {n} fill: signalled after it")
         whole_vtk(f"-np {n} fill", out, expect(f"-np {n} fill, SIGTERM to every process", code, err, out))
 
-        # a long frame: frame 0 written, frame 1 being stepped; one process signalled
+        # a long frame: frame 0 written, frame 1 being stepped (half a second in); one process
+        # signalled
         out = os.path.join(work, f"frame-{n}")
         args = [scene, "--particles", "600000", "--steps", "3", "--threads", "1", "--vtk", "--export-every", "1",
                 "--out", out]
         alone = 0 if n == 2 else n - 1
         what = f"-np {n} long frame, SIGINT to process {alone} alone"
-        code, err = interrupted(what, n, args, exists(os.path.join(out, "vtk", "frame_000000.pvtp")), signal.SIGINT,
-                                alone)
+        code, err = interrupted(what, n, args, after(0.5, exists(os.path.join(out, "vtk", "frame_000000.pvtp"))),
+                                signal.SIGINT, alone)
         left = expect(what, code, err, out)
-        check("vtk/frame_000002.pvtp" not in left, f"{what}: the run went on to frame 2: {left}")
+        check("vtk/frame_000001.pvtp" not in left, f"{what}: stopped in frame 1, its files not begun: {left}")
         whole_vtk(what, out, left)
 
         # a collective snapshot, each write call slowed to 0.3 s by the shim
