@@ -11,10 +11,10 @@
  * there after "process R: ", and all exit 1). SIGINT and SIGTERM stop every process together
  * (interrupt.c): they agree on the flag at the same points of each frame, or each ends itself
  * within a second when it is in a long build, step or write. This version runs both solvers,
- * springs across the cuts, rigid bodies (every process holds them all), and strokes and emitters each frame through the layer's frame
- * function; it writes ParaView pieces, CSV, PLY and snapshots (collectively,
- * mpi/src/mpi_files.c; the bodies' files by process 0) and resumes from any snapshot, whatever
- * process count wrote it. */
+ * springs across the cuts, rigid bodies (every process holds them all), and strokes and
+ * emitters each frame through the layer's frame function; it writes ParaView pieces, CSV, PLY
+ * and snapshots (collectively, mpi/src/mpi_files.c; the bodies' files by process 0) and resumes
+ * from any snapshot, whatever process count wrote it. */
 #include "cli.h"
 
 #include "puddle/export.h"
@@ -461,7 +461,8 @@ static int run_mpi(int argc, char** argv)
 		fprintf(out, "  wall time          %.3f s (%.1f frames/s; stepping %.3f s on process 0)\n", wall,
 		        wall > 0 ? (double)frames / wall : 0.0, stepping);
 		fprintf(out, "  particles          %lld -> %lld\n", particles_before, after);
-		fprintf(out, "  particles lost     %lld%s\n", lost_all, lost_all ? "  (outside world.bounds or not finite)" : "");
+		fprintf(out, "  particles lost     %lld%s\n", lost_all,
+		        lost_all ? "  (outside world.bounds or not finite)" : "");
 		fprintf(out, ghosts ? "  ghost particles    %.0f a process a substep\n" : "  halo particles     %.0f a process a frame\n",
 		        frames > 0 ? (double)halo_all / (double)(frames * size) : 0.0);
 		/* (the same count in every process: each decision comes from one allreduce) */
@@ -501,13 +502,14 @@ static int run_mpi(int argc, char** argv)
 	}
 	if (out && hash) fprintf(out, "  state hash (ids)   %016llx\n", (unsigned long long)h);
 	if (rank == 0 && lost_all > 0)
-		fprintf(stderr, "puddle run: %lld particles lost (left world.bounds or became NaN; %s): the scene is unstable\n",
+		fprintf(stderr,
+		        "puddle run: %lld particles lost (left world.bounds or became NaN; %s): the scene is unstable\n",
 		        lost_all, lost_where);
 	else if (rank == 0 && lost_all < 0)
 		fprintf(stderr, "puddle run: out of memory counting the lost particles (%s)\n", lost_where);
 	if (rank == 0 && after != particles_before + frame_input.emitted)
-		fprintf(stderr, "puddle run: %lld particles at the start and %lld added, but %lld at the end\n", particles_before,
-		        frame_input.emitted, after);
+		fprintf(stderr, "puddle run: %lld particles at the start and %lld added, but %lld at the end\n",
+		        particles_before, frame_input.emitted, after);
 	code = after == particles_before + frame_input.emitted && stats_ok && lost_all == 0 ? EXIT_OK : EXIT_FAILED;
 done:
 	if (stopped) {

@@ -41,7 +41,8 @@ static struct {
 	int peer_count;
 } watch = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-/* Removes this process's temporary files (NAME.tmp.PID, NAME.ffmpeg-log.PID) in dir. */
+/* Removes this process's temporary files (NAME.tmp.PID, NAME.ffmpeg-log.PID) in dir, and the
+ * NAME.tmp.PID files of watch.temp_pid (under mpirun: process 0's, the collective files'). */
 static void remove_temporaries(const char* dir, int depth)
 {
 	DIR* d = opendir(dir);
@@ -76,7 +77,8 @@ static void* watcher(void* unused)
 	 * every one already) */
 	pthread_mutex_lock(&watch.lock);
 	bool from_peer = false;
-	for (int k = 0; k < watch.peer_count; ++k) from_peer = from_peer || (info.si_code == SI_USER && info.si_pid == watch.peers[k]);
+	for (int k = 0; k < watch.peer_count; ++k)
+		from_peer = from_peer || (info.si_code == SI_USER && info.si_pid == watch.peers[k]);
 	for (int k = 0; k < watch.peer_count && !from_peer; ++k) kill((pid_t)watch.peers[k], sig);
 	pthread_mutex_unlock(&watch.lock);
 	/* half a second for the frame loop to notice and stop by itself */

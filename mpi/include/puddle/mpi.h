@@ -159,8 +159,8 @@ bool pdl_mpi_agree(MPI_Comm comm, bool ok, char* err, size_t err_size);
 /* ---- files (mpi/src/mpi_files.c) -----------------------------------------------------------
  * Collective. Each returns true on every process, or false on every process with err (err_size
  * bytes, the same in every process) holding the first failing process's reason, naming the
- * file, after "process R: " when that is not process 0 (pdl_mpi_agree). Every file appears whole under its name or not at all (written to a temporary name,
- * renamed once complete). */
+ * file, after "process R: " when that is not process 0 (pdl_mpi_agree). Every file appears
+ * whole under its name or not at all (written to a temporary name, renamed once complete). */
 
 /** ParaView: each process writes its own particles to a piece beside the .pvtp, named as it with
  * _R.vtp for process R instead of .pvtp, then process 0 the .pvtp listing the pieces. */
