@@ -102,10 +102,11 @@ int cli_interrupted(void);
 int cli_interrupt_signal(void);
 /* ... which this does, once every process agreed to stop (the thread then ends nothing). */
 void cli_interrupt_stopping(void);
-/* The run's other processes on this machine (PIDs), to which a signal taken is handed on, and
- * the PID whose NAME.tmp.PID files are the run's too (process 0's, which names the collective
- * files' temporaries; 0 for none). */
-void cli_interrupt_peers(const int* pids, int count, long temp_pid);
+/* The run's other processes on this machine (PIDs), to which a signal taken is handed on, the
+ * PID whose NAME.tmp.PID files are the run's too (process 0's, which names the collective
+ * files' temporaries; 0 for none), and this process's rank: when the run does not stop by
+ * itself, process 0 exits first, after every process removed its temporaries. */
+void cli_interrupt_peers(const int* pids, int count, long temp_pid, int rank);
 /* Folders (slots 0-3) whose NAME.tmp.PID files, and their sub-folders', are removed when the run
  * does not stop by itself within half a second (stuck in a long build, step or write). */
 void cli_interrupt_watch_dir(int slot, const char* dir);

@@ -80,9 +80,12 @@ static void stats_values(const pdl_mpi_world_stats* now, const pdl_mpi_world_sta
 	v[12] = now->keep_seconds - before->keep_seconds, v[13] = 0;
 }
 
-/* All processes end alike. */
+/* All processes end alike. The outcome is decided: the signal watcher ends first, so that a
+ * signal now (mpirun's SIGTERM when another process exited with an error and it ends the job)
+ * ends the process at once, as it would without the watcher, rather than say "interrupted". */
 static int finish(int code)
 {
+	cli_interrupt_stop();
 	MPI_Finalize();
 	return code;
 }
@@ -99,7 +102,7 @@ static bool interrupted_anywhere(void)
 
 /* Tells the signal watcher the run's other processes on this machine, to hand each signal on
  * to, and process 0's PID, which names the collective files' temporaries. Collective. */
-static void share_pids(int size)
+static void share_pids(int rank, int size)
 {
 	char host[MPI_MAX_PROCESSOR_NAME + 1] = "";
 	int len = 0, pid = (int)getpid();
@@ -113,7 +116,7 @@ static void share_pids(int size)
 		MPI_Allgather(&pid, 1, MPI_INT, pids, 1, MPI_INT, MPI_COMM_WORLD);
 		for (int r = 0; r < size; ++r)
 			if (strncmp(hosts + (size_t)r * sizeof host, host, sizeof host) != 0) pids[r] = 0;
-		cli_interrupt_peers(pids, size, pids[0]);
+		cli_interrupt_peers(pids, size, pids[0], rank);
 	}
 	free(hosts), free(pids);
 }
@@ -225,24 +228,16 @@ static bool make_dirs(mpi_run* r, bool snapshots, int rank)
 	return ok;
 }
 
-static int run_mpi(int argc, char** argv);
-
 int cmd_run_mpi(int argc, char** argv)
 {
-	/* before MPI_Init, so that its threads too block the signals for the watcher */
-	bool watching = cli_interrupt_start();
-	int code = run_mpi(argc, argv);
-	if (watching) cli_interrupt_stop();
-	return code;
-}
-
-static int run_mpi(int argc, char** argv)
-{
+	/* before MPI_Init, so that its threads too block the signals for the watcher (which
+	 * finish() ends) */
+	cli_interrupt_start();
 	MPI_Init(&argc, &argv);
 	int rank = 0, size = 1;
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	share_pids(size);
+	share_pids(rank, size);
 	/* every process sees the same arguments and scene, so each finds the same errors: only
 	 * process 0 says them (the others' stderr goes nowhere); what one process alone finds
 	 * reaches process 0 through an agreement (say_agreed) */

@@ -39,6 +39,7 @@ static struct {
 	long temp_pid;          /* another PID whose NAME.tmp.PID files are this run's (0: none) */
 	int peers[MAX_PEERS];   /* the run's other processes on this machine, handed each signal */
 	int peer_count;
+	int linger_ms;          /* under mpirun: the wait between removing the temporaries and exiting */
 } watch = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* Removes this process's temporary files (NAME.tmp.PID, NAME.ffmpeg-log.PID) in dir, and the
@@ -86,15 +87,21 @@ static void* watcher(void* unused)
 		if (atomic_load(&watch.stopped)) return NULL;
 		nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
 	}
-	int ffmpeg = atomic_load(&watch.ffmpeg);
-	if (ffmpeg > 0) kill((pid_t)ffmpeg, SIGKILL);
-	pthread_mutex_lock(&watch.lock);
-	for (int k = 0; k < WATCHED_DIRS; ++k)
-		if (watch.dirs[k][0]) remove_temporaries(watch.dirs[k], 1);
-	pthread_mutex_unlock(&watch.lock);
+	/* said first: under mpirun a process can be ended by Open MPI as soon as another one exits
+	 * (it fails reading from a process that is gone), so every process removes its temporaries
+	 * and process 0 has said this before any exits: process 0 lingers 0.2 s, the others 0.3 s */
 	static const char said[] = "\npuddle run: interrupted in the middle of a long step; what it was writing was removed, "
 	                           "finished files are kept\n";
 	if (write(STDERR_FILENO, said, sizeof said - 1) < 0) {}
+	int ffmpeg = atomic_load(&watch.ffmpeg);
+	if (ffmpeg > 0) kill((pid_t)ffmpeg, SIGKILL);
+	for (int pass = 0; pass < (watch.linger_ms > 0 ? 2 : 1); ++pass) { /* again for a file begun while lingering */
+		if (pass) nanosleep(&(struct timespec){0, watch.linger_ms * 1000L * 1000L}, NULL);
+		pthread_mutex_lock(&watch.lock);
+		for (int k = 0; k < WATCHED_DIRS; ++k)
+			if (watch.dirs[k][0]) remove_temporaries(watch.dirs[k], 1);
+		pthread_mutex_unlock(&watch.lock);
+	}
 	_exit(EXIT_INTERRUPTED);
 }
 
@@ -120,9 +127,10 @@ int cli_interrupt_signal(void) { return atomic_load(&watch.signal); }
 
 void cli_interrupt_stopping(void) { atomic_store(&watch.stopped, true); }
 
-void cli_interrupt_peers(const int* pids, int count, long temp_pid)
+void cli_interrupt_peers(const int* pids, int count, long temp_pid, int rank)
 {
 	pthread_mutex_lock(&watch.lock);
+	watch.linger_ms = rank == 0 ? 200 : 300;
 	watch.peer_count = 0;
 	for (int k = 0; k < count && watch.peer_count < MAX_PEERS; ++k)
 		if (pids[k] > 0 && pids[k] != (int)getpid()) watch.peers[watch.peer_count++] = pids[k];
