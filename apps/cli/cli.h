@@ -100,7 +100,9 @@ int cli_interrupted(void);
 /* Under mpirun, where the processes agree before they stop: the signal taken (0 if none),
  * without telling the watching thread that the run is stopping ... */
 int cli_interrupt_signal(void);
-/* ... which this does, once every process agreed to stop (the thread then ends nothing). */
+/* ... which this does, once every process agreed to stop (the thread then ends nothing). When
+ * the thread already ends the process (half a second after the signal), this and
+ * cli_interrupted wait for that instead of returning: only one of them says so. */
 void cli_interrupt_stopping(void);
 /* The run's other processes on this machine (PIDs), to which a signal taken is handed on, the
  * PID whose NAME.tmp.PID files are the run's too (process 0's, which names the collective
@@ -114,6 +116,11 @@ void cli_interrupt_watch_dir(int slot, const char* dir);
 void cli_interrupt_watch_ffmpeg(int pid);
 /* Ends the watching thread and unblocks the signals. */
 void cli_interrupt_stop(void);
+/* The same once a run under mpirun has its exit status, before MPI_Finalize: a signal from then
+ * on (one handed on late by another process, or mpirun's SIGTERM ending the job after another
+ * process exited with an error) ends the process at once with that status (130 for 0), never
+ * with "interrupted" nor killed by the signal. */
+void cli_interrupt_end(int code);
 
 /* ---- video.c: frames piped to ffmpeg ---- */
 

@@ -82,10 +82,10 @@ static void stats_values(const pdl_mpi_world_stats* now, const pdl_mpi_world_sta
 
 /* All processes end alike. The outcome is decided: the signal watcher ends first, so that a
  * signal now (mpirun's SIGTERM when another process exited with an error and it ends the job)
- * ends the process at once, as it would without the watcher, rather than say "interrupted". */
+ * ends the process at once with this status rather than say "interrupted". */
 static int finish(int code)
 {
-	cli_interrupt_stop();
+	cli_interrupt_end(code);
 	MPI_Finalize();
 	return code;
 }

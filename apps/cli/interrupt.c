@@ -26,13 +26,16 @@
 #include <unistd.h>
 
 enum { WATCHED_DIRS = 4, MAX_PEERS = 1024 };
+/* Who ends the run after a signal: the run itself (STOPPING) or the watching thread (ENDING),
+ * decided once, so that only one of them says so. */
+enum { RUNNING, STOPPING, ENDING };
 
 static struct {
 	pthread_t thread;
 	bool started;
 	sigset_t set;
 	atomic_int signal;   /* the signal taken, 0 before */
-	atomic_bool stopped; /* the run saw it and is stopping on its own */
+	atomic_int state;    /* RUNNING, STOPPING (the run saw it and stops on its own) or ENDING */
 	atomic_int ffmpeg;   /* the running ffmpeg's pid, 0 when none */
 	pthread_mutex_t lock;
 	char dirs[WATCHED_DIRS][1100];
@@ -72,21 +75,24 @@ static void* watcher(void* unused)
 	siginfo_t info;
 	int sig;
 	while ((sig = sigwaitinfo(&watch.set, &info)) < 0) {}
-	if (atomic_load(&watch.stopped)) return NULL; /* cli_interrupt_stop's wake-up, or too late to matter */
-	atomic_store(&watch.signal, sig);
+	if (atomic_load(&watch.state) == STOPPING) return NULL; /* cli_interrupt_stop's wake-up, or too late to matter */
 	/* the other processes of the run, unless the signal came from one of them (it handed it to
-	 * every one already) */
+	 * every one already); before the flag is set, which the processes agree on: a process that
+	 * stops on it has the signal pending already, and takes it before it ends (cli_interrupt_end) */
 	pthread_mutex_lock(&watch.lock);
 	bool from_peer = false;
 	for (int k = 0; k < watch.peer_count; ++k)
 		from_peer = from_peer || (info.si_code == SI_USER && info.si_pid == watch.peers[k]);
 	for (int k = 0; k < watch.peer_count && !from_peer; ++k) kill((pid_t)watch.peers[k], sig);
 	pthread_mutex_unlock(&watch.lock);
+	atomic_store(&watch.signal, sig);
 	/* half a second for the frame loop to notice and stop by itself */
 	for (int i = 0; i < 50; ++i) {
-		if (atomic_load(&watch.stopped)) return NULL;
+		if (atomic_load(&watch.state) == STOPPING) return NULL;
 		nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
 	}
+	int running = RUNNING;
+	if (!atomic_compare_exchange_strong(&watch.state, &running, ENDING)) return NULL; /* stopping just now */
 	/* said first: under mpirun a process can be ended by Open MPI as soon as another one exits
 	 * (it fails reading from a process that is gone), so every process removes its temporaries
 	 * and process 0 has said this before any exits: process 0 lingers 0.2 s, the others 0.3 s */
@@ -107,6 +113,8 @@ static void* watcher(void* unused)
 
 bool cli_interrupt_start(void)
 {
+	atomic_store(&watch.state, RUNNING);
+	atomic_store(&watch.signal, 0);
 	sigemptyset(&watch.set);
 	sigaddset(&watch.set, SIGINT);
 	sigaddset(&watch.set, SIGTERM);
@@ -116,16 +124,25 @@ bool cli_interrupt_start(void)
 	return watch.started;
 }
 
+/* The run stops on its own from here: the watching thread will not end it. When that thread
+ * already is (it took the signal more than half a second ago), the caller waits for it. */
+static void stopping(void)
+{
+	int running = RUNNING;
+	if (atomic_compare_exchange_strong(&watch.state, &running, STOPPING) || running == STOPPING) return;
+	for (;;) pause(); /* ENDING: the process ends within 0.3 s */
+}
+
 int cli_interrupted(void)
 {
 	int sig = atomic_load(&watch.signal);
-	if (sig) atomic_store(&watch.stopped, true);
+	if (sig) stopping();
 	return sig;
 }
 
 int cli_interrupt_signal(void) { return atomic_load(&watch.signal); }
 
-void cli_interrupt_stopping(void) { atomic_store(&watch.stopped, true); }
+void cli_interrupt_stopping(void) { stopping(); }
 
 void cli_interrupt_peers(const int* pids, int count, long temp_pid, int rank)
 {
@@ -148,12 +165,33 @@ void cli_interrupt_watch_dir(int slot, const char* dir)
 
 void cli_interrupt_watch_ffmpeg(int pid) { atomic_store(&watch.ffmpeg, pid); }
 
+static volatile sig_atomic_t end_code;
+
+static void end_now(int sig)
+{
+	(void)sig;
+	_exit(end_code);
+}
+
+void cli_interrupt_end(int code)
+{
+	end_code = code ? code : EXIT_INTERRUPTED;
+	struct sigaction act;
+	memset(&act, 0, sizeof act);
+	act.sa_handler = end_now;
+	sigemptyset(&act.sa_mask);
+	sigaction(SIGINT, &act, NULL);
+	sigaction(SIGTERM, &act, NULL);
+	/* the signals pending now are taken there, blocked; one after it is the end of the run */
+	cli_interrupt_stop();
+}
+
 void cli_interrupt_stop(void)
 {
 	if (!watch.started) return;
 	/* woken with a signal of its own set (not pthread_cancel: a cancelled thread trips
-	 * AddressSanitizer's thread teardown); it sees `stopped` and returns */
-	atomic_store(&watch.stopped, true);
+	 * AddressSanitizer's thread teardown); it sees STOPPING and returns */
+	stopping();
 	pthread_kill(watch.thread, SIGTERM);
 	pthread_join(watch.thread, NULL);
 	watch.started = false;
