@@ -7,7 +7,9 @@
  *                        (so stdout, stderr and pipes never fail); required
  *   IO_FAULT_AT=K        the K-th write call (1-based) on such a file fails, and every later
  *                        one too: a full disk stays full
- *   IO_FAULT_OPEN=1      instead, opening such a file for writing fails (a read-only folder)
+ *   IO_FAULT_OPEN=1      instead, opening such a file for writing fails (a read-only folder);
+ *                        IO_FAULT_OPEN=read: opening it for reading fails (EACCES), to refuse
+ *                        one MPI process a file the others read
  *   IO_FAULT_ERRNO=N     the errno of the failures (default ENOSPC; EROFS for IO_FAULT_OPEN)
  *   IO_FAULT_RANK=R      only the MPI process of rank R (OMPI_COMM_WORLD_RANK) fails
  *   IO_FAULT_DELAY_MS=N  each write call on such a file first sleeps N ms (a slow disk: a test
@@ -126,9 +128,11 @@ static int opened(int fd, const char* path, bool writing)
 
 static bool open_refused(const char* path, bool writing)
 {
-	if (!env("IO_FAULT_OPEN") || !takes_part(path, writing)) return false;
+	const char* how = env("IO_FAULT_OPEN");
+	bool reading = how && strcmp(how, "read") == 0;
+	if (!how || !takes_part(path, reading ? !writing : writing)) return false;
 	note(0, path);
-	errno = fault_errno(EROFS);
+	errno = fault_errno(reading ? EACCES : EROFS);
 	return true;
 }
 
