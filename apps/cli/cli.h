@@ -107,7 +107,8 @@ void cli_interrupt_stopping(void);
 /* The run's other processes on this machine (PIDs), to which a signal taken is handed on, the
  * PID whose NAME.tmp.PID files are the run's too (process 0's, which names the collective
  * files' temporaries; 0 for none), and this process's rank: when the run does not stop by
- * itself, process 0 exits first, after every process removed its temporaries. */
+ * itself, only process 0 says so, and it exits first, after every process removed its
+ * temporaries. */
 void cli_interrupt_peers(const int* pids, int count, long temp_pid, int rank);
 /* Folders (slots 0-3) whose NAME.tmp.PID files, and their sub-folders', are removed when the run
  * does not stop by itself within half a second (stuck in a long build, step or write). */

@@ -233,6 +233,10 @@ int cmd_run_mpi(int argc, char** argv)
 	/* before MPI_Init, so that its threads too block the signals for the watcher (which
 	 * finish() ends) */
 	cli_interrupt_start();
+	/* the launcher's rank until MPI says it: a process other than 0 never says it ends, also
+	 * when MPI_Init is slow and its stderr not yet sent nowhere */
+	const char* launched = getenv("OMPI_COMM_WORLD_RANK");
+	cli_interrupt_peers(NULL, 0, 0, launched ? atoi(launched) : 0);
 	MPI_Init(&argc, &argv);
 	int rank = 0, size = 1;
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);

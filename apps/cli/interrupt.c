@@ -45,6 +45,7 @@ static struct {
 	int peers[MAX_PEERS];   /* the run's other processes on this machine, handed each signal */
 	int peer_count;
 	int linger_ms;          /* under mpirun: the wait between removing the temporaries and exiting */
+	int rank;               /* under mpirun: this process's rank; only process 0 says it ends */
 } watch = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* Removes this process's temporary files (NAME.tmp.PID, NAME.ffmpeg-log.PID) in dir, and the
@@ -95,22 +96,40 @@ static void* watcher(void* unused)
 	}
 	int running = RUNNING;
 	if (!atomic_compare_exchange_strong(&watch.state, &running, ENDING)) return NULL; /* stopping just now */
+	pthread_mutex_lock(&watch.lock);
+	const int linger_ms = watch.linger_ms, rank = watch.rank;
+	pthread_mutex_unlock(&watch.lock);
 	/* said first: under mpirun a process can be ended by Open MPI as soon as another one exits
 	 * (it fails reading from a process that is gone), so every process removes its temporaries
 	 * and process 0 has said this before any exits: process 0 lingers 0.2 s, the others 0.3 s */
 	static const char said[] = "\npuddle run: interrupted in the middle of a long step; what it was writing was removed, "
 	                           "finished files are kept\n";
-	if (write(STDERR_FILENO, said, sizeof said - 1) < 0) {}
+	if (rank == 0 && write(STDERR_FILENO, said, sizeof said - 1) < 0) {}
 	int ffmpeg = atomic_load(&watch.ffmpeg);
 	if (ffmpeg > 0) kill((pid_t)ffmpeg, SIGKILL);
-	for (int pass = 0; pass < (watch.linger_ms > 0 ? 2 : 1); ++pass) { /* again for a file begun while lingering */
-		if (pass) nanosleep(&(struct timespec){0, watch.linger_ms * 1000L * 1000L}, NULL);
+	for (int pass = 0; pass < (linger_ms > 0 ? 2 : 1); ++pass) { /* again for a file begun while lingering */
+		if (pass) nanosleep(&(struct timespec){0, linger_ms * 1000L * 1000L}, NULL);
 		pthread_mutex_lock(&watch.lock);
 		for (int k = 0; k < WATCHED_DIRS; ++k)
 			if (watch.dirs[k][0]) remove_temporaries(watch.dirs[k], 1);
 		pthread_mutex_unlock(&watch.lock);
 	}
 	_exit(EXIT_INTERRUPTED);
+}
+
+/* SIGINT and SIGTERM could reach another thread only where a library unblocks them in a thread
+ * of its own (Open MPI's block every signal): that thread then hands the signal to the watching
+ * one instead of ending the process. */
+static void hand_on(int sig) { pthread_kill(watch.thread, sig); }
+
+static void handle(int sig, void (*handler)(int))
+{
+	struct sigaction act;
+	memset(&act, 0, sizeof act);
+	act.sa_handler = handler;
+	act.sa_flags = SA_RESTART;
+	sigemptyset(&act.sa_mask);
+	sigaction(sig, &act, NULL);
 }
 
 bool cli_interrupt_start(void)
@@ -123,6 +142,7 @@ bool cli_interrupt_start(void)
 	/* before any other thread exists, so that every one inherits the mask */
 	if (pthread_sigmask(SIG_BLOCK, &watch.set, NULL) != 0) return false;
 	watch.started = pthread_create(&watch.thread, NULL, watcher, NULL) == 0;
+	if (watch.started) handle(SIGINT, hand_on), handle(SIGTERM, hand_on);
 	return watch.started;
 }
 
@@ -150,6 +170,7 @@ void cli_interrupt_peers(const int* pids, int count, long temp_pid, int rank)
 {
 	pthread_mutex_lock(&watch.lock);
 	watch.linger_ms = rank == 0 ? 200 : 300;
+	watch.rank = rank;
 	watch.peer_count = 0;
 	for (int k = 0; k < count && watch.peer_count < MAX_PEERS; ++k)
 		if (pids[k] > 0 && pids[k] != (int)getpid()) watch.peers[watch.peer_count++] = pids[k];
@@ -175,22 +196,11 @@ static void end_now(int sig)
 	_exit(end_code);
 }
 
-void cli_interrupt_end(int code)
-{
-	end_code = code ? code : EXIT_INTERRUPTED;
-	struct sigaction act;
-	memset(&act, 0, sizeof act);
-	act.sa_handler = end_now;
-	sigemptyset(&act.sa_mask);
-	sigaction(SIGINT, &act, NULL);
-	sigaction(SIGTERM, &act, NULL);
-	/* the signals pending now are taken there, blocked; one after it is the end of the run */
-	cli_interrupt_stop();
-}
-
-void cli_interrupt_stop(void)
+/* Ends the watching thread; a signal from then on goes to `then` (SIG_DFL: its default action). */
+static void stop_watching(void (*then)(int))
 {
 	if (!watch.started) return;
+	handle(SIGINT, then), handle(SIGTERM, then); /* before the thread hand_on hands them to ends */
 	/* woken with a signal of its own set (not pthread_cancel: a cancelled thread trips
 	 * AddressSanitizer's thread teardown); it sees STOPPING and returns */
 	stopping();
@@ -205,3 +215,11 @@ void cli_interrupt_stop(void)
 	while (sigtimedwait(&watch.set, NULL, &(struct timespec){0, 0}) > 0) {}
 	pthread_sigmask(SIG_UNBLOCK, &watch.set, NULL);
 }
+
+void cli_interrupt_end(int code)
+{
+	end_code = code ? code : EXIT_INTERRUPTED;
+	stop_watching(end_now);
+}
+
+void cli_interrupt_stop(void) { stop_watching(SIG_DFL); }

@@ -77,11 +77,12 @@ def interrupted(what, n, args, ready, sig, target, env=None, exports=()):
                          env=env)
     started = time.monotonic()
     ranks = {}
-    # every process started and past loading (it blocks the signals for its watcher; a build
-    # without the watcher never does, so at most 1 s)
+    # every process started and past loading (it blocks the signals for its watcher; before, a
+    # signal ends it as any program; loading Open MPI takes over a second on a loaded machine. A
+    # build without the watcher never blocks them, so at most 4 s)
     while time.monotonic() - started < 60 and p.poll() is None:
         ranks = children(p.pid)
-        if len(ranks) == n and (all(blocks_term(q) for q in ranks.values()) or time.monotonic() - started > 1):
+        if len(ranks) == n and (all(blocks_term(q) for q in ranks.values()) or time.monotonic() - started > 4):
             break
         time.sleep(0.01)
     while time.monotonic() - started < 120 and p.poll() is None and not ready():
