@@ -443,8 +443,10 @@ int cmd_run_mpi(int argc, char** argv)
 	/* lost particles (outside world.bounds, or NaN: those go to the last process) are each
 	 * process's own; process 0 says where */
 	long long lost_mine = lost_here(split, scene), *lost = rank == 0 ? calloc((size_t)size, sizeof *lost) : NULL;
-	MPI_Gather(&lost_mine, 1, MPI_LONG_LONG, lost, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
-	long long lost_all = 0;
+	bool gathered = rank != 0 || lost;
+	MPI_Bcast(&gathered, 1, MPI_C_BOOL, 0, MPI_COMM_WORLD);
+	if (gathered) MPI_Gather(&lost_mine, 1, MPI_LONG_LONG, lost, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+	long long lost_all = gathered ? 0 : -1;
 	char lost_where[400] = "";
 	for (int p = 0; lost && p < size; ++p) {
 		size_t at = strlen(lost_where);
