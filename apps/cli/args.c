@@ -194,6 +194,12 @@ double cli_now(void)
 int cli_lost_particles(const pdl_scene* s, const pdl_world* w)
 {
 	pdl_particle_data p = pdl_world_particles(w);
+	return cli_lost_in(s, &p);
+}
+
+int cli_lost_in(const pdl_scene* s, const pdl_particle_data* d)
+{
+	const pdl_particle_data p = *d;
 	int lost = 0;
 	for (int i = 0; i < p.count; ++i) {
 		bool inside = p.x[i] >= s->bounds_min.x && p.x[i] <= s->bounds_max.x && p.y[i] >= s->bounds_min.y &&

@@ -51,6 +51,8 @@ double cli_now(void);
 int cli_default_scenes(char*** out);
 /* Particles outside the scene bounds or with non-finite state (the "lost" of the summaries). */
 int cli_lost_particles(const pdl_scene* scene, const pdl_world* world);
+/* The same of some particles (a process's part of a world under mpirun). */
+int cli_lost_in(const pdl_scene* scene, const pdl_particle_data* particles);
 
 /* ---- pvd_list.c: the frames listed in a .pvd collection ---- */
 
@@ -95,6 +97,19 @@ void cli_progress_end(cli_progress* p);
 bool cli_interrupt_start(void);
 /* The signal taken (0 if none); the caller then stops between frames on its own. */
 int cli_interrupted(void);
+/* Under mpirun, where the processes agree before they stop: the signal taken (0 if none),
+ * without telling the watching thread that the run is stopping ... */
+int cli_interrupt_signal(void);
+/* ... which this does, once every process agreed to stop (the thread then ends nothing). When
+ * the thread already ends the process (half a second after the signal), this and
+ * cli_interrupted wait for that instead of returning: only one of them says so. */
+void cli_interrupt_stopping(void);
+/* The run's other processes on this machine (PIDs), to which a signal taken is handed on, the
+ * PID whose NAME.tmp.PID files are the run's too (process 0's, which names the collective
+ * files' temporaries; 0 for none), and this process's rank: when the run does not stop by
+ * itself, only process 0 says so, and it exits first, after every process removed its
+ * temporaries. */
+void cli_interrupt_peers(const int* pids, int count, long temp_pid, int rank);
 /* Folders (slots 0-3) whose NAME.tmp.PID files, and their sub-folders', are removed when the run
  * does not stop by itself within half a second (stuck in a long build, step or write). */
 void cli_interrupt_watch_dir(int slot, const char* dir);
@@ -102,6 +117,11 @@ void cli_interrupt_watch_dir(int slot, const char* dir);
 void cli_interrupt_watch_ffmpeg(int pid);
 /* Ends the watching thread and unblocks the signals. */
 void cli_interrupt_stop(void);
+/* The same once a run under mpirun has its exit status, before MPI_Finalize: a signal from then
+ * on (one handed on late by another process, or mpirun's SIGTERM ending the job after another
+ * process exited with an error) ends the process at once with that status (130 for 0), never
+ * with "interrupted" nor killed by the signal. */
+void cli_interrupt_end(int code);
 
 /* ---- video.c: frames piped to ffmpeg ---- */
 

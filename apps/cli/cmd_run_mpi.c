@@ -6,12 +6,15 @@
  * OMPI_COMM_WORLD_SIZE is set). Every process loads the scene and builds the same world; the
  * layer keeps each process's slab. What one process prints is printed once, by process 0: the
  * progress, the summary, and every error (a bad scene or option is found alike by every process,
- * which all exit 2; a file one process cannot write is reported by process 0 with that process's
- * reason, and all exit 1). This version runs both solvers, springs across the cuts, rigid bodies
- * (every process holds them all), and strokes and emitters each frame through the layer's frame
- * function; it writes ParaView pieces, CSV, PLY and snapshots (collectively,
- * mpi/src/mpi_files.c; the bodies' files by process 0) and resumes from any snapshot, whatever
- * process count wrote it. */
+ * which all exit 2; what one process alone saw, a file it cannot write or particles its part
+ * lost, reaches process 0 where the processes agree on the outcome (pdl_mpi_agree) and is said
+ * there after "process R: ", and all exit 1). SIGINT and SIGTERM stop every process together
+ * (interrupt.c): they agree on the flag at the same points of each frame, or each ends itself
+ * within a second when it is in a long build, step or write. This version runs both solvers,
+ * springs across the cuts, rigid bodies (every process holds them all), and strokes and
+ * emitters each frame through the layer's frame function; it writes ParaView pieces, CSV, PLY
+ * and snapshots (collectively, mpi/src/mpi_files.c; the bodies' files by process 0) and resumes
+ * from any snapshot, whatever process count wrote it. */
 #include "cli.h"
 
 #include "puddle/export.h"
@@ -21,6 +24,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char usage_mpi[] =
 	"Usage: mpirun -np N puddle run SCENE [--steps N | --seconds T] [--threads T] [--particles N]\n"
@@ -76,11 +80,61 @@ static void stats_values(const pdl_mpi_world_stats* now, const pdl_mpi_world_sta
 	v[12] = now->keep_seconds - before->keep_seconds, v[13] = 0;
 }
 
-/* All processes end alike. */
+/* All processes end alike. The outcome is decided: the signal watcher ends first, so that a
+ * signal now (mpirun's SIGTERM when another process exited with an error and it ends the job)
+ * ends the process at once with this status rather than say "interrupted". */
 static int finish(int code)
 {
+	cli_interrupt_end(code);
 	MPI_Finalize();
 	return code;
+}
+
+/* Whether any process took SIGINT or SIGTERM: every process asks at the same points, and all
+ * stop together when one did. Collective. */
+static bool interrupted_anywhere(void)
+{
+	int mine = cli_interrupt_signal(), any = 0;
+	MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	if (any) cli_interrupt_stopping();
+	return any != 0;
+}
+
+/* Tells the signal watcher the run's other processes on this machine, to hand each signal on
+ * to, and process 0's PID, which names the collective files' temporaries. Collective. */
+static void share_pids(int rank, int size)
+{
+	char host[MPI_MAX_PROCESSOR_NAME + 1] = "";
+	int len = 0, pid = (int)getpid();
+	MPI_Get_processor_name(host, &len);
+	char* hosts = calloc((size_t)size, sizeof host);
+	int* pids = calloc((size_t)size, sizeof *pids);
+	bool ok = hosts && pids;
+	MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_C_BOOL, MPI_LAND, MPI_COMM_WORLD);
+	if (ok) {
+		MPI_Allgather(host, (int)sizeof host, MPI_CHAR, hosts, (int)sizeof host, MPI_CHAR, MPI_COMM_WORLD);
+		MPI_Allgather(&pid, 1, MPI_INT, pids, 1, MPI_INT, MPI_COMM_WORLD);
+		for (int r = 0; r < size; ++r)
+			if (strncmp(hosts + (size_t)r * sizeof host, host, sizeof host) != 0) pids[r] = 0;
+		cli_interrupt_peers(pids, size, pids[0], rank);
+	}
+	free(hosts), free(pids);
+}
+
+/* Says, from process 0, a reason the processes agreed on, after "puddle run: " when `command`
+ * or when process R > 0 alone had it (it then comes as "process R: ..."). */
+static void say_agreed(int rank, const char* why, bool command)
+{
+	if (rank != 0 || !*why) return;
+	fprintf(stderr, "%s%s\n", command || strncmp(why, "process ", 8) == 0 ? "puddle run: " : "", why);
+}
+
+/* Particles of this process's slab outside the scene's bounds or not finite (cli_lost_in);
+ * -1 when out of memory. */
+static long long lost_here(pdl_mpi_world* split, const pdl_scene* scene)
+{
+	pdl_particle_data p;
+	return pdl_mpi_world_local_particles(split, &p) ? cli_lost_in(scene, &p) : -1;
 }
 
 typedef struct mpi_run {
@@ -176,12 +230,21 @@ static bool make_dirs(mpi_run* r, bool snapshots, int rank)
 
 int cmd_run_mpi(int argc, char** argv)
 {
+	/* before MPI_Init, so that its threads too block the signals for the watcher (which
+	 * finish() ends) */
+	cli_interrupt_start();
+	/* the launcher's rank until MPI says it: a process other than 0 never says it ends, also
+	 * when MPI_Init is slow and its stderr not yet sent nowhere */
+	const char* launched = getenv("OMPI_COMM_WORLD_RANK");
+	cli_interrupt_peers(NULL, 0, 0, launched ? atoi(launched) : 0);
 	MPI_Init(&argc, &argv);
 	int rank = 0, size = 1;
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	share_pids(rank, size);
 	/* every process sees the same arguments and scene, so each finds the same errors: only
-	 * process 0 says them (the others' stderr goes nowhere) */
+	 * process 0 says them (the others' stderr goes nowhere); what one process alone finds
+	 * reaches process 0 through an agreement (say_agreed) */
 	if (rank != 0 && !freopen("/dev/null", "w", stderr)) return finish(EXIT_FAILED);
 	FILE* out = rank == 0 ? stdout : NULL;
 	const char *path = NULL, *out_dir = NULL, *resume = NULL, *stats_path = NULL;
@@ -230,38 +293,44 @@ int cmd_run_mpi(int argc, char** argv)
 	 * checked against */
 	if (ok && particles > 0) pdl_scene_scale_to_particles(scene, (double)particles);
 	if (ok && threads >= 0) scene->world.threads = (int)threads;
+	/* the same inputs everywhere, so every process fails alike, but a build can also run out of
+	 * memory in one process only: all agree before the first collective call. The reasons the
+	 * option and scene checks printed are process 0's already; why is what is left to say. */
+	char why[1400] = "";
 	pdl_scene_error serr;
 	pdl_world* world = ok ? pdl_scene_build_world(scene, &serr) : NULL;
-	if (ok && !world) fprintf(stderr, "%s\n", serr.message), ok = false;
+	if (ok && !world) snprintf(why, sizeof why, "%s", serr.message), ok = false;
+	if (!ok && !*why && rank > 0)
+		snprintf(why, sizeof why, "%s or the options were refused there, not on process 0", path ? path : "the scene");
+	ok = pdl_mpi_agree(MPI_COMM_WORLD, ok, why, sizeof why);
+	const bool built = ok; /* the reasons from here on are the command's, said after "puddle run: " */
 	/* the split's grid frame comes from the scene's starting state, also when resuming, so a
 	 * resumed run sums in the same order as one that did not stop */
 	pdl_error perr;
 	pdl_mpi_world* split = ok ? pdl_mpi_world_create(world, MPI_COMM_WORLD, &perr) : NULL;
-	if (ok && !split) fprintf(stderr, "puddle run: %s: %s\n", path, perr.message), ok = false;
+	if (ok && !split) snprintf(why, sizeof why, "%s: %s", path, perr.message), ok = false;
 	const long long total = ok ? (steps > 0 ? steps : pdl_scene_frames_for(scene, seconds > 0 ? seconds : scene->output.seconds)) : 0;
 	long long start = 0;
-	if (ok && resume) { /* every process reads the same file, so all fail alike */
+	if (ok && resume) { /* every process reads the same file; all agree before reading it */
 		pdl_snapshot_info info;
 		char err[1200];
-		if (!pdl_snapshot_peek(resume, &info, err, sizeof err)) {
-			fprintf(stderr, "puddle run: --resume: %s\n", err);
-			ok = false;
-		} else if (info.scene_hash != pdl_scene_hash(scene)) {
-			fprintf(stderr,
-			        "puddle run: --resume: %s was made from scene '%s' with other settings than %s; resuming would not "
-			        "continue the same run\n",
-			        resume, info.scene_name, path);
-			ok = false;
-		} else if (!pdl_mpi_world_read_snapshot(split, resume, &info, err, sizeof err)) {
-			fprintf(stderr, "puddle run: --resume: %s\n", err);
-			ok = false;
-		} else if ((start = info.frame) > total) {
-			fprintf(stderr, "puddle run: --resume: the snapshot is at frame %lld, past the end of this run (frame %lld)\n",
-			        start, total);
-			ok = false;
-		}
+		bool peeked = pdl_snapshot_peek(resume, &info, err, sizeof err);
+		if (!peeked) snprintf(why, sizeof why, "--resume: %s", err);
+		else if (info.scene_hash != pdl_scene_hash(scene))
+			snprintf(why, sizeof why,
+			         "--resume: %s was made from scene '%s' with other settings than %s; resuming would not "
+			         "continue the same run",
+			         resume, info.scene_name, path);
+		ok = pdl_mpi_agree(MPI_COMM_WORLD, peeked && info.scene_hash == pdl_scene_hash(scene), why, sizeof why);
+		if (ok && !pdl_mpi_world_read_snapshot(split, resume, &info, err, sizeof err))
+			snprintf(why, sizeof why, "--resume: %s", err), ok = false;
+		else if (ok && (start = info.frame) > total)
+			snprintf(why, sizeof why, "--resume: the snapshot is at frame %lld, past the end of this run (frame %lld)",
+			         start, total),
+				ok = false;
 	}
-	if (!ok) { /* the same inputs everywhere, so every process failed alike: exit 2 from all */
+	if (!ok) { /* every process failed alike, or agreed to: exit 2 from all */
+		say_agreed(rank, why, built);
 		pdl_mpi_world_destroy(split);
 		pdl_world_destroy(world);
 		pdl_scene_destroy(scene);
@@ -275,6 +344,7 @@ int cmd_run_mpi(int argc, char** argv)
 	cli_run_name(path, name, sizeof name);
 	if (out_dir) snprintf(r.dir, sizeof r.dir, "%s", out_dir);
 	else snprintf(r.dir, sizeof r.dir, "out/%s", name);
+	cli_interrupt_watch_dir(0, r.dir);
 	snprintf(r.pvd_path, sizeof r.pvd_path, "%s/%s.pvd", r.dir, name);
 	r.pvd = (cli_pvd_list){.sub = "vtk", .prefix = "frame", .ext = ".pvtp"};
 	r.body_pvd = (cli_pvd_list){.sub = "vtk", .prefix = "bodies", .ext = ".vtp"};
@@ -282,7 +352,8 @@ int cmd_run_mpi(int argc, char** argv)
 	int code = EXIT_FAILED;
 	FILE* stats_file = NULL;
 	double* stats_rows = NULL; /* process 0: STATS_VALUES per process, one frame */
-	bool stats_ok = true;
+	bool stats_ok = true, stopped = false;
+	if ((stopped = interrupted_anywhere())) goto done;
 	if (!make_dirs(&r, snapshot_every > 0, rank)) {
 		fprintf(stderr, "puddle run: %s\n", r.err);
 		goto done;
@@ -323,10 +394,12 @@ int cmd_run_mpi(int argc, char** argv)
 	pdl_mpi_world_reset_stats(split);
 	pdl_mpi_world_stats before = pdl_mpi_world_get_stats(split);
 	/* the starting state is a frame too (frame 0); a resumed run wrote it before */
-	ok = start > 0 || frame_outputs(&r, 0, rank);
+	ok = start > 0 || (stopped = interrupted_anywhere()) || frame_outputs(&r, 0, rank);
 	scene_frame frame_input = {.scene = scene};
 	pdl_mpi_world_set_frame_fn(split, apply_scene_frame, &frame_input);
-	for (long long f = start; ok && f < total; ++f) {
+	/* a signal is agreed on before each step and before each frame's files: a write not begun */
+	for (long long f = start; ok && !stopped && f < total; ++f) {
+		if ((stopped = interrupted_anywhere())) break;
 		double t = cli_now();
 		frame_input.frame = f;
 		if (!pdl_mpi_world_step(split, r.err, sizeof r.err)) {
@@ -352,10 +425,12 @@ int cmd_run_mpi(int argc, char** argv)
 				imbalance_sum += sum > 0 ? most / (sum / size) : 1.0;
 			}
 		}
+		if ((stopped = interrupted_anywhere())) break;
 		ok = frame_outputs(&r, f + 1, rank);
 		cli_progress_update(&progress, f + 1, pdl_world_time(world));
 	}
 	cli_progress_end(&progress);
+	if (stopped) goto done;
 	if (!ok) {
 		fprintf(stderr, "puddle run: %s\n", r.err);
 		goto done;
@@ -365,11 +440,30 @@ int cmd_run_mpi(int argc, char** argv)
 	const long long frames = total - start;
 	long long after = pdl_mpi_world_particle_count(split), halo_all = 0;
 	MPI_Reduce(&halo_sum, &halo_all, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+	/* lost particles (outside world.bounds, or NaN: those go to the last process) are each
+	 * process's own; process 0 says where */
+	long long lost_mine = lost_here(split, scene), *lost = rank == 0 ? calloc((size_t)size, sizeof *lost) : NULL;
+	bool gathered = rank != 0 || lost;
+	MPI_Bcast(&gathered, 1, MPI_C_BOOL, 0, MPI_COMM_WORLD);
+	if (gathered) MPI_Gather(&lost_mine, 1, MPI_LONG_LONG, lost, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+	long long lost_all = gathered ? 0 : -1;
+	char lost_where[400] = "";
+	for (int p = 0; lost && p < size; ++p) {
+		size_t at = strlen(lost_where);
+		if (lost[p] < 0) lost_all = -1; /* out of memory counting them */
+		if (lost[p] > 0 && lost_all >= 0) lost_all += lost[p];
+		if (lost[p] != 0 && at < sizeof lost_where)
+			snprintf(lost_where + at, sizeof lost_where - at, "%s%lld on process %d", at ? ", " : "", lost[p], p);
+	}
+	free(lost);
+	MPI_Bcast(&lost_all, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
 	uint64_t h = hash ? pdl_mpi_world_hash(split) : 0;
 	if (out && !quiet) {
 		fprintf(out, "  wall time          %.3f s (%.1f frames/s; stepping %.3f s on process 0)\n", wall,
 		        wall > 0 ? (double)frames / wall : 0.0, stepping);
 		fprintf(out, "  particles          %lld -> %lld\n", particles_before, after);
+		fprintf(out, "  particles lost     %lld%s\n", lost_all,
+		        lost_all ? "  (outside world.bounds or not finite)" : "");
 		fprintf(out, ghosts ? "  ghost particles    %.0f a process a substep\n" : "  halo particles     %.0f a process a frame\n",
 		        frames > 0 ? (double)halo_all / (double)(frames * size) : 0.0);
 		/* (the same count in every process: each decision comes from one allreduce) */
@@ -408,8 +502,21 @@ int cmd_run_mpi(int argc, char** argv)
 		MPI_Bcast(&stats_ok, 1, MPI_C_BOOL, 0, MPI_COMM_WORLD); /* every process exits alike */
 	}
 	if (out && hash) fprintf(out, "  state hash (ids)   %016llx\n", (unsigned long long)h);
-	code = after == particles_before + frame_input.emitted && stats_ok ? EXIT_OK : EXIT_FAILED;
+	if (rank == 0 && lost_all > 0)
+		fprintf(stderr,
+		        "puddle run: %lld particles lost (left world.bounds or became NaN; %s): the scene is unstable\n",
+		        lost_all, lost_where);
+	else if (rank == 0 && lost_all < 0)
+		fprintf(stderr, "puddle run: out of memory counting the lost particles (%s)\n", lost_where);
+	if (rank == 0 && after != particles_before + frame_input.emitted)
+		fprintf(stderr, "puddle run: %lld particles at the start and %lld added, but %lld at the end\n",
+		        particles_before, frame_input.emitted, after);
+	code = after == particles_before + frame_input.emitted && stats_ok && lost_all == 0 ? EXIT_OK : EXIT_FAILED;
 done:
+	if (stopped) {
+		if (rank == 0) fprintf(stderr, "puddle run: interrupted; finished files are kept\n");
+		code = EXIT_INTERRUPTED;
+	}
 	if (stats_file) fclose(stats_file);
 	free(stats_rows);
 	free(r.pvd.frames), free(r.body_pvd.frames);

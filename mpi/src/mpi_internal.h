@@ -144,8 +144,4 @@ pdl_particle_data pdl_mpi_unpack(pdl_mpi_world* s, const packed_particle* p, int
 bool pdl_mpi_ghosts_suit(const pdl_world* world);
 void pdl_mpi_ghost_stage(pdl_world* world, pdl_ghost_stage stage, void* context);
 
-/* Whether every process's ok holds; when one does not, err on every process becomes the first
- * failing process's (err_size the same everywhere). Collective. */
-bool pdl_mpi_agree(MPI_Comm comm, bool ok, char* err, size_t err_size);
-
 #endif

@@ -1312,6 +1312,16 @@ bool pdl_mpi_agree(MPI_Comm comm, bool ok, char* err, size_t err_size)
 	if (first == size) return true;
 	if (err && err_size > 0) {
 		err[err_size - 1] = 0;
+		if (rank == first && first > 0) { /* "process R: " before R's reason, cut to fit */
+			char said[32];
+			size_t p = (size_t)snprintf(said, sizeof said, "process %d: ", rank), n = strlen(err);
+			if (p < err_size) {
+				if (n > err_size - 1 - p) n = err_size - 1 - p;
+				memmove(err + p, err, n);
+				memcpy(err, said, p);
+				err[p + n] = 0;
+			}
+		}
 		MPI_Bcast(err, (int)err_size, MPI_CHAR, first, comm);
 	}
 	return false;

@@ -6,10 +6,13 @@
 - a full disk (a small tmpfs, where this user may mount one) while writing a snapshot: a message
   naming the file and the reason, exit 1 from every process, the previous snapshot intact and no
   temporary file left;
-- a damaged snapshot given to --resume: said once, exit 2.
+- a damaged snapshot given to --resume: said once, exit 2;
+- particles lost (left world.bounds) in the last process's part only: said once by process 0,
+  naming the process, the count of -np 1, exit 1 (the other processes' errors reach the user).
 
     mpi_failure_test.py --puddle build/apps/cli/puddle --scenes scenes [--mpirun mpirun]
 """
+import json
 import os
 import re
 import shutil
@@ -154,6 +157,29 @@ def damaged_snapshot(a, tmp, scene):
           f"a damaged snapshot to --resume: exit {code} (want 2), said once: {lines}")
 
 
+def lost_in_one_part(a, tmp):
+    # no container and gravity along +x: the fluid slides out of world.bounds on the right, which
+    # is the last process's slab (NaN particles go there too)
+    path = os.path.join(tmp, "edge.json")
+    with open(path, "w") as f:
+        json.dump({"name": "edge", "world": {"gravity": [10, 0], "dt": 1 / 60, "substeps": 2,
+                                             "bounds": {"min": [-20, -10], "max": [20, 10]}},
+                   "solver": {"interaction_radius": 1},
+                   "materials": [{"name": "water", "rest_density": 4, "stiffness": 60, "near_stiffness": 30}],
+                   "fills": [{"shape": "box", "material": "water", "position": [10, 0], "half_extents": [8, 3]}]}, f)
+    counts = {}
+    for n in (1, 3):
+        code, out, err = mpirun(a, n, [path, "--steps", "60", "--out", os.path.join(tmp, "edge"), "--quiet"],
+                                timeout=120)
+        lines = [l for l in err.splitlines() if l.startswith("puddle run:")]
+        said = re.match(r"puddle run: (\d+) particles lost \(left world.bounds or became NaN; (\d+) on process "
+                        rf"{n - 1}\): the scene is unstable$", lines[0]) if len(lines) == 1 else None
+        check(code == 1 and said is not None and said.group(1) == said.group(2),
+              f"-np {n}: particles lost in process {n - 1}'s part: exit {code}, said {lines}")
+        counts[n] = said.group(1) if said else None
+    check(counts[1] is not None and counts[1] == counts[3], f"lost on 1 and 3 processes: {counts}")
+
+
 def main():
     a = arguments()
     tmp = tempfile.mkdtemp(prefix="puddle_mpi_failure_")
@@ -162,6 +188,7 @@ def main():
         killed_rank(a, tmp, scene)
         full_disk(a, tmp, scene)
         damaged_snapshot(a, tmp, scene)
+        lost_in_one_part(a, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return summary()

@@ -4,8 +4,11 @@ io_fault.so (apps/cli/tests/io_fault.c, loaded with LD_PRELOAD through mpirun -x
 write call of one process (IO_FAULT_RANK) with ENOSPC. For 2, 3 and 4 processes, the first and the
 last process failing, each write path (collective snapshots, CSV and PLY; VTK pieces and the .pvd
 of process 0): the job ends within the timeout (a collective that one process left early hung
-3 processes forever), exit status 1, the file and the reason said once, no temporary file and no
-file unlike the fault-free run's, and the last snapshot on disk resumes to the fault-free hash.
+3 processes forever), exit status 1, the file and the reason said once (after "process R: " when
+process R > 0 failed), no temporary file and no file unlike the fault-free run's, and the last
+snapshot on disk resumes to the fault-free hash. And a --resume snapshot the last process alone
+cannot open (IO_FAULT_OPEN=read): every process agrees before the collective read, exit 2, the
+reason said once after "process R: " (each process read it alone, and the others waited forever).
 
     mpi_faults_test.py --puddle build/apps/cli/puddle --scenes scenes --mpirun mpirun --shim io_fault.so
 """
@@ -69,6 +72,9 @@ def case(n, kind, options, rank, k):
     check(code == 1, f"{what}: exit {code} (1 expected, within 60 s)")
     said = [line for line in err.splitlines() if line.startswith("puddle run: ")]
     check(len(said) == 1 and out_dir in said[0] and "No space left on device" in said[0], f"{what}: said {said!r}")
+    # what process R > 0 alone saw reaches the user once, from process 0, naming R
+    named = said[0].startswith(f"puddle run: process {rank}: " if rank > 0 else "puddle run: process ") if said else None
+    check(named == (rank > 0), f"{what}: said {said!r}, the process named when not 0")
     left = files_of(out_dir) if os.path.isdir(out_dir) else {}
     temporary = [p for p in left if ".tmp." in p]
     check(not temporary, f"{what}: temporary files left: {temporary}")
@@ -84,7 +90,20 @@ def case(n, kind, options, rank, k):
         shutil.rmtree(os.path.join(work, "resumed"), ignore_errors=True)
 
 
+def resume_refused_to_one(n):
+    what = f"-np {n}, --resume refused to process {n - 1} alone"
+    ref = os.path.join(work, f"resume-{n}")
+    code, out, err = mpirun(a, 1, [scene] + base + ["--snapshot-every", "4", "--out", ref])
+    snap = os.path.join(ref, "snapshots", "snap_000004.pdls")
+    code, out, err = faulty(n, ["--resume", snap], os.path.join(work, "r"),
+                            {"IO_FAULT_PATH": snap, "IO_FAULT_OPEN": "read", "IO_FAULT_RANK": str(n - 1)})
+    said = [line for line in err.splitlines() if line.startswith("puddle run: ")]
+    check(code == 2 and said == [f"puddle run: process {n - 1}: --resume: {snap}: cannot open: Permission denied"],
+          f"{what}: exit {code} (2 expected, within 60 s), said {said!r}")
+
+
 try:
+    resume_refused_to_one(3)
     for n in (2, 3, 4):
         for rank in (0, n - 1):
             case(n, "snapshot", KINDS[0][1], rank, 1)

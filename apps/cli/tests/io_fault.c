@@ -7,9 +7,14 @@
  *                        (so stdout, stderr and pipes never fail); required
  *   IO_FAULT_AT=K        the K-th write call (1-based) on such a file fails, and every later
  *                        one too: a full disk stays full
- *   IO_FAULT_OPEN=1      instead, opening such a file for writing fails (a read-only folder)
+ *   IO_FAULT_OPEN=1      instead, opening such a file for writing fails (a read-only folder);
+ *                        IO_FAULT_OPEN=read: opening it for reading fails (EACCES), to refuse
+ *                        one MPI process a file the others read
  *   IO_FAULT_ERRNO=N     the errno of the failures (default ENOSPC; EROFS for IO_FAULT_OPEN)
  *   IO_FAULT_RANK=R      only the MPI process of rank R (OMPI_COMM_WORLD_RANK) fails
+ *   IO_FAULT_DELAY_MS=N  each write call on such a file first sleeps N ms (a slow disk: a test
+ *                        can then signal a run in the middle of a write); with or without
+ *                        IO_FAULT_AT
  *   IO_FAULT_LOG=FILE    appends "PID K what" for each failure, to see what was hit
  *   IO_FAULT_COUNT=FILE  appends "PID CALLS" at exit: the write calls a fault-free run makes,
  *                        from which a test picks its K
@@ -29,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { MAX_FD = 4096 };
@@ -88,6 +94,11 @@ __attribute__((destructor)) static void count_at_exit(void)
 static bool fails(int fd)
 {
 	if (fd < 0 || fd >= MAX_FD || !marked[fd]) return false;
+	const char* delay = env("IO_FAULT_DELAY_MS");
+	if (delay) {
+		long ms = atol(delay);
+		nanosleep(&(struct timespec){ms / 1000, ms % 1000 * 1000000L}, NULL);
+	}
 	const char* at = env("IO_FAULT_AT");
 	calls++;
 	if (!full && at && calls >= atol(at)) full = true, note(calls, "write");
@@ -117,9 +128,11 @@ static int opened(int fd, const char* path, bool writing)
 
 static bool open_refused(const char* path, bool writing)
 {
-	if (!env("IO_FAULT_OPEN") || !takes_part(path, writing)) return false;
+	const char* how = env("IO_FAULT_OPEN");
+	bool reading = how && strcmp(how, "read") == 0;
+	if (!how || !takes_part(path, reading ? !writing : writing)) return false;
 	note(0, path);
-	errno = fault_errno(EROFS);
+	errno = fault_errno(reading ? EACCES : EROFS);
 	return true;
 }
 

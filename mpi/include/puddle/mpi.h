@@ -147,11 +147,20 @@ bool pdl_mpi_world_id_block(pdl_mpi_world* split, pdl_particle_data* out, long l
  * with the same bits as one that did not stop. false when out of memory. */
 bool pdl_mpi_world_reload(pdl_mpi_world* split);
 
+/** Whether ok holds on every process of comm; when it does not, err (err_size bytes, the same
+ * on every process) becomes on every process the reason of the first process (lowest rank)
+ * where it failed, and when that is not process 0 it starts with "process R: ": what only
+ * process R saw (its piece of a file, its part of the world) then reaches process 0, which
+ * says it. What every process fails alike is process 0's reason, as it is. The layer's
+ * functions agree on their outcome this way; a caller agrees on its own checks with it too.
+ * Collective. */
+bool pdl_mpi_agree(MPI_Comm comm, bool ok, char* err, size_t err_size);
+
 /* ---- files (mpi/src/mpi_files.c) -----------------------------------------------------------
  * Collective. Each returns true on every process, or false on every process with err (err_size
  * bytes, the same in every process) holding the first failing process's reason, naming the
- * file. Every file appears whole under its name or not at all (written to a temporary name,
- * renamed once complete). */
+ * file, after "process R: " when that is not process 0 (pdl_mpi_agree). Every file appears
+ * whole under its name or not at all (written to a temporary name, renamed once complete). */
 
 /** ParaView: each process writes its own particles to a piece beside the .pvtp, named as it with
  * _R.vtp for process R instead of .pvtp, then process 0 the .pvtp listing the pieces. */
