@@ -9,6 +9,7 @@
 #include "puddle/camera.h"
 #include "puddle/render.h"
 #include "puddle/scene.h"
+#include "../../shaders/liquid/look.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -803,7 +804,7 @@ static void test_liquid_foam_where_fast_lonely_particles_are(void)
 	ENSURE(scene != NULL);
 	pdl_render_def from_scene = pdl_render_def_from_scene(scene);
 	pdl_scene_destroy(scene);
-	ENSURE(from_scene.foam_speed == 4.0f && from_scene.foam_density == 0.8f);
+	ENSURE(from_scene.foam_speed == (float)PDL_LIQUID_FOAM_SPEED && from_scene.foam_density == (float)PDL_LIQUID_FOAM_DENSITY);
 	pdl_render_def d = def_3d(width, height);
 	d.liquid = true, d.threads = 2;
 	d.foam_speed = from_scene.foam_speed, d.foam_density = from_scene.foam_density;

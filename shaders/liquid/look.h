@@ -64,9 +64,12 @@
 /* A particle faster than FOAM_SPEED (world units per second) with less than FOAM_DENSITY of its
  * material's rest density around it (Ihmsen et al. 2012's kinetic energy and few neighbours):
  * a white disc of FOAM_SIZE of its sphere, FOAM_ALPHA opaque at its centre (1 - q^2 to its rim),
- * FOAM_LIFT radii in front of its centre so its own sphere never hides it. */
+ * FOAM_LIFT radii in front of its centre so its own sphere never hides it. FOAM_DENSITY is
+ * below a free surface's own share (about half the rest density in DFSPH's incompressible water,
+ * whose crater in drop-3d then wore a white dot on every surface particle), so that it marks
+ * spray and sheets torn thin, not the surface of fast water. */
 #define PDL_LIQUID_FOAM_SPEED 4.0
-#define PDL_LIQUID_FOAM_DENSITY 0.8
+#define PDL_LIQUID_FOAM_DENSITY 0.4
 #define PDL_LIQUID_FOAM_SIZE 0.55
 #define PDL_LIQUID_FOAM_ALPHA 0.85
 #define PDL_LIQUID_FOAM_LIFT 1.1

@@ -75,7 +75,7 @@ typedef struct pdl_render_def {
 	float foam_speed;
 	/** Share of the rest density below which a fast particle is foam, in (0, 1] (above 1 even
 	 * particles inside the water count as lonely; <= 0: none does). pdl_render_def_from_scene:
-	 * PDL_LIQUID_FOAM_DENSITY of shaders/liquid/look.h (0.8). */
+	 * PDL_LIQUID_FOAM_DENSITY of shaders/liquid/look.h (0.4). */
 	float foam_density;
 } pdl_render_def;
 
