@@ -73,28 +73,10 @@ pdl_error_id pdl_validate_sph_def(const pdl_sph_def* d, pdl_error* err)
 pdl_error_id pdl_validate_material_def(const pdl_material_def* d, pdl_error* err)
 {
 	if (!d) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
-	CHECK(isfinite(d->rest_density) && d->rest_density > 0, PDL_ERR_MATERIAL_REST_DENSITY,
-	      d->rest_density);
-	CHECK(isfinite(d->stiffness) && d->stiffness >= 0, PDL_ERR_MATERIAL_STIFFNESS, d->stiffness);
-	CHECK(isfinite(d->near_stiffness) && d->near_stiffness >= 0, PDL_ERR_MATERIAL_NEAR_STIFFNESS,
-	      d->near_stiffness);
-	CHECK(isfinite(d->mass) && d->mass > 0, PDL_ERR_MATERIAL_MASS, d->mass);
-	CHECK(isfinite(d->gravity_scale), PDL_ERR_MATERIAL_GRAVITY_SCALE, d->gravity_scale);
-	CHECK(isfinite(d->viscosity_sigma) && d->viscosity_sigma >= 0, PDL_ERR_MATERIAL_SIGMA,
-	      d->viscosity_sigma);
-	CHECK(isfinite(d->viscosity_beta) && d->viscosity_beta >= 0, PDL_ERR_MATERIAL_BETA,
-	      d->viscosity_beta);
-	CHECK(isfinite(d->spring_stiffness) && d->spring_stiffness >= 0,
-	      PDL_ERR_MATERIAL_SPRING_STIFFNESS, d->spring_stiffness);
-	CHECK(d->yield_ratio >= 0 && d->yield_ratio <= 1, PDL_ERR_MATERIAL_YIELD_RATIO, d->yield_ratio);
-	CHECK(isfinite(d->plasticity) && d->plasticity >= 0, PDL_ERR_MATERIAL_PLASTICITY,
-	      d->plasticity);
-	CHECK(d->wall_friction >= 0 && d->wall_friction <= 1, PDL_ERR_MATERIAL_WALL_FRICTION,
-	      d->wall_friction);
-	CHECK(isfinite(d->wall_stickiness) && d->wall_stickiness >= 0,
-	      PDL_ERR_MATERIAL_WALL_STICKINESS, d->wall_stickiness);
-	CHECK(d->stick_distance > 0 && d->stick_distance <= 1, PDL_ERR_MATERIAL_STICK_DISTANCE,
-	      d->stick_distance);
+#define CHECK_FIELD(A, name, ctype, type, deflt, rule, lo, hi, error, ...)                                      \
+	CHECK(PDL_RULE_OK_##rule(d->name, ctype, lo, hi), error, d->name);
+	PDL_MATERIAL_FIELDS(CHECK_FIELD, ~)
+#undef CHECK_FIELD
 	return PDL_OK;
 }
 

@@ -3,6 +3,8 @@
 #ifndef PUDDLE_BASE_H
 #define PUDDLE_BASE_H
 
+#include "puddle/fields.h"
+
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -46,7 +48,8 @@ typedef struct pdl_quat {
 } pdl_quat;
 
 /* Every way a call can fail. Each id names one field and one rule, so tests and tools can
- * assert the exact failure. X(id, struct, field, rule) */
+ * assert the exact failure. X(id, struct, field, rule). A def field's rule is declared with the
+ * field (fields.h), which adds its entry here. */
 #define PDL_ERROR_LIST(X)                                                                       \
 	X(PDL_OK, "", "", "ok")                                                                     \
 	X(PDL_ERR_NULL_ARGUMENT, "call", "argument", "must not be NULL")                            \
@@ -69,19 +72,7 @@ typedef struct pdl_quat {
 	X(PDL_ERR_SPH_SURFACE_TENSION, "world.sph", "surface_tension", "must be finite and >= 0")   \
 	X(PDL_ERR_SPH_CFL, "world.sph", "cfl", "must be in (0, 1]")                                 \
 	X(PDL_ERR_SPH_MAX_SUBSTEPS, "world.sph", "max_substeps", "must be in [1, 4096]")            \
-	X(PDL_ERR_MATERIAL_REST_DENSITY, "material", "rest_density", "must be finite and > 0")      \
-	X(PDL_ERR_MATERIAL_STIFFNESS, "material", "stiffness", "must be finite and >= 0")           \
-	X(PDL_ERR_MATERIAL_NEAR_STIFFNESS, "material", "near_stiffness", "must be finite and >= 0") \
-	X(PDL_ERR_MATERIAL_MASS, "material", "mass", "must be finite and > 0")                      \
-	X(PDL_ERR_MATERIAL_GRAVITY_SCALE, "material", "gravity_scale", "must be finite")            \
-	X(PDL_ERR_MATERIAL_SIGMA, "material", "viscosity_sigma", "must be finite and >= 0")         \
-	X(PDL_ERR_MATERIAL_BETA, "material", "viscosity_beta", "must be finite and >= 0")           \
-	X(PDL_ERR_MATERIAL_SPRING_STIFFNESS, "material", "spring_stiffness", "must be finite and >= 0") \
-	X(PDL_ERR_MATERIAL_YIELD_RATIO, "material", "yield_ratio", "must be in [0, 1]")             \
-	X(PDL_ERR_MATERIAL_PLASTICITY, "material", "plasticity", "must be finite and >= 0")         \
-	X(PDL_ERR_MATERIAL_WALL_FRICTION, "material", "wall_friction", "must be in [0, 1]")         \
-	X(PDL_ERR_MATERIAL_WALL_STICKINESS, "material", "wall_stickiness", "must be finite and >= 0") \
-	X(PDL_ERR_MATERIAL_STICK_DISTANCE, "material", "stick_distance", "must be in (0, 1]")       \
+	PDL_MATERIAL_FIELDS(PDL_MATERIAL_ERROR, X)                                                      \
 	X(PDL_ERR_MATERIAL_ID, "material", "id", "must name a material of this world")              \
 	X(PDL_ERR_TOO_MANY_MATERIALS, "world", "materials", "at most 32 materials")                 \
 	X(PDL_ERR_BOUNDARY_KIND, "boundary", "kind", "must be a known kind")                        \

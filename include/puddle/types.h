@@ -197,53 +197,11 @@ typedef struct pdl_world_def {
 	pdl_backend backend;
 } pdl_world_def;
 
-/** A kind of fluid. Every particle has one; up to PDL_MAX_MATERIALS per world. */
+/** A kind of fluid. Every particle has one; up to PDL_MAX_MATERIALS per world. Its fields, with
+ * their units, defaults, valid ranges and meanings, are declared in puddle/fields.h
+ * (PDL_MATERIAL_FIELDS); docs/scenes.md, "materials[i]", is the same list as a table. */
 typedef struct pdl_material_def {
-	/** rho0, the rest density: the kernel sum sum_j (1 - q)^2 the fluid relaxes towards
-	 * (Clavet eq. 1). > 0. Default 4, about 25 neighbours per particle. */
-	float rest_density;
-	/** k, pressure stiffness, P = k (rho - rho0) (Clavet eq. 2), world units / s^2, >= 0.
-	 * The displacement per step is dt^2 k ..., so k is an acceleration and the same k gives the
-	 * same fluid at any dt. Stable while k * dt_sub^2 stays below about 0.02 (measured at
-	 * rest_density 4: k = 80 holds at one 1/60 s step, k = 100 does not); for a stiffer fluid
-	 * raise world.substeps, since the bound grows with the square of the substep count.
-	 * Default 60. */
-	float stiffness;
-	/** k_near, near-pressure stiffness, P_near = k_near rho_near (Clavet eq. 5), world units / s^2,
-	 * >= 0. Keeps particles apart and gives surface tension. Same stability bound as k.
-	 * Default 30. */
-	float near_stiffness;
-	/** Particle mass, relative, > 0. Displacements between two particles split by inverse mass,
-	 * so heavier particles sink through lighter ones. Default 1. */
-	float mass;
-	/** Multiplies world gravity for this material; finite (negative floats up). Default 1. */
-	float gravity_scale;
-	/** sigma, linear viscosity of the viscosity impulses (Clavet alg. 5), 1/s, >= 0. Default 0.5. */
-	float viscosity_sigma;
-	/** beta, quadratic viscosity (Clavet alg. 5), 1/world unit, >= 0. Default 0.1. */
-	float viscosity_beta;
-	/** k_spring, viscoelastic spring constant (Clavet alg. 4), 1/s^2, >= 0. 0 turns springs off
-	 * (a plain liquid). Springs join particles of the same material only. Default 0. */
-	float spring_stiffness;
-	/** gamma, yield ratio: a spring deforms by gamma * L before it flows (Clavet alg. 3), [0, 1].
-	 * Default 0.1. */
-	float yield_ratio;
-	/** alpha, plasticity: how fast a yielded spring's rest length follows (Clavet alg. 3), 1/s,
-	 * >= 0. 0 is purely elastic. Default 0.3. */
-	float plasticity;
-	/** mu, Coulomb friction against walls, obstacles and bodies, [0, 1]: a contact slows the
-	 * sliding by at most mu times the normal speed it removes (plus, on a sticky wall, the
-	 * stickiness's pull), so water slides down any slope steeper than atan mu; 0 slips. Each
-	 * boundary's (body's) friction multiplies it. Default 0.1. */
-	float wall_friction;
-	/** k_stick, stickiness towards walls (Clavet section 6), 1/s^2, >= 0. Each boundary's
-	 * stickiness multiplies it. Default 0. */
-	float wall_stickiness;
-	/** d_stick, the distance within which stickiness pulls, as a fraction of h, (0, 1].
-	 * Default 0.5. */
-	float stick_distance;
-	/** Display colour, 0xRRGGBB. Default 0x2a7fd4 (water blue). */
-	uint32_t color;
+	PDL_MATERIAL_FIELDS(PDL_FIELD_MEMBER, ~)
 } pdl_material_def;
 
 /** The kinds of boundary. Containers keep fluid inside; obstacles keep fluid outside. */

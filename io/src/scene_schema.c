@@ -16,6 +16,30 @@
 #define ENUM3(k, s, m, names, names3, base, fl) \
 	{k, FT_ENUM, offsetof(s, m), 0, 0, fl, names, COUNT(names), base, 0, 0, names3}
 
+/* A field declared in puddle/fields.h: its key type and range from its rule and limits
+ * (LO_rule(lo, hi, ...), HI_rule(lo, hi, ...)). */
+#define FT_OF_F32 FT_FLOAT
+#define FT_OF_I32 FT_INT
+#define FT_OF_COLOR FT_COLOR
+#define LO_GT(lo, ...) (lo)
+#define LO_GE(lo, ...) (lo)
+#define LO_FINITE(lo, ...) (-INF)
+#define LO_IN(lo, ...) (lo)
+#define LO_IN_LO_OPEN(lo, ...) (lo)
+#define LO_ANY(lo, ...) 0
+#define HI_GT(lo, ...) INF
+#define HI_GE(lo, ...) INF
+#define HI_FINITE(lo, ...) INF
+#define HI_IN(lo, hi, ...) (hi)
+#define HI_IN_LO_OPEN(lo, hi, ...) (hi)
+#define HI_ANY(lo, ...) 0
+#define FLAGS_GT FR_LO_OPEN
+#define FLAGS_GE 0
+#define FLAGS_FINITE 0
+#define FLAGS_IN 0
+#define FLAGS_IN_LO_OPEN FR_LO_OPEN
+#define FLAGS_ANY 0
+
 /* ---- world, bounds, solver: stored in pdl_scene ---------------------------------------- */
 
 static const scene_field world_fields[] = {
@@ -70,20 +94,10 @@ const scene_object pdl_schema_solver = {"solver", solver_fields, COUNT(solver_fi
 typedef pdl_scene_material smat;
 static const scene_field material_fields[] = {
 	{"name", FT_TEXT, offsetof(smat, name), 0, 0, FR_REQUIRED, NULL, 0, 0, sizeof(((smat*)0)->name), 0, NULL},
-	NUM("rest_density", FT_FLOAT, smat, def.rest_density, 0, INF, FR_LO_OPEN),
-	NUM("stiffness", FT_FLOAT, smat, def.stiffness, 0, INF, 0),
-	NUM("near_stiffness", FT_FLOAT, smat, def.near_stiffness, 0, INF, 0),
-	NUM("mass", FT_FLOAT, smat, def.mass, 0, INF, FR_LO_OPEN),
-	NUM("gravity_scale", FT_FLOAT, smat, def.gravity_scale, -INF, INF, 0),
-	NUM("viscosity_sigma", FT_FLOAT, smat, def.viscosity_sigma, 0, INF, 0),
-	NUM("viscosity_beta", FT_FLOAT, smat, def.viscosity_beta, 0, INF, 0),
-	NUM("spring_stiffness", FT_FLOAT, smat, def.spring_stiffness, 0, INF, 0),
-	NUM("yield_ratio", FT_FLOAT, smat, def.yield_ratio, 0, 1, 0),
-	NUM("plasticity", FT_FLOAT, smat, def.plasticity, 0, INF, 0),
-	NUM("wall_friction", FT_FLOAT, smat, def.wall_friction, 0, 1, 0),
-	NUM("wall_stickiness", FT_FLOAT, smat, def.wall_stickiness, 0, INF, 0),
-	NUM("stick_distance", FT_FLOAT, smat, def.stick_distance, 0, 1, FR_LO_OPEN),
-	NUM("color", FT_COLOR, smat, def.color, 0, 0, 0),
+#define MATERIAL_KEY(A, name, ctype, type, deflt, rule, ...) \
+	{#name, FT_OF_##type, offsetof(smat, def.name), LO_##rule(__VA_ARGS__), HI_##rule(__VA_ARGS__), FLAGS_##rule, NULL, 0, 0, 0, 0, NULL},
+	PDL_MATERIAL_FIELDS(MATERIAL_KEY, ~)
+#undef MATERIAL_KEY
 };
 const scene_object pdl_schema_material = {"material", material_fields, COUNT(material_fields), -1};
 

@@ -184,14 +184,12 @@ static const field world_fields[] = {
 	{"sph", FT_SPH, offsetof(pdl_world_def, sph), NULL, 0, 0}, {E(pdl_world_def, backend, backend_names)},
 };
 
-static const field material_fields[] = {
-	{F(pdl_material_def, rest_density)}, {F(pdl_material_def, stiffness)}, {F(pdl_material_def, near_stiffness)},
-	{F(pdl_material_def, mass)}, {F(pdl_material_def, gravity_scale)}, {F(pdl_material_def, viscosity_sigma)},
-	{F(pdl_material_def, viscosity_beta)}, {F(pdl_material_def, spring_stiffness)},
-	{F(pdl_material_def, yield_ratio)}, {F(pdl_material_def, plasticity)}, {F(pdl_material_def, wall_friction)},
-	{F(pdl_material_def, wall_stickiness)}, {F(pdl_material_def, stick_distance)},
-	{"color", FT_COLOR, offsetof(pdl_material_def, color), NULL, 0, 0},
-};
+/* pdl_material_def as declared (puddle/fields.h) */
+#define PY_F32 FT_FLOAT
+#define PY_COLOR FT_COLOR
+#define MATERIAL_FIELD(A, name, ctype, type, ...) {#name, PY_##type, offsetof(pdl_material_def, name), NULL, 0, 0},
+static const field material_fields[] = {PDL_MATERIAL_FIELDS(MATERIAL_FIELD, ~)};
+#undef MATERIAL_FIELD
 
 static const field boundary_fields[] = {
 	{E(pdl_boundary_def, kind, boundary_names)}, {V(pdl_boundary_def, position)}, {F(pdl_boundary_def, angle)},

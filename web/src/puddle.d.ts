@@ -81,24 +81,39 @@ export type WorldDefInput = Omit<Input<WorldDef>, 'solver' | 'sph'> & {
 	};
 };
 
+// generated from include/puddle/fields.h: material (io/tests/fields_gen.c)
 /** pdl_material_def */
 export interface MaterialDef {
+	/** rho0 = sum_j (1 - r_ij/h)^2 at rest (Clavet eq. 1); 4 is about 25 neighbours; kernel sum (dimensionless); > 0; default 4. */
 	rest_density: number;
+	/** k, pressure P = k (rho - rho0) (eq. 2); stable while k dt_sub^2 < about 0.02; world units / s^2; >= 0; default 60. */
 	stiffness: number;
+	/** k_near, near pressure (eq. 5): keeps particles apart, gives surface tension; world units / s^2; >= 0; default 30. */
 	near_stiffness: number;
+	/** pair displacements split by inverse mass: heavier sinks through lighter; relative; > 0; default 1. */
 	mass: number;
+	/** multiplies `world.gravity`; negative floats up; finite; default 1. */
 	gravity_scale: number;
+	/** sigma, linear viscosity impulses (alg. 5); 1/s; >= 0; default 0.5. */
 	viscosity_sigma: number;
+	/** beta, quadratic viscosity impulses (alg. 5); 1/world unit; >= 0; default 0.1. */
 	viscosity_beta: number;
+	/** k_spring, viscoelastic springs between particles of one material (alg. 4); 0 = a plain liquid; 1/s^2; >= 0; default 0. */
 	spring_stiffness: number;
+	/** gamma: a spring deforms by gamma L before it flows (alg. 3); [0, 1]; default 0.1. */
 	yield_ratio: number;
+	/** alpha: how fast a yielded spring's rest length follows (alg. 3); 0 = elastic; 1/s; >= 0; default 0.3. */
 	plasticity: number;
+	/** Coulomb mu against walls, obstacles and bodies: a contact slows the sliding by at most mu times the normal speed it removes (water slides down slopes steeper than atan mu); multiplied by the boundary's (body's) `friction`; [0, 1]; default 0.1. */
 	wall_friction: number;
+	/** k_stick (section 6); multiplied by the boundary's `stickiness`; 1/s^2; >= 0; default 0. */
 	wall_stickiness: number;
+	/** d_stick: reach of stickiness; fraction of h; (0, 1]; default 0.5. */
 	stick_distance: number;
-	/** 0xRRGGBB; "#rrggbb" is accepted on input. */
+	/** display colour, 0xRRGGBB; "#rrggbb" is accepted on input. */
 	color: number;
 }
+// end of generated: material
 
 /** pdl_boundary_def */
 export interface BoundaryDef {
