@@ -8,6 +8,10 @@
 		if (!(cond)) return pdl_fail(err, id, (double)(value));                                \
 	} while (0)
 
+/* A declared field's rule (puddle/fields.h), on d->name. */
+#define CHECK_FIELD(A, name, ctype, type, deflt, rule, lo, hi, error, ...)                                             \
+	CHECK(PDL_RULE_OK_##rule(d->name, ctype, lo, hi), error, d->name);
+
 static bool finite2(pdl_vec2 v) { return isfinite(v.x) && isfinite(v.y); }
 /* Vectors are checked in all three components in 2D too (z is ignored there, but a NaN is
  * still a mistake worth reporting). */
@@ -49,34 +53,14 @@ pdl_error_id pdl_validate_world_def(const pdl_world_def* d, pdl_error* err)
  * pdl_default_world_def) stays valid. */
 pdl_error_id pdl_validate_sph_def(const pdl_sph_def* d, pdl_error* err)
 {
-	CHECK(isfinite(d->speed_of_sound) && d->speed_of_sound > 0, PDL_ERR_SPH_SPEED_OF_SOUND,
-	      d->speed_of_sound);
-	CHECK((unsigned)d->eos < PDL_SPH_EOS_COUNT, PDL_ERR_SPH_EOS, (int)d->eos);
-	CHECK(d->gamma >= 1 && d->gamma <= 10, PDL_ERR_SPH_GAMMA, d->gamma);
-	CHECK((unsigned)d->pressure_kernel < PDL_SPH_PRESSURE_KERNEL_COUNT, PDL_ERR_SPH_PRESSURE_KERNEL,
-	      (int)d->pressure_kernel);
-	CHECK(isfinite(d->viscosity) && d->viscosity >= 0, PDL_ERR_SPH_VISCOSITY, d->viscosity);
-	CHECK(d->xsph >= 0 && d->xsph <= 1, PDL_ERR_SPH_XSPH, d->xsph);
-	CHECK(isfinite(d->surface_tension) && d->surface_tension >= 0, PDL_ERR_SPH_SURFACE_TENSION,
-	      d->surface_tension);
-	CHECK(d->cfl > 0 && d->cfl <= 1, PDL_ERR_SPH_CFL, d->cfl);
-	CHECK(d->max_substeps >= 1 && d->max_substeps <= 4096, PDL_ERR_SPH_MAX_SUBSTEPS,
-	      d->max_substeps);
-	CHECK(d->density_tolerance > 0 && d->density_tolerance <= 0.1f, PDL_ERR_SPH_DENSITY_TOLERANCE,
-	      d->density_tolerance);
-	CHECK(d->divergence_tolerance > 0 && d->divergence_tolerance <= 10, PDL_ERR_SPH_DIVERGENCE_TOLERANCE,
-	      d->divergence_tolerance);
-	CHECK(d->max_iterations >= 1 && d->max_iterations <= 1000, PDL_ERR_SPH_MAX_ITERATIONS, d->max_iterations);
+	PDL_SPH_FIELDS(CHECK_FIELD, ~)
 	return PDL_OK;
 }
 
 pdl_error_id pdl_validate_material_def(const pdl_material_def* d, pdl_error* err)
 {
 	if (!d) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
-#define CHECK_FIELD(A, name, ctype, type, deflt, rule, lo, hi, error, ...)                                      \
-	CHECK(PDL_RULE_OK_##rule(d->name, ctype, lo, hi), error, d->name);
 	PDL_MATERIAL_FIELDS(CHECK_FIELD, ~)
-#undef CHECK_FIELD
 	return PDL_OK;
 }
 

@@ -20,21 +20,7 @@ pdl_world_def pdl_default_world_def(void)
 		.threads = 0,
 		.max_particles = 1 << 22,
 		.solver = PDL_SOLVER_CLAVET,
-		.sph =
-			{
-				.speed_of_sound = 100.0f,
-				.eos = PDL_SPH_EOS_TAIT,
-				.gamma = 7.0f,
-				.pressure_kernel = PDL_SPH_PRESSURE_WENDLAND,
-				.viscosity = 0.5f,
-				.xsph = 0.05f,
-				.surface_tension = 0.0f,
-				.cfl = 0.4f,
-				.max_substeps = 256,
-				.density_tolerance = 0.0001f,
-				.divergence_tolerance = 0.003f,
-				.max_iterations = 400,
-			},
+		.sph = {PDL_SPH_FIELDS(PDL_FIELD_DEFAULT, ~)},
 	};
 }
 

@@ -13,11 +13,13 @@
  * ui_lo, ui_hi, ui_log, since, doc):
  *   name    the C field (and the scene file's key, the JavaScript and Python name)
  *   ctype   its C type
- *   type    how bindings and snapshots store it: F32 (float), COLOR (uint32_t 0xRRGGBB)
+ *   type    how bindings and snapshots store it: F32 (float), I32 (int), ENUM (an enum, as
+ *           an int), COLOR (uint32_t 0xRRGGBB)
  *   deflt   the default value (the default def's)
  *   rule    the valid range, with lo and hi (plain literals: they are also the rule's words):
  *           GT  finite and > lo          GE  finite and >= lo       FINITE  finite
  *           IN  in [lo, hi]              IN_LO_OPEN  in (lo, hi]    ANY  no rule (colours)
+ *           ENUM  one of an enum's values: lo its count, hi the rule's words
  *   error   the pdl_error_id of the rule (PDL_OK for ANY)
  *   unit    the unit in words, for the docs ("" when dimensionless)
  *   scale   how a value written for the reference scene (h 1, |g| 10, rest density 4, mass 1)
@@ -79,6 +81,49 @@
 	  0.01, 1, 0, 1, "d_stick: reach of stickiness")                                                                   \
 	X(A, color, uint32_t, COLOR, 0x2a7fd4u, ANY, 0, 0, PDL_OK, "", NONE, 0, 0, 0, 1, "display colour, 0xRRGGBB")
 
+/* pdl_sph_def, the settings of the SPH and DFSPH solvers (world.sph), validated only for worlds
+ * that use one of them. Its columns are the material's first ten, then `solvers` (which solver
+ * reads the field: SPH, DFSPH or SPH_ANY, both; a scene key of another solver is refused) and
+ * the doc line. ENUM fields take the count of their enum as lo and the rule's words as hi.
+ * Notes beyond the doc lines are in types.h, above pdl_sph_def.
+ * X(A, name, ctype, type, deflt, rule, lo, hi, error, unit, solvers, doc) */
+#define PDL_SPH_FIELDS(X, A)                                                                                           \
+	X(A, speed_of_sound, float, F32, 100.0f, GT, 0, 0, PDL_ERR_SPH_SPEED_OF_SOUND, "world units / s", SPH,             \
+	  "c, stiffness of the equation of state (dp/drho = c^2) and the CFL time step; compression is about (v/c)^2 "   \
+	  "and g depth / c^2, so keep c about 10x the fastest flow")                                                      \
+	X(A, eos, pdl_sph_eos, ENUM, PDL_SPH_EOS_TAIT, ENUM, PDL_SPH_EOS_COUNT,                                            \
+	  "must be PDL_SPH_EOS_TAIT or PDL_SPH_EOS_LINEAR", PDL_ERR_SPH_EOS, "", SPH,                                      \
+	  "equation of state: Tait p = rho0 c^2 / gamma ((rho/rho0)^gamma - 1), or p = c^2 (rho - rho0); negative "      \
+	  "pressures clamp to 0")                                                                                          \
+	X(A, gamma, float, F32, 7.0f, IN, 1, 10, PDL_ERR_SPH_GAMMA, "", SPH, "the Tait exponent")                          \
+	X(A, pressure_kernel, pdl_sph_pressure_kernel, ENUM, PDL_SPH_PRESSURE_WENDLAND, ENUM, PDL_SPH_PRESSURE_KERNEL_COUNT, \
+	  "must be PDL_SPH_PRESSURE_POLY6, PDL_SPH_PRESSURE_SPIKY or PDL_SPH_PRESSURE_WENDLAND", PDL_ERR_SPH_PRESSURE_KERNEL, \
+	  "", SPH,                                                                                                         \
+	  "the kernels of the density and the pressure force: Wendland C2 for both (does not pair particles; DFSPH's "    \
+	  "kernel), Mueller's Poly6 for both (pairs nearly every particle of a resting pool within seconds) or Poly6 "    \
+	  "with Spiky's gradient (pumps energy in with a stiff `eos`: a resting pool never comes to rest); "              \
+	  "docs/physics.md")                                                                                               \
+	X(A, viscosity, float, F32, 0.5f, GE, 0, 0, PDL_ERR_SPH_VISCOSITY, "world units^2 / s", SPH_ANY,                   \
+	  "nu, kinematic viscosity (SPH: Laplacian form, Mueller eq. 14; DFSPH: Monaghan 2005)")                          \
+	X(A, xsph, float, F32, 0.05f, IN, 0, 1, PDL_ERR_SPH_XSPH, "", SPH_ANY,                                             \
+	  "XSPH, share of the velocity difference to the neighbours' mean removed per 1/60 s")                           \
+	X(A, surface_tension, float, F32, 0.0f, GE, 0, 0, PDL_ERR_SPH_SURFACE_TENSION, "world units / s^2", SPH_ANY,       \
+	  "gamma_st, Akinci 2013 cohesion and curvature; calm up to about 100 at c = 100")                                \
+	X(A, cfl, float, F32, 0.4f, IN_LO_OPEN, 0, 1, PDL_ERR_SPH_CFL, "", SPH_ANY,                                        \
+	  "the substep rule: SPH dt_sub <= cfl h / (c + v_max), cfl sqrt(h / a_max), cfl h^2 / (8 nu); DFSPH dt_sub <= "  \
+	  "cfl s / v_max, cfl sqrt(s / a_max), cfl h^2 / (8 nu) with s the rest spacing")                               \
+	X(A, max_substeps, int, I32, 256, IN, 1, 4096, PDL_ERR_SPH_MAX_SUBSTEPS, "", SPH_ANY,                              \
+	  "most substeps per frame the CFL rule may take")                                                                 \
+	X(A, density_tolerance, float, F32, 0.0001f, IN_LO_OPEN, 0, 0.1, PDL_ERR_SPH_DENSITY_TOLERANCE, "", DFSPH,         \
+	  "the relative density error the constant-density solve iterates down to (the larger of the mean over the "     \
+	  "particles under pressure and a twentieth of the largest)")                                                     \
+	X(A, divergence_tolerance, float, F32, 0.003f, IN_LO_OPEN, 0, 10, PDL_ERR_SPH_DIVERGENCE_TOLERANCE, "1 / s", DFSPH, \
+	  "the relative rate of compression the divergence solve iterates down to, measured the same way over the "      \
+	  "particles with at least 0.95 of their rest density; looser (0.1) is cheaper and lets a deep pool breathe")    \
+	X(A, max_iterations, int, I32, 400, IN, 1, 1000, PDL_ERR_SPH_MAX_ITERATIONS, "", DFSPH,                            \
+	  "most iterations of each of the two pressure solves a substep; deep still water needs them (a 15 h pool moves " \
+	  "at 0.15 h/s r.m.s. after 20 s at 100, 0.05 h/s at 400), a splash rarely more than 100")
+
 /* ---- helpers for the lists' users ----------------------------------------------------------- */
 
 /* A struct member: PDL_MATERIAL_FIELDS(PDL_FIELD_MEMBER, ~) inside a struct's braces. */
@@ -92,6 +137,7 @@
 #define PDL_RULE_TEXT_FINITE(lo, hi) "must be finite"
 #define PDL_RULE_TEXT_IN(lo, hi) "must be in [" #lo ", " #hi "]"
 #define PDL_RULE_TEXT_IN_LO_OPEN(lo, hi) "must be in (" #lo ", " #hi "]"
+#define PDL_RULE_TEXT_ENUM(count, text) text
 
 /* PDL_ERROR_LIST's entry of a field with a rule; none for ANY. */
 #define PDL_FIELD_ERROR_GT(X, error, s, name, lo, hi) X(error, s, name, PDL_RULE_TEXT_GT(lo, hi))
@@ -99,9 +145,12 @@
 #define PDL_FIELD_ERROR_FINITE(X, error, s, name, lo, hi) X(error, s, name, PDL_RULE_TEXT_FINITE(lo, hi))
 #define PDL_FIELD_ERROR_IN(X, error, s, name, lo, hi) X(error, s, name, PDL_RULE_TEXT_IN(lo, hi))
 #define PDL_FIELD_ERROR_IN_LO_OPEN(X, error, s, name, lo, hi) X(error, s, name, PDL_RULE_TEXT_IN_LO_OPEN(lo, hi))
+#define PDL_FIELD_ERROR_ENUM(X, error, s, name, lo, hi) X(error, s, name, PDL_RULE_TEXT_ENUM(lo, hi))
 #define PDL_FIELD_ERROR_ANY(X, error, s, name, lo, hi)
 #define PDL_MATERIAL_ERROR(X, name, ctype, type, deflt, rule, lo, hi, error, ...)                                      \
 	PDL_FIELD_ERROR_##rule(X, error, "material", #name, lo, hi)
+#define PDL_SPH_ERROR(X, name, ctype, type, deflt, rule, lo, hi, error, ...)                                           \
+	PDL_FIELD_ERROR_##rule(X, error, "world.sph", #name, lo, hi)
 
 /* Whether value v of C type t meets the rule (the limits compared in t, as the field is). */
 #define PDL_RULE_OK_GT(v, t, lo, hi) (isfinite((double)(v)) && (v) > (t)(lo))
@@ -109,6 +158,7 @@
 #define PDL_RULE_OK_FINITE(v, t, lo, hi) (isfinite((double)(v)))
 #define PDL_RULE_OK_IN(v, t, lo, hi) ((v) >= (t)(lo) && (v) <= (t)(hi))
 #define PDL_RULE_OK_IN_LO_OPEN(v, t, lo, hi) ((v) > (t)(lo) && (v) <= (t)(hi))
+#define PDL_RULE_OK_ENUM(v, t, count, text) ((unsigned)(v) < (unsigned)(count))
 #define PDL_RULE_OK_ANY(v, t, lo, hi) 1
 
 #endif

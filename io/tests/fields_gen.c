@@ -53,6 +53,7 @@ typedef struct row {
 	const char* doc;
 	double ui_lo, ui_hi;
 	int ui_log;
+	const char* solvers; /* PDL_SPH_FIELDS: SPH, DFSPH, SPH_ANY */
 } row;
 
 #define RANGE_GT(lo, hi) "> " #lo
@@ -62,11 +63,33 @@ typedef struct row {
 #define RANGE_IN_LO_OPEN(lo, hi) "(" #lo ", " #hi "]"
 #define RANGE_ANY(lo, hi) ""
 #define ROW(A, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log, since, doc) \
-	{#name, #type, (double)(deflt), RANGE_##rule(lo, hi), unit, #scale, doc, ui_lo, ui_hi, ui_log},
+	{#name, #type, (double)(deflt), RANGE_##rule(lo, hi), unit, #scale, doc, ui_lo, ui_hi, ui_log, NULL},
 static const row material_rows[] = {PDL_MATERIAL_FIELDS(ROW, ~)};
+#define RANGE_ENUM(count, text) "" /* the scene's names, from its schema */
+#define SPH_ROW(A, name, ctype, type, deflt, rule, lo, hi, error, unit, solvers, doc) \
+	{#name, #type, (double)(deflt), RANGE_##rule(lo, hi), unit, "NONE", doc, 0, 0, 0, #solvers},
+static const row sph_rows[] = {PDL_SPH_FIELDS(SPH_ROW, ~)};
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* ---- the generated texts --------------------------------------------------------------------- */
+
+/* The key of a scene object's schema (io/src/scene_schema.c). */
+static const scene_field* schema_field(const scene_object* o, const char* key)
+{
+	for (int i = 0; i < o->field_count; ++i)
+		if (strcmp(o->fields[i].key, key) == 0) return &o->fields[i];
+	fprintf(stderr, "%s.%s: not in the scene schema\n", o->name, key);
+	exit(1);
+}
+
+/* "SPH: " for a world.sph field only SPH reads, ... */
+static const char* solver_prefix(const row* r)
+{
+	if (!r->solvers) return "";
+	if (strcmp(r->solvers, "SPH") == 0) return "SPH: ";
+	if (strcmp(r->solvers, "DFSPH") == 0) return "DFSPH: ";
+	return "SPH and DFSPH: ";
+}
 
 /* a table cell: " text " or, empty, " " */
 static const char* cell(const char* s, char* out, size_t size)
@@ -92,8 +115,15 @@ static void markdown_table(text* t, const row* rows, int n, const char* first_ro
 				add(t, "%s`%s`", k ? ", " : "", c);
 			}
 			add(t, " by index |%s| %s |\n", range, r->doc);
+		} else if (strcmp(r->type, "ENUM") == 0) {
+			/* the scene file's names, from the solver object's schema */
+			const scene_field* f = schema_field(&pdl_schema_solver, r->name);
+			add(t, "| `%s` | string |%s| `\"%s\"` | ", r->name, unit, f->names[(int)r->deflt - f->base]);
+			for (int k = 0; k < f->name_count; ++k) add(t, "%s`\"%s\"`", k ? ", " : "", f->names[k]);
+			add(t, " | %s%s |\n", solver_prefix(r), r->doc);
 		} else {
-			add(t, "| `%s` | number |%s| `%g` |%s| %s |\n", r->name, unit, r->deflt, range, r->doc);
+			add(t, "| `%s` | %s |%s| `%g` |%s| %s%s |\n", r->name, strcmp(r->type, "I32") == 0 ? "integer" : "number",
+			    unit, r->deflt, range, solver_prefix(r), r->doc);
 		}
 	}
 }
@@ -104,11 +134,18 @@ static void ts_interface(text* t, const char* c_name, const char* ts_name, const
 	for (int i = 0; i < n; ++i) {
 		const row* r = &rows[i];
 		bool color = strcmp(r->type, "COLOR") == 0;
-		add(t, "\t/** %s", r->doc);
+		add(t, "\t/** %s%s", solver_prefix(r), r->doc);
 		if (color) add(t, "; \"#rrggbb\" is accepted on input");
+		bool is_enum = strcmp(r->type, "ENUM") == 0;
+		if (is_enum) {
+			const scene_field* f = schema_field(&pdl_schema_solver, r->name);
+			add(t, "; ");
+			for (int k = 0; k < f->name_count; ++k) add(t, "%s%d %s", k ? ", " : "", f->base + k, f->names[k]);
+			add(t, "; default %s", f->names[(int)r->deflt - f->base]);
+		}
 		if (r->unit[0]) add(t, "; %s", r->unit);
 		if (r->range[0]) add(t, "; %s", r->range);
-		if (!color) add(t, "; default %g", r->deflt);
+		if (!color && !is_enum) add(t, "; default %g", r->deflt);
 		add(t, ". */\n\t%s: number;\n", r->name);
 	}
 	add(t, "}\n");
@@ -235,6 +272,12 @@ int main(int argc, char** argv)
 	t.n = 0;
 	js_sliders(&t, material_rows, COUNT(material_rows));
 	ok = section(panel, "material sliders", t.s, write) && ok;
+	t.n = 0;
+	markdown_table(&t, sph_rows, COUNT(sph_rows), "");
+	ok = section(docs, "world.sph", t.s, write) && ok;
+	t.n = 0;
+	ts_interface(&t, "pdl_sph_def", "SphDef", sph_rows, COUNT(sph_rows));
+	ok = section(dts, "world.sph", t.s, write) && ok;
 	ok = preset_units(presets, material_rows, COUNT(material_rows)) && ok;
 	free(t.s);
 	if (ok) printf("the generated sections match include/puddle/fields.h\n");

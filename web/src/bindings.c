@@ -51,18 +51,18 @@ static const field world_def_fields[] = {
 	END,
 };
 
+/* pdl_sph_def as declared (puddle/fields.h); enums as I32 */
+#define WASM_F32 F32
+#define WASM_I32 I32
+#define WASM_ENUM I32
+#define SPH_FIELD(A, name, ctype, type, ...) FIELD(pdl_sph_def, name, WASM_##type),
 static const field sph_def_fields[] = {
-	FIELD(pdl_sph_def, speed_of_sound, F32),       FIELD(pdl_sph_def, eos, I32),
-	FIELD(pdl_sph_def, gamma, F32),                FIELD(pdl_sph_def, pressure_kernel, I32),
-	FIELD(pdl_sph_def, viscosity, F32),            FIELD(pdl_sph_def, xsph, F32),
-	FIELD(pdl_sph_def, surface_tension, F32),      FIELD(pdl_sph_def, cfl, F32),
-	FIELD(pdl_sph_def, max_substeps, I32),         FIELD(pdl_sph_def, density_tolerance, F32),
-	FIELD(pdl_sph_def, divergence_tolerance, F32), FIELD(pdl_sph_def, max_iterations, I32),
+	PDL_SPH_FIELDS(SPH_FIELD, ~)
 	END,
 };
+#undef SPH_FIELD
 
-/* pdl_material_def: its declaration (puddle/fields.h), F32 and COLOR as F32 and U32 */
-#define WASM_F32 F32
+/* pdl_material_def: its declaration (puddle/fields.h), COLOR as U32 */
 #define WASM_COLOR U32
 #define MATERIAL_FIELD(A, name, ctype, type, ...) FIELD(pdl_material_def, name, WASM_##type),
 static const field material_def_fields[] = {
