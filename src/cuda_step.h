@@ -14,11 +14,10 @@
 extern "C" {
 #endif
 
-/* A material's values the GPU step uses (pdl_material_def's of the same names). */
+/* A material's values for the GPU step: every field of pdl_material_def, by the same names
+ * (puddle/fields.h), and whether it makes springs. */
 typedef struct pdl_cuda_material {
-	float gravity_scale, rest_density, stiffness, near_stiffness;
-	float wall_friction, wall_stickiness, stick_distance;
-	float spring_stiffness, yield_ratio, plasticity;
+	PDL_MATERIAL_FIELDS(PDL_FIELD_MEMBER, ~)
 	int springs; /* spring_stiffness > 0 */
 } pdl_cuda_material;
 

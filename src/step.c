@@ -200,10 +200,10 @@ static bool step_on_gpu(pdl_world* w, pdl_profile* prof)
 	};
 	for (int m = 0; m < w->material_count; ++m) {
 		const pdl_material_def* d = &w->materials[m].def;
-		f.materials[m] = (pdl_cuda_material){d->gravity_scale, d->rest_density, d->stiffness, d->near_stiffness,
-		                                     d->wall_friction, d->wall_stickiness, d->stick_distance,
-		                                     d->spring_stiffness, d->yield_ratio, d->plasticity,
-		                                     w->materials[m].springs};
+#define PACK_FIELD(A, name, ...) f.materials[m].name = d->name;
+		PDL_MATERIAL_FIELDS(PACK_FIELD, ~)
+#undef PACK_FIELD
+		f.materials[m].springs = w->materials[m].springs;
 		f.mass[m] = d->mass;
 		f.sph_rest_density[m] = w->materials[m].sph_rest_density;
 		f.sph_correction[m] = pdl_sph_gradient_correction(w, m);

@@ -8,6 +8,10 @@
 		if (!(cond)) return pdl_fail(err, id, (double)(value));                                \
 	} while (0)
 
+/* A declared field's rule (puddle/fields.h), on d->name. */
+#define CHECK_FIELD(A, name, ctype, type, deflt, rule, lo, hi, error, ...)                                             \
+	CHECK(PDL_RULE_OK_##rule(d->name, ctype, lo, hi), error, d->name);
+
 static bool finite2(pdl_vec2 v) { return isfinite(v.x) && isfinite(v.y); }
 /* Vectors are checked in all three components in 2D too (z is ignored there, but a NaN is
  * still a mistake worth reporting). */
@@ -49,52 +53,14 @@ pdl_error_id pdl_validate_world_def(const pdl_world_def* d, pdl_error* err)
  * pdl_default_world_def) stays valid. */
 pdl_error_id pdl_validate_sph_def(const pdl_sph_def* d, pdl_error* err)
 {
-	CHECK(isfinite(d->speed_of_sound) && d->speed_of_sound > 0, PDL_ERR_SPH_SPEED_OF_SOUND,
-	      d->speed_of_sound);
-	CHECK((unsigned)d->eos < PDL_SPH_EOS_COUNT, PDL_ERR_SPH_EOS, (int)d->eos);
-	CHECK(d->gamma >= 1 && d->gamma <= 10, PDL_ERR_SPH_GAMMA, d->gamma);
-	CHECK((unsigned)d->pressure_kernel < PDL_SPH_PRESSURE_KERNEL_COUNT, PDL_ERR_SPH_PRESSURE_KERNEL,
-	      (int)d->pressure_kernel);
-	CHECK(isfinite(d->viscosity) && d->viscosity >= 0, PDL_ERR_SPH_VISCOSITY, d->viscosity);
-	CHECK(d->xsph >= 0 && d->xsph <= 1, PDL_ERR_SPH_XSPH, d->xsph);
-	CHECK(isfinite(d->surface_tension) && d->surface_tension >= 0, PDL_ERR_SPH_SURFACE_TENSION,
-	      d->surface_tension);
-	CHECK(d->cfl > 0 && d->cfl <= 1, PDL_ERR_SPH_CFL, d->cfl);
-	CHECK(d->max_substeps >= 1 && d->max_substeps <= 4096, PDL_ERR_SPH_MAX_SUBSTEPS,
-	      d->max_substeps);
-	CHECK(d->density_tolerance > 0 && d->density_tolerance <= 0.1f, PDL_ERR_SPH_DENSITY_TOLERANCE,
-	      d->density_tolerance);
-	CHECK(d->divergence_tolerance > 0 && d->divergence_tolerance <= 10, PDL_ERR_SPH_DIVERGENCE_TOLERANCE,
-	      d->divergence_tolerance);
-	CHECK(d->max_iterations >= 1 && d->max_iterations <= 1000, PDL_ERR_SPH_MAX_ITERATIONS, d->max_iterations);
+	PDL_SPH_FIELDS(CHECK_FIELD, ~)
 	return PDL_OK;
 }
 
 pdl_error_id pdl_validate_material_def(const pdl_material_def* d, pdl_error* err)
 {
 	if (!d) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
-	CHECK(isfinite(d->rest_density) && d->rest_density > 0, PDL_ERR_MATERIAL_REST_DENSITY,
-	      d->rest_density);
-	CHECK(isfinite(d->stiffness) && d->stiffness >= 0, PDL_ERR_MATERIAL_STIFFNESS, d->stiffness);
-	CHECK(isfinite(d->near_stiffness) && d->near_stiffness >= 0, PDL_ERR_MATERIAL_NEAR_STIFFNESS,
-	      d->near_stiffness);
-	CHECK(isfinite(d->mass) && d->mass > 0, PDL_ERR_MATERIAL_MASS, d->mass);
-	CHECK(isfinite(d->gravity_scale), PDL_ERR_MATERIAL_GRAVITY_SCALE, d->gravity_scale);
-	CHECK(isfinite(d->viscosity_sigma) && d->viscosity_sigma >= 0, PDL_ERR_MATERIAL_SIGMA,
-	      d->viscosity_sigma);
-	CHECK(isfinite(d->viscosity_beta) && d->viscosity_beta >= 0, PDL_ERR_MATERIAL_BETA,
-	      d->viscosity_beta);
-	CHECK(isfinite(d->spring_stiffness) && d->spring_stiffness >= 0,
-	      PDL_ERR_MATERIAL_SPRING_STIFFNESS, d->spring_stiffness);
-	CHECK(d->yield_ratio >= 0 && d->yield_ratio <= 1, PDL_ERR_MATERIAL_YIELD_RATIO, d->yield_ratio);
-	CHECK(isfinite(d->plasticity) && d->plasticity >= 0, PDL_ERR_MATERIAL_PLASTICITY,
-	      d->plasticity);
-	CHECK(d->wall_friction >= 0 && d->wall_friction <= 1, PDL_ERR_MATERIAL_WALL_FRICTION,
-	      d->wall_friction);
-	CHECK(isfinite(d->wall_stickiness) && d->wall_stickiness >= 0,
-	      PDL_ERR_MATERIAL_WALL_STICKINESS, d->wall_stickiness);
-	CHECK(d->stick_distance > 0 && d->stick_distance <= 1, PDL_ERR_MATERIAL_STICK_DISTANCE,
-	      d->stick_distance);
+	PDL_MATERIAL_FIELDS(CHECK_FIELD, ~)
 	return PDL_OK;
 }
 

@@ -20,42 +20,13 @@ pdl_world_def pdl_default_world_def(void)
 		.threads = 0,
 		.max_particles = 1 << 22,
 		.solver = PDL_SOLVER_CLAVET,
-		.sph =
-			{
-				.speed_of_sound = 100.0f,
-				.eos = PDL_SPH_EOS_TAIT,
-				.gamma = 7.0f,
-				.pressure_kernel = PDL_SPH_PRESSURE_WENDLAND,
-				.viscosity = 0.5f,
-				.xsph = 0.05f,
-				.surface_tension = 0.0f,
-				.cfl = 0.4f,
-				.max_substeps = 256,
-				.density_tolerance = 0.0001f,
-				.divergence_tolerance = 0.003f,
-				.max_iterations = 400,
-			},
+		.sph = {PDL_SPH_FIELDS(PDL_FIELD_DEFAULT, ~)},
 	};
 }
 
 pdl_material_def pdl_default_material_def(void)
 {
-	return (pdl_material_def){
-		.rest_density = 4.0f,
-		.stiffness = 60.0f,
-		.near_stiffness = 30.0f,
-		.mass = 1.0f,
-		.gravity_scale = 1.0f,
-		.viscosity_sigma = 0.5f,
-		.viscosity_beta = 0.1f,
-		.spring_stiffness = 0.0f,
-		.yield_ratio = 0.1f,
-		.plasticity = 0.3f,
-		.wall_friction = 0.1f,
-		.wall_stickiness = 0.0f,
-		.stick_distance = 0.5f,
-		.color = 0x2a7fd4u,
-	};
+	return (pdl_material_def){PDL_MATERIAL_FIELDS(PDL_FIELD_DEFAULT, ~)};
 }
 
 pdl_boundary_def pdl_default_boundary_def(void)

@@ -18,6 +18,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 static bool panel_ready = false;
 
@@ -360,8 +361,6 @@ static bool color_edit(const char* label, uint32_t* color)
 static void material_section(viewer_app* app)
 {
 	pdl_world* world = app->scene.world;
-	/* stiffnesses are accelerations (length / s^2) and beta is per length: ranges follow h */
-	float h = app->length_unit;
 	int count = pdl_world_material_count(world);
 	for (int m = 0; m < count; ++m) {
 		pdl_material_def d = pdl_world_get_material(world, m);
@@ -371,27 +370,26 @@ static void material_section(viewer_app* app)
 		if (ImGui::TreeNodeEx(title, m == 0 ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
 			bool c = false;
 			c |= color_edit("colour", &d.color);
-			c |= slider_float("rest density", &d.rest_density, 0.5f, 20.0f, "%.2f");
-			c |= slider_float("stiffness k", &d.stiffness, 0.0f, 2000.0f * h, "%.1f",
-			                  ImGuiSliderFlags_Logarithmic);
-			c |= slider_float("near stiffness", &d.near_stiffness, 0.0f, 2000.0f * h, "%.1f",
-			                  ImGuiSliderFlags_Logarithmic);
-			c |= slider_float("mass", &d.mass, 0.01f, 100.0f, "%.2f",
-			                  ImGuiSliderFlags_Logarithmic);
-			c |= slider_float("gravity scale", &d.gravity_scale, -2.0f, 3.0f, "%.2f");
-			c |= slider_float("viscosity sigma", &d.viscosity_sigma, 0.0f, 20.0f, "%.2f");
-			c |= slider_float("viscosity beta", &d.viscosity_beta, 0.0f, 5.0f / h, "%.3f");
-			/* less used: closed by default */
-			if (ImGui::TreeNode("springs and walls")) {
-				c |= slider_float("spring stiffness", &d.spring_stiffness, 0.0f, 1000.0f, "%.1f",
-				                  ImGuiSliderFlags_Logarithmic);
-				c |= slider_float("yield ratio", &d.yield_ratio, 0.0f, 1.0f, "%.2f");
-				c |= slider_float("plasticity", &d.plasticity, 0.0f, 5.0f, "%.2f");
-				c |= slider_float("wall friction", &d.wall_friction, 0.0f, 1.0f, "%.2f");
-				c |= slider_float("wall stickiness", &d.wall_stickiness, 0.0f, 500.0f, "%.1f");
-				c |= slider_float("stick distance / h", &d.stick_distance, 0.01f, 1.0f, "%.2f");
-				ImGui::TreePop();
+			// every number field as declared (puddle/fields.h), its range scaled to the scene;
+			// from the springs on (less used) in a node closed by default
+			bool open = true, nested = false;
+			for (int f = 0; f < viewer_material_slider_count(); ++f) {
+				viewer_material_slider sl;
+				if (!viewer_material_slider_of(f, &app->scene.preset_basis, &sl)) continue;
+				if (!nested && strcmp(sl.name, "spring_stiffness") == 0) {
+					nested = true;
+					open = ImGui::TreeNode("springs and walls");
+				}
+				if (!open) continue;
+				char label[48];
+				snprintf(label, sizeof label, "%s", sl.name);
+				for (char* u = label; *u; ++u)
+					if (*u == '_') *u = ' ';
+				float* v = (float*)(void*)((char*)&d + sl.offset);
+				c |= slider_float(label, v, sl.lo, sl.hi, sl.hi - sl.lo < 10.0f ? "%.3f" : "%.1f",
+				                  sl.log ? ImGuiSliderFlags_Logarithmic : 0);
 			}
+			if (nested && open) ImGui::TreePop();
 			if (c) {
 				pdl_error e;
 				if (pdl_world_set_material(world, m, &d, &e) != PDL_OK) {

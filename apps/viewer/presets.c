@@ -27,6 +27,7 @@
 
 /* ---- The table ------------------------------------------------------------------------------ */
 
+/* The scale units of puddle/fields.h (PDL_MATERIAL_FIELDS' scale column). */
 typedef enum preset_unit {
 	UNIT_ONE = 0,
 	UNIT_G,
@@ -35,30 +36,23 @@ typedef enum preset_unit {
 	UNIT_PER_H,
 	UNIT_REST_DENSITY,
 	UNIT_MASS,
+	UNIT_NONE, /* not a number: colours */
 	UNIT_COUNT
 } preset_unit;
 
-static const char* const unit_names[UNIT_COUNT] = {"1", "g", "g/h", "sqrt(g/h)", "1/h", "rest_density",
-                                                   "mass"};
-
-/* The material's float fields, by their names in the file (and in the core's JSON and web API). */
+/* The material's fields as declared (puddle/fields.h): name (in the file, the core's JSON and
+ * the web API), offset, scale unit and slider range at the reference scene. */
 static const struct {
 	const char* name;
 	size_t offset;
+	preset_unit unit;
+	float ui_lo, ui_hi;
+	bool ui_log;
 } fields[] = {
-	{"rest_density", offsetof(pdl_material_def, rest_density)},
-	{"stiffness", offsetof(pdl_material_def, stiffness)},
-	{"near_stiffness", offsetof(pdl_material_def, near_stiffness)},
-	{"mass", offsetof(pdl_material_def, mass)},
-	{"gravity_scale", offsetof(pdl_material_def, gravity_scale)},
-	{"viscosity_sigma", offsetof(pdl_material_def, viscosity_sigma)},
-	{"viscosity_beta", offsetof(pdl_material_def, viscosity_beta)},
-	{"spring_stiffness", offsetof(pdl_material_def, spring_stiffness)},
-	{"yield_ratio", offsetof(pdl_material_def, yield_ratio)},
-	{"plasticity", offsetof(pdl_material_def, plasticity)},
-	{"wall_friction", offsetof(pdl_material_def, wall_friction)},
-	{"wall_stickiness", offsetof(pdl_material_def, wall_stickiness)},
-	{"stick_distance", offsetof(pdl_material_def, stick_distance)},
+#define MATERIAL_FIELD(A, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log, ...) \
+	{#name, offsetof(pdl_material_def, name), UNIT_##scale, (float)(ui_lo), (float)(ui_hi), (ui_log) != 0},
+	PDL_MATERIAL_FIELDS(MATERIAL_FIELD, ~)
+#undef MATERIAL_FIELD
 };
 #define FIELD_COUNT ((int)(sizeof fields / sizeof fields[0]))
 
@@ -77,9 +71,9 @@ typedef struct preset_entry {
 static struct {
 	int count;
 	preset_entry presets[VIEWER_MAX_PRESETS];
-	preset_unit units[FIELD_COUNT];
+	/* the file's reference scene; the shipped one until a file is read */
 	viewer_preset_basis reference;
-} table;
+} table = {.reference = {1.0f, 10.0f, 4.0f, 1.0f}};
 
 static float* field_of(pdl_material_def* def, int f)
 {
@@ -147,7 +141,7 @@ static bool read_layer(const cJSON* item, preset_entry* p, char* err, int err_si
 		}
 		int f = 0;
 		while (f < FIELD_COUNT && strcmp(fields[f].name, key) != 0) ++f;
-		if (f == FIELD_COUNT || !cJSON_IsNumber(field)) {
+		if (f == FIELD_COUNT || fields[f].unit == UNIT_NONE || !cJSON_IsNumber(field)) {
 			snprintf(err, (size_t)err_size, "%s[%d].%s: not a material field with a number", p->name, k, key);
 			return false;
 		}
@@ -199,19 +193,8 @@ static bool read_table(const cJSON* root, char* err, int err_size)
 	    !number(reference, "mass", &r->mass, err, err_size))
 		return false;
 
-	const cJSON* units = cJSON_GetObjectItemCaseSensitive(root, "units");
-	for (int f = 0; f < FIELD_COUNT; ++f) {
-		const cJSON* unit = cJSON_GetObjectItemCaseSensitive(units, fields[f].name);
-		int u = 0;
-		while (cJSON_IsString(unit) && u < UNIT_COUNT && strcmp(unit_names[u], unit->valuestring) != 0) ++u;
-		if (!cJSON_IsString(unit) || u == UNIT_COUNT) {
-			snprintf(err, (size_t)err_size, "units.%s: missing or not one of 1, g, g/h, sqrt(g/h), 1/h, rest_density, mass",
-			         fields[f].name);
-			return false;
-		}
-		table.units[f] = (preset_unit)u;
-	}
-
+	/* the file's units are for the page (web/demo/presets.js); they must be the declaration's
+	 * (tools/fields_gen checks them), which is what the viewer scales by */
 	const cJSON* presets = cJSON_GetObjectItemCaseSensitive(root, "presets");
 	const cJSON* item;
 	cJSON_ArrayForEach(item, presets)
@@ -334,10 +317,28 @@ pdl_material_def viewer_preset_material(int preset, int layer, const viewer_pres
 	const struct preset_entry* p = &table.presets[preset];
 	pdl_material_def m = p->layers[layer < 0 ? 0 : layer % p->layer_count];
 	for (int f = 0; f < FIELD_COUNT; ++f) {
+		if (fields[f].unit == UNIT_NONE) continue;
 		float* v = field_of(&m, f);
-		*v = (float)(*v * unit_factor(table.units[f], basis, &table.reference));
+		*v = (float)(*v * unit_factor(fields[f].unit, basis, &table.reference));
 	}
 	return m;
+}
+
+int viewer_material_slider_count(void)
+{
+	return FIELD_COUNT;
+}
+
+bool viewer_material_slider_of(int f, const viewer_preset_basis* basis, viewer_material_slider* out)
+{
+	if (f < 0 || f >= FIELD_COUNT || fields[f].unit == UNIT_NONE) return false;
+	float k = (float)unit_factor(fields[f].unit, basis, &table.reference);
+	out->name = fields[f].name;
+	out->offset = fields[f].offset;
+	out->lo = fields[f].ui_lo * k;
+	out->hi = fields[f].ui_hi * k;
+	out->log = fields[f].ui_log;
+	return true;
 }
 
 int viewer_substeps_needed(const pdl_world* world)

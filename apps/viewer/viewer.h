@@ -23,6 +23,7 @@
 #include "puddle/puddle.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -227,6 +228,18 @@ int viewer_preset_layer_count(int preset);
 viewer_preset_basis viewer_preset_basis_of(const pdl_world* world);
 /** The material def of a preset's layer, scaled to a scene's basis. */
 pdl_material_def viewer_preset_material(int preset, int layer, const viewer_preset_basis* basis);
+/** A slider of a material field: its name, offset in pdl_material_def and range. */
+typedef struct viewer_material_slider {
+	const char* name;
+	size_t offset;
+	float lo, hi;
+	bool log;
+} viewer_material_slider;
+/** How many material fields there are (puddle/fields.h). */
+int viewer_material_slider_count(void);
+/** Field f's slider (false for a field that is not a number: the colour), its declared range
+ * scaled from the presets' reference scene to `basis` as a preset's value would be. */
+bool viewer_material_slider_of(int f, const viewer_preset_basis* basis, viewer_material_slider* out);
 /** Substeps the world's stiffest material needs to stay stable (types.h: k dt_sub^2 / h and
  * 0.25 k_spring dt_sub^2 below about 0.02). */
 int viewer_substeps_needed(const pdl_world* world);

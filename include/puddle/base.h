@@ -3,6 +3,8 @@
 #ifndef PUDDLE_BASE_H
 #define PUDDLE_BASE_H
 
+#include "puddle/fields.h"
+
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -46,7 +48,8 @@ typedef struct pdl_quat {
 } pdl_quat;
 
 /* Every way a call can fail. Each id names one field and one rule, so tests and tools can
- * assert the exact failure. X(id, struct, field, rule) */
+ * assert the exact failure. X(id, struct, field, rule). A def field's rule is declared with the
+ * field (fields.h), which adds its entry here. */
 #define PDL_ERROR_LIST(X)                                                                       \
 	X(PDL_OK, "", "", "ok")                                                                     \
 	X(PDL_ERR_NULL_ARGUMENT, "call", "argument", "must not be NULL")                            \
@@ -60,28 +63,8 @@ typedef struct pdl_quat {
 	X(PDL_ERR_WORLD_DIMENSIONS, "world", "dimensions", "must be 2 or 3 and cannot change")   \
 	X(PDL_ERR_WORLD_SOLVER, "world", "solver", "must be PDL_SOLVER_CLAVET, PDL_SOLVER_SPH or PDL_SOLVER_DFSPH") \
 	X(PDL_ERR_WORLD_BACKEND, "world", "backend", "must be PDL_BACKEND_CPU, or PDL_BACKEND_CUDA where the build has CUDA and the machine a GPU") \
-	X(PDL_ERR_SPH_SPEED_OF_SOUND, "world.sph", "speed_of_sound", "must be finite and > 0")     \
-	X(PDL_ERR_SPH_EOS, "world.sph", "eos", "must be PDL_SPH_EOS_TAIT or PDL_SPH_EOS_LINEAR")    \
-	X(PDL_ERR_SPH_GAMMA, "world.sph", "gamma", "must be in [1, 10]")                            \
-	X(PDL_ERR_SPH_PRESSURE_KERNEL, "world.sph", "pressure_kernel", "must be PDL_SPH_PRESSURE_POLY6, PDL_SPH_PRESSURE_SPIKY or PDL_SPH_PRESSURE_WENDLAND") \
-	X(PDL_ERR_SPH_VISCOSITY, "world.sph", "viscosity", "must be finite and >= 0")               \
-	X(PDL_ERR_SPH_XSPH, "world.sph", "xsph", "must be in [0, 1]")                               \
-	X(PDL_ERR_SPH_SURFACE_TENSION, "world.sph", "surface_tension", "must be finite and >= 0")   \
-	X(PDL_ERR_SPH_CFL, "world.sph", "cfl", "must be in (0, 1]")                                 \
-	X(PDL_ERR_SPH_MAX_SUBSTEPS, "world.sph", "max_substeps", "must be in [1, 4096]")            \
-	X(PDL_ERR_MATERIAL_REST_DENSITY, "material", "rest_density", "must be finite and > 0")      \
-	X(PDL_ERR_MATERIAL_STIFFNESS, "material", "stiffness", "must be finite and >= 0")           \
-	X(PDL_ERR_MATERIAL_NEAR_STIFFNESS, "material", "near_stiffness", "must be finite and >= 0") \
-	X(PDL_ERR_MATERIAL_MASS, "material", "mass", "must be finite and > 0")                      \
-	X(PDL_ERR_MATERIAL_GRAVITY_SCALE, "material", "gravity_scale", "must be finite")            \
-	X(PDL_ERR_MATERIAL_SIGMA, "material", "viscosity_sigma", "must be finite and >= 0")         \
-	X(PDL_ERR_MATERIAL_BETA, "material", "viscosity_beta", "must be finite and >= 0")           \
-	X(PDL_ERR_MATERIAL_SPRING_STIFFNESS, "material", "spring_stiffness", "must be finite and >= 0") \
-	X(PDL_ERR_MATERIAL_YIELD_RATIO, "material", "yield_ratio", "must be in [0, 1]")             \
-	X(PDL_ERR_MATERIAL_PLASTICITY, "material", "plasticity", "must be finite and >= 0")         \
-	X(PDL_ERR_MATERIAL_WALL_FRICTION, "material", "wall_friction", "must be in [0, 1]")         \
-	X(PDL_ERR_MATERIAL_WALL_STICKINESS, "material", "wall_stickiness", "must be finite and >= 0") \
-	X(PDL_ERR_MATERIAL_STICK_DISTANCE, "material", "stick_distance", "must be in (0, 1]")       \
+	PDL_SPH_FIELDS(PDL_SPH_ERROR, X)                                                               \
+	PDL_MATERIAL_FIELDS(PDL_MATERIAL_ERROR, X)                                                      \
 	X(PDL_ERR_MATERIAL_ID, "material", "id", "must name a material of this world")              \
 	X(PDL_ERR_TOO_MANY_MATERIALS, "world", "materials", "at most 32 materials")                 \
 	X(PDL_ERR_BOUNDARY_KIND, "boundary", "kind", "must be a known kind")                        \
@@ -139,10 +122,7 @@ typedef struct pdl_quat {
 	X(PDL_ERR_GRID_FRAME_DENSE_CELLS, "grid_frame", "dense_cells", "must be at most 67108864") \
 	X(PDL_ERR_NEXT_SUBSTEPS, "world", "next_substeps", "must be in [1, world.sph.max_substeps] for the SPH and DFSPH solvers") \
 	X(PDL_ERR_GHOST_ORIGIN, "ghost", "origin", "must be >= 0")                                   \
-	X(PDL_ERR_GHOST_ID, "ghost", "id", "must be given for every ghost")                          \
-	X(PDL_ERR_SPH_DENSITY_TOLERANCE, "world.sph", "density_tolerance", "must be in (0, 0.1]")    \
-	X(PDL_ERR_SPH_DIVERGENCE_TOLERANCE, "world.sph", "divergence_tolerance", "must be in (0, 10]") \
-	X(PDL_ERR_SPH_MAX_ITERATIONS, "world.sph", "max_iterations", "must be in [1, 1000]")
+	X(PDL_ERR_GHOST_ID, "ghost", "id", "must be given for every ghost")
 
 /** Error ids. PDL_OK is zero; every other id names one field and one rule. */
 typedef enum pdl_error_id {

@@ -100,67 +100,60 @@ typedef enum pdl_sph_pressure_kernel {
  * spacing pdl_rest_spacing(h, material.rest_density), times material.mass, so a fill at its
  * default spacing starts exactly at rest. Materials' mass, gravity_scale and wall_friction/stickiness
  * apply; the Clavet-only fields (stiffness, near_stiffness, viscosity_sigma/beta, springs) do
- * not. */
+ * not.
+ *
+ * Its fields, with their defaults, ranges and doc lines, are declared in puddle/fields.h
+ * (PDL_SPH_FIELDS); what each does in more words:
+ * - speed_of_sound: c, speed of sound, world units / s, finite and > 0. Sets the stiffness of
+ *   the equation of state (dp/drho = c^2 at rho0) and the time step (CFL). Compression is about
+ *   (v_max / c)^2 in flow and g depth / c^2 at rest: keep c about 10 times the fastest flow
+ *   speed for ~1% density error (Monaghan 1994). Default 100 (h = 1, g = 10: pools ~10 h deep
+ *   compress by ~1%).
+ * - eos: Equation of state. Default PDL_SPH_EOS_TAIT. Negative pressures are clamped to zero
+ *   with either, so a free surface does not pull itself into clumps.
+ * - gamma: gamma, the Tait exponent, in [1, 10]. Default 7 (water).
+ * - pressure_kernel: SPH: the kernels of the density and the pressure force. Default
+ *   PDL_SPH_PRESSURE_WENDLAND. (DFSPH always uses Wendland C2.)
+ * - viscosity: nu, kinematic viscosity, world units^2 / s, finite and >= 0: the Laplacian form
+ *   of Mueller eq. 14, made symmetric (see docs/physics.md). Default 0.5.
+ * - xsph: epsilon, XSPH velocity smoothing (Monaghan 1989) per 1/60 s, in [0, 1]: each
+ *   particle's velocity moves this share towards its neighbours' kernel-weighted mean in 1/60
+ *   s. Applied per substep as 1 - (1 - epsilon)^(60 dt_sub), so it does not depend on the
+ *   substep count. Default 0.05.
+ * - surface_tension: gamma_st, surface tension (Akinci, Akinci & Teschner 2013: cohesion and
+ *   curvature terms, per unit mass and volume, see docs/physics.md), world units / s^2, finite
+ *   and >= 0: the pull a surface particle feels is of this order. 0 turns it off. Default 0.
+ * - cfl: CFL number, in (0, 1]. DFSPH: each substep obeys dt_sub <= cfl s / v_max and dt_sub <=
+ *   cfl sqrt(s / a_max), with s the smallest rest spacing of the world's materials (a particle
+ *   moves at most cfl of a spacing a substep: Bender & Koschier 2017, sec. 4.3), and the
+ *   viscosity rule below. SPH: each substep obeys dt_sub <= cfl h / (c + v_max), dt_sub <= cfl
+ *   sqrt(h / a_max) and dt_sub <= cfl h^2 / (8 nu), with v_max the fastest particle at the
+ *   start of the step and a_max = |g| max|gravity_scale| + the pointers' |strength| +
+ *   surface_tension. Default 0.4.
+ * - max_substeps: Most substeps one pdl_world_step() may take, in [1, 4096]. If the CFL rule
+ *   asks for more, the step takes this many (and may be unstable). Default 256. SPH and DFSPH.
+ * - density_tolerance: DFSPH: eta, the relative density error, in (0, 0.1], that the constant-
+ *   density solve iterates down to (Bender & Koschier 2017, alg. 3): the error is the larger of
+ *   the mean over all particles of |rho* - rho0| / rho0 where the fluid is under pressure (rho*
+ *   the density the velocities would give at the end of the substep) and a twentieth of its
+ *   largest value, so that a thin compressed layer (the floor under a deep pool) is not
+ *   averaged away. Default 0.0001 (0.01 %, as SPlisHSPlasH's DFSPH).
+ * - divergence_tolerance: DFSPH: eta_v, the relative rate of compression, 1 / s, in (0, 10],
+ *   that the divergence solve iterates down to (alg. 2), measured as density_tolerance is, over
+ *   the particles with at least 0.95 of their rest density (the free surface and spray are left
+ *   alone). Default 0.003 / s. Looser is cheaper and lets a deep pool breathe: a 15 h pool
+ *   still moved at 0.25 h/s r.m.s. after 10 s at 0.1 / s and at 0.01 / s, 0.04 h/s at 0.003 / s
+ *   (about SPlisHSPlasH's 0.1 % a substep is 0.1-0.4 / s); scenes that only need to look like
+ *   water can take 0.1 / s (scenes/dfsph-dam-break.json: 57 frames/s against 32).
+ * - max_iterations: DFSPH: most iterations of each solve a substep, in [1, 1000]. Default 400.
+ *   Each is two passes over the neighbours; a solve that reaches this many ends with its error
+ *   above the tolerance (pdl_world_profile says how many it took). Deep still water is where
+ *   the cap bites (the damped Jacobi iterations are slow on its lowest pressure mode): a 15 h
+ *   pool after 20 s moves at 0.15 h/s r.m.s. with 100, at 0.05 h/s with 400. A splashing scene
+ *   rarely needs more than 100 (scenes/dfsph-dam-break.json sets 100).
+ */
 typedef struct pdl_sph_def {
-	/** c, speed of sound, world units / s, finite and > 0. Sets the stiffness of the equation of
-	 * state (dp/drho = c^2 at rho0) and the time step (CFL). Compression is about
-	 * (v_max / c)^2 in flow and g depth / c^2 at rest: keep c about 10 times the fastest flow
-	 * speed for ~1% density error (Monaghan 1994). Default 100 (h = 1, g = 10: pools ~10 h
-	 * deep compress by ~1%). */
-	float speed_of_sound;
-	/** Equation of state. Default PDL_SPH_EOS_TAIT. Negative pressures are clamped to zero
-	 * with either, so a free surface does not pull itself into clumps. */
-	pdl_sph_eos eos;
-	/** gamma, the Tait exponent, in [1, 10]. Default 7 (water). */
-	float gamma;
-	/** SPH: the kernels of the density and the pressure force. Default
-	 * PDL_SPH_PRESSURE_WENDLAND. (DFSPH always uses Wendland C2.) */
-	pdl_sph_pressure_kernel pressure_kernel;
-	/** nu, kinematic viscosity, world units^2 / s, finite and >= 0: the Laplacian form of
-	 * Mueller eq. 14, made symmetric (see docs/physics.md). Default 0.5. */
-	float viscosity;
-	/** epsilon, XSPH velocity smoothing (Monaghan 1989) per 1/60 s, in [0, 1]: each particle's
-	 * velocity moves this share towards its neighbours' kernel-weighted mean in 1/60 s. Applied
-	 * per substep as 1 - (1 - epsilon)^(60 dt_sub), so it does not depend on the substep count.
-	 * Default 0.05. */
-	float xsph;
-	/** gamma_st, surface tension (Akinci, Akinci & Teschner 2013: cohesion and curvature
-	 * terms, per unit mass and volume, see docs/physics.md), world units / s^2, finite and
-	 * >= 0: the pull a surface particle feels is of this order. 0 turns it off. Default 0. */
-	float surface_tension;
-	/** CFL number, in (0, 1]. DFSPH: each substep obeys dt_sub <= cfl s / v_max and
-	 * dt_sub <= cfl sqrt(s / a_max), with s the smallest rest spacing of the world's materials
-	 * (a particle moves at most cfl of a spacing a substep: Bender & Koschier 2017, sec. 4.3),
-	 * and the viscosity rule below. SPH: each substep obeys dt_sub <= cfl h / (c + v_max),
-	 * dt_sub <= cfl sqrt(h / a_max) and dt_sub <= cfl h^2 / (8 nu), with v_max the fastest
-	 * particle at the start of the step and a_max = |g| max|gravity_scale| + the pointers'
-	 * |strength| + surface_tension. Default 0.4. */
-	float cfl;
-	/** Most substeps one pdl_world_step() may take, in [1, 4096]. If the CFL rule asks for more,
-	 * the step takes this many (and may be unstable). Default 256. SPH and DFSPH. */
-	int max_substeps;
-	/** DFSPH: eta, the relative density error, in (0, 0.1], that the constant-density solve
-	 * iterates down to (Bender & Koschier 2017, alg. 3): the error is the larger of the mean over
-	 * all particles of |rho* - rho0| / rho0 where the fluid is under pressure (rho* the density
-	 * the velocities would give at the end of the substep) and a twentieth of its largest value,
-	 * so that a thin compressed layer (the floor under a deep pool) is not averaged away.
-	 * Default 0.0001 (0.01 %, as SPlisHSPlasH's DFSPH). */
-	float density_tolerance;
-	/** DFSPH: eta_v, the relative rate of compression, 1 / s, in (0, 10], that the divergence
-	 * solve iterates down to (alg. 2), measured as density_tolerance is, over the particles with
-	 * at least 0.95 of their rest density (the free surface and spray are left alone). Default
-	 * 0.003 / s. Looser is cheaper and lets a deep pool breathe: a 15 h pool still moved at
-	 * 0.25 h/s r.m.s. after 10 s at 0.1 / s and at 0.01 / s, 0.04 h/s at 0.003 / s (about
-	 * SPlisHSPlasH's 0.1 % a substep is 0.1-0.4 / s); scenes that only need to look like water
-	 * can take 0.1 / s (scenes/dfsph-dam-break.json: 57 frames/s against 32). */
-	float divergence_tolerance;
-	/** DFSPH: most iterations of each solve a substep, in [1, 1000]. Default 400. Each is two
-	 * passes over the neighbours; a solve that reaches this many ends with its error above
-	 * the tolerance (pdl_world_profile says how many it took). Deep still water is where the
-	 * cap bites (the damped Jacobi iterations are slow on its lowest pressure mode): a 15 h
-	 * pool after 20 s moves at 0.15 h/s r.m.s. with 100, at 0.05 h/s with 400. A splashing
-	 * scene rarely needs more than 100 (scenes/dfsph-dam-break.json sets 100). */
-	int max_iterations;
+	PDL_SPH_FIELDS(PDL_FIELD_MEMBER, ~)
 } pdl_sph_def;
 
 /** How a world is built. Get one from pdl_default_world_def(), then change what you need. */
@@ -197,53 +190,11 @@ typedef struct pdl_world_def {
 	pdl_backend backend;
 } pdl_world_def;
 
-/** A kind of fluid. Every particle has one; up to PDL_MAX_MATERIALS per world. */
+/** A kind of fluid. Every particle has one; up to PDL_MAX_MATERIALS per world. Its fields, with
+ * their units, defaults, valid ranges and meanings, are declared in puddle/fields.h
+ * (PDL_MATERIAL_FIELDS); docs/scenes.md, "materials[i]", is the same list as a table. */
 typedef struct pdl_material_def {
-	/** rho0, the rest density: the kernel sum sum_j (1 - q)^2 the fluid relaxes towards
-	 * (Clavet eq. 1). > 0. Default 4, about 25 neighbours per particle. */
-	float rest_density;
-	/** k, pressure stiffness, P = k (rho - rho0) (Clavet eq. 2), world units / s^2, >= 0.
-	 * The displacement per step is dt^2 k ..., so k is an acceleration and the same k gives the
-	 * same fluid at any dt. Stable while k * dt_sub^2 stays below about 0.02 (measured at
-	 * rest_density 4: k = 80 holds at one 1/60 s step, k = 100 does not); for a stiffer fluid
-	 * raise world.substeps, since the bound grows with the square of the substep count.
-	 * Default 60. */
-	float stiffness;
-	/** k_near, near-pressure stiffness, P_near = k_near rho_near (Clavet eq. 5), world units / s^2,
-	 * >= 0. Keeps particles apart and gives surface tension. Same stability bound as k.
-	 * Default 30. */
-	float near_stiffness;
-	/** Particle mass, relative, > 0. Displacements between two particles split by inverse mass,
-	 * so heavier particles sink through lighter ones. Default 1. */
-	float mass;
-	/** Multiplies world gravity for this material; finite (negative floats up). Default 1. */
-	float gravity_scale;
-	/** sigma, linear viscosity of the viscosity impulses (Clavet alg. 5), 1/s, >= 0. Default 0.5. */
-	float viscosity_sigma;
-	/** beta, quadratic viscosity (Clavet alg. 5), 1/world unit, >= 0. Default 0.1. */
-	float viscosity_beta;
-	/** k_spring, viscoelastic spring constant (Clavet alg. 4), 1/s^2, >= 0. 0 turns springs off
-	 * (a plain liquid). Springs join particles of the same material only. Default 0. */
-	float spring_stiffness;
-	/** gamma, yield ratio: a spring deforms by gamma * L before it flows (Clavet alg. 3), [0, 1].
-	 * Default 0.1. */
-	float yield_ratio;
-	/** alpha, plasticity: how fast a yielded spring's rest length follows (Clavet alg. 3), 1/s,
-	 * >= 0. 0 is purely elastic. Default 0.3. */
-	float plasticity;
-	/** mu, Coulomb friction against walls, obstacles and bodies, [0, 1]: a contact slows the
-	 * sliding by at most mu times the normal speed it removes (plus, on a sticky wall, the
-	 * stickiness's pull), so water slides down any slope steeper than atan mu; 0 slips. Each
-	 * boundary's (body's) friction multiplies it. Default 0.1. */
-	float wall_friction;
-	/** k_stick, stickiness towards walls (Clavet section 6), 1/s^2, >= 0. Each boundary's
-	 * stickiness multiplies it. Default 0. */
-	float wall_stickiness;
-	/** d_stick, the distance within which stickiness pulls, as a fraction of h, (0, 1].
-	 * Default 0.5. */
-	float stick_distance;
-	/** Display colour, 0xRRGGBB. Default 0x2a7fd4 (water blue). */
-	uint32_t color;
+	PDL_MATERIAL_FIELDS(PDL_FIELD_MEMBER, ~)
 } pdl_material_def;
 
 /** The kinds of boundary. Containers keep fluid inside; obstacles keep fluid outside. */

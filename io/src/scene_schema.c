@@ -16,6 +16,34 @@
 #define ENUM3(k, s, m, names, names3, base, fl) \
 	{k, FT_ENUM, offsetof(s, m), 0, 0, fl, names, COUNT(names), base, 0, 0, names3}
 
+/* A field declared in puddle/fields.h: its key type and range from its rule and limits
+ * (LO_rule(lo, hi, ...), HI_rule(lo, hi, ...)). */
+#define FT_OF_F32 FT_FLOAT
+#define FT_OF_I32 FT_INT
+#define FT_OF_COLOR FT_COLOR
+#define FT_OF_ENUM FT_ENUM
+#define LO_GT(lo, ...) (lo)
+#define LO_GE(lo, ...) (lo)
+#define LO_FINITE(lo, ...) (-INF)
+#define LO_IN(lo, ...) (lo)
+#define LO_IN_LO_OPEN(lo, ...) (lo)
+#define LO_ANY(lo, ...) 0
+#define LO_ENUM(lo, ...) 0
+#define HI_GT(lo, ...) INF
+#define HI_GE(lo, ...) INF
+#define HI_FINITE(lo, ...) INF
+#define HI_IN(lo, hi, ...) (hi)
+#define HI_IN_LO_OPEN(lo, hi, ...) (hi)
+#define HI_ANY(lo, ...) 0
+#define HI_ENUM(lo, ...) 0
+#define FLAGS_GT FR_LO_OPEN
+#define FLAGS_GE 0
+#define FLAGS_FINITE 0
+#define FLAGS_IN 0
+#define FLAGS_IN_LO_OPEN FR_LO_OPEN
+#define FLAGS_ANY 0
+#define FLAGS_ENUM 0
+
 /* ---- world, bounds, solver: stored in pdl_scene ---------------------------------------- */
 
 static const scene_field world_fields[] = {
@@ -40,8 +68,12 @@ const scene_object pdl_schema_bounds = {"bounds", bounds_fields, COUNT(bounds_fi
 static const char* const solver_kinds[] = {"clavet", "sph", "dfsph"};
 /* In pdl_backend order. */
 static const char* const backend_names[] = {"cpu", "cuda"};
+/* the names of world.sph's enum keys, in their enums' order */
 static const char* const sph_eos_names[] = {"tait", "linear"};
-static const char* const sph_pressure_kernels[] = {"poly6", "spiky", "wendland"};
+static const char* const sph_pressure_kernel_names[] = {"poly6", "spiky", "wendland"};
+#define NAMES_F32(name) NULL, 0
+#define NAMES_I32(name) NULL, 0
+#define NAMES_ENUM(name) sph_##name##_names, COUNT(sph_##name##_names)
 enum { K_CLAVET = 1u << 0, K_SPH = 1u << 1, K_DFSPH = 1u << 2, K_SPH_ANY = K_SPH | K_DFSPH };
 static const scene_field solver_fields[] = {
 	ENUM("kind", pdl_scene, world.solver, solver_kinds, PDL_SOLVER_CLAVET, 0),
@@ -49,19 +81,12 @@ static const scene_field solver_fields[] = {
 	ENUM("backend", pdl_scene, world.backend, backend_names, PDL_BACKEND_CPU, 0),
 	NUM("threads", FT_INT, pdl_scene, world.threads, 0, 256, 0),
 	NUM("max_particles", FT_INT, pdl_scene, world.max_particles, 1, 67108864, 0),
-	SHAPED("speed_of_sound", FT_FLOAT, pdl_scene, world.sph.speed_of_sound, 0, INF, FR_LO_OPEN, K_SPH),
-	{"eos", FT_ENUM, offsetof(pdl_scene, world.sph.eos), 0, 0, 0, sph_eos_names, COUNT(sph_eos_names), PDL_SPH_EOS_TAIT, 0, K_SPH, NULL},
-	SHAPED("gamma", FT_FLOAT, pdl_scene, world.sph.gamma, 1, 10, 0, K_SPH),
-	{"pressure_kernel", FT_ENUM, offsetof(pdl_scene, world.sph.pressure_kernel), 0, 0, 0, sph_pressure_kernels,
-	 COUNT(sph_pressure_kernels), PDL_SPH_PRESSURE_WENDLAND, 0, K_SPH, NULL},
-	SHAPED("viscosity", FT_FLOAT, pdl_scene, world.sph.viscosity, 0, INF, 0, K_SPH_ANY),
-	SHAPED("xsph", FT_FLOAT, pdl_scene, world.sph.xsph, 0, 1, 0, K_SPH_ANY),
-	SHAPED("surface_tension", FT_FLOAT, pdl_scene, world.sph.surface_tension, 0, INF, 0, K_SPH_ANY),
-	SHAPED("cfl", FT_FLOAT, pdl_scene, world.sph.cfl, 0, 1, FR_LO_OPEN, K_SPH_ANY),
-	SHAPED("max_substeps", FT_INT, pdl_scene, world.sph.max_substeps, 1, 4096, 0, K_SPH_ANY),
-	SHAPED("density_tolerance", FT_FLOAT, pdl_scene, world.sph.density_tolerance, 0, 0.1, FR_LO_OPEN, K_DFSPH),
-	SHAPED("divergence_tolerance", FT_FLOAT, pdl_scene, world.sph.divergence_tolerance, 0, 10, FR_LO_OPEN, K_DFSPH),
-	SHAPED("max_iterations", FT_INT, pdl_scene, world.sph.max_iterations, 1, 1000, 0, K_DFSPH),
+	/* world.sph as declared (puddle/fields.h), each key used by the solvers it names */
+#define SPH_KEY(A, name, ctype, type, deflt, rule, lo, hi, error, unit, solvers, doc) \
+	{#name, FT_OF_##type, offsetof(pdl_scene, world.sph.name), LO_##rule(lo, hi, ~), HI_##rule(lo, hi, ~), FLAGS_##rule, \
+	 NAMES_##type(name), 0, 0, K_##solvers, NULL},
+	PDL_SPH_FIELDS(SPH_KEY, ~)
+#undef SPH_KEY
 };
 const scene_object pdl_schema_solver = {"solver", solver_fields, COUNT(solver_fields), 0};
 
@@ -70,20 +95,10 @@ const scene_object pdl_schema_solver = {"solver", solver_fields, COUNT(solver_fi
 typedef pdl_scene_material smat;
 static const scene_field material_fields[] = {
 	{"name", FT_TEXT, offsetof(smat, name), 0, 0, FR_REQUIRED, NULL, 0, 0, sizeof(((smat*)0)->name), 0, NULL},
-	NUM("rest_density", FT_FLOAT, smat, def.rest_density, 0, INF, FR_LO_OPEN),
-	NUM("stiffness", FT_FLOAT, smat, def.stiffness, 0, INF, 0),
-	NUM("near_stiffness", FT_FLOAT, smat, def.near_stiffness, 0, INF, 0),
-	NUM("mass", FT_FLOAT, smat, def.mass, 0, INF, FR_LO_OPEN),
-	NUM("gravity_scale", FT_FLOAT, smat, def.gravity_scale, -INF, INF, 0),
-	NUM("viscosity_sigma", FT_FLOAT, smat, def.viscosity_sigma, 0, INF, 0),
-	NUM("viscosity_beta", FT_FLOAT, smat, def.viscosity_beta, 0, INF, 0),
-	NUM("spring_stiffness", FT_FLOAT, smat, def.spring_stiffness, 0, INF, 0),
-	NUM("yield_ratio", FT_FLOAT, smat, def.yield_ratio, 0, 1, 0),
-	NUM("plasticity", FT_FLOAT, smat, def.plasticity, 0, INF, 0),
-	NUM("wall_friction", FT_FLOAT, smat, def.wall_friction, 0, 1, 0),
-	NUM("wall_stickiness", FT_FLOAT, smat, def.wall_stickiness, 0, INF, 0),
-	NUM("stick_distance", FT_FLOAT, smat, def.stick_distance, 0, 1, FR_LO_OPEN),
-	NUM("color", FT_COLOR, smat, def.color, 0, 0, 0),
+#define MATERIAL_KEY(A, name, ctype, type, deflt, rule, ...) \
+	{#name, FT_OF_##type, offsetof(smat, def.name), LO_##rule(__VA_ARGS__), HI_##rule(__VA_ARGS__), FLAGS_##rule, NULL, 0, 0, 0, 0, NULL},
+	PDL_MATERIAL_FIELDS(MATERIAL_KEY, ~)
+#undef MATERIAL_KEY
 };
 const scene_object pdl_schema_material = {"material", material_fields, COUNT(material_fields), -1};
 

@@ -82,16 +82,18 @@ static void put_f64(buffer* b, double v)
 	memcpy(&u, &v, 8);
 	put_u64(b, u);
 }
+#define PUT_F32 put_f32
+#define PUT_COLOR put_u32
 static void put_vec2(buffer* b, pdl_vec2 v) { put_f32(b, v.x), put_f32(b, v.y); }
 static void put_vec3(buffer* b, pdl_vec3 v) { put_f32(b, v.x), put_f32(b, v.y), put_f32(b, v.z); }
 
+/* A material record: its fields in the declaration's order (puddle/fields.h), each that its
+ * version stores. */
 static void put_material(buffer* b, const pdl_material_def* m)
 {
-	const float f[] = {m->rest_density, m->stiffness, m->near_stiffness, m->mass, m->gravity_scale,
-	                   m->viscosity_sigma, m->viscosity_beta, m->spring_stiffness, m->yield_ratio, m->plasticity,
-	                   m->wall_friction, m->wall_stickiness, m->stick_distance};
-	for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i) put_f32(b, f[i]);
-	put_u32(b, m->color);
+#define PUT_FIELD(A, name, ctype, type, ...) PUT_##type(b, m->name);
+	PDL_MATERIAL_FIELDS(PUT_FIELD, ~)
+#undef PUT_FIELD
 }
 
 static void put_boundary(buffer* b, const pdl_boundary_def* d)
@@ -335,13 +337,16 @@ static pdl_vec3 get_vec3(cursor* c)
 	return v;
 }
 
-static void get_material(cursor* c, pdl_material_def* m)
+/* A field a file of this version lacks (its `since` is later) keeps its default. */
+#define GET_F32 get_f32
+#define GET_COLOR get_u32
+static void get_material(cursor* c, uint32_t version, pdl_material_def* m)
 {
-	float* f[] = {&m->rest_density, &m->stiffness, &m->near_stiffness, &m->mass, &m->gravity_scale,
-	              &m->viscosity_sigma, &m->viscosity_beta, &m->spring_stiffness, &m->yield_ratio, &m->plasticity,
-	              &m->wall_friction, &m->wall_stickiness, &m->stick_distance};
-	for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i) *f[i] = get_f32(c);
-	m->color = get_u32(c);
+	*m = pdl_default_material_def();
+#define GET_FIELD(A, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log, since, ...) \
+	if (version >= (since)) m->name = GET_##type(c);
+	PDL_MATERIAL_FIELDS(GET_FIELD, ~)
+#undef GET_FIELD
 }
 
 static void get_body(cursor* c, pdl_body_def* d)
@@ -556,7 +561,7 @@ static bool decode(const char* path, uint32_t version, uint64_t checksum, const 
 	uint32_t materials = get_u32(&c);
 	if (materials > PDL_MAX_MATERIALS) goto corrupt;
 	d->material_count = (int)materials;
-	for (uint32_t m = 0; m < materials; ++m) get_material(&c, &d->materials[m]);
+	for (uint32_t m = 0; m < materials; ++m) get_material(&c, version, &d->materials[m]);
 	uint32_t limit = get_u32(&c);
 	if (limit > (uint32_t)(c.size / 2)) goto corrupt;
 	d->boundary_limit = (int)limit;

@@ -845,8 +845,29 @@ static void test_fill_mix(void)
 	pdl_scene_destroy(s);
 }
 
+/* Each name of an enum key is its own value, and the written scene names it again: "poly6"
+ * once gave Wendland C2 (the stored value was offset by the default's) and "spiky" was refused. */
+static void test_enum_names(void)
+{
+	static const char* const kernels[] = {"poly6", "spiky", "wendland"};
+	for (int k = 0; k < 3; ++k) {
+		char json[512];
+		snprintf(json, sizeof json, "{" BASE_WORLD ", \"solver\": {\"kind\": \"sph\", \"pressure_kernel\": \"%s\"}}",
+		         kernels[k]);
+		pdl_scene_error e;
+		pdl_scene* s = pdl_scene_parse(json, strlen(json), "x.json", &e);
+		ENSURE_MSG(s, "%s: %s", kernels[k], e.message);
+		ENSURE((int)s->world.sph.pressure_kernel == PDL_SPH_PRESSURE_POLY6 + k);
+		char* out = pdl_scene_to_json(s);
+		ENSURE(out && strstr(out, kernels[k]));
+		free(out);
+		pdl_scene_destroy(s);
+	}
+}
+
 int main(void)
 {
+	RUN_TEST(test_enum_names);
 	RUN_TEST(test_broken_scenes);
 	RUN_TEST(test_broken_json);
 	RUN_TEST(test_broken_scenes_3d);

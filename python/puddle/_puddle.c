@@ -157,7 +157,7 @@ typedef struct field {
 static const char* const solver_names[] = {"clavet", "sph", "dfsph"};
 static const char* const backend_names[] = {"cpu", "cuda"};
 static const char* const eos_names[] = {"tait", "linear"};
-static const char* const kernel_names[] = {"poly6", "spiky", "wendland"};
+static const char* const pressure_kernel_names[] = {"poly6", "spiky", "wendland"};
 static const char* const boundary_names[] = {"circle_container", "box_container", "circle", "box", "polygon"};
 static const char* const fill_names[] = {"point", "line", "disc", "box", "spiral"};
 static const char* const body_type_names[] = {"dynamic", "kinematic"};
@@ -170,12 +170,13 @@ static const char* const color_names[] = {"material", "speed", "density", "press
 #define V(s, f) #f, FT_VEC3, offsetof(s, f), NULL, 0, 0
 #define E(s, f, names) #f, FT_ENUM, offsetof(s, f), names, N(names), 0
 
-static const field sph_fields[] = {
-	{F(pdl_sph_def, speed_of_sound)}, {E(pdl_sph_def, eos, eos_names)}, {F(pdl_sph_def, gamma)},
-	{E(pdl_sph_def, pressure_kernel, kernel_names)}, {F(pdl_sph_def, viscosity)}, {F(pdl_sph_def, xsph)},
-	{F(pdl_sph_def, surface_tension)}, {F(pdl_sph_def, cfl)}, {I(pdl_sph_def, max_substeps)},
-	{F(pdl_sph_def, density_tolerance)}, {F(pdl_sph_def, divergence_tolerance)}, {I(pdl_sph_def, max_iterations)},
-};
+/* pdl_sph_def as declared (puddle/fields.h); an enum field's names are <name>_names */
+#define PY_I32_FIELD(name) #name, FT_INT, offsetof(pdl_sph_def, name), NULL, 0, 0
+#define PY_F32_FIELD(name) #name, FT_FLOAT, offsetof(pdl_sph_def, name), NULL, 0, 0
+#define PY_ENUM_FIELD(name) #name, FT_ENUM, offsetof(pdl_sph_def, name), name##_names, N(name##_names), 0
+#define SPH_FIELD(A, name, ctype, type, ...) {PY_##type##_FIELD(name)},
+static const field sph_fields[] = {PDL_SPH_FIELDS(SPH_FIELD, ~)};
+#undef SPH_FIELD
 
 static const field world_fields[] = {
 	{I(pdl_world_def, dimensions)}, {F(pdl_world_def, interaction_radius)}, {F(pdl_world_def, dt)},
@@ -184,14 +185,12 @@ static const field world_fields[] = {
 	{"sph", FT_SPH, offsetof(pdl_world_def, sph), NULL, 0, 0}, {E(pdl_world_def, backend, backend_names)},
 };
 
-static const field material_fields[] = {
-	{F(pdl_material_def, rest_density)}, {F(pdl_material_def, stiffness)}, {F(pdl_material_def, near_stiffness)},
-	{F(pdl_material_def, mass)}, {F(pdl_material_def, gravity_scale)}, {F(pdl_material_def, viscosity_sigma)},
-	{F(pdl_material_def, viscosity_beta)}, {F(pdl_material_def, spring_stiffness)},
-	{F(pdl_material_def, yield_ratio)}, {F(pdl_material_def, plasticity)}, {F(pdl_material_def, wall_friction)},
-	{F(pdl_material_def, wall_stickiness)}, {F(pdl_material_def, stick_distance)},
-	{"color", FT_COLOR, offsetof(pdl_material_def, color), NULL, 0, 0},
-};
+/* pdl_material_def as declared (puddle/fields.h) */
+#define PY_F32 FT_FLOAT
+#define PY_COLOR FT_COLOR
+#define MATERIAL_FIELD(A, name, ctype, type, ...) {#name, PY_##type, offsetof(pdl_material_def, name), NULL, 0, 0},
+static const field material_fields[] = {PDL_MATERIAL_FIELDS(MATERIAL_FIELD, ~)};
+#undef MATERIAL_FIELD
 
 static const field boundary_fields[] = {
 	{E(pdl_boundary_def, kind, boundary_names)}, {V(pdl_boundary_def, position)}, {F(pdl_boundary_def, angle)},

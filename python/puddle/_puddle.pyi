@@ -141,9 +141,8 @@ class World:
     def set_def(self, **fields: Any) -> None:
         """Changes h, dt, substeps, gravity, threads or max_particles between steps."""
     def add_material(self, **fields: Any) -> int:
-        """Fields of pdl_material_def: rest_density, stiffness, near_stiffness, mass, gravity_scale,
-        viscosity_sigma, viscosity_beta, spring_stiffness, yield_ratio, plasticity, wall_friction,
-        wall_stickiness, stick_distance, color (0xRRGGBB). Returns the material's id."""
+        """Fields of pdl_material_def by the names include/puddle/fields.h declares
+        (PDL_MATERIAL_FIELDS; color as 0xRRGGBB). Returns the material's id."""
     def set_material(self, id: int, **fields: Any) -> None: ...
     def get_material(self, id: int) -> Dict[str, Any]: ...
     def rest_density(self, id: int) -> float: ...

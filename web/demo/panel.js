@@ -2,29 +2,31 @@
 // the tools and the render settings. Controllers write straight into the running world between
 // steps (pdl_world_set_def / pdl_world_set_material take effect on the next step).
 import GUI from 'lil-gui';
-import { MATERIAL_PRESETS, presetBasis, presetDfsph, presetMaterial, presetSolver, substepsNeeded } from './presets.js';
+import { MATERIAL_PRESETS, presetBasis, presetDfsph, presetMaterial, presetSolver, substepsNeeded, unitFactor } from './presets.js';
 import { Solver } from '../src/puddle.js';
 import { BODY_SHAPES, TOOLS } from './tools.js';
 import { COLOR_MODES } from '../src/scene.js';
 
-// Material fields with their panel ranges at h = 1 and whether they scale with h (lengths and
-// accelerations; docs/scenes.md gives the units). The core accepts any value its rules allow;
-// these are the ranges worth sliding through.
+// Material fields with their panel ranges at the presets' reference scene, scaled to the scene
+// by the field's unit (presets.js unitFactor); the core accepts any value its rules allow, these
+// are the ranges worth sliding through. [field, min, max, unit, logarithmic]
+// generated from include/puddle/fields.h: material sliders (io/tests/fields_gen.c)
 const MATERIAL_FIELDS = [
-	['rest_density', 0.5, 20, 0.1, false],
-	['stiffness', 0, 200, 1, true],
-	['near_stiffness', 0, 200, 1, true],
-	['mass', 0.05, 10, 0.05, false],
-	['gravity_scale', -2, 3, 0.05, false],
-	['viscosity_sigma', 0, 10, 0.01, false],
-	['viscosity_beta', 0, 5, 0.01, false, -1], // 1 / length: scales with 1/h
-	['spring_stiffness', 0, 500, 1, false],
-	['yield_ratio', 0, 1, 0.01, false],
-	['plasticity', 0, 5, 0.01, false],
-	['wall_friction', 0, 1, 0.01, false],
-	['wall_stickiness', 0, 200, 1, true],
-	['stick_distance', 0.01, 1, 0.01, false],
+	['rest_density', 0.5, 20, 'rest_density', false],
+	['stiffness', 0, 2000, 'g', true],
+	['near_stiffness', 0, 2000, 'g', true],
+	['mass', 0.01, 100, 'mass', true],
+	['gravity_scale', -2, 3, '1', false],
+	['viscosity_sigma', 0, 20, 'sqrt(g/h)', false],
+	['viscosity_beta', 0, 5, '1/h', false],
+	['spring_stiffness', 0, 1000, 'g/h', true],
+	['yield_ratio', 0, 1, '1', false],
+	['plasticity', 0, 5, 'sqrt(g/h)', false],
+	['wall_friction', 0, 1, '1', false],
+	['wall_stickiness', 0, 500, 'g/h', false],
+	['stick_distance', 0.01, 1, '1', false],
 ];
+// end of generated: material sliders
 
 // The solvers by their scene names (world_def.solver, pdl_solver_kind)
 const SOLVER_NAMES = ['clavet', 'sph', 'dfsph'];
@@ -190,7 +192,7 @@ export class Panel {
 		const names = {};
 		d.scene.materials.forEach((m, id) => {
 			names[m.name] = id;
-			this.addMaterialFolder(id, m.name, h);
+			this.addMaterialFolder(id, m.name);
 		});
 		this.spawnMaterial = this.spawnMaterial.options(names).name('spawn material');
 		d.tool.spawnMaterial = Math.min(d.tool.spawnMaterial, d.scene.materials.length - 1);
@@ -250,7 +252,7 @@ export class Panel {
 		if (three) folder.add(values, 'vz', -2 * g, 2 * g, g / 100).name('surface velocity z').onChange(() => set({ velocity: velocity() }));
 	}
 
-	addMaterialFolder(id, name, h) {
+	addMaterialFolder(id, name) {
 		const d = this.demo, w = d.world;
 		const folder = this.materialsFolder.addFolder(`${id}: ${name}`);
 		if (id > 0) folder.close();
@@ -268,9 +270,10 @@ export class Panel {
 			folder.controllersRecursive().forEach((c) => c.updateDisplay());
 		});
 		preset.domElement.title = 'water runs DFSPH (incompressible); lava, slime and stratify Clavet: the world switches solver';
-		for (const [field, lo, hi, step, scaled, power = scaled ? 1 : 0] of MATERIAL_FIELDS) {
-			const k = h ** power;
-			folder.add(values, field, lo * k, Math.max(hi * k, values[field]), step * k).name(field).onChange((v) => apply({ [field]: v }));
+		const basis = presetBasis(d.scene);
+		for (const [field, lo, hi, unit] of MATERIAL_FIELDS) {
+			const k = unitFactor(unit, basis), step = 10 ** Math.floor(Math.log10((hi - lo) * k / 2000));
+			folder.add(values, field, lo * k, Math.max(hi * k, values[field]), step).name(field).onChange((v) => apply({ [field]: v }));
 		}
 		folder.addColor(values, 'color').name('color').onChange((v) => apply({ color: v }));
 	}

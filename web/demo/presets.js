@@ -24,22 +24,32 @@ export function presetBasis(scene) {
 	return { h, g, rest_density: mean('rest_density'), mass: mean('mass') };
 }
 
+/** The reference scene the file writes its values for (the shipped one when there is no file). */
+const REFERENCE = { h: 1, g: 10, rest_density: 4, mass: 1 };
+
+/** What a value of `unit` ('1', 'g', 'g/h', 'sqrt(g/h)', '1/h', 'rest_density', 'mass': the
+ * file's units, include/puddle/fields.h's scales) written for the reference scene is multiplied
+ * by in a scene of `basis`. */
+export function unitFactor(unit, basis, presets = PRESETS) {
+	const r = presets?.reference ?? REFERENCE, rate = (basis.g / basis.h) / (r.g / r.h);
+	const factor = {
+		1: 1, g: basis.g / r.g, 'g/h': rate, 'sqrt(g/h)': Math.sqrt(rate), '1/h': r.h / basis.h,
+		rest_density: basis.rest_density / r.rest_density, mass: basis.mass / r.mass,
+	};
+	if (!(unit in factor)) throw new Error(`${PRESETS_URL}: unknown unit ${unit}`);
+	return factor[unit];
+}
+
 /** The material def of a menu entry, over `defaults` (the core's default material), scaled to
  * `basis` by each field's unit in the file. */
 export function presetMaterial(label, basis, defaults, presets = PRESETS) {
 	const [name, layer] = MATERIAL_PRESETS[label];
 	const { about: _about, name: _name, color, ...fields } = presets.presets[name][layer];
-	const r = presets.reference, rate = (basis.g / basis.h) / (r.g / r.h);
-	const factor = {
-		1: 1, g: basis.g / r.g, 'g/h': rate, 'sqrt(g/h)': Math.sqrt(rate), '1/h': r.h / basis.h,
-		rest_density: basis.rest_density / r.rest_density, mass: basis.mass / r.mass,
-	};
 	const out = { ...defaults, ...fields };
 	if (color) out.color = parseInt(color.slice(1), 16);
 	for (const [field, unit] of Object.entries(presets.units)) {
 		if (field === 'about') continue;
-		if (!(unit in factor)) throw new Error(`${PRESETS_URL}: units.${field}: unknown unit ${unit}`);
-		out[field] *= factor[unit];
+		out[field] *= unitFactor(unit, basis, presets);
 	}
 	return out;
 }

@@ -4,8 +4,9 @@
  * and return only scalars and pointers. What is here covers the rest: functions that return a
  * struct by value or take a pdl_vec3 by value, 64-bit results (JavaScript numbers hold 53
  * bits), and a description of every public struct's fields, so web/src/puddle.js reads and
- * writes defs by name and offsetof() rather than by offsets copied into JavaScript. A field
- * added to a def in the headers needs one line in a table below to appear in JavaScript. */
+ * writes defs by name and offsetof() rather than by offsets copied into JavaScript. A material
+ * field appears here from its declaration (puddle/fields.h); a field added to another def
+ * needs one line in a table below. */
 #include "puddle/puddle.h"
 #include "puddle/scene.h"
 
@@ -50,26 +51,25 @@ static const field world_def_fields[] = {
 	END,
 };
 
+/* pdl_sph_def as declared (puddle/fields.h); enums as I32 */
+#define WASM_F32 F32
+#define WASM_I32 I32
+#define WASM_ENUM I32
+#define SPH_FIELD(A, name, ctype, type, ...) FIELD(pdl_sph_def, name, WASM_##type),
 static const field sph_def_fields[] = {
-	FIELD(pdl_sph_def, speed_of_sound, F32),       FIELD(pdl_sph_def, eos, I32),
-	FIELD(pdl_sph_def, gamma, F32),                FIELD(pdl_sph_def, pressure_kernel, I32),
-	FIELD(pdl_sph_def, viscosity, F32),            FIELD(pdl_sph_def, xsph, F32),
-	FIELD(pdl_sph_def, surface_tension, F32),      FIELD(pdl_sph_def, cfl, F32),
-	FIELD(pdl_sph_def, max_substeps, I32),         FIELD(pdl_sph_def, density_tolerance, F32),
-	FIELD(pdl_sph_def, divergence_tolerance, F32), FIELD(pdl_sph_def, max_iterations, I32),
+	PDL_SPH_FIELDS(SPH_FIELD, ~)
 	END,
 };
+#undef SPH_FIELD
 
+/* pdl_material_def: its declaration (puddle/fields.h), COLOR as U32 */
+#define WASM_COLOR U32
+#define MATERIAL_FIELD(A, name, ctype, type, ...) FIELD(pdl_material_def, name, WASM_##type),
 static const field material_def_fields[] = {
-	FIELD(pdl_material_def, rest_density, F32),    FIELD(pdl_material_def, stiffness, F32),
-	FIELD(pdl_material_def, near_stiffness, F32),  FIELD(pdl_material_def, mass, F32),
-	FIELD(pdl_material_def, gravity_scale, F32),   FIELD(pdl_material_def, viscosity_sigma, F32),
-	FIELD(pdl_material_def, viscosity_beta, F32),  FIELD(pdl_material_def, spring_stiffness, F32),
-	FIELD(pdl_material_def, yield_ratio, F32),     FIELD(pdl_material_def, plasticity, F32),
-	FIELD(pdl_material_def, wall_friction, F32),   FIELD(pdl_material_def, wall_stickiness, F32),
-	FIELD(pdl_material_def, stick_distance, F32),  FIELD(pdl_material_def, color, U32),
+	PDL_MATERIAL_FIELDS(MATERIAL_FIELD, ~)
 	END,
 };
+#undef MATERIAL_FIELD
 
 static const field boundary_def_fields[] = {
 	FIELD(pdl_boundary_def, kind, I32),

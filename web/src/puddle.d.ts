@@ -46,31 +46,35 @@ export interface WorldDef {
 	sph: SphDef;
 }
 
-/** pdl_sph_def: each field's solver, unit and range are in include/puddle/types.h. */
+// generated from include/puddle/fields.h: world.sph (io/tests/fields_gen.c)
+/** pdl_sph_def */
 export interface SphDef {
-	/** SPH: c, in length / s. */
+	/** SPH: c, stiffness of the equation of state (dp/drho = c^2) and the CFL time step; compression is about (v/c)^2 and g depth / c^2, so keep c about 10x the fastest flow; world units / s; > 0; default 100. */
 	speed_of_sound: number;
-	/** SPH: 0 Tait (default), 1 linear. */
+	/** SPH: equation of state: Tait p = rho0 c^2 / gamma ((rho/rho0)^gamma - 1), or p = c^2 (rho - rho0); negative pressures clamp to 0; 0 tait, 1 linear; default tait. */
 	eos: number;
-	/** SPH: the Tait exponent. */
+	/** SPH: the Tait exponent; [1, 10]; default 7. */
 	gamma: number;
-	/** SPH: 0 Poly6, 1 Spiky, 2 Wendland C2 (default). */
+	/** SPH: the kernels of the density and the pressure force: Wendland C2 for both (does not pair particles; DFSPH's kernel), Mueller's Poly6 for both (pairs nearly every particle of a resting pool within seconds) or Poly6 with Spiky's gradient (pumps energy in with a stiff `eos`: a resting pool never comes to rest); docs/physics.md; 0 poly6, 1 spiky, 2 wendland; default wendland. */
 	pressure_kernel: number;
-	/** SPH and DFSPH: kinematic viscosity, length^2 / s. */
+	/** SPH and DFSPH: nu, kinematic viscosity (SPH: Laplacian form, Mueller eq. 14; DFSPH: Monaghan 2005); world units^2 / s; >= 0; default 0.5. */
 	viscosity: number;
-	/** SPH and DFSPH: XSPH velocity smoothing per 1/60 s, in [0, 1]. */
+	/** SPH and DFSPH: XSPH, share of the velocity difference to the neighbours' mean removed per 1/60 s; [0, 1]; default 0.05. */
 	xsph: number;
+	/** SPH and DFSPH: gamma_st, Akinci 2013 cohesion and curvature; calm up to about 100 at c = 100; world units / s^2; >= 0; default 0. */
 	surface_tension: number;
-	/** SPH and DFSPH: the CFL number of the substep rule, in (0, 1]. */
+	/** SPH and DFSPH: the substep rule: SPH dt_sub <= cfl h / (c + v_max), cfl sqrt(h / a_max), cfl h^2 / (8 nu); DFSPH dt_sub <= cfl s / v_max, cfl sqrt(s / a_max), cfl h^2 / (8 nu) with s the rest spacing; (0, 1]; default 0.4. */
 	cfl: number;
+	/** SPH and DFSPH: most substeps per frame the CFL rule may take; [1, 4096]; default 256. */
 	max_substeps: number;
-	/** DFSPH: the relative density error the constant-density solve stops at. */
+	/** DFSPH: the relative density error the constant-density solve iterates down to (the larger of the mean over the particles under pressure and a twentieth of the largest); (0, 0.1]; default 0.0001. */
 	density_tolerance: number;
-	/** DFSPH: the relative compression rate, 1 / s, the divergence solve stops at. */
+	/** DFSPH: the relative rate of compression the divergence solve iterates down to, measured the same way over the particles with at least 0.95 of their rest density; looser (0.1) is cheaper and lets a deep pool breathe; 1 / s; (0, 10]; default 0.003. */
 	divergence_tolerance: number;
-	/** DFSPH: most iterations of each solve a substep. */
+	/** DFSPH: most iterations of each of the two pressure solves a substep; deep still water needs them (a 15 h pool moves at 0.15 h/s r.m.s. after 20 s at 100, 0.05 h/s at 400), a splash rarely more than 100; [1, 1000]; default 400. */
 	max_iterations: number;
 }
+// end of generated: world.sph
 
 /** A world def to write: any fields; the solver by number or name, sph's fields any of them. */
 export type WorldDefInput = Omit<Input<WorldDef>, 'solver' | 'sph'> & {
@@ -81,24 +85,39 @@ export type WorldDefInput = Omit<Input<WorldDef>, 'solver' | 'sph'> & {
 	};
 };
 
+// generated from include/puddle/fields.h: material (io/tests/fields_gen.c)
 /** pdl_material_def */
 export interface MaterialDef {
+	/** rho0 = sum_j (1 - r_ij/h)^2 at rest (Clavet eq. 1); 4 is about 25 neighbours; kernel sum (dimensionless); > 0; default 4. */
 	rest_density: number;
+	/** k, pressure P = k (rho - rho0) (eq. 2); stable while k dt_sub^2 < about 0.02; world units / s^2; >= 0; default 60. */
 	stiffness: number;
+	/** k_near, near pressure (eq. 5): keeps particles apart, gives surface tension; world units / s^2; >= 0; default 30. */
 	near_stiffness: number;
+	/** pair displacements split by inverse mass: heavier sinks through lighter; relative; > 0; default 1. */
 	mass: number;
+	/** multiplies `world.gravity`; negative floats up; finite; default 1. */
 	gravity_scale: number;
+	/** sigma, linear viscosity impulses (alg. 5); 1/s; >= 0; default 0.5. */
 	viscosity_sigma: number;
+	/** beta, quadratic viscosity impulses (alg. 5); 1/world unit; >= 0; default 0.1. */
 	viscosity_beta: number;
+	/** k_spring, viscoelastic springs between particles of one material (alg. 4); 0 = a plain liquid; 1/s^2; >= 0; default 0. */
 	spring_stiffness: number;
+	/** gamma: a spring deforms by gamma L before it flows (alg. 3); [0, 1]; default 0.1. */
 	yield_ratio: number;
+	/** alpha: how fast a yielded spring's rest length follows (alg. 3); 0 = elastic; 1/s; >= 0; default 0.3. */
 	plasticity: number;
+	/** Coulomb mu against walls, obstacles and bodies: a contact slows the sliding by at most mu times the normal speed it removes (water slides down slopes steeper than atan mu); multiplied by the boundary's (body's) `friction`; [0, 1]; default 0.1. */
 	wall_friction: number;
+	/** k_stick (section 6); multiplied by the boundary's `stickiness`; 1/s^2; >= 0; default 0. */
 	wall_stickiness: number;
+	/** d_stick: reach of stickiness; fraction of h; (0, 1]; default 0.5. */
 	stick_distance: number;
-	/** 0xRRGGBB; "#rrggbb" is accepted on input. */
+	/** display colour, 0xRRGGBB; "#rrggbb" is accepted on input. */
 	color: number;
 }
+// end of generated: material
 
 /** pdl_boundary_def */
 export interface BoundaryDef {
