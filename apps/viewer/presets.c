@@ -438,12 +438,13 @@ bool viewer_apply_preset(pdl_world* world, int preset, const viewer_preset_basis
 	}
 
 	/* the solver the preset is made for: DFSPH with its settings and one substep a frame (its
-	 * CFL rule adds what it needs); Clavet with the substeps its stiffness needs */
+	 * CFL rule adds what it needs); Clavet with the shipped Clavet scenes' two substeps, or
+	 * more where its stiffness needs them (lava on dam-break-boxes' crates blew up at one) */
 	const preset_entry* chosen = &table.presets[preset];
 	pdl_world_def def = pdl_world_get_def(world);
 	if (def.solver != chosen->solver) {
 		def.solver = chosen->solver;
-		def.substeps = 1;
+		def.substeps = chosen->solver == PDL_SOLVER_CLAVET ? 2 : 1;
 	}
 	if (chosen->solver == PDL_SOLVER_DFSPH) {
 		def.sph.density_tolerance = chosen->density_tolerance;
