@@ -51,7 +51,8 @@ test-tsan: deps
 	cd build-tsan && PUDDLE_TEST_QUICK=1 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" $(CTEST) -L core -LE no-sanitizer
 
 # libFuzzer (clang): the scene parser and the snapshot reader, FUZZ_SECONDS each from their seed
-# corpora (scenes/*.json; snapshots the release build's puddle writes). New inputs go to
+# corpora (scenes/*.json; snapshots the release build's puddle writes), both at once (each is one
+# process on one core); each one's log is printed when both are done. New inputs go to
 # build-fuzz/corpus/; a finding stops the target with the crash file's name. docs/fuzzing.md
 # says how to run them for hours.
 FUZZ_SECONDS ?= 45
@@ -61,8 +62,11 @@ test-fuzz: build
 	cmake --build build-fuzz -j$(JOBS) --target fuzz_scene fuzz_snapshot
 	fuzz/make-seeds.sh build/apps/cli/puddle build-fuzz/seeds/snapshot
 	mkdir -p build-fuzz/corpus/scene build-fuzz/corpus/snapshot build-fuzz/findings
-	build-fuzz/fuzz/fuzz_scene -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=build-fuzz/findings/ build-fuzz/corpus/scene scenes fuzz/seeds/scene
-	build-fuzz/fuzz/fuzz_snapshot -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=build-fuzz/findings/ build-fuzz/corpus/snapshot build-fuzz/seeds/snapshot
+	build-fuzz/fuzz/fuzz_scene -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=build-fuzz/findings/ build-fuzz/corpus/scene scenes fuzz/seeds/scene > build-fuzz/scene.log 2>&1 & scene=$$!; \
+	build-fuzz/fuzz/fuzz_snapshot -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=build-fuzz/findings/ build-fuzz/corpus/snapshot build-fuzz/seeds/snapshot > build-fuzz/snapshot.log 2>&1; snapshot=$$?; \
+	wait $$scene; scene=$$?; \
+	echo "== fuzz_scene (exit $$scene)"; cat build-fuzz/scene.log; echo "== fuzz_snapshot (exit $$snapshot)"; cat build-fuzz/snapshot.log; \
+	[ $$scene -eq 0 ] && [ $$snapshot -eq 0 ]
 
 # The physics validation suite (validate/, docs/validation.md): every case for every solver,
 # measured from geometry and against experiment, one table row per check. Writes the markdown
@@ -104,10 +108,10 @@ test-python: build
 	$(PY_VENV)/bin/python -m pip install -q --no-build-isolation --no-index ./python
 	PUDDLE_CLI=build/apps/cli/puddle $(PY_VENV)/bin/python -m pytest -q -p no:cacheprovider python/tests
 
-# The web page and package's tests (web/test), then the README's figures against what was built, the wasm sizes included
+# The web page and package's tests (web/test; its two builds side by side, -j), then the README's figures against what was built, the wasm sizes included
 # (scripts/readme-figures.py; --write updates them)
 test-web:
-	@if [ -f web/Makefile ]; then $(MAKE) -C web test; else echo "test-web: no web/ yet"; fi
+	@if [ -f web/Makefile ]; then $(MAKE) -C web -j$(JOBS) test; else echo "test-web: no web/ yet"; fi
 	@if [ -x build/apps/cli/puddle ] && [ -f web/Makefile ]; then \
 		scripts/readme-figures.py --puddle build/apps/cli/puddle --wasm web/dist --require-wasm; fi
 
