@@ -58,11 +58,12 @@ test-asan: deps
 # The engine's tests under ThreadSanitizer (the thread pool and every parallel stage), in quick
 # mode: long loops run a sixth of their steps (races show up at once; TSan makes the step 50 to
 # 150 times slower than the release build). Not the tests labelled threads-elsewhere, whose lines
-# of src/ the others run on two threads too (tests/CMakeLists.txt).
+# of src/ the others run on two threads too (tests/CMakeLists.txt), nor, with PUDDLE_TEST_TSAN,
+# the cases of that kind (RUN_TEST_THREADS_ELSEWHERE, tests/test.h).
 test-tsan: deps
 	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPUDDLE_TSAN=ON -DPUDDLE_APPS=OFF $(CMAKE_FLAGS)
 	cmake --build build-tsan -j$(JOBS)
-	cd build-tsan && PUDDLE_TEST_QUICK=1 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" $(CTEST) -L core -LE 'no-sanitizer|threads-elsewhere'
+	cd build-tsan && PUDDLE_TEST_QUICK=1 PUDDLE_TEST_TSAN=1 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" $(CTEST) -L core -LE 'no-sanitizer|threads-elsewhere'
 
 # libFuzzer (clang): the scene parser and the snapshot reader, FUZZ_SECONDS each from their seed
 # corpora (scenes/*.json; snapshots the release build's puddle writes), both at once (each is one

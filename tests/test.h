@@ -56,6 +56,19 @@ static int test_failed_cases, test_passed_cases, test_case_failed;
 		else test_passed_cases++;                                                              \
 	} while (0)
 
+/* RUN_TEST, but left out of the ThreadSanitizer run (PUDDLE_TEST_TSAN set, as make test-tsan
+ * does): every line of src/ the case runs, the cases that run under TSan run on two threads too
+ * (gcov, docs/testing.md, "threads-elsewhere"). The release and ASan runs run it. */
+#define RUN_TEST_THREADS_ELSEWHERE(fn)                                                         \
+	do {                                                                                       \
+		const char* test_tsan = getenv("PUDDLE_TEST_TSAN");                                    \
+		if (test_tsan && *test_tsan && *test_tsan != '0') {                                    \
+			printf("%s: left out under TSan (threads-elsewhere)\n", #fn);                       \
+			break;                                                                             \
+		}                                                                                      \
+		RUN_TEST(fn);                                                                          \
+	} while (0)
+
 #define TEST_SUMMARY()                                                                         \
 	(printf("%d passed, %d failed\n", test_passed_cases, test_failed_cases),                   \
 	 test_failed_cases ? 1 : 0)
