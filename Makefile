@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 CTEST = ctest --output-on-failure -j$(JOBS)
 
-.PHONY: all build demo test test-release test-asan test-tsan test-web test-fuzz test-python test-checked python deps deps-all web bench validate clean
+.PHONY: all build demo test test-release test-asan test-tsan test-web test-fuzz test-python test-web-python test-checked python deps deps-all web bench validate clean
 
 all: build
 
@@ -26,15 +26,18 @@ demo: build
 
 # The parts one after the other, but for the web page's tests: they wait on the browser most of
 # the time (the page steps at most once a frame; their run took 165 s of CPU in 41 minutes beside
-# other work, `time make -C web test`), so they run beside the Python and sanitizer suites, in a
-# second lane (make -j2; the outputs interleave line by line). The fuzzers want both cores: last.
+# other work, `time make -C web test`), so they and then the Python tests run beside the sanitizer
+# suites, in a second lane (make -j2; the outputs interleave line by line). The fuzzers want both
+# cores: last.
 test: deps-all test-release
-	$(MAKE) --no-print-directory -j2 test-web test-checked
+	$(MAKE) --no-print-directory -j2 test-web-python test-checked
 	$(MAKE) --no-print-directory test-fuzz
 
-# The Python, ASan+UBSan and TSan suites, one after the other (make test's first lane).
-test-checked:
+# make test's two lanes: the web and Python tests; the ASan+UBSan and TSan suites.
+test-web-python:
+	$(MAKE) --no-print-directory test-web
 	$(MAKE) --no-print-directory test-python
+test-checked:
 	$(MAKE) --no-print-directory test-asan
 	$(MAKE) --no-print-directory test-tsan
 
