@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 CTEST = ctest --output-on-failure -j$(JOBS)
 
-.PHONY: all build demo test test-release test-asan test-tsan test-web test-fuzz test-python python deps deps-all web bench validate clean
+.PHONY: all build demo test test-release test-asan test-tsan test-web test-fuzz test-python test-web-python test-checked python deps deps-all web bench validate clean
 
 all: build
 
@@ -24,7 +24,22 @@ build: deps
 demo: build
 	scripts/demo.sh
 
-test: deps-all test-release test-python test-asan test-tsan test-web test-fuzz
+# The parts one after the other, but for the web page's tests: they wait on the browser most of
+# the time (the page steps at most once a frame; their run took 165 s of CPU in 41 minutes beside
+# other work, `time make -C web test`), so they and then the Python tests run beside the sanitizer
+# suites, in a second lane (make -j2; the outputs interleave line by line). The fuzzers want both
+# cores: last.
+test: deps-all test-release
+	$(MAKE) --no-print-directory -j2 test-web-python test-checked
+	$(MAKE) --no-print-directory test-fuzz
+
+# make test's two lanes: the web and Python tests; the ASan+UBSan and TSan suites.
+test-web-python:
+	$(MAKE) --no-print-directory test-web
+	$(MAKE) --no-print-directory test-python
+test-checked:
+	$(MAKE) --no-print-directory test-asan
+	$(MAKE) --no-print-directory test-tsan
 
 # `make test` installs everything first, so there a test of an optional tool (cli.blender) or an
 # optional part left out of the build (cli.optional_tools) fails instead of reporting itself
@@ -44,14 +59,18 @@ test-asan: deps
 	cd build-asan && PUDDLE_TEST_QUICK=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(CTEST) -LE no-sanitizer
 
 # The engine's tests under ThreadSanitizer (the thread pool and every parallel stage), in quick
-# mode: long loops run a sixth of their steps (races show up at once; TSan is ten times slower).
+# mode: long loops run a sixth of their steps (races show up at once; TSan makes the step 50 to
+# 150 times slower than the release build). Not the tests labelled threads-elsewhere, whose lines
+# of src/ the others run on two threads too (tests/CMakeLists.txt), nor, with PUDDLE_TEST_TSAN,
+# the cases of that kind (RUN_TEST_THREADS_ELSEWHERE, tests/test.h).
 test-tsan: deps
 	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPUDDLE_TSAN=ON -DPUDDLE_APPS=OFF $(CMAKE_FLAGS)
 	cmake --build build-tsan -j$(JOBS)
-	cd build-tsan && PUDDLE_TEST_QUICK=1 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" $(CTEST) -L core -LE no-sanitizer
+	cd build-tsan && PUDDLE_TEST_QUICK=1 PUDDLE_TEST_TSAN=1 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" $(CTEST) -L core -LE 'no-sanitizer|threads-elsewhere'
 
 # libFuzzer (clang): the scene parser and the snapshot reader, FUZZ_SECONDS each from their seed
-# corpora (scenes/*.json; snapshots the release build's puddle writes). New inputs go to
+# corpora (scenes/*.json; snapshots the release build's puddle writes), both at once (each is one
+# process on one core); each one's log is printed when both are done. New inputs go to
 # build-fuzz/corpus/; a finding stops the target with the crash file's name. docs/fuzzing.md
 # says how to run them for hours.
 FUZZ_SECONDS ?= 45
@@ -61,8 +80,11 @@ test-fuzz: build
 	cmake --build build-fuzz -j$(JOBS) --target fuzz_scene fuzz_snapshot
 	fuzz/make-seeds.sh build/apps/cli/puddle build-fuzz/seeds/snapshot
 	mkdir -p build-fuzz/corpus/scene build-fuzz/corpus/snapshot build-fuzz/findings
-	build-fuzz/fuzz/fuzz_scene -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=build-fuzz/findings/ build-fuzz/corpus/scene scenes fuzz/seeds/scene
-	build-fuzz/fuzz/fuzz_snapshot -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=build-fuzz/findings/ build-fuzz/corpus/snapshot build-fuzz/seeds/snapshot
+	build-fuzz/fuzz/fuzz_scene -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=build-fuzz/findings/ build-fuzz/corpus/scene scenes fuzz/seeds/scene > build-fuzz/scene.log 2>&1 & scene=$$!; \
+	build-fuzz/fuzz/fuzz_snapshot -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=build-fuzz/findings/ build-fuzz/corpus/snapshot build-fuzz/seeds/snapshot > build-fuzz/snapshot.log 2>&1; snapshot=$$?; \
+	wait $$scene; scene=$$?; \
+	echo "== fuzz_scene (exit $$scene)"; cat build-fuzz/scene.log; echo "== fuzz_snapshot (exit $$snapshot)"; cat build-fuzz/snapshot.log; \
+	[ $$scene -eq 0 ] && [ $$snapshot -eq 0 ]
 
 # The physics validation suite (validate/, docs/validation.md): every case for every solver,
 # measured from geometry and against experiment, one table row per check. Writes the markdown
@@ -104,10 +126,10 @@ test-python: build
 	$(PY_VENV)/bin/python -m pip install -q --no-build-isolation --no-index ./python
 	PUDDLE_CLI=build/apps/cli/puddle $(PY_VENV)/bin/python -m pytest -q -p no:cacheprovider python/tests
 
-# The web page and package's tests (web/test), then the README's figures against what was built, the wasm sizes included
+# The web page and package's tests (web/test; its two builds side by side, -j), then the README's figures against what was built, the wasm sizes included
 # (scripts/readme-figures.py; --write updates them)
 test-web:
-	@if [ -f web/Makefile ]; then $(MAKE) -C web test; else echo "test-web: no web/ yet"; fi
+	@if [ -f web/Makefile ]; then $(MAKE) -C web -j$(JOBS) test; else echo "test-web: no web/ yet"; fi
 	@if [ -x build/apps/cli/puddle ] && [ -f web/Makefile ]; then \
 		scripts/readme-figures.py --puddle build/apps/cli/puddle --wasm web/dist --require-wasm; fi
 

@@ -296,13 +296,14 @@ static void test_3d_errors(void)
 
 int main(void)
 {
+	/* RUN_TEST_THREADS_ELSEWHERE: left out under TSan, docs/testing.md ("threads-elsewhere") */
 	RUN_TEST(test_3d_errors);
-	RUN_TEST(test_pointer_ray_pulls_towards_its_line);
+	RUN_TEST_THREADS_ELSEWHERE(test_pointer_ray_pulls_towards_its_line);
 	RUN_TEST(test_sphere_container_and_fills);
-	RUN_TEST(test_clavet_momentum_conserved);
+	RUN_TEST_THREADS_ELSEWHERE(test_clavet_momentum_conserved);
 	RUN_TEST(test_sph_momentum_conserved);
 	RUN_TEST(test_clavet_dam_break_keeps_every_particle);
-	RUN_TEST(test_sph_dam_break_keeps_every_particle);
+	RUN_TEST_THREADS_ELSEWHERE(test_sph_dam_break_keeps_every_particle);
 	RUN_TEST(test_clavet_same_for_every_thread_count);
 	RUN_TEST(test_sph_same_for_every_thread_count);
 	return TEST_SUMMARY();

@@ -337,14 +337,15 @@ static void test_moving_obstacle_pushes_fluid(void)
 
 int main(void)
 {
-	RUN_TEST(test_circle_container_holds_while_stirred);
+	/* RUN_TEST_THREADS_ELSEWHERE: left out under TSan, docs/testing.md ("threads-elsewhere") */
+	RUN_TEST_THREADS_ELSEWHERE(test_circle_container_holds_while_stirred);
 	RUN_TEST(test_box_container_with_obstacles_holds_while_stirred);
-	RUN_TEST(test_fast_particles_do_not_tunnel);
-	RUN_TEST(test_particles_do_not_stick_to_the_wall);
-	RUN_TEST(test_sticky_walls_hold_fluid_that_slippery_walls_drop);
-	RUN_TEST(test_water_runs_off_a_tilted_board);
-	RUN_TEST(test_film_slides_down_a_vertical_wall);
+	RUN_TEST_THREADS_ELSEWHERE(test_fast_particles_do_not_tunnel);
+	RUN_TEST_THREADS_ELSEWHERE(test_particles_do_not_stick_to_the_wall);
+	RUN_TEST_THREADS_ELSEWHERE(test_sticky_walls_hold_fluid_that_slippery_walls_drop);
+	RUN_TEST_THREADS_ELSEWHERE(test_water_runs_off_a_tilted_board);
+	RUN_TEST_THREADS_ELSEWHERE(test_film_slides_down_a_vertical_wall);
 	RUN_TEST(test_each_particle_keeps_its_own_materials_reach);
-	RUN_TEST(test_moving_obstacle_pushes_fluid);
+	RUN_TEST_THREADS_ELSEWHERE(test_moving_obstacle_pushes_fluid);
 	return TEST_SUMMARY();
 }

@@ -10,12 +10,13 @@
 // spheres, a polygon and a kinematic body driven every frame). Shipped scenes with "bodies"
 // (scenes/float.json, ...) are among the shipped scenes.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { BoundaryKind, FillShape, loadPuddle } from '../src/puddle.js';
 import { applyFrame, buildWorld, resolveScene } from '../src/scene.js';
 
@@ -29,12 +30,23 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 const c = (dir) => readdirSync(join(repo, dir)).filter((f) => f.endsWith('.c')).map((f) => join(repo, dir, f));
 
 // the flags that matter for the bits, as in the top CMakeLists.txt
-function compileNative(main, sources, libs) {
+const CC = process.env.CC ?? 'cc';
+const FLAGS = ['-O2', '-std=c11', '-D_POSIX_C_SOURCE=200809L', '-ffp-contract=off', '-fno-fast-math',
+	'-I', join(repo, 'include'), '-I', join(repo, 'io/include')];
+
+/** Compiles `sources` once into objects in `dir`, in two compilers at once; returns the objects. */
+async function compileObjects(dir, sources) {
+	mkdirSync(dir);
+	const halves = [sources.filter((_, i) => i % 2 === 0), sources.filter((_, i) => i % 2 === 1)].filter((h) => h.length);
+	await Promise.all(halves.map((h) => promisify(execFile)(CC, [...FLAGS, '-c', ...h], { cwd: dir })));
+	return sources.map((f) => join(dir, basename(f).replace(/\.c$/, '.o')));
+}
+
+/** Links native/MAIN with the objects; returns the program's path. */
+function linkNative(main, objects, libs) {
 	const exe = join(scratch, main.replace(/\.c$/, ''));
-	execFileSync(process.env.CC ?? 'cc', ['-O2', '-std=c11', '-D_POSIX_C_SOURCE=200809L', '-ffp-contract=off', '-fno-fast-math',
-		'-I', join(repo, 'include'), '-I', join(repo, 'io/include'),
-		fileURLToPath(new URL(`native/${main}`, import.meta.url)), ...sources, ...libs, '-lm', '-lpthread', '-o', exe],
-	{ stdio: ['ignore', 'ignore', 'pipe'] });
+	execFileSync(CC, [...FLAGS, fileURLToPath(new URL(`native/${main}`, import.meta.url)), ...objects, ...libs, '-lm', '-lpthread', '-o', exe],
+		{ stdio: ['ignore', 'ignore', 'pipe'] });
 	return exe;
 }
 
@@ -43,18 +55,26 @@ let exe = null, why = '', exe3d = null, why3d = '', exeBodies = null, whyBodies 
 let puddle;
 before(async () => {
 	puddle = await loadPuddle();
+	// the core once for the three programs (three builds of it took a minute of the two cores)
+	let core;
 	try {
-		exe = compileNative('scene_hash.c', [...c('io/src'), ...c('src')], ['-lcjson', '-lpng']);
+		core = await compileObjects(join(scratch, 'core'), c('src'));
+	} catch (e) {
+		why = why3d = whyBodies = failure(e);
+		return;
+	}
+	try {
+		exe = linkNative('scene_hash.c', [...await compileObjects(join(scratch, 'io'), c('io/src')), ...core], ['-lcjson', '-lpng']);
 	} catch (e) {
 		why = failure(e);
 	}
 	try {
-		exe3d = compileNative('world3d_hash.c', c('src'), []);
+		exe3d = linkNative('world3d_hash.c', core, []);
 	} catch (e) {
 		why3d = failure(e);
 	}
 	try {
-		exeBodies = compileNative('bodies_hash.c', c('src'), []);
+		exeBodies = linkNative('bodies_hash.c', core, []);
 	} catch (e) {
 		whyBodies = failure(e);
 	}

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """End-to-end tests of the puddle command: help, bad input (exact message, exit 2, nothing
 written), info, exports (VTK parsed with xml.etree, PLY, CSV), snapshots and resume, video,
-bench, surfaces. Usage: test_cli.py PUDDLE SCENES_DIR [TEST_NAME...] (default: every test)"""
+bench, surfaces. Usage: test_cli.py PUDDLE SCENES_DIR [TEST_NAME...] [-TEST_NAME...] (default: every
+test but test_soak; a name after "-" is left out: ctest runs the cases it registers on their own
+once, in their own tests). Each case's seconds follow its name."""
 import csv
 import io
 import json
@@ -10,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import xml.dom.minidom
 import xml.etree.ElementTree as ET
 
@@ -32,10 +35,12 @@ def case(fn):
     print(fn.__name__)
     sys.stdout.flush()
     work = tempfile.mkdtemp(prefix="puddle_cli_")
+    start = time.monotonic()
     try:
         fn(work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+        print(f"  ({time.monotonic() - start:.1f} s)", flush=True)
 
 
 def summary_value(stdout, key):
@@ -505,10 +510,15 @@ def test_bodies(work):
 
 def test_soak(work):
     # every shipped scene, 600 steps of seeded random stirring at full strength, pours and erasing
-    # (the long run is `puddle soak --steps 100000`): nothing lost, nothing NaN
-    scenes = sorted(n for n in os.listdir(SCENES) if n.endswith(".json"))
+    # (the long run is `puddle soak --steps 100000`): nothing lost, nothing NaN. On one thread: the
+    # states are bitwise the same for any thread count, and ctest -j runs a test beside it
+    # PUDDLE_SOAK_SCENES: the scenes to soak, by name (ctest soaks each in its own test, cli.soak.NAME)
+    only = os.environ.get("PUDDLE_SOAK_SCENES", "").split()
+    scenes = sorted(n for n in os.listdir(SCENES) if n.endswith(".json") and (not only or n[:-5] in only))
+    if not scenes or (only and len(scenes) != len(only)):
+        return check(False, f"soak: scenes {only} not all in {SCENES}")
     rc, out, err = run("soak", *(os.path.join(SCENES, n) for n in scenes), "--steps", "600", "--seed", "1",
-                       timeout=900)
+                       "--threads", "1", timeout=900)
     check(rc == 0, f"soak: {rc} {err!r}")
     lines = out.splitlines()
     check(len(lines) == len(scenes), f"soak: one line a scene: {lines}")
@@ -603,9 +613,14 @@ def test_new_user(work):
 
 TESTS = (test_help, test_broken_scenes, test_info_every_scene, test_exports, test_resume, test_video, test_bench,
          test_surface, test_3d, test_export_sizes, test_bodies, test_new_user, test_soak)
+chosen = [name for name in sys.argv[3:] if not name.startswith("-")]
+left_out = [name[1:] for name in sys.argv[3:] if name.startswith("-")]
+unknown = set(chosen + left_out) - {test.__name__ for test in TESTS}
+if unknown:
+    sys.exit(f"test_cli.py: no such test: {', '.join(sorted(unknown))}")
 for test in TESTS:
     # the soak runs on its own (cli.soak), outside the sanitizer builds
-    if (len(sys.argv) <= 3 and test is not test_soak) or test.__name__ in sys.argv[3:]:
+    if test.__name__ in chosen or (not chosen and test is not test_soak and test.__name__ not in left_out):
         case(test)
 print(f"{len(failures)} failed")
 sys.exit(1 if failures else 0)
