@@ -348,7 +348,7 @@ describe('demo page', () => {
 	});
 
 	test('the Solver folder switches Clavet, SPH and DFSPH live with their settings; the water preset runs DFSPH', async () => {
-		const { page, errors } = await openDemo('?paused=1&scene=dam-break');
+		const { page, errors } = await openDemo('?paused=1&scene=blobs');
 		const state = () => page.evaluate(() => {
 			const w = window.demo.world, s = w.stats();
 			return { solver: w.def.solver, substeps: w.def.substeps, sph: w.def.sph, n: s.particles, nonFinite: s.non_finite, steps: s.steps };
