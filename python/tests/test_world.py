@@ -181,7 +181,7 @@ def test_world_built_in_code_snapshots(tmp_path):
 def test_repr_and_notebook_picture():
     w = puddle.load_scene(scene("dam-break"))
     w.step(3)
-    assert repr(w) == "<puddle.World dam-break: 2D clavet, 1595 particles, 0 bodies, frame 3, t = 0.050 s>"
+    assert repr(w) == "<puddle.World dam-break: 2D dfsph, 1595 particles, 0 bodies, frame 3, t = 0.050 s>"
     png = w._repr_png_()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
     assert "built in code" in repr(build_box())
