@@ -296,13 +296,21 @@ static inline f8 shape8(const dfsph_job* job, f8 r, m8 in)
 	return f8_mask(in, f8_mul(f8_mul(d2, d2), f8_add(f8_set1(1.0f), f8_mul(f8_set1(4.0f), q))));
 }
 
-/* table[material of each listed neighbour]: the per-material constants of the neighbours in
- * list entries idx[0..7] */
-static inline f8 of_neighbours(const float* table, const uint8_t* of, const int32_t* idx)
+/* table[material of each listed neighbour]: a per-material constant of the neighbours in list
+ * entries idx[0..7] (table[0] in every lane when all materials share it) */
+static inline f8 of_neighbours(const dfsph_job* job, const float* table, const uint8_t* of, const int32_t* idx)
 {
+	if (job->uniform) return f8_set1(table[0]);
 	float v[PDL_LANES];
 	for (int k = 0; k < PDL_LANES; ++k) v[k] = table[of[idx[k]]];
 	return f8_load(v);
+}
+
+/* L_ij of eq. 1 for particle i (its material's L is li) and the listed neighbours */
+static inline f8 correction_of(const dfsph_job* job, float li, const uint8_t* of, const int32_t* idx)
+{
+	return job->uniform ? f8_set1(li)
+	                    : f8_mul(f8_set1(0.5f), f8_add(f8_set1(li), of_neighbours(job, job->correction, of, idx)));
 }
 
 /* The kernel terms of the neighbours in list entries idx[0 .. n) of particle i (lane k holds
@@ -505,11 +513,10 @@ static inline void density_pass(void* ctx, int begin, int end, bool three)
 			const int32_t* idx = scanned + k;
 			const int n = block_width(k, last);
 			pair8 q = list_terms(job, xi, yi, zi8, px, py, pz, idx, n, three);
-			f8 vj = job->uniform ? f8_set1(job->volume[0]) : of_neighbours(job->volume, p->material, idx);
+			f8 vj = of_neighbours(job, job->volume, p->material, idx);
 			sum = f8_add(sum, f8_mul(vj, shape8(job, q.r, q.in)));
 			f8 gs = f8_mul(vj, q.grad); /* 0 outside q.in */
-			f8 ls = f8_mul(gs, job->uniform ? f8_set1(li)
-			                                : f8_mul(f8_set1(0.5f), f8_add(f8_set1(li), of_neighbours(job->correction, p->material, idx))));
+			f8 ls = f8_mul(gs, correction_of(job, li, p->material, idx));
 			const f8 vgx = f8_mul(gs, q.dx), vgy = f8_mul(gs, q.dy), vgz = three ? f8_mul(gs, q.dz) : zero;
 			gx = f8_add(gx, vgx);
 			gy = f8_add(gy, vgy);
@@ -519,7 +526,7 @@ static inline void density_pass(void* ctx, int begin, int end, bool three)
 			f8_store_first(gx_list + k, vgx, n); /* (the entries after the row are another particle's) */
 			f8_store_first(gy_list + k, vgy, n);
 			if (three) f8_store_first(gz_list + k, vgz, n);
-			f8 inv_rest_j = job->uniform ? f8_set1(job->inv_rest[0]) : of_neighbours(job->inv_rest, p->material, idx);
+			f8 inv_rest_j = of_neighbours(job, job->inv_rest, p->material, idx);
 			sq = f8_add(sq, f8_mul(f8_mul(inv_rest_j, ls), f8_mul(q.grad, q.r2)));
 		}
 		/* W, self included: W(0) = wendland */
@@ -575,13 +582,13 @@ static void pressure_range(void* ctx, int begin, int end)
 		const int m = p->material[i];
 		const float pi = change[i], li = job->correction[m];
 		f8 ax = zero, ay = zero, az = zero;
-		const f8 pi8 = f8_set1(pi), li8 = f8_set1(li);
+		const f8 pi8 = f8_set1(pi);
 		for (int64_t k = w->dfsph_row[i], last = w->dfsph_row[i + 1]; k < last; k += PDL_LANES) {
 			const int32_t* idx = neighbour + k;
 			const m8 in = m8_first(block_width(k, last));
 			f8 s = f8_add(pi8, f8_gather_index(change, idx));
 			if (!job->uniform)
-				s = f8_mul(s, f8_mul(f8_set1(0.5f), f8_add(li8, of_neighbours(job->correction, p->material, idx))));
+				s = f8_mul(s, correction_of(job, li, p->material, idx));
 			s = f8_mask(in, s);
 			ax = f8_add(ax, f8_mul(s, f8_load(gx + k)));
 			ay = f8_add(ay, f8_mul(s, f8_load(gy + k)));
@@ -701,8 +708,8 @@ static inline void forces_pass(void* ctx, int begin, int end, bool three)
 		for (int64_t kk = w->dfsph_row[i], last = w->dfsph_row[i + 1]; kk < last; kk += PDL_LANES) {
 			const int32_t* idx = neighbour + kk;
 			pair8 q = list_terms(job, xi, yi, zi8, px, py, pz, idx, block_width(kk, last), three);
-			f8 rest_j = job->uniform ? rest_i : of_neighbours(job->rest, p->material, idx);
-			f8 vj = job->uniform ? f8_set1(job->volume[0]) : of_neighbours(job->volume, p->material, idx);
+			f8 rest_j = of_neighbours(job, job->rest, p->material, idx);
+			f8 vj = of_neighbours(job, job->volume, p->material, idx);
 			f8 wij = f8_mask(q.in, f8_mul(vj, f8_mul(f8_add(rest_i, rest_j), half_inv_rest_i)));
 			f8 dvx = f8_sub(vxi, f8_gather_index(pvx, idx)), dvy = f8_sub(vyi, f8_gather_index(pvy, idx));
 			f8 dvz = three ? f8_sub(vzi8, f8_gather_index(pvz, idx)) : zero;
