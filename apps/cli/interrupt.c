@@ -19,6 +19,7 @@
 #include "cli.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -105,6 +106,10 @@ static void* watcher(void* unused)
 	static const char said[] = "\npuddle run: interrupted in the middle of a long step; what it was writing was removed, "
 	                           "finished files are kept\n";
 	if (rank == 0 && write(STDERR_FILENO, said, sizeof said - 1) < 0) {}
+	/* and nothing more: the run's own thread may still be writing a file removed below, and
+	 * would say "write failed: No such file or directory" of it before the process ends */
+	int quiet = open("/dev/null", O_WRONLY);
+	if (quiet >= 0) dup2(quiet, STDERR_FILENO), close(quiet);
 	int ffmpeg = atomic_load(&watch.ffmpeg);
 	if (ffmpeg > 0) kill((pid_t)ffmpeg, SIGKILL);
 	for (int pass = 0; pass < (linger_ms > 0 ? 2 : 1); ++pass) { /* again for a file begun while lingering */

@@ -2,10 +2,10 @@
 """SIGINT and SIGTERM under mpirun (issue 39 point 6): every process stops within a second wherever
 the run is, and cleanly. For 2 and 3 processes a signal lands
 
-  - in the fill (each process builds 1.5M particles before the first frame), sent to every process
-    as mpirun forwards one;
-  - in a long frame (600k particles), sent to one process only (rank 0 with 2 processes, the last
-    with 3), which must make every process stop;
+  - in the fill or frame 0's files (each process builds 3M particles and writes them as VTK),
+    sent to every process as mpirun forwards one;
+  - in a long frame (300k particles of Clavet water at 64 substeps), sent to one process only
+    (rank 0 with 2 processes, the last with 3), which must make every process stop;
   - in a collective snapshot (io_fault.so makes each write call on the snapshots sleep), sent to
     every process, and, with 3 processes, as Ctrl-C to mpirun itself, which sends SIGTERM to every
     process a second later and then exits 1 whatever they do (Open MPI's choice).
@@ -17,6 +17,7 @@ name whole.
 
     mpi_signal_test.py --puddle build/apps/cli/puddle --scenes scenes --mpirun mpirun --shim io_fault.so
 """
+import json
 import os
 import shutil
 import signal
@@ -26,11 +27,26 @@ import tempfile
 import time
 import xml.dom.minidom
 
-from mpi_common import arguments, check, mpirun_command, plain, summary
+from mpi_common import arguments, check, clavet_scene, mpirun_command, plain, summary
 
 a = arguments()
 work = tempfile.mkdtemp(prefix="puddle_mpi_signal_")
 scene = os.path.join(a.scenes, "dam-break.json")
+
+
+def long_frame_scene():
+    """dam-break with Clavet's water at 64 substeps a frame (the most a scene may ask): a frame of
+    300k particles then takes seconds on any machine, so the signal lands inside frame 1 by
+    construction, not by how fast the machine steps DFSPH's one substep."""
+    path = clavet_scene(a, "dam-break", work)
+    with open(path) as f:
+        s = json.load(f)
+    s["world"]["substeps"] = 64
+    out = os.path.join(work, "long-frame", "dam-break.json")
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    with open(out, "w") as f:
+        json.dump(s, f)
+    return out
 ENDS = 20  # seconds the job may take to end after the signal before it counts as hung
 
 
@@ -160,18 +176,24 @@ def temporary_in(folder):
 
 try:
     for n in (2, 3):
-        # the fill: 1.5M particles in every process, the signal before the first frame's files
+        # the fill and frame 0's files: 3M particles that every process builds (half a second)
+        # and writes as VTK (seconds); the signal 0.3 s after loading, before frame 0 is whole
         out = os.path.join(work, f"fill-{n}")
-        args = [scene, "--particles", "1500000", "--steps", "2", "--threads", "1", "--vtk", "--export-every", "1",
+        args = [scene, "--particles", "3000000", "--steps", "2", "--threads", "1", "--vtk", "--export-every", "1",
                 "--out", out]
-        code, err = interrupted(f"-np {n} fill", n, args, after(0.8), signal.SIGTERM, "all")
-        check(not os.path.exists(os.path.join(out, "vtk", "frame_000000.pvtp")), f"-np {n} fill: signalled after it")
+        early, frame_0 = after(0.3), exists(os.path.join(out, "vtk", "frame_000000.pvtp"))
+        when = {}
+
+        def fill_ready():
+            return early() and when.setdefault("frame 0 whole", frame_0()) is not None
+        code, err = interrupted(f"-np {n} fill", n, args, fill_ready, signal.SIGTERM, "all")
+        check(when.get("frame 0 whole") is False, f"-np {n} fill: signalled before frame 0 was whole ({when})")
         whole_vtk(f"-np {n} fill", out, expect(f"-np {n} fill, SIGTERM to every process", code, err, out))
 
         # a long frame: frame 0 written, frame 1 being stepped (half a second in); one process
         # signalled
         out = os.path.join(work, f"frame-{n}")
-        args = [scene, "--particles", "600000", "--steps", "3", "--threads", "1", "--vtk", "--export-every", "1",
+        args = [long_frame_scene(), "--particles", "300000", "--steps", "3", "--threads", "1", "--vtk", "--export-every", "1",
                 "--out", out]
         alone = 0 if n == 2 else n - 1
         what = f"-np {n} long frame, SIGINT to process {alone} alone"
