@@ -75,9 +75,8 @@
  * sums each iteration's error over every process (PDL_GHOST_ERROR, with the iteration's
  * pressure change in the same exchange), so every process ends each solve after the whole
  * world's iterations. */
-#include "core.h"
-#include "kernels.h"
-#include "simd.h"
+#define DFSPH_LOOP(name) pdl_dfsph_##name
+#include "dfsph_loops.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -249,200 +248,36 @@ int pdl_dfsph_substeps_for(const pdl_world* w, float v2max)
 	return n < least ? least : (int)n;
 }
 
-/* ---- The passes ----------------------------------------------------------------------------- */
+/* ---- The passes: the loops of dfsph_loops.h, in the copy this processor runs -------------- */
 
-typedef struct dfsph_job {
-	pdl_world* w;
-	float dt;
-	pdl_kernels k;
-	float volume[PDL_MAX_MATERIALS], inv_rest[PDL_MAX_MATERIALS], rest[PDL_MAX_MATERIALS];
-	bool uniform;        /* every material has the same volume and rest density */
-	float xsph, nu;      /* this substep's XSPH share, kinematic viscosity */
-	bool tension;
-	float omega[PDL_MAX_MATERIALS]; /* the Jacobi damping (pdl_dfsph_jacobi_weight) */
-	float correction[PDL_MAX_MATERIALS]; /* L of eq. 1 (pdl_dfsph_gradient_correction) */
-	const float* change; /* the pressure change pressure_range applies */
-	/* the solve under way (compression_range's update): which, its pressures, and per chunk of
-	 * SOLVE_GRAIN particles the exact sum of its error (solve_error) */
-	bool divergence;
-	float* pressure;
-	pdl_ghost_error* chunk_error;
-} dfsph_job;
+/* The entry points of a copy of the loops (sfx: nothing for dfsph.c's own, _avx2, _avx512). */
+#define DFSPH_LOOP_NAMES(F, sfx)                                                                  \
+	F(pdl_dfsph_scan_range##sfx) F(pdl_dfsph_scan_range_3d##sfx) F(pdl_dfsph_density_range##sfx)   \
+	F(pdl_dfsph_density_range_3d##sfx) F(pdl_dfsph_pressure_range##sfx)                          \
+	F(pdl_dfsph_compression_range##sfx) F(pdl_dfsph_forces_range##sfx) F(pdl_dfsph_forces_range_3d##sfx)
+typedef struct dfsph_loops {
+	pdl_task_fn *scan[2], *density[2], *pressure, *compression, *forces[2]; /* [3D] */
+} dfsph_loops;
+#define DFSPH_COPY(sfx)                                                                            \
+	{{pdl_dfsph_scan_range##sfx, pdl_dfsph_scan_range_3d##sfx},                                 \
+	 {pdl_dfsph_density_range##sfx, pdl_dfsph_density_range_3d##sfx},                           \
+	 pdl_dfsph_pressure_range##sfx,                                                            \
+	 pdl_dfsph_compression_range##sfx,                                                         \
+	 {pdl_dfsph_forces_range##sfx, pdl_dfsph_forces_range_3d##sfx}}
+#if PDL_HAVE_AVX2_LOOPS
+#define DECLARE_LOOP(name) void name(void* ctx, int begin, int end);
+DFSPH_LOOP_NAMES(DECLARE_LOOP, _avx2)
+DFSPH_LOOP_NAMES(DECLARE_LOOP, _avx512)
+/* by pdl_loops */
+static const dfsph_loops loop_copies[] = {DFSPH_COPY(), DFSPH_COPY(_avx2), DFSPH_COPY(_avx512)};
+#else
+static const dfsph_loops loop_copies[] = {DFSPH_COPY()};
+#endif
 
-/* The error a solve compares with its tolerance: the larger of the mean |r| and the largest
- * |r| over MAX_OVER_MEAN (a mean alone hides a compressed layer at the floor of a deep pool under
- * the rest of it). */
-#define MAX_OVER_MEAN 20.0
+static const dfsph_loops* loops_of(const pdl_world* w) { return &loop_copies[w->loops]; }
 
-/* The relative density below which the divergence solve leaves a particle alone (solve). */
-#define DIVERGENCE_MIN_DENSITY 0.95f
+/* ---- Neighbour lists (dfsph_loops.h has the scan) ------------------------------------------- */
 
-/* The particles a chunk of the solves' passes takes: compression_range sums each chunk's error
- * apart, so that the sum over the chunks is the same however they are shared out. */
-enum { SOLVE_GRAIN = 256 };
-
-/* The kernel terms of eight pairs of particle i. */
-typedef struct pair8 {
-	f8 dx, dy, dz; /* x_i - x_j */
-	f8 r2, r;
-	m8 in;         /* the lanes that hold a pair */
-	f8 grad;       /* s: grad W_ij = s (x_i - x_j) */
-} pair8;
-
-/* Wendland C2's shape (1 - q)^4 (1 + 4q) at distance r, 0 outside `in` */
-static inline f8 shape8(const dfsph_job* job, f8 r, m8 in)
-{
-	f8 q = f8_mul(r, f8_set1(1.0f / job->k.h)), d = f8_sub(f8_set1(1.0f), q), d2 = f8_mul(d, d);
-	return f8_mask(in, f8_mul(f8_mul(d2, d2), f8_add(f8_set1(1.0f), f8_mul(f8_set1(4.0f), q))));
-}
-
-/* table[material of each listed neighbour]: a per-material constant of the neighbours in list
- * entries idx[0..7] (table[0] in every lane when all materials share it) */
-static inline f8 of_neighbours(const dfsph_job* job, const float* table, const uint8_t* of, const int32_t* idx)
-{
-	if (job->uniform) return f8_set1(table[0]);
-	float v[PDL_LANES];
-	for (int k = 0; k < PDL_LANES; ++k) v[k] = table[of[idx[k]]];
-	return f8_load(v);
-}
-
-/* L_ij of eq. 1 for particle i (its material's L is li) and the listed neighbours */
-static inline f8 correction_of(const dfsph_job* job, float li, const uint8_t* of, const int32_t* idx)
-{
-	return job->uniform ? f8_set1(li)
-	                    : f8_mul(f8_set1(0.5f), f8_add(f8_set1(li), of_neighbours(job, job->correction, of, idx)));
-}
-
-/* The kernel terms of the neighbours in list entries idx[0 .. n) of particle i (lane k holds
- * entry k; the lanes from n on are masked: their indices are other rows' or the padding's, always
- * particles that exist). The list holds only neighbours within h (within_h, the same arithmetic). */
-static inline pair8 list_terms(const dfsph_job* job, const f8 xi, const f8 yi, const f8 zi, const float* px,
-                               const float* py, const float* pz, const int32_t* idx, int n, bool three)
-{
-	pair8 q;
-	q.dx = f8_sub(xi, f8_gather_index(px, idx));
-	q.dy = f8_sub(yi, f8_gather_index(py, idx));
-	q.r2 = f8_add(f8_mul(q.dx, q.dx), f8_mul(q.dy, q.dy));
-	q.dz = f8_set1(0);
-	if (three) {
-		q.dz = f8_sub(zi, f8_gather_index(pz, idx));
-		q.r2 = f8_add(q.r2, f8_mul(q.dz, q.dz));
-	}
-	q.in = m8_first(n);
-	q.r = f8_sqrt(q.r2);
-	f8 d = f8_sub(f8_set1(1.0f), f8_mul(q.r, f8_set1(1.0f / job->k.h)));
-	q.grad = f8_mask(q.in, f8_mul(f8_set1(-job->k.wendland_grad), f8_mul(f8_mul(d, d), d)));
-	return q;
-}
-
-/* The width of the block of list entries from k on, of a row that ends at `end`: 8, or fewer at
- * the row's end. */
-static inline int block_width(int64_t k, int64_t end)
-{
-	return end - k < PDL_LANES ? (int)(end - k) : PDL_LANES;
-}
-
-/* The walls near x: their share psi of rho^ and its gradient, for the passes. */
-/* The walls within h of a particle: the world's boundaries (statics of them, first), then the
- * rigid bodies near it (body_step.c samples them at each substep's start; dfsph_contacts holds
- * each near particle's, worked out once a substep: positions do not change during the solves). */
-enum { MAX_WALLS = PDL_SPH_MAX_CONTACTS + PDL_CONTAIN_BODIES };
-typedef struct wall_terms {
-	int count, statics;
-	pdl_sph_wall_contact c[MAX_WALLS]; /* (a body's `wall` is -1) */
-	float psi[MAX_WALLS];              /* F(d / h) */
-	float grad[MAX_WALLS];             /* |grad psi| = G(d / h) / h, along -n */
-	float v[MAX_WALLS][3];             /* the wall's velocity */
-} wall_terms;
-
-static inline void walls_at(const pdl_world* w, int i, float x, float y, float z, bool three, wall_terms* t)
-{
-	const float h = w->def.interaction_radius, at[3] = {x, y, z};
-	t->count = t->statics = pdl_sph_wall_contacts(w->boundaries, w->boundary_count, at, h, three, t->c);
-	for (int c = 0; c < t->count; ++c) {
-		const pdl_vec3 vw = w->boundaries[t->c[c].wall].def.velocity;
-		t->v[c][0] = vw.x, t->v[c][1] = vw.y, t->v[c][2] = three ? vw.z : 0;
-	}
-	const int e = w->dfsph_body_near ? w->dfsph_body_near[i] : -1;
-	for (int k = 0; e >= 0 && k < w->dfsph_contact_count[e]; ++k) {
-		const pdl_body_contact* b = &w->dfsph_contacts[(size_t)e * PDL_CONTAIN_BODIES + k];
-		pdl_sph_wall_contact* c = &t->c[t->count];
-		c->d = b->d, c->wall = -1;
-		for (int a = 0; a < 3; ++a) c->n[a] = b->n[a], t->v[t->count][a] = b->v[a];
-		t->count++;
-	}
-	for (int c = 0; c < t->count; ++c) { /* (a circle's own tables for a body contact) */
-		const bool body = c >= t->statics;
-		const pdl_body_contact* b = body ? &w->dfsph_contacts[(size_t)e * PDL_CONTAIN_BODIES + (c - t->statics)] : NULL;
-		float u = t->c[c].d / h;
-		t->psi[c] = pdl_sph_table_at(body ? b->density : w->dfsph_wall_density, u);
-		t->grad[c] = pdl_sph_table_at(body ? b->force : w->dfsph_wall_force, u) / h;
-	}
-}
-
-/* ---- Neighbour lists ------------------------------------------------------------------------ *
- * Every pass of a substep after the grid (the density pass once, the solves' iterations tens of
- * times, the forces once) reads only the neighbours that the positions fix for the substep. One
- * scan of the neighbour cells writes them into lists, so that the passes stream through the
- * pairs instead of testing every candidate of the neighbour cells (in 3D about six candidates
- * for each neighbour) again; the density pass adds V_j grad W_ij of each pair, and the walls'
- * terms, for the iterations. The scan writes each particle's neighbours into a row of
- * dfsph_list_stride slots of dfsph_scan (and counts any beyond them: the stride then grows and
- * the scan runs again, rarely, as the water's densest spot squeezes); the density pass copies
- * them into the packed lists. The lists are in grid order and each particle's in the order the
- * scan meets its neighbours: the same for any thread count and SIMD width. */
-
-/* Candidates j from j of a run ending at end that lie within h of particle i (i itself not). */
-static inline m8 within_h(const dfsph_job* job, const f8 xi, const f8 yi, const f8 zi, const float* px,
-                          const float* py, const float* pz, int j, int end, int i, bool three)
-{
-	f8 dx = f8_sub(xi, f8_load(px + j)), dy = f8_sub(yi, f8_load(py + j));
-	f8 r2 = f8_add(f8_mul(dx, dx), f8_mul(dy, dy));
-	if (three) {
-		f8 dz = f8_sub(zi, f8_load(pz + j));
-		r2 = f8_add(r2, f8_mul(dz, dz));
-	}
-	return m8_and(m8_lanes(j, end, i), f8_lt(r2, f8_set1(job->k.h2)));
-}
-
-/* dfsph_row[i + 1] = particle i's neighbours (within h, itself not included), the first
- * dfsph_list_stride of them into its row of dfsph_scan. */
-static inline void scan_pass(void* ctx, int begin, int end, bool three)
-{
-	dfsph_job* job = ctx;
-	pdl_world* w = job->w;
-	const particles* p = &w->p;
-	const float *px = p->x, *py = p->y, *pz = p->z;
-	const int64_t stride = w->dfsph_list_stride;
-	pdl_grid_runs runs = {0};
-	pdl_grid_cell cached = {.valid = false};
-	for (int i = begin; i < end; ++i) {
-		const float zi = three ? pz[i] : 0;
-		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi8 = f8_set1(zi);
-		int32_t* row = w->dfsph_scan + (size_t)i * (size_t)stride;
-		int64_t count = 0;
-		pdl_grid_runs_of(&w->grid, i, px[i], py[i], zi, &runs, &cached);
-		for (int r = 0; r < runs.count; ++r)
-			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
-				unsigned bits = (unsigned)m8_bits(within_h(job, xi, yi, zi8, px, py, pz, j, runs.end[r], i, three));
-				for (; bits; bits &= bits - 1, count++)
-					if (count < stride) row[count] = j + __builtin_ctz(bits);
-			}
-		/* up to the next block of eight, particle 0: the blocks the density pass reads */
-		for (int64_t k = count; k < stride && k % PDL_LANES; ++k) row[k] = 0;
-		w->dfsph_row[i + 1] = count;
-	}
-}
-
-static void scan_range(void* ctx, int begin, int end) { scan_pass(ctx, begin, end, false); }
-static void scan_range_3d(void* ctx, int begin, int end) { scan_pass(ctx, begin, end, true); }
-
-/* The lists' gradients: PDL_LANES floats of padding after each of the three planes (a block of
- * eight read from a row's last entries runs past it). */
-static inline float* grad_plane(const pdl_world* w, int e)
-{
-	return w->dfsph_grad + (size_t)e * (size_t)(w->dfsph_pair_capacity + PDL_LANES);
-}
 
 /* Scans the neighbours (scan_pass) and sizes the lists: the rows' starts, room for the pairs. The
  * density pass fills them. False when out of memory. */
@@ -460,7 +295,7 @@ static bool scan_neighbours(dfsph_job* job)
 			w->dfsph_scan = scan;
 			w->dfsph_scan_slots = slots;
 		}
-		pdl_pool_for(w->pool, n, 256, three ? scan_range_3d : scan_range, job);
+		pdl_pool_for(w->pool, n, 256, loops_of(w)->scan[three], job);
 		int64_t most = 0;
 		for (int i = 0; i < n; ++i) most = w->dfsph_row[i + 1] > most ? w->dfsph_row[i + 1] : most;
 		if (most <= w->dfsph_list_stride) break;
@@ -487,268 +322,6 @@ static bool scan_neighbours(dfsph_job* job)
 	return true;
 }
 
-/* 2. rho^_i and alpha_i (eq. 2); the fluid part of g_i times h is the surface normal of
- * Akinci et al. 2013 eq. 5 (for the surface tension). Adds V_j grad W_ij to the lists. */
-static inline void density_pass(void* ctx, int begin, int end, bool three)
-{
-	dfsph_job* job = ctx;
-	pdl_world* w = job->w;
-	particles* p = &w->p;
-	const float h = job->k.h;
-	const float *px = p->x, *py = p->y, *pz = p->z;
-	int32_t* neighbour = w->dfsph_neighbour;
-	float *gx_list = grad_plane(w, 0), *gy_list = grad_plane(w, 1), *gz_list = grad_plane(w, 2);
-	const f8 zero = f8_set1(0);
-	for (int i = begin; i < end; ++i) {
-		const int m = p->material[i];
-		const float zi = three ? pz[i] : 0, li = job->correction[m];
-		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi8 = f8_set1(zi);
-		f8 sum = zero, gx = zero, gy = zero, gz = zero, lx = zero, ly = zero, lz = zero, sq = zero;
-		/* (the blocks read from the scan's row: the packed list's entries after this row are
-		 * another thread's to write) */
-		const int64_t first = w->dfsph_row[i], last = w->dfsph_row[i + 1];
-		const int32_t* scanned = w->dfsph_scan + (size_t)i * (size_t)w->dfsph_list_stride - first;
-		memcpy(neighbour + first, scanned + first, (size_t)(last - first) * sizeof *neighbour);
-		for (int64_t k = first; k < last; k += PDL_LANES) {
-			const int32_t* idx = scanned + k;
-			const int n = block_width(k, last);
-			pair8 q = list_terms(job, xi, yi, zi8, px, py, pz, idx, n, three);
-			f8 vj = of_neighbours(job, job->volume, p->material, idx);
-			sum = f8_add(sum, f8_mul(vj, shape8(job, q.r, q.in)));
-			f8 gs = f8_mul(vj, q.grad); /* 0 outside q.in */
-			f8 ls = f8_mul(gs, correction_of(job, li, p->material, idx));
-			const f8 vgx = f8_mul(gs, q.dx), vgy = f8_mul(gs, q.dy), vgz = three ? f8_mul(gs, q.dz) : zero;
-			gx = f8_add(gx, vgx);
-			gy = f8_add(gy, vgy);
-			lx = f8_add(lx, f8_mul(ls, q.dx));
-			ly = f8_add(ly, f8_mul(ls, q.dy));
-			if (three) gz = f8_add(gz, vgz), lz = f8_add(lz, f8_mul(ls, q.dz));
-			f8_store_first(gx_list + k, vgx, n); /* (the entries after the row are another particle's) */
-			f8_store_first(gy_list + k, vgy, n);
-			if (three) f8_store_first(gz_list + k, vgz, n);
-			f8 inv_rest_j = of_neighbours(job, job->inv_rest, p->material, idx);
-			sq = f8_add(sq, f8_mul(f8_mul(inv_rest_j, ls), f8_mul(q.grad, q.r2)));
-		}
-		/* W, self included: W(0) = wendland */
-		float rho = job->k.wendland * (job->volume[m] + f8_sum(sum)),
-		      g3[3] = {f8_sum(gx), f8_sum(gy), three ? f8_sum(gz) : 0}, l3[3] = {f8_sum(lx), f8_sum(ly), three ? f8_sum(lz) : 0};
-		w->dfsph_normal[0][i] = h * g3[0];
-		w->dfsph_normal[1][i] = h * g3[1];
-		if (three) w->dfsph_normal[2][i] = h * g3[2];
-		wall_terms walls;
-		walls_at(w, i, px[i], py[i], zi, three, &walls);
-		float wall_grad[3] = {0, 0, 0}, wall_rate = 0;
-		for (int c = 0; c < walls.count; ++c) {
-			rho += walls.psi[c];
-			for (int e = 0; e < 3; ++e) {
-				const float gn = walls.grad[c] * walls.c[c].n[e]; /* grad psi = -gn */
-				g3[e] -= gn, l3[e] -= gn, wall_grad[e] += gn;
-			}
-			wall_rate += walls.grad[c] * (walls.v[c][0] * walls.c[c].n[0] + walls.v[c][1] * walls.c[c].n[1] +
-			                              walls.v[c][2] * walls.c[c].n[2]);
-		}
-		for (int e = 0; e < 3; ++e) w->dfsph_wall_grad[3 * i + e] = wall_grad[e];
-		w->dfsph_wall_rate[i] = wall_rate;
-		float D = (g3[0] * l3[0] + g3[1] * l3[1] + g3[2] * l3[2]) * job->inv_rest[m] + job->volume[m] * f8_sum(sq);
-		p->density[i] = job->rest[m] * rho;
-		w->dfsph_alpha[i] = D > 0 && isfinite(D) ? 1.0f / D : 0.0f;
-	}
-}
-
-static void density_range(void* ctx, int begin, int end) { density_pass(ctx, begin, end, false); }
-static void density_range_3d(void* ctx, int begin, int end) { density_pass(ctx, begin, end, true); }
-
-/* The two passes of a solve's iteration. With p a pressure field (mass / (length^(d-2) s^2)),
- * its velocity change over dt is eq. 1,
- *
- *   dv_i = -(dt / rho0_i) (sum_j V_j (p_i + p_j) L_ij grad W_ij + p_i grad psi_i),
- *
- * and the compression a velocity field u makes over dt (the divergence, B&K 2017 eq. 8) is
- *
- *   c_i = dt (sum_j V_j (u_i - u_j).grad W_ij + (u_i - u_wall).grad psi_i). */
-
-/* v += dv(job->change), in place: the pass reads only the lists and the changes. */
-static void pressure_range(void* ctx, int begin, int end)
-{
-	dfsph_job* job = ctx;
-	pdl_world* w = job->w;
-	particles* p = &w->p;
-	const bool three = PDL_IS_3D(w);
-	const float dt = job->dt, *change = job->change;
-	const float *gx = grad_plane(w, 0), *gy = grad_plane(w, 1), *gz = grad_plane(w, 2);
-	const int32_t* neighbour = w->dfsph_neighbour;
-	const f8 zero = f8_set1(0);
-	for (int i = begin; i < end; ++i) {
-		const int m = p->material[i];
-		const float pi = change[i], li = job->correction[m];
-		f8 ax = zero, ay = zero, az = zero;
-		const f8 pi8 = f8_set1(pi);
-		for (int64_t k = w->dfsph_row[i], last = w->dfsph_row[i + 1]; k < last; k += PDL_LANES) {
-			const int32_t* idx = neighbour + k;
-			const m8 in = m8_first(block_width(k, last));
-			f8 s = f8_add(pi8, f8_gather_index(change, idx));
-			if (!job->uniform)
-				s = f8_mul(s, correction_of(job, li, p->material, idx));
-			s = f8_mask(in, s);
-			ax = f8_add(ax, f8_mul(s, f8_load(gx + k)));
-			ay = f8_add(ay, f8_mul(s, f8_load(gy + k)));
-			if (three) az = f8_add(az, f8_mul(s, f8_load(gz + k)));
-		}
-		float a[3] = {f8_sum(ax), f8_sum(ay), three ? f8_sum(az) : 0};
-		const float* wall = &w->dfsph_wall_grad[3 * i];
-		for (int e = 0; e < 3; ++e) a[e] = (job->uniform ? li * a[e] : a[e]) - pi * wall[e];
-		const float scale = -dt * job->inv_rest[m];
-		p->vx[i] = p->vx[i] + scale * a[0];
-		p->vy[i] = p->vy[i] + scale * a[1];
-		if (three) p->vz[i] = p->vz[i] + scale * a[2];
-		if (job->change != job->pressure) job->pressure[i] += pi; /* (an iteration's change, not the warm start) */
-	}
-}
-
-/* The error of a solve at particle i, |b_i| (0 where the particle is not under pressure), into
- * an exact sum: in units of 2^-64 (b_i is a float, so the split and its scaling are exact), from
- * 2^32 on 2^32. (NaN, which the solve never leaves, counts as 0.) */
-static inline void add_error(pdl_ghost_error* sum, float b)
-{
-	const double e = fabs((double)b);
-	sum->most = fmax(sum->most, e);
-	sum->count++;
-	if (!(e > 0)) return;
-	const bool big = e >= 4294967296.0;
-	const double whole = big ? 4294967296.0 : floor(e);
-	const pdl_ghost_error one = {(uint64_t)whole, big ? 0 : (uint64_t)ldexp(e - whole, 64), 0, 0.0};
-	pdl_ghost_error_add(sum, &one);
-}
-
-/* One iteration's update of the solve under way (solve(), below), from particle i's compression
- * c_i of the velocities: b_i, the new pressure, its change, and the error. */
-static inline void update_pressure(dfsph_job* job, int i, float c, pdl_ghost_error* sum)
-{
-	pdl_world* w = job->w;
-	const particles* p = &w->p;
-	const int m = p->material[i];
-	const float rho = p->density[i] * job->inv_rest[m], inv_dt2 = 1.0f / (job->dt * job->dt), *pressure = job->pressure;
-	/* the divergence solve leaves the particles of the free surface and of the spray alone
-	 * (SPlisHSPlasH the same, by their neighbour count): with few neighbours a particle's alpha
-	 * is large, and a fast pair in the air would be flung apart */
-	float bi = job->divergence ? (rho >= DIVERGENCE_MIN_DENSITY ? c : 0) : c + rho - 1.0f;
-	float now = pressure[i] + job->omega[m] * bi * w->dfsph_alpha[i] * inv_dt2;
-	if (!(now > 0)) now = 0; /* also NaN */
-	w->dfsph_change[i] = now - pressure[i];
-	if (!p->origin || p->origin[i] < 0) add_error(sum, now > 0 ? bi : 0); /* (own particles only) */
-}
-
-/* c_i of the particles' velocities (the walls move with their velocity), and with it the
- * iteration's update (update_pressure), each chunk's error into job->chunk_error. */
-static void compression_range(void* ctx, int begin, int end)
-{
-	dfsph_job* job = ctx;
-	pdl_world* w = job->w;
-	const particles* p = &w->p;
-	const bool three = PDL_IS_3D(w);
-	const float *ux = p->vx, *uy = p->vy, *uz = p->vz;
-	const float *gx = grad_plane(w, 0), *gy = grad_plane(w, 1), *gz = grad_plane(w, 2);
-	const int32_t* neighbour = w->dfsph_neighbour;
-	for (int chunk = begin; chunk < end; chunk += SOLVE_GRAIN) {
-		pdl_ghost_error sum = {0, 0, 0, 0.0};
-		const int chunk_end = end - chunk < SOLVE_GRAIN ? end : chunk + SOLVE_GRAIN;
-		for (int i = chunk; i < chunk_end; ++i) {
-			const float u[3] = {ux[i], uy[i], three ? uz[i] : 0};
-			const f8 ux8 = f8_set1(u[0]), uy8 = f8_set1(u[1]), uz8 = f8_set1(u[2]);
-			f8 rate8 = f8_set1(0);
-			for (int64_t k = w->dfsph_row[i], last = w->dfsph_row[i + 1]; k < last; k += PDL_LANES) {
-				const int32_t* idx = neighbour + k;
-				f8 d = f8_add(f8_mul(f8_sub(ux8, f8_gather_index(ux, idx)), f8_load(gx + k)),
-				              f8_mul(f8_sub(uy8, f8_gather_index(uy, idx)), f8_load(gy + k)));
-				if (three) d = f8_add(d, f8_mul(f8_sub(uz8, f8_gather_index(uz, idx)), f8_load(gz + k)));
-				rate8 = f8_add(rate8, f8_mask(m8_first(block_width(k, last)), d));
-			}
-			float rate = f8_sum(rate8); /* D rho^ / Dt, 1 / s */
-			const float* wall = &w->dfsph_wall_grad[3 * i];
-			rate -= u[0] * wall[0] + u[1] * wall[1] + u[2] * wall[2] - w->dfsph_wall_rate[i];
-			update_pressure(job, i, job->dt * rate, &sum);
-		}
-		job->chunk_error[chunk / SOLVE_GRAIN] = sum;
-	}
-}
-
-
-/* 4. Viscosity, XSPH and surface tension into vx2, vy2 (vz2), from the velocities after gravity.
- * With rho_ij = (rho0_i + rho0_j) / 2 and the weight w_ij = V_j rho_ij / rho0_i (so that
- * m_i a_i = -m_j a_j for every pair: momentum is conserved across materials):
- *
- *   viscosity  a_i += 2 (d + 2) nu sum_j w_ij (v_ij . x_ij) / (r^2 + 0.01 h^2) grad W_ij
- *              (Monaghan 2005 eq. 6.1, the Laplacian of SPlisHSPlasH's "standard" viscosity)
- *   XSPH       v_i += eps sum_j w_ij W_ij (v_j - v_i)                   (Monaghan 1989)
- *   cohesion   a_i -= gamma_st sum_j w_ij C(r) u_ij        (Akinci et al. 2013 eq. 2, as sph.c)
- *   curvature  a_i -= gamma_st sum_j K_ij w_ij / h^2 (n_i - n_j),  K_ij = 2 / (rho^_i + rho^_j)
- */
-static inline void forces_pass(void* ctx, int begin, int end, bool three)
-{
-	dfsph_job* job = ctx;
-	pdl_world* w = job->w;
-	particles* p = &w->p;
-	const pdl_kernels* k = &job->k;
-	const float dt = job->dt, h = k->h, gamma_st = w->def.sph.surface_tension;
-	const float visc = 2.0f * (float)((three ? 3 : 2) + 2) * job->nu, eps = job->xsph;
-	const float *px = p->x, *py = p->y, *pz = p->z, *pvx = p->vx, *pvy = p->vy, *pvz = p->vz;
-	const float *nxs = w->dfsph_normal[0], *nys = w->dfsph_normal[1], *nzs = w->dfsph_normal[2];
-	const f8 zero = f8_set1(0), two = f8_set1(2.0f);
-	const f8 soft = f8_set1(0.01f * k->h2), h6_64 = f8_set1(k->h2 * k->h2 * k->h2 / 64.0f), half_h = f8_set1(0.5f * h);
-	const int32_t* neighbour = w->dfsph_neighbour;
-	for (int i = begin; i < end; ++i) {
-		const int m = p->material[i];
-		const float zi = three ? pz[i] : 0, vzi = three ? pvz[i] : 0, inv_rest_i = job->inv_rest[m];
-		const float rho_i = p->density[i] * inv_rest_i;
-		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi8 = f8_set1(zi);
-		const f8 vxi = f8_set1(pvx[i]), vyi = f8_set1(pvy[i]), vzi8 = f8_set1(vzi);
-		const f8 rest_i = f8_set1(job->rest[m]), half_inv_rest_i = f8_set1(0.5f * inv_rest_i), rho_i8 = f8_set1(rho_i);
-		const f8 nxi = f8_set1(nxs[i]), nyi = f8_set1(nys[i]), nzi = f8_set1(three ? nzs[i] : 0);
-		f8 ax = zero, ay = zero, az = zero, sx = zero, sy = zero, sz = zero;
-		for (int64_t kk = w->dfsph_row[i], last = w->dfsph_row[i + 1]; kk < last; kk += PDL_LANES) {
-			const int32_t* idx = neighbour + kk;
-			pair8 q = list_terms(job, xi, yi, zi8, px, py, pz, idx, block_width(kk, last), three);
-			f8 rest_j = of_neighbours(job, job->rest, p->material, idx);
-			f8 vj = of_neighbours(job, job->volume, p->material, idx);
-			f8 wij = f8_mask(q.in, f8_mul(vj, f8_mul(f8_add(rest_i, rest_j), half_inv_rest_i)));
-			f8 dvx = f8_sub(vxi, f8_gather_index(pvx, idx)), dvy = f8_sub(vyi, f8_gather_index(pvy, idx));
-			f8 dvz = three ? f8_sub(vzi8, f8_gather_index(pvz, idx)) : zero;
-			f8 dot = f8_add(f8_mul(dvx, q.dx), f8_mul(dvy, q.dy));
-			if (three) dot = f8_add(dot, f8_mul(dvz, q.dz));
-			/* viscosity along x_ij, with grad W = s x_ij */
-			f8 along = f8_mul(f8_set1(visc), f8_div(f8_mul(wij, f8_mul(dot, q.grad)), f8_add(q.r2, soft)));
-			/* XSPH: W_ij (the kernel's shape times its constant) */
-			f8 ws = f8_mul(wij, shape8(job, q.r, q.in));
-			sx = f8_sub(sx, f8_mul(ws, dvx));
-			sy = f8_sub(sy, f8_mul(ws, dvy));
-			if (three) sz = f8_sub(sz, f8_mul(ws, dvz));
-			if (job->tension) {
-				/* cohesion along u = x_ij / r (pairs at one place have no direction: 0) */
-				f8 hr = f8_sub(f8_set1(h), q.r), a = f8_mul(hr, q.r), s3 = f8_mul(f8_mul(a, a), a);
-				m8 close = f8_lt(q.r, half_h);
-				f8 spline = f8_add(f8_mask(close, f8_sub(f8_mul(two, s3), h6_64)), f8_mask(m8_andnot(close, q.in), s3));
-				m8 apart = m8_and(q.in, f8_gt(q.r2, zero));
-				f8 coh = f8_mask(apart, f8_div(f8_mul(f8_set1(gamma_st * k->cohesion), f8_mul(wij, spline)), q.r));
-				along = f8_sub(along, coh);
-				f8 rho_j = f8_div(f8_gather_index(p->density, idx), rest_j);
-				f8 curv = f8_div(f8_mul(f8_set1(2.0f * gamma_st / k->h2), wij), f8_add(rho_i8, rho_j));
-				ax = f8_sub(ax, f8_mul(curv, f8_sub(nxi, f8_gather_index(nxs, idx))));
-				ay = f8_sub(ay, f8_mul(curv, f8_sub(nyi, f8_gather_index(nys, idx))));
-				if (three) az = f8_sub(az, f8_mul(curv, f8_sub(nzi, f8_gather_index(nzs, idx))));
-			}
-			ax = f8_add(ax, f8_mul(along, q.dx));
-			ay = f8_add(ay, f8_mul(along, q.dy));
-			if (three) az = f8_add(az, f8_mul(along, q.dz));
-		}
-		const float c = k->wendland * eps;
-		p->vx2[i] = pvx[i] + dt * f8_sum(ax) + c * f8_sum(sx);
-		p->vy2[i] = pvy[i] + dt * f8_sum(ay) + c * f8_sum(sy);
-		if (three) p->vz2[i] = vzi + dt * f8_sum(az) + c * f8_sum(sz);
-	}
-}
-
-static void forces_range(void* ctx, int begin, int end) { forces_pass(ctx, begin, end, false); }
-static void forces_range_3d(void* ctx, int begin, int end) { forces_pass(ctx, begin, end, true); }
 
 /* 6. Wall friction (Coulomb, against the walls' pressure push p_i / rho0_i |grad psi|, walls.h)
  * and x += dt v into x2 (x_prev = x), as sph.c's integration. */
@@ -912,17 +485,17 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 	job->divergence = divergence;
 	job->pressure = pressure;
 	job->change = pressure;
-	pdl_pool_for(w->pool, n, SOLVE_GRAIN, pressure_range, job);
+	pdl_pool_for(w->pool, n, SOLVE_GRAIN, loops_of(w)->pressure, job);
 	ghost_velocities(w);
 	const double scale = divergence ? 1.0 / job->dt : 1.0;
 	int iterations = 0;
 	double e = 0;
 	for (;;) {
-		pdl_pool_for(w->pool, n, SOLVE_GRAIN, compression_range, job);
+		pdl_pool_for(w->pool, n, SOLVE_GRAIN, loops_of(w)->compression, job);
 		e = solve_error(w, job->chunk_error, n, w->dfsph_change) * scale;
 		if (e <= tolerance || iterations >= w->def.sph.max_iterations) break;
 		job->change = w->dfsph_change;
-		pdl_pool_for(w->pool, n, SOLVE_GRAIN, pressure_range, job); /* (and p += the change) */
+		pdl_pool_for(w->pool, n, SOLVE_GRAIN, loops_of(w)->pressure, job); /* (and p += the change) */
 		ghost_velocities(w);
 		iterations++;
 	}
@@ -1005,7 +578,7 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 			prof->step = (float)(pdl_now_ms() - start);
 			return;
 		}
-		if (fluid) pdl_pool_for(w->pool, p->count, 256, three ? density_range_3d : density_range, &job);
+		if (fluid) pdl_pool_for(w->pool, p->count, 256, loops_of(w)->density[three], &job);
 		if (fluid && job.tension) /* what the forces pass reads of a neighbour, besides velocities */
 			ghost_fields(w, three ? 4 : 3, p->density, w->dfsph_normal[0], w->dfsph_normal[1], w->dfsph_normal[2]);
 		prof->density += pdl_since(&t);
@@ -1017,7 +590,7 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 		if (fluid) {
 			pdl_stage_forces(w, dt);
 			if (needs_forces) {
-				pdl_pool_for(w->pool, p->count, 256, three ? forces_range_3d : forces_range, &job);
+				pdl_pool_for(w->pool, p->count, 256, loops_of(w)->forces[three], &job);
 				pdl_swap(&p->vx, &p->vx2);
 				pdl_swap(&p->vy, &p->vy2);
 				if (three) pdl_swap(&p->vz, &p->vz2);

@@ -271,7 +271,9 @@ static inline f8 f8_gather_index(const float* table, const int32_t* index)
 {
 #define PDL_AT(k) table[index[k] & ~(index[k] >> 31)]
 #if PDL_SIMD_AVX2
-	return _mm256_setr_ps(PDL_AT(0), PDL_AT(1), PDL_AT(2), PDL_AT(3), PDL_AT(4), PDL_AT(5), PDL_AT(6), PDL_AT(7));
+	__m256i at = _mm256_loadu_si256((const __m256i*)index);
+	at = _mm256_andnot_si256(_mm256_srai_epi32(at, 31), at);
+	return _mm256_i32gather_ps(table, at, 4);
 #elif PDL_SIMD_SSE2
 	return (f8){_mm_setr_ps(PDL_AT(0), PDL_AT(1), PDL_AT(2), PDL_AT(3)),
 	            _mm_setr_ps(PDL_AT(4), PDL_AT(5), PDL_AT(6), PDL_AT(7))};
