@@ -1,11 +1,11 @@
 /* puddle-view: drawing on the GPU, with OpenGL 3.3 core.
  *
- * Particles: one instanced draw call per pass (reference 001, "GPU-instanced particle rendering
- * (single draw call for all particles)"). Each particle is a quad whose centre, velocity,
- * density, pressure and material come straight from the world's structure-of-arrays buffers,
- * one vertex buffer per array, so nothing is repacked on the CPU.
+ * Particles: one instanced draw call per pass (the Rust stratification demo, "GPU-instanced
+ * particle rendering (single draw call for all particles)"). Each particle is a quad whose
+ * centre, velocity, density, pressure and material come straight from the world's
+ * structure-of-arrays buffers, one vertex buffer per array, so nothing is repacked on the CPU.
  *
- * Metaballs: reference 002's "alpha cutout rendering": every particle becomes a soft disc
+ * Metaballs: the Unity SPH demo's "alpha cutout rendering": every particle becomes a soft disc
  * (weight 1 at the centre, 0 at the edge), the discs are summed in an offscreen float buffer,
  * and a full-screen pass draws the fluid where the sum crosses a threshold, with a smooth edge.
  * Overlapping discs of neighbouring particles sum above the threshold and merge into one
@@ -78,7 +78,7 @@ static const char* dot_fragment_shader =
 	"  frag = vec4(v_color * (1.0 - 0.3 * r * r), alpha);\n"
 	"}\n";
 
-/* The soft disc of reference 002: weight (1 - r^2)^2, smooth at the centre and at the edge, so
+/* The Unity SPH demo's soft disc: weight (1 - r^2)^2, smooth at the centre and at the edge, so
  * the summed field has no creases. RGB carries colour * weight for the weighted mean. */
 static const char* splat_fragment_shader =
 	"#version 330 core\n"

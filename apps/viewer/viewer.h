@@ -37,10 +37,10 @@ typedef union SDL_Event SDL_Event;
 
 /** How particles become pixels. */
 typedef enum viewer_render_mode {
-	/** Reference 002, "alpha cutout rendering": soft splats summed into a float buffer, then a
+	/** The Unity SPH demo, "alpha cutout rendering": soft splats summed into a float buffer, then a
 	 * threshold with a smooth edge turns the sum into one connected surface. */
 	VIEWER_RENDER_METABALL = 0,
-	/** One disc per particle (reference 001: instanced particles, one draw call). */
+	/** One disc per particle (the Rust stratification demo: instanced particles, one draw call). */
 	VIEWER_RENDER_DOTS,
 	/** 3D: screen-space fluid rendering (liquid_gl.c), the default look of 3D worlds; a 2D
 	 * world shows it as dots. */
@@ -64,7 +64,7 @@ typedef struct viewer_render_settings {
 	float dot_radius;
 	/** Metaball splat radius as a fraction of h: how far one particle's soft disc reaches. */
 	float splat_radius;
-	/** Summed splat weight at which the surface is drawn (reference 002 uses an alpha of 0.3
+	/** Summed splat weight at which the surface is drawn (the Unity SPH demo uses an alpha of 0.3
 	 * with its blur; here one particle alone peaks at 1). */
 	float threshold;
 	/** Width of the smooth edge around the threshold, in summed weight. */

@@ -63,7 +63,8 @@ typedef struct pdl_scene_material {
 
 /** An initial fill: the engine's fill def (its material is also the one whose rest spacing
  * spacing = 0 uses), and optionally a mix: particle k of the fill gets material mix[k % mix_count]
- * instead, so several materials start stirred together (reference 001's stratification start). */
+ * instead, so several materials start stirred together (the Rust stratification demo's
+ * start). */
 typedef struct pdl_scene_fill {
 	pdl_fill_def def;
 	int mix_count; /**< 0: every particle is def.material */
