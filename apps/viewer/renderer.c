@@ -25,11 +25,9 @@
 #include "gpu_timer.h"
 #include "frontend.h"
 
-#ifdef PUDDLE_VIEW_WITH_IO
 #include "puddle/surface.h"
 
 #include <SDL.h>
-#endif
 
 #include <math.h>
 #include <stddef.h>
@@ -508,7 +506,6 @@ static void build_shapes(viewer_renderer* r, const viewer_app* app, shape_pass p
 static void build_contours(viewer_renderer* r, const viewer_app* app)
 {
 	r->shape_count = 0;
-#ifdef PUDDLE_VIEW_WITH_IO
 	const pdl_world* world = app->scene.world;
 	pdl_particle_data p = pdl_world_particles(world);
 	pdl_surface_def def = pdl_surface_def_from_world(world);
@@ -531,9 +528,6 @@ static void build_contours(viewer_renderer* r, const viewer_app* app)
 		}
 	}
 	pdl_contours_free(&c);
-#else
-	(void)app;
-#endif
 }
 
 static void draw_shapes(viewer_renderer* r, const float scale[2], const float offset[2])

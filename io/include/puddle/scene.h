@@ -223,6 +223,11 @@ void pdl_scene_scale(pdl_scene* scene, float factor);
  * world.max_particles to twice that where it is less (up to 2^26), so the rescaled scene builds.
  * Returns the factor used. */
 float pdl_scene_scale_to_particles(pdl_scene* scene, double particles);
+/** The overrides every front end offers, applied the same way in each (`puddle run`, `bench`,
+ * `soak`, the MPI run, the viewer): particles > 0 rescales the scene to about that many
+ * (pdl_scene_scale_to_particles), threads >= 0 replaces world.threads (0: one per core).
+ * Before pdl_scene_hash() and pdl_scene_build_world(). */
+void pdl_scene_override(pdl_scene* scene, double particles, int threads);
 
 /** Names for enums as they appear in scene files. The shape names are the 2D ones ("disc",
  * "circle"); the _3d forms give the 3D ones ("ball", "sphere"). */
@@ -231,6 +236,8 @@ const char* pdl_scene_fill_shape_name(pdl_fill_shape shape);
 const char* pdl_scene_boundary_shape_name(pdl_boundary_kind kind);
 const char* pdl_scene_fill_shape_name_3d(pdl_fill_shape shape);
 const char* pdl_scene_boundary_shape_name_3d(pdl_boundary_kind kind);
+/** "cpu", "cuda" (solver.backend); NULL for a value out of range. */
+const char* pdl_scene_backend_name(pdl_backend backend);
 
 #ifdef __cplusplus
 }
