@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# make demo: renders the default scene, stratify (reference 001: three density classes separating
-# into layers), to out/demo.mp4 and out/demo.png with the puddle command built in build/.
+# make demo: renders the default scene, stratify (three density classes separating into layers,
+# with the Rust stratification demo's parameters), to out/demo.mp4 and out/demo.png with the puddle command built in build/.
 # Usage: scripts/demo.sh [SCENE]   (default scenes/stratify.json)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -18,7 +18,7 @@
 #endif
 
 /* The acceleration and drag one pointer gives a particle at (x, y, z) with velocity v
- * (references 001-003: click and drag). In 2D, and in 3D without a direction, the pointer is a
+ * (the reference demos: click and drag). In 2D, and in 3D without a direction, the pointer is a
  * disc (ball) pulling towards its centre; a 3D pointer with a direction is a ray from position
  * (the mouse ray from a camera) and pulls towards the nearest point of that half-line. The
  * effect falls off linearly to zero at radius. */

@@ -515,8 +515,9 @@ static double fill_walk(emitter* e, const pdl_fill_def* d, double s, int dimensi
 		return hex_walk(e, s, px - r, px + r, py - r, py + r, px, py, r - 0.5 * s);
 	}
 	case PDL_FILL_SPIRAL: {
-		/* Fermat spiral (reference 001's sunflower start): point k at radius R sqrt((k+1/2)/n),
-		 * angle k times the golden angle: even spacing with no lattice directions. */
+		/* Fermat spiral (the Rust stratification demo's sunflower start): point k at radius
+		 * R sqrt((k+1/2)/n), angle k times the golden angle: even spacing with no lattice
+		 * directions. */
 		double r = d->radius;
 		double n = d->count > 0 ? d->count : floor(3.14159265358979 * r * r / (s * s * 0.8660254037844386));
 		if (n < 1) n = 1;

@@ -13,8 +13,9 @@
  * (Jacobi) makes the result independent of order and thread count, and exactly
  * antisymmetric per pair, so m_i dx_i + m_j dx_j = 0 and momentum is conserved. Splitting by
  * inverse mass makes heavy particles move less than light ones, so they sink through them
- * (reference 001's stratification). k and k_near are accelerations (length / s^2): the
- * displacement per step is dt^2 times them, so the fluid is the same at any dt.
+ * (the stratification of the Rust stratification demo). k and k_near are accelerations
+ * (length / s^2): the displacement per step is dt^2 times them, so the fluid is the same at any
+ * dt.
  *
  * Two passes over the neighbour pairs: the first sums the densities and, in the same loop, the
  * viscosity impulses (viscosity.h); the second moves each particle by its relaxation

@@ -80,7 +80,7 @@ PDL_HD static inline float pdl_dot3(const float* a, const float* b) { return a[0
  * the inward normal part is reflected by the restitution, the tangential part loses Coulomb
  * friction, at most mu times the normal change (pdl_coulomb_keep).
  * Keeping the tangential velocity (and the bounce) is what stops particles from gluing to
- * walls (the anti-stick problem of reference 004): the position is projected, the velocity
+ * walls (the anti-stick problem of the blobs demo): the position is projected, the velocity
  * is not thrown away. n points into the fluid. */
 PDL_HD static inline void pdl_wall_contact(pdl_wall_particle* b, const float c[3], const float n[3], const boundary* wall,
                     const pdl_wall_surface* s)

@@ -140,7 +140,7 @@ static void test_fast_particles_do_not_tunnel(void)
 
 static void test_particles_do_not_stick_to_the_wall(void)
 {
-	/* Reference 004's anti-stick problem: a full container settles under gravity; no particle
+	/* The blobs demo's anti-stick problem: a full container settles under gravity; no particle
 	 * may stay on the wall above the pool. */
 	const float R = 12;
 	pdl_world* w = worlds_create(2, NULL);

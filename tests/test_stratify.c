@@ -1,6 +1,7 @@
-/* Stratification (reference 001): three materials with rest densities 12/10/8 scaled to
- * h = 1 units (here 6/5/4), gravity scales 1.2/1.0/0.75 and masses in proportion to rest
- * density, mixed at the start, separate into layers: heavy below medium below light. */
+/* Stratification (as in the Rust stratification demo): three materials with rest densities
+ * 12/10/8 scaled to h = 1 units (here 6/5/4), gravity scales 1.2/1.0/0.75 and masses in
+ * proportion to rest density, mixed at the start, separate into layers: heavy below medium below
+ * light. */
 #include "test.h"
 #include "worlds.h"
 

@@ -1,6 +1,6 @@
 /* Time: k and k_near are accelerations, so the fluid is the same liquid whether a frame is
- * one solver step or eight (the trap of reference 001, where a per-step stiffness turned
- * water into gas when dt changed). */
+ * one solver step or eight (the trap of the Rust stratification demo, where a per-step
+ * stiffness turned water into gas when dt changed). */
 #include "test.h"
 #include "worlds.h"
 

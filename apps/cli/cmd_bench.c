@@ -55,7 +55,6 @@ static const char usage[] =
 static const char header[] = "scene,particles,threads,steps,median_ms_per_step,steps_per_s,particle_steps_per_s,"
                              "mean_neighbours,bytes_per_particle,valid,backend,device_bytes_per_particle,stalled_ms\n";
 static const char stage_header[] = ",forces_ms,predict_ms,springs_ms,density_ms,relax_ms,boundaries_ms,velocity_ms,bodies_ms,transfer_ms";
-static const char* const backend_names[] = {"cpu", "cuda"}; /* pdl_backend order */
 
 
 /* Bytes the process holds from the allocator (glibc: in-use heap plus mmapped blocks), so the
@@ -96,7 +95,7 @@ typedef struct bench_row {
 } bench_row;
 
 /* Removes every body from a built world: the fluid the fill placed round them stays as it is, so a
- * run of the result times the same particles with no bodies (the bodies' cost, issue 20). */
+ * run of the result times the same particles with no bodies (the bodies' cost). */
 static void remove_bodies(pdl_world* w)
 {
 	pdl_body_id ids[64];
@@ -114,8 +113,7 @@ static int bench_one(const pdl_scene* base, double particles, int threads, int b
 {
 	pdl_scene* s = pdl_scene_clone(base);
 	if (!s) return EXIT_FAILED;
-	if (particles > 0) pdl_scene_scale_to_particles(s, particles);
-	s->world.threads = threads;
+	pdl_scene_override(s, particles, threads); /* as puddle run --particles --threads */
 	if (backend >= 0) s->world.backend = (pdl_backend)backend;
 	if (substeps > 0) s->world.substeps = substeps;
 	long before = held_bytes();
@@ -188,8 +186,10 @@ static bool parse_backends(const char* v, int* out, int* count)
 	while (*at) {
 		size_t len = strcspn(at, ",");
 		int found = -1;
-		for (int b = 0; b < PDL_BACKEND_COUNT; ++b)
-			if (strlen(backend_names[b]) == len && strncmp(at, backend_names[b], len) == 0) found = b;
+		for (int b = 0; b < PDL_BACKEND_COUNT; ++b) {
+			const char* name = pdl_scene_backend_name((pdl_backend)b);
+			if (strlen(name) == len && strncmp(at, name, len) == 0) found = b;
+		}
 		if (found < 0 || *count >= PDL_BACKEND_COUNT) {
 			fprintf(stderr, "puddle bench: --backend: %s: each must be cpu or cuda, once\n", v);
 			return false;
@@ -312,7 +312,7 @@ int cmd_bench(int argc, char** argv)
 				int len = snprintf(line, sizeof line, "%s%s,%d,%d,%lld,%.4f,%.2f,%.0f,%.2f,%.0f,%d,%s,%.0f,%.4f", loaded[i]->name,
 				                   without_bodies ? "-without-bodies" : "", row.particles, row.threads, row.steps, row.median_ms, sps, sps * row.particles,
 				                   row.mean_neighbours, row.bytes_per_particle, row.valid ? 1 : 0,
-				                   backend_names[row.backend], row.device_bytes_per_particle, row.mean_stages.stalled);
+				                   pdl_scene_backend_name(row.backend), row.device_bytes_per_particle, row.mean_stages.stalled);
 				const pdl_profile* m = &row.mean_stages;
 				if (stages && len > 0 && len < (int)sizeof line)
 					len += snprintf(line + len, sizeof line - (size_t)len, ",%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f",

@@ -576,8 +576,7 @@ static int run(const run_options* opts)
 	r.scene = cli_load_scene(o.scene_path);
 	if (!r.scene) return EXIT_USAGE;
 	pdl_scene* s = r.scene;
-	if (o.threads >= 0) s->world.threads = o.threads;
-	if (o.particles > 0) pdl_scene_scale_to_particles(s, (double)o.particles); /* before the hash --resume checks */
+	pdl_scene_override(s, (double)o.particles, o.threads); /* before the hash --resume checks */
 	if (o.width) s->output.width = o.width, s->output.height = o.height;
 	if (o.color_mode >= 0) s->output.color_mode = (pdl_color_mode)o.color_mode;
 	long long total = o.steps ? o.steps : pdl_scene_frames_for(s, o.seconds > 0 ? o.seconds : s->output.seconds);

@@ -291,8 +291,7 @@ int cmd_run_mpi(int argc, char** argv)
 	ok = ok && scene;
 	/* as puddle run: rescaled (with room for the count) before the scene hash a snapshot is
 	 * checked against */
-	if (ok && particles > 0) pdl_scene_scale_to_particles(scene, (double)particles);
-	if (ok && threads >= 0) scene->world.threads = (int)threads;
+	if (ok) pdl_scene_override(scene, (double)particles, (int)threads);
 	/* the same inputs everywhere, so every process fails alike, but a build can also run out of
 	 * memory in one process only: all agree before the first collective call. The reasons the
 	 * option and scene checks printed are process 0's already; why is what is left to say. */

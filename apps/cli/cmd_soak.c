@@ -106,7 +106,7 @@ static int soak_one(const char* path, long long steps, uint64_t seed, int thread
 {
 	pdl_scene* s = cli_load_scene(path);
 	if (!s) return EXIT_USAGE;
-	if (threads >= 0) s->world.threads = threads;
+	pdl_scene_override(s, 0, threads); /* soak has no --particles */
 	pdl_scene_error err;
 	pdl_world* w = pdl_scene_build_world(s, &err);
 	if (!w) {

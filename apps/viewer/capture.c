@@ -161,6 +161,7 @@ bool viewer_write_report(const viewer_app* app, const char* path, double wall_se
 		fprintf(f, "%s\"#%06x\"", m ? ", " : "", (unsigned)pdl_world_get_material(world, m).color);
 	}
 	fprintf(f, "],\n");
+	fprintf(f, "  \"obstacle_color\": \"#%06x\",\n", (unsigned)app->render.obstacle_color);
 	fprintf(f, "  \"message\": ");
 	write_json_string(f, app->message);
 	fprintf(f, ",\n");

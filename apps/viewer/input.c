@@ -1,9 +1,10 @@
 /* puddle-view: mouse and keys acting on the world.
  *
- * References 001-003 all let the user push the fluid: 001 "click and drag to apply attracting or
- * repelling forces", 002 left click to push, right click to spawn particles, "C" to spawn boxes,
- * 003 click to splash. Here: left drag attracts, right drag (or shift + left) repels, E or the
- * middle button pours particles, X erases them, C drops a rigid body (bodies.c) that falls,
+ * The reference demos (docs/references.md) all let the user push the fluid: the Rust
+ * stratification demo "click and drag to apply attracting or repelling forces", the Unity SPH
+ * demo left click to push, right click to spawn particles, "C" to spawn boxes, the browser 3D
+ * SPH demo click to splash. Here: left drag attracts, right drag (or shift + left) repels, E or
+ * the middle button pours particles, X erases them, C drops a rigid body (bodies.c) that falls,
  * floats or sinks (B switches its shape), shift + C a fixed box obstacle; a left drag that starts on a body grabs it
  * and throws it on release, one that starts on an obstacle moves the obstacle, carrying fluid
  * with it through the boundary's velocity; Delete removes the body (else the obstacle) under

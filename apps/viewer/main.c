@@ -90,10 +90,9 @@ static void viewer_show_scene(viewer_app* app, viewer_scene* scene, const char* 
 	}
 	app->scene_index = viewer_scene_find(scene->name);
 	app->step = 0;
-	viewer_render_settings defaults = viewer_default_render_settings();
-	app->render.inside_color = scene->has_colors ? scene->inside_color : defaults.inside_color;
-	app->render.outside_color = scene->has_colors ? scene->outside_color : defaults.outside_color;
-	app->render.obstacle_color = scene->has_colors ? scene->obstacle_color : defaults.obstacle_color;
+	app->render.inside_color = scene->inside_color;
+	app->render.outside_color = scene->outside_color;
+	app->render.obstacle_color = scene->obstacle_color;
 	app->length_unit = def.interaction_radius;
 	app->acceleration_unit = sqrtf(def.gravity.x * def.gravity.x + def.gravity.y * def.gravity.y +
 	                               def.gravity.z * def.gravity.z);
@@ -149,7 +148,7 @@ static void step_world(viewer_app* app, double* step_seconds_total)
 	pdl_world* world = app->scene.world;
 	float dt = pdl_world_get_def(world).dt;
 	viewer_input_before_step(app, dt);
-	if (app->scene.advance != NULL) app->scene.advance(&app->scene, app->step);
+	viewer_scene_advance(&app->scene, app->step);
 	Uint64 start = SDL_GetPerformanceCounter();
 	pdl_world_step(world);
 	double seconds = seconds_since(start);
@@ -669,12 +668,18 @@ int main(int argc, char** argv)
 	if (o.list) {
 		for (int s = 0; s < viewer_scene_count(); ++s) {
 			const char* d = viewer_scene_description(s);
-			printf("%2d  %-12s %.*s%s\n", s + 1, viewer_scene_name(s), 64, d, strlen(d) > 64 ? "..." : "");
+			printf("%2d  %-20s %.*s%s\n", s + 1, viewer_scene_name(s), 56, d, strlen(d) > 56 ? "..." : "");
 		}
 		viewer_script_destroy(script);
 		return 0;
 	}
 	if (o.scene == NULL) o.scene = viewer_scene_find("blobs") >= 0 ? "blobs" : viewer_scene_name(0);
+	if (o.scene == NULL) {
+		fprintf(stderr, "puddle-view: no scene files in %s: name a scene file, or the folder with "
+		        "--scenes DIR\n", o.scenes_dir);
+		viewer_script_destroy(script);
+		return 2;
+	}
 	/* Build the world before opening a window, so a bad scene fails fast and plainly. */
 	viewer_scene first_scene;
 	if (!viewer_scene_load(&first_scene, o.scene, &app.scene_options, err, sizeof err)) {

@@ -9,8 +9,7 @@
  * multiplies each value by its unit's ratio between the scene and the reference: the same rule
  * as web/demo/presets.js, which reads the same table.
  *
- * The file is parsed with cJSON, which comes with puddle_io: without it (PUDDLE_VIEW_WITH_IO
- * undefined) there are no presets.
+ * The file is parsed with the cJSON that puddle_io is built with.
  *
  * SPDX-License-Identifier: MIT */
 #include "viewer.h"
@@ -21,9 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef PUDDLE_VIEW_WITH_IO
 #include <cjson/cJSON.h>
-#endif
 
 /* ---- The table ------------------------------------------------------------------------------ */
 
@@ -105,7 +102,6 @@ int viewer_preset_layer_count(int preset)
 
 /* ---- Reading the file ----------------------------------------------------------------------- */
 
-#ifdef PUDDLE_VIEW_WITH_IO
 static bool number(const cJSON* object, const char* key, float* out, char* err, int err_size)
 {
 	const cJSON* item = cJSON_GetObjectItemCaseSensitive(object, key);
@@ -221,7 +217,6 @@ static bool read_table(const cJSON* root, char* err, int err_size)
 	}
 	return read_solvers(cJSON_GetObjectItemCaseSensitive(root, "solvers"), err, err_size);
 }
-#endif
 
 static char load_problem[700];
 
@@ -236,7 +231,6 @@ bool viewer_presets_load(const char* path)
 	int err_size = (int)sizeof load_problem;
 	load_problem[0] = '\0';
 	table.count = 0;
-#ifdef PUDDLE_VIEW_WITH_IO
 	FILE* f = fopen(path, "rb");
 	if (f == NULL) {
 		snprintf(err, (size_t)err_size, "%s: cannot open", path);
@@ -263,10 +257,6 @@ bool viewer_presets_load(const char* path)
 		snprintf(err, (size_t)err_size, "%s: %s", path, why);
 	}
 	return ok;
-#else
-	snprintf(err, (size_t)err_size, "%s: not read (the viewer is built without puddle_io)", path);
-	return false;
-#endif
 }
 
 /* ---- Scaling and applying --------------------------------------------------------------------- */

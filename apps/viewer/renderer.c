@@ -1,11 +1,11 @@
 /* puddle-view: drawing on the GPU, with OpenGL 3.3 core.
  *
- * Particles: one instanced draw call per pass (reference 001, "GPU-instanced particle rendering
- * (single draw call for all particles)"). Each particle is a quad whose centre, velocity,
- * density, pressure and material come straight from the world's structure-of-arrays buffers,
- * one vertex buffer per array, so nothing is repacked on the CPU.
+ * Particles: one instanced draw call per pass (the Rust stratification demo, "GPU-instanced
+ * particle rendering (single draw call for all particles)"). Each particle is a quad whose
+ * centre, velocity, density, pressure and material come straight from the world's
+ * structure-of-arrays buffers, one vertex buffer per array, so nothing is repacked on the CPU.
  *
- * Metaballs: reference 002's "alpha cutout rendering": every particle becomes a soft disc
+ * Metaballs: the Unity SPH demo's "alpha cutout rendering": every particle becomes a soft disc
  * (weight 1 at the centre, 0 at the edge), the discs are summed in an offscreen float buffer,
  * and a full-screen pass draws the fluid where the sum crosses a threshold, with a smooth edge.
  * Overlapping discs of neighbouring particles sum above the threshold and merge into one
@@ -25,11 +25,9 @@
 #include "gpu_timer.h"
 #include "frontend.h"
 
-#ifdef PUDDLE_VIEW_WITH_IO
 #include "puddle/surface.h"
 
 #include <SDL.h>
-#endif
 
 #include <math.h>
 #include <stddef.h>
@@ -78,7 +76,7 @@ static const char* dot_fragment_shader =
 	"  frag = vec4(v_color * (1.0 - 0.3 * r * r), alpha);\n"
 	"}\n";
 
-/* The soft disc of reference 002: weight (1 - r^2)^2, smooth at the centre and at the edge, so
+/* The Unity SPH demo's soft disc: weight (1 - r^2)^2, smooth at the centre and at the edge, so
  * the summed field has no creases. RGB carries colour * weight for the weighted mean. */
 static const char* splat_fragment_shader =
 	"#version 330 core\n"
@@ -508,7 +506,6 @@ static void build_shapes(viewer_renderer* r, const viewer_app* app, shape_pass p
 static void build_contours(viewer_renderer* r, const viewer_app* app)
 {
 	r->shape_count = 0;
-#ifdef PUDDLE_VIEW_WITH_IO
 	const pdl_world* world = app->scene.world;
 	pdl_particle_data p = pdl_world_particles(world);
 	pdl_surface_def def = pdl_surface_def_from_world(world);
@@ -531,9 +528,6 @@ static void build_contours(viewer_renderer* r, const viewer_app* app)
 		}
 	}
 	pdl_contours_free(&c);
-#else
-	(void)app;
-#endif
 }
 
 static void draw_shapes(viewer_renderer* r, const float scale[2], const float offset[2])

@@ -21,6 +21,7 @@
 
 #include "puddle/camera.h"
 #include "puddle/puddle.h"
+#include "puddle/scene.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,10 +38,10 @@ typedef union SDL_Event SDL_Event;
 
 /** How particles become pixels. */
 typedef enum viewer_render_mode {
-	/** Reference 002, "alpha cutout rendering": soft splats summed into a float buffer, then a
+	/** The Unity SPH demo, "alpha cutout rendering": soft splats summed into a float buffer, then a
 	 * threshold with a smooth edge turns the sum into one connected surface. */
 	VIEWER_RENDER_METABALL = 0,
-	/** One disc per particle (reference 001: instanced particles, one draw call). */
+	/** One disc per particle (the Rust stratification demo: instanced particles, one draw call). */
 	VIEWER_RENDER_DOTS,
 	/** 3D: screen-space fluid rendering (liquid_gl.c), the default look of 3D worlds; a 2D
 	 * world shows it as dots. */
@@ -64,7 +65,7 @@ typedef struct viewer_render_settings {
 	float dot_radius;
 	/** Metaball splat radius as a fraction of h: how far one particle's soft disc reaches. */
 	float splat_radius;
-	/** Summed splat weight at which the surface is drawn (reference 002 uses an alpha of 0.3
+	/** Summed splat weight at which the surface is drawn (the Unity SPH demo uses an alpha of 0.3
 	 * with its blur; here one particle alone peaks at 1). */
 	float threshold;
 	/** Width of the smooth edge around the threshold, in summed weight. */
@@ -142,24 +143,20 @@ typedef struct viewer_preset_basis {
 	float h, g, rest_density, mass;
 } viewer_preset_basis;
 
-/** A world to show. R rebuilds it from its name. */
+/** A world to show: a scene file's world, built through puddle_io's scene layer as `puddle run`
+ * builds it. R rebuilds it from its name. */
 typedef struct viewer_scene {
 	char name[64];
 	pdl_world* world;
-	/** The scene's own events before step `step` (scripted emitters, strokes); may be NULL. */
-	void (*advance)(struct viewer_scene* scene, long long step);
-	/** Frees user; may be NULL. */
-	void (*release)(struct viewer_scene* scene);
-	void* user;
-	/** The region the scene asks to frame; otherwise the containers' bounds are used. */
-	bool has_bounds;
+	/** The scene as loaded (and rescaled by --particles): its emitters and strokes run frame by
+	 * frame (viewer_scene_advance), its camera and colours are the view's. */
+	pdl_scene* source;
+	/** The region to frame in 2D: x and y of the scene's bounds. */
 	pdl_vec2 bounds_min, bounds_max;
 	/** 3D: the camera the scene file asks for ("camera"), used instead of framing the bounds. */
 	bool has_camera;
 	pdl_camera camera;
-	/** The scene's own colours (0xRRGGBB) for the inside of containers, the outside and
-	 * obstacles; otherwise the viewer's. */
-	bool has_colors;
+	/** The scene's colours (0xRRGGBB) for the inside of containers, the outside and obstacles. */
 	uint32_t inside_color, outside_color, obstacle_color;
 	/** The scene as loaded, for scaling presets (presets.c). */
 	viewer_preset_basis preset_basis;
@@ -168,40 +165,35 @@ typedef struct viewer_scene {
 /** A 3D scene's world box [lo, hi]: its containers' bounds, else its particles'. */
 void viewer_scene_bounds_3d(const viewer_scene* scene, pdl_vec3* lo, pdl_vec3* hi);
 
-/** Scene loading options from the command line. */
+/** Scene loading options from the command line, applied as `puddle run` applies its own. */
 typedef struct viewer_scene_options {
 	/** 0 keeps the scene's own particle count; otherwise the scene is resized to hold about
-	 * this many particles (for measuring how many particles run at 60 fps). */
+	 * this many particles (pdl_scene_scale_to_particles, for measuring how many particles run
+	 * at 60 fps). */
 	int particles;
 	/** Worker threads for the step (pdl_world_def.threads); -1 keeps the scene's. */
 	int threads;
 } viewer_scene_options;
 
-/** Makes the scene list: the scene files (*.json) in `dir`, by name, when the viewer is built
- * with puddle_io, then the viewer's built-in scenes whose names no file takes. NULL or a
- * missing directory leaves the built-ins alone. */
+/** Makes the scene list: the scene files (*.json) in `dir`, by their names, sorted; and reads
+ * the material presets of `dir`/presets/materials.json. NULL or a missing directory lists
+ * none (a scene file's path still loads). */
 void viewer_scenes_init(const char* dir);
 int viewer_scene_count(void);
-/** Name of the index-th scene; number keys 1-9 follow this order. */
+/** Name of the index-th scene; number keys 1-9 and 0 follow this order. */
 const char* viewer_scene_name(int index);
 const char* viewer_scene_description(int index);
 /** Index of a scene name, or -1. */
 int viewer_scene_find(const char* name);
-/** Builds a scene from a name in the list or, with puddle_io, a path to a .json file; false
- * (with a message in err) if it cannot. */
+/** Builds a scene from a name in the list or a path to a .json file; false (with a message in
+ * err) if it cannot. */
 bool viewer_scene_load(viewer_scene* scene, const char* name, const viewer_scene_options* options,
                        char* err, int err_size);
 void viewer_scene_unload(viewer_scene* scene);
-/** The rectangle to frame: the scene's bounds, else its containers' (else its particles'). */
+/** The scene's own events before step `step` (emitters add rows, strokes move their pointers). */
+void viewer_scene_advance(viewer_scene* scene, long long step);
+/** The rectangle to frame in 2D: the scene's bounds. */
 void viewer_scene_bounds(const viewer_scene* scene, pdl_vec2* lo, pdl_vec2* hi);
-
-#ifdef PUDDLE_VIEW_WITH_IO
-/* scene_files.c: the puddle_io side. */
-bool viewer_scene_file_load(viewer_scene* scene, const char* path,
-                            const viewer_scene_options* options, char* err, int err_size);
-bool viewer_scene_file_describe(const char* path, char* name, int name_size, char* description,
-                                int description_size);
-#endif
 
 /* ---- Material presets (presets.c) --------------------------------------------------------- */
 

@@ -264,7 +264,7 @@ typedef struct pdl_fill_def {
 	pdl_vec3 velocity; /**< Initial velocity, world units / s. Default 0. */
 } pdl_fill_def;
 
-/** A mouse or touch pushing the fluid (references 001-003: click and drag). */
+/** A mouse or touch pushing the fluid (the reference demos: click and drag). */
 typedef struct pdl_pointer {
 	pdl_vec3 position; /**< world units */
 	/** 3D only: a ray. Zero (the default) makes the pointer a ball around position; any other

@@ -68,6 +68,10 @@ const scene_object pdl_schema_bounds = {"bounds", bounds_fields, COUNT(bounds_fi
 static const char* const solver_kinds[] = {"clavet", "sph", "dfsph"};
 /* In pdl_backend order. */
 static const char* const backend_names[] = {"cpu", "cuda"};
+const char* pdl_scene_backend_name(pdl_backend backend)
+{
+	return (int)backend >= 0 && (int)backend < (int)COUNT(backend_names) ? backend_names[backend] : NULL;
+}
 /* the names of world.sph's enum keys, in their enums' order */
 static const char* const sph_eos_names[] = {"tait", "linear"};
 static const char* const sph_pressure_kernel_names[] = {"poly6", "spiky", "wendland"};

@@ -532,6 +532,13 @@ float pdl_scene_scale_to_particles(pdl_scene* s, double particles)
 	return (float)best_k;
 }
 
+void pdl_scene_override(pdl_scene* s, double particles, int threads)
+{
+	if (!s) return;
+	if (particles > 0) pdl_scene_scale_to_particles(s, particles);
+	if (threads >= 0) s->world.threads = threads;
+}
+
 const char* pdl_color_mode_name(pdl_color_mode m)
 {
 	static const char* const names[] = {"material", "speed", "density", "pressure"};

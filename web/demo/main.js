@@ -15,7 +15,8 @@ import { Renderer } from './renderer.js';
 import { Renderer3D, tankCorners } from './renderer3d.js';
 import { Tools } from './tools.js';
 
-// Reference 001's three-class stratification (scenes/stratify.json) is the page's default.
+// Three density classes settling into layers (scenes/stratify.json, the Rust stratification demo's
+// parameters) is the page's default.
 const DEFAULT_SCENE = 'stratify';
 
 const params = new URLSearchParams(location.search);

@@ -1,6 +1,6 @@
-// WebGL 2 renderer of the demo. Metaballs as in reference 002's alpha-threshold rendering: every
-// particle is splatted, instanced (one draw call, as reference 001 draws its particles), into an
-// offscreen half-float target with additive blending; a full-screen pass then keeps the pixels
+// WebGL 2 renderer of the demo. Metaballs as in the Unity SPH demo's alpha-threshold rendering:
+// every particle is splatted, instanced (one draw call, as the Rust stratification demo draws its
+// particles), into an offscreen half-float target with additive blending; a full-screen pass then keeps the pixels
 // whose summed field passes a threshold and colours them by the weighted mean colour. Containers
 // and obstacles are convex fans drawn around it; rigid bodies are filled in their own colour
 // with a darker outline (and a circle with a spoke, so its turning shows) over the fluid. World

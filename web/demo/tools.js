@@ -1,12 +1,12 @@
 // Mouse and touch on the canvas. Each pressed pointer (mouse button or finger) gets one of the
 // engine's 8 pointer slots while it is down, so several fingers push the fluid at once.
-//   attract / repel: a pointer force (references 001-004: click and drag); the right mouse
+//   attract / repel: a pointer force (all four reference demos: click and drag); the right mouse
 //                    button always repels
-//   spawn:           new particles of the chosen material under the pointer (reference 002's
+//   spawn:           new particles of the chosen material under the pointer (the Unity SPH demo's
 //                    right click)
 //   box:             drops a rigid body (a box or a circle, the panel's density and size) where
 //                    pressed: the engine's body, which falls, floats, sinks and pushes the fluid
-//                    (reference 002's "C" dropped a box)
+//                    (the Unity SPH demo's "C" dropped a box)
 //   erase:           removes the particles under the pointer
 // With attract and box, pressing on a body grabs it instead: while held, the body's velocity is
 // set each frame toward the pointer (the grabbed point follows it), so letting go while moving

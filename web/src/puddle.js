@@ -500,7 +500,7 @@ export class World {
 
 	/**
 	 * A box obstacle: addBox(x, y, halfWidth, halfHeight, extra) centred at (x, y), the "drop a
-	 * box" of reference 002, or addBox(centre, halfExtents, extra) with vectors (3D).
+	 * box" of the Unity SPH demo, or addBox(centre, halfExtents, extra) with vectors (3D).
 	 */
 	addBox(...args) {
 		const [position, half_extents, extra] = isVector(args[0])

@@ -163,7 +163,7 @@ describe('demo page', () => {
 			scene: window.demo.ui.scene, particles: window.demo.world.particleCount, materials: window.demo.world.materialCount,
 			stats: document.getElementById('stats').textContent, coverage: window.demo.coverage(),
 		}));
-		assert.equal(state.scene, 'stratify', "reference 001's stratification is the default");
+		assert.equal(state.scene, 'stratify', 'the stratification is the default');
 		assert.equal(state.materials, 3);
 		assert.ok(state.particles > 1000);
 		assert.match(state.stats, /fps .* steps\/s .* ms\/step/);

@@ -20,7 +20,7 @@ import sys
 # 3: the program
 LAYERS = {
     "view.c": 0, "gl.c": 0, "gpu_timer.c": 0,
-    "bodies.c": 1, "view3d.c": 1, "scenes.c": 1, "scene_files.c": 1, "presets.c": 1, "particles_gl.c": 1,
+    "bodies.c": 1, "view3d.c": 1, "scenes.c": 1, "presets.c": 1, "particles_gl.c": 1,
     "liquid_gl.c": 1,
     "input.c": 2, "renderer.c": 2, "renderer3d.c": 2, "capture.c": 2, "script.c": 2,
     "panel.cpp": 2,
@@ -42,7 +42,7 @@ def call_graph(objects):
     for path in objects:
         source = source_of(path)
         if source not in LAYERS:
-            continue  # not the viewer's (puddle_io's camera.c when built without puddle_io)
+            continue  # not one of the viewer's files
         out = subprocess.run(["nm", path], capture_output=True, text=True, check=True).stdout
         for line in out.splitlines():
             parts = line.split()

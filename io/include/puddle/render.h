@@ -1,4 +1,4 @@
-/* puddle_io: the headless software renderer. It draws the fluid the way reference 002 ends up
+/* puddle_io: the headless software renderer. It draws the fluid the way the Unity SPH demo ends up
  * recommending ("alpha cutout" / metaballs): every particle is a soft splat, the splats are
  * summed into a field, and the fluid is where the field passes a threshold, so touching particles
  * merge into one smooth surface per blob. The edge is anti-aliased from the field's gradient

@@ -63,7 +63,8 @@ typedef struct pdl_scene_material {
 
 /** An initial fill: the engine's fill def (its material is also the one whose rest spacing
  * spacing = 0 uses), and optionally a mix: particle k of the fill gets material mix[k % mix_count]
- * instead, so several materials start stirred together (reference 001's stratification start). */
+ * instead, so several materials start stirred together (the Rust stratification demo's
+ * start). */
 typedef struct pdl_scene_fill {
 	pdl_fill_def def;
 	int mix_count; /**< 0: every particle is def.material */
@@ -222,6 +223,11 @@ void pdl_scene_scale(pdl_scene* scene, float factor);
  * world.max_particles to twice that where it is less (up to 2^26), so the rescaled scene builds.
  * Returns the factor used. */
 float pdl_scene_scale_to_particles(pdl_scene* scene, double particles);
+/** The overrides every front end offers, applied the same way in each (`puddle run`, `bench`,
+ * `soak`, the MPI run, the viewer): particles > 0 rescales the scene to about that many
+ * (pdl_scene_scale_to_particles), threads >= 0 replaces world.threads (0: one per core).
+ * Before pdl_scene_hash() and pdl_scene_build_world(). */
+void pdl_scene_override(pdl_scene* scene, double particles, int threads);
 
 /** Names for enums as they appear in scene files. The shape names are the 2D ones ("disc",
  * "circle"); the _3d forms give the 3D ones ("ball", "sphere"). */
@@ -230,6 +236,8 @@ const char* pdl_scene_fill_shape_name(pdl_fill_shape shape);
 const char* pdl_scene_boundary_shape_name(pdl_boundary_kind kind);
 const char* pdl_scene_fill_shape_name_3d(pdl_fill_shape shape);
 const char* pdl_scene_boundary_shape_name_3d(pdl_boundary_kind kind);
+/** "cpu", "cuda" (solver.backend); NULL for a value out of range. */
+const char* pdl_scene_backend_name(pdl_backend backend);
 
 #ifdef __cplusplus
 }

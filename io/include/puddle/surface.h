@@ -1,4 +1,4 @@
-/* puddle_io: fluid surfaces from particles. Reference 002 (sections 5.1 and 5.2) meshes the
+/* puddle_io: fluid surfaces from particles. The Unity SPH demo (sections 5.1 and 5.2) meshes the
  * fluid with marching squares over a grid of samples, and says why its version was slow (every
  * sample tested against every particle) and blocky (corners on/off, no interpolation). This
  * module does the interpolated version, at O(N + samples) cost:
