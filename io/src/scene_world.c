@@ -134,6 +134,10 @@ pdl_world* pdl_scene_build_world(const pdl_scene* s, pdl_scene_error* err)
 			goto fail;
 		}
 	}
+	if (s->diffuse.enabled && pdl_world_set_diffuse(w, &s->diffuse, &e) != PDL_OK) {
+		snprintf(path, sizeof path, "diffuse");
+		goto fail;
+	}
 	return w;
 fail:
 	world_error(err, s, path, &e);

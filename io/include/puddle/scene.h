@@ -155,6 +155,10 @@ typedef struct pdl_scene {
 	 * whether the file had a "camera" object. 2D scenes: zero and false. */
 	bool has_camera;
 	pdl_camera camera;
+	/** Spray, foam and bubbles ("diffuse"; off unless the file turns them on): set on the world
+	 * by pdl_scene_build_world(). They never change the fluid, so they are not part of
+	 * pdl_scene_hash(). */
+	pdl_diffuse_def diffuse;
 } pdl_scene;
 
 /** Why a scene was refused. message is the whole line a person reads, e.g.
