@@ -35,12 +35,14 @@ static const char usage[] =
 	"  --video FILE.mp4     H.264 video at output.fps (needs ffmpeg)\n"
 	"  --vtk                ParaView: DIR/vtk/frame_NNNNNN.vtp and DIR/NAME.pvd; with rigid\n"
 	"                       bodies also their surfaces, DIR/vtk/bodies_NNNNNN.vtp\n"
-	"  --ply                Blender: DIR/ply/frame_NNNNNN.ply\n"
+	"  --ply                Blender: DIR/ply/frame_NNNNNN.ply; with the scene's diffuse particles\n"
+	"                       also DIR/ply/diffuse_NNNNNN.ply (spray, foam, bubbles)\n"
 	"  --csv                DIR/csv/frame_NNNNNN.csv; with rigid bodies also\n"
 	"                       DIR/csv/bodies_NNNNNN.csv (pose, velocities, the fluid's force)\n"
 	"  --surface            the fluid's outline (marching squares): DIR/surface/frame_NNNNNN.svg\n"
 	"                       and .vtp, and DIR/NAME_surface.pvd; 3D scenes: its closed surface\n"
-	"                       (marching tetrahedra) as binary PLY: DIR/surface/frame_NNNNNN.ply\n"
+	"                       (marching tetrahedra) as binary PLY: DIR/surface/frame_NNNNNN.ply,\n"
+	"                       with the scene's diffuse particles DIR/surface/diffuse_NNNNNN.ply\n"
 	"  --surface-obj        3D: the surface also as OBJ (text, about 3 times the PLY's size)\n"
 	"  --vdb                3D: OpenVDB volumes, DIR/vdb/frame_NNNNNN.vdb: the fluid's mass\n"
 	"                       density (fog volume) and surface (level set), for Blender or Houdini\n"
@@ -363,6 +365,11 @@ static bool surface_outputs(run_state* r, long long done)
 			ok = pdl_mesh_write_obj(path, &mesh, r->err, sizeof r->err);
 			if (ok) wrote(r, path);
 		}
+		if (ok && r->scene->diffuse.enabled) { /* beside the surface: what scripts/render-blender.py draws */
+			snprintf(path, sizeof path, "%s/surface/diffuse_%06lld.ply", r->dir, done);
+			ok = pdl_export_diffuse_ply(path, r->world, r->err, sizeof r->err);
+			if (ok) wrote(r, path);
+		}
 		pdl_mesh_free(&mesh);
 		return ok;
 	}
@@ -427,6 +434,11 @@ static bool frame_outputs(run_state* r, long long done)
 			snprintf(path, sizeof path, "%s/ply/frame_%06lld.ply", r->dir, done);
 			if (!pdl_export_ply(path, r->world, r->err, sizeof r->err)) return false;
 			wrote(r, path);
+			if (r->scene->diffuse.enabled) { /* spray, foam, bubbles: a point set of their own */
+				snprintf(path, sizeof path, "%s/ply/diffuse_%06lld.ply", r->dir, done);
+				if (!pdl_export_diffuse_ply(path, r->world, r->err, sizeof r->err)) return false;
+				wrote(r, path);
+			}
 		}
 		if (o->csv) {
 			snprintf(path, sizeof path, "%s/csv/frame_%06lld.csv", r->dir, done);
