@@ -322,10 +322,9 @@ static float foam_amount(const liquid_job* job, int i)
 static bool foam_on(const pdl_render_def* d) { return d->foam_speed > 0 && d->foam_speed < INFINITY; }
 
 /* A white disc of radius rad pixels at (cx, cy), view depth z, alpha at its centre, into the
- * light let through of rows [row0, row1); hidden where a sphere is nearer (when `spheres_hide`)
- * or the scenery is. */
+ * light let through of rows [row0, row1); hidden where a sphere or the scenery is nearer. */
 static void foam_disc(const pdl_renderer* r, float* through, int row0, int row1, float cx, float cy, float rad,
-                      float z, float alpha, bool spheres_hide)
+                      float z, float alpha)
 {
 	const int w = r->def.width;
 	int y0 = (int)floorf(cy - rad), y1 = (int)ceilf(cy + rad);
@@ -344,7 +343,7 @@ static void foam_disc(const pdl_renderer* r, float* through, int row0, int row1,
 			const size_t at = (size_t)y * (size_t)w + (size_t)x;
 			/* the depth test: the nearest sphere and the scenery, as the GPU's depth buffer holds
 			 * both */
-			if ((spheres_hide && !(z <= r->depth[at])) || !(z < r->liquid_bg_depth[at])) continue;
+			if (!(z <= r->depth[at]) || !(z < r->liquid_bg_depth[at])) continue;
 			through[at] *= 1 - alpha * (1 - q2);
 		}
 	}
@@ -367,7 +366,7 @@ static void diffuse_discs(const liquid_job* job, float* through)
 		if (bubble) alpha = (float)PDL_LIQUID_BUBBLE_ALPHA;
 		else if (d->kind[i] == PDL_DIFFUSE_SPRAY) alpha = (float)PDL_LIQUID_SPRAY_ALPHA;
 		else alpha = (float)PDL_LIQUID_DIFFUSE_FOAM_ALPHA * clampf(d->life[i] / (float)PDL_LIQUID_DIFFUSE_FADE, 0, 1);
-		foam_disc(r, through, job->from, job->to, q.x, q.y, rad, bubble ? q.z : q.z - lift, alpha, !bubble);
+		foam_disc(r, through, job->from, job->to, q.x, q.y, rad, bubble ? q.z : q.z - lift, alpha);
 	}
 }
 
@@ -394,7 +393,7 @@ void* pdl_liquid_foam(void* arg)
 		const float alpha = (float)PDL_LIQUID_FOAM_ALPHA * fminf(1.0f, 3 * amount); /* liquid.js: clamp(f * 3, 0, 1) */
 		const float z = q[2] - (float)PDL_LIQUID_FOAM_LIFT * job->sphere_radius[p->material[i] % PDL_MAX_MATERIALS];
 		/* (this sphere's own front is farther than z) */
-		foam_disc(r, through, row0, row1, cx, cy, rad, z, alpha, true);
+		foam_disc(r, through, row0, row1, cx, cy, rad, z, alpha);
 	}
 	return NULL;
 }

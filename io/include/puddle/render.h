@@ -79,8 +79,8 @@ typedef struct pdl_render_def {
 	float foam_density;
 	/** 3D liquid pictures only: draw the world's diffuse particles (spray, foam and bubbles,
 	 * pdl_world_diffuse) as white discs, with the constants of shaders/liquid/look.h
-	 * (PDL_LIQUID_DIFFUSE_*): spray and foam over the water, hidden by what is nearer, bubbles
-	 * seen through the water. pdl_render_def_from_scene sets it; false in a zeroed def. */
+	 * (PDL_LIQUID_DIFFUSE_*), hidden by what is nearer: spray and foam over the water, bubbles
+	 * fainter where they reach it. pdl_render_def_from_scene sets it; false in a zeroed def. */
 	bool diffuse;
 } pdl_render_def;
 
