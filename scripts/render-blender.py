@@ -20,8 +20,8 @@ io/src/camera.c, so the view is that of puddle's own pictures). Options:
     --threads N        Cycles threads (default 0: one per core)
 
 Where the run wrote diffuse particles beside a surface (RUN_DIR/surface/diffuse_NNNNNN.ply: a
-scene with "diffuse" on, docs/cli.md), they are rendered with it as white spheres (spray, foam
-and the bubbles seen through the water), radius 0.15 h.
+scene with "diffuse" on, docs/cli.md), its spray and foam are rendered with it as white spheres,
+radius 0.15 h (bubbles are left out, as the real-time look hides them under the water).
 
 Besides the PNGs it writes OUT/render.json: per frame the render time, the triangle count, the
 diffuse particles drawn, the mean and standard deviation of the picture's luminance and (with --empty-tank) its mean
@@ -421,14 +421,24 @@ def import_ply(path, material):
 	return o
 
 
-def ply_vertex_count(path):
-	with open(path, "rb") as f:
+def read_diffuse_ply(path):
+	"""The spray and foam of puddle's diffuse PLY (ASCII: x y z vx vy vz kind life, docs/cli.md):
+	their positions. Bubbles (kind 2) are left out, as the real-time look hides them under the
+	water, where here they would show through it."""
+	with open(path) as f:
+		names = []
 		for line in f:
-			if line.startswith(b"element vertex "):
-				return int(line.split()[2])
-			if line.strip() == b"end_header":
+			if line.startswith("property "):
+				names.append(line.split()[-1])
+			if line.strip() == "end_header":
 				break
-	return 0
+		x, y, z, kind = (names.index(n) for n in ("x", "y", "z", "kind"))
+		points = []
+		for line in f:
+			v = line.split()
+			if len(v) == len(names) and int(v[kind]) != 2:
+				points.append((float(v[x]), float(v[y]), float(v[z])))
+	return points
 
 
 # diffuse particles' radius in world units of the run (the scenes' h is 1): about a third of a
@@ -437,22 +447,25 @@ DIFFUSE_RADIUS = 0.15
 
 
 def import_diffuse(path, material):
-	"""The diffuse particles of a frame as a point cloud of white spheres (geometry nodes: Mesh to
-	Points, which Cycles renders as spheres), or None when the file has none."""
-	if ply_vertex_count(path) == 0:
+	"""A frame's spray and foam as a point cloud of white spheres (geometry nodes: Mesh to Points,
+	which Cycles renders as spheres), or None when it has none."""
+	points = read_diffuse_ply(path)
+	if not points:
 		return None
-	o = import_ply(path, material)
-	o.name = "diffuse"
+	mesh = bpy.data.meshes.new("diffuse")
+	mesh.from_pydata([bl(p) for p in points], [], [])
+	o = bpy.data.objects.new("diffuse", mesh)
+	link(o)
 	group = bpy.data.node_groups.new("puddle diffuse points", "GeometryNodeTree")
 	group.inputs.new("NodeSocketGeometry", "Geometry")
 	group.outputs.new("NodeSocketGeometry", "Geometry")
 	gin, gout = group.nodes.new("NodeGroupInput"), group.nodes.new("NodeGroupOutput")
-	points = group.nodes.new("GeometryNodeMeshToPoints")
-	points.inputs["Radius"].default_value = DIFFUSE_RADIUS
+	spheres = group.nodes.new("GeometryNodeMeshToPoints")
+	spheres.inputs["Radius"].default_value = DIFFUSE_RADIUS
 	paint = group.nodes.new("GeometryNodeSetMaterial")
 	paint.inputs["Material"].default_value = material
-	group.links.new(gin.outputs[0], points.inputs["Mesh"])
-	group.links.new(points.outputs["Points"], paint.inputs["Geometry"])
+	group.links.new(gin.outputs[0], spheres.inputs["Mesh"])
+	group.links.new(spheres.outputs["Points"], paint.inputs["Geometry"])
 	group.links.new(paint.outputs["Geometry"], gout.inputs[0])
 	o.modifiers.new("points", "NODES").node_group = group
 	return o

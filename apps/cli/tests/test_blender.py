@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """scripts/render-blender.py end to end (ctest -R cli.blender): puddle runs a small drop-3d
 (--particles 3000, surface frames 0 and 30, with its diffuse particles beside them), Blender renders
-both at 160x90 with 4 Cycles samples, the diffuse particles as white spheres,
+both at 160x90 with 4 Cycles samples, the spray and foam as white spheres,
 plus the empty tank and an MP4; the PNGs are read by hand (viewer_test.read_png: zlib, no PIL):
 the right size, not blank, and the water differs from the empty tank. Also the script's errors:
 a missing folder, a folder without PLY files, a bad option.
@@ -63,10 +63,13 @@ def main():
         # drop-3d has diffuse particles on: their point sets beside the surfaces
         check(plys == ["diffuse_000000.ply", "diffuse_000030.ply", "frame_000000.ply", "frame_000030.ply"],
               f"surface files: {plys}")
-        diffuse_counts = {}
+        diffuse_counts, white_counts = {}, {}
         for k in (0, 30):
             with open(os.path.join(run_dir, "surface", f"diffuse_{k:06d}.ply")) as f:
-                diffuse_counts[k] = int(re.search(r"element vertex (\d+)", f.read(2000)).group(1))
+                text = f.read()
+            diffuse_counts[k] = int(re.search(r"element vertex (\d+)", text).group(1))
+            rows = text.split("end_header\n", 1)[1].split("\n")
+            white_counts[k] = sum(1 for r in rows if r and r.split()[6] != "2")  # spray and foam: kind 0, 1
         check(diffuse_counts[0] == 0 and diffuse_counts[30] > 0, f"diffuse particles per frame: {diffuse_counts}")
 
         out = os.path.join(work, "png")
@@ -80,9 +83,10 @@ def main():
         if rc == 0:
             report = json.load(open(os.path.join(out, "render.json")))
             for fr in report["frames"]:
-                # every diffuse particle of the frame's file is drawn
-                check(fr["diffuse"] == diffuse_counts.get(fr["frame"]),
-                      f"frame {fr['frame']}: {fr['diffuse']} diffuse particles drawn, the file has {diffuse_counts}")
+                # every spray and foam particle of the frame's file is drawn (bubbles are not)
+                check(fr["diffuse"] == white_counts.get(fr["frame"]),
+                      f"frame {fr['frame']}: {fr['diffuse']} diffuse particles drawn, the file has {white_counts} "
+                      f"spray and foam of {diffuse_counts}")
                 print(f"  frame {fr['frame']}: {fr['triangles']} triangles, {fr['diffuse']} diffuse, render {fr['seconds']} s, "
                       f"luminance {fr['mean']:.3f} +- {fr['std']:.3f}, differs from the empty tank by {fr['diff_empty']:.4f}")
             empty = read_png(os.path.join(out, "empty_tank.png"))
