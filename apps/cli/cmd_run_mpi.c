@@ -293,6 +293,9 @@ int cmd_run_mpi(int argc, char** argv)
 	 * checked against */
 	if (ok && particles > 0) pdl_scene_scale_to_particles(scene, (double)particles);
 	if (ok && threads >= 0) scene->world.threads = (int)threads;
+	/* a split run draws no pictures and exports no diffuse particles, and each process would make
+	 * them from its ghosts too: they are left out (they never change the fluid or its hash) */
+	if (ok) scene->diffuse.enabled = 0;
 	/* the same inputs everywhere, so every process fails alike, but a build can also run out of
 	 * memory in one process only: all agree before the first collective call. The reasons the
 	 * option and scene checks printed are process 0's already; why is what is left to say. */
