@@ -19,8 +19,12 @@ io/src/camera.c, so the view is that of puddle's own pictures). Options:
     --empty-tank       also render the tank without water, OUT/empty_tank.png
     --threads N        Cycles threads (default 0: one per core)
 
+Where the run wrote diffuse particles beside a surface (RUN_DIR/surface/diffuse_NNNNNN.ply: a
+scene with "diffuse" on, docs/cli.md), its spray and foam are rendered with it as white spheres,
+radius 0.15 h (bubbles are left out, as the real-time look hides them under the water).
+
 Besides the PNGs it writes OUT/render.json: per frame the render time, the triangle count, the
-mean and standard deviation of the picture's luminance and (with --empty-tank) its mean
+diffuse particles drawn, the mean and standard deviation of the picture's luminance and (with --empty-tank) its mean
 absolute difference from the empty tank. Coordinates: puddle's y is up, Blender's z; a point
 (x, y, z) of puddle is (x, -z, y) in Blender.
 """
@@ -225,6 +229,14 @@ def water_material():
 	return m
 
 
+def white_water_material():
+	"""Spray, foam and bubbles: white and rough, as foam scatters light in every direction."""
+	m, nt, out = node_material("puddle white water")
+	b = principled(nt, {"Base Color": (0.95, 0.97, 1.0, 1), "Roughness": 0.6, "Specular": 0.3})
+	nt.links.new(b.outputs["BSDF"], out.inputs["Surface"])
+	return m
+
+
 def metal_material():
 	m, nt, out = node_material("tank edges")
 	b = principled(nt, {"Base Color": (0.6, 0.6, 0.62, 1), "Metallic": 1.0, "Roughness": 0.35})
@@ -409,6 +421,56 @@ def import_ply(path, material):
 	return o
 
 
+def read_diffuse_ply(path):
+	"""The spray and foam of puddle's diffuse PLY (ASCII: x y z vx vy vz kind life, docs/cli.md):
+	their positions. Bubbles (kind 2) are left out, as the real-time look hides them under the
+	water, where here they would show through it."""
+	with open(path) as f:
+		names = []
+		for line in f:
+			if line.startswith("property "):
+				names.append(line.split()[-1])
+			if line.strip() == "end_header":
+				break
+		x, y, z, kind = (names.index(n) for n in ("x", "y", "z", "kind"))
+		points = []
+		for line in f:
+			v = line.split()
+			if len(v) == len(names) and int(v[kind]) != 2:
+				points.append((float(v[x]), float(v[y]), float(v[z])))
+	return points
+
+
+# diffuse particles' radius in world units of the run (the scenes' h is 1): about a third of a
+# fluid particle's, as puddle's own pictures draw them (shaders/liquid/look.h, DIFFUSE_SIZE)
+DIFFUSE_RADIUS = 0.15
+
+
+def import_diffuse(path, material):
+	"""A frame's spray and foam as a point cloud of white spheres (geometry nodes: Mesh to Points,
+	which Cycles renders as spheres), or None when it has none."""
+	points = read_diffuse_ply(path)
+	if not points:
+		return None
+	mesh = bpy.data.meshes.new("diffuse")
+	mesh.from_pydata([bl(p) for p in points], [], [])
+	o = bpy.data.objects.new("diffuse", mesh)
+	link(o)
+	group = bpy.data.node_groups.new("puddle diffuse points", "GeometryNodeTree")
+	group.inputs.new("NodeSocketGeometry", "Geometry")
+	group.outputs.new("NodeSocketGeometry", "Geometry")
+	gin, gout = group.nodes.new("NodeGroupInput"), group.nodes.new("NodeGroupOutput")
+	spheres = group.nodes.new("GeometryNodeMeshToPoints")
+	spheres.inputs["Radius"].default_value = DIFFUSE_RADIUS
+	paint = group.nodes.new("GeometryNodeSetMaterial")
+	paint.inputs["Material"].default_value = material
+	group.links.new(gin.outputs[0], spheres.inputs["Mesh"])
+	group.links.new(spheres.outputs["Points"], paint.inputs["Geometry"])
+	group.links.new(paint.outputs["Geometry"], gout.inputs[0])
+	o.modifiers.new("points", "NODES").node_group = group
+	return o
+
+
 def remove_object(o):
 	mesh = o.data
 	bpy.data.objects.remove(o, do_unlink=True)
@@ -505,6 +567,7 @@ def main(argv):
 	denoiser = setup_render(opts)
 	build_stage(info)
 	water = water_material()
+	white = white_water_material()
 	print(f"{PROG}: {len(chosen)} frames of {run} at {opts['size'][0]}x{opts['size'][1]}, {opts['samples']} samples, "
 	      f"Cycles on the CPU, denoiser {denoiser or 'none (this Blender has no OpenImageDenoise)'}", flush=True)
 
@@ -523,20 +586,29 @@ def main(argv):
 	for number, ply in chosen:
 		t0 = time.perf_counter()
 		o = import_ply(ply, water)
+		diffuse_ply = os.path.join(sdir, f"diffuse_{number:06d}.ply")
+		spray = import_diffuse(diffuse_ply, white) if os.path.exists(diffuse_ply) else None
 		t_import = time.perf_counter() - t0
 		triangles = len(o.data.polygons)
+		diffuse = len(spray.data.vertices) if spray else 0
 		path = os.path.join(out, f"frame_{number:06d}.png")
 		secs = render_to(path)
 		remove_object(o)
+		if spray:
+			group = spray.modifiers[0].node_group
+			remove_object(spray)
+			bpy.data.node_groups.remove(group)
 		px = image_pixels(path)
 		mean, std = luminance_stats(px)
-		entry = {"frame": number, "file": path, "triangles": triangles, "import_seconds": round(t_import, 3),
+		entry = {"frame": number, "file": path, "triangles": triangles, "diffuse": diffuse,
+		         "import_seconds": round(t_import, 3),
 		         "seconds": round(secs, 3), "mean": mean, "std": std}
 		if empty_px is not None:
 			entry["diff_empty"] = mean_abs_diff(px, empty_px)
 		report["frames"].append(entry)
 		pngs.append(path)
-		print(f"{PROG}: {path} ({triangles} triangles, import {t_import:.2f} s, render {secs:.2f} s)", flush=True)
+		print(f"{PROG}: {path} ({triangles} triangles, {diffuse} diffuse particles, import {t_import:.2f} s, "
+		      f"render {secs:.2f} s)", flush=True)
 	report["total_seconds"] = round(time.perf_counter() - t_all, 3)
 	if opts["video"]:
 		fps = opts["fps"]

@@ -285,6 +285,8 @@ struct pdl_world {
 	float* dfsph_grad;
 	int64_t dfsph_pair_capacity;
 	float *dfsph_wall_grad, *dfsph_wall_rate;
+	/* spray, foam and bubbles (diffuse.c); NULL while they are off */
+	struct pdl_diffuse_state* diffuse;
 };
 
 /* error.c */
@@ -375,6 +377,11 @@ void pdl_boundary_update_shape(boundary* b, bool three);
  * inside the wall (outside a container, inside an obstacle); n (unit) points into the free
  * space. */
 float pdl_boundary_distance(const boundary* b, const float p[3], bool three, float n[3]);
+
+/* diffuse.c: the diffuse particles' pass after a pdl_world_step (nothing while they are off),
+ * and their memory */
+void pdl_diffuse_step(pdl_world* w);
+void pdl_diffuse_free(pdl_world* w);
 
 /* body.c */
 void pdl_bodies_free(body_set* set);

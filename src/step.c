@@ -302,4 +302,6 @@ void pdl_world_step(pdl_world* w)
 	double stalled = pdl_pool_stalled_ms(w->pool);
 	step_once(w, &w->profile);
 	w->profile.stalled = (float)(pdl_pool_stalled_ms(w->pool) - stalled);
+	/* after the step, from its positions and velocities, never feeding back (diffuse.c) */
+	pdl_diffuse_step(w);
 }

@@ -115,6 +115,7 @@ void pdl_world_destroy(pdl_world* w)
 	pdl_grid_free(&w->grid);
 	pdl_bodies_free(&w->bodies);
 	pdl_dfsph_free(w);
+	pdl_diffuse_free(w);
 	free(w->boundaries);
 	free(w);
 }

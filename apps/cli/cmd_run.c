@@ -35,12 +35,14 @@ static const char usage[] =
 	"  --video FILE.mp4     H.264 video at output.fps (needs ffmpeg)\n"
 	"  --vtk                ParaView: DIR/vtk/frame_NNNNNN.vtp and DIR/NAME.pvd; with rigid\n"
 	"                       bodies also their surfaces, DIR/vtk/bodies_NNNNNN.vtp\n"
-	"  --ply                Blender: DIR/ply/frame_NNNNNN.ply\n"
+	"  --ply                Blender: DIR/ply/frame_NNNNNN.ply; with the scene's diffuse particles\n"
+	"                       also DIR/ply/diffuse_NNNNNN.ply (spray, foam, bubbles)\n"
 	"  --csv                DIR/csv/frame_NNNNNN.csv; with rigid bodies also\n"
 	"                       DIR/csv/bodies_NNNNNN.csv (pose, velocities, the fluid's force)\n"
 	"  --surface            the fluid's outline (marching squares): DIR/surface/frame_NNNNNN.svg\n"
 	"                       and .vtp, and DIR/NAME_surface.pvd; 3D scenes: its closed surface\n"
-	"                       (marching tetrahedra) as binary PLY: DIR/surface/frame_NNNNNN.ply\n"
+	"                       (marching tetrahedra) as binary PLY: DIR/surface/frame_NNNNNN.ply,\n"
+	"                       with the scene's diffuse particles DIR/surface/diffuse_NNNNNN.ply\n"
 	"  --surface-obj        3D: the surface also as OBJ (text, about 3 times the PLY's size)\n"
 	"  --vdb                3D: OpenVDB volumes, DIR/vdb/frame_NNNNNN.vdb: the fluid's mass\n"
 	"                       density (fog volume) and surface (level set), for Blender or Houdini\n"
@@ -61,6 +63,8 @@ static const char usage[] =
 	"                       are identical for every N\n"
 	"  --hash               also print \"state hash (ids)\": the particles in id order and the bodies\n"
 	"                       (pdl_world_hash_ids), the same hash a run under mpirun prints\n"
+	"  --no-diffuse         leave out the scene's spray, foam and bubbles (\"diffuse\"); the\n"
+	"                       fluid, and its hash, are the same with them or without\n"
 	"  --quiet              no progress and no summary\n"
 	"  -h, --help           this help\n"
 	"\n"
@@ -78,7 +82,7 @@ typedef struct run_options {
 	const char* resume_path;
 	long long steps, png_every, export_every, snapshot_every, particles;
 	double seconds;
-	bool vtk, ply, csv, surface, surface_obj, vdb, spheres, quiet, hash;
+	bool vtk, ply, csv, surface, surface_obj, vdb, spheres, quiet, hash, no_diffuse;
 	int threads, width, height, color_mode;
 } run_options;
 
@@ -109,7 +113,7 @@ static int parse_options(int argc, char** argv, run_options* o)
 	static const char* const known[] = {"--seconds", "--steps", "--out", "--png", "--png-every", "--video",
 	                                    "--vtk", "--ply", "--csv", "--surface", "--surface-obj", "--vdb", "--export-every", "--snapshot-every",
 	                                    "--resume", "--size", "--color", "--spheres", "--particles", "--threads", "--quiet",
-	                                    "--hash", "--help"};
+	                                    "--hash", "--no-diffuse", "--help"};
 	memset(o, 0, sizeof *o);
 	o->threads = -1;
 	o->color_mode = -1;
@@ -176,6 +180,8 @@ static int parse_options(int argc, char** argv, run_options* o)
 			o->quiet = true;
 		} else if (strcmp(a, "--hash") == 0) {
 			o->hash = true;
+		} else if (strcmp(a, "--no-diffuse") == 0) {
+			o->no_diffuse = true;
 		} else if (strcmp(a, "--mpi-stats") == 0) {
 			/* an option of a run under mpirun: say why it does nothing here */
 #ifdef PUDDLE_HAVE_MPI
@@ -235,6 +241,7 @@ typedef struct run_state {
 	pdl_surface_def surface_def;
 	long long surface_frames;
 	double surface_ms_total, surface_ms_max; /* extraction only: field and marching squares */
+	double diffuse_ms, solver_ms;             /* the diffuse pass and the step, summed over frames */
 	/* bytes of the files this run wrote (the video aside), and of its first export frame's,
 	 * from which the size of the whole run's is estimated */
 	long long bytes, first_export, export_bytes;
@@ -358,6 +365,11 @@ static bool surface_outputs(run_state* r, long long done)
 			ok = pdl_mesh_write_obj(path, &mesh, r->err, sizeof r->err);
 			if (ok) wrote(r, path);
 		}
+		if (ok && r->scene->diffuse.enabled) { /* beside the surface: what scripts/render-blender.py draws */
+			snprintf(path, sizeof path, "%s/surface/diffuse_%06lld.ply", r->dir, done);
+			ok = pdl_export_diffuse_ply(path, r->world, r->err, sizeof r->err);
+			if (ok) wrote(r, path);
+		}
 		pdl_mesh_free(&mesh);
 		return ok;
 	}
@@ -422,6 +434,11 @@ static bool frame_outputs(run_state* r, long long done)
 			snprintf(path, sizeof path, "%s/ply/frame_%06lld.ply", r->dir, done);
 			if (!pdl_export_ply(path, r->world, r->err, sizeof r->err)) return false;
 			wrote(r, path);
+			if (r->scene->diffuse.enabled) { /* spray, foam, bubbles: a point set of their own */
+				snprintf(path, sizeof path, "%s/ply/diffuse_%06lld.ply", r->dir, done);
+				if (!pdl_export_diffuse_ply(path, r->world, r->err, sizeof r->err)) return false;
+				wrote(r, path);
+			}
 		}
 		if (o->csv) {
 			snprintf(path, sizeof path, "%s/csv/frame_%06lld.csv", r->dir, done);
@@ -522,6 +539,11 @@ static void print_summary(const run_state* r, long long start, long long total, 
 	printf("  particles lost     %d%s\n", lost, lost ? "  (outside world.bounds or not finite)" : "");
 	printf("  state hash         %016llx\n", (unsigned long long)pdl_world_hash(r->world));
 	if (r->o->hash) printf("  state hash (ids)   %016llx\n", (unsigned long long)pdl_world_hash_ids(r->world));
+	pdl_diffuse_data dd = pdl_world_diffuse(r->world);
+	if (s->diffuse.enabled && frames > 0)
+		printf("  diffuse            %d spray, %d foam, %d bubbles; their pass %.2f ms a frame (the step %.2f ms)\n",
+		       dd.kind_count[PDL_DIFFUSE_SPRAY], dd.kind_count[PDL_DIFFUSE_FOAM], dd.kind_count[PDL_DIFFUSE_BUBBLE],
+		       r->diffuse_ms / (double)frames, r->solver_ms / (double)frames);
 	if (r->surface_frames)
 		printf("  surface            %.2f ms mean, %.2f ms max per frame (field + marching %s, %lld frames)\n",
 		       r->surface_ms_total / (double)r->surface_frames, r->surface_ms_max,
@@ -606,6 +628,7 @@ static int run(const run_options* opts)
 
 	/* Everything that can be refused is checked before the first byte is written. */
 	pdl_scene_error serr;
+	if (o.no_diffuse) s->diffuse.enabled = 0;
 	r.world = pdl_scene_build_world(s, &serr);
 	if (!r.world) {
 		fprintf(stderr, "%s\n", serr.message);
@@ -707,6 +730,8 @@ static int run(const run_options* opts)
 		double ts = cli_now();
 		pdl_world_step(r.world);
 		step_wall += cli_now() - ts;
+		r.diffuse_ms += pdl_world_profile(r.world).diffuse;
+		r.solver_ms += pdl_world_profile(r.world).step;
 		if (!frame_outputs(&r, f + 1)) {
 			fprintf(stderr, "\npuddle run: %s\n", r.err);
 			ok = false;

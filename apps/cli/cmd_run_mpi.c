@@ -292,6 +292,9 @@ int cmd_run_mpi(int argc, char** argv)
 	/* as puddle run: rescaled (with room for the count) before the scene hash a snapshot is
 	 * checked against */
 	if (ok) pdl_scene_override(scene, (double)particles, (int)threads);
+	/* a split run draws no pictures and exports no diffuse particles, and each process would make
+	 * them from its ghosts too: they are left out (they never change the fluid or its hash) */
+	if (ok) scene->diffuse.enabled = 0;
 	/* the same inputs everywhere, so every process fails alike, but a build can also run out of
 	 * memory in one process only: all agree before the first collective call. The reasons the
 	 * option and scene checks printed are process 0's already; why is what is left to say. */

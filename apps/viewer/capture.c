@@ -171,6 +171,10 @@ bool viewer_write_report(const viewer_app* app, const char* path, double wall_se
 	fprintf(f, "  \"render_mode\": \"%s\",\n", viewer_render_mode_name(app->render.mode));
 	fprintf(f, "  \"color_mode\": \"%s\",\n", viewer_color_mode_name(app->render.color));
 	fprintf(f, "  \"contours\": %s,\n", app->render.contours ? "true" : "false");
+	pdl_diffuse_data diffuse = pdl_world_diffuse(world);
+	fprintf(f, "  \"diffuse\": {\"drawn\": %s, \"spray\": %d, \"foam\": %d, \"bubbles\": %d},\n",
+	        app->render.diffuse ? "true" : "false", diffuse.kind_count[PDL_DIFFUSE_SPRAY],
+	        diffuse.kind_count[PDL_DIFFUSE_FOAM], diffuse.kind_count[PDL_DIFFUSE_BUBBLE]);
 	fprintf(f, "  \"wall_seconds\": %.4f,\n", wall_seconds);
 	fprintf(f, "  \"fps\": %.2f,\n", fps);
 	fprintf(f, "  \"step_ms\": %.4f,\n", t->step_ms);

@@ -438,6 +438,9 @@ static void key_down(viewer_app* app, const SDL_KeyboardEvent* key)
 	case SDLK_o:
 		app->render.contours = !app->render.contours;
 		break;
+	case SDLK_w:
+		app->render.diffuse = !app->render.diffuse;
+		break;
 	case SDLK_ESCAPE:
 	case SDLK_q:
 		app->quit = true;

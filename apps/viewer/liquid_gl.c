@@ -13,7 +13,9 @@
  *   smooth     separable narrow-range filter on the depth, horizontal + vertical, in rounds
  *   composite  a full-screen triangle into the default framebuffer: the water over the scene
  *              (composite.frag.glsl); writes the nearer of the scene's and the water's depth
- *   foam       fast particles with few neighbours as small white discs on top
+ *   foam       fast particles with few neighbours as small white discs on top, then the world's
+ *              diffuse particles (spray, foam, bubbles: src/diffuse.c) as white discs too
+ *              (diffuse.vert.glsl), unless render.diffuse is off (W key, the panel)
  * Needs float colour targets (GL 3.0 core has R32F and RGBA16F renderable; Mesa llvmpipe blends
  * them); an incomplete framebuffer turns the mode off (viewer_liquid_begin returns false).
  *
@@ -55,6 +57,19 @@ static const char* particle_inputs =
 	"vec3 pdl_color() { return particle_color(a_material, pdl_speed(), a_density, a_pressure); }\n"
 	"float pdl_density_share() { return a_density / u_rest_density[clamp(int(a_material + 0.5), 0, 31)]; }\n";
 
+/* The diffuse particles' inputs as diffuse.vert.glsl asks for them: x, y, z, life and kind
+ * (one byte) as attributes 1-5 (viewer_instances). */
+static const char* diffuse_inputs =
+	"layout(location = 1) in float a_x;\n"
+	"layout(location = 2) in float a_y;\n"
+	"layout(location = 3) in float a_z;\n"
+	"layout(location = 4) in float a_life;\n"
+	"layout(location = 5) in float a_kind;\n"
+	"vec3 pdl_diffuse_center() { return vec3(a_x, a_y, a_z); }\n"
+	"float pdl_diffuse_kind() { return a_kind; }\n"
+	"float pdl_diffuse_life() { return a_life; }\n";
+enum { DIFFUSE_X = 0, DIFFUSE_Y, DIFFUSE_Z, DIFFUSE_LIFE, DIFFUSE_KIND, DIFFUSE_ARRAYS };
+
 /* "#version 330 core", look.h, `inputs` (may be empty) and `body`, in one allocation. */
 static char* shader_source(const char* inputs, const char* body)
 {
@@ -71,8 +86,10 @@ static char* shader_source(const char* inputs, const char* body)
 
 static GLuint liquid_program(const char* vertex, const char* fragment, char* err, int err_size)
 {
-	const bool particles = vertex == pdl_text_particle_vert_glsl;
-	char* vs = shader_source(particles ? particle_inputs : "", vertex);
+	const char* inputs = vertex == pdl_text_particle_vert_glsl  ? particle_inputs
+	                     : vertex == pdl_text_diffuse_vert_glsl ? diffuse_inputs
+	                                                            : "";
+	char* vs = shader_source(inputs, vertex);
 	char* fs = shader_source("", fragment);
 	GLuint program = 0;
 	if (vs == NULL || fs == NULL) snprintf(err, (size_t)err_size, "out of memory");
@@ -101,9 +118,9 @@ enum { TEX_SCENE, TEX_SCENE_DEPTH, TEX_WATER_DEPTH, TEX_DEPTH0, TEX_DEPTH1, TEX_
 enum { FB_SCENE, FB_DEPTH0, FB_DEPTH1, FB_THICKNESS, FB_COUNT };
 
 struct viewer_liquid {
-	GLuint depth_program, thickness_program, foam_program, smooth_program, composite_program;
+	GLuint depth_program, thickness_program, foam_program, smooth_program, composite_program, diffuse_program;
 	viewer_color_uniforms thickness_colors, foam_colors;
-	viewer_instances points;
+	viewer_instances points, diffuse_points;
 	GLuint empty_vao;
 	GLuint textures[TEX_COUNT], framebuffers[FB_COUNT];
 	int width, height;
@@ -130,10 +147,12 @@ viewer_liquid* viewer_liquid_create(char* err, int err_size)
 		l->smooth_program = liquid_program(full, pdl_text_smooth_frag_glsl, err, err_size);
 	if (l->smooth_program)
 		l->composite_program = liquid_program(full, pdl_text_composite_frag_glsl, err, err_size);
+	if (l->composite_program)
+		l->diffuse_program = liquid_program(pdl_text_diffuse_vert_glsl, pdl_text_foam_frag_glsl, err, err_size);
 	/* glDrawBuffers (GL 2.0) for the thickness pass's two targets; gl.h's table lacks it */
 	void* address = SDL_GL_GetProcAddress("glDrawBuffers");
 	if (address != NULL) SDL_memcpy(&l->draw_buffers, &address, sizeof l->draw_buffers);
-	if (l->composite_program == 0 || l->draw_buffers == NULL) {
+	if (l->diffuse_program == 0 || l->draw_buffers == NULL) {
 		if (l->draw_buffers == NULL) snprintf(err, (size_t)err_size, "no glDrawBuffers");
 		viewer_liquid_destroy(l);
 		return NULL;
@@ -141,6 +160,7 @@ viewer_liquid* viewer_liquid_create(char* err, int err_size)
 	viewer_color_uniforms_locate(&l->thickness_colors, l->thickness_program);
 	viewer_color_uniforms_locate(&l->foam_colors, l->foam_program);
 	viewer_instances_create(&l->points, ARRAY_COUNT, ARRAY_MATERIAL);
+	viewer_instances_create(&l->diffuse_points, DIFFUSE_ARRAYS, DIFFUSE_KIND);
 	gl.GenVertexArrays(1, &l->empty_vao);
 	return l;
 }
@@ -157,12 +177,13 @@ static void release_targets(viewer_liquid* l)
 void viewer_liquid_destroy(viewer_liquid* l)
 {
 	if (l == NULL) return;
-	GLuint programs[5] = {l->depth_program, l->thickness_program, l->foam_program,
-	                      l->smooth_program, l->composite_program};
-	for (int i = 0; i < 5; ++i) {
+	GLuint programs[6] = {l->depth_program, l->thickness_program, l->foam_program,
+	                      l->smooth_program, l->composite_program, l->diffuse_program};
+	for (int i = 0; i < 6; ++i) {
 		if (programs[i]) gl.DeleteProgram(programs[i]);
 	}
 	if (l->points.vao) viewer_instances_destroy(&l->points);
+	if (l->diffuse_points.vao) viewer_instances_destroy(&l->diffuse_points);
 	if (l->empty_vao) gl.DeleteVertexArrays(1, &l->empty_vao);
 	if (l->width > 0) release_targets(l);
 	free(l);
@@ -392,6 +413,15 @@ void viewer_liquid_draw(viewer_liquid* l, const viewer_app* app, const pdl_parti
 	point_uniforms(l->foam_program, v, (float)PDL_LIQUID_FOAM_SIZE, 1);
 	viewer_color_uniforms_set(&l->foam_colors, app, p);
 	gl.DrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, n);
+	/* the diffuse particles, the same way (io/src/render_liquid.c's diffuse_discs) */
+	pdl_diffuse_data d = app->render.diffuse ? pdl_world_diffuse(app->scene.world) : (pdl_diffuse_data){0};
+	if (d.count > 0) {
+		const void* arrays_d[DIFFUSE_ARRAYS] = {d.x, d.y, d.z, d.life, d.kind};
+		viewer_instances_upload(&l->diffuse_points, arrays_d, d.count); /* binds its vertex array */
+		gl.UseProgram(l->diffuse_program);
+		point_uniforms(l->diffuse_program, v, 1.0f, 0);
+		gl.DrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, d.count);
+	}
 	gl.Disable(GL_BLEND);
 	gl.DepthMask(GL_TRUE);
 }

@@ -383,6 +383,7 @@ static void usage(FILE* out)
 	        "                         (scenes/presets/materials.json, scaled to the scene)\n"
 	        "  --paused               start paused\n"
 	        "  --no-panel             start with the side panel hidden (Tab shows it)\n"
+	        "  --no-diffuse           3D liquid: do not draw spray, foam and bubbles (W toggles)\n"
 	        "  --ui-scale F           scale the panel's text and widgets (default: from the display)\n"
 	        "  --vsync on|off         wait for the display's refresh (default: on, off with --frames)\n"
 	        "  --screenshot-dir DIR   where S saves screenshots (default: working directory)\n"
@@ -403,7 +404,7 @@ static void usage(FILE* out)
 	        "      shift+C drop a box obstacle | Delete remove the body or obstacle under the mouse\n"
 	        "      E or middle button pour | X erase\n"
 	        "      Space pause | . step | R reset | 1-9 scenes | S screenshot | F stats | Tab panel\n"
-	        "      M render mode | V colour mode | wheel pointer size | Esc quit\n"
+	        "      M render mode | V colour mode | W spray and foam | wheel pointer size | Esc quit\n"
 	        "3D:   left drag pull along the mouse ray | shift+left push | right or alt+left drag\n"
 	        "      orbit | middle drag pan | wheel zoom | shift+wheel pointer size | Home re-frame\n"
 	        "      E pour | X erase | C drop a body, shift+C an obstacle (at the ray's anchor,\n"
@@ -441,7 +442,7 @@ static int parse_options(int argc, char** argv, viewer_options* o, viewer_app* a
 			continue;
 		}
 		if (next == NULL && strcmp(a, "--stats") != 0 && strcmp(a, "--paused") != 0 &&
-		    strcmp(a, "--no-panel") != 0) {
+		    strcmp(a, "--no-panel") != 0 && strcmp(a, "--no-diffuse") != 0) {
 			fprintf(stderr, "puddle-view: %s needs a value\n", a);
 			return 2;
 		}
@@ -452,6 +453,8 @@ static int parse_options(int argc, char** argv, viewer_options* o, viewer_app* a
 			o->paused = true;
 		} else if (strcmp(a, "--no-panel") == 0) {
 			o->no_panel = true;
+		} else if (strcmp(a, "--no-diffuse") == 0) {
+			app->render.diffuse = false; /* drawing only: the world still makes them */
 		} else if (strcmp(a, "--size") == 0) {
 			ok = sscanf(next, "%dx%d", &o->window_width, &o->window_height) == 2 &&
 			     o->window_width >= 64 && o->window_height >= 64 && o->window_width <= 16384 &&

@@ -259,6 +259,11 @@ static void render_section(viewer_app* app)
 		if (r->mode != VIEWER_RENDER_DOTS) {
 			slider_float("sphere size", &r->splat_radius, 0.2f, 2.0f, "%.2f");
 			if (ImGui::IsItemHovered()) ImGui::SetTooltip("sphere radius = 0.4 h x this");
+			if (r->mode == VIEWER_RENDER_LIQUID) {
+				ImGui::Checkbox("spray and foam (W)", &r->diffuse);
+				if (ImGui::IsItemHovered())
+					ImGui::SetTooltip("the scene's diffuse particles (spray, foam, bubbles) as white discs");
+			}
 		} else {
 			slider_float("dot radius / h", &r->dot_radius, 0.05f, 1.0f, "%.2f");
 		}
@@ -506,6 +511,7 @@ static void help_section(void)
 		"F               stats overlay\n"
 		"M / V           render / colour mode\n"
 		"O               fluid outline (contours)\n"
+		"W               3D liquid: spray and foam on or off\n"
 		"wheel           pointer size\n"
 		"Tab             hide this panel");
 }

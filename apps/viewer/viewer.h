@@ -82,6 +82,10 @@ typedef struct viewer_render_settings {
 	 * by marching squares (io/include/puddle/surface.h). Needs the viewer built with puddle_io;
 	 * without it the switch does nothing. */
 	bool contours;
+	/** 3D liquid look: draws the world's diffuse particles (spray, foam, bubbles: a scene's
+	 * "diffuse" section) as white discs (W key, the panel). On by default; they are worked out
+	 * by the world either way. */
+	bool diffuse;
 	/** 0xRRGGBB inside containers, outside them, and of obstacles (a scene file's output
 	 * colours when it has them, so the viewer looks like `puddle run`'s pictures). */
 	uint32_t inside_color, outside_color, obstacle_color;

@@ -122,7 +122,13 @@ typedef struct pdl_quat {
 	X(PDL_ERR_GRID_FRAME_DENSE_CELLS, "grid_frame", "dense_cells", "must be at most 67108864") \
 	X(PDL_ERR_NEXT_SUBSTEPS, "world", "next_substeps", "must be in [1, world.sph.max_substeps] for the SPH and DFSPH solvers") \
 	X(PDL_ERR_GHOST_ORIGIN, "ghost", "origin", "must be >= 0")                                   \
-	X(PDL_ERR_GHOST_ID, "ghost", "id", "must be given for every ghost")
+	X(PDL_ERR_GHOST_ID, "ghost", "id", "must be given for every ghost") \
+	PDL_DIFFUSE_FIELDS(PDL_DIFFUSE_ERROR, X)                                                        \
+	X(PDL_ERR_DIFFUSE_TRAPPED_AIR_ORDER, "diffuse", "trapped_air_max", "must be > trapped_air_min") \
+	X(PDL_ERR_DIFFUSE_WAVE_CREST_ORDER, "diffuse", "wave_crest_max", "must be > wave_crest_min")    \
+	X(PDL_ERR_DIFFUSE_KINETIC_ORDER, "diffuse", "kinetic_max", "must be > kinetic_min")             \
+	X(PDL_ERR_DIFFUSE_FOAM_LIFETIME_ORDER, "diffuse", "foam_lifetime_max", "must be >= foam_lifetime_min") \
+	X(PDL_ERR_DIFFUSE_NEIGHBOURS_ORDER, "diffuse", "bubble_neighbours", "must be > spray_neighbours")
 
 /** Error ids. PDL_OK is zero; every other id names one field and one rule. */
 typedef enum pdl_error_id {

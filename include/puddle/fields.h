@@ -124,6 +124,49 @@
 	  "most iterations of each of the two pressure solves a substep; deep still water needs them (a 15 h pool moves " \
 	  "at 0.15 h/s r.m.s. after 20 s at 100, 0.05 h/s at 400), a splash rarely more than 100")
 
+/* pdl_diffuse_def, the diffuse particles (spray, foam and air bubbles) after Ihmsen, Akinci,
+ * Gissler & Teschner 2012, "Unified Spray, Foam and Air Bubbles for Particle-Based Fluids"
+ * (src/diffuse.c). They are made from the fluid after each step and never act back on it. Its
+ * columns are the SPH list's less `solvers`:
+ * X(A, name, ctype, type, deflt, rule, lo, hi, error, unit, doc).
+ * The potentials are clamped by Phi(I, tau_min, tau_max) (eq. 1) into [0, 1]; the defaults are
+ * for h = 1 and |g| = 10 (a fluid particle of a dam break falling 5 h moves at 10 h/s, kinetic
+ * energy 50 h^2/s^2). Orders between fields (each _min below its _max, spray below bubble) are
+ * checked too (PDL_ERR_DIFFUSE_TRAPPED_AIR_ORDER ... _NEIGHBOURS_ORDER, base.h). */
+#define PDL_DIFFUSE_FIELDS(X, A)                                                                                       \
+	X(A, enabled, int, I32, 0, IN, 0, 1, PDL_ERR_DIFFUSE_ENABLED, "",                                                  \
+	  "1 makes and moves diffuse particles after every step; 0 keeps none (and drops those there are)")              \
+	X(A, max_particles, int, I32, 65536, IN, 1, 16777216, PDL_ERR_DIFFUSE_MAX_PARTICLES, "",                          \
+	  "most diffuse particles alive at once; while the set is full no new ones are made")                             \
+	X(A, trapped_air_rate, float, F32, 20.0f, GE, 0, 0, PDL_ERR_DIFFUSE_TRAPPED_AIR_RATE, "1 / s",                     \
+	  "k_ta: particles a second a fluid particle makes at full trapped-air and kinetic potentials (eq. 7)")          \
+	X(A, wave_crest_rate, float, F32, 200.0f, GE, 0, 0, PDL_ERR_DIFFUSE_WAVE_CREST_RATE, "1 / s",                       \
+	  "k_wc: the same for the wave-crest potential (eq. 7)")                                                          \
+	X(A, trapped_air_min, float, F32, 10.0f, GE, 0, 0, PDL_ERR_DIFFUSE_TRAPPED_AIR_MIN, "world units / s",              \
+	  "tau_ta^min: scaled velocity difference (eq. 2) below which no air is trapped")                                 \
+	X(A, trapped_air_max, float, F32, 30.0f, GT, 0, 0, PDL_ERR_DIFFUSE_TRAPPED_AIR_MAX, "world units / s",             \
+	  "tau_ta^max: the difference at which the trapped-air potential is 1")                                           \
+	X(A, wave_crest_min, float, F32, 0.5f, GE, 0, 0, PDL_ERR_DIFFUSE_WAVE_CREST_MIN, "",                               \
+	  "tau_wc^min: surface curvature (eq. 4, a kernel-weighted sum of 1 - n_i . n_j) below which a crest makes none") \
+	X(A, wave_crest_max, float, F32, 3.0f, GT, 0, 0, PDL_ERR_DIFFUSE_WAVE_CREST_MAX, "",                               \
+	  "tau_wc^max: the curvature at which the wave-crest potential is 1")                                             \
+	X(A, kinetic_min, float, F32, 10.0f, GE, 0, 0, PDL_ERR_DIFFUSE_KINETIC_MIN, "world units^2 / s^2",                  \
+	  "tau_k^min: kinetic energy per unit mass, |v|^2 / 2 (eq. 6), below which a particle makes none")              \
+	X(A, kinetic_max, float, F32, 80.0f, GT, 0, 0, PDL_ERR_DIFFUSE_KINETIC_MAX, "world units^2 / s^2",                 \
+	  "tau_k^max: the energy at which the kinetic potential is 1")                                                    \
+	X(A, spray_neighbours, int, I32, 6, IN, 0, 10000, PDL_ERR_DIFFUSE_SPRAY_NEIGHBOURS, "fluid particles within h",    \
+	  "a diffuse particle with at most this many fluid neighbours is spray (sec. 5.2: 6 in 3D; about 3 in 2D)")    \
+	X(A, bubble_neighbours, int, I32, 20, IN, 0, 10000, PDL_ERR_DIFFUSE_BUBBLE_NEIGHBOURS, "fluid particles within h", \
+	  "one with at least this many is an air bubble, between the two foam (sec. 5.2: 20 in 3D; about 9 in 2D)")     \
+	X(A, foam_lifetime_min, float, F32, 2.0f, GE, 0, 0, PDL_ERR_DIFFUSE_FOAM_LIFETIME_MIN, "s",                        \
+	  "each diffuse particle gets a life drawn from [min, max] when made; it runs down only while it is foam")      \
+	X(A, foam_lifetime_max, float, F32, 5.0f, GE, 0, 0, PDL_ERR_DIFFUSE_FOAM_LIFETIME_MAX, "s",                        \
+	  "the longest life; foam whose life has run out is removed")                                                     \
+	X(A, bubble_buoyancy, float, F32, 2.0f, GE, 0, 0, PDL_ERR_DIFFUSE_BUBBLE_BUOYANCY, "",                             \
+	  "k_b: a bubble rises with -k_b g (eq. 15)")                                                                      \
+	X(A, bubble_drag, float, F32, 10.0f, GE, 0, 0, PDL_ERR_DIFFUSE_BUBBLE_DRAG, "1 / s",                               \
+	  "k_d: how fast a bubble takes the fluid's velocity (eq. 15, per second instead of per step)")
+
 /* ---- helpers for the lists' users ----------------------------------------------------------- */
 
 /* A struct member: PDL_MATERIAL_FIELDS(PDL_FIELD_MEMBER, ~) inside a struct's braces. */
@@ -149,6 +192,8 @@
 #define PDL_FIELD_ERROR_ANY(X, error, s, name, lo, hi)
 #define PDL_MATERIAL_ERROR(X, name, ctype, type, deflt, rule, lo, hi, error, ...)                                      \
 	PDL_FIELD_ERROR_##rule(X, error, "material", #name, lo, hi)
+#define PDL_DIFFUSE_ERROR(X, name, ctype, type, deflt, rule, lo, hi, error, ...)                                       \
+	PDL_FIELD_ERROR_##rule(X, error, "diffuse", #name, lo, hi)
 #define PDL_SPH_ERROR(X, name, ctype, type, deflt, rule, lo, hi, error, ...)                                           \
 	PDL_FIELD_ERROR_##rule(X, error, "world.sph", #name, lo, hi)
 

@@ -161,6 +161,19 @@ pdl_error_id pdl_world_set_pointer(pdl_world* world, int index, const pdl_pointe
                                    pdl_error* err);
 void pdl_world_clear_pointer(pdl_world* world, int index);
 
+/* ---- Diffuse particles: spray, foam, bubbles ---------------------------------------------- */
+
+/** Turns diffuse particles on or off, or retunes them, between steps (pdl_diffuse_def). Turning
+ * them off, or a smaller max_particles, drops those there are (the newest first). On error
+ * nothing changes. */
+pdl_error_id pdl_world_set_diffuse(pdl_world* world, const pdl_diffuse_def* def, pdl_error* err);
+/** The world's diffuse def (the default, off, until set). */
+pdl_diffuse_def pdl_world_get_diffuse(const pdl_world* world);
+/** Zero-copy view of the diffuse particles (count 0 when they are off). */
+pdl_diffuse_data pdl_world_diffuse(const pdl_world* world);
+/** Checks a diffuse def without a world: PDL_OK or the first broken rule. */
+pdl_error_id pdl_validate_diffuse(const pdl_diffuse_def* def, pdl_error* err);
+
 /* ---- Measurement ------------------------------------------------------------------------ */
 
 pdl_stats pdl_world_stats(const pdl_world* world);

@@ -449,6 +449,9 @@ typedef struct pdl_profile {
 	 * has no core (another program, or more threads than cores): near 0 otherwise, and a
 	 * sizeable share of `step` means the solver is starved of cores. */
 	float stalled;
+	/** The diffuse particles' pass after the step (pdl_diffuse_def; 0 when they are off); not
+	 * part of `step`. */
+	float diffuse;
 } pdl_profile;
 
 /** Summary numbers of the current state. */
@@ -476,6 +479,43 @@ typedef struct pdl_stats {
 	long long device_bytes;
 } pdl_stats;
 
+/** What a diffuse particle is, from the count of fluid particles within h of it (Ihmsen et al.
+ * 2012, sec. 5.2): it can change kind every step. */
+typedef enum pdl_diffuse_kind {
+	PDL_DIFFUSE_SPRAY = 0, /**< in the air: few fluid neighbours; falls under gravity alone */
+	PDL_DIFFUSE_FOAM,      /**< on the surface: carried by the fluid's velocity; ages */
+	PDL_DIFFUSE_BUBBLE,    /**< in the fluid: rises by buoyancy, dragged along by the fluid */
+	PDL_DIFFUSE_KIND_COUNT
+} pdl_diffuse_kind;
+
+/** Diffuse particles: spray, foam and air bubbles made from the flow (Ihmsen, Akinci, Gissler &
+ * Teschner 2012, "Unified Spray, Foam and Air Bubbles for Particle-Based Fluids"; src/diffuse.c,
+ * docs/rendering.md). They are worked out after each pdl_world_step() from the fluid's positions
+ * and velocities and never act back on the fluid, so a world steps to the same bits with them on
+ * or off, and they are the same for every thread count. Off by default. Its fields, with their
+ * units, defaults and ranges, are declared in puddle/fields.h (PDL_DIFFUSE_FIELDS); docs/scenes.md,
+ * "diffuse", is the same list as a table. */
+typedef struct pdl_diffuse_def {
+	PDL_DIFFUSE_FIELDS(PDL_FIELD_MEMBER, ~)
+} pdl_diffuse_def;
+
+/** A world's diffuse particles, structure of arrays, in the order they were made (the oldest
+ * first). The pointers stay valid until the next pdl_world_step() or pdl_world_set_diffuse(). */
+typedef struct pdl_diffuse_data {
+	int count;
+	const float* x;  /**< position, world units */
+	const float* y;
+	const float* z;  /**< 0 in 2D worlds (never NULL while count > 0) */
+	const float* vx; /**< velocity, world units / s (foam: the fluid's it moves with) */
+	const float* vy;
+	const float* vz;
+	/** Life left, seconds: it runs down only while the particle is foam, which is removed at 0. */
+	const float* life;
+	const uint8_t* kind; /**< a pdl_diffuse_kind */
+	/** How many of each pdl_diffuse_kind. */
+	int kind_count[PDL_DIFFUSE_KIND_COUNT];
+} pdl_diffuse_data;
+
 /** A world with default settings: h = 1, dt = 1/60, one substep, gravity (0, -10). */
 pdl_world_def pdl_default_world_def(void);
 /** Water at h = 1: rest density 4, stiffness 60, near stiffness 30, no springs. */
@@ -488,6 +528,8 @@ pdl_fill_def pdl_default_fill_def(void);
 pdl_pointer pdl_default_pointer(void);
 /** A dynamic 2 x 2 (x 2) box at the origin, half as dense as material 0's fluid. */
 pdl_body_def pdl_default_body_def(void);
+/** Diffuse particles off, with Ihmsen 2012's model tuned for h = 1 and |g| = 10 (fields.h). */
+pdl_diffuse_def pdl_default_diffuse_def(void);
 
 #ifdef __cplusplus
 }

@@ -229,6 +229,23 @@ bool pdl_export_ply(const char* path, const pdl_world* w, char* err, size_t err_
 	return write_file(path, w, &p, write_ply, err, err_size);
 }
 
+/* The diffuse particles: x y z vx vy vz (z = 0 in 2D), kind (pdl_diffuse_kind) and life, in the
+ * world's order (the oldest first). */
+bool pdl_export_diffuse_ply(const char* path, const pdl_world* w, char* err, size_t err_size)
+{
+	pdl_diffuse_data d = pdl_world_diffuse(w);
+	pdl_atomic_file a;
+	if (!pdl_atomic_open(&a, path, err, err_size)) return false;
+	fprintf(a.f, "ply\nformat ascii 1.0\ncomment puddle diffuse particles, t = %.9g s\n", pdl_world_time(w));
+	fprintf(a.f, "comment kind 0 spray, 1 foam, 2 bubble; life in seconds\nelement vertex %d\n", d.count);
+	fprintf(a.f, "property float x\nproperty float y\nproperty float z\nproperty float vx\nproperty float vy\n"
+	             "property float vz\nproperty uchar kind\nproperty float life\nend_header\n");
+	for (int i = 0; i < d.count; ++i)
+		fprintf(a.f, "%.9g %.9g %.9g %.9g %.9g %.9g %d %.9g\n", (double)d.x[i], (double)d.y[i], (double)d.z[i],
+		        (double)d.vx[i], (double)d.vy[i], (double)d.vz[i], d.kind[i], (double)d.life[i]);
+	return pdl_atomic_commit(&a, err, err_size);
+}
+
 bool pdl_export_ply_stream(FILE* f, const pdl_world* w, const pdl_particle_data* p, long long header)
 {
 	return write_stream(f, w, p, write_ply, header);

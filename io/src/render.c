@@ -35,6 +35,7 @@ pdl_render_def pdl_render_def_from_scene(const pdl_scene* s)
 	d.liquid = s->world.dimensions == 3;
 	/* the look's (shaders/liquid/look.h), as the viewer and the page draw foam */
 	d.foam_speed = (float)PDL_LIQUID_FOAM_SPEED, d.foam_density = (float)PDL_LIQUID_FOAM_DENSITY;
+	d.diffuse = true;
 	return d;
 }
 

@@ -741,7 +741,9 @@ const uint8_t* pdl_render_3d(pdl_renderer* r, const pdl_world* world)
 		float rest[PDL_MAX_MATERIALS];
 		pdl_liquid_foam_rest(world, rest);
 		liquid_job liquid[PDL_RENDER_MAX_THREADS];
-		for (int b = 0; b < bands; ++b) liquid[b] = (liquid_job){r, largest, jobs[b].from, jobs[b].to, &p, radius, rest};
+		pdl_diffuse_data diffuse = d->diffuse ? pdl_world_diffuse(world) : (pdl_diffuse_data){0};
+		for (int b = 0; b < bands; ++b)
+			liquid[b] = (liquid_job){r, largest, jobs[b].from, jobs[b].to, &p, radius, rest, &diffuse};
 		run_bands(liquid, sizeof liquid[0], bands, pdl_liquid_blur_rows);
 		run_bands(liquid, sizeof liquid[0], bands, pdl_liquid_blur_columns);
 		run_bands(jobs, sizeof jobs[0], bands, background_band);

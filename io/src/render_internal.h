@@ -142,6 +142,7 @@ typedef struct liquid_job {
 	const pdl_particle_data* p;
 	const float* sphere_radius;
 	const float* rest;
+	const pdl_diffuse_data* diffuse; /* the world's spray, foam and bubbles (count 0: none) */
 } liquid_job;
 
 /* The light and sky the water reflects. */

@@ -321,53 +321,86 @@ static float foam_amount(const liquid_job* job, int i)
 
 static bool foam_on(const pdl_render_def* d) { return d->foam_speed > 0 && d->foam_speed < INFINITY; }
 
+/* A white disc of radius rad pixels at (cx, cy), view depth z, alpha at its centre, into the
+ * light let through of rows [row0, row1); hidden where a sphere or the scenery is nearer. */
+static void foam_disc(const pdl_renderer* r, float* through, int row0, int row1, float cx, float cy, float rad,
+                      float z, float alpha)
+{
+	const int w = r->def.width;
+	int y0 = (int)floorf(cy - rad), y1 = (int)ceilf(cy + rad);
+	if (y1 < row0 || y0 >= row1) return;
+	if (y0 < row0) y0 = row0;
+	if (y1 > row1 - 1) y1 = row1 - 1;
+	const float inv_r2 = 1.0f / (rad * rad);
+	for (int y = y0; y <= y1; ++y) {
+		const float dy = (float)y + 0.5f - cy;
+		int x0 = (int)floorf(cx - rad), x1 = (int)ceilf(cx + rad);
+		if (x0 < 0) x0 = 0;
+		if (x1 > w - 1) x1 = w - 1;
+		for (int x = x0; x <= x1; ++x) {
+			const float dx = (float)x + 0.5f - cx, q2 = (dx * dx + dy * dy) * inv_r2;
+			if (q2 >= 1) continue;
+			const size_t at = (size_t)y * (size_t)w + (size_t)x;
+			/* the depth test: the nearest sphere and the scenery, as the GPU's depth buffer holds
+			 * both */
+			if (!(z <= r->depth[at]) || !(z < r->liquid_bg_depth[at])) continue;
+			through[at] *= 1 - alpha * (1 - q2);
+		}
+	}
+}
+
+/* The world's diffuse particles (src/diffuse.c) as white discs (look.h, PDL_LIQUID_DIFFUSE_*). */
+static void diffuse_discs(const liquid_job* job, float* through)
+{
+	const pdl_renderer* r = job->r;
+	const pdl_diffuse_data* d = job->diffuse;
+	if (!d || d->count == 0) return;
+	const float world_radius = (float)PDL_LIQUID_DIFFUSE_SIZE * job->radius;
+	const float lift = (float)PDL_LIQUID_DIFFUSE_LIFT * job->radius;
+	for (int i = 0; i < d->count; ++i) {
+		pdl_vec3 q = pdl_render_project(r, (pdl_vec3){d->x[i], d->y[i], d->z[i]});
+		if (!(q.z > r->view.near + lift) || !isfinite(q.x) || !isfinite(q.y)) continue;
+		const float rad = fmaxf(0.5f, world_radius * r->view.focal / q.z);
+		float alpha;
+		bool bubble = d->kind[i] == PDL_DIFFUSE_BUBBLE;
+		if (bubble) alpha = (float)PDL_LIQUID_BUBBLE_ALPHA;
+		else if (d->kind[i] == PDL_DIFFUSE_SPRAY) alpha = (float)PDL_LIQUID_SPRAY_ALPHA;
+		else alpha = (float)PDL_LIQUID_DIFFUSE_FOAM_ALPHA * clampf(d->life[i] / (float)PDL_LIQUID_DIFFUSE_FADE, 0, 1);
+		foam_disc(r, through, job->from, job->to, q.x, q.y, rad, bubble ? q.z : q.z - lift, alpha);
+	}
+}
+
 void* pdl_liquid_foam(void* arg)
 {
 	const liquid_job* job = arg;
 	const pdl_renderer* r = job->r;
-	if (!foam_on(&r->def)) return NULL;
+	if (!foam_on(&r->def) && !r->def.diffuse) return NULL;
 	const int w = r->def.width, row0 = job->from, row1 = job->to;
 	/* the light the foam lets through, per pixel: discs of one colour blended over one another
 	 * (alpha over) give 1 - prod(1 - a), whatever their order, so the bands need no sorting */
 	float* through = r->liquid_tmp;
 	for (size_t k = (size_t)row0 * (size_t)w; k < (size_t)row1 * (size_t)w; ++k) through[k] = 1;
+	if (r->def.diffuse) diffuse_discs(job, through);
 	const pdl_particle_data* p = job->p;
-	if (!p->density || !p->vz) return NULL;
+	if (!foam_on(&r->def) || !p->density || !p->vz) return NULL;
 	for (int i = 0; i < p->count; ++i) {
 		const float* q = r->projected + 4 * (size_t)i;
 		if (q[3] <= 0) continue;
 		const float cx = q[0], cy = q[1], rad = fmaxf(0.5f, (float)PDL_LIQUID_FOAM_SIZE * q[3]);
-		int y0 = (int)floorf(cy - rad), y1 = (int)ceilf(cy + rad);
-		if (y1 < row0 || y0 >= row1) continue;
+		if ((int)ceilf(cy + rad) < row0 || (int)floorf(cy - rad) >= row1) continue;
 		const float amount = foam_amount(job, i);
 		if (!(amount > 0)) continue;
 		const float alpha = (float)PDL_LIQUID_FOAM_ALPHA * fminf(1.0f, 3 * amount); /* liquid.js: clamp(f * 3, 0, 1) */
 		const float z = q[2] - (float)PDL_LIQUID_FOAM_LIFT * job->sphere_radius[p->material[i] % PDL_MAX_MATERIALS];
-		if (y0 < row0) y0 = row0;
-		if (y1 > row1 - 1) y1 = row1 - 1;
-		const float inv_r2 = 1.0f / (rad * rad);
-		for (int y = y0; y <= y1; ++y) {
-			const float dy = (float)y + 0.5f - cy;
-			int x0 = (int)floorf(cx - rad), x1 = (int)ceilf(cx + rad);
-			if (x0 < 0) x0 = 0;
-			if (x1 > w - 1) x1 = w - 1;
-			for (int x = x0; x <= x1; ++x) {
-				const float dx = (float)x + 0.5f - cx, q2 = (dx * dx + dy * dy) * inv_r2;
-				if (q2 >= 1) continue;
-				const size_t at = (size_t)y * (size_t)w + (size_t)x;
-				/* the depth test: the nearest sphere (this one's front is farther than z) and the
-				 * scenery, as the GPU's depth buffer holds both */
-				if (!(z <= r->depth[at]) || !(z < r->liquid_bg_depth[at])) continue;
-				through[at] *= 1 - alpha * (1 - q2);
-			}
-		}
+		/* (this sphere's own front is farther than z) */
+		foam_disc(r, through, row0, row1, cx, cy, rad, z, alpha);
 	}
 	return NULL;
 }
 
 rgbf pdl_liquid_foam_over(const pdl_renderer* r, size_t at, rgbf c)
 {
-	if (!foam_on(&r->def)) return c;
+	if (!foam_on(&r->def) && !r->def.diffuse) return c;
 	/* in this form no foam (1) leaves the colour exactly as it was */
 	const float t = r->liquid_tmp[at], a = 1 - t;
 	return (rgbf){c.r * t + foam_color.r * a, c.g * t + foam_color.g * a, c.b * t + foam_color.b * a};

@@ -156,6 +156,8 @@ char* pdl_scene_to_json(const pdl_scene* s)
 	cJSON_AddItemToObject(root, "output", object_item(s, &pdl_schema_output, &s->output));
 	/* 3D scenes: the resolved camera, also when the file gave none (it is then the framing) */
 	if (s->world.dimensions == 3) cJSON_AddItemToObject(root, "camera", object_item(s, &pdl_schema_camera, &s->camera));
+	/* only when on, so that the text of a scene without them stays what it was */
+	if (s->diffuse.enabled) cJSON_AddItemToObject(root, "diffuse", object_item(s, &pdl_schema_diffuse, s));
 	char* text = cJSON_Print(root);
 	cJSON_Delete(root);
 	if (!text) return NULL;
@@ -177,6 +179,7 @@ uint64_t pdl_scene_hash(const pdl_scene* s)
 	sim->world.threads = 0;
 	memset(&sim->output, 0, sizeof sim->output);
 	memset(&sim->camera, 0, sizeof sim->camera); /* pictures only */
+	sim->diffuse = pdl_default_diffuse_def();    /* never feed back into the fluid */
 	sim->name[0] = 0;
 	sim->source[0] = 0;
 	sim->description[0] = 0;

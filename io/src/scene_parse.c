@@ -478,6 +478,12 @@ static bool check_with_engine(parser* p)
 		fail_body(p, entry, copy, &e);
 		ok = false;
 	}
+	/* the orders between the diffuse keys (each _min below its _max) are the engine's rules */
+	if (ok && pdl_validate_diffuse(&s->diffuse, &e) != PDL_OK) {
+		snprintf(path, sizeof path, "diffuse.%s", pdl_error_field(e.id));
+		fail(p, path, "%s, got %g", pdl_error_rule(e.id), e.value);
+		ok = false;
+	}
 	pdl_world_destroy(w);
 	return ok;
 }
@@ -1075,6 +1081,9 @@ static bool parse_root(parser* p, const cJSON* root)
 		if (!read_object(p, "camera", v, &pdl_schema_camera, &s->camera, &camera_given, NULL)) return false;
 		s->has_camera = true;
 	}
+	if ((v = cJSON_GetObjectItemCaseSensitive(root, "diffuse")) &&
+	    !read_object(p, "diffuse", v, &pdl_schema_diffuse, s, &given[0], NULL))
+		return false;
 	/* fills and bodies last: their "given" masks are needed by resolve() */
 	if (!read_list(p, root, "fills", &pdl_schema_fill, s->fills, sizeof s->fills[0], PDL_SCENE_MAX_FILLS, &s->fill_count,
 	               fill_default, given))

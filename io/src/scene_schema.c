@@ -256,9 +256,20 @@ static const scene_field camera_fields[] = {
 };
 const scene_object pdl_schema_camera = {"camera", camera_fields, COUNT(camera_fields), -1};
 
+/* ---- diffuse particles: pdl_diffuse_def, as declared (puddle/fields.h) ------------------------ */
+
+static const scene_field diffuse_fields[] = {
+#define DIFFUSE_KEY(A, name, ctype, type, deflt, rule, lo, hi, error, unit, doc)                                       \
+	{#name, FT_OF_##type, offsetof(pdl_scene, diffuse.name), LO_##rule(lo, hi, ~), HI_##rule(lo, hi, ~), FLAGS_##rule, \
+	 NULL, 0, 0, 0, 0, NULL},
+	PDL_DIFFUSE_FIELDS(DIFFUSE_KEY, ~)
+#undef DIFFUSE_KEY
+};
+const scene_object pdl_schema_diffuse = {"diffuse", diffuse_fields, COUNT(diffuse_fields), -1};
+
 const char* const pdl_schema_top_keys[] = {"name",      "description", "world",  "solver",   "materials",
                                            "container", "obstacles",   "fills",  "bodies",   "emitters",
-                                           "strokes",   "output",      "camera"};
+                                           "strokes",   "output",      "camera", "diffuse"};
 const int pdl_schema_top_key_count = COUNT(pdl_schema_top_keys);
 
 /* ---- defaults --------------------------------------------------------------------------------- */
@@ -279,6 +290,7 @@ void pdl_schema_scene_defaults(pdl_scene* s)
 	s->output.obstacle_color = 0x6b7686;
 	s->output.color_mode = PDL_COLOR_MATERIAL;
 	s->output.threshold = 0.5f;
+	s->diffuse = pdl_default_diffuse_def();
 }
 
 pdl_scene_material pdl_schema_material_default(int index)

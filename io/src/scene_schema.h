@@ -78,6 +78,7 @@ extern const scene_object pdl_schema_emitter;
 extern const scene_object pdl_schema_stroke;
 extern const scene_object pdl_schema_output;
 extern const scene_object pdl_schema_camera;
+extern const scene_object pdl_schema_diffuse;
 
 /* The top-level keys, in the order the writer puts them. */
 extern const char* const pdl_schema_top_keys[];

@@ -134,6 +134,10 @@ pdl_world* pdl_scene_build_world(const pdl_scene* s, pdl_scene_error* err)
 			goto fail;
 		}
 	}
+	if (s->diffuse.enabled && pdl_world_set_diffuse(w, &s->diffuse, &e) != PDL_OK) {
+		snprintf(path, sizeof path, "diffuse");
+		goto fail;
+	}
 	return w;
 fail:
 	world_error(err, s, path, &e);
@@ -448,6 +452,10 @@ void pdl_scene_scale(pdl_scene* s, float k)
 	 * too, keeping the Mach number and with it the density error the same (the CFL rule then
 	 * takes more substeps) */
 	s->world.sph.speed_of_sound *= sqrtf(k);
+	/* the diffuse particles' thresholds likewise: velocity differences with the flow speeds,
+	 * kinetic energies with their squares, so a rescaled scene splashes as white as the scene */
+	s->diffuse.trapped_air_min *= sqrtf(k), s->diffuse.trapped_air_max *= sqrtf(k);
+	s->diffuse.kinetic_min *= k, s->diffuse.kinetic_max *= k;
 	s->bounds_min = scaled3(s->bounds_min, k);
 	s->bounds_max = scaled3(s->bounds_max, k);
 	s->camera.target = scaled3(s->camera.target, k);

@@ -37,20 +37,22 @@ void say(char* err, size_t err_size, const std::string& what)
 	if (err && err_size) std::snprintf(err, err_size, "%s", what.c_str());
 }
 
-// The fluid's mass per unit volume: each particle's mass spread over the 8 voxel centres
-// around it by trilinear weights (they sum to 1, so no mass is made or lost).
-openvdb::FloatGrid::Ptr density_grid(const pdl_world* world, const pdl_particle_data& p, float voxel)
+// Each point's weight per unit volume spread over the 8 voxel centres around it by trilinear
+// weights (they sum to 1, so no mass is made or lost): a fog volume named `name`.
+template <typename Weight>
+openvdb::FloatGrid::Ptr splat_grid(const char* name, int count, const float* x, const float* y, const float* z,
+                                   Weight weight, float voxel)
 {
 	openvdb::FloatGrid::Ptr grid = openvdb::FloatGrid::create(0.0f);
 	grid->setTransform(openvdb::math::Transform::createLinearTransform(voxel));
 	grid->setGridClass(openvdb::GRID_FOG_VOLUME);
-	grid->setName("density");
+	grid->setName(name);
 	auto acc = grid->getAccessor();
 	const double per_volume = 1.0 / ((double)voxel * voxel * voxel);
-	for (int i = 0; i < p.count; ++i) {
-		const double mass = pdl_world_get_material(world, p.material[i]).mass;
+	for (int i = 0; i < count; ++i) {
+		const double mass = weight(i);
 		// voxel centres sit at integer index coordinates
-		const double u[3] = {p.x[i] / voxel, p.y[i] / voxel, p.z[i] / voxel};
+		const double u[3] = {x[i] / voxel, y[i] / voxel, z[i] / voxel};
 		int base[3];
 		double frac[3];
 		for (int k = 0; k < 3; ++k) {
@@ -112,7 +114,15 @@ extern "C" bool pdl_export_vdb(const char* path, const pdl_world* world, const p
 		std::call_once(initialized, [] { openvdb::initialize(); });
 		pdl_particle_data p = pdl_world_particles(world);
 		openvdb::GridPtrVec grids;
-		grids.push_back(density_grid(world, p, def->voxel_size));
+		// the fluid's mass per unit volume
+		grids.push_back(splat_grid(
+			"density", p.count, p.x, p.y, p.z,
+			[&](int i) { return (double)pdl_world_get_material(world, p.material[i]).mass; }, def->voxel_size));
+		// with diffuse particles on, their number per unit volume (spray, foam and bubbles alike)
+		if (pdl_world_get_diffuse(world).enabled) {
+			pdl_diffuse_data d = pdl_world_diffuse(world);
+			grids.push_back(splat_grid("diffuse", d.count, d.x, d.y, d.z, [](int) { return 1.0; }, def->voxel_size));
+		}
 		// the level set, with a band of 3 voxels each side (OpenVDB's default width)
 		openvdb::FloatGrid::Ptr surface = openvdb::createLevelSet<openvdb::FloatGrid>(def->voxel_size);
 		surface->setName("surface");

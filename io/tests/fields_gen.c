@@ -69,6 +69,9 @@ static const row material_rows[] = {PDL_MATERIAL_FIELDS(ROW, ~)};
 #define SPH_ROW(A, name, ctype, type, deflt, rule, lo, hi, error, unit, solvers, doc) \
 	{#name, #type, (double)(deflt), RANGE_##rule(lo, hi), unit, "NONE", doc, 0, 0, 0, #solvers},
 static const row sph_rows[] = {PDL_SPH_FIELDS(SPH_ROW, ~)};
+#define DIFFUSE_ROW(A, name, ctype, type, deflt, rule, lo, hi, error, unit, doc) \
+	{#name, #type, (double)(deflt), RANGE_##rule(lo, hi), unit, "NONE", doc, 0, 0, 0, NULL},
+static const row diffuse_rows[] = {PDL_DIFFUSE_FIELDS(DIFFUSE_ROW, ~)};
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* ---- the generated texts --------------------------------------------------------------------- */
@@ -278,6 +281,9 @@ int main(int argc, char** argv)
 	t.n = 0;
 	ts_interface(&t, "pdl_sph_def", "SphDef", sph_rows, COUNT(sph_rows));
 	ok = section(dts, "world.sph", t.s, write) && ok;
+	t.n = 0;
+	markdown_table(&t, diffuse_rows, COUNT(diffuse_rows), "");
+	ok = section(docs, "diffuse", t.s, write) && ok;
 	ok = preset_units(presets, material_rows, COUNT(material_rows)) && ok;
 	free(t.s);
 	if (ok) printf("the generated sections match include/puddle/fields.h\n");

@@ -609,6 +609,54 @@ static void test_pieces_make_the_whole(void)
 	pdl_scene_destroy(s);
 }
 
+/* The diffuse particles' PLY: every one, in the world's order, to the bit, with its kind and
+ * life; a world without them writes an empty point set. */
+static void test_diffuse_ply(void)
+{
+	const char* json = "{\"world\": {\"dimensions\": 3}, \"materials\": [{\"name\": \"w\"}],"
+	                   " \"container\": {\"shape\": \"box\", \"half_extents\": [6, 5, 3]},"
+	                   " \"fills\": [{\"shape\": \"ball\", \"position\": [0, 1, 0], \"radius\": 2, \"velocity\": [0, -12, 0]},"
+	                   "           {\"shape\": \"box\", \"position\": [0, -4, 0], \"half_extents\": [6, 1, 3]}],"
+	                   " \"diffuse\": {\"enabled\": 1}}";
+	pdl_scene_error serr;
+	pdl_scene* s = pdl_scene_parse(json, strlen(json), "splash.json", &serr);
+	ENSURE_MSG(s, "%s", serr.message);
+	s->world.threads = 1;
+	pdl_world* w = pdl_scene_build_world(s, &serr);
+	ENSURE(w);
+	char path[256], err[512];
+	temp_path(path, sizeof path, "ply");
+	ENSURE_MSG(pdl_export_diffuse_ply(path, w, err, sizeof err), "%s", err);
+	char* text = io_test_read_file(path, NULL);
+	ENSURE(text && strstr(text, "element vertex 0\n") && strstr(text, "property uchar kind\nproperty float life\n"));
+	free(text);
+	for (int f = 0; f < 20 && pdl_world_diffuse(w).count == 0; ++f) pdl_world_step(w);
+	pdl_diffuse_data d = pdl_world_diffuse(w);
+	ENSURE(d.count > 0);
+	ENSURE_MSG(pdl_export_diffuse_ply(path, w, err, sizeof err), "%s", err);
+	text = io_test_read_file(path, NULL);
+	ENSURE(text);
+	char expect[64];
+	snprintf(expect, sizeof expect, "element vertex %d\n", d.count);
+	ENSURE(strstr(text, expect));
+	char* line = strstr(text, "end_header\n") + strlen("end_header\n");
+	int rows = 0;
+	bool exact = true;
+	for (; *line; ++rows) {
+		float x, y, z, vx, vy, vz, life;
+		int kind;
+		ENSURE(sscanf(line, "%f %f %f %f %f %f %d %f", &x, &y, &z, &vx, &vy, &vz, &kind, &life) == 8);
+		exact = exact && rows < d.count && x == d.x[rows] && y == d.y[rows] && z == d.z[rows] && vx == d.vx[rows] &&
+		        vy == d.vy[rows] && vz == d.vz[rows] && kind == d.kind[rows] && life == d.life[rows];
+		line = strchr(line, '\n') + 1;
+	}
+	ENSURE_MSG(rows == d.count && exact, "%d rows for %d diffuse particles, exact %d", rows, d.count, exact);
+	free(text);
+	remove(path);
+	pdl_world_destroy(w);
+	pdl_scene_destroy(s);
+}
+
 int main(void)
 {
 	RUN_TEST(test_csv_3d);
@@ -619,5 +667,6 @@ int main(void)
 	RUN_TEST(test_bodies_vtk_2d);
 	RUN_TEST(test_bodies_vtk_3d);
 	RUN_TEST(test_pieces_make_the_whole);
+	RUN_TEST(test_diffuse_ply);
 	return TEST_SUMMARY();
 }

@@ -896,6 +896,71 @@ static void test_liquid_foam_where_fast_lonely_particles_are(void)
 	ENSURE(changed_at[FOAM_FLYERS] == 0);
 }
 
+/* ---- diffuse particles (render_liquid.c's diffuse discs) ---- */
+
+/* A dam break (dam-break-3d at about 6000 particles) just after its surge hits the far wall:
+ * the same frame drawn with its diffuse particles and without (the fluid is the same bits
+ * either way) turns pixels white, and they lie on the far wall's half of the tank. */
+static void test_liquid_diffuse_white_water_at_far_wall(void)
+{
+	pdl_scene_error err;
+	pdl_scene* scene = pdl_scene_load(PUDDLE_SCENES_DIR "/dam-break-3d.json", &err);
+	ENSURE(scene != NULL);
+	ENSURE(scene->diffuse.enabled);
+	pdl_scene_scale_to_particles(scene, 6000);
+	scene->world.threads = 2;
+	pdl_world* w = pdl_scene_build_world(scene, &err);
+	ENSURE(w != NULL);
+	const float hx = scene->container.position.x + scene->container.half_extents.x;
+	long long hit = -1, f = 0;
+	for (; f < 400 && (hit < 0 || f < hit + 12); ++f) { /* to 0.2 s after the front reaches the wall */
+		pdl_scene_apply_frame(scene, w, f, &err);
+		pdl_world_step(w);
+		pdl_particle_data p = pdl_world_particles(w);
+		float front = -INFINITY;
+		for (int i = 0; i < p.count; ++i) front = fmaxf(front, p.x[i]);
+		if (hit < 0 && front > hx - 1) hit = f;
+	}
+	pdl_diffuse_data dd = pdl_world_diffuse(w);
+	pdl_render_def d = pdl_render_def_from_scene(scene);
+	ENSURE(d.diffuse);
+	d.width = 480, d.height = 270, d.threads = 2;
+	const size_t bytes = (size_t)d.width * (size_t)d.height * 3;
+	uint8_t *on = malloc(bytes), *off = malloc(bytes);
+	pdl_renderer* r = pdl_renderer_create(&d);
+	memcpy(on, pdl_render(r, w), bytes);
+	const float wall_x = pdl_render_project(r, (pdl_vec3){hx, 0, 0}).x;
+	const float middle_x = pdl_render_project(r, (pdl_vec3){scene->container.position.x, 0, 0}).x;
+	pdl_renderer_destroy(r);
+	d.diffuse = false;
+	r = pdl_renderer_create(&d);
+	memcpy(off, pdl_render(r, w), bytes);
+	pdl_renderer_destroy(r);
+	int whiter = 0, white_off = 0, far_half = 0;
+	double sum_x = 0;
+	for (int y = 0; y < d.height; ++y)
+		for (int x = 0; x < d.width; ++x) {
+			const uint8_t *c = pixel(on, d.width, x, y), *e = pixel(off, d.width, x, y);
+			white_off += near_white(e);
+			if (!near_white(c) || near_white(e)) continue;
+			whiter++;
+			sum_x += x;
+			/* the far wall is to the right of the middle in this camera (yaw 25) */
+			far_half += (float)x > middle_x;
+		}
+	printf("  front at the far wall at frame %lld, drawn at frame %lld: %d spray, %d foam, %d bubbles; %d pixels "
+	       "turned white (%d on the far half, mean x %.0f; the wall at x %.0f, the middle %.0f), %d white without\n",
+	       hit, f, dd.kind_count[0], dd.kind_count[1], dd.kind_count[2], whiter, far_half,
+	       whiter ? sum_x / whiter : 0.0, wall_x, middle_x, white_off);
+	free(on), free(off);
+	pdl_world_destroy(w);
+	pdl_scene_destroy(scene);
+	ENSURE(hit > 0);
+	ENSURE(wall_x > middle_x);
+	ENSURE_MSG(whiter >= 100, "%d", whiter);
+	ENSURE_MSG(far_half >= 0.7 * whiter, "%d of %d", far_half, whiter);
+}
+
 int main(void)
 {
 	RUN_TEST(test_fluid_drawn_where_particles_are);
@@ -909,5 +974,6 @@ int main(void)
 	RUN_TEST(test_liquid_is_smooth_tinted_and_flat);
 	RUN_TEST(test_liquid_foam_where_fast_lonely_particles_are);
 	RUN_TEST(test_liquid_no_streaks_or_grey_pits);
+	RUN_TEST(test_liquid_diffuse_white_water_at_far_wall);
 	return TEST_SUMMARY();
 }

@@ -90,6 +90,11 @@ static const struct {
 } broken[] = {
 	{"{\"materials\": [{\"name\": \"water\"}, {\"name\": \"oil\", \"rest_density\": -3}]}",
 	 "x.json: materials[1].rest_density: must be > 0, got -3"},
+	/* diffuse particles: a key's own range, and the orders between keys the engine checks */
+	{"{" BASE_WORLD ", \"diffuse\": {\"enabled\": 2}}", "x.json: diffuse.enabled: must be an integer in [0, 1], got 2"},
+	{"{" BASE_WORLD ", \"diffuse\": {\"enabled\": 1, \"kinetic_max\": 4}}",
+	 "x.json: diffuse.kinetic_max: must be > kinetic_min, got 4"},
+	{"{" BASE_WORLD ", \"diffuse\": {\"spray\": 1}}", "x.json: diffuse.spray: unknown key"},
 	{"{" BASE_WORLD ", \"fills\": [{\"shape\": \"disc\", \"radius\": -2}]}",
 	 "x.json: fills[0].radius: must be > 0, got -2"},
 	{"{" BASE_WORLD ", \"fills\": [{\"shape\": \"disc\", \"radius\": 2, \"half_extents\": [1, 1]}]}",

@@ -1,7 +1,8 @@
 // The OpenVDB export (vdb.h), read back with OpenVDB's own reader: a settled 3D pool's file
 // holds a "density" fog volume whose sum times the voxel volume is the fluid's mass, and a
 // "surface" level set that is negative inside the pool and positive above it; a 2D world and a
-// bad def are refused with the reason, and nothing is written then.
+// bad def are refused with the reason, and nothing is written then. With diffuse particles on, a
+// "diffuse" fog volume holds their count.
 #include "test.h"
 
 #include "puddle/vdb.h"
@@ -58,9 +59,11 @@ static void test_pool_reads_back(void)
 	openvdb::FloatGrid::Ptr density = openvdb::gridPtrCast<openvdb::FloatGrid>(file.readGrid("density"));
 	openvdb::FloatGrid::Ptr surface = openvdb::gridPtrCast<openvdb::FloatGrid>(file.readGrid("surface"));
 	openvdb::MetaMap::Ptr meta = file.getMetadata();
+	const bool has_diffuse = file.hasGrid("diffuse");
 	file.close();
 	std::remove(path.c_str());
 	ENSURE(density && surface);
+	ENSURE(!has_diffuse); /* only with diffuse particles on */
 	const double voxel = density->voxelSize()[0];
 	double sum = 0;
 	for (auto v = density->cbeginValueOn(); v; ++v) sum += *v;
@@ -79,6 +82,38 @@ static void test_pool_reads_back(void)
 	ENSURE(density->getGridClass() == openvdb::GRID_FOG_VOLUME && surface->getGridClass() == openvdb::GRID_LEVEL_SET);
 	ENSURE(inside < 0 && above > 0);
 	ENSURE(meta->metaValue<int32_t>("puddle_particles") == p.count);
+	pdl_world_destroy(w);
+}
+
+// With diffuse particles on, a "diffuse" fog volume whose sum times the voxel volume is their count.
+static void test_diffuse_grid(void)
+{
+	pdl_world* w = pool(3);
+	pdl_diffuse_def dd = pdl_default_diffuse_def();
+	dd.enabled = 1;
+	ENSURE(pdl_world_set_diffuse(w, &dd, NULL) == PDL_OK);
+	pdl_fill_def ball = pdl_default_fill_def();
+	ball.shape = PDL_FILL_DISC, ball.position = {0, 2, 0}, ball.radius = 1.5f, ball.velocity = {0, -12, 0};
+	pdl_world_fill(w, &ball, NULL);
+	for (int s = 0; s < 30 && pdl_world_diffuse(w).count == 0; ++s) pdl_world_step(w);
+	const int count = pdl_world_diffuse(w).count;
+	ENSURE(count > 0);
+	pdl_vdb_def def = pdl_default_vdb_def(w);
+	const std::string path = "test_vdb_diffuse.vdb";
+	char err[512] = "";
+	ENSURE_MSG(pdl_export_vdb(path.c_str(), w, &def, err, sizeof err), "%s", err);
+	openvdb::initialize();
+	openvdb::io::File file(path);
+	file.open();
+	openvdb::FloatGrid::Ptr diffuse = openvdb::gridPtrCast<openvdb::FloatGrid>(file.readGrid("diffuse"));
+	file.close();
+	std::remove(path.c_str());
+	ENSURE(diffuse && diffuse->getGridClass() == openvdb::GRID_FOG_VOLUME);
+	const double voxel = diffuse->voxelSize()[0];
+	double sum = 0;
+	for (auto v = diffuse->cbeginValueOn(); v; ++v) sum += *v;
+	printf("  %d diffuse particles; the grid sums to %.3f of them\n", count, sum * voxel * voxel * voxel);
+	ENSURE(std::fabs(sum * voxel * voxel * voxel - count) <= 1e-3 * count);
 	pdl_world_destroy(w);
 }
 
@@ -103,6 +138,7 @@ static void test_refused(void)
 int main(void)
 {
 	RUN_TEST(test_pool_reads_back);
+	RUN_TEST(test_diffuse_grid);
 	RUN_TEST(test_refused);
 	return TEST_SUMMARY();
 }

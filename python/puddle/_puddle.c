@@ -1661,6 +1661,35 @@ static PyObject* world_profile(World* self, PyObject* noargs)
 	                     "density_solve_error", (double)p.density_solve_error, "stalled", (double)p.stalled);
 }
 
+/* n rows of `columns` floats from up to three arrays (NULL: zeros), a fresh numpy array */
+static PyObject* float_rows(int n, int columns, const float* const* from)
+{
+	npy_intp shape[2] = {n, columns};
+	PyObject* arr = np_new(columns > 1 ? 2 : 1, shape, NPY_FLOAT32, NULL);
+	if (!arr) return NULL;
+	float* out = PyArray_DATA((PyArrayObject*)arr);
+	for (int i = 0; i < n; ++i)
+		for (int c = 0; c < columns; ++c) out[(size_t)i * (size_t)columns + (size_t)c] = from[c] ? from[c][i] : 0.0f;
+	return arr;
+}
+
+static PyObject* world_diffuse(World* self, PyObject* noargs)
+{
+	(void)noargs;
+	if (!live(self)) return NULL;
+	pdl_diffuse_data d = pdl_world_diffuse(self->world);
+	const float* position[3] = {d.x, d.y, d.z};
+	const float* velocity[3] = {d.vx, d.vy, d.vz};
+	const float* life[1] = {d.life};
+	npy_intp n = d.count;
+	PyObject* kind = np_new(1, &n, NPY_UINT8, NULL);
+	if (kind && n > 0) memcpy(PyArray_DATA((PyArrayObject*)kind), d.kind, (size_t)n);
+	return Py_BuildValue("{s:N,s:N,s:N,s:N,s:i,s:i,s:i}", "positions", float_rows(d.count, 3, position), "velocities",
+	                     float_rows(d.count, 3, velocity), "life", float_rows(d.count, 1, life), "kind", kind, "spray",
+	                     d.kind_count[PDL_DIFFUSE_SPRAY], "foam", d.kind_count[PDL_DIFFUSE_FOAM], "bubbles",
+	                     d.kind_count[PDL_DIFFUSE_BUBBLE]);
+}
+
 static PyObject* world_scene_json(World* self, PyObject* noargs)
 {
 	(void)noargs;
@@ -1777,6 +1806,9 @@ static PyMethodDef world_methods[] = {
 	METH("_repr_png_", world_repr_png, METH_NOARGS, "The picture as PNG bytes (Jupyter shows a World with it)."),
 	METH("stats", world_stats, METH_NOARGS, "Summary numbers of the state."),
 	METH("profile", world_profile, METH_NOARGS, "What the last step cost, stage by stage, ms."),
+	METH("diffuse", world_diffuse, METH_NOARGS,
+	     "The scene's spray, foam and bubbles (copies): positions and velocities (n x 3), life (s), kind "
+	     "(0 spray, 1 foam, 2 bubble) and the count of each."),
 	METH("scene_json", world_scene_json, METH_NOARGS, "The resolved scene as JSON, or None."),
 	{NULL, NULL, 0, NULL},
 };

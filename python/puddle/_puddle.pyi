@@ -208,6 +208,10 @@ class World:
     # ---- measurement
     def stats(self) -> Dict[str, Any]: ...
     def profile(self) -> Dict[str, Any]: ...
+    def diffuse(self) -> Dict[str, Any]:
+        """The scene's spray, foam and bubbles ("diffuse"), copied: positions and velocities (n x 3
+        float32), life (seconds), kind (uint8: 0 spray, 1 foam, 2 bubble), and spray, foam and
+        bubbles (their counts). Empty while the world has none."""
     def scene_json(self) -> Optional[str]:
         """The resolved scene (every default written out), or None for a world built in code."""
     @property

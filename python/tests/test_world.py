@@ -225,3 +225,23 @@ def test_a_world_is_used_by_one_thread_at_a_time():
             refused += 1
     t.join()
     assert refused > 0 and w.frame == 400
+
+
+def test_diffuse_particles_are_read_and_change_nothing():
+    """A splash with "diffuse" on makes spray, foam or bubbles; the world's hash is the one the
+    same scene gives without them."""
+    splash = {"world": {"dimensions": 3}, "materials": [{"name": "w"}],
+              "container": {"shape": "box", "half_extents": [6, 5, 3]},
+              "fills": [{"shape": "ball", "position": [0, 1, 0], "radius": 2, "velocity": [0, -12, 0]},
+                        {"shape": "box", "position": [0, -4, 0], "half_extents": [6, 1, 3]}]}
+    plain = puddle.load_scene(splash, threads=1)
+    on = puddle.load_scene(dict(splash, diffuse={"enabled": 1}), threads=1)
+    assert plain.diffuse()["positions"].shape == (0, 3)
+    plain.step(30)
+    on.step(30)
+    assert on.state_hash() == plain.state_hash()
+    d = on.diffuse()
+    n = len(d["kind"])
+    assert n > 0 and n == d["spray"] + d["foam"] + d["bubbles"]
+    assert d["positions"].shape == (n, 3) and d["velocities"].shape == (n, 3) and d["life"].shape == (n,)
+    assert np.all(np.abs(d["positions"]) <= np.array([6, 5, 3]) + 1e-3)

@@ -75,4 +75,17 @@
 #define PDL_LIQUID_FOAM_LIFT 1.1
 #define PDL_LIQUID_FOAM_COLOR 0.95, 0.97, 1.0
 
+/* ---- diffuse particles (spray, foam, bubbles: src/diffuse.c, Ihmsen et al. 2012) ------------ */
+/* Each is a white disc (FOAM_COLOR, 1 - q^2 to its rim) of DIFFUSE_SIZE particle radii
+ * (diffuse.vert.glsl with foam.frag.glsl), hidden by what is nearer (the spheres and the scenery).
+ * Spray and foam are drawn DIFFUSE_LIFT radii in front of their centre (foam floats on the surface
+ * the spheres' fronts make); bubbles are not lifted and are fainter, so only those at the surface
+ * or in thin water show. Foam fades out over its last FADE seconds of life. */
+#define PDL_LIQUID_DIFFUSE_SIZE 0.5
+#define PDL_LIQUID_DIFFUSE_LIFT 1.0
+#define PDL_LIQUID_SPRAY_ALPHA 0.9
+#define PDL_LIQUID_DIFFUSE_FOAM_ALPHA 0.8
+#define PDL_LIQUID_BUBBLE_ALPHA 0.3
+#define PDL_LIQUID_DIFFUSE_FADE 1.0
+
 #endif

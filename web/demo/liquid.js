@@ -23,7 +23,7 @@ import { RAMP_GLSL, compile, ParticleArrays, rgb, setColorUniforms } from './par
 
 const SHADERS = new URL('../shaders/liquid/', import.meta.url);
 const FILES = ['look.h', 'particle.vert.glsl', 'depth.frag.glsl', 'thickness.frag.glsl', 'foam.frag.glsl',
-	'fullscreen.vert.glsl', 'smooth.frag.glsl', 'composite.frag.glsl'];
+	'fullscreen.vert.glsl', 'smooth.frag.glsl', 'composite.frag.glsl', 'diffuse.vert.glsl'];
 const SOURCES = Object.fromEntries(await Promise.all(FILES.map(async (name) => {
 	const response = await fetch(new URL(name, SHADERS));
 	if (!response.ok) throw new Error(`liquid: ${name}: HTTP ${response.status}`);
@@ -53,6 +53,19 @@ vec3 pdl_center() { return vec3(a_x, a_y, a_z); }
 vec3 pdl_color() { return u_ramp == 1 ? ramp((a_value - u_range.x) / max(u_range.y - u_range.x, 1e-6)) : u_colors[a_material & 31u]; }
 float pdl_speed() { return a_speed; }
 float pdl_density_share() { return a_density / u_restDensity[a_material & 31u]; }
+`;
+
+// The diffuse particles' inputs as diffuse.vert.glsl asks for them (the world's diffuse(): kind
+// uploaded as floats).
+const DIFFUSE_INPUTS = `
+layout(location = 1) in float a_x;
+layout(location = 2) in float a_y;
+layout(location = 3) in float a_z;
+layout(location = 4) in float a_life;
+layout(location = 5) in float a_kind;
+vec3 pdl_diffuse_center() { return vec3(a_x, a_y, a_z); }
+float pdl_diffuse_kind() { return a_kind; }
+float pdl_diffuse_life() { return a_life; }
 `;
 
 // WebGL 2's header line (the viewer's is "#version 330 core"), then look.h, then the inputs.
@@ -113,6 +126,15 @@ export class Liquid {
 		gl.enableVertexAttribArray(0);
 		gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
 		this.arrays = new ParticleArrays(gl, [['x', 1], ['y', 2], ['z', 3], ['material', 4], ['value', 5], ['speed', 6], ['density', 7]], 1);
+		// the diffuse particles: their own quads, whitened by foam.frag.glsl
+		this.diffuseProgram = compile(gl, source('diffuse.vert.glsl', DIFFUSE_INPUTS), source('foam.frag.glsl'));
+		this.diffusePoints = gl.createVertexArray();
+		gl.bindVertexArray(this.diffusePoints);
+		gl.bindBuffer(gl.ARRAY_BUFFER, this.corners);
+		gl.enableVertexAttribArray(0);
+		gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
+		this.diffuseArrays = new ParticleArrays(gl, [['x', 1], ['y', 2], ['z', 3], ['life', 4], ['kind', 5]], 1);
+		this.diffuseKind = new Float32Array(0);
 		gl.bindVertexArray(null);
 		this.empty = gl.createVertexArray();
 		this.size = [0, 0];
@@ -172,7 +194,8 @@ export class Liquid {
 	/**
 	 * Draws the particles as liquid over the scene drawn into begin()'s framebuffer, into the
 	 * canvas. `view`: { matrix, pixels (per world unit at depth 1), radius, depthAB, fov, aspect,
-	 * frame: { f, r, u }, background (0xRRGGBB), distance }.
+	 * frame: { f, r, u }, background (0xRRGGBB), distance, diffuse (the world's diffuse(), or
+	 * none) }.
 	 */
 	draw(particles, materials, style, view) {
 		const gl = this.gl, [w, h] = this.size, n = particles.count;
@@ -307,6 +330,18 @@ export class Liquid {
 		gl.bindVertexArray(this.points);
 		pointUniforms(this.foamProgram, LOOK.PDL_LIQUID_FOAM_SIZE, 1);
 		if (this.settings.foamSpeed > 0) gl.drawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, n);
+		// the world's spray, foam and bubbles the same way (io/src/render_liquid.c's diffuse_discs)
+		const d = view.diffuse;
+		if (d && d.count > 0) {
+			gl.bindVertexArray(this.diffusePoints);
+			for (const name of ['x', 'y', 'z', 'life']) this.diffuseArrays.upload(name, d[name]);
+			if (this.diffuseKind.length < d.count) this.diffuseKind = new Float32Array(Math.ceil(d.count * 1.25));
+			const kind = this.diffuseKind.subarray(0, d.count);
+			for (let i = 0; i < d.count; ++i) kind[i] = d.kind[i];
+			this.diffuseArrays.upload('kind', kind);
+			pointUniforms(this.diffuseProgram, 1, 0);
+			gl.drawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, d.count);
+		}
 		gl.disable(gl.BLEND);
 		gl.depthMask(true);
 		this.mark('foam');

@@ -38,7 +38,8 @@ class Demo {
 		this.tool = { tool: 'attract', radius: 5, strength: 100, drag: 2, spawnMaterial: 0, spawnRate: 400, spawnRadius: 0.8,
 			bodyShape: 'box', bodyDensity: 0.5, bodySize: 3 };
 		this.style = { mode: 'metaball', mode3d: 'liquid', colorMode: 'material', blobRadius: 1, dotRadius: 0.3, threshold: 0.5, colorMin: 0, colorMax: 0,
-			resolution: 1, background: 0x10161f, wallColor: 0x2b3440, obstacleColor: 0x6b7686, sphereRadius: 0.3 };
+			resolution: 1, background: 0x10161f, wallColor: 0x2b3440, obstacleColor: 0x6b7686, sphereRadius: 0.3,
+			diffuse: true }; // diffuse: the 3D liquid look draws the scene's spray, foam and bubbles
 		// 3D: camera gestures (orbit.js); leftOrbits makes left drag and one finger orbit too
 		this.view3d = { leftOrbits: false };
 		this.cameraTools = cameraTools; // for tests and the console
@@ -264,7 +265,7 @@ class Demo {
 			const materials = [];
 			for (let m = 0; m < this.world.materialCount; ++m) materials.push(this.world.getMaterial(m));
 			this.renderer3d.draw(this.world.particles(), this.world.boundaries(), materials, this.style, this.orbit.camera, this.scene.bounds,
-				this.bodies());
+				this.bodies(), this.style.diffuse ? this.world.diffuse() : null);
 			++this.window.frames;
 			return;
 		}

@@ -109,6 +109,7 @@ export class Panel {
 		const render = gui.addFolder('Render');
 		this.modeControl = render.add(d.style, 'mode', ['metaball', 'particles']).name('mode (2D)');
 		this.mode3dControl = render.add(d.style, 'mode3d', ['liquid', 'spheres', 'dots']).name('mode (3D)');
+		this.diffuseControl = render.add(d.style, 'diffuse').name('spray and foam (3D)');
 		render.add(d.style, 'colorMode', COLOR_MODES).name('colour');
 		this.lengthControls.push(
 			[render.add(d.style, 'blobRadius', 0.1, 4, 0.01).name('blob radius'), 0.1, 4, 0.01],
@@ -158,6 +159,7 @@ export class Panel {
 		}
 		this.modeControl.show(!three);
 		this.mode3dControl.show(three);
+		this.diffuseControl.show(three);
 		this.sceneController.updateDisplay();
 		for (const [c, lo, hi, step] of this.lengthControls) c.min(lo * h).max(hi * h).step(step * h).updateDisplay();
 		this.strength.min(0).max(50 * g).step(g / 10).updateDisplay();

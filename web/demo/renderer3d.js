@@ -262,7 +262,7 @@ export class Renderer3D {
 	 * World.boundaries(), `camera` a pdl_camera object, `style` the page's render settings,
 	 * `bodies` the live bodies (World.body() of each).
 	 */
-	draw(particles, boundaries, materials, style, camera, bounds, bodies = []) {
+	draw(particles, boundaries, materials, style, camera, bounds, bodies = [], diffuse = null) {
 		const gl = this.gl;
 		const w = this.canvas.width, h = this.canvas.height;
 		cameraMatrix(camera, this.aspect, this.matrix);
@@ -303,7 +303,8 @@ export class Renderer3D {
 		const near = camera.distance / 100, far = camera.distance * 100;
 		const depthAB = [(far + near) / (near - far), (2 * far * near) / (near - far)];
 		if (liquid) this.liquid.draw(particles, materials, style, { matrix: this.matrix, pixels, radius: style.sphereRadius, depthAB,
-			fov: camera.fov, aspect: this.aspect, frame: { f, r, u }, background: style.background, distance: camera.distance });
+			fov: camera.fov, aspect: this.aspect, frame: { f, r, u }, background: style.background, distance: camera.distance,
+			diffuse });
 		else if (n > 0) {
 			this.arrays.upload('x', particles.x);
 			this.arrays.upload('y', particles.y);

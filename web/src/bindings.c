@@ -28,7 +28,7 @@ enum field_type {
 enum struct_kind {
 	WORLD_DEF, MATERIAL_DEF, BOUNDARY_DEF, FILL_DEF, POINTER, PARTICLE_DATA, STATS, PROFILE, ERROR,
 	BODY_DEF, BODY_MASS, BODY_FORCE, SCENE, SCENE_MATERIAL, SCENE_FILL, SCENE_BODY, SCENE_EMITTER,
-	SCENE_STROKE, SCENE_OUTPUT, CAMERA, SCENE_ERROR, SPH_DEF,
+	SCENE_STROKE, SCENE_OUTPUT, CAMERA, SCENE_ERROR, SPH_DEF, DIFFUSE_DATA,
 };
 
 typedef struct field {
@@ -242,6 +242,14 @@ static const field scene_error_fields[] = {
 	FIELDN(pdl_scene_error, message, STR, sizeof(((pdl_scene_error*)0)->message)),
 	END,
 };
+/* pdl_diffuse_data: the spray, foam and bubbles of a world (pdl_world_diffuse) */
+static const field diffuse_data_fields[] = {
+	FIELD(pdl_diffuse_data, count, I32), FIELD(pdl_diffuse_data, x, PTR),    FIELD(pdl_diffuse_data, y, PTR),
+	FIELD(pdl_diffuse_data, z, PTR),     FIELD(pdl_diffuse_data, vx, PTR),   FIELD(pdl_diffuse_data, vy, PTR),
+	FIELD(pdl_diffuse_data, vz, PTR),    FIELD(pdl_diffuse_data, life, PTR), FIELD(pdl_diffuse_data, kind, PTR),
+	FIELDN(pdl_diffuse_data, kind_count, I32_ARRAY, PDL_DIFFUSE_KIND_COUNT), END,
+};
+
 static const struct {
 	const field* fields;
 	int size;
@@ -257,6 +265,7 @@ static const struct {
 	{scene_emitter_fields, sizeof(pdl_scene_emitter)}, {scene_stroke_fields, sizeof(pdl_scene_stroke)},
 	{scene_output_fields, sizeof(pdl_scene_output)}, {camera_fields, sizeof(pdl_camera)},
 	{scene_error_fields, sizeof(pdl_scene_error)}, {sph_def_fields, sizeof(pdl_sph_def)},
+	{diffuse_data_fields, sizeof(pdl_diffuse_data)},
 };
 enum { STRUCT_KIND_COUNT = sizeof structs / sizeof structs[0] };
 
@@ -308,6 +317,11 @@ EMSCRIPTEN_KEEPALIVE void pdlw_world_get_material(const pdl_world* world, int ma
 EMSCRIPTEN_KEEPALIVE void pdlw_world_particles(const pdl_world* world, pdl_particle_data* out)
 {
 	*out = pdl_world_particles(world);
+}
+
+EMSCRIPTEN_KEEPALIVE void pdlw_world_diffuse(const pdl_world* world, pdl_diffuse_data* out)
+{
+	*out = pdl_world_diffuse(world);
 }
 
 EMSCRIPTEN_KEEPALIVE void pdlw_world_stats(const pdl_world* world, pdl_stats* out)

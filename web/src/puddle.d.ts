@@ -298,6 +298,24 @@ export interface ParticleViews {
 	nextId: number;
 }
 
+/** A world's spray, foam and bubbles (pdl_diffuse_data), zero-copy, oldest first. */
+export interface DiffuseViews {
+	count: number;
+	x: Float32Array;
+	y: Float32Array;
+	/** 0 in 2D worlds. */
+	z: Float32Array;
+	vx: Float32Array;
+	vy: Float32Array;
+	vz: Float32Array;
+	/** Life left, seconds (it runs down while the particle is foam). */
+	life: Float32Array;
+	/** 0 spray, 1 foam, 2 bubble. */
+	kind: Uint8Array;
+	/** How many of each kind: [spray, foam, bubbles]. */
+	kindCount: number[];
+}
+
 export interface ParticleState {
 	x: ArrayLike<number>;
 	y: ArrayLike<number>;
@@ -378,6 +396,8 @@ export declare class World {
 	removeParticlesInBox(centre: Vec3Input, halfExtents: Vec3Input): number;
 	readonly particleCount: number;
 	particles(): ParticleViews;
+	/** The world's diffuse particles (a scene's "diffuse" section); count 0 when they are off. */
+	diffuse(): DiffuseViews;
 	positions(): { count: number; x: Float32Array; y: Float32Array; z: Float32Array | null };
 	setParticles(state: ParticleState): void;
 	addBoundary(def?: Input<BoundaryDef>): number;

@@ -14,6 +14,8 @@ const STRUCT_KINDS = [
 	'camera', 'scene_error',
 	// world_def.sph (pdl_sph_def), nested in world_def
 	'sph_def',
+	// a world's spray, foam and bubbles (pdl_diffuse_data)
+	'diffuse_data',
 ];
 // Field types as in web/src/bindings.c.
 const F32 = 1, I32 = 2, U32 = 3, VEC2 = 4, VEC2_ARRAY = 5, F64 = 6, I64 = 7, PTR = 8, VEC3 = 9, QUAT = 10;
@@ -159,7 +161,8 @@ export class Puddle {
 			s.kind = kind;
 			s.byName = new Map(s.fields.map((f) => [f.name, f]));
 			// (the scene layer's structs are read where they lie, so no scratch, but for its errors)
-			s.scratch = kind < STRUCT_KINDS.indexOf('scene') || name === 'scene_error' ? module._malloc(s.size) : 0;
+			s.scratch = kind < STRUCT_KINDS.indexOf('scene') || name === 'scene_error' || name === 'diffuse_data'
+				? module._malloc(s.size) : 0;
 			this.structs[name] = s;
 		});
 		this.errorPtr = this.structs.error.scratch;
@@ -424,17 +427,21 @@ export class World {
 
 	get particleCount() { return this.module._pdl_world_particle_count(this.ptr); }
 
+	/** A struct of array pointers (particle_data, diffuse_data) as `fn` fills it, the heap and its count. */
+	readArrays(kind, fn) {
+		const s = this.puddle.structs[kind];
+		this.module[fn](this.ptr, s.scratch);
+		const d = this.puddle.read(kind, s.scratch);
+		return { d, buf: this.module.HEAPU8.buffer, n: d.count };
+	}
+
 	/**
 	 * Zero-copy views of the particle arrays, in the engine's storage order (it re-sorts by grid
 	 * cell every step: follow a particle by `id`). The views are valid until the next call that
 	 * changes the world (step, fill, remove, setDef): fetch them again after each.
 	 */
 	particles() {
-		const s = this.puddle.structs.particle_data;
-		this.module._pdlw_world_particles(this.ptr, s.scratch);
-		const d = this.puddle.read('particle_data', s.scratch);
-		const buf = this.module.HEAPU8.buffer;
-		const n = d.count;
+		const { d, buf, n } = this.readArrays('particle_data', '_pdlw_world_particles');
 		const f32 = (p) => (p ? new Float32Array(buf, p, n) : null);
 		return {
 			count: n,
@@ -443,6 +450,21 @@ export class World {
 			material: new Uint8Array(buf, d.material, n),
 			id: new Uint32Array(buf, d.id, n),
 			nextId: d.next_id,
+		};
+	}
+
+	/**
+	 * Zero-copy views of the world's diffuse particles (spray, foam and bubbles: a scene's
+	 * "diffuse" section, pdl_world_diffuse), oldest first: x, y, z (0 in 2D), vx, vy, vz, life
+	 * (seconds), kind (0 spray, 1 foam, 2 bubble) and kindCount [spray, foam, bubbles]. Valid
+	 * until the next step, as particles() is; count 0 when they are off.
+	 */
+	diffuse() {
+		const { d, buf, n } = this.readArrays('diffuse_data', '_pdlw_world_diffuse');
+		const f32 = (p) => new Float32Array(buf, p, p ? n : 0);
+		return {
+			count: n, x: f32(d.x), y: f32(d.y), z: f32(d.z), vx: f32(d.vx), vy: f32(d.vy), vz: f32(d.vz),
+			life: f32(d.life), kind: new Uint8Array(buf, d.kind, d.kind ? n : 0), kindCount: d.kind_count,
 		};
 	}
 

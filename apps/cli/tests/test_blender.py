@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """scripts/render-blender.py end to end (ctest -R cli.blender): puddle runs a small drop-3d
-(--particles 3000, surface frames 0 and 30), Blender renders both at 160x90 with 4 Cycles samples,
+(--particles 3000, surface frames 0 and 30, with its diffuse particles beside them), Blender renders
+both at 160x90 with 4 Cycles samples, the spray and foam as white spheres,
 plus the empty tank and an MP4; the PNGs are read by hand (viewer_test.read_png: zlib, no PIL):
 the right size, not blank, and the water differs from the empty tank. Also the script's errors:
 a missing folder, a folder without PLY files, a bad option.
@@ -59,7 +60,17 @@ def main():
         n = int(re.search(r"particles\s+(\d+)", p.stdout).group(1))
         scale = (n / full) ** (1 / 3)
         plys = sorted(os.listdir(os.path.join(run_dir, "surface")))
-        check(plys == ["frame_000000.ply", "frame_000030.ply"], f"surface files: {plys}")
+        # drop-3d has diffuse particles on: their point sets beside the surfaces
+        check(plys == ["diffuse_000000.ply", "diffuse_000030.ply", "frame_000000.ply", "frame_000030.ply"],
+              f"surface files: {plys}")
+        diffuse_counts, white_counts = {}, {}
+        for k in (0, 30):
+            with open(os.path.join(run_dir, "surface", f"diffuse_{k:06d}.ply")) as f:
+                text = f.read()
+            diffuse_counts[k] = int(re.search(r"element vertex (\d+)", text).group(1))
+            rows = text.split("end_header\n", 1)[1].split("\n")
+            white_counts[k] = sum(1 for r in rows if r and r.split()[6] != "2")  # spray and foam: kind 0, 1
+        check(diffuse_counts[0] == 0 and diffuse_counts[30] > 0, f"diffuse particles per frame: {diffuse_counts}")
 
         out = os.path.join(work, "png")
         video = os.path.join(work, "drop.mp4")
@@ -72,7 +83,11 @@ def main():
         if rc == 0:
             report = json.load(open(os.path.join(out, "render.json")))
             for fr in report["frames"]:
-                print(f"  frame {fr['frame']}: {fr['triangles']} triangles, render {fr['seconds']} s, "
+                # every spray and foam particle of the frame's file is drawn (bubbles are not)
+                check(fr["diffuse"] == white_counts.get(fr["frame"]),
+                      f"frame {fr['frame']}: {fr['diffuse']} diffuse particles drawn, the file has {white_counts} "
+                      f"spray and foam of {diffuse_counts}")
+                print(f"  frame {fr['frame']}: {fr['triangles']} triangles, {fr['diffuse']} diffuse, render {fr['seconds']} s, "
                       f"luminance {fr['mean']:.3f} +- {fr['std']:.3f}, differs from the empty tank by {fr['diff_empty']:.4f}")
             empty = read_png(os.path.join(out, "empty_tank.png"))
             for name in ("frame_000000.png", "frame_000030.png"):

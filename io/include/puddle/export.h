@@ -4,7 +4,8 @@
  *     collection that lists the frames with their times, so ParaView opens the whole run as one
  *     time series.
  *   - Blender: PLY (ASCII) with x y z (z = 0 in 2D), vx vy (and vz in 3D), density, pressure,
- *     material and the material colour as red green blue.
+ *     material and the material colour as red green blue; the diffuse particles (spray, foam,
+ *     bubbles) in a file of their own.
  *   - CSV: a header line, then id,material,x,y,vx,vy,density,pressure per particle in 2D, and
  *     id,material,x,y,z,vx,vy,vz,density,pressure in 3D.
  * Particles are written in id order, so row k is the same particle in every frame while no
@@ -42,6 +43,10 @@ extern "C" {
 bool pdl_export_vtp(const char* path, const pdl_world* world, char* err, size_t err_size);
 bool pdl_export_ply(const char* path, const pdl_world* world, char* err, size_t err_size);
 bool pdl_export_csv(const char* path, const pdl_world* world, char* err, size_t err_size);
+/** The world's diffuse particles (spray, foam, bubbles: pdl_world_diffuse) as ASCII PLY:
+ * x y z vx vy vz (z = 0 in 2D), kind (uchar: 0 spray, 1 foam, 2 bubble) and life (seconds), in
+ * the world's order; an empty point set when there are none. */
+bool pdl_export_diffuse_ply(const char* path, const pdl_world* world, char* err, size_t err_size);
 
 /** The .vtp of the given particles (any order; written in id order) instead of the world's:
  * one process's piece of a world split over several (mpi/). */

@@ -77,6 +77,11 @@ typedef struct pdl_render_def {
 	 * particles inside the water count as lonely; <= 0: none does). pdl_render_def_from_scene:
 	 * PDL_LIQUID_FOAM_DENSITY of shaders/liquid/look.h (0.4). */
 	float foam_density;
+	/** 3D liquid pictures only: draw the world's diffuse particles (spray, foam and bubbles,
+	 * pdl_world_diffuse) as white discs, with the constants of shaders/liquid/look.h
+	 * (PDL_LIQUID_DIFFUSE_*), hidden by what is nearer: spray and foam over the water, bubbles
+	 * fainter where they reach it. pdl_render_def_from_scene sets it; false in a zeroed def. */
+	bool diffuse;
 } pdl_render_def;
 
 /** The scene's output section as a render def (size, view = scene bounds, colours; camera: one

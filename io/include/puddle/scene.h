@@ -156,6 +156,10 @@ typedef struct pdl_scene {
 	 * whether the file had a "camera" object. 2D scenes: zero and false. */
 	bool has_camera;
 	pdl_camera camera;
+	/** Spray, foam and bubbles ("diffuse"; off unless the file turns them on): set on the world
+	 * by pdl_scene_build_world(). They never change the fluid, so they are not part of
+	 * pdl_scene_hash(). */
+	pdl_diffuse_def diffuse;
 } pdl_scene;
 
 /** Why a scene was refused. message is the whole line a person reads, e.g.
@@ -217,7 +221,8 @@ double pdl_scene_estimate_particles(const pdl_scene* scene);
  * a larger or smaller tank with about factor^2 (3D: factor^3) as many particles. Sunflower
  * counts scale by factor^2. An SPH scene's speed
  * of sound scales by sqrt(factor), as flow speeds do, so its Mach number and density error stay
- * the same. Used by `puddle bench --particles`. */
+ * the same; so do the diffuse particles' trapped-air thresholds (their kinetic-energy ones by
+ * factor). Used by `puddle bench --particles`. */
 void pdl_scene_scale(pdl_scene* scene, float factor);
 /** Scales the scene so that pdl_scene_estimate_particles() is about `particles`, and raises
  * world.max_particles to twice that where it is less (up to 2^26), so the rescaled scene builds.

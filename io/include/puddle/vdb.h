@@ -1,13 +1,16 @@
 /* puddle_io: OpenVDB volumes of 3D worlds, one file per frame, for Blender, Houdini and other
  * volume tools (built when OpenVDB is found: Debian's libopenvdb-dev; pdl_vdb_available says).
  *
- * A file holds two float grids in world units, with the frame's time as metadata:
+ * A file holds two float grids (three with diffuse particles) in world units, with the frame's time as metadata:
  *   - "density": a fog volume, the fluid's mass per unit volume. Each particle's mass goes to the
  *     8 voxels around it by trilinear (cloud-in-cell) weights that sum to 1, so the grid's sum
  *     times the voxel volume is the fluid's mass exactly (up to float rounding).
  *   - "surface": a narrow-band level set of the fluid (OpenVDB's ParticlesToLevelSet, each
  *     particle a sphere of `radius`): negative inside, 0 on the surface; Blender's "Volume to
  *     Mesh" or Houdini's "Convert VDB" make a surface of it.
+ *   - "diffuse", only for a world with diffuse particles on (pdl_diffuse_def): a fog volume of
+ *     their number per unit volume (spray, foam and bubbles alike), spread as "density" is, so
+ *     its sum times the voxel volume is their count; a volume shader renders it as white water.
  *
  * SPDX-License-Identifier: MIT */
 #ifndef PUDDLE_VDB_H
