@@ -181,7 +181,8 @@
 	X(A, backend, pdl_backend, ENUM, PDL_BACKEND_CPU, ENUM, PDL_BACKEND_COUNT,                                         \
 	  "must be PDL_BACKEND_CPU, or PDL_BACKEND_CUDA where the build has CUDA and the machine a GPU",                   \
 	  PDL_ERR_WORLD_BACKEND, "", 0, SOLVER_KEY(backend), 0, 1,                                                         \
-	  "where the step runs: the CPU's cores, or an NVIDIA GPU in a build with CUDA (docs/cuda.md)")                   \
+	  "where the step runs: the CPU's cores, or an NVIDIA GPU in a build with CUDA (docs/cuda.md); a scene asking "  \
+	  "for \"cuda\" parses anywhere and fails when its world is built where there is no GPU")                        \
 	X(A, threads, int, I32, 0, IN, 0, 256, PDL_ERR_WORLD_THREADS, "", 0, SOLVER_KEY(threads), 0, 1,                    \
 	  "worker threads, 0 = one per core; results are bitwise identical for any count")                               \
 	X(A, max_particles, int, I32, 1 << 22, IN, 1, 67108864, PDL_ERR_WORLD_MAX_PARTICLES, "", 0,                        \
@@ -283,7 +284,8 @@
 	  "the polygon's corners, counter-clockwise")                                                                     \
 	X(A, density, float, F32, 0.5f, FINITE_IN_LO_OPEN, 0, 1000, PDL_ERR_BODY_DENSITY,                                  \
 	  "times the first material's fluid density", 0, KEY(density), 12, 1,                                             \
-	  "mass per area (3D: volume): below 1 floats, above 1 sinks; unused by kinematic bodies")                        \
+	  "mass per area (3D: volume): below 1 floats, above 1 sinks; unused by kinematic bodies. A 3D scene refuses "   \
+	  "less than 1e-6: the fluid would fling the body until its speed overflows float")                              \
 	X(A, friction, float, F32, 0.5f, IN, 0, 1, PDL_ERR_BODY_FRICTION, "", 0, KEY(friction), 13, 1,                     \
 	  "Coulomb friction against walls, obstacles and other bodies (the fluid slides along a body by its "            \
 	  "material's `wall_friction`)")                                                                                   \
