@@ -89,9 +89,9 @@ pdl_error_id pdl_validate_material_def(const pdl_material_def* d, pdl_error* err
 
 static float cross(pdl_vec2 a, pdl_vec2 b) { return a.x * b.y - a.y * b.x; }
 
-/* Why the n vertices v (n in [3, 16], checked before) are not a convex counter-clockwise
- * polygon, or NULL; *area2 is twice its signed area. */
-static const char* polygon_fault(const pdl_vec2* v, int n, double* area2)
+/* Why the n vertices v are not convex and counter-clockwise, or NULL; *area2 is twice the
+ * polygon's signed area. */
+static const char* polygon_turn_fault(const pdl_vec2* v, int n, double* area2)
 {
 	*area2 = 0;
 	for (int i = 0; i < n; ++i) {
@@ -104,6 +104,14 @@ static const char* polygon_fault(const pdl_vec2* v, int n, double* area2)
 	return NULL;
 }
 
+const char* pdl_polygon_fault(const pdl_vec2* vertices, int count)
+{
+	if (!vertices || count < 3 || count > PDL_MAX_POLYGON_VERTICES) return "it needs 3 to 16 vertices";
+	double area2 = 0;
+	const char* fault = polygon_turn_fault(vertices, count, &area2);
+	return fault ? fault : !(area2 > 0) ? "the polygon has no area" : NULL;
+}
+
 pdl_error_id pdl_validate_boundary_def(const pdl_boundary_def* d, int dims, pdl_error* err)
 {
 	if (!d) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
@@ -111,10 +119,8 @@ pdl_error_id pdl_validate_boundary_def(const pdl_boundary_def* d, int dims, pdl_
 	/* convex, counter-clockwise, with area (vertex_count is checked before, by its rule) */
 #define CUSTOM_vertices                                                                                                \
 	{                                                                                                                \
-		double area2 = 0;                                                                                        \
-		const char* fault = polygon_fault(d->vertices, d->vertex_count, &area2);                                 \
+		const char* fault = pdl_polygon_fault(d->vertices, d->vertex_count);                                     \
 		if (fault) return pdl_fail_text(err, PDL_ERR_BOUNDARY_VERTICES, fault);                                  \
-		if (!(area2 > 0)) return pdl_fail_text(err, PDL_ERR_BOUNDARY_VERTICES, "the polygon has no area");       \
 	}
 	PDL_BOUNDARY_FIELDS(CHECK_DEF_FIELD, d->kind)
 #undef CUSTOM_vertices
@@ -162,7 +168,7 @@ pdl_error_id pdl_validate_body_def(const pdl_world* w, const pdl_body_def* d, pd
 	{                                                                                                                \
 		int n = d->vertex_count;                                                                                 \
 		double area2 = 0;                                                                                        \
-		const char* fault = polygon_fault(d->vertices, n, &area2);                                               \
+		const char* fault = polygon_turn_fault(d->vertices, n, &area2);                                               \
 		if (fault) return pdl_fail_text(err, PDL_ERR_BODY_VERTICES, fault);                                      \
 		/* the thinnest width: every vertex's distance from every edge it is not on */                       \
 		float thinnest = INFINITY;                                                                               \
