@@ -24,7 +24,12 @@
 #define BYTES_SPIN 12
 #define BYTES_QUAT 16
 #define BYTES_VERTICES (8 * PDL_MAX_POLYGON_VERTICES)
-#define RECORD_SIZE(A, name, ctype, type, deflt, rule, lo, hi, error, unit, shapes, key, snap, since, doc)              	+((snap) ? BYTES_##type : 0)
+#define RECORD_SIZE(version, name, ctype, type, deflt, rule, lo, hi, error, unit, shapes, key, snap, since, doc)        \
+	+((snap) && (version) >= (since) ? BYTES_##type : 0)
+
+/* The bytes of one body record in a file of this version: the fields of PDL_BODY_FIELDS
+ * (puddle/fields.h) it stores. */
+static size_t body_record_size(uint32_t version) { return 0 PDL_BODY_FIELDS(RECORD_SIZE, version); }
 
 static const char magic[8] = {'P', 'D', 'L', 'S', 'N', 'A', 'P', 0};
 enum {
@@ -33,8 +38,6 @@ enum {
 	/* the oldest version this build reads: 2 has no bodies (they came with 3), 3 no DFSPH
 	 * pressures (4) */
 	OLDEST_VERSION = 2,
-	/* one body record: the stored fields of PDL_BODY_FIELDS (puddle/fields.h) */
-	BODY_RECORD_SIZE = 0 PDL_BODY_FIELDS(RECORD_SIZE, ~),
 	/* the particle flags byte (version 4; before it, 0 or 1 for springs) */
 	FLAG_SPRINGS = 1,
 	FLAG_PRESSURES = 2, /* DFSPH's warm start: f32[n] pressure, f32[n] divergence pressure */
@@ -597,7 +600,7 @@ static bool decode(const char* path, uint32_t version, uint64_t checksum, const 
 	}
 	if (version >= 3) {
 		uint32_t bodies = get_u32(&c);
-		if (c.short_read || bodies > PDL_MAX_BODIES || (size_t)bodies * BODY_RECORD_SIZE != c.size - c.at) {
+		if (c.short_read || bodies > PDL_MAX_BODIES || (size_t)bodies * body_record_size(version) != c.size - c.at) {
 			free_decoded(d);
 			snprintf(err, err_size, "%s: corrupted snapshot: %u body records do not fill the %zu bytes left for them", path,
 			         (unsigned)bodies, c.short_read ? (size_t)0 : c.size - c.at);
