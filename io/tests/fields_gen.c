@@ -10,6 +10,7 @@
  * A generated section lies between a line holding "generated from include/puddle/fields.h: NAME"
  * and a line holding "end of generated: NAME"; everything around it is the file's own. */
 #include "puddle/puddle.h"
+#include "puddle/snapshot.h"
 #include "io_test.h"
 #include "scene_schema.h"
 
@@ -186,6 +187,7 @@ typedef struct def_row {
 	const char* doc;
 	const char* key;   /* the scene key, "" for none */
 	size_t offset;     /* in the def */
+	int snap, since;   /* place in the snapshot record (0: not stored), first version */
 } def_row;
 
 #define DEF_RANGE_GT(lo, hi) "> " #lo, NULL
@@ -214,7 +216,7 @@ typedef struct def_row {
 #define WORLD_KEY(k) #k
 #define SOLVER_KEY(k) #k
 #define DEF_ROW(S, name, ctype, type, deflt, rule, lo, hi, error, unit, shapes, key, snap, since, doc)                  \
-	{#name, #type, DEF_RANGE_##rule(lo, hi), unit, doc, key, offsetof(S, name)},
+	{#name, #type, DEF_RANGE_##rule(lo, hi), unit, doc, key, offsetof(S, name), snap, since},
 static const def_row world_rows[] = {PDL_WORLD_FIELDS(DEF_ROW, pdl_world_def)};
 static const def_row boundary_rows[] = {PDL_BOUNDARY_FIELDS(DEF_ROW, pdl_boundary_def)};
 static const def_row fill_rows[] = {PDL_FILL_FIELDS(DEF_ROW, pdl_fill_def)};
@@ -437,6 +439,35 @@ static bool section(const char* path, const char* name, const char* body, bool w
 	return ok;
 }
 
+/* A snapshot record of a def (docs/cli.md): its stored fields in the order of their snap column,
+ * each with its type, and the record's bytes in the current version. */
+static void snapshot_record(text* t, const char* what, const def_row* rows, int n)
+{
+	static const struct {
+		const char *type, *words;
+		int bytes;
+	} types[] = {{"I32", "i32", 4},    {"ENUM", "i32", 4},       {"COUNT", "i32", 4},
+	             {"MATERIAL", "i32", 4}, {"F32", "f32", 4},      {"COLOR", "u32", 4},
+	             {"VEC3", "f32 x3", 12}, {"SPIN", "f32 x3", 12}, {"QUAT", "f32 x4 (x, y, z, w)", 16},
+	             {"VERTICES", "16 x f32 x2", 8 * PDL_MAX_POLYGON_VERTICES}};
+	int bytes = 0, first = 1;
+	add(t, "- %s:", what);
+	for (int at = 1; at <= n; ++at)
+		for (int i = 0; i < n; ++i) {
+			if (rows[i].snap != at) continue;
+			int k = 0;
+			while (k < COUNT(types) && strcmp(types[k].type, rows[i].type) != 0) ++k;
+			if (k == COUNT(types)) {
+				fprintf(stderr, "%s: no snapshot type for %s\n", rows[i].name, rows[i].type);
+				exit(1);
+			}
+			add(t, "%s %s %s", first ? "" : ",", types[k].words, rows[i].name);
+			if (rows[i].since > 1) add(t, " (version %d on)", rows[i].since);
+			bytes += types[k].bytes, first = 0;
+		}
+	add(t, " (%d bytes in version %d)\n", bytes, PDL_SNAPSHOT_VERSION);
+}
+
 /* Checks (or writes) the docs' table of a scene object whose keys are a def's fields. */
 static bool def_section(const char* path, const char* name, const scene_object* o, const def_row* rows, int n,
                         const extra_row* extras, int extra_count, const void* base, bool write)
@@ -556,6 +587,13 @@ int main(int argc, char** argv)
 		{"body", "pdl_body_def: a rigid body in the fluid (docs/physics.md, \"Bodies\"); body() returns it with the "
 		         "current state", "BodyDef", body_rows, COUNT(body_rows), &body_def, ""},
 	};
+	char cli[1024];
+	snprintf(cli, sizeof cli, "%s/docs/cli.md", root);
+	t.n = 0;
+	snapshot_record(&t, "world", world_rows, COUNT(world_rows));
+	snapshot_record(&t, "boundary", boundary_rows, COUNT(boundary_rows));
+	snapshot_record(&t, "body", body_rows, COUNT(body_rows));
+	ok = section(cli, "snapshot records", t.s, write) && ok;
 	for (int i = 0; i < COUNT(interfaces); ++i) {
 		t.n = 0;
 		ts_def_interface(&t, interfaces[i].c_name, interfaces[i].ts_name, interfaces[i].rows, interfaces[i].n,
