@@ -152,7 +152,9 @@
  * where the def is validated (src/validate.c), the list gives its error id and words, and a scene
  * checks only what it can alone (CUSTOM_GT: > lo, CUSTOM_GE: >= lo, CUSTOM: finite).
  * CUSTOM_SHARED(~, ~) is CUSTOM with an error id that another def declares.
- * Notes beyond the doc lines are in types.h, above each struct.
+ * Notes beyond the doc lines are in types.h, above each struct. io/tests/fields_gen.c writes
+ * their tables in docs/scenes.md, their interfaces in web/src/puddle.d.ts and their snapshot
+ * records in docs/cli.md (the test io.fields fails when those differ from the lists).
  * X(A, name, ctype, type, deflt, rule, lo, hi, error, unit, shapes, key, snap, since, doc) */
 #define PDL_SHAPES(a) (1u << (a))
 #define PDL_SHAPES2(a, b) ((1u << (a)) | (1u << (b)))

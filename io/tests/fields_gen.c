@@ -540,34 +540,43 @@ int main(int argc, char** argv)
 	pdl_scene* scene = calloc(1, sizeof *scene);
 	if (!scene) return 2;
 	pdl_schema_scene_defaults(scene);
+	/* a scene's own keys among a def's: their rows as written here */
 	static const extra_row bounds[] = {
 		{"bounds", "| `bounds` | object `{\"min\": [x, y], \"max\": [x, y]}` | world units | container's bounding box grown "
 		           "by 2% on each side | max > min on both axes; *required without a container* | the region of "
 		           "interest: pictures frame it, and particles outside it (or NaN) count as *lost* |\n"}};
-	ok = def_section(docs, "world", &pdl_schema_world, world_rows, COUNT(world_rows), bounds, COUNT(bounds), scene,
-	                 write) && ok;
-	ok = def_section(docs, "solver", &pdl_schema_solver, world_rows, COUNT(world_rows), NULL, 0, scene, write) && ok;
-	free(scene);
-	pdl_boundary_def container = pdl_schema_container_default(), obstacle = pdl_schema_obstacle_default();
-	ok = def_section(docs, "container", &pdl_schema_container, boundary_rows, COUNT(boundary_rows), NULL, 0,
-	                 &container, write) && ok;
-	ok = def_section(docs, "obstacles", &pdl_schema_obstacle, boundary_rows, COUNT(boundary_rows), NULL, 0, &obstacle,
-	                 write) && ok;
 	static const extra_row fill_extras[] = {
 		{"mix", "| `mix` | array of 1 to 32 material names | | none | names in `materials` | all | particle k of the "
 		        "fill gets material `mix[k % n]` instead of `material` (which still sets the rest spacing): "
 		        "materials start stirred together, as in `stratify` |\n"}};
-	pdl_scene_fill fill = pdl_schema_fill_default();
-	ok = def_section(docs, "fills", &pdl_schema_fill, fill_rows, COUNT(fill_rows), fill_extras, COUNT(fill_extras),
-	                 &fill, write) && ok;
 	static const extra_row body_extras[] = {
 		{"count", "| `count` | integer | | `1` | [1, 4096] | all | copies of this body |\n"},
 		{"step", "| `step` | [x, y] | world units | `[0, 0]` | finite; *required when `count` > 1*; boxes, circles "
 		         "and balls: the copies must not overlap (touching is allowed) | all | from one copy to the next: "
 		         "copy k is at `position + k * step` |\n"}};
+	pdl_boundary_def container = pdl_schema_container_default(), obstacle = pdl_schema_obstacle_default();
+	pdl_scene_fill fill = pdl_schema_fill_default();
 	pdl_scene_body body = pdl_schema_body_default();
-	ok = def_section(docs, "bodies", &pdl_schema_body, body_rows, COUNT(body_rows), body_extras, COUNT(body_extras),
-	                 &body, write) && ok;
+	const struct {
+		const char* section;
+		const scene_object* object;
+		const def_row* rows;
+		int n;
+		const extra_row* extras;
+		int extra_count;
+		const void* defaults;
+	} tables[] = {
+		{"world", &pdl_schema_world, world_rows, COUNT(world_rows), bounds, COUNT(bounds), scene},
+		{"solver", &pdl_schema_solver, world_rows, COUNT(world_rows), NULL, 0, scene},
+		{"container", &pdl_schema_container, boundary_rows, COUNT(boundary_rows), NULL, 0, &container},
+		{"obstacles", &pdl_schema_obstacle, boundary_rows, COUNT(boundary_rows), NULL, 0, &obstacle},
+		{"fills", &pdl_schema_fill, fill_rows, COUNT(fill_rows), fill_extras, COUNT(fill_extras), &fill},
+		{"bodies", &pdl_schema_body, body_rows, COUNT(body_rows), body_extras, COUNT(body_extras), &body},
+	};
+	for (int i = 0; i < COUNT(tables); ++i)
+		ok = def_section(docs, tables[i].section, tables[i].object, tables[i].rows, tables[i].n, tables[i].extras,
+		                 tables[i].extra_count, tables[i].defaults, write) && ok;
+	free(scene);
 
 	pdl_world_def world_def = pdl_default_world_def();
 	pdl_boundary_def boundary_def = pdl_default_boundary_def();
