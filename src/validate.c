@@ -190,14 +190,9 @@ pdl_error_id pdl_validate_body_def(const pdl_world* w, const pdl_body_def* d, pd
 	return PDL_OK;
 }
 
-pdl_error_id pdl_validate_pointer(const pdl_pointer* p, pdl_error* err)
+pdl_error_id pdl_validate_pointer(const pdl_pointer* d, pdl_error* err)
 {
-	if (!p) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
-	CHECK(finite3(p->position), PDL_ERR_POINTER_POSITION, bad3(p->position));
-	CHECK(finite3(p->direction), PDL_ERR_POINTER_DIRECTION, bad3(p->direction));
-	CHECK(finite3(p->velocity), PDL_ERR_POINTER_VELOCITY, bad3(p->velocity));
-	CHECK(isfinite(p->radius) && p->radius > 0, PDL_ERR_POINTER_RADIUS, p->radius);
-	CHECK(isfinite(p->strength), PDL_ERR_POINTER_STRENGTH, p->strength);
-	CHECK(isfinite(p->drag) && p->drag >= 0, PDL_ERR_POINTER_DRAG, p->drag);
+	if (!d) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
+	PDL_POINTER_FIELDS(CHECK_DEF_FIELD, 0)
 	return PDL_OK;
 }

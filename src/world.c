@@ -34,7 +34,7 @@ pdl_fill_def pdl_default_fill_def(void)
 
 pdl_pointer pdl_default_pointer(void)
 {
-	return (pdl_pointer){.radius = 5.0f, .strength = 100.0f};
+	return (pdl_pointer){PDL_POINTER_FIELDS(PDL_FIELD_DEFAULT, ~)};
 }
 
 double pdl_now_ms(void)

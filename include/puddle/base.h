@@ -66,12 +66,7 @@ typedef struct pdl_quat {
 	X(PDL_ERR_FILL_SHAPE_3D, "fill", "shape", "spirals are 2D only")                        \
 	X(PDL_ERR_TOO_MANY_PARTICLES, "world", "particles", "must not exceed world.max_particles")  \
 	X(PDL_ERR_POINTER_INDEX, "pointer", "index", "must be in [0, 8)")                           \
-	X(PDL_ERR_POINTER_POSITION, "pointer", "position", "must be finite")                        \
-	X(PDL_ERR_POINTER_VELOCITY, "pointer", "velocity", "must be finite")                        \
-	X(PDL_ERR_POINTER_RADIUS, "pointer", "radius", "must be finite and > 0")                    \
-	X(PDL_ERR_POINTER_DIRECTION, "pointer", "direction", "must be finite")                  \
-	X(PDL_ERR_POINTER_STRENGTH, "pointer", "strength", "must be finite")                        \
-	X(PDL_ERR_POINTER_DRAG, "pointer", "drag", "must be finite and >= 0")                       \
+	PDL_POINTER_FIELDS(PDL_POINTER_ERROR, X)                                                 \
 	X(PDL_ERR_PARTICLE_STATE, "particle", "state", "must be finite with a valid material")       \
 	PDL_BODY_FIELDS(PDL_BODY_ERROR, X)                                                       \
 	X(PDL_ERR_BODY_SHAPE_3D, "body", "shape", "polygons are 2D only")                            \

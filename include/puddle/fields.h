@@ -124,7 +124,7 @@
 	  "most iterations of each of the two pressure solves a substep; deep still water needs them (a 15 h pool moves " \
 	  "at 0.15 h/s r.m.s. after 20 s at 100, 0.05 h/s at 400), a splash rarely more than 100")
 
-/* The world, boundary, fill and body defs. Their columns are the material's first ten (without
+/* The world, boundary, fill, body and pointer defs. Their columns are the material's first ten (without
  * scale and the slider's range), then
  *   shapes  which values of the def's shape field (boundary: kind; fill and body: shape) use the
  *           field, as a mask PDL_SHAPES(PDL_BODY_CIRCLE) or PDL_SHAPES2(a, b); 0 for every shape.
@@ -298,6 +298,23 @@
 	X(A, color, uint32_t, COLOR, 0xb5651du, ANY, 0, 0, PDL_OK, "", 0, KEY(color), 16, 1,                               \
 	  "display colour, 0xRRGGBB (default wood)")
 
+/* pdl_pointer, a mouse or touch pushing the fluid (a scene's strokes have keys of their own, and
+ * a snapshot holds no pointer). */
+#define PDL_POINTER_FIELDS(X, A)                                                                                       \
+	X(A, position, pdl_vec3, VEC3, PDL_XYZ(0.0f, 0.0f, 0.0f), FINITE, 0, 0, PDL_ERR_POINTER_POSITION, "world units", 0, \
+	  NO_KEY, 0, 1, "the pointer's centre (3D: the ray's origin)")                                                    \
+	X(A, direction, pdl_vec3, VEC3, PDL_XYZ(0.0f, 0.0f, 0.0f), FINITE, 0, 0, PDL_ERR_POINTER_DIRECTION, "", 0, NO_KEY, \
+	  0, 1, "3D only: zero makes the pointer a ball around position, any other direction the half-line from "        \
+	  "position along it (a mouse ray); need not be unit length")                                                     \
+	X(A, velocity, pdl_vec3, VEC3, PDL_XYZ(0.0f, 0.0f, 0.0f), FINITE, 0, 0, PDL_ERR_POINTER_VELOCITY, "world units / s", \
+	  0, NO_KEY, 0, 1, "the pointer's own velocity: with drag > 0 the fluid is carried along")                        \
+	X(A, radius, float, F32, 5.0f, GT, 0, 0, PDL_ERR_POINTER_RADIUS, "world units", 0, NO_KEY, 0, 1,                   \
+	  "reach; the effect falls off linearly to zero at the edge")                                                     \
+	X(A, strength, float, F32, 100.0f, FINITE, 0, 0, PDL_ERR_POINTER_STRENGTH, "world units / s^2", 0, NO_KEY, 0, 1,   \
+	  "acceleration toward the pointer at its centre; negative repels")                                               \
+	X(A, drag, float, F32, 0.0f, GE, 0, 0, PDL_ERR_POINTER_DRAG, "1/s", 0, NO_KEY, 0, 1,                               \
+	  "how strongly particles are pulled to the pointer's velocity")
+
 /* ---- helpers for the lists' users ----------------------------------------------------------- */
 
 /* A struct member: PDL_MATERIAL_FIELDS(PDL_FIELD_MEMBER, ~) inside a struct's braces. */
@@ -377,6 +394,8 @@
 	PDL_FIELD_ERROR_##rule(X, error, "fill", #name, lo, hi)
 #define PDL_BODY_ERROR(X, name, ctype, type, deflt, rule, lo, hi, error, ...)                                          \
 	PDL_FIELD_ERROR_##rule(X, error, "body", #name, lo, hi)
+#define PDL_POINTER_ERROR(X, name, ctype, type, deflt, rule, lo, hi, error, ...)                                       \
+	PDL_FIELD_ERROR_##rule(X, error, "pointer", #name, lo, hi)
 
 #define PDL_RULE_OK_GT_LE(v, t, lo, hi) (isfinite((double)(v)) && (v) > (t)(lo) && (v) <= (t)(hi))
 #define PDL_RULE_OK_FINITE_IN_LO_OPEN(v, t, lo, hi) PDL_RULE_OK_GT_LE(v, t, lo, hi)

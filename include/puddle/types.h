@@ -222,23 +222,12 @@ typedef struct pdl_fill_def {
 	PDL_FILL_FIELDS(PDL_DEF_MEMBER, ~)
 } pdl_fill_def;
 
-/** A mouse or touch pushing the fluid (references 001-003: click and drag). */
+/** A mouse or touch pushing the fluid (click and drag). Its fields are declared in
+ * puddle/fields.h (PDL_POINTER_FIELDS). In 3D a non-zero direction makes the pointer a ray:
+ * particles within radius of the half-line from position along it are pulled towards it (or
+ * pushed, strength < 0) and dragged along velocity. 2D worlds ignore direction. */
 typedef struct pdl_pointer {
-	pdl_vec3 position; /**< world units */
-	/** 3D only: a ray. Zero (the default) makes the pointer a ball around position; any other
-	 * direction makes it the half-line from position along it (a mouse ray from the camera), and
-	 * particles within radius of that line are pulled towards it (or pushed, strength < 0) and
-	 * dragged along velocity. Need not be unit length; finite. 2D worlds ignore it. */
-	pdl_vec3 direction;
-	/** The pointer's own velocity, world units / s: with drag > 0 the fluid is carried along. */
-	pdl_vec3 velocity;
-	/** Reach, world units, > 0. The effect falls off linearly to zero at the edge. Default 5. */
-	float radius;
-	/** Acceleration toward the pointer at its centre, world units / s^2. Negative repels.
-	 * Default 100. */
-	float strength;
-	/** How strongly particles are pulled to the pointer's velocity, 1/s, >= 0. Default 0. */
-	float drag;
+	PDL_POINTER_FIELDS(PDL_DEF_MEMBER, ~)
 } pdl_pointer;
 
 /** Particle state, structure of arrays, in the world's current storage order. The engine keeps

@@ -221,6 +221,7 @@ static const def_row world_rows[] = {PDL_WORLD_FIELDS(DEF_ROW, pdl_world_def)};
 static const def_row boundary_rows[] = {PDL_BOUNDARY_FIELDS(DEF_ROW, pdl_boundary_def)};
 static const def_row fill_rows[] = {PDL_FILL_FIELDS(DEF_ROW, pdl_fill_def)};
 static const def_row body_rows[] = {PDL_BODY_FIELDS(DEF_ROW, pdl_body_def)};
+static const def_row pointer_rows[] = {PDL_POINTER_FIELDS(DEF_ROW, pdl_pointer)};
 
 /* "finite, convex, ..." of "must be finite, convex, ..." */
 static const char* rule_words(const char* words)
@@ -582,6 +583,7 @@ int main(int argc, char** argv)
 	pdl_boundary_def boundary_def = pdl_default_boundary_def();
 	pdl_fill_def fill_def = pdl_default_fill_def();
 	pdl_body_def body_def = pdl_default_body_def();
+	pdl_pointer pointer = pdl_default_pointer();
 	const struct {
 		const char *section, *c_name, *ts_name;
 		const def_row* rows;
@@ -595,6 +597,7 @@ int main(int argc, char** argv)
 		{"fill", "pdl_fill_def", "FillDef", fill_rows, COUNT(fill_rows), &fill_def, ""},
 		{"body", "pdl_body_def: a rigid body in the fluid (docs/physics.md, \"Bodies\"); body() returns it with the "
 		         "current state", "BodyDef", body_rows, COUNT(body_rows), &body_def, ""},
+		{"pointer", "pdl_pointer", "Pointer", pointer_rows, COUNT(pointer_rows), &pointer, ""},
 	};
 	char cli[1024];
 	snprintf(cli, sizeof cli, "%s/docs/cli.md", root);

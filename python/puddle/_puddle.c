@@ -214,10 +214,7 @@ static const field boundary_fields[] = {PDL_BOUNDARY_FIELDS(DEF_FIELD, pdl_bound
 
 static const field fill_fields[] = {PDL_FILL_FIELDS(DEF_FIELD, pdl_fill_def)};
 
-static const field pointer_fields[] = {
-	{V(pdl_pointer, position)}, {V(pdl_pointer, direction)}, {V(pdl_pointer, velocity)},
-	{F(pdl_pointer, radius)}, {F(pdl_pointer, strength)}, {F(pdl_pointer, drag)},
-};
+static const field pointer_fields[] = {PDL_POINTER_FIELDS(DEF_FIELD, pdl_pointer)};
 
 static const field body_fields[] = {PDL_BODY_FIELDS(DEF_FIELD, pdl_body_def)};
 

@@ -86,12 +86,7 @@ static const field boundary_def_fields[] = {PDL_BOUNDARY_FIELDS(DEF_FIELD, pdl_b
 
 static const field fill_def_fields[] = {PDL_FILL_FIELDS(DEF_FIELD, pdl_fill_def) END};
 
-static const field pointer_fields[] = {
-	FIELD(pdl_pointer, position, VEC3), FIELD(pdl_pointer, direction, VEC3),
-	FIELD(pdl_pointer, velocity, VEC3),
-	FIELD(pdl_pointer, radius, F32),    FIELD(pdl_pointer, strength, F32),
-	FIELD(pdl_pointer, drag, F32),      END,
-};
+static const field pointer_fields[] = {PDL_POINTER_FIELDS(DEF_FIELD, pdl_pointer) END};
 
 static const field particle_data_fields[] = {
 	FIELD(pdl_particle_data, count, I32),          FIELD(pdl_particle_data, x, PTR),

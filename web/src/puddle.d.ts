@@ -181,17 +181,23 @@ export interface FillDef {
 }
 // end of generated: fill
 
+// generated from include/puddle/fields.h: pointer (io/tests/fields_gen.c)
 /** pdl_pointer */
 export interface Pointer {
+	/** the pointer's centre (3D: the ray's origin); world units; finite. */
 	position: Vec3;
-	/** 3D only: non-zero makes the pointer the half-line from position along it (a mouse ray). */
+	/** 3D only: zero makes the pointer a ball around position, any other direction the half-line from position along it (a mouse ray); need not be unit length; finite. */
 	direction: Vec3;
+	/** the pointer's own velocity: with drag > 0 the fluid is carried along; world units / s; finite. */
 	velocity: Vec3;
+	/** reach; the effect falls off linearly to zero at the edge; world units; > 0; default 5. */
 	radius: number;
-	/** Negative repels. */
+	/** acceleration toward the pointer at its centre; negative repels; world units / s^2; finite; default 100. */
 	strength: number;
+	/** how strongly particles are pulled to the pointer's velocity; 1/s; >= 0; default 0. */
 	drag: number;
 }
+// end of generated: pointer
 
 // generated from include/puddle/fields.h: body (io/tests/fields_gen.c)
 /** pdl_body_def: a rigid body in the fluid (docs/physics.md, "Bodies"); body() returns it with the current state */
