@@ -21,19 +21,7 @@
 
 pdl_body_def pdl_default_body_def(void)
 {
-	pdl_body_def d;
-	memset(&d, 0, sizeof d);
-	d.type = PDL_BODY_DYNAMIC;
-	d.shape = PDL_BODY_BOX;
-	d.orientation = (pdl_quat){0, 0, 0, 1};
-	d.radius = 1.0f;
-	d.half_extents = (pdl_vec3){1.0f, 1.0f, 1.0f};
-	d.density = 0.5f;
-	d.friction = 0.5f;
-	d.restitution = 0.1f;
-	d.gravity_scale = 1.0f;
-	d.color = 0xb5651du;
-	return d;
+	return (pdl_body_def){PDL_BODY_FIELDS(PDL_FIELD_DEFAULT, ~)};
 }
 
 /* ---- Ids ------------------------------------------------------------------------------------ */
@@ -390,67 +378,9 @@ static double sample_estimate(const shape_moments* m, float spacing, float h, bo
 
 /* ---- Validation ------------------------------------------------------------------------------ */
 
-#define CHECK(cond, id, value)                                                                 \
-	do {                                                                                       \
-		if (!(cond)) return pdl_fail(err, id, (double)(value));                                \
-	} while (0)
-
-static bool finite3(pdl_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
-static float bad3(pdl_vec3 v) { return !isfinite(v.x) ? v.x : !isfinite(v.y) ? v.y : v.z; }
-
 static pdl_error_id validate_body(const pdl_world* w, const pdl_body_def* d, pdl_error* err)
 {
-	if (!d) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
-	const bool three = PDL_IS_3D(w);
-	CHECK((unsigned)d->type < PDL_BODY_TYPE_COUNT, PDL_ERR_BODY_TYPE, (int)d->type);
-	CHECK((unsigned)d->shape < PDL_BODY_SHAPE_COUNT, PDL_ERR_BODY_SHAPE, (int)d->shape);
-	CHECK(!three || d->shape != PDL_BODY_POLYGON, PDL_ERR_BODY_SHAPE_3D, (int)d->shape);
-	CHECK(finite3(d->position), PDL_ERR_BODY_POSITION, bad3(d->position));
-	CHECK(isfinite(d->angle), PDL_ERR_BODY_ANGLE, d->angle);
-	if (three) {
-		pdl_quat q = d->orientation;
-		float qq = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
-		CHECK(isfinite(qq) && qq > 1e-12f, PDL_ERR_BODY_ORIENTATION, qq);
-	}
-	CHECK(finite3(d->linear_velocity), PDL_ERR_BODY_LINEAR_VELOCITY, bad3(d->linear_velocity));
-	CHECK(finite3(d->angular_velocity), PDL_ERR_BODY_ANGULAR_VELOCITY, bad3(d->angular_velocity));
-	if (w->material_count == 0) return pdl_fail(err, PDL_ERR_BODY_NO_MATERIAL, NAN);
-	const float half_spacing = 0.5f * pdl_body_spacing(w);
-	if (d->shape == PDL_BODY_CIRCLE) CHECK(isfinite(d->radius) && d->radius >= half_spacing, PDL_ERR_BODY_RADIUS, d->radius);
-	if (d->shape == PDL_BODY_BOX) {
-		const float e[3] = {d->half_extents.x, d->half_extents.y, d->half_extents.z};
-		for (int k = 0; k < (three ? 3 : 2); ++k)
-			CHECK(isfinite(e[k]) && e[k] >= half_spacing, PDL_ERR_BODY_HALF_EXTENTS, e[k]);
-	}
-	if (d->shape == PDL_BODY_POLYGON) {
-		int n = d->vertex_count;
-		CHECK(n >= 3 && n <= PDL_MAX_POLYGON_VERTICES, PDL_ERR_BODY_VERTEX_COUNT, n);
-		double area2 = 0;
-		for (int i = 0; i < n; ++i) {
-			pdl_vec2 a = d->vertices[i], b = d->vertices[(i + 1) % n], c = d->vertices[(i + 2) % n];
-			if (!isfinite(a.x) || !isfinite(a.y))
-				return pdl_fail_text(err, PDL_ERR_BODY_VERTICES, "a vertex is not finite");
-			if (cross2((pdl_vec2){b.x - a.x, b.y - a.y}, (pdl_vec2){c.x - b.x, c.y - b.y}) <= 0)
-				return pdl_fail_text(err, PDL_ERR_BODY_VERTICES, "the turn at a vertex is clockwise or straight (not convex)");
-			area2 += cross2(a, b);
-		}
-		/* the thinnest width: every vertex's distance from every edge it is not on */
-		float thinnest = INFINITY;
-		for (int i = 0; i < n; ++i) {
-			pdl_vec2 a = d->vertices[i], c = d->vertices[(i + 1) % n];
-			float ex = c.x - a.x, ey = c.y - a.y, len = sqrtf(ex * ex + ey * ey), widest = 0;
-			for (int k = 0; k < n; ++k)
-				widest = fmaxf(widest, -((d->vertices[k].x - a.x) * ey - (d->vertices[k].y - a.y) * ex) / len);
-			thinnest = fminf(thinnest, widest);
-		}
-		if (!(area2 > 0) || !(thinnest >= 2 * half_spacing))
-			return pdl_fail_text(err, PDL_ERR_BODY_VERTICES, "the polygon is thinner than a particle spacing");
-	}
-	CHECK(isfinite(d->density) && d->density > 0 && d->density <= 1000, PDL_ERR_BODY_DENSITY, d->density);
-	CHECK(d->friction >= 0 && d->friction <= 1, PDL_ERR_BODY_FRICTION, d->friction);
-	CHECK(d->restitution >= 0 && d->restitution <= 1, PDL_ERR_BODY_RESTITUTION, d->restitution);
-	CHECK(isfinite(d->gravity_scale), PDL_ERR_BODY_GRAVITY_SCALE, d->gravity_scale);
-	return PDL_OK;
+	return pdl_validate_body_def(w, d, err);
 }
 
 /* ---- Building a body ------------------------------------------------------------------------ */

@@ -299,6 +299,8 @@ pdl_error_id pdl_validate_sph_def(const pdl_sph_def* def, pdl_error* err);
 pdl_error_id pdl_validate_material_def(const pdl_material_def* def, pdl_error* err);
 pdl_error_id pdl_validate_boundary_def(const pdl_boundary_def* def, int dimensions, pdl_error* err);
 pdl_error_id pdl_validate_fill_def(const pdl_world* w, const pdl_fill_def* def, pdl_error* err);
+/* A body's def in w: its sizes are relative to material 0's rest spacing (src/validate.c). */
+pdl_error_id pdl_validate_body_def(const pdl_world* w, const pdl_body_def* def, pdl_error* err);
 pdl_error_id pdl_validate_pointer(const pdl_pointer* p, pdl_error* err);
 
 /* world.c */

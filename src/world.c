@@ -12,14 +12,7 @@
 pdl_world_def pdl_default_world_def(void)
 {
 	return (pdl_world_def){
-		.dimensions = 2,
-		.interaction_radius = 1.0f,
-		.dt = 1.0f / 60.0f,
-		.substeps = 1,
-		.gravity = {0.0f, -10.0f},
-		.threads = 0,
-		.max_particles = 1 << 22,
-		.solver = PDL_SOLVER_CLAVET,
+		PDL_WORLD_FIELDS(PDL_FIELD_DEFAULT, ~)
 		.sph = {PDL_SPH_FIELDS(PDL_FIELD_DEFAULT, ~)},
 	};
 }
@@ -31,29 +24,17 @@ pdl_material_def pdl_default_material_def(void)
 
 pdl_boundary_def pdl_default_boundary_def(void)
 {
-	pdl_boundary_def d;
-	memset(&d, 0, sizeof d);
-	d.kind = PDL_BOUNDARY_BOX;
-	d.radius = 1.0f;
-	d.half_extents = (pdl_vec3){1.0f, 1.0f, 1.0f};
-	d.friction = 1.0f;
-	d.stickiness = 1.0f;
-	return d;
+	return (pdl_boundary_def){PDL_BOUNDARY_FIELDS(PDL_FIELD_DEFAULT, ~)};
 }
 
 pdl_fill_def pdl_default_fill_def(void)
 {
-	pdl_fill_def d;
-	memset(&d, 0, sizeof d);
-	d.shape = PDL_FILL_BOX;
-	d.radius = 5.0f;
-	d.half_extents = (pdl_vec3){5.0f, 5.0f, 5.0f};
-	return d;
+	return (pdl_fill_def){PDL_FILL_FIELDS(PDL_FIELD_DEFAULT, ~)};
 }
 
 pdl_pointer pdl_default_pointer(void)
 {
-	return (pdl_pointer){.radius = 5.0f, .strength = 100.0f};
+	return (pdl_pointer){PDL_POINTER_FIELDS(PDL_FIELD_DEFAULT, ~)};
 }
 
 double pdl_now_ms(void)

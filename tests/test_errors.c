@@ -208,7 +208,7 @@ static void test_fill_def_errors(void)
 {
 	const fill_case cases[] = {
 		{f_shape, PDL_ERR_FILL_SHAPE},          {f_material, PDL_ERR_MATERIAL_ID},
-		{f_pos, PDL_ERR_FILL_POSITION},         {f_end, PDL_ERR_FILL_POSITION},
+		{f_pos, PDL_ERR_FILL_POSITION},         {f_end, PDL_ERR_FILL_END},
 		{f_radius, PDL_ERR_FILL_RADIUS},        {f_spiral_radius, PDL_ERR_FILL_RADIUS},
 		{f_half, PDL_ERR_FILL_HALF_EXTENTS},    {f_spacing, PDL_ERR_FILL_SPACING},
 		{f_spacing_nan, PDL_ERR_FILL_SPACING},  {f_count, PDL_ERR_FILL_COUNT},

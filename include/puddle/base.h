@@ -54,65 +54,22 @@ typedef struct pdl_quat {
 	X(PDL_OK, "", "", "ok")                                                                     \
 	X(PDL_ERR_NULL_ARGUMENT, "call", "argument", "must not be NULL")                            \
 	X(PDL_ERR_OUT_OF_MEMORY, "world", "memory", "allocation failed")                            \
-	X(PDL_ERR_WORLD_INTERACTION_RADIUS, "world", "interaction_radius", "must be finite and > 0") \
-	X(PDL_ERR_WORLD_DT, "world", "dt", "must be finite, > 0 and <= 1")                          \
-	X(PDL_ERR_WORLD_SUBSTEPS, "world", "substeps", "must be in [1, 64]")                        \
-	X(PDL_ERR_WORLD_GRAVITY, "world", "gravity", "must be finite")                              \
-	X(PDL_ERR_WORLD_THREADS, "world", "threads", "must be in [0, 256]")                         \
-	X(PDL_ERR_WORLD_MAX_PARTICLES, "world", "max_particles", "must be in [1, 67108864]")        \
-	X(PDL_ERR_WORLD_DIMENSIONS, "world", "dimensions", "must be 2 or 3 and cannot change")   \
-	X(PDL_ERR_WORLD_SOLVER, "world", "solver", "must be PDL_SOLVER_CLAVET, PDL_SOLVER_SPH or PDL_SOLVER_DFSPH") \
-	X(PDL_ERR_WORLD_BACKEND, "world", "backend", "must be PDL_BACKEND_CPU, or PDL_BACKEND_CUDA where the build has CUDA and the machine a GPU") \
+	PDL_WORLD_FIELDS(PDL_WORLD_ERROR, X)                                                     \
 	PDL_SPH_FIELDS(PDL_SPH_ERROR, X)                                                               \
 	PDL_MATERIAL_FIELDS(PDL_MATERIAL_ERROR, X)                                                      \
 	X(PDL_ERR_MATERIAL_ID, "material", "id", "must name a material of this world")              \
 	X(PDL_ERR_TOO_MANY_MATERIALS, "world", "materials", "at most 32 materials")                 \
-	X(PDL_ERR_BOUNDARY_KIND, "boundary", "kind", "must be a known kind")                        \
-	X(PDL_ERR_BOUNDARY_POSITION, "boundary", "position", "must be finite")                      \
-	X(PDL_ERR_BOUNDARY_ANGLE, "boundary", "angle", "must be finite")                            \
-	X(PDL_ERR_BOUNDARY_RADIUS, "boundary", "radius", "must be finite and > 0")                  \
-	X(PDL_ERR_BOUNDARY_HALF_EXTENTS, "boundary", "half_extents", "must be finite and > 0")      \
+	PDL_BOUNDARY_FIELDS(PDL_BOUNDARY_ERROR, X)                                               \
 	X(PDL_ERR_BOUNDARY_KIND_3D, "boundary", "kind", "polygons are 2D only")                  \
-	X(PDL_ERR_BOUNDARY_VERTEX_COUNT, "boundary", "vertex_count", "must be in [3, 16]")          \
-	X(PDL_ERR_BOUNDARY_VERTICES, "boundary", "vertices", "must be finite, convex, counter-clockwise, with non-zero area") \
-	X(PDL_ERR_BOUNDARY_VELOCITY, "boundary", "velocity", "must be finite")                      \
-	X(PDL_ERR_BOUNDARY_FRICTION, "boundary", "friction", "must be in [0, 1]")                   \
-	X(PDL_ERR_BOUNDARY_RESTITUTION, "boundary", "restitution", "must be in [0, 1]")             \
-	X(PDL_ERR_BOUNDARY_STICKINESS, "boundary", "stickiness", "must be finite and >= 0")         \
 	X(PDL_ERR_OBSTACLE_ID, "obstacle", "id", "must name an obstacle of this world")             \
-	X(PDL_ERR_FILL_SHAPE, "fill", "shape", "must be a known shape")                             \
+	PDL_FILL_FIELDS(PDL_FILL_ERROR, X)                                                       \
 	X(PDL_ERR_FILL_SHAPE_3D, "fill", "shape", "spirals are 2D only")                        \
-	X(PDL_ERR_FILL_POSITION, "fill", "position", "must be finite")                              \
-	X(PDL_ERR_FILL_RADIUS, "fill", "radius", "must be finite and > 0")                          \
-	X(PDL_ERR_FILL_HALF_EXTENTS, "fill", "half_extents", "must be finite and > 0")              \
-	X(PDL_ERR_FILL_SPACING, "fill", "spacing", "must be finite and >= 0.01 * interaction_radius") \
-	X(PDL_ERR_FILL_COUNT, "fill", "count", "must be >= 0")                                      \
-	X(PDL_ERR_FILL_VELOCITY, "fill", "velocity", "must be finite")                              \
 	X(PDL_ERR_TOO_MANY_PARTICLES, "world", "particles", "must not exceed world.max_particles")  \
 	X(PDL_ERR_POINTER_INDEX, "pointer", "index", "must be in [0, 8)")                           \
-	X(PDL_ERR_POINTER_POSITION, "pointer", "position", "must be finite")                        \
-	X(PDL_ERR_POINTER_VELOCITY, "pointer", "velocity", "must be finite")                        \
-	X(PDL_ERR_POINTER_RADIUS, "pointer", "radius", "must be finite and > 0")                    \
-	X(PDL_ERR_POINTER_DIRECTION, "pointer", "direction", "must be finite")                  \
-	X(PDL_ERR_POINTER_STRENGTH, "pointer", "strength", "must be finite")                        \
-	X(PDL_ERR_POINTER_DRAG, "pointer", "drag", "must be finite and >= 0")                       \
+	PDL_POINTER_FIELDS(PDL_POINTER_ERROR, X)                                                 \
 	X(PDL_ERR_PARTICLE_STATE, "particle", "state", "must be finite with a valid material")       \
-	X(PDL_ERR_BODY_TYPE, "body", "type", "must be PDL_BODY_DYNAMIC or PDL_BODY_KINEMATIC")         \
-	X(PDL_ERR_BODY_SHAPE, "body", "shape", "must be PDL_BODY_BOX, PDL_BODY_CIRCLE or PDL_BODY_POLYGON") \
+	PDL_BODY_FIELDS(PDL_BODY_ERROR, X)                                                       \
 	X(PDL_ERR_BODY_SHAPE_3D, "body", "shape", "polygons are 2D only")                            \
-	X(PDL_ERR_BODY_POSITION, "body", "position", "must be finite")                               \
-	X(PDL_ERR_BODY_ANGLE, "body", "angle", "must be finite")                                     \
-	X(PDL_ERR_BODY_ORIENTATION, "body", "orientation", "must be finite and not zero")            \
-	X(PDL_ERR_BODY_LINEAR_VELOCITY, "body", "linear_velocity", "must be finite")                 \
-	X(PDL_ERR_BODY_ANGULAR_VELOCITY, "body", "angular_velocity", "must be finite")               \
-	X(PDL_ERR_BODY_RADIUS, "body", "radius", "must be finite and >= 0.5 * particle spacing")     \
-	X(PDL_ERR_BODY_HALF_EXTENTS, "body", "half_extents", "must be finite and >= 0.5 * particle spacing") \
-	X(PDL_ERR_BODY_VERTEX_COUNT, "body", "vertex_count", "must be in [3, 16]")                   \
-	X(PDL_ERR_BODY_VERTICES, "body", "vertices", "must be finite, convex, counter-clockwise, at least a particle spacing across") \
-	X(PDL_ERR_BODY_DENSITY, "body", "density", "must be finite and in (0, 1000]")                \
-	X(PDL_ERR_BODY_FRICTION, "body", "friction", "must be in [0, 1]")                            \
-	X(PDL_ERR_BODY_RESTITUTION, "body", "restitution", "must be in [0, 1]")                      \
-	X(PDL_ERR_BODY_GRAVITY_SCALE, "body", "gravity_scale", "must be finite")                     \
 	X(PDL_ERR_BODY_SIZE, "body", "size", "must need at most 262144 boundary particles")          \
 	X(PDL_ERR_BODY_OUTSIDE, "body", "position", "must put the whole body inside the container")  \
 	X(PDL_ERR_BODY_NO_MATERIAL, "body", "density", "is relative to material 0: add a material first") \

@@ -106,6 +106,10 @@ float pdl_sph_rest_density_3d(float interaction_radius, float spacing, float mas
 
 /** Adds a container or obstacle; returns its id (>= 0) or -1. */
 int pdl_world_add_boundary(pdl_world* world, const pdl_boundary_def* def, pdl_error* err);
+/** Why `count` vertices (in [3, PDL_MAX_POLYGON_VERTICES]) are not a polygon a boundary or body
+ * takes (finite, convex, counter-clockwise, with area), in words, or NULL: the rule of
+ * pdl_boundary_def.vertices, which needs no world, so a scene checks it as it reads the file. */
+const char* pdl_polygon_fault(const pdl_vec2* vertices, int count);
 /** Moves, reshapes or retunes a boundary between steps. Set def->velocity to the speed of a
  * moving obstacle so that it carries fluid with it. */
 pdl_error_id pdl_world_set_boundary(pdl_world* world, int boundary, const pdl_boundary_def* def,

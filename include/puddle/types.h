@@ -156,38 +156,27 @@ typedef struct pdl_sph_def {
 	PDL_SPH_FIELDS(PDL_FIELD_MEMBER, ~)
 } pdl_sph_def;
 
-/** How a world is built. Get one from pdl_default_world_def(), then change what you need. */
+/** How a world is built. Get one from pdl_default_world_def(), then change what you need. Its
+ * fields, with their units, defaults, ranges and doc lines, are declared in puddle/fields.h
+ * (PDL_WORLD_FIELDS); docs/scenes.md, "world" and "solver", is the same list as tables. Notes:
+ * - dimensions: a 3D world uses every vector's z, and its circles are spheres and its discs
+ *   balls; polygons and spirals are 2D only.
+ * - interaction_radius: the neighbour grid uses cells of size h/2 (2D) or h (3D).
+ * - substeps: more substeps allow stiffer, faster and deeper fluids; the fluid itself stays the
+ *   same. Keep dt_sub sqrt(g depth) / h below about 0.15 (docs/physics.md, "Time step"). With
+ *   PDL_SOLVER_SPH or DFSPH each pdl_world_step() takes as many substeps as the CFL rule of
+ *   `sph` asks for, at least `substeps`.
+ * - gravity: 2D worlds ignore z.
+ * - threads: 0 means one per core this process may run on (its CPU affinity). Results are
+ *   bitwise identical for every thread count. Threads that wait sleep after a short spin, and a
+ *   late thread's work is taken by the others, so other programs' load, or more threads than
+ *   cores, slow the step down gradually.
+ * - max_particles: adding more fails with PDL_ERR_TOO_MANY_PARTICLES instead of running the
+ *   machine out of memory. */
 typedef struct pdl_world_def {
-	/** 2 or 3. Default 2. Fixed when the world is created. A 3D world uses every vector's z, and
-	 * its circles are spheres and its discs balls; polygons and spirals are 2D only. */
-	int dimensions;
-	/** h, the interaction radius: particles closer than h push and pull each other (world units,
-	 * > 0). Default 1. The neighbour grid uses cells of size h/2 (2D) or h (3D). */
-	float interaction_radius;
-	/** Length of one pdl_world_step(), in seconds, in (0, 1]. Default 1/60. */
-	float dt;
-	/** Solver steps per pdl_world_step(), each of dt / substeps seconds, in [1, 64]. Default 1.
-	 * More substeps allow stiffer, faster and deeper fluids; the fluid itself stays the same.
-	 * Keep dt_sub sqrt(g depth) / h below about 0.15 (docs/physics.md, "Time step"). */
-	int substeps;
-	/** Gravity acceleration, world units / s^2, finite. Default (0, -10, 0): y points up. 2D worlds
-	 * ignore z. */
-	pdl_vec3 gravity;
-	/** Threads for the step, in [0, 256]. 0 means one per core this process may run on (its
-	 * CPU affinity). Default 0. Results are bitwise identical for every thread count. Threads
-	 * that wait sleep after a short spin, and a late thread's work is taken by the others, so
-	 * other programs' load, or more threads than cores, slow the step down gradually. */
-	int threads;
-	/** The most particles this world will hold, in [1, 2^26]. Default 4,194,304. Adding more fails
-	 * with PDL_ERR_TOO_MANY_PARTICLES instead of running the machine out of memory. */
-	int max_particles;
-	/** The solver. Default PDL_SOLVER_CLAVET. With PDL_SOLVER_SPH each pdl_world_step() takes
-	 * as many substeps as the CFL rule of `sph` asks for, at least `substeps`. */
-	pdl_solver_kind solver;
-	/** SPH settings, used when solver is PDL_SOLVER_SPH. */
+	PDL_WORLD_FIELDS(PDL_DEF_MEMBER, ~)
+	/** SPH settings, used when solver is PDL_SOLVER_SPH or PDL_SOLVER_DFSPH. */
 	pdl_sph_def sph;
-	/** Where the step runs. Default PDL_BACKEND_CPU. */
-	pdl_backend backend;
 } pdl_world_def;
 
 /** A kind of fluid. Every particle has one; up to PDL_MAX_MATERIALS per world. Its fields, with
@@ -207,33 +196,14 @@ typedef enum pdl_boundary_kind {
 	PDL_BOUNDARY_KIND_COUNT
 } pdl_boundary_kind;
 
-/** A wall: a container or a static or moving obstacle. */
+/** A wall: a container or a static or moving obstacle. Its fields are declared in
+ * puddle/fields.h (PDL_BOUNDARY_FIELDS), each with the kinds that use it. Notes:
+ * - velocity: friction and bounce act on the particle's velocity relative to it, so a moving
+ *   paddle drags fluid along.
+ * - vertices: relative to position, convex, counter-clockwise; vertex_count of them, in [3,
+ *   PDL_MAX_POLYGON_VERTICES]. */
 typedef struct pdl_boundary_def {
-	pdl_boundary_kind kind; /**< Default PDL_BOUNDARY_BOX. */
-	/** Centre (circle, box) or origin of the vertices (polygon), world units. Default (0, 0, 0). */
-	pdl_vec3 position;
-	/** Rotation in radians, counter-clockwise (box, polygon); in 3D a box turns about the z axis.
-	 * Default 0. */
-	float angle;
-	/** Circle radius, world units, > 0. Default 1. */
-	float radius;
-	/** Box half width, height (and depth in 3D), world units, > 0. Default (1, 1, 1). */
-	pdl_vec3 half_extents;
-	/** Polygon vertex count in [3, PDL_MAX_POLYGON_VERTICES]. */
-	int vertex_count;
-	/** Polygon vertices relative to position, convex, counter-clockwise, world units. */
-	pdl_vec2 vertices[PDL_MAX_POLYGON_VERTICES];
-	/** Velocity of the boundary's surface, world units / s: friction and bounce act on the
-	 * particle's velocity relative to it, so a moving paddle drags fluid along. Default 0. */
-	pdl_vec3 velocity;
-	/** Multiplies the material's wall_friction mu, [0, 1]: 0 makes this wall slippery for every
-	 * material. Default 1. */
-	float friction;
-	/** Share of the normal speed kept on impact, [0, 1]. Default 0 (fluid does not bounce). */
-	float restitution;
-	/** Multiplies the material's wall_stickiness k_stick, >= 0: 0 makes this wall never sticky.
-	 * Default 1. */
-	float stickiness;
+	PDL_BOUNDARY_FIELDS(PDL_DEF_MEMBER, ~)
 } pdl_boundary_def;
 
 /** Shapes particles can be added in. */
@@ -246,41 +216,18 @@ typedef enum pdl_fill_shape {
 	PDL_FILL_SHAPE_COUNT
 } pdl_fill_shape;
 
-/** A batch of new particles. */
+/** A batch of new particles. Its fields are declared in puddle/fields.h (PDL_FILL_FIELDS), each
+ * with the shapes that use it. material is a material id from pdl_world_add_material(). */
 typedef struct pdl_fill_def {
-	pdl_fill_shape shape; /**< Default PDL_FILL_BOX. */
-	int material;         /**< Material id from pdl_world_add_material(). Default 0. */
-	pdl_vec3 position;    /**< Centre, point or line start, world units. Default 0. */
-	pdl_vec3 end;         /**< Line end, world units. Default 0. */
-	float radius;         /**< Disc (3D: ball) and spiral radius, world units, > 0. Default 5. */
-	pdl_vec3 half_extents; /**< Box half size, world units, > 0. Default (5, 5, 5). */
-	/** Distance between neighbouring particles, world units. 0 (the default) picks the spacing
-	 * at which the material is at its rest density, so the fluid starts calm. Otherwise it must
-	 * be at least 0.01 h. */
-	float spacing;
-	/** Point: how many particles (0 counts as 1). Spiral: how many particles, 0 = as many as the
-	 * spacing gives. >= 0. Default 0. */
-	int count;
-	pdl_vec3 velocity; /**< Initial velocity, world units / s. Default 0. */
+	PDL_FILL_FIELDS(PDL_DEF_MEMBER, ~)
 } pdl_fill_def;
 
-/** A mouse or touch pushing the fluid (the reference demos: click and drag). */
+/** A mouse or touch pushing the fluid (click and drag). Its fields are declared in
+ * puddle/fields.h (PDL_POINTER_FIELDS). In 3D a non-zero direction makes the pointer a ray:
+ * particles within radius of the half-line from position along it are pulled towards it (or
+ * pushed, strength < 0) and dragged along velocity. 2D worlds ignore direction. */
 typedef struct pdl_pointer {
-	pdl_vec3 position; /**< world units */
-	/** 3D only: a ray. Zero (the default) makes the pointer a ball around position; any other
-	 * direction makes it the half-line from position along it (a mouse ray from the camera), and
-	 * particles within radius of that line are pulled towards it (or pushed, strength < 0) and
-	 * dragged along velocity. Need not be unit length; finite. 2D worlds ignore it. */
-	pdl_vec3 direction;
-	/** The pointer's own velocity, world units / s: with drag > 0 the fluid is carried along. */
-	pdl_vec3 velocity;
-	/** Reach, world units, > 0. The effect falls off linearly to zero at the edge. Default 5. */
-	float radius;
-	/** Acceleration toward the pointer at its centre, world units / s^2. Negative repels.
-	 * Default 100. */
-	float strength;
-	/** How strongly particles are pulled to the pointer's velocity, 1/s, >= 0. Default 0. */
-	float drag;
+	PDL_POINTER_FIELDS(PDL_DEF_MEMBER, ~)
 } pdl_pointer;
 
 /** Particle state, structure of arrays, in the world's current storage order. The engine keeps
@@ -339,48 +286,24 @@ typedef enum pdl_body_shape {
 
 /** A rigid body in the fluid: it floats, sinks, tumbles and pushes the fluid back (the method,
  * boundary particles coupled both ways, is in docs/physics.md, "Bodies"). Get one from
- * pdl_default_body_def(); pdl_world_get_body() fills one with a body's current state. */
+ * pdl_default_body_def(); pdl_world_get_body() fills one with a body's current state. Its fields
+ * are declared in puddle/fields.h (PDL_BODY_FIELDS), each with the shapes that use it. Notes:
+ * - position: for a polygon, the origin its vertices are given around; the body is moved so
+ *   that position is its centroid.
+ * - angle is 2D's rotation, orientation 3D's (a quaternion, normalised, {0, 0, 0, 1} is none);
+ *   each dimension ignores the other's.
+ * - angular_velocity: 2D uses z (counter-clockwise positive), 3D the vector.
+ * - radius and each half extent must be at least half the particle spacing (material 0's rest
+ *   spacing); a polygon at least a spacing across.
+ * - density: mass per unit area (3D: volume) as a multiple of the density of material 0's fluid
+ *   at rest (its particle mass over the area, volume, one particle fills at its rest spacing):
+ *   at 0.5 a body floats with half of itself under the surface of material 0, at 1.5 it sinks.
+ *   The body's mass and moment of inertia follow from it and the shape (see
+ *   pdl_world_body_mass()). Ignored for kinematic bodies.
+ * - friction: Coulomb friction against walls, obstacles and other bodies; fluid slides along
+ *   bodies as along walls, by the material's wall_friction. */
 typedef struct pdl_body_def {
-	pdl_body_type type; /**< Default PDL_BODY_DYNAMIC. */
-	pdl_body_shape shape; /**< Default PDL_BODY_BOX. */
-	/** Centre of mass, world units, finite. For a polygon, the origin its vertices are given
-	 * around; the body is moved so that position is its centroid. Default (0, 0, 0). */
-	pdl_vec3 position;
-	/** 2D: rotation in radians, counter-clockwise, finite. 3D worlds ignore it. Default 0. */
-	float angle;
-	/** 3D: rotation from the body's frame to the world's, a quaternion, finite and not zero
-	 * (it is normalised). 2D worlds ignore it. Default {0, 0, 0, 1}. */
-	pdl_quat orientation;
-	/** Velocity of the centre of mass, world units / s, finite. Default 0. */
-	pdl_vec3 linear_velocity;
-	/** Angular velocity, radians / s, finite: 2D uses z (counter-clockwise positive), 3D the
-	 * vector (about its direction, right-handed). Default 0. */
-	pdl_vec3 angular_velocity;
-	/** Circle (sphere) radius, world units, >= half the particle spacing. Default 1. */
-	float radius;
-	/** Box half width, height (and depth in 3D), world units, each >= half the particle
-	 * spacing. Default (1, 1, 1). */
-	pdl_vec3 half_extents;
-	/** Polygon vertex count in [3, PDL_MAX_POLYGON_VERTICES]. */
-	int vertex_count;
-	/** Polygon vertices around position, world units, convex and counter-clockwise. */
-	pdl_vec2 vertices[PDL_MAX_POLYGON_VERTICES];
-	/** Mass per unit area (3D: volume) as a multiple of the density of material 0's fluid at
-	 * rest (its particle mass over the area, volume, one particle fills at its rest spacing), in
-	 * (0, 1000]: at 0.5 a body floats with half of itself under the surface of material 0, at
-	 * 1.5 it sinks. The body's mass and moment of inertia follow from it and the shape (see
-	 * pdl_world_body_mass()). Ignored for kinematic bodies. Default 0.5. */
-	float density;
-	/** Coulomb friction against walls, obstacles and other bodies, [0, 1]. Fluid slides along
-	 * bodies as along walls, by the material's wall_friction. Default 0.5. */
-	float friction;
-	/** Share of the normal speed kept when the body hits a wall or another body, [0, 1].
-	 * Default 0.1. */
-	float restitution;
-	/** Multiplies world gravity for this body; finite. Default 1. */
-	float gravity_scale;
-	/** Display colour, 0xRRGGBB. Default 0xb5651d (wood). */
-	uint32_t color;
+	PDL_BODY_FIELDS(PDL_DEF_MEMBER, ~)
 } pdl_body_def;
 
 /** A body's handle. A removed body's id stays refused (PDL_ERR_BODY_ID) even after its slot is

@@ -105,20 +105,29 @@ static cJSON* field_item(const pdl_scene* s, const scene_field* f, const void* b
 	return cJSON_CreateNull();
 }
 
+static void add_field(cJSON* obj, const pdl_scene* s, const scene_field* f, int shape, const void* base)
+{
+	if (f->shapes && (shape < 0 || !(f->shapes & (1u << shape)))) return;
+	if (!pdl_schema_in_dimensions(f, s->world.dimensions)) return;
+	if (f->flags & FR_OMIT_EMPTY) {
+		int n;
+		memcpy(&n, (const char*)base + f->size, sizeof n);
+		if (n == 0) return;
+	}
+	cJSON_AddItemToObject(obj, f->key, field_item(s, f, base));
+}
+
+/* The keys in table order, a key with `after` right after the key it names. */
 static cJSON* object_item(const pdl_scene* s, const scene_object* o, const void* base)
 {
 	cJSON* obj = cJSON_CreateObject();
 	int shape = pdl_schema_shape_index(o, base);
 	for (int i = 0; i < o->field_count; ++i) {
 		const scene_field* f = &o->fields[i];
-		if (f->shapes && (shape < 0 || !(f->shapes & (1u << shape)))) continue;
-		if (!pdl_schema_in_dimensions(f, s->world.dimensions)) continue;
-		if (f->flags & FR_OMIT_EMPTY) {
-			int n;
-			memcpy(&n, (const char*)base + f->size, sizeof n);
-			if (n == 0) continue;
-		}
-		cJSON_AddItemToObject(obj, f->key, field_item(s, f, base));
+		if (f->after) continue;
+		add_field(obj, s, f, shape, base);
+		for (int k = 0; k < o->field_count; ++k)
+			if (o->fields[k].after && strcmp(o->fields[k].after, f->key) == 0) add_field(obj, s, &o->fields[k], shape, base);
 	}
 	return obj;
 }

@@ -432,47 +432,35 @@ static void fail_body(parser* p, int entry, int copy, const pdl_error* e)
 	fail(p, path, "%s%s", rule, which);
 }
 
-/* Material, boundary and body rules are the engine's own: add them to a scratch world and turn
- * its error (struct, field, rule) into a JSON path. Bodies are checked against the container
- * here, before any particle exists. */
+/* The rules the keys do not check one by one. Every field's own rule is the schema's, made from
+ * the declarations the engine checks with (puddle/fields.h), so a scene's values are checked
+ * once, as they are read; what is left needs more than one field: a polygon obstacle's shape
+ * (pdl_polygon_fault, the engine's rule, needs no world) and the bodies' sizes against material
+ * 0's rest spacing and their place inside the container, which need the engine's geometry: a
+ * scratch world of the scene's world, material 0 and container takes each body, before any
+ * particle exists. */
 static bool check_with_engine(parser* p)
 {
 	pdl_scene* s = p->scene;
+	char path[96];
+	for (int i = 0; i < s->obstacle_count; ++i)
+		if (s->obstacles[i].kind == PDL_BOUNDARY_POLYGON &&
+		    pdl_polygon_fault(s->obstacles[i].vertices, s->obstacles[i].vertex_count)) {
+			snprintf(path, sizeof path, "obstacles[%d].vertices", i);
+			fail(p, path, "%s", pdl_error_rule(PDL_ERR_BOUNDARY_VERTICES));
+			return false;
+		}
+	if (s->body_count == 0) return true;
 	pdl_world_def wd = s->world;
 	wd.threads = 1;
 	/* parsing needs no GPU: the backend is checked when the world is built (scene_world.c) */
 	wd.backend = PDL_BACKEND_CPU;
 	pdl_error e;
 	pdl_world* w = pdl_world_create(&wd, &e);
-	if (!w) {
-		const char* section = strcmp(pdl_error_field(e.id), "dt") == 0 || strcmp(pdl_error_field(e.id), "substeps") == 0 ||
-		                              strcmp(pdl_error_field(e.id), "gravity") == 0
-		                          ? "world"
-		                          : "solver";
-		char path[96];
-		snprintf(path, sizeof path, "%s.%s", section, pdl_error_field(e.id));
-		fail(p, path, "%s, got %g", pdl_error_rule(e.id), e.value);
-		return false;
-	}
-	bool ok = true;
-	char path[96];
-	for (int i = 0; ok && i < s->material_count; ++i)
-		if (pdl_world_add_material(w, &s->materials[i].def, &e) < 0) {
-			snprintf(path, sizeof path, "materials[%d].%s", i, pdl_error_field(e.id));
-			fail(p, path, "%s, got %g", pdl_error_rule(e.id), e.value);
-			ok = false;
-		}
-	if (ok && s->has_container && pdl_world_add_boundary(w, &s->container, &e) < 0) {
-		snprintf(path, sizeof path, "container.%s", pdl_error_field(e.id));
-		fail(p, path, "%s", pdl_error_rule(e.id));
-		ok = false;
-	}
-	for (int i = 0; ok && i < s->obstacle_count; ++i)
-		if (pdl_world_add_boundary(w, &s->obstacles[i], &e) < 0) {
-			snprintf(path, sizeof path, "obstacles[%d].%s", i, pdl_error_field(e.id));
-			fail(p, path, "%s", pdl_error_rule(e.id));
-			ok = false;
-		}
+	bool ok = w && pdl_world_add_material(w, &s->materials[0].def, &e) >= 0 &&
+	          (!s->has_container || pdl_world_add_boundary(w, &s->container, &e) >= 0);
+	if (!ok) /* the schema took these: only memory can fail here */
+		fail(p, "bodies", "cannot be checked: %s", e.message);
 	int entry, copy;
 	if (ok && !pdl_schema_add_bodies(s, w, &entry, &copy, &e)) {
 		fail_body(p, entry, copy, &e);

@@ -43,18 +43,129 @@
 #define FLAGS_IN_LO_OPEN FR_LO_OPEN
 #define FLAGS_ANY 0
 #define FLAGS_ENUM 0
+/* the world, boundary, fill and body lists' rules and types */
+#define FT_OF_VEC3 FT_VEC
+#define FT_OF_SPIN FT_SPIN
+#define FT_OF_QUAT FT_QUAT
+#define FT_OF_VERTICES FT_POINTS
+#define FT_OF_MATERIAL FT_MATERIAL
+#define LO_GT_LE(lo, ...) (lo)
+#define LO_FINITE_IN_LO_OPEN(lo, ...) (lo)
+#define LO_DIMENSIONS(lo, ...) (lo)
+#define LO_AT_LEAST(lo, ...) (lo)
+#define LO_EXTENTS(lo, ...) 0
+#define LO_CUSTOM(lo, ...) (-INF)
+#define LO_CUSTOM_GT(lo, ...) (lo)
+#define LO_CUSTOM_GE(lo, ...) (lo)
+#define LO_CUSTOM_SHARED(lo, ...) 0
+#define HI_GT_LE(lo, hi, ...) (hi)
+#define HI_FINITE_IN_LO_OPEN(lo, hi, ...) (hi)
+#define HI_DIMENSIONS(lo, hi, ...) (hi)
+#define HI_AT_LEAST(lo, hi, ...) (hi)
+#define HI_EXTENTS(lo, ...) INF
+#define HI_CUSTOM(lo, ...) INF
+#define HI_CUSTOM_GT(lo, ...) INF
+#define HI_CUSTOM_GE(lo, ...) INF
+#define HI_CUSTOM_SHARED(lo, ...) 0
+#define FLAGS_GT_LE FR_LO_OPEN
+#define FLAGS_FINITE_IN_LO_OPEN FR_LO_OPEN
+#define FLAGS_DIMENSIONS 0
+#define FLAGS_AT_LEAST 0
+#define FLAGS_EXTENTS FR_LO_OPEN
+#define FLAGS_CUSTOM 0
+#define FLAGS_CUSTOM_GT FR_LO_OPEN
+#define FLAGS_CUSTOM_GE 0
+#define FLAGS_CUSTOM_SHARED 0
+/* A polygon's vertices: 3 to 16 points, their count in the def's vertex_count. */
+#define RANGE_OF(type, rule, lo, hi) RANGE_OF_##type(rule, lo, hi)
+#define RANGE_OF_F32(rule, lo, hi) LO_##rule(lo, hi, ~), HI_##rule(lo, hi, ~)
+#define RANGE_OF_I32 RANGE_OF_F32
+#define RANGE_OF_ENUM RANGE_OF_F32
+#define RANGE_OF_COLOR RANGE_OF_F32
+#define RANGE_OF_VEC3 RANGE_OF_F32
+#define RANGE_OF_SPIN RANGE_OF_F32
+#define RANGE_OF_QUAT RANGE_OF_F32
+#define RANGE_OF_MATERIAL RANGE_OF_F32
+#define RANGE_OF_VERTICES(rule, lo, hi) 3, PDL_MAX_POLYGON_VERTICES
+#define SIZE_OF(S, AT, type) SIZE_OF_##type(S, AT)
+#define SIZE_OF_F32(S, AT) 0
+#define SIZE_OF_I32 SIZE_OF_F32
+#define SIZE_OF_ENUM SIZE_OF_F32
+#define SIZE_OF_COLOR SIZE_OF_F32
+#define SIZE_OF_VEC3 SIZE_OF_F32
+#define SIZE_OF_SPIN SIZE_OF_F32
+#define SIZE_OF_QUAT SIZE_OF_F32
+#define SIZE_OF_MATERIAL SIZE_OF_F32
+#define SIZE_OF_VERTICES(S, AT) offsetof(S, AT vertex_count)
+
+/* A key of a def declared in puddle/fields.h, in the scene object O (world, solver, container,
+ * obstacle, fill, body): the key column KEY(k) and its kin name the objects that take it and
+ * its flags (NONE: no key); O##_STRUCT and O##_AT say where the def lies, O##_BASE and O##_MASK
+ * turn the def's shape mask into the object's shape indices, and an enum's names are
+ * O##_##name##_NAMES (and _NAMES_3D, NULL when the same). */
+#define NO_KEY NONE, ~, 0, NULL
+#define KEY(k) ALL, k, 0, NULL
+#define KEY_REQUIRED(k) ALL, k, FR_REQUIRED, NULL
+#define KEY_2D(k, other) ALL, k, FR_2D_ONLY, other
+#define KEY_3D(k, other) ALL, k, FR_3D_ONLY, other
+#define OBSTACLE_KEY(k) OBSTACLE, k, 0, NULL
+#define OBSTACLE_KEY_REQUIRED(k) OBSTACLE, k, FR_REQUIRED, NULL
+#define WORLD_KEY(k) WORLD, k, 0, NULL
+#define SOLVER_KEY(k) SOLVER, k, 0, NULL
+#define DEF_KEY(O, name, ctype, type, deflt, rule, lo, hi, error, unit, shapes, key, ...)                              \
+	DEF_KEY_(O, name, type, rule, lo, hi, shapes, key)
+#define DEF_KEY_(...) DEF_KEY_AT(__VA_ARGS__)
+#define DEF_KEY_AT(O, name, type, rule, lo, hi, shapes, where, k, flags, other)                                        \
+	IN_##where##_##O({#k, FT_OF_##type, offsetof(O##_STRUCT, O##_AT name), RANGE_OF(type, rule, lo, hi),             \
+	                  FLAGS_##rule | (flags), NAMES_##type(O, name), SIZE_OF(O##_STRUCT, O##_AT, type),                      \
+	                  ((shapes) >> O##_BASE) & O##_MASK, NAMES_3D_##type(O, name), other})
+#define NAMES_ENUM(O, name) O##_##name##_NAMES, COUNT(O##_##name##_NAMES), O##_##name##_BASE
+#define NAMES_3D_ENUM(O, name) O##_##name##_NAMES_3D
+#define NAMES_F32(O, name) NULL, 0, 0
+#define NAMES_3D_F32(O, name) NULL
+#define NAMES_I32 NAMES_F32
+#define NAMES_COLOR NAMES_F32
+#define NAMES_VEC3 NAMES_F32
+#define NAMES_SPIN NAMES_F32
+#define NAMES_QUAT NAMES_F32
+#define NAMES_VERTICES NAMES_F32
+#define NAMES_MATERIAL NAMES_F32
+#define NAMES_3D_I32 NAMES_3D_F32
+#define NAMES_3D_COLOR NAMES_3D_F32
+#define NAMES_3D_VEC3 NAMES_3D_F32
+#define NAMES_3D_SPIN NAMES_3D_F32
+#define NAMES_3D_QUAT NAMES_3D_F32
+#define NAMES_3D_VERTICES NAMES_3D_F32
+#define NAMES_3D_MATERIAL NAMES_3D_F32
+#define KEEP(...) __VA_ARGS__,
+#define DROP(...)
+#define IN_NONE_world DROP
+#define IN_NONE_solver DROP
+#define IN_NONE_container DROP
+#define IN_NONE_obstacle DROP
+#define IN_NONE_fill DROP
+#define IN_NONE_body DROP
+#define IN_ALL_container KEEP
+#define IN_ALL_obstacle KEEP
+#define IN_ALL_fill KEEP
+#define IN_ALL_body KEEP
+#define IN_OBSTACLE_container DROP
+#define IN_OBSTACLE_obstacle KEEP
+#define IN_WORLD_world KEEP
+#define IN_WORLD_solver DROP
+#define IN_SOLVER_world DROP
+#define IN_SOLVER_solver KEEP
 
 /* ---- world, bounds, solver: stored in pdl_scene ---------------------------------------- */
 
-static const scene_field world_fields[] = {
-	/* read before every other key of the file (scene_parse.c): it decides how many numbers
-	 * every vector has */
-	NUM("dimensions", FT_INT, pdl_scene, world.dimensions, 2, 3, 0),
-	NUM("gravity", FT_VEC, pdl_scene, world.gravity, -INF, INF, 0),
-	NUM("dt", FT_FLOAT, pdl_scene, world.dt, 0, 1, FR_LO_OPEN),
-	NUM("substeps", FT_INT, pdl_scene, world.substeps, 1, 64, 0),
-	/* "bounds" is an object, read by scene_parse.c with pdl_schema_bounds */
-};
+/* pdl_world_def as declared (puddle/fields.h): "dimensions" comes first, read before every other
+ * key of the file (scene_parse.c): it decides how many numbers every vector has. "bounds" is an
+ * object, read by scene_parse.c with pdl_schema_bounds. */
+#define world_STRUCT pdl_scene
+#define world_AT world.
+#define world_BASE 0
+#define world_MASK 0u
+static const scene_field world_fields[] = {PDL_WORLD_FIELDS(DEF_KEY, world)};
 const scene_object pdl_schema_world = {"world", world_fields, COUNT(world_fields), -1};
 
 static const scene_field bounds_fields[] = {
@@ -75,20 +186,26 @@ const char* pdl_scene_backend_name(pdl_backend backend)
 /* the names of world.sph's enum keys, in their enums' order */
 static const char* const sph_eos_names[] = {"tait", "linear"};
 static const char* const sph_pressure_kernel_names[] = {"poly6", "spiky", "wendland"};
-#define NAMES_F32(name) NULL, 0
-#define NAMES_I32(name) NULL, 0
-#define NAMES_ENUM(name) sph_##name##_names, COUNT(sph_##name##_names)
+#define SPH_NAMES_F32(name) NULL, 0
+#define SPH_NAMES_I32(name) NULL, 0
+#define SPH_NAMES_ENUM(name) sph_##name##_names, COUNT(sph_##name##_names)
 enum { K_CLAVET = 1u << 0, K_SPH = 1u << 1, K_DFSPH = 1u << 2, K_SPH_ANY = K_SPH | K_DFSPH };
+#define solver_STRUCT pdl_scene
+#define solver_AT world.
+#define solver_BASE 0
+#define solver_MASK 0u
+#define solver_solver_NAMES solver_kinds
+#define solver_solver_BASE PDL_SOLVER_CLAVET
+#define solver_solver_NAMES_3D NULL
+#define solver_backend_NAMES backend_names
+#define solver_backend_BASE PDL_BACKEND_CPU
+#define solver_backend_NAMES_3D NULL
 static const scene_field solver_fields[] = {
-	ENUM("kind", pdl_scene, world.solver, solver_kinds, PDL_SOLVER_CLAVET, 0),
-	NUM("interaction_radius", FT_FLOAT, pdl_scene, world.interaction_radius, 0, INF, FR_LO_OPEN),
-	ENUM("backend", pdl_scene, world.backend, backend_names, PDL_BACKEND_CPU, 0),
-	NUM("threads", FT_INT, pdl_scene, world.threads, 0, 256, 0),
-	NUM("max_particles", FT_INT, pdl_scene, world.max_particles, 1, 67108864, 0),
+	PDL_WORLD_FIELDS(DEF_KEY, solver)
 	/* world.sph as declared (puddle/fields.h), each key used by the solvers it names */
 #define SPH_KEY(A, name, ctype, type, deflt, rule, lo, hi, error, unit, solvers, doc) \
 	{#name, FT_OF_##type, offsetof(pdl_scene, world.sph.name), LO_##rule(lo, hi, ~), HI_##rule(lo, hi, ~), FLAGS_##rule, \
-	 NAMES_##type(name), 0, 0, K_##solvers, NULL},
+	 SPH_NAMES_##type(name), 0, 0, K_##solvers, NULL},
 	PDL_SPH_FIELDS(SPH_KEY, ~)
 #undef SPH_KEY
 };
@@ -109,37 +226,30 @@ const scene_object pdl_schema_material = {"material", material_fields, COUNT(mat
 /* ---- container and obstacles: pdl_boundary_def ------------------------------------------ */
 
 typedef pdl_boundary_def bdef;
+/* pdl_boundary_def as declared (puddle/fields.h): the container takes the container kinds, the
+ * obstacles the others, each by its index from its first kind */
 static const char* const container_shapes[] = {"circle", "box"};
 static const char* const container_shapes_3d[] = {"sphere", "box"};
-enum { C_CIRCLE = 1u << 0, C_BOX = 1u << 1 };
-static const scene_field container_fields[] = {
-	ENUM3("shape", bdef, kind, container_shapes, container_shapes_3d, PDL_BOUNDARY_CIRCLE_CONTAINER, FR_REQUIRED),
-	NUM("position", FT_VEC, bdef, position, -INF, INF, 0),
-	SHAPED("radius", FT_FLOAT, bdef, radius, 0, INF, FR_LO_OPEN | FR_REQUIRED, C_CIRCLE),
-	SHAPED("half_extents", FT_VEC, bdef, half_extents, 0, INF, FR_LO_OPEN | FR_REQUIRED, C_BOX),
-	SHAPED("angle", FT_FLOAT, bdef, angle, -INF, INF, 0, C_BOX),
-	NUM("friction", FT_FLOAT, bdef, friction, 0, 1, 0),
-	NUM("restitution", FT_FLOAT, bdef, restitution, 0, 1, 0),
-	NUM("stickiness", FT_FLOAT, bdef, stickiness, 0, INF, 0),
-};
+#define container_STRUCT bdef
+#define container_AT
+#define container_BASE PDL_BOUNDARY_CIRCLE_CONTAINER
+#define container_MASK 3u
+#define container_kind_NAMES container_shapes
+#define container_kind_NAMES_3D container_shapes_3d
+#define container_kind_BASE PDL_BOUNDARY_CIRCLE_CONTAINER
+static const scene_field container_fields[] = {PDL_BOUNDARY_FIELDS(DEF_KEY, container)};
 const scene_object pdl_schema_container = {"container", container_fields, COUNT(container_fields), 0};
 
 static const char* const obstacle_shapes[] = {"circle", "box", "polygon"};
 static const char* const obstacle_shapes_3d[] = {"sphere", "box", NULL};
-enum { O_CIRCLE = 1u << 0, O_BOX = 1u << 1, O_POLYGON = 1u << 2 };
-static const scene_field obstacle_fields[] = {
-	ENUM3("shape", bdef, kind, obstacle_shapes, obstacle_shapes_3d, PDL_BOUNDARY_CIRCLE, FR_REQUIRED),
-	NUM("position", FT_VEC, bdef, position, -INF, INF, 0),
-	SHAPED("radius", FT_FLOAT, bdef, radius, 0, INF, FR_LO_OPEN | FR_REQUIRED, O_CIRCLE),
-	SHAPED("half_extents", FT_VEC, bdef, half_extents, 0, INF, FR_LO_OPEN | FR_REQUIRED, O_BOX),
-	SHAPED("angle", FT_FLOAT, bdef, angle, -INF, INF, 0, O_BOX | O_POLYGON),
-	{"vertices", FT_POINTS, offsetof(bdef, vertices), 3, PDL_MAX_POLYGON_VERTICES, FR_REQUIRED, NULL, 0, 0,
-	 offsetof(bdef, vertex_count), O_POLYGON, NULL},
-	NUM("velocity", FT_VEC, bdef, velocity, -INF, INF, 0),
-	NUM("friction", FT_FLOAT, bdef, friction, 0, 1, 0),
-	NUM("restitution", FT_FLOAT, bdef, restitution, 0, 1, 0),
-	NUM("stickiness", FT_FLOAT, bdef, stickiness, 0, INF, 0),
-};
+#define obstacle_STRUCT bdef
+#define obstacle_AT
+#define obstacle_BASE PDL_BOUNDARY_CIRCLE
+#define obstacle_MASK 7u
+#define obstacle_kind_NAMES obstacle_shapes
+#define obstacle_kind_NAMES_3D obstacle_shapes_3d
+#define obstacle_kind_BASE PDL_BOUNDARY_CIRCLE
+static const scene_field obstacle_fields[] = {PDL_BOUNDARY_FIELDS(DEF_KEY, obstacle)};
 const scene_object pdl_schema_obstacle = {"obstacle", obstacle_fields, COUNT(obstacle_fields), 0};
 
 /* ---- fills: pdl_fill_def ------------------------------------------------------------------- */
@@ -148,18 +258,18 @@ typedef pdl_scene_fill fdef;
 /* in pdl_fill_shape order, so the stored value is the index */
 static const char* const fill_shapes[] = {"point", "line", "disc", "box", "sunflower"};
 static const char* const fill_shapes_3d[] = {"point", "line", "ball", "box", NULL};
-enum { S_POINT = 1u << 0, S_LINE = 1u << 1, S_DISC = 1u << 2, S_BOX = 1u << 3, S_SUNFLOWER = 1u << 4 };
+#define fill_STRUCT fdef
+#define fill_AT def.
+#define fill_BASE 0
+#define fill_MASK 31u
+#define fill_shape_NAMES fill_shapes
+#define fill_shape_NAMES_3D fill_shapes_3d
+#define fill_shape_BASE PDL_FILL_POINT
+/* pdl_fill_def as declared (puddle/fields.h), then the scene's own keys */
 static const scene_field fill_fields[] = {
-	ENUM3("shape", fdef, def.shape, fill_shapes, fill_shapes_3d, PDL_FILL_POINT, FR_REQUIRED),
-	NUM("material", FT_MATERIAL, fdef, def.material, 0, 0, 0),
-	{"mix", FT_MATERIALS, offsetof(fdef, mix), 1, PDL_MAX_MATERIALS, FR_OMIT_EMPTY, NULL, 0, 0, offsetof(fdef, mix_count), 0, NULL},
-	NUM("position", FT_VEC, fdef, def.position, -INF, INF, 0),
-	SHAPED("end", FT_VEC, fdef, def.end, -INF, INF, FR_REQUIRED, S_LINE),
-	SHAPED("radius", FT_FLOAT, fdef, def.radius, 0, INF, FR_LO_OPEN | FR_REQUIRED, S_DISC | S_SUNFLOWER),
-	SHAPED("half_extents", FT_VEC, fdef, def.half_extents, 0, INF, FR_LO_OPEN | FR_REQUIRED, S_BOX),
-	SHAPED("spacing", FT_FLOAT, fdef, def.spacing, 0, INF, 0, S_LINE | S_DISC | S_BOX | S_SUNFLOWER),
-	SHAPED("count", FT_INT, fdef, def.count, 0, 67108864, 0, S_POINT | S_SUNFLOWER),
-	NUM("velocity", FT_VEC, fdef, def.velocity, -INF, INF, 0),
+	PDL_FILL_FIELDS(DEF_KEY, fill)
+	{"mix", FT_MATERIALS, offsetof(fdef, mix), 1, PDL_MAX_MATERIALS, FR_OMIT_EMPTY, NULL, 0, 0, offsetof(fdef, mix_count), 0,
+	 NULL, NULL, "material"},
 };
 const scene_object pdl_schema_fill = {"fill", fill_fields, COUNT(fill_fields), 0};
 
@@ -170,30 +280,21 @@ typedef pdl_scene_body sbody;
 static const char* const body_shapes[] = {"box", "circle", "polygon"};
 static const char* const body_shapes_3d[] = {"box", "sphere", NULL};
 static const char* const body_types[] = {"dynamic", "kinematic"};
-enum { B_BOX = 1u << 0, B_CIRCLE = 1u << 1, B_POLYGON = 1u << 2 };
-/* a key of one dimension only: the other dimension's key named in its refusal */
-#define DIMS(k, t, s, m, fl, other) {k, t, offsetof(s, m), -INF, INF, fl, NULL, 0, 0, 0, 0, NULL, other}
-/* Ranges the engine also checks (validate_body) are given here too, so the message shows the
- * value; the ones that depend on the rest spacing (radius, half_extents >= half of it), convex
- * vertices and the container are the engine's alone (scene_parse.c check_with_engine). */
+#define body_STRUCT sbody
+#define body_AT def.
+#define body_BASE 0
+#define body_MASK 7u
+#define body_shape_NAMES body_shapes
+#define body_shape_NAMES_3D body_shapes_3d
+#define body_shape_BASE PDL_BODY_BOX
+#define body_type_NAMES body_types
+#define body_type_NAMES_3D NULL
+#define body_type_BASE PDL_BODY_DYNAMIC
+/* pdl_body_def as declared (puddle/fields.h), then the scene's own keys. The rules that depend
+ * on the rest spacing (radius, half_extents >= half of it), convex vertices and the container
+ * are the engine's alone (scene_parse.c check_with_engine). */
 static const scene_field body_fields[] = {
-	ENUM3("shape", sbody, def.shape, body_shapes, body_shapes_3d, PDL_BODY_BOX, FR_REQUIRED),
-	ENUM("type", sbody, def.type, body_types, PDL_BODY_DYNAMIC, 0),
-	NUM("position", FT_VEC, sbody, def.position, -INF, INF, 0),
-	/* a 2D body turns by an angle about z, a 3D one by a quaternion */
-	DIMS("angle", FT_FLOAT, sbody, def.angle, FR_2D_ONLY, "3D bodies turn by \"orientation\""),
-	DIMS("orientation", FT_QUAT, sbody, def.orientation, FR_3D_ONLY, "2D bodies turn by \"angle\""),
-	NUM("velocity", FT_VEC, sbody, def.linear_velocity, -INF, INF, 0),
-	NUM("angular_velocity", FT_SPIN, sbody, def.angular_velocity, -INF, INF, 0),
-	SHAPED("radius", FT_FLOAT, sbody, def.radius, 0, INF, FR_LO_OPEN | FR_REQUIRED, B_CIRCLE),
-	SHAPED("half_extents", FT_VEC, sbody, def.half_extents, 0, INF, FR_LO_OPEN | FR_REQUIRED, B_BOX),
-	{"vertices", FT_POINTS, offsetof(sbody, def.vertices), 3, PDL_MAX_POLYGON_VERTICES, FR_REQUIRED, NULL, 0, 0,
-	 offsetof(sbody, def.vertex_count), B_POLYGON, NULL, NULL},
-	NUM("density", FT_FLOAT, sbody, def.density, 0, 1000, FR_LO_OPEN),
-	NUM("friction", FT_FLOAT, sbody, def.friction, 0, 1, 0),
-	NUM("restitution", FT_FLOAT, sbody, def.restitution, 0, 1, 0),
-	NUM("gravity_scale", FT_FLOAT, sbody, def.gravity_scale, -INF, INF, 0),
-	NUM("color", FT_COLOR, sbody, def.color, 0, 0, 0),
+	PDL_BODY_FIELDS(DEF_KEY, body)
 	NUM("count", FT_INT, sbody, count, 1, PDL_MAX_BODIES, 0),
 	NUM("step", FT_VEC, sbody, step, -INF, INF, 0),
 };

@@ -55,6 +55,9 @@ typedef struct scene_field {
 	/* FR_2D_ONLY, FR_3D_ONLY: what the other dimension uses instead, for the refusal
 	 * ("is used by 2D scenes only (3D bodies turn by \"orientation\")") */
 	const char* other_dimension;
+	/* a scene's own key among a def's declared keys: written (and documented) right after the
+	 * key named here, so that files keep their order */
+	const char* after;
 } scene_field;
 
 /* One kind of JSON object. If shape_key is set, that key is parsed first and decides which

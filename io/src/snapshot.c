@@ -13,6 +13,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The bytes a field of the world, boundary or body lists takes in a record (0: not stored). */
+#define BYTES_I32 4
+#define BYTES_F32 4
+#define BYTES_ENUM 4
+#define BYTES_COLOR 4
+#define BYTES_COUNT 4
+#define BYTES_MATERIAL 4
+#define BYTES_VEC3 12
+#define BYTES_SPIN 12
+#define BYTES_QUAT 16
+#define BYTES_VERTICES (8 * PDL_MAX_POLYGON_VERTICES)
+#define RECORD_SIZE(version, name, ctype, type, deflt, rule, lo, hi, error, unit, shapes, key, snap, since, doc)        \
+	+((snap) && (version) >= (since) ? BYTES_##type : 0)
+
+/* The bytes of one body record in a file of this version: the fields of PDL_BODY_FIELDS
+ * (puddle/fields.h) it stores. */
+static size_t body_record_size(uint32_t version) { return 0 PDL_BODY_FIELDS(RECORD_SIZE, version); }
+
 static const char magic[8] = {'P', 'D', 'L', 'S', 'N', 'A', 'P', 0};
 enum {
 	HEADER_SIZE = PDL_SNAPSHOT_HEADER_SIZE,
@@ -20,10 +38,6 @@ enum {
 	/* the oldest version this build reads: 2 has no bodies (they came with 3), 3 no DFSPH
 	 * pressures (4) */
 	OLDEST_VERSION = 2,
-	/* one body record: 4 ints (type, shape, vertex count, colour), 22 floats (position 3, angle,
-	 * orientation 4, velocities 3 + 3, radius, half extents 3, density, friction, restitution,
-	 * gravity scale) and the 16 vertices' 2 floats each */
-	BODY_RECORD_SIZE = 4 * (4 + 22 + 2 * PDL_MAX_POLYGON_VERTICES),
 	/* the particle flags byte (version 4; before it, 0 or 1 for springs) */
 	FLAG_SPRINGS = 1,
 	FLAG_PRESSURES = 2, /* DFSPH's warm start: f32[n] pressure, f32[n] divergence pressure */
@@ -96,41 +110,32 @@ static void put_material(buffer* b, const pdl_material_def* m)
 #undef PUT_FIELD
 }
 
-static void put_boundary(buffer* b, const pdl_boundary_def* d)
-{
-	put_i32(b, (int32_t)d->kind);
-	put_vec3(b, d->position);
-	put_f32(b, d->angle);
-	put_f32(b, d->radius);
-	put_vec3(b, d->half_extents);
-	put_i32(b, d->vertex_count);
-	for (int i = 0; i < PDL_MAX_POLYGON_VERTICES; ++i) put_vec2(b, d->vertices[i]);
-	put_vec3(b, d->velocity);
-	put_f32(b, d->friction);
-	put_f32(b, d->restitution);
-	put_f32(b, d->stickiness);
-}
+/* A record of the world, boundary and body lists (puddle/fields.h): the fields in the order of
+ * their snap column (docs/cli.md, "Snapshot format"). */
+#define PUT_RECORD_I32(b, v) put_i32(b, (int32_t)(v))
+#define PUT_RECORD_ENUM PUT_RECORD_I32
+#define PUT_RECORD_COUNT PUT_RECORD_I32
+#define PUT_RECORD_MATERIAL PUT_RECORD_I32
+#define PUT_RECORD_F32 put_f32
+#define PUT_RECORD_COLOR put_u32
+#define PUT_RECORD_VEC3 put_vec3
+#define PUT_RECORD_SPIN put_vec3
+#define PUT_RECORD_QUAT(b, q) (put_f32(b, (q).x), put_f32(b, (q).y), put_f32(b, (q).z), put_f32(b, (q).w))
+#define PUT_RECORD_VERTICES(b, v)                                                                                      \
+	for (int i = 0; i < PDL_MAX_POLYGON_VERTICES; ++i) put_vec2(b, (v)[i])
+#define PUT_AT(at, name, ctype, type, deflt, rule, lo, hi, error, unit, shapes, key, snap, since, doc)                  \
+	if ((snap) == at) {                                                                                              \
+		PUT_RECORD_##type(b, d->name);                                                                           \
+	}
+#define PUT_RECORD(LIST)                                                                                               \
+	for (int at = 1; at <= 0 LIST(COUNT_STORED, ~); ++at) {                                                          \
+		LIST(PUT_AT, at)                                                                                         \
+	}
+#define COUNT_STORED(A, name, ctype, type, deflt, rule, lo, hi, error, unit, shapes, key, snap, since, doc) +((snap) > 0)
 
-/* Every field of the def, in its declaration order (docs/cli.md, "Snapshot format"). */
-static void put_body(buffer* b, const pdl_body_def* d)
-{
-	put_i32(b, (int32_t)d->type);
-	put_i32(b, (int32_t)d->shape);
-	put_vec3(b, d->position);
-	put_f32(b, d->angle);
-	put_f32(b, d->orientation.x), put_f32(b, d->orientation.y), put_f32(b, d->orientation.z), put_f32(b, d->orientation.w);
-	put_vec3(b, d->linear_velocity);
-	put_vec3(b, d->angular_velocity);
-	put_f32(b, d->radius);
-	put_vec3(b, d->half_extents);
-	put_i32(b, d->vertex_count);
-	for (int i = 0; i < PDL_MAX_POLYGON_VERTICES; ++i) put_vec2(b, d->vertices[i]);
-	put_f32(b, d->density);
-	put_f32(b, d->friction);
-	put_f32(b, d->restitution);
-	put_f32(b, d->gravity_scale);
-	put_u32(b, d->color);
-}
+static void put_world(buffer* b, const pdl_world_def* d) { PUT_RECORD(PDL_WORLD_FIELDS) }
+static void put_boundary(buffer* b, const pdl_boundary_def* d) { PUT_RECORD(PDL_BOUNDARY_FIELDS) }
+static void put_body(buffer* b, const pdl_body_def* d) { PUT_RECORD(PDL_BODY_FIELDS) }
 
 /* The payload before the particle arrays: clock, scene, world def, materials, boundaries, and
  * the particle count, next id and spring flag of a world of `count` particles. */
@@ -146,12 +151,7 @@ static void put_head(buffer* b, const pdl_world* w, const pdl_snapshot_info* inf
 	put(b, name, sizeof name);
 
 	pdl_world_def wd = pdl_world_get_def(w);
-	put_i32(b, wd.dimensions);
-	put_f32(b, wd.interaction_radius);
-	put_f32(b, wd.dt);
-	put_i32(b, wd.substeps);
-	put_vec3(b, wd.gravity);
-	put_i32(b, wd.max_particles);
+	put_world(b, &wd);
 
 	int materials = pdl_world_material_count(w);
 	put_u32(b, (uint32_t)materials);
@@ -349,44 +349,42 @@ static void get_material(cursor* c, uint32_t version, pdl_material_def* m)
 #undef GET_FIELD
 }
 
-static void get_body(cursor* c, pdl_body_def* d)
-{
-	memset(d, 0, sizeof *d);
-	d->type = (pdl_body_type)get_i32(c);
-	d->shape = (pdl_body_shape)get_i32(c);
-	d->position = get_vec3(c);
-	d->angle = get_f32(c);
-	d->orientation.x = get_f32(c);
-	d->orientation.y = get_f32(c);
-	d->orientation.z = get_f32(c);
-	d->orientation.w = get_f32(c);
-	d->linear_velocity = get_vec3(c);
-	d->angular_velocity = get_vec3(c);
-	d->radius = get_f32(c);
-	d->half_extents = get_vec3(c);
-	d->vertex_count = get_i32(c);
-	for (int i = 0; i < PDL_MAX_POLYGON_VERTICES; ++i) d->vertices[i] = get_vec2(c);
-	d->density = get_f32(c);
-	d->friction = get_f32(c);
-	d->restitution = get_f32(c);
-	d->gravity_scale = get_f32(c);
-	d->color = get_u32(c);
-}
+/* A record of the world, boundary and body lists, as put_world and its kin wrote it; a field a
+ * file of this version lacks (its `since` is later) keeps its default. */
+#define GET_RECORD_I32(c, dst, ctype) dst = (ctype)get_i32(c)
+#define GET_RECORD_ENUM GET_RECORD_I32
+#define GET_RECORD_COUNT GET_RECORD_I32
+#define GET_RECORD_MATERIAL GET_RECORD_I32
+#define GET_RECORD_F32(c, dst, ctype) dst = get_f32(c)
+#define GET_RECORD_COLOR(c, dst, ctype) dst = get_u32(c)
+#define GET_RECORD_VEC3(c, dst, ctype) dst = get_vec3(c)
+#define GET_RECORD_SPIN GET_RECORD_VEC3
+#define GET_RECORD_QUAT(c, dst, ctype) (dst.x = get_f32(c), dst.y = get_f32(c), dst.z = get_f32(c), dst.w = get_f32(c))
+#define GET_RECORD_VERTICES(c, dst, ctype)                                                                             \
+	for (int i = 0; i < PDL_MAX_POLYGON_VERTICES; ++i) dst[i] = get_vec2(c)
+#define GET_AT(at, name, ctype, type, deflt, rule, lo, hi, error, unit, shapes, key, snap, since, doc)                  \
+	if ((snap) == at && version >= (since)) {                                                                        \
+		GET_RECORD_##type(c, d->name, ctype);                                                                    \
+	}
+#define GET_RECORD(LIST)                                                                                               \
+	for (int at = 1; at <= 0 LIST(COUNT_STORED, ~); ++at) {                                                          \
+		LIST(GET_AT, at)                                                                                         \
+	}
 
-static void get_boundary(cursor* c, pdl_boundary_def* d)
+static void get_world(cursor* c, uint32_t version, pdl_world_def* d)
 {
-	memset(d, 0, sizeof *d);
-	d->kind = (pdl_boundary_kind)get_i32(c);
-	d->position = get_vec3(c);
-	d->angle = get_f32(c);
-	d->radius = get_f32(c);
-	d->half_extents = get_vec3(c);
-	d->vertex_count = get_i32(c);
-	for (int i = 0; i < PDL_MAX_POLYGON_VERTICES; ++i) d->vertices[i] = get_vec2(c);
-	d->velocity = get_vec3(c);
-	d->friction = get_f32(c);
-	d->restitution = get_f32(c);
-	d->stickiness = get_f32(c);
+	*d = pdl_default_world_def();
+	GET_RECORD(PDL_WORLD_FIELDS)
+}
+static void get_boundary(cursor* c, uint32_t version, pdl_boundary_def* d)
+{
+	*d = pdl_default_boundary_def();
+	GET_RECORD(PDL_BOUNDARY_FIELDS)
+}
+static void get_body(cursor* c, uint32_t version, pdl_body_def* d)
+{
+	*d = pdl_default_body_def();
+	GET_RECORD(PDL_BODY_FIELDS)
 }
 
 /* Everything a snapshot holds, decoded. Particle arrays point into the file's bytes only after
@@ -550,14 +548,8 @@ static bool decode(const char* path, uint32_t version, uint64_t checksum, const 
 	const uint8_t* name = take(&c, sizeof d->info.scene_name);
 	if (name) memcpy(d->info.scene_name, name, sizeof d->info.scene_name);
 	d->info.scene_name[sizeof d->info.scene_name - 1] = 0;
-	d->world = pdl_default_world_def();
-	d->world.dimensions = get_i32(&c);
+	get_world(&c, version, &d->world);
 	if (d->world.dimensions != 2 && d->world.dimensions != 3) goto corrupt;
-	d->world.interaction_radius = get_f32(&c);
-	d->world.dt = get_f32(&c);
-	d->world.substeps = get_i32(&c);
-	d->world.gravity = get_vec3(&c);
-	d->world.max_particles = get_i32(&c);
 	uint32_t materials = get_u32(&c);
 	if (materials > PDL_MAX_MATERIALS) goto corrupt;
 	d->material_count = (int)materials;
@@ -570,7 +562,7 @@ static bool decode(const char* path, uint32_t version, uint64_t checksum, const 
 	if (!d->alive || !d->boundaries) goto oom;
 	for (uint32_t i = 0; i < limit; ++i) {
 		d->alive[i] = get_u8(&c) != 0;
-		if (d->alive[i]) get_boundary(&c, &d->boundaries[i]);
+		if (d->alive[i]) get_boundary(&c, version, &d->boundaries[i]);
 	}
 	uint32_t count = get_u32(&c);
 	d->next_id = get_u32(&c);
@@ -608,7 +600,7 @@ static bool decode(const char* path, uint32_t version, uint64_t checksum, const 
 	}
 	if (version >= 3) {
 		uint32_t bodies = get_u32(&c);
-		if (c.short_read || bodies > PDL_MAX_BODIES || (size_t)bodies * BODY_RECORD_SIZE != c.size - c.at) {
+		if (c.short_read || bodies > PDL_MAX_BODIES || (size_t)bodies * body_record_size(version) != c.size - c.at) {
 			free_decoded(d);
 			snprintf(err, err_size, "%s: corrupted snapshot: %u body records do not fill the %zu bytes left for them", path,
 			         (unsigned)bodies, c.short_read ? (size_t)0 : c.size - c.at);
@@ -617,7 +609,7 @@ static bool decode(const char* path, uint32_t version, uint64_t checksum, const 
 		d->body_count = (int)bodies;
 		d->bodies = malloc((bodies + 1) * sizeof *d->bodies);
 		if (!d->bodies) goto oom;
-		for (uint32_t k = 0; k < bodies; ++k) get_body(&c, &d->bodies[k]);
+		for (uint32_t k = 0; k < bodies; ++k) get_body(&c, version, &d->bodies[k]);
 	}
 	if (c.short_read || c.at != c.size) goto corrupt;
 	return true;

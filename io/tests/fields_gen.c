@@ -10,10 +10,12 @@
  * A generated section lies between a line holding "generated from include/puddle/fields.h: NAME"
  * and a line holding "end of generated: NAME"; everything around it is the file's own. */
 #include "puddle/puddle.h"
+#include "puddle/snapshot.h"
 #include "io_test.h"
 #include "scene_schema.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,6 +179,221 @@ static void js_sliders(text* t, const row* rows, int n)
 	add(t, "];\n");
 }
 
+/* ---- the world, boundary, fill and body lists ------------------------------------------------ */
+
+typedef struct def_row {
+	const char* name;
+	const char* type;  /* F32, VEC3, ... */
+	const char* range; /* the docs' words of a rule with limits: "> 0", "[0, 1]" */
+	const char* words; /* CUSTOM and ENUM rules: their words ("must be ..."), else NULL */
+	const char* unit;
+	const char* doc;
+	const char* key;   /* the scene key, "" for none */
+	size_t offset;     /* in the def */
+	int snap, since;   /* place in the snapshot record (0: not stored), first version */
+} def_row;
+
+#define DEF_RANGE_GT(lo, hi) "> " #lo, NULL
+#define DEF_RANGE_GE(lo, hi) ">= " #lo, NULL
+#define DEF_RANGE_FINITE(lo, hi) "finite", NULL
+#define DEF_RANGE_IN(lo, hi) "[" #lo ", " #hi "]", NULL
+#define DEF_RANGE_IN_LO_OPEN(lo, hi) "(" #lo ", " #hi "]", NULL
+#define DEF_RANGE_GT_LE(lo, hi) "(" #lo ", " #hi "]", NULL
+#define DEF_RANGE_FINITE_IN_LO_OPEN(lo, hi) "(" #lo ", " #hi "]", NULL
+#define DEF_RANGE_DIMENSIONS(lo, hi) #lo " or " #hi, NULL
+#define DEF_RANGE_AT_LEAST(lo, hi) ">= " #lo, NULL
+#define DEF_RANGE_EXTENTS(lo, hi) "> 0 each", NULL
+#define DEF_RANGE_ENUM(count, words) "", words
+#define DEF_RANGE_ANY(lo, hi) "", NULL
+#define DEF_RANGE_CUSTOM(lo, words) "", words
+#define DEF_RANGE_CUSTOM_GT(lo, words) "> " #lo, words
+#define DEF_RANGE_CUSTOM_GE(lo, words) ">= " #lo, words
+#define DEF_RANGE_CUSTOM_SHARED(lo, words) "", NULL
+#define NO_KEY ""
+#define KEY(k) #k
+#define KEY_REQUIRED(k) #k
+#define KEY_2D(k, other) #k
+#define KEY_3D(k, other) #k
+#define OBSTACLE_KEY(k) #k
+#define OBSTACLE_KEY_REQUIRED(k) #k
+#define WORLD_KEY(k) #k
+#define SOLVER_KEY(k) #k
+#define DEF_ROW(S, name, ctype, type, deflt, rule, lo, hi, error, unit, shapes, key, snap, since, doc)                  \
+	{#name, #type, DEF_RANGE_##rule(lo, hi), unit, doc, key, offsetof(S, name), snap, since},
+static const def_row world_rows[] = {PDL_WORLD_FIELDS(DEF_ROW, pdl_world_def)};
+static const def_row boundary_rows[] = {PDL_BOUNDARY_FIELDS(DEF_ROW, pdl_boundary_def)};
+static const def_row fill_rows[] = {PDL_FILL_FIELDS(DEF_ROW, pdl_fill_def)};
+static const def_row body_rows[] = {PDL_BODY_FIELDS(DEF_ROW, pdl_body_def)};
+static const def_row pointer_rows[] = {PDL_POINTER_FIELDS(DEF_ROW, pdl_pointer)};
+
+/* "finite, convex, ..." of "must be finite, convex, ..." */
+static const char* rule_words(const char* words)
+{
+	return strncmp(words, "must be ", 8) == 0 ? words + 8 : words;
+}
+
+/* The shortest decimal that reads back as the same float. */
+static void float_text(float v, char* out, size_t size)
+{
+	for (int digits = 6; digits <= 9; ++digits) {
+		snprintf(out, size, "%.*g", digits, (double)v);
+		if (strtof(out, NULL) == v) break;
+	}
+}
+
+/* A scene key's type in words. */
+static void key_type(text* t, const scene_field* f)
+{
+	switch (f->type) {
+	case FT_FLOAT: add(t, "number"); break;
+	case FT_INT: add(t, "integer"); break;
+	case FT_VEC: add(t, "[x, y]"); break;
+	case FT_COLOR: add(t, "\"#rrggbb\""); break;
+	case FT_ENUM:
+		for (int k = 0; k < f->name_count; ++k)
+			add(t, "%s`\"%s\"`", k == 0 ? "" : k + 1 == f->name_count ? " or " : ", ", f->names[k]);
+		if (f->names_3d)
+			for (int k = 0, first = 1; k < f->name_count; ++k)
+				if (f->names_3d[k] && strcmp(f->names_3d[k], f->names[k]) != 0)
+					add(t, "%s`\"%s\"`", first ? " (3D: " : ", ", f->names_3d[k]), first = 0;
+		if (f->names_3d) add(t, ")");
+		break;
+	case FT_MATERIAL: add(t, "material name"); break;
+	case FT_POINTS: add(t, "array of %g to %g [x, y]", f->lo, f->hi); break;
+	case FT_QUAT: add(t, "[x, y, z, w]"); break;
+	case FT_SPIN: add(t, "2D: number; 3D: [x, y, z]"); break;
+	default: add(t, "?"); break;
+	}
+}
+
+/* A key's default, from the object's defaults at base. */
+static void key_default(text* t, const scene_field* f, const void* base)
+{
+	const char* at = (const char*)base + f->offset;
+	char a[32], b[32], c[32], d[32];
+	if (f->flags & FR_REQUIRED) {
+		add(t, "*required*");
+		return;
+	}
+	switch (f->type) {
+	case FT_FLOAT: float_text(*(const float*)at, a, sizeof a), add(t, "`%s`", a); break;
+	case FT_INT: add(t, "`%d`", *(const int*)at); break;
+	case FT_VEC: {
+		const pdl_vec3* v = (const pdl_vec3*)at;
+		float_text(v->x, a, sizeof a), float_text(v->y, b, sizeof b);
+		add(t, "`[%s, %s]`", a, b);
+		break;
+	}
+	case FT_COLOR: pdl_schema_color_text(*(const uint32_t*)at, a), add(t, "`%s`", a); break;
+	case FT_ENUM: add(t, "`\"%s\"`", f->names[*(const int*)at - f->base]); break;
+	case FT_MATERIAL: add(t, "the first material"); break;
+	case FT_QUAT: {
+		const pdl_quat* q = (const pdl_quat*)at;
+		float_text(q->x, a, sizeof a), float_text(q->y, b, sizeof b), float_text(q->z, c, sizeof c);
+		float_text(q->w, d, sizeof d);
+		add(t, "`[%s, %s, %s, %s]`", a, b, c, d);
+		break;
+	}
+	case FT_SPIN: float_text(((const pdl_vec3*)at)->z, a, sizeof a), add(t, "`%s`", a); break;
+	default: add(t, "none"); break;
+	}
+}
+
+/* A scene's own key (not a def's field): its whole table row. */
+typedef struct extra_row {
+	const char* key;
+	const char* row; /* "| `count` | ... |\n" */
+} extra_row;
+
+/* Whether the object's table has a "used by" column: its keys depend on its shape (the solver's
+ * kind only decides which world.sph keys apply, in their own table). */
+static bool has_shapes(const scene_object* o) { return o->shape_field >= 0 && o != &pdl_schema_solver; }
+
+static void def_key_row(text* t, const scene_object* o, const scene_field* f, const def_row* rows, int n,
+                        const extra_row* extras, int extra_count, const void* base)
+{
+	const def_row* r = NULL;
+	for (int i = 0; i < n && !r; ++i)
+		if (strcmp(rows[i].key, f->key) == 0) r = &rows[i];
+	if (!r) {
+		for (int i = 0; i < extra_count; ++i)
+			if (strcmp(extras[i].key, f->key) == 0) {
+				add(t, "%s", extras[i].row);
+				return;
+			}
+		if (o == &pdl_schema_solver) return; /* world.sph's keys: their own table */
+		fprintf(stderr, "%s.%s: neither declared nor given a row\n", o->name, f->key);
+		exit(1);
+	}
+	add(t, "| `%s` | ", f->key);
+	key_type(t, f);
+	char unit[64];
+	add(t, " |%s| ", cell(r->unit, unit, sizeof unit));
+	key_default(t, f, base);
+	add(t, " |%s%s", r->range[0] ? " " : "", r->range);
+	if (r->words && strcmp(r->type, "ENUM") != 0) add(t, "%s%s", r->range[0] ? "; " : " ", rule_words(r->words));
+	add(t, " |");
+	if (has_shapes(o)) {
+		if (!f->shapes) add(t, " all");
+		for (int k = 0, first = 1; k < 32; ++k)
+			if (f->shapes & (1u << k)) add(t, "%s%s", first ? " " : ", ", o->fields[o->shape_field].names[k]), first = 0;
+		if (f->flags & FR_2D_ONLY) add(t, ", **2D scenes only**");
+		if (f->flags & FR_3D_ONLY) add(t, ", **3D scenes only**");
+		add(t, " |");
+	}
+	add(t, " %s |\n", r->doc);
+}
+
+/* The table of a scene object whose keys are a def's fields (and the scene's own extras). */
+static void def_table(text* t, const scene_object* o, const def_row* rows, int n, const extra_row* extras,
+                      int extra_count, const void* base)
+{
+	if (has_shapes(o))
+		add(t, "| key | type | unit | default | range | used by | meaning |\n|---|---|---|---|---|---|---|\n");
+	else
+		add(t, "| key | type | unit | default | range | meaning |\n|---|---|---|---|---|---|\n");
+	for (int i = 0; i < o->field_count; ++i) {
+		const scene_field* f = &o->fields[i];
+		if (f->after) continue;
+		def_key_row(t, o, f, rows, n, extras, extra_count, base);
+		for (int k = 0; k < o->field_count; ++k)
+			if (o->fields[k].after && strcmp(o->fields[k].after, f->key) == 0)
+				def_key_row(t, o, &o->fields[k], rows, n, extras, extra_count, base);
+	}
+	/* the scene's own keys that are objects of their own (world.bounds) */
+	for (int i = 0; i < extra_count; ++i) {
+		bool listed = false;
+		for (int k = 0; k < o->field_count; ++k) listed = listed || strcmp(o->fields[k].key, extras[i].key) == 0;
+		if (!listed) add(t, "%s", extras[i].row);
+	}
+}
+
+/* A def's interface in puddle.d.ts, its defaults from the engine's default def at base. */
+static void ts_def_interface(text* t, const char* c_name, const char* ts_name, const def_row* rows, int n,
+                             const void* base, const char* more)
+{
+	add(t, "/** %s */\nexport interface %s {\n", c_name, ts_name);
+	for (int i = 0; i < n; ++i) {
+		const def_row* r = &rows[i];
+		const char* at = (const char*)base + r->offset;
+		const char* ts = strcmp(r->type, "VEC3") == 0 || strcmp(r->type, "SPIN") == 0 ? "Vec3"
+		                 : strcmp(r->type, "QUAT") == 0                                ? "Quat"
+		                 : strcmp(r->type, "VERTICES") == 0                            ? "Vec2[]"
+		                                                                               : "number";
+		add(t, "\t/** %s", r->doc);
+		if (strcmp(r->type, "COLOR") == 0) add(t, "; \"#rrggbb\" is accepted on input");
+		if (r->unit[0]) add(t, "; %s", r->unit);
+		if (r->range[0]) add(t, "; %s", r->range);
+		if (r->words) add(t, "; %s", rule_words(r->words));
+		char v[32];
+		if (strcmp(r->type, "F32") == 0) float_text(*(const float*)at, v, sizeof v), add(t, "; default %s", v);
+		else if (strcmp(r->type, "I32") == 0 || strcmp(r->type, "ENUM") == 0 || strcmp(r->type, "MATERIAL") == 0)
+			add(t, "; default %d", *(const int*)at);
+		add(t, ". */\n\t%s: %s;\n", r->name, ts);
+	}
+	add(t, "%s}\n", more);
+}
+
 /* ---- sections of files ---------------------------------------------------------------------- */
 
 static char* read_file(const char* path) { return io_test_read_file(path, NULL); }
@@ -223,6 +440,46 @@ static bool section(const char* path, const char* name, const char* body, bool w
 		        path, name, body, (int)(to - from), from);
 	}
 	free(s);
+	return ok;
+}
+
+/* A snapshot record of a def (docs/cli.md): its stored fields in the order of their snap column,
+ * each with its type, and the record's bytes in the current version. */
+static void snapshot_record(text* t, const char* what, const def_row* rows, int n)
+{
+	static const struct {
+		const char *type, *words;
+		int bytes;
+	} types[] = {{"I32", "i32", 4},    {"ENUM", "i32", 4},       {"COUNT", "i32", 4},
+	             {"MATERIAL", "i32", 4}, {"F32", "f32", 4},      {"COLOR", "u32", 4},
+	             {"VEC3", "f32 x3", 12}, {"SPIN", "f32 x3", 12}, {"QUAT", "f32 x4 (x, y, z, w)", 16},
+	             {"VERTICES", "16 x f32 x2", 8 * PDL_MAX_POLYGON_VERTICES}};
+	int bytes = 0, first = 1;
+	add(t, "- %s:", what);
+	for (int at = 1; at <= n; ++at)
+		for (int i = 0; i < n; ++i) {
+			if (rows[i].snap != at) continue;
+			int k = 0;
+			while (k < COUNT(types) && strcmp(types[k].type, rows[i].type) != 0) ++k;
+			if (k == COUNT(types)) {
+				fprintf(stderr, "%s: no snapshot type for %s\n", rows[i].name, rows[i].type);
+				exit(1);
+			}
+			add(t, "%s %s %s", first ? "" : ",", types[k].words, rows[i].name);
+			if (rows[i].since > 1) add(t, " (version %d on)", rows[i].since);
+			bytes += types[k].bytes, first = 0;
+		}
+	add(t, " (%d bytes in version %d)\n", bytes, PDL_SNAPSHOT_VERSION);
+}
+
+/* Checks (or writes) the docs' table of a scene object whose keys are a def's fields. */
+static bool def_section(const char* path, const char* name, const scene_object* o, const def_row* rows, int n,
+                        const extra_row* extras, int extra_count, const void* base, bool write)
+{
+	text t = {0};
+	def_table(&t, o, rows, n, extras, extra_count, base);
+	bool ok = section(path, name, t.s, write);
+	free(t.s);
 	return ok;
 }
 
@@ -285,6 +542,82 @@ int main(int argc, char** argv)
 	markdown_table(&t, diffuse_rows, COUNT(diffuse_rows), "");
 	ok = section(docs, "diffuse", t.s, write) && ok;
 	ok = preset_units(presets, material_rows, COUNT(material_rows)) && ok;
+
+	/* the world, boundary, fill and body defs: their scene objects and interfaces */
+	pdl_scene* scene = calloc(1, sizeof *scene);
+	if (!scene) return 2;
+	pdl_schema_scene_defaults(scene);
+	/* a scene's own keys among a def's: their rows as written here */
+	static const extra_row bounds[] = {
+		{"bounds", "| `bounds` | object `{\"min\": [x, y], \"max\": [x, y]}` | world units | container's bounding box grown "
+		           "by 2% on each side | max > min on both axes; *required without a container* | the region of "
+		           "interest: pictures frame it, and particles outside it (or NaN) count as *lost* |\n"}};
+	static const extra_row fill_extras[] = {
+		{"mix", "| `mix` | array of 1 to 32 material names | | none | names in `materials` | all | particle k of the "
+		        "fill gets material `mix[k % n]` instead of `material` (which still sets the rest spacing): "
+		        "materials start stirred together, as in `stratify` |\n"}};
+	static const extra_row body_extras[] = {
+		{"count", "| `count` | integer | | `1` | [1, 4096] | all | copies of this body |\n"},
+		{"step", "| `step` | [x, y] | world units | `[0, 0]` | finite; *required when `count` > 1*; boxes, circles "
+		         "and balls: the copies must not overlap (touching is allowed) | all | from one copy to the next: "
+		         "copy k is at `position + k * step` |\n"}};
+	pdl_boundary_def container = pdl_schema_container_default(), obstacle = pdl_schema_obstacle_default();
+	pdl_scene_fill fill = pdl_schema_fill_default();
+	pdl_scene_body body = pdl_schema_body_default();
+	const struct {
+		const char* section;
+		const scene_object* object;
+		const def_row* rows;
+		int n;
+		const extra_row* extras;
+		int extra_count;
+		const void* defaults;
+	} tables[] = {
+		{"world", &pdl_schema_world, world_rows, COUNT(world_rows), bounds, COUNT(bounds), scene},
+		{"solver", &pdl_schema_solver, world_rows, COUNT(world_rows), NULL, 0, scene},
+		{"container", &pdl_schema_container, boundary_rows, COUNT(boundary_rows), NULL, 0, &container},
+		{"obstacles", &pdl_schema_obstacle, boundary_rows, COUNT(boundary_rows), NULL, 0, &obstacle},
+		{"fills", &pdl_schema_fill, fill_rows, COUNT(fill_rows), fill_extras, COUNT(fill_extras), &fill},
+		{"bodies", &pdl_schema_body, body_rows, COUNT(body_rows), body_extras, COUNT(body_extras), &body},
+	};
+	for (int i = 0; i < COUNT(tables); ++i)
+		ok = def_section(docs, tables[i].section, tables[i].object, tables[i].rows, tables[i].n, tables[i].extras,
+		                 tables[i].extra_count, tables[i].defaults, write) && ok;
+	free(scene);
+
+	pdl_world_def world_def = pdl_default_world_def();
+	pdl_boundary_def boundary_def = pdl_default_boundary_def();
+	pdl_fill_def fill_def = pdl_default_fill_def();
+	pdl_body_def body_def = pdl_default_body_def();
+	pdl_pointer pointer = pdl_default_pointer();
+	const struct {
+		const char *section, *c_name, *ts_name;
+		const def_row* rows;
+		int n;
+		const void* defaults;
+		const char* more;
+	} interfaces[] = {
+		{"world", "pdl_world_def", "WorldDef", world_rows, COUNT(world_rows), &world_def,
+		 "\t/** The SPH and DFSPH solvers' settings (ignored by Clavet worlds). */\n\tsph: SphDef;\n"},
+		{"boundary", "pdl_boundary_def", "BoundaryDef", boundary_rows, COUNT(boundary_rows), &boundary_def, ""},
+		{"fill", "pdl_fill_def", "FillDef", fill_rows, COUNT(fill_rows), &fill_def, ""},
+		{"body", "pdl_body_def: a rigid body in the fluid (docs/physics.md, \"Bodies\"); body() returns it with the "
+		         "current state", "BodyDef", body_rows, COUNT(body_rows), &body_def, ""},
+		{"pointer", "pdl_pointer", "Pointer", pointer_rows, COUNT(pointer_rows), &pointer, ""},
+	};
+	char cli[1024];
+	snprintf(cli, sizeof cli, "%s/docs/cli.md", root);
+	t.n = 0;
+	snapshot_record(&t, "world", world_rows, COUNT(world_rows));
+	snapshot_record(&t, "boundary", boundary_rows, COUNT(boundary_rows));
+	snapshot_record(&t, "body", body_rows, COUNT(body_rows));
+	ok = section(cli, "snapshot records", t.s, write) && ok;
+	for (int i = 0; i < COUNT(interfaces); ++i) {
+		t.n = 0;
+		ts_def_interface(&t, interfaces[i].c_name, interfaces[i].ts_name, interfaces[i].rows, interfaces[i].n,
+		                 interfaces[i].defaults, interfaces[i].more);
+		ok = section(dts, interfaces[i].section, t.s, write) && ok;
+	}
 	free(t.s);
 	if (ok) printf("the generated sections match include/puddle/fields.h\n");
 	return ok ? 0 : 1;

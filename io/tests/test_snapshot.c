@@ -192,7 +192,10 @@ static void test_damaged_snapshots_refused(void)
 	bytes[8] = 99; /* version */
 	ENSURE(write_bytes(bad, bytes, n));
 	ENSURE(!pdl_snapshot_read(bad, target, NULL, err, sizeof err));
-	ENSURE_MSG(strstr(err, "snapshot version 99 is not supported (this build reads versions 2 to 4)"), "%s", err);
+	char refusal[96];
+	snprintf(refusal, sizeof refusal, "snapshot version 99 is not supported (this build reads versions 2 to %d)",
+	         PDL_SNAPSHOT_VERSION);
+	ENSURE_MSG(strstr(err, refusal), "%s", err);
 	ENSURE(pdl_world_hash(target) == before);
 	ENSURE(!pdl_snapshot_read("/nonexistent/snap.pdls", target, NULL, err, sizeof err));
 	ENSURE_MSG(strstr(err, "cannot open"), "%s", err);
@@ -432,7 +435,10 @@ static void test_corrupted_body_record_refused(void)
 	fix_checksum(copy, n);
 	ENSURE(write_bytes(bad, copy, n));
 	ENSURE(!pdl_snapshot_read(bad, target, NULL, err, sizeof err));
-	ENSURE_MSG(strstr(err, "corrupted snapshot: 5 body records do not fill the 928 bytes left for them"), "%s", err);
+	char refusal[96];
+	snprintf(refusal, sizeof refusal, "corrupted snapshot: 5 body records do not fill the %d bytes left for them",
+	         4 * RECORD);
+	ENSURE_MSG(strstr(err, refusal), "%s", err);
 	ENSURE(pdl_world_hash(target) == before);
 	/* and the good file restores */
 	ENSURE_MSG(pdl_snapshot_read(path, target, NULL, err, sizeof err), "%s", err);
@@ -461,7 +467,7 @@ static void test_version_2_read(void)
 	ENSURE(bytes);
 	/* version 2: the same bytes without the trailing body count (0) (and a flags byte of 0:
 	 * no springs, no pressures, as version 2 and 3 wrote it) */
-	ENSURE(bytes[8] == 4 && size > 44);
+	ENSURE(bytes[8] == PDL_SNAPSHOT_VERSION && size > 44);
 	size -= 4;
 	bytes[8] = 2;
 	uint64_t payload = size - 40;

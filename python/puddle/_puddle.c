@@ -178,11 +178,29 @@ static const char* const color_names[] = {"material", "speed", "density", "press
 static const field sph_fields[] = {PDL_SPH_FIELDS(SPH_FIELD, ~)};
 #undef SPH_FIELD
 
+/* The world, boundary, fill and body defs as declared (puddle/fields.h); an enum field's names
+ * are <struct>_<field>_names, a polygon's vertices carry their count (vertex_count is no keyword) */
+#define pdl_world_def_solver_names solver_names
+#define pdl_world_def_backend_names backend_names
+#define pdl_boundary_def_kind_names boundary_names
+#define pdl_fill_def_shape_names fill_names
+#define pdl_body_def_type_names body_type_names
+#define pdl_body_def_shape_names body_shape_names
+#define PY_DEF_I32(S, name) {#name, FT_INT, offsetof(S, name), NULL, 0, 0},
+#define PY_DEF_MATERIAL PY_DEF_I32
+#define PY_DEF_F32(S, name) {#name, FT_FLOAT, offsetof(S, name), NULL, 0, 0},
+#define PY_DEF_COLOR(S, name) {#name, FT_COLOR, offsetof(S, name), NULL, 0, 0},
+#define PY_DEF_VEC3(S, name) {#name, FT_VEC3, offsetof(S, name), NULL, 0, 0},
+#define PY_DEF_SPIN(S, name) {#name, FT_SPIN, offsetof(S, name), NULL, 0, 0},
+#define PY_DEF_QUAT(S, name) {#name, FT_QUAT, offsetof(S, name), NULL, 0, 0},
+#define PY_DEF_ENUM(S, name) {#name, FT_ENUM, offsetof(S, name), S##_##name##_names, N(S##_##name##_names), 0},
+#define PY_DEF_VERTICES(S, name) {#name, FT_VERTS, offsetof(S, name), NULL, 0, offsetof(S, vertex_count)},
+#define PY_DEF_COUNT(S, name)
+#define DEF_FIELD(S, name, ctype, type, ...) PY_DEF_##type(S, name)
+
 static const field world_fields[] = {
-	{I(pdl_world_def, dimensions)}, {F(pdl_world_def, interaction_radius)}, {F(pdl_world_def, dt)},
-	{I(pdl_world_def, substeps)}, {V(pdl_world_def, gravity)}, {I(pdl_world_def, threads)},
-	{I(pdl_world_def, max_particles)}, {E(pdl_world_def, solver, solver_names)},
-	{"sph", FT_SPH, offsetof(pdl_world_def, sph), NULL, 0, 0}, {E(pdl_world_def, backend, backend_names)},
+	PDL_WORLD_FIELDS(DEF_FIELD, pdl_world_def)
+	{"sph", FT_SPH, offsetof(pdl_world_def, sph), NULL, 0, 0},
 };
 
 /* pdl_material_def as declared (puddle/fields.h) */
@@ -192,35 +210,13 @@ static const field world_fields[] = {
 static const field material_fields[] = {PDL_MATERIAL_FIELDS(MATERIAL_FIELD, ~)};
 #undef MATERIAL_FIELD
 
-static const field boundary_fields[] = {
-	{E(pdl_boundary_def, kind, boundary_names)}, {V(pdl_boundary_def, position)}, {F(pdl_boundary_def, angle)},
-	{F(pdl_boundary_def, radius)}, {V(pdl_boundary_def, half_extents)},
-	{"vertices", FT_VERTS, offsetof(pdl_boundary_def, vertices), NULL, 0, offsetof(pdl_boundary_def, vertex_count)},
-	{V(pdl_boundary_def, velocity)}, {F(pdl_boundary_def, friction)}, {F(pdl_boundary_def, restitution)},
-	{F(pdl_boundary_def, stickiness)},
-};
+static const field boundary_fields[] = {PDL_BOUNDARY_FIELDS(DEF_FIELD, pdl_boundary_def)};
 
-static const field fill_fields[] = {
-	{E(pdl_fill_def, shape, fill_names)}, {I(pdl_fill_def, material)}, {V(pdl_fill_def, position)},
-	{V(pdl_fill_def, end)}, {F(pdl_fill_def, radius)}, {V(pdl_fill_def, half_extents)}, {F(pdl_fill_def, spacing)},
-	{I(pdl_fill_def, count)}, {V(pdl_fill_def, velocity)},
-};
+static const field fill_fields[] = {PDL_FILL_FIELDS(DEF_FIELD, pdl_fill_def)};
 
-static const field pointer_fields[] = {
-	{V(pdl_pointer, position)}, {V(pdl_pointer, direction)}, {V(pdl_pointer, velocity)},
-	{F(pdl_pointer, radius)}, {F(pdl_pointer, strength)}, {F(pdl_pointer, drag)},
-};
+static const field pointer_fields[] = {PDL_POINTER_FIELDS(DEF_FIELD, pdl_pointer)};
 
-static const field body_fields[] = {
-	{E(pdl_body_def, type, body_type_names)}, {E(pdl_body_def, shape, body_shape_names)},
-	{V(pdl_body_def, position)}, {F(pdl_body_def, angle)},
-	{"orientation", FT_QUAT, offsetof(pdl_body_def, orientation), NULL, 0, 0}, {V(pdl_body_def, linear_velocity)},
-	{"angular_velocity", FT_SPIN, offsetof(pdl_body_def, angular_velocity), NULL, 0, 0},
-	{F(pdl_body_def, radius)}, {V(pdl_body_def, half_extents)},
-	{"vertices", FT_VERTS, offsetof(pdl_body_def, vertices), NULL, 0, offsetof(pdl_body_def, vertex_count)},
-	{F(pdl_body_def, density)}, {F(pdl_body_def, friction)}, {F(pdl_body_def, restitution)},
-	{F(pdl_body_def, gravity_scale)}, {"color", FT_COLOR, offsetof(pdl_body_def, color), NULL, 0, 0},
-};
+static const field body_fields[] = {PDL_BODY_FIELDS(DEF_FIELD, pdl_body_def)};
 
 static const field emitter_fields[] = {
 	{I(pdl_scene_emitter, material)}, {V(pdl_scene_emitter, position)}, {V(pdl_scene_emitter, velocity)},

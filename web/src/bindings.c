@@ -4,9 +4,9 @@
  * and return only scalars and pointers. What is here covers the rest: functions that return a
  * struct by value or take a pdl_vec3 by value, 64-bit results (JavaScript numbers hold 53
  * bits), and a description of every public struct's fields, so web/src/puddle.js reads and
- * writes defs by name and offsetof() rather than by offsets copied into JavaScript. A material
- * field appears here from its declaration (puddle/fields.h); a field added to another def
- * needs one line in a table below. */
+ * writes defs by name and offsetof() rather than by offsets copied into JavaScript. A field of a
+ * def (world, SPH settings, material, boundary, fill, body) appears here from its declaration
+ * (puddle/fields.h). */
 #include "puddle/puddle.h"
 #include "puddle/scene.h"
 
@@ -42,12 +42,23 @@ typedef struct field {
 #define FIELDN(s, f, t, n) {#f, (int)offsetof(s, f), t, n}
 #define END {NULL, 0, 0, 0}
 
+/* The world, boundary, fill and body defs as declared (puddle/fields.h): enums and counts as
+ * I32, SPIN as VEC3, a polygon's vertices as VEC2_ARRAY. */
+#define WASM_DEF_I32 I32, 1
+#define WASM_DEF_F32 F32, 1
+#define WASM_DEF_ENUM I32, 1
+#define WASM_DEF_COUNT I32, 1
+#define WASM_DEF_MATERIAL I32, 1
+#define WASM_DEF_COLOR U32, 1
+#define WASM_DEF_VEC3 VEC3, 1
+#define WASM_DEF_SPIN VEC3, 1
+#define WASM_DEF_QUAT QUAT, 1
+#define WASM_DEF_VERTICES VEC2_ARRAY, PDL_MAX_POLYGON_VERTICES
+#define DEF_FIELD(S, name, ctype, type, ...) {#name, (int)offsetof(S, name), WASM_DEF_##type},
+
 static const field world_def_fields[] = {
-	FIELD(pdl_world_def, dimensions, I32),
-	FIELD(pdl_world_def, interaction_radius, F32), FIELD(pdl_world_def, dt, F32),
-	FIELD(pdl_world_def, substeps, I32),           FIELD(pdl_world_def, gravity, VEC3),
-	FIELD(pdl_world_def, threads, I32),            FIELD(pdl_world_def, max_particles, I32),
-	FIELD(pdl_world_def, solver, I32),             FIELDN(pdl_world_def, sph, STRUCT, SPH_DEF),
+	PDL_WORLD_FIELDS(DEF_FIELD, pdl_world_def)
+	FIELDN(pdl_world_def, sph, STRUCT, SPH_DEF),
 	END,
 };
 
@@ -71,35 +82,11 @@ static const field material_def_fields[] = {
 };
 #undef MATERIAL_FIELD
 
-static const field boundary_def_fields[] = {
-	FIELD(pdl_boundary_def, kind, I32),
-	FIELD(pdl_boundary_def, position, VEC3),
-	FIELD(pdl_boundary_def, angle, F32),
-	FIELD(pdl_boundary_def, radius, F32),
-	FIELD(pdl_boundary_def, half_extents, VEC3),
-	FIELD(pdl_boundary_def, vertex_count, I32),
-	{"vertices", (int)offsetof(pdl_boundary_def, vertices), VEC2_ARRAY, PDL_MAX_POLYGON_VERTICES},
-	FIELD(pdl_boundary_def, velocity, VEC3),
-	FIELD(pdl_boundary_def, friction, F32),
-	FIELD(pdl_boundary_def, restitution, F32),
-	FIELD(pdl_boundary_def, stickiness, F32),
-	END,
-};
+static const field boundary_def_fields[] = {PDL_BOUNDARY_FIELDS(DEF_FIELD, pdl_boundary_def) END};
 
-static const field fill_def_fields[] = {
-	FIELD(pdl_fill_def, shape, I32),          FIELD(pdl_fill_def, material, I32),
-	FIELD(pdl_fill_def, position, VEC3),      FIELD(pdl_fill_def, end, VEC3),
-	FIELD(pdl_fill_def, radius, F32),         FIELD(pdl_fill_def, half_extents, VEC3),
-	FIELD(pdl_fill_def, spacing, F32),        FIELD(pdl_fill_def, count, I32),
-	FIELD(pdl_fill_def, velocity, VEC3),      END,
-};
+static const field fill_def_fields[] = {PDL_FILL_FIELDS(DEF_FIELD, pdl_fill_def) END};
 
-static const field pointer_fields[] = {
-	FIELD(pdl_pointer, position, VEC3), FIELD(pdl_pointer, direction, VEC3),
-	FIELD(pdl_pointer, velocity, VEC3),
-	FIELD(pdl_pointer, radius, F32),    FIELD(pdl_pointer, strength, F32),
-	FIELD(pdl_pointer, drag, F32),      END,
-};
+static const field pointer_fields[] = {PDL_POINTER_FIELDS(DEF_FIELD, pdl_pointer) END};
 
 static const field particle_data_fields[] = {
 	FIELD(pdl_particle_data, count, I32),          FIELD(pdl_particle_data, x, PTR),
@@ -133,25 +120,7 @@ static const field profile_fields[] = {
 	END,
 };
 
-static const field body_def_fields[] = {
-	FIELD(pdl_body_def, type, I32),
-	FIELD(pdl_body_def, shape, I32),
-	FIELD(pdl_body_def, position, VEC3),
-	FIELD(pdl_body_def, angle, F32),
-	FIELD(pdl_body_def, orientation, QUAT),
-	FIELD(pdl_body_def, linear_velocity, VEC3),
-	FIELD(pdl_body_def, angular_velocity, VEC3),
-	FIELD(pdl_body_def, radius, F32),
-	FIELD(pdl_body_def, half_extents, VEC3),
-	FIELD(pdl_body_def, vertex_count, I32),
-	{"vertices", (int)offsetof(pdl_body_def, vertices), VEC2_ARRAY, PDL_MAX_POLYGON_VERTICES},
-	FIELD(pdl_body_def, density, F32),
-	FIELD(pdl_body_def, friction, F32),
-	FIELD(pdl_body_def, restitution, F32),
-	FIELD(pdl_body_def, gravity_scale, F32),
-	FIELD(pdl_body_def, color, U32),
-	END,
-};
+static const field body_def_fields[] = {PDL_BODY_FIELDS(DEF_FIELD, pdl_body_def) END};
 
 static const field body_mass_fields[] = {
 	FIELD(pdl_body_mass, mass, F32),      FIELD(pdl_body_mass, inertia, VEC3),

@@ -30,21 +30,31 @@ export type QuatInput = Quat | [number, number, number, number];
 /** A body's id: the packed int of pdl_body_id_to_int (slot + generation * 4096); a removed body's id stays refused. */
 export type BodyId = number;
 
+// generated from include/puddle/fields.h: world (io/tests/fields_gen.c)
 /** pdl_world_def */
 export interface WorldDef {
-	/** 2 (default) or 3; fixed when the world is created. */
+	/** 2 or 3: a 3D world uses every vector's z, its circles are spheres; fixed when the world is created; 2 or 3; default 2. */
 	dimensions: number;
-	interaction_radius: number;
-	dt: number;
-	substeps: number;
+	/** gravity acceleration, scaled per material and body by `gravity_scale`; y points up; world units / s^2; finite. */
 	gravity: Vec3;
-	threads: number;
-	max_particles: number;
-	/** Solver: CLAVET (default), SPH or DFSPH. Switched between steps, the particles stay. */
+	/** length of one frame (one `pdl_world_step`); s; (0, 1]; default 0.016666668. */
+	dt: number;
+	/** solver steps per frame, each `dt / substeps` long; raise it for stiff or fast fluids; SPH and DFSPH: the least substeps, the CFL rule may take more; [1, 64]; default 1. */
+	substeps: number;
+	/** the solver: Clavet 2005 double density relaxation, SPH after Mueller, Charypar & Gross 2003, or incompressible divergence-free SPH after Bender & Koschier 2017 (docs/physics.md); PDL_SOLVER_CLAVET, PDL_SOLVER_SPH or PDL_SOLVER_DFSPH; default 0. */
 	solver: number;
+	/** h: particles closer than h push and pull each other; the neighbour grid has cells of h/2 (3D: h); world units; > 0; default 1. */
+	interaction_radius: number;
+	/** where the step runs: the CPU's cores, or an NVIDIA GPU in a build with CUDA (docs/cuda.md); a scene asking for "cuda" parses anywhere and fails when its world is built where there is no GPU; PDL_BACKEND_CPU, or PDL_BACKEND_CUDA where the build has CUDA and the machine a GPU; default 0. */
+	backend: number;
+	/** worker threads, 0 = one per core; results are bitwise identical for any count; [0, 256]; default 0. */
+	threads: number;
+	/** the most particles the world may hold (a scene's fills and emitters together); [1, 67108864]; default 4194304. */
+	max_particles: number;
 	/** The SPH and DFSPH solvers' settings (ignored by Clavet worlds). */
 	sph: SphDef;
 }
+// end of generated: world
 
 // generated from include/puddle/fields.h: world.sph (io/tests/fields_gen.c)
 /** pdl_sph_def */
@@ -119,86 +129,113 @@ export interface MaterialDef {
 }
 // end of generated: material
 
+// generated from include/puddle/fields.h: boundary (io/tests/fields_gen.c)
 /** pdl_boundary_def */
 export interface BoundaryDef {
+	/** the shape: a container keeps the fluid inside, an obstacle outside; polygons are 2D only; a known kind; default 3. */
 	kind: number;
+	/** centre (circle, box) or origin of the vertices (polygon); world units; finite. */
 	position: Vec3;
-	/** Radians, counter-clockwise; in 3D a box turns about the z axis. */
-	angle: number;
+	/** circle (3D: sphere) radius; world units; > 0; default 1. */
 	radius: number;
+	/** half width, height (3D: and depth); world units; > 0 each. */
 	half_extents: Vec3;
+	/** rotation about `position`, counter-clockwise (3D: about the z axis); radians; finite; default 0. */
+	angle: number;
+	/** how many of `vertices` the polygon has; [3, 16]. */
 	vertex_count: number;
-	/** Polygons only (2D only). */
+	/** the polygon's corners, counter-clockwise; world units, relative to `position`; finite, convex, counter-clockwise, with non-zero area. */
 	vertices: Vec2[];
+	/** surface velocity: friction and bounce act on the fluid's velocity relative to it, so it drags fluid along (a conveyor); the boundary itself does not move; world units / s; finite. */
 	velocity: Vec3;
+	/** multiplies the material's `wall_friction` (mu); 0 makes the wall slippery for every material; [0, 1]; default 1. */
 	friction: number;
+	/** share of the normal speed kept on impact; [0, 1]; default 0. */
 	restitution: number;
+	/** multiplies the material's `wall_stickiness` (k_stick); 0 makes the wall never sticky; >= 0; default 1. */
 	stickiness: number;
 }
+// end of generated: boundary
 
+// generated from include/puddle/fields.h: fill (io/tests/fields_gen.c)
 /** pdl_fill_def */
 export interface FillDef {
+	/** box and disc (3D: ball): a lattice; sunflower (2D): a Fermat spiral disc, no lattice directions; line: a row; point: particles at one spot; a known shape; default 3. */
 	shape: number;
+	/** the material (a scene names it; default the first); default 0. */
 	material: number;
+	/** centre; start of a line; the point; world units; finite. */
 	position: Vec3;
+	/** end of the line; world units; finite. */
 	end: Vec3;
+	/** disc (3D: ball) and sunflower radius; world units; > 0; default 5. */
 	radius: number;
+	/** half width, height (3D: and depth); world units; > 0 each. */
 	half_extents: Vec3;
+	/** distance between neighbours; 0 = the spacing at which the material is at its rest density (the fluid starts calm), else at least 0.01 h; world units; >= 0; finite and >= 0.01 * interaction_radius; default 0. */
 	spacing: number;
+	/** how many particles: point, 0 counts as 1 (a scene's default is 1); sunflower, 0 = as many as the spacing gives; >= 0; default 0. */
 	count: number;
+	/** initial velocity; world units / s; finite. */
 	velocity: Vec3;
 }
+// end of generated: fill
 
+// generated from include/puddle/fields.h: pointer (io/tests/fields_gen.c)
 /** pdl_pointer */
 export interface Pointer {
+	/** the pointer's centre (3D: the ray's origin); world units; finite. */
 	position: Vec3;
-	/** 3D only: non-zero makes the pointer the half-line from position along it (a mouse ray). */
+	/** 3D only: zero makes the pointer a ball around position, any other direction the half-line from position along it (a mouse ray); need not be unit length; finite. */
 	direction: Vec3;
+	/** the pointer's own velocity: with drag > 0 the fluid is carried along; world units / s; finite. */
 	velocity: Vec3;
+	/** reach; the effect falls off linearly to zero at the edge; world units; > 0; default 5. */
 	radius: number;
-	/** Negative repels. */
+	/** acceleration toward the pointer at its centre; negative repels; world units / s^2; finite; default 100. */
 	strength: number;
+	/** how strongly particles are pulled to the pointer's velocity; 1/s; >= 0; default 0. */
 	drag: number;
 }
+// end of generated: pointer
 
-/**
- * pdl_body_def: a rigid body in the fluid (docs/physics.md, "Bodies"); units and ranges in
- * include/puddle/types.h. body() returns it with the current state.
- */
+// generated from include/puddle/fields.h: body (io/tests/fields_gen.c)
+/** pdl_body_def: a rigid body in the fluid (docs/physics.md, "Bodies"); body() returns it with the current state */
 export interface BodyDef {
-	/** BodyType: DYNAMIC (default) or KINEMATIC (moved only by setBody()). */
-	type: number;
-	/** BodyShape: BOX (default), CIRCLE (3D: sphere) or POLYGON (2D only). */
+	/** a box of `half_extents`, a circle (3D: sphere) of `radius`, or a convex polygon of `vertices` (2D only); PDL_BODY_BOX, PDL_BODY_CIRCLE or PDL_BODY_POLYGON; default 0. */
 	shape: number;
-	/** Centre of mass, world units; a polygon is moved so that it is its centroid. */
+	/** dynamic: moved by gravity, the fluid, walls and other bodies; kinematic: moves at its own velocity only; PDL_BODY_DYNAMIC or PDL_BODY_KINEMATIC; default 0. */
+	type: number;
+	/** centre of mass; for a polygon the origin of its `vertices` (the body is then moved so that its centroid is there); world units; finite. */
 	position: Vec3;
-	/** 2D: radians, counter-clockwise; 3D worlds ignore it. */
+	/** 2D: rotation, counter-clockwise; radians; finite; default 0. */
 	angle: number;
-	/** 3D: rotation from the body's frame to the world's (normalised); 2D worlds ignore it. */
+	/** 3D: rotation from the body's frame to the world's, [x, y, z, w] (normalised): about the unit axis u by a is [u sin(a/2), cos(a/2)]; quaternion; finite and not zero. */
 	orientation: Quat;
-	/** World units / s. */
+	/** velocity of the centre of mass (a kinematic body keeps it); world units / s; finite. */
 	linear_velocity: Vec3;
-	/** Radians / s: 2D in z (counter-clockwise positive), 3D about the vector. */
+	/** 2D: counter-clockwise turn rate (z); 3D: along the axis, right-handed; radians / s; finite. */
 	angular_velocity: Vec3;
-	/** Circle (sphere) radius, >= half the particle spacing. */
+	/** circle (3D: sphere) radius; world units; > 0; finite and >= 0.5 * particle spacing; default 1. */
 	radius: number;
-	/** Box half width, height (3D: depth), each >= half the particle spacing. */
+	/** half width, height (3D: and depth); world units; > 0; finite and >= 0.5 * particle spacing. */
 	half_extents: Vec3;
-	/** Polygon vertex count, 3..16 (follows `vertices` on input). */
+	/** how many of `vertices` the polygon has; [3, 16]. */
 	vertex_count: number;
-	/** Polygon vertices around position: convex, counter-clockwise. */
+	/** the polygon's corners, counter-clockwise; world units, relative to `position`; finite, convex, counter-clockwise, at least a particle spacing across. */
 	vertices: Vec2[];
-	/** Mass per area (3D: volume) relative to material 0's fluid at rest, (0, 1000]: 0.5 floats half under, 1.5 sinks. */
+	/** mass per area (3D: volume): below 1 floats, above 1 sinks; unused by kinematic bodies. A 3D scene refuses less than 1e-6: the fluid would fling the body until its speed overflows float; times the first material's fluid density; (0, 1000]; default 0.5. */
 	density: number;
-	/** Coulomb friction against walls, obstacles and bodies, [0, 1]. */
+	/** Coulomb friction against walls, obstacles and other bodies (the fluid slides along a body by its material's `wall_friction`); [0, 1]; default 0.5. */
 	friction: number;
-	/** Share of the normal speed kept in a hit, [0, 1]. */
+	/** share of the normal speed kept when it hits a wall or another body; [0, 1]; default 0.1. */
 	restitution: number;
-	/** Multiplies world gravity for this body. */
+	/** multiplies `world.gravity` for this body; finite; default 1. */
 	gravity_scale: number;
-	/** 0xRRGGBB, for drawing; "#rrggbb" is accepted on input. */
+	/** display colour, 0xRRGGBB (default wood); "#rrggbb" is accepted on input. */
 	color: number;
 }
+// end of generated: body
 
 /** A body def on input: any fields over pdl_default_body_def(); type and shape also by name. */
 export type BodyDefInput = Omit<Input<BodyDef>, 'type' | 'shape' | 'orientation'> & {
