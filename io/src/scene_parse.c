@@ -435,7 +435,8 @@ static void fail_body(parser* p, int entry, int copy, const pdl_error* e)
 /* The rules the keys do not check one by one. Every field's own rule is the schema's, made from
  * the declarations the engine checks with (puddle/fields.h), so a scene's values are checked
  * once, as they are read; what is left needs more than one field: a polygon obstacle's shape
- * (pdl_polygon_fault, the engine's rule, needs no world) and the bodies' sizes against material
+ * (pdl_polygon_fault, the engine's rule, needs no world), the orders between the diffuse keys
+ * (pdl_validate_diffuse, no world either) and the bodies' sizes against material
  * 0's rest spacing and their place inside the container, which need the engine's geometry: a
  * scratch world of the scene's world, material 0 and container takes each body, before any
  * particle exists. */
@@ -450,12 +451,18 @@ static bool check_with_engine(parser* p)
 			fail(p, path, "%s", pdl_error_rule(PDL_ERR_BOUNDARY_VERTICES));
 			return false;
 		}
+	/* the orders between the diffuse keys (each _min below its _max) are the engine's rules */
+	pdl_error e;
+	if (pdl_validate_diffuse(&s->diffuse, &e) != PDL_OK) {
+		snprintf(path, sizeof path, "diffuse.%s", pdl_error_field(e.id));
+		fail(p, path, "%s, got %g", pdl_error_rule(e.id), e.value);
+		return false;
+	}
 	if (s->body_count == 0) return true;
 	pdl_world_def wd = s->world;
 	wd.threads = 1;
 	/* parsing needs no GPU: the backend is checked when the world is built (scene_world.c) */
 	wd.backend = PDL_BACKEND_CPU;
-	pdl_error e;
 	pdl_world* w = pdl_world_create(&wd, &e);
 	bool ok = w && pdl_world_add_material(w, &s->materials[0].def, &e) >= 0 &&
 	          (!s->has_container || pdl_world_add_boundary(w, &s->container, &e) >= 0);
@@ -464,12 +471,6 @@ static bool check_with_engine(parser* p)
 	int entry, copy;
 	if (ok && !pdl_schema_add_bodies(s, w, &entry, &copy, &e)) {
 		fail_body(p, entry, copy, &e);
-		ok = false;
-	}
-	/* the orders between the diffuse keys (each _min below its _max) are the engine's rules */
-	if (ok && pdl_validate_diffuse(&s->diffuse, &e) != PDL_OK) {
-		snprintf(path, sizeof path, "diffuse.%s", pdl_error_field(e.id));
-		fail(p, path, "%s, got %g", pdl_error_rule(e.id), e.value);
 		ok = false;
 	}
 	pdl_world_destroy(w);
