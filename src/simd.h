@@ -266,7 +266,9 @@ static inline f8 f8_select(m8 m, f8 a, f8 b)
 }
 
 /* table[index[k]], table[0] where an index is negative (mask those lanes: m8_valid_index).
- * Built in registers: assembling the vector in memory and loading it stalls on the stores. */
+ * AVX2: the hardware gather (the same values; DFSPH's 3D dam break, 60 frames on one thread:
+ * 4.0-4.1 s of CPU against 4.36 with the lanes set one by one); the others build the vector in
+ * registers: assembling it in memory and loading it stalls on the stores. */
 static inline f8 f8_gather_index(const float* table, const int32_t* index)
 {
 #define PDL_AT(k) table[index[k] & ~(index[k] >> 31)]

@@ -182,10 +182,13 @@ try:
         args = [scene, "--particles", "3000000", "--steps", "2", "--threads", "1", "--vtk", "--export-every", "1",
                 "--out", out]
         early, frame_0 = after(0.3), exists(os.path.join(out, "vtk", "frame_000000.pvtp"))
-        when = {}
+        when = {}  # whether frame 0 was whole when the signal went
 
         def fill_ready():
-            return early() and when.setdefault("frame 0 whole", frame_0()) is not None
+            if not early():
+                return False
+            when["frame 0 whole"] = frame_0()
+            return True
         code, err = interrupted(f"-np {n} fill", n, args, fill_ready, signal.SIGTERM, "all")
         check(when.get("frame 0 whole") is False, f"-np {n} fill: signalled before frame 0 was whole ({when})")
         whole_vtk(f"-np {n} fill", out, expect(f"-np {n} fill, SIGTERM to every process", code, err, out))
