@@ -515,6 +515,12 @@ static bool resolve(parser* p, unsigned world_bounds_given, const unsigned* fill
 		float mx = 0.02f * (hi.x - lo.x), my = 0.02f * (hi.y - lo.y), mz = 0.02f * (hi.z - lo.z);
 		s->bounds_min = (pdl_vec3){lo.x - mx, lo.y - my, lo.z - mz};
 		s->bounds_max = (pdl_vec3){hi.x + mx, hi.y + my, hi.z + mz};
+		/* a container near FLT_MAX would frame the world in infinite bounds, which no file can
+		 * hold (JSON has no infinity) and no grid can cover */
+		if (!(isfinite(s->bounds_max.x - s->bounds_min.x) && isfinite(s->bounds_max.y - s->bounds_min.y) &&
+		      isfinite(s->bounds_max.z - s->bounds_min.z)))
+			return fail(p, "container", "is too large: the world bounds it implies (the container and 2 %% around) must be finite"),
+			       false;
 	}
 	if (!is_3d) s->bounds_min.z = s->bounds_max.z = 0;
 	if (!(s->bounds_max.x > s->bounds_min.x) || !(s->bounds_max.y > s->bounds_min.y))

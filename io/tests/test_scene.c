@@ -131,6 +131,9 @@ static const struct {
 	{"{" BASE_WORLD ", \"world\": {\"gravity\": \"down\"}}",
 	 "x.json: world.gravity: must be an array [x, y] of two numbers, got a string"},
 	{"{\"materials\": [{\"name\": \"water\"}]}", "x.json: world.bounds: is required when there is no container"},
+	/* (found by fuzz_scene: the bounds framed around it were infinite, and written as -inf) */
+	{"{\"materials\": [{\"name\": \"water\"}], \"container\": {\"shape\": \"circle\", \"radius\": 3e38}}",
+	 "x.json: container: is too large: the world bounds it implies (the container and 2 % around) must be finite"},
 	{"{}", "x.json: materials: is required (an array of at least one material)"},
 	{"{\"materials\": []}", "x.json: materials: must have at least one material"},
 	{"{\"materials\": [{\"rest_density\": 4}]}", "x.json: materials[0].name: is required"},
