@@ -168,10 +168,20 @@ bool worlds_quick(void)
 	return q && *q && *q != '0';
 }
 
+/* True under ThreadSanitizer (PUDDLE_TEST_TSAN set, as make test-tsan does). */
+static bool worlds_tsan(void)
+{
+	const char* t = getenv("PUDDLE_TEST_TSAN");
+	return t && *t && *t != '0';
+}
+
 int worlds_steps(int full)
 {
 	if (!worlds_quick()) return full;
-	return full / 6 > 30 ? full / 6 : 30;
+	/* TSan: a twentieth, at least 10: every stage runs on both threads in each step, and TSan
+	 * makes a step 50 to 150 times slower, so its suite was half of make test's time */
+	int part = worlds_tsan() ? 20 : 6, least = worlds_tsan() ? 10 : 30;
+	return full / part > least ? full / part : least;
 }
 
 int worlds_settle_steps(int full) { return worlds_quick() ? 10 : full; }

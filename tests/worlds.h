@@ -36,8 +36,9 @@ pdl_world* worlds_3d_create(int threads, pdl_solver_kind solver, const pdl_mater
  * ray pushing and dragging. */
 pdl_world* worlds_dam_break_3d(int threads, pdl_solver_kind solver);
 /* Steps for a long test loop: `full`, or a sixth of it (at least 30) in quick mode
- * (PUDDLE_TEST_QUICK set, as `make test-tsan` does: a race shows up in a few steps, and
- * ThreadSanitizer makes every step ten times slower). */
+ * (PUDDLE_TEST_QUICK set, as make test's sanitizer suites do: the sanitizers make every step
+ * ten times slower or more), and a twentieth (at least 10) under ThreadSanitizer
+ * (PUDDLE_TEST_TSAN too): a race shows up in a few steps. */
 int worlds_steps(int full);
 /* Steps for a settle whose outcome quick mode does not assert (the Archimedes pools, SPH's
  * resting pool): `full`, or 10 in quick mode, enough for every stage to run on every thread
