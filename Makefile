@@ -29,17 +29,23 @@ demo: build
 # other work, `time make -C web test`), so they and then the Python tests run beside the sanitizer
 # suites, in a second lane (make -j2; the outputs interleave line by line). The fuzzers want both
 # cores: last.
-test: deps-all test-release
-	$(MAKE) --no-print-directory -j2 test-web-python test-checked
-	$(MAKE) --no-print-directory test-fuzz
+# Each part's time is printed as it ends (CI's log keeps the tail: where make test's time goes).
+TIMED = t=$$(date +%s); $(MAKE) --no-print-directory
+TOOK = echo "make test: $$part took $$(( $$(date +%s) - t )) s, $$(( $$(date +%s) - $$start )) s so far"
+test: deps-all
+	@start=$$(date +%s); \
+	part=test-release; $(TIMED) test-release || exit 1; $(TOOK); \
+	part="test-web-python + test-checked"; $(TIMED) -j2 test-web-python test-checked || exit 1; $(TOOK); \
+	part=test-fuzz; $(TIMED) test-fuzz || exit 1; $(TOOK)
 
 # make test's two lanes: the web and Python tests; the ASan+UBSan and TSan suites.
+TIMED_PART = @t=$$(date +%s); $(MAKE) --no-print-directory $(1) && echo "make test: $(1) took $$(( $$(date +%s) - t )) s"
 test-web-python:
-	$(MAKE) --no-print-directory test-web
-	$(MAKE) --no-print-directory test-python
+	$(call TIMED_PART,test-web)
+	$(call TIMED_PART,test-python)
 test-checked:
-	$(MAKE) --no-print-directory test-asan
-	$(MAKE) --no-print-directory test-tsan
+	$(call TIMED_PART,test-asan)
+	$(call TIMED_PART,test-tsan)
 
 # `make test` installs everything first, so there a test of an optional tool (cli.blender) or an
 # optional part left out of the build (cli.optional_tools) fails instead of reporting itself
