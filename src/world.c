@@ -462,6 +462,79 @@ pdl_grid_frame pdl_default_grid_frame(void)
 	                        .cells_by_id = false};
 }
 
+pdl_grid_frame pdl_world_grid_frame(const pdl_world* w)
+{
+	pdl_grid_frame f = pdl_default_grid_frame();
+	if (!w) return f;
+	if (w->grid.fixed_axes) memcpy(f.axes, w->grid.axis_of, sizeof f.axes);
+	f.dense_cells = w->grid.dense_cells;
+	f.gather_passes = w->gather_passes;
+	f.row_slabs = w->grid.row_slabs;
+	f.cells_by_id = w->grid.cells_by_id;
+	return f;
+}
+
+/* The cells of the grid over the box [lo, hi] grown to hold every container, and by h. */
+static double container_cells(const pdl_world* w, const float lo[3], const float hi[3])
+{
+	const double h = w->def.interaction_radius;
+	double a[3], b[3];
+	for (int k = 0; k < 3; ++k) a[k] = lo[k], b[k] = hi[k];
+	for (int id = 0; id < pdl_world_boundary_id_limit(w); ++id) {
+		pdl_boundary_def def;
+		if (!pdl_world_get_boundary(w, id, &def)) continue;
+		double r[3];
+		if (def.kind == PDL_BOUNDARY_CIRCLE_CONTAINER) {
+			r[0] = r[1] = r[2] = def.radius;
+		} else if (def.kind == PDL_BOUNDARY_BOX_CONTAINER) { /* turned about z by angle */
+			double c = fabs(cos((double)def.angle)), sn = fabs(sin((double)def.angle));
+			r[0] = c * def.half_extents.x + sn * def.half_extents.y;
+			r[1] = sn * def.half_extents.x + c * def.half_extents.y;
+			r[2] = def.half_extents.z;
+		} else {
+			continue;
+		}
+		const double at[3] = {def.position.x, def.position.y, def.position.z};
+		for (int k = 0; k < 3; ++k) {
+			a[k] = at[k] - r[k] < a[k] ? at[k] - r[k] : a[k];
+			b[k] = at[k] + r[k] > b[k] ? at[k] + r[k] : b[k];
+		}
+	}
+	return pdl_world_grid_cells(w, (pdl_vec3){(float)(a[0] - h), (float)(a[1] - h), (float)(a[2] - h)},
+	                            (pdl_vec3){(float)(b[0] + h), (float)(b[1] + h), (float)(b[2] + h)});
+}
+
+pdl_grid_frame pdl_world_fixed_grid_frame(const pdl_world* w)
+{
+	pdl_grid_frame frame = pdl_default_grid_frame();
+	if (!w) return frame;
+	pdl_particle_data d = pdl_world_particles(w);
+	float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+	for (int i = 0; i < d.count; ++i) {
+		const float x[3] = {d.x[i], d.y[i], d.z ? d.z[i] : 0};
+		for (int k = 0; k < 3; ++k) lo[k] = x[k] < lo[k] ? x[k] : lo[k], hi[k] = x[k] > hi[k] ? x[k] : hi[k];
+	}
+	if (PDL_IS_3D(w)) { /* as the grid chooses them at a step (grid.c), once */
+		int slow = 2;
+		for (int a = 1; a >= 0; --a) slow = hi[a] - lo[a] > hi[slow] - lo[slow] ? a : slow;
+		int fast = slow == 0 ? 1 : 0, mid = 3 - slow - fast;
+		if (hi[mid] - lo[mid] > hi[fast] - lo[fast]) fast = mid, mid = 3 - slow - fast;
+		frame.axes[0] = fast, frame.axes[1] = mid, frame.axes[2] = slow;
+	}
+	/* Dense over the containers' box, where the fluid stays, for the whole world and every slab
+	 * of a split one alike: the grid is dense when its box has at most max(dense_cells, its hash
+	 * table) cells, and the table grows with the particles a process holds, so a dense_cells
+	 * short of the whole world's box would let the whole world (many particles, a big table) be
+	 * dense and a slab (few) be hashed: other passes, other bits (an emitter's world, which
+	 * starts empty, did that). At least 64 cells a particle; at most 2^24. */
+	double cells = 64.0 * (d.count > 0 ? d.count : 1), box = container_cells(w, lo, hi);
+	cells = box > cells ? box : cells;
+	frame.dense_cells = (uint32_t)(cells < (double)(1 << 24) ? cells : (double)(1 << 24));
+	frame.row_slabs = true;   /* the pair passes' slabs at fixed rows */
+	frame.cells_by_id = true; /* each cell in id order, however the particles are stored */
+	return frame;
+}
+
 pdl_error_id pdl_world_set_grid_frame(pdl_world* w, const pdl_grid_frame* frame, pdl_error* err)
 {
 	if (!w || !frame) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);

@@ -186,6 +186,15 @@ pdl_grid_frame pdl_default_grid_frame(void);
 /** Sets the world's grid frame. Fails (nothing changed) with PDL_ERR_GRID_FRAME_AXES when the
  * axes are neither a permutation of 0, 1, 2 nor all -1, PDL_ERR_GRID_FRAME_DENSE_CELLS past 2^26. */
 pdl_error_id pdl_world_set_grid_frame(pdl_world* world, const pdl_grid_frame* frame, pdl_error* err);
+/** The world's grid frame as set (the default until pdl_world_set_grid_frame). */
+pdl_grid_frame pdl_world_grid_frame(const pdl_world* world);
+/** A frame fixed from the world as it is now, which makes the order of every sum depend only on
+ * where the particles are: in 3D the axes the grid would choose for the particles' extent (most
+ * cells slowest, the next fastest); dense over the containers' box and the particles' (at least
+ * 64 cells a particle, at most 2^24); row_slabs and cells_by_id. The scene layer builds every
+ * world with it (pdl_scene_build_world) and the MPI layer keeps it, so one process's run and a
+ * split run step alike and print the same pdl_world_hash_ids. */
+pdl_grid_frame pdl_world_fixed_grid_frame(const pdl_world* world);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 /* From a scene to a running world: building it, the scripted events of each frame (emitters,
  * strokes), particle estimates and rescaling. */
 #include "scene_schema.h"
+#include "puddle/partition.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -136,6 +137,13 @@ pdl_world* pdl_scene_build_world(const pdl_scene* s, pdl_scene_error* err)
 	}
 	if (s->diffuse.enabled && pdl_world_set_diffuse(w, &s->diffuse, &e) != PDL_OK) {
 		snprintf(path, sizeof path, "diffuse");
+		goto fail;
+	}
+	/* the grid frame a split run uses (mpirun, the MPI layer keeps it): one process's run of
+	 * the scene then steps to the same bits and prints the same --hash, at every frame */
+	pdl_grid_frame frame = pdl_world_fixed_grid_frame(w);
+	if (pdl_world_set_grid_frame(w, &frame, &e) != PDL_OK) {
+		snprintf(path, sizeof path, "world");
 		goto fail;
 	}
 	return w;

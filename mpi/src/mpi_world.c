@@ -241,36 +241,6 @@ static void keep_slab(pdl_mpi_world* s)
 	s->owned_count = kept;
 }
 
-/* The grid cells (pdl_world_grid_cells) over the box of the particles (lo, hi) and every
- * container, with h of margin on each side; 0 when there is nothing finite to measure. */
-static double container_cells(const pdl_world* world, const float lo[3], const float hi[3], float h)
-{
-	double a[3], b[3];
-	for (int k = 0; k < 3; ++k) a[k] = lo[k], b[k] = hi[k];
-	for (int id = 0; id < pdl_world_boundary_id_limit(world); ++id) {
-		pdl_boundary_def def;
-		if (!pdl_world_get_boundary(world, id, &def)) continue;
-		double r[3];
-		if (def.kind == PDL_BOUNDARY_CIRCLE_CONTAINER) {
-			r[0] = r[1] = r[2] = def.radius;
-		} else if (def.kind == PDL_BOUNDARY_BOX_CONTAINER) { /* turned about z by angle */
-			double c = fabs(cos((double)def.angle)), sn = fabs(sin((double)def.angle));
-			r[0] = c * def.half_extents.x + sn * def.half_extents.y;
-			r[1] = sn * def.half_extents.x + c * def.half_extents.y;
-			r[2] = def.half_extents.z;
-		} else {
-			continue;
-		}
-		const double at[3] = {def.position.x, def.position.y, def.position.z};
-		for (int k = 0; k < 3; ++k) {
-			a[k] = at[k] - r[k] < a[k] ? at[k] - r[k] : a[k];
-			b[k] = at[k] + r[k] > b[k] ? at[k] + r[k] : b[k];
-		}
-	}
-	return pdl_world_grid_cells(world, (pdl_vec3){(float)(a[0] - h), (float)(a[1] - h), (float)(a[2] - h)},
-	                            (pdl_vec3){(float)(b[0] + h), (float)(b[1] + h), (float)(b[2] + h)});
-}
-
 /* How far the state of a slab's particle after a frame can reach back into the frame's start
  * (world units): its state depends on particles within h of it at each neighbour pass of the
  * step, theirs on theirs, so on particles (passes x substeps) hops away. Clavet makes two
@@ -435,32 +405,17 @@ pdl_mpi_world* pdl_mpi_world_create(pdl_world* world, MPI_Comm comm, pdl_error* 
 		const packed_particle* p = &s->owned[i];
 		for (int k = 0; k < 3; ++k) lo[k] = p->x[k] < lo[k] ? p->x[k] : lo[k], hi[k] = p->x[k] > hi[k] ? p->x[k] : hi[k];
 	}
-	/* the split axis: the widest; 3D grid axes as the grid would choose them for the whole
-	 * world (most cells slowest, next fastest), fixed for every process */
+	/* the split axis: the widest */
 	const float h = def.interaction_radius;
 	s->axis = 0;
 	for (int k = 1; k < (s->three ? 3 : 2); ++k)
 		if (hi[k] - lo[k] > hi[s->axis] - lo[s->axis]) s->axis = k;
-	pdl_grid_frame frame = pdl_default_grid_frame();
-	if (s->three) {
-		int slow = 2;
-		for (int a = 1; a >= 0; --a) slow = hi[a] - lo[a] > hi[slow] - lo[slow] ? a : slow;
-		int fast = slow == 0 ? 1 : 0, mid = 3 - slow - fast;
-		if (hi[mid] - lo[mid] > hi[fast] - lo[fast]) fast = mid, mid = 3 - slow - fast;
-		frame.axes[0] = fast, frame.axes[1] = mid, frame.axes[2] = slow;
-	}
-	/* Dense for the whole world and every slab alike. The grid is dense when its box has at
-	 * most max(dense_cells, its hash table) cells, and the table grows with the particles a
-	 * process holds, so a dense_cells short of the whole world's box would let the whole world
-	 * (many particles, a big table) be dense and a slab (few) be hashed: other passes, other
-	 * bits (an emitter's world, which starts empty, did that). So dense_cells covers the
-	 * containers' box (and the particles'), where the fluid stays; at least 64 cells a
-	 * particle; at most 2^24. */
-	double cells = 64.0 * (d.count > 0 ? d.count : 1), box = container_cells(world, lo, hi, h);
-	cells = box > cells ? box : cells;
-	frame.dense_cells = (uint32_t)(cells < (double)(1 << 24) ? cells : (double)(1 << 24));
-	frame.row_slabs = true; /* the pair passes' slabs at fixed rows, the same in every process */
-	frame.cells_by_id = true; /* each cell in id order, however the particles are stored */
+	/* the grid's frame, fixed for every process (pdl_world_fixed_grid_frame): the scene layer
+	 * builds worlds with it, so that a run in one process steps as a split one; a world made
+	 * otherwise gets it here */
+	pdl_grid_frame frame = pdl_world_grid_frame(world);
+	if (!(frame.row_slabs && frame.cells_by_id && frame.axes[0] >= (s->three ? 0 : -1)))
+		frame = pdl_world_fixed_grid_frame(world);
 	pdl_error_id frame_ok = pdl_world_set_grid_frame(world, &frame, err);
 	s->ghosts = pdl_mpi_ghosts_suit(world);
 	if (frame_ok == PDL_OK && s->ghosts) {

@@ -56,16 +56,18 @@ def main():
                   f"{scene}: {split.group(1) if split else '?'} particles emitted over 3 processes, "
                   f"{alone.group(1) if alone else '?'} in one")
 
-    # a plain run's --hash is the same definition (pdl_world_hash_ids): after the first frame, where
-    # the states are still the same bits (later a plain world's storage order rounds its sums
-    # otherwise, docs/mpi.md), it prints mpirun's hash, in 2D and 3D
-    for scene in ("dam-break", "dam-break-3d"):
-        code, out, err = plain(a, [clavet_scene(a, scene, work), "--steps", "1", "--hash", "--out", work])
+    # a plain run's --hash is the same definition (pdl_world_hash_ids) of the same state: the scene
+    # layer builds the world in the grid frame the split run uses (pdl_world_fixed_grid_frame), so
+    # it prints mpirun's hash at any frame, in 2D and 3D, Clavet and (dam-break as shipped) DFSPH
+    for scene, frames, water in (("dam-break", 60, "clavet"), ("dam-break-3d", 20, "clavet"), ("dam-break", 30, "dfsph")):
+        path = clavet_scene(a, scene, work) if water == "clavet" else f"{a.scenes}/{scene}.json"
+        code, out, err = plain(a, [path, "--steps", str(frames), "--hash", "--out", work])
         alone = state_hash(out)
         for n in (1, 3):
-            code, out, err = mpirun(a, n, [clavet_scene(a, scene, work), "--steps", "1", "--hash"])
+            code, out, err = mpirun(a, n, [path, "--steps", str(frames), "--hash"])
             check(alone is not None and state_hash(out) == alone,
-                  f"{scene}, 1 frame: a plain run's --hash {alone} is mpirun -np {n}'s {state_hash(out)}")
+                  f"{scene} ({water}), {frames} frames: a plain run's --hash {alone} is mpirun -np {n}'s "
+                  f"{state_hash(out)}")
 
     # SPH in 3D (no shipped scene: dam-break-3d with sph-dam-break's solver), 5,000 particles;
     # the CFL rule's substeps from the whole world's fastest particle, so the same in every process
