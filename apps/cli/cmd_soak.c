@@ -28,6 +28,8 @@ static const char usage[] =
 	"  --steps N        steps per scene (default 100000)\n"
 	"  --seed N         the actions' random seed (default 1)\n"
 	"  --threads N      worker threads, 0 = all cores (default: the scene's)\n"
+	"  --max-particles N  a scene of more particles (by its estimate) is scaled down to about N\n"
+	"                   (as --particles does for run; default: every scene as it is)\n"
 	"  --check-every N  steps between checks (default 100)\n"
 	"  -h, --help       this help\n"
 	"\n"
@@ -102,11 +104,13 @@ static bool next_action(const pdl_scene* s, pdl_world* w, uint64_t* rng, soak_st
 
 /* Soaks one scene: EXIT_OK, EXIT_FAILED (with a message on stderr) at the first loss, NaN or
  * engine error, EXIT_USAGE for a scene that does not load. */
-static int soak_one(const char* path, long long steps, uint64_t seed, int threads, long long check_every)
+static int soak_one(const char* path, long long steps, uint64_t seed, int threads, long long check_every,
+                    long long max_particles)
 {
 	pdl_scene* s = cli_load_scene(path);
 	if (!s) return EXIT_USAGE;
-	pdl_scene_override(s, 0, threads); /* soak has no --particles */
+	const bool shrink = max_particles > 0 && pdl_scene_estimate_particles(s) > (double)max_particles;
+	pdl_scene_override(s, shrink ? (double)max_particles : 0, threads);
 	pdl_scene_error err;
 	pdl_world* w = pdl_scene_build_world(s, &err);
 	if (!w) {
@@ -161,8 +165,8 @@ static int soak_one(const char* path, long long steps, uint64_t seed, int thread
 
 int cmd_soak(int argc, char** argv)
 {
-	static const char* const known[] = {"--steps", "--seed", "--threads", "--check-every", "--help"};
-	long long steps = 100000, seed = 1, threads = -1, check_every = 100;
+	static const char* const known[] = {"--steps", "--seed", "--threads", "--check-every", "--max-particles", "--help"};
+	long long steps = 100000, seed = 1, threads = -1, check_every = 100, max_particles = 0;
 	int count = 0;
 	char** scenes = calloc((size_t)argc + 1, sizeof *scenes);
 	if (!scenes) return EXIT_FAILED;
@@ -180,6 +184,9 @@ int cmd_soak(int argc, char** argv)
 			ok = (v = cli_option_value("soak", argc, argv, &i)) && cli_parse_int("soak", a, v, 0, 1LL << 62, &seed);
 		} else if (strcmp(a, "--threads") == 0) {
 			ok = (v = cli_option_value("soak", argc, argv, &i)) && cli_parse_int("soak", a, v, 0, 256, &threads);
+		} else if (strcmp(a, "--max-particles") == 0) {
+			ok = (v = cli_option_value("soak", argc, argv, &i)) &&
+			     cli_parse_int("soak", a, v, 1, 67108864, &max_particles);
 		} else if (strcmp(a, "--check-every") == 0) {
 			ok = (v = cli_option_value("soak", argc, argv, &i)) && cli_parse_int("soak", a, v, 1, 1000000000, &check_every);
 		} else if (a[0] == '-' && a[1]) {
@@ -202,7 +209,7 @@ int cmd_soak(int argc, char** argv)
 	int exit_code = count > 0 ? EXIT_OK : EXIT_USAGE;
 	if (count == 0) fprintf(stderr, "puddle soak: no scenes given and no scenes/*.json found\n");
 	for (int i = 0; exit_code == EXIT_OK && i < count; ++i)
-		exit_code = soak_one(list[i], steps, (uint64_t)seed, (int)threads, check_every);
+		exit_code = soak_one(list[i], steps, (uint64_t)seed, (int)threads, check_every, max_particles);
 	for (int i = 0; found && i < count; ++i) free(found[i]);
 	free(found);
 	free(scenes);
