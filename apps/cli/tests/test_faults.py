@@ -28,6 +28,8 @@ if "--long" in args:
     LONG = True
     args.remove("--long")
 failures = []
+# how much longer work takes under the sanitizers (make test-asan sets PUDDLE_TEST_QUICK)
+SLOWER = 10 if os.environ.get("PUDDLE_TEST_QUICK") else 1
 
 
 def run(*argv, cwd=None, env=None, timeout=120):
@@ -131,6 +133,23 @@ def test_numbers(work):
     s["bodies"][1]["density"] = 1e-30
     refused(work, s, "bodies[1].density: must be >= 1e-06 in a 3D scene (a lighter body is flung until its speed "
                      "overflows float), got 1e-30")
+    # the bound itself, written as the message writes it, is taken (stored as a float, 1e-6 was
+    # refused as "must be >= 1e-06, got 1e-06")
+    s["bodies"][1]["density"] = 1e-6
+    rc, out, err = run("validate", write_scene(os.path.join(work, "x.json"), s))
+    check(rc == 0 and "valid; 3D" in out, f"a body of density 1e-6 (the bound): {rc} {err.strip()!r}")
+    # an emitter's frame of 91,204 particles in 3D is added at once (each particle worked out the
+    # material's rest spacing again: 13 s the frame, 0.1 s now)
+    s = json.loads(json.dumps(EMITTER_3D))
+    s["solver"] = {"max_particles": 200000}
+    s["container"]["half_extents"] = [100, 60, 100]
+    s["emitters"][0].update(width=150, stop=0.02)
+    started = time.monotonic()
+    rc, out, err = run("run", write_scene(os.path.join(work, "e.json"), s), "--steps", "1", "--size", "16x16",
+                       "--threads", "1", "--out", os.path.join(work, "e"), timeout=120)
+    took = time.monotonic() - started
+    check(rc == 0 and "particles          91204" in out and took < 3 * SLOWER,
+          f"a 3D emitter's frame of 91,204 particles: {rc} in {took:.1f} s, {err.strip()!r}")
     # values below float range where the rule is > 0 (stored as 0 before)
     for section, key, rule in (("output", "seconds", "must be in (0, 86400]"), ("output", "threshold", "must be in (0, 4]"),
                                ("output", "fps", "must be in (0, 240]"), ("world", "dt", "must be in (0, 1]")):
