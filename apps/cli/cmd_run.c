@@ -723,7 +723,8 @@ static int run(const run_options* opts)
 	if (!ok) fprintf(stderr, "puddle run: %s\n", r.err);
 	for (long long f = start; ok && f < total && !cli_interrupted(); ++f) {
 		if (pdl_scene_apply_frame(s, r.world, f, &serr) < 0) {
-			fprintf(stderr, "\n%s\n", serr.message);
+			cli_progress_end(&progress); /* the bar's line ended first, on a terminal */
+			fprintf(stderr, "%s\n", serr.message);
 			ok = false;
 			break;
 		}
@@ -733,7 +734,8 @@ static int run(const run_options* opts)
 		r.diffuse_ms += pdl_world_profile(r.world).diffuse;
 		r.solver_ms += pdl_world_profile(r.world).step;
 		if (!frame_outputs(&r, f + 1)) {
-			fprintf(stderr, "\npuddle run: %s\n", r.err);
+			cli_progress_end(&progress);
+			fprintf(stderr, "puddle run: %s\n", r.err);
 			ok = false;
 			break;
 		}
