@@ -567,8 +567,7 @@ static void print_summary(const run_state* r, long long start, long long total, 
 	}
 }
 
-/* The folder of a file named by an option, for the interrupt watcher. */
-static void watch_parent(int slot, const char* path)
+void cli_watch_parent(int slot, const char* path)
 {
 	char dir[1100];
 	parent_of(path, dir, sizeof dir);
@@ -617,8 +616,8 @@ static int run(const run_options* opts)
 	if (o.png_path) snprintf(png_path, sizeof png_path, "%s", o.png_path);
 	else snprintf(png_path, sizeof png_path, "%s/final.png", r.dir);
 	cli_interrupt_watch_dir(0, r.dir);
-	watch_parent(1, png_path);
-	if (o.video_path) watch_parent(2, o.video_path);
+	cli_watch_parent(1, png_path);
+	if (o.video_path) cli_watch_parent(2, o.video_path);
 	double fps = s->output.fps;
 	r.video_every = llround(1.0 / (fps * s->world.dt));
 	if (r.video_every < 1) r.video_every = 1;

@@ -3,12 +3,13 @@
 io_fault.so (apps/cli/tests/io_fault.c, loaded with LD_PRELOAD through mpirun -x) fails the k-th
 write call of one process (IO_FAULT_RANK) with ENOSPC. For 2, 3 and 4 processes, the first and the
 last process failing, each write path (collective snapshots, CSV and PLY; VTK pieces and the .pvd
-of process 0; the bodies' CSV and VTK files, which process 0 writes alone): the job ends within the timeout (a collective that one process left early hung
-3 processes forever), exit status 1, the file and the reason said once (after "process R: " when
-process R > 0 failed), no temporary file and no file unlike the fault-free run's, and the last
-snapshot on disk resumes to the fault-free hash. And a --resume snapshot the last process alone
-cannot open (IO_FAULT_OPEN=read): every process agrees before the collective read, exit 2, the
-reason said once after "process R: " (each process read it alone, and the others waited forever).
+of process 0; the bodies' CSV and VTK files, which process 0 writes alone): the job ends within
+the timeout (a collective that one process left early hung 3 processes forever), exit status 1,
+the file and the reason said once (after "process R: " when process R > 0 failed), no temporary
+file and no file unlike the fault-free run's, and the last snapshot on disk resumes to the
+fault-free hash; --mpi-stats likewise. And a --resume snapshot the last process alone cannot open
+(IO_FAULT_OPEN=read): every process agrees before the collective read, exit 2, the reason said
+once after "process R: " (each process read it alone, and the others waited forever).
 
     mpi_faults_test.py --puddle build/apps/cli/puddle --scenes scenes --mpirun mpirun --shim io_fault.so [--long]
 
@@ -104,6 +105,20 @@ def case(n, kind, rank, k):
         shutil.rmtree(os.path.join(work, "resumed"), ignore_errors=True)
 
 
+def stats_file_fails(n):
+    """--mpi-stats, which process 0 writes frame by frame, on a full disk: the reason said at the
+    end, exit 1, no file under its name and no temporary (a 0-byte file was left, the reason not
+    said)."""
+    out = os.path.join(work, "stats")
+    stats = os.path.join(out, "stats.csv")
+    os.makedirs(out)
+    code, _, err = faulty(n, [scene, "--mpi-stats", stats], os.path.join(out, "d"),
+                          {"IO_FAULT_PATH": stats, "IO_FAULT_AT": "1", "IO_FAULT_RANK": "0"})
+    said = [line for line in err.splitlines() if line.startswith("puddle run: ")]
+    check(code == 1 and said == [f"puddle run: --mpi-stats: {stats}: write failed: No space left on device"] and
+          os.listdir(out) == [], f"-np {n} --mpi-stats on a full disk: exit {code}, said {said!r}, left {os.listdir(out)}")
+
+
 def resume_refused_to_one(n):
     what = f"-np {n}, --resume refused to process {n - 1} alone"
     ref = os.path.join(work, f"resume-{n}")
@@ -148,6 +163,7 @@ def long_sweep():
 
 try:
     resume_refused_to_one(3)
+    stats_file_fails(2)
     if a.long:
         long_sweep()
     else:
