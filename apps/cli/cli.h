@@ -113,6 +113,8 @@ void cli_interrupt_peers(const int* pids, int count, long temp_pid, int rank);
 /* Folders (slots 0-3) whose NAME.tmp.PID files, and their sub-folders', are removed when the run
  * does not stop by itself within half a second (stuck in a long build, step or write). */
 void cli_interrupt_watch_dir(int slot, const char* dir);
+/* The same for the folder of a file named by an option (cmd_run.c). */
+void cli_watch_parent(int slot, const char* path);
 /* The running ffmpeg (0: none), killed in that case. */
 void cli_interrupt_watch_ffmpeg(int pid);
 /* Ends the watching thread and unblocks the signals. */

@@ -567,8 +567,7 @@ static void print_summary(const run_state* r, long long start, long long total, 
 	}
 }
 
-/* The folder of a file named by an option, for the interrupt watcher. */
-static void watch_parent(int slot, const char* path)
+void cli_watch_parent(int slot, const char* path)
 {
 	char dir[1100];
 	parent_of(path, dir, sizeof dir);
@@ -617,8 +616,8 @@ static int run(const run_options* opts)
 	if (o.png_path) snprintf(png_path, sizeof png_path, "%s", o.png_path);
 	else snprintf(png_path, sizeof png_path, "%s/final.png", r.dir);
 	cli_interrupt_watch_dir(0, r.dir);
-	watch_parent(1, png_path);
-	if (o.video_path) watch_parent(2, o.video_path);
+	cli_watch_parent(1, png_path);
+	if (o.video_path) cli_watch_parent(2, o.video_path);
 	double fps = s->output.fps;
 	r.video_every = llround(1.0 / (fps * s->world.dt));
 	if (r.video_every < 1) r.video_every = 1;
@@ -723,7 +722,8 @@ static int run(const run_options* opts)
 	if (!ok) fprintf(stderr, "puddle run: %s\n", r.err);
 	for (long long f = start; ok && f < total && !cli_interrupted(); ++f) {
 		if (pdl_scene_apply_frame(s, r.world, f, &serr) < 0) {
-			fprintf(stderr, "\n%s\n", serr.message);
+			cli_progress_end(&progress); /* the bar's line ended first, on a terminal */
+			fprintf(stderr, "%s\n", serr.message);
 			ok = false;
 			break;
 		}
@@ -733,7 +733,8 @@ static int run(const run_options* opts)
 		r.diffuse_ms += pdl_world_profile(r.world).diffuse;
 		r.solver_ms += pdl_world_profile(r.world).step;
 		if (!frame_outputs(&r, f + 1)) {
-			fprintf(stderr, "\npuddle run: %s\n", r.err);
+			cli_progress_end(&progress);
+			fprintf(stderr, "puddle run: %s\n", r.err);
 			ok = false;
 			break;
 		}

@@ -352,7 +352,8 @@ int cmd_run_mpi(int argc, char** argv)
 	r.body_pvd = (cli_pvd_list){.sub = "vtk", .prefix = "bodies", .ext = ".vtp"};
 	r.bodies = pdl_world_body_count(world) > 0;
 	int code = EXIT_FAILED;
-	FILE* stats_file = NULL;
+	FILE* stats_file = NULL; /* written to NAME.tmp.PID, renamed when whole, like every output */
+	char stats_temp[1100] = "";
 	double* stats_rows = NULL; /* process 0: STATS_VALUES per process, one frame */
 	bool stats_ok = true, stopped = false;
 	if ((stopped = interrupted_anywhere())) goto done;
@@ -363,7 +364,9 @@ int cmd_run_mpi(int argc, char** argv)
 	if (stats_path) {
 		bool opened = true;
 		if (rank == 0) {
-			stats_file = fopen(stats_path, "w");
+			snprintf(stats_temp, sizeof stats_temp, "%s.tmp.%ld", stats_path, (long)getpid());
+			cli_watch_parent(1, stats_path);
+			stats_file = fopen(stats_temp, "w");
 			stats_rows = malloc((size_t)size * STATS_VALUES * sizeof *stats_rows);
 			if (!stats_file || !stats_rows) {
 				snprintf(r.err, sizeof r.err, "--mpi-stats: %s: %s", stats_path, stats_file ? "out of memory" : strerror(errno));
@@ -485,10 +488,13 @@ int cmd_run_mpi(int argc, char** argv)
 		MPI_Reduce(mine, hi, 6, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
 		MPI_Reduce(mine, sum, 6, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
 		if (rank == 0) {
-			stats_ok = fclose(stats_file) == 0;
+			stats_ok = !ferror(stats_file);
+			int saved = errno;
+			if (fclose(stats_file) != 0) stats_ok = false, saved = errno;
 			stats_file = NULL;
+			if (stats_ok && rename(stats_temp, stats_path) != 0) stats_ok = false, saved = errno;
 			const double per = frames > 0 ? 1000.0 / (double)frames : 0.0; /* ms a frame */
-			if (!stats_ok) fprintf(stderr, "puddle run: --mpi-stats: %s: write failed\n", stats_path);
+			if (!stats_ok) fprintf(stderr, "puddle run: --mpi-stats: %s: write failed: %s\n", stats_path, strerror(saved));
 			if (out && !quiet) {
 				fprintf(out, "  imbalance          %.3f (busiest process's particles / the mean, mean over the frames)\n",
 				        frames > 0 ? imbalance_sum / (double)frames : 1.0);
@@ -520,6 +526,7 @@ done:
 		code = EXIT_INTERRUPTED;
 	}
 	if (stats_file) fclose(stats_file);
+	if (stats_temp[0]) remove(stats_temp); /* gone once renamed */
 	free(stats_rows);
 	free(r.pvd.frames), free(r.body_pvd.frames);
 	pdl_mpi_world_destroy(split);

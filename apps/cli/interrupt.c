@@ -49,23 +49,22 @@ static struct {
 	int rank;               /* under mpirun: this process's rank; only process 0 says it ends */
 } watch = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-/* Removes this process's temporary files (NAME.tmp.PID, NAME.ffmpeg-log.PID) in dir, and the
- * NAME.tmp.PID files of watch.temp_pid (under mpirun: process 0's, the collective files'). */
+/* Removes this process's temporary files (NAME.tmp.PID) in dir, and the NAME.tmp.PID files of
+ * watch.temp_pid (under mpirun: process 0's, the collective files'). */
 static void remove_temporaries(const char* dir, int depth)
 {
 	DIR* d = opendir(dir);
 	if (!d) return;
-	char ends[3][48];
+	char ends[2][48];
 	snprintf(ends[0], sizeof ends[0], ".tmp.%ld", (long)getpid());
-	snprintf(ends[1], sizeof ends[1], ".ffmpeg-log.%ld", (long)getpid());
-	snprintf(ends[2], sizeof ends[2], ".tmp.%ld", watch.temp_pid);
+	snprintf(ends[1], sizeof ends[1], ".tmp.%ld", watch.temp_pid);
 	for (struct dirent* e; (e = readdir(d));) {
 		if (e->d_name[0] == '.') continue;
 		char path[1400];
 		if (snprintf(path, sizeof path, "%.1100s/%.255s", dir, e->d_name) >= (int)sizeof path) continue;
 		size_t n = strlen(e->d_name);
 		bool temporary = false;
-		for (int k = 0; k < (watch.temp_pid > 0 ? 3 : 2); ++k)
+		for (int k = 0; k < (watch.temp_pid > 0 ? 2 : 1); ++k)
 			temporary = temporary || (n > strlen(ends[k]) && strcmp(e->d_name + n - strlen(ends[k]), ends[k]) == 0);
 		if (temporary) remove(path);
 		else if (depth > 0) remove_temporaries(path, depth - 1); /* the run's sub-folders: vtk/, frames/, ... */
@@ -105,7 +104,8 @@ static void* watcher(void* unused)
 	 * and process 0 has said this before any exits: process 0 lingers 0.2 s, the others 0.3 s */
 	static const char said[] = "\npuddle run: interrupted in the middle of a long step; what it was writing was removed, "
 	                           "finished files are kept\n";
-	if (rank == 0 && write(STDERR_FILENO, said, sizeof said - 1) < 0) {}
+	const size_t gap = isatty(STDERR_FILENO) ? 0 : 1; /* the newline ends a progress bar's line */
+	if (rank == 0 && write(STDERR_FILENO, said + gap, sizeof said - 1 - gap) < 0) {}
 	/* and nothing more: the run's own thread may still be writing a file removed below, and
 	 * would say "write failed: No such file or directory" of it before the process ends */
 	int quiet = open("/dev/null", O_WRONLY);

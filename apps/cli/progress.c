@@ -57,7 +57,10 @@ void cli_progress_update(cli_progress* p, long long done, double sim_time)
 	}
 }
 
+/* Ends the bar's line on a terminal, once: a run that stops on an error ends it before saying
+ * why, then again as it ends. */
 void cli_progress_end(cli_progress* p)
 {
 	if (p->enabled && p->tty) fprintf(stderr, "\n");
+	p->enabled = false;
 }

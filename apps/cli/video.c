@@ -1,7 +1,7 @@
 /* Video: raw RGB frames piped into ffmpeg, which encodes H.264 in yuv420p (the pixel format every
  * player accepts) into a temporary file that is renamed into place when ffmpeg succeeds. ffmpeg
  * is started with posix_spawn, not a shell, so no file name is ever parsed as shell syntax. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* memfd_create */
 #include "cli.h"
 
 #include <errno.h>
@@ -10,6 +10,7 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,7 +22,8 @@ struct cli_video {
 	FILE* pipe;
 	int width, height;
 	bool failed;
-	char path[1024], temp[1100], log[1100];
+	int log; /* ffmpeg's messages, in memory */
+	char path[1024], temp[1100];
 };
 
 const char* cli_find_ffmpeg(char* buf, size_t size)
@@ -64,27 +66,29 @@ cli_video* cli_video_open(const char* path, int width, int height, double fps, c
 	v->width = width, v->height = height;
 	snprintf(v->path, sizeof v->path, "%s", path);
 	snprintf(v->temp, sizeof v->temp, "%s.tmp.%ld", path, (long)getpid());
-	snprintf(v->log, sizeof v->log, "%s.ffmpeg-log.%ld", path, (long)getpid());
 	char size[32], rate[32];
 	snprintf(size, sizeof size, "%dx%d", width, height);
 	snprintf(rate, sizeof rate, "%.6f", fps);
 	char* args[] = {ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "rawvideo", "-pix_fmt",
 	                "rgb24", "-s", size, "-framerate", rate, "-i", "pipe:0", "-c:v", "libx264", "-preset", "veryfast",
 	                "-crf", "20", "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-f", "mp4", v->temp, NULL};
-	/* ffmpeg's own messages go to a log beside the video, quoted if it fails. Opened here, not
-	 * by posix_spawn: a folder that cannot be written is then said as such, not as "cannot start
-	 * ffmpeg: Read-only file system". */
-	int log = open(v->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (log < 0) {
+	/* the temporary is made here, not by ffmpeg (which overwrites it, -y): a folder that cannot
+	 * be written is then said as such, not as "cannot start ffmpeg: Read-only file system" */
+	int temp = open(v->temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (temp < 0) {
 		snprintf(err, err_size, "%s: cannot write the video there: %s", path, strerror(errno));
 		free(v);
 		return NULL;
 	}
-	int fds[2];
-	if (pipe(fds) != 0) {
+	close(temp);
+	/* ffmpeg's own messages, quoted if it fails, are kept in memory: a log beside the video
+	 * could not be written on the full disk whose "No space left on device" it has to say */
+	int fds[2] = {-1, -1};
+	v->log = memfd_create("ffmpeg-log", MFD_CLOEXEC);
+	if (v->log < 0 || pipe(fds) != 0) {
 		snprintf(err, err_size, "cannot start ffmpeg: %s", strerror(errno));
-		close(log);
-		remove(v->log);
+		if (v->log >= 0) close(v->log);
+		remove(v->temp);
 		free(v);
 		return NULL;
 	}
@@ -93,7 +97,7 @@ cli_video* cli_video_open(const char* path, int width, int height, double fps, c
 	posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO);
 	posix_spawn_file_actions_addclose(&actions, fds[1]);
 	posix_spawn_file_actions_addclose(&actions, fds[0]);
-	posix_spawn_file_actions_adddup2(&actions, log, STDERR_FILENO);
+	posix_spawn_file_actions_adddup2(&actions, v->log, STDERR_FILENO);
 	posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
 	/* ffmpeg must not inherit the run's blocked SIGINT and SIGTERM (interrupt.c): it would then
 	 * outlive a Ctrl-C and ignore the SIGTERM that stops it */
@@ -108,10 +112,10 @@ cli_video* cli_video_open(const char* path, int width, int height, double fps, c
 	posix_spawn_file_actions_destroy(&actions);
 	if (rc == 0) cli_interrupt_watch_ffmpeg((int)v->pid);
 	close(fds[0]);
-	close(log);
 	if (rc != 0) {
 		close(fds[1]);
-		remove(v->log);
+		close(v->log);
+		remove(v->temp);
 		snprintf(err, err_size, "cannot start %s: %s", ffmpeg, strerror(rc));
 		free(v);
 		return NULL;
@@ -144,17 +148,13 @@ static int finish(cli_video* v)
 	return status;
 }
 
-static void log_tail(const char* log, char* out, size_t size)
+static void log_tail(int log, char* out, size_t size)
 {
 	out[0] = 0;
-	FILE* f = fopen(log, "rb");
-	if (!f) return;
 	char buf[512] = {0};
-	fseek(f, 0, SEEK_END);
-	long len = ftell(f);
-	fseek(f, len > 400 ? len - 400 : 0, SEEK_SET);
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
+	off_t len = lseek(log, 0, SEEK_END);
+	ssize_t got = len < 0 ? 0 : pread(log, buf, 400, len > 400 ? len - 400 : 0);
+	size_t n = got > 0 ? (size_t)got : 0;
 	buf[n] = 0;
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r')) buf[--n] = 0;
 	size_t k = 0; /* one message on one line: ffmpeg's lines joined by "; " */
@@ -206,6 +206,7 @@ bool cli_video_close(cli_video* v, char* err, size_t err_size)
 	bool ok = !v->failed && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 	char tail[512], why[160] = "";
 	log_tail(v->log, tail, sizeof tail);
+	close(v->log);
 	/* -loglevel error: anything in the log is an error, "Error writing trailer" among them */
 	if (ok && (tail[0] || !mp4_whole(v->temp, why, sizeof why))) ok = false;
 	if (ok && rename(v->temp, v->path) != 0) {
@@ -216,7 +217,6 @@ bool cli_video_close(cli_video* v, char* err, size_t err_size)
 		         why);
 	}
 	remove(v->temp);
-	remove(v->log);
 	free(v);
 	return ok;
 }
@@ -230,7 +230,7 @@ void cli_video_abort(cli_video* v)
 	int status;
 	while (waitpid(v->pid, &status, 0) < 0 && errno == EINTR) {}
 	cli_interrupt_watch_ffmpeg(0);
+	close(v->log);
 	remove(v->temp);
-	remove(v->log);
 	free(v);
 }

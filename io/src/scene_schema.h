@@ -129,7 +129,8 @@ double pdl_scene_emitter_row_particles(const pdl_scene* s, int i);
  * value given ("must put the fill's particles inside the container, got [100, 100]"). */
 bool pdl_schema_check_placement(const pdl_scene* s, char* path, size_t path_size, char* rule, size_t rule_size);
 
-/* The lightest a 3D body may be, relative to the fluid (scene_parse.c says why). */
-#define PDL_SCENE_MIN_BODY_DENSITY_3D 1e-6
+/* The lightest a 3D body may be, relative to the fluid (scene_parse.c says why). A float, as
+ * the density is stored: 1e-6 in a scene file is then this bound, not a refusal below it. */
+#define PDL_SCENE_MIN_BODY_DENSITY_3D 1e-6f
 
 #endif

@@ -241,6 +241,11 @@ static int emit_rows(const pdl_scene* s, const pdl_scene_emitter* e, pdl_world* 
 	double d[3] = {e->velocity.x / speed, e->velocity.y / speed, is_3d ? e->velocity.z / speed : 0};
 	double u[3] = {-d[1], d[0], 0}, v[3] = {0, 0, 0};
 	if (is_3d) across(d, u, v);
+	/* the spacing pdl_world_fill would work out for each point (the material's rest spacing,
+	 * its clearance from bodies), worked out once: 0.14 ms a particle in 3D made a frame of
+	 * 90,000 emitted particles take 13 s */
+	const float h = pdl_world_get_def(w).interaction_radius, rho = pdl_world_get_material(w, e->material).rest_density;
+	const float point_spacing = is_3d ? pdl_rest_spacing_3d(h, rho) : pdl_rest_spacing(h, rho);
 	int added = 0;
 	for (long long k = first; k < last; ++k) {
 		/* row k left the nozzle at t_k; the frame's step will carry it to where it would be at
@@ -255,6 +260,7 @@ static int emit_rows(const pdl_scene* s, const pdl_scene_emitter* e, pdl_world* 
 				pdl_fill_def f = pdl_default_fill_def();
 				f.shape = PDL_FILL_POINT;
 				f.count = 1;
+				f.spacing = point_spacing;
 				f.material = e->material;
 				f.position = (pdl_vec3){(float)(c[0] + u[0] * a + v[0] * b), (float)(c[1] + u[1] * a + v[1] * b),
 				                        (float)(c[2] + u[2] * a + v[2] * b)};

@@ -197,6 +197,16 @@ static const struct {
 	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [1, 1], \"count\": 2, \"step\": [2, 0]}, "
 	 "{\"shape\": \"box\", \"half_extents\": [1, 0.1], \"angle\": 0.785398, \"count\": 2, \"step\": [1, 1]}]}",
 	 "x.json: bodies[1].step: must move each copy clear of the last (the copies would overlap), got [1, 1]"},
+	/* bodies of their own that overlap: the issue's 200 boxes as separate entries (50 times as
+	 * long a frame), and a ball on a corner of a repeated box's third copy */
+	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [0.5, 0.5]}, "
+	 "{\"shape\": \"box\", \"half_extents\": [0.5, 0.5], \"position\": [0.01, 0]}]}",
+	 "x.json: bodies[1].position: must put the body clear of bodies[0] (bodies that overlap push each other apart a "
+	 "little every step, and every frame takes far longer), got [0.01, 0]"},
+	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [1, 1], \"position\": [-3, 0], \"count\": 3, "
+	 "\"step\": [3, 0]}, {\"shape\": \"circle\", \"radius\": 0.5, \"position\": [3.3, 1.3]}]}",
+	 "x.json: bodies[1].position: must put the body clear of bodies[0]'s copy at position + 2 * step (bodies that "
+	 "overlap push each other apart a little every step, and every frame takes far longer), got [3.3, 1.3]"},
 	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [1, 1], \"count\": 0}]}",
 	 "x.json: bodies[0].count: must be an integer in [1, 4096], got 0"},
 	{"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"circle\", \"radius\": 0.1}]}",
@@ -252,6 +262,22 @@ static const struct {
 } broken3d[] = {
 	{"{" BASE3 ", \"fills\": [{\"shape\": \"box\", \"position\": [0, 0], \"half_extents\": [1, 1, 1]}]}",
 	 "x.json: fills[0].position: must be [x, y, z] (3 numbers) in a 3D scene"},
+	/* bodies that overlap: two balls; a box turned 45 degrees about z whose edge cuts into a
+	 * cube; the cube of test_bodies_apart turned about an edge, moved closer */
+	{"{" BASE3 ", \"bodies\": [{\"shape\": \"sphere\", \"radius\": 1}, "
+	 "{\"shape\": \"sphere\", \"radius\": 1, \"position\": [1.5, 0, 0]}]}",
+	 "x.json: bodies[1].position: must put the body clear of bodies[0] (bodies that overlap push each other apart a "
+	 "little every step, and every frame takes far longer), got [1.5, 0, 0]"},
+	{"{" BASE3 ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [1, 1, 1]}, "
+	 "{\"shape\": \"box\", \"half_extents\": [1, 1, 1], \"position\": [2.3, 0, 0], "
+	 "\"orientation\": [0, 0, 0.382683, 0.92388]}]}",
+	 "x.json: bodies[1].position: must put the body clear of bodies[0] (bodies that overlap push each other apart a "
+	 "little every step, and every frame takes far longer), got [2.3, 0, 0]"},
+	{"{" BASE3 ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [1, 1, 1]}, "
+	 "{\"shape\": \"box\", \"half_extents\": [1, 1, 1], \"position\": [1.9, 0, 1.9], "
+	 "\"orientation\": [0.3535534, 0.1464466, 0.3535534, 0.8535534]}]}",
+	 "x.json: bodies[1].position: must put the body clear of bodies[0] (bodies that overlap push each other apart a "
+	 "little every step, and every frame takes far longer), got [1.9, 0, 1.9]"},
 	{"{\"world\": {\"dimensions\": 3, \"gravity\": [0, -10]}, \"materials\": [{\"name\": \"water\"}]}",
 	 "x.json: world.gravity: must be [x, y, z] (3 numbers) in a 3D scene"},
 	{"{\"world\": {\"gravity\": [0, -10, 0], \"dimensions\": 3, \"bounds\": {\"min\": [0, 0], \"max\": [1, 1, 1]}}, "
@@ -608,18 +634,46 @@ static void test_bodies_3d(void)
 	pdl_scene_destroy(s);
 }
 
-/* "bodies" holds at most PDL_MAX_BODIES entries; that many single bodies are accepted. */
+/* Bodies that touch or nearly do are taken: boxes side by side, a ball by a box's corner, and
+ * two turned cubes whose faces' axes all see them overlap but the cross product of two edges
+ * parts them (a check by the faces alone would refuse them); kinematic bodies may overlap. */
+static void test_bodies_apart(void)
+{
+	static const char* const apart[] = {
+		"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [0.5, 0.5]}, "
+		"{\"shape\": \"box\", \"half_extents\": [0.5, 0.5], \"position\": [1, 0]}]}",
+		"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [1, 1]}, "
+		"{\"shape\": \"circle\", \"radius\": 0.5, \"position\": [1.4, 1.4]}]}",
+		"{" BASE_WORLD ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [1, 1], \"type\": \"kinematic\"}, "
+		"{\"shape\": \"box\", \"half_extents\": [1, 1], \"position\": [1, 0], \"type\": \"kinematic\"}]}",
+		"{" BASE3 ", \"bodies\": [{\"shape\": \"box\", \"half_extents\": [1, 1, 1]}, "
+		"{\"shape\": \"box\", \"half_extents\": [1, 1, 1], \"position\": [2.1, 0, 2.1], "
+		"\"orientation\": [0.3535534, 0.1464466, 0.3535534, 0.8535534]}]}",
+	};
+	for (size_t i = 0; i < sizeof apart / sizeof apart[0]; ++i) {
+		pdl_scene_error err;
+		pdl_scene* s = pdl_scene_parse(apart[i], strlen(apart[i]), "x.json", &err);
+		ENSURE_MSG(s, "case %zu: %s", i, err.message);
+		pdl_scene_destroy(s);
+	}
+}
+
+/* "bodies" holds at most PDL_MAX_BODIES entries; that many single bodies are accepted (on a
+ * grid 2 apart: bodies may not overlap). */
 static void test_body_limits(void)
 {
 	const char* head = "{\"materials\": [{\"name\": \"w\"}], \"container\": {\"shape\": \"box\", \"half_extents\": [100, 100]},"
 	                   " \"bodies\": [";
-	const char* one = "{\"shape\": \"circle\", \"radius\": 0.5}";
+	const char* one = "{\"shape\": \"circle\", \"radius\": 0.5, \"position\": [%d, %d]}";
 	for (int n = PDL_MAX_BODIES; n <= PDL_MAX_BODIES + 1; ++n) {
-		size_t size = strlen(head) + (size_t)n * (strlen(one) + 2) + 8;
+		size_t size = strlen(head) + (size_t)n * (strlen(one) + 16) + 8;
 		char* json = malloc(size);
 		ENSURE(json);
 		char* at = json + sprintf(json, "%s", head);
-		for (int i = 0; i < n; ++i) at += sprintf(at, "%s%s", i ? ", " : "", one);
+		for (int i = 0; i < n; ++i) {
+			at += sprintf(at, "%s", i ? ", " : "");
+			at += sprintf(at, one, 2 * (i % 64) - 64, 2 * (i / 64 % 64) - 64);
+		}
 		sprintf(at, "]}");
 		pdl_scene_error err;
 		pdl_scene* s = pdl_scene_parse(json, strlen(json), "x.json", &err);
@@ -884,6 +938,7 @@ int main(void)
 	RUN_TEST(test_scale_3d);
 	RUN_TEST(test_bodies_2d);
 	RUN_TEST(test_bodies_3d);
+	RUN_TEST(test_bodies_apart);
 	RUN_TEST(test_body_limits);
 	RUN_TEST(test_unreadable_file);
 	RUN_TEST(test_round_trip);

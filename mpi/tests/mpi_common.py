@@ -33,6 +33,7 @@ def arguments():
     parser.add_argument("--scenes", required=True)
     parser.add_argument("--mpirun", default="mpirun")
     parser.add_argument("--shim", help="io_fault.so (apps/cli/tests/io_fault.c), for the fault-injection tests")
+    parser.add_argument("--long", action="store_true", help="the fault-injection sweep at many write calls, not a few")
     return parser.parse_args()
 
 

@@ -28,6 +28,8 @@ if "--long" in args:
     LONG = True
     args.remove("--long")
 failures = []
+# how much longer work takes under the sanitizers (make test-asan sets PUDDLE_TEST_QUICK)
+SLOWER = 10 if os.environ.get("PUDDLE_TEST_QUICK") else 1
 
 
 def run(*argv, cwd=None, env=None, timeout=120):
@@ -131,6 +133,23 @@ def test_numbers(work):
     s["bodies"][1]["density"] = 1e-30
     refused(work, s, "bodies[1].density: must be >= 1e-06 in a 3D scene (a lighter body is flung until its speed "
                      "overflows float), got 1e-30")
+    # the bound itself, written as the message writes it, is taken (stored as a float, 1e-6 was
+    # refused as "must be >= 1e-06, got 1e-06")
+    s["bodies"][1]["density"] = 1e-6
+    rc, out, err = run("validate", write_scene(os.path.join(work, "x.json"), s))
+    check(rc == 0 and "valid; 3D" in out, f"a body of density 1e-6 (the bound): {rc} {err.strip()!r}")
+    # an emitter's frame of 91,204 particles in 3D is added at once (each particle worked out the
+    # material's rest spacing again: 13 s the frame, 0.1 s now)
+    s = json.loads(json.dumps(EMITTER_3D))
+    s["solver"] = {"max_particles": 200000}
+    s["container"]["half_extents"] = [100, 60, 100]
+    s["emitters"][0].update(width=150, stop=0.02)
+    started = time.monotonic()
+    rc, out, err = run("run", write_scene(os.path.join(work, "e.json"), s), "--steps", "1", "--size", "16x16",
+                       "--threads", "1", "--out", os.path.join(work, "e"), timeout=120)
+    took = time.monotonic() - started
+    check(rc == 0 and "particles          91204" in out and took < 3 * SLOWER,
+          f"a 3D emitter's frame of 91,204 particles: {rc} in {took:.1f} s, {err.strip()!r}")
     # values below float range where the rule is > 0 (stored as 0 before)
     for section, key, rule in (("output", "seconds", "must be in (0, 86400]"), ("output", "threshold", "must be in (0, 4]"),
                                ("output", "fps", "must be in (0, 240]"), ("world", "dt", "must be in (0, 1]")):
@@ -240,7 +259,7 @@ def sweep(work, kind, name, options):
         check(rc == 1, f"{what}: exit {rc}, {err!r}")
         err = err.strip()
         check("\n" not in err and err.startswith("puddle run: ") and (" " + f + "/") in err and
-              ("No space left on device" in err or "ffmpeg failed writing" in err), f"{what}: message {err!r}")
+              "No space left on device" in err, f"{what}: message {err!r}")
         left = files_of(f)
         temporary = [p for p in left if ".tmp." in p or "ffmpeg-log" in p]
         check(not temporary, f"{what}: temporary files left: {temporary}")
@@ -267,6 +286,48 @@ def test_full_disk(work):
         if kind == "vdb" and os.environ.get("PUDDLE_HAS_VDB", "ON").upper() in ("OFF", "0", "FALSE", ""):
             continue
         sweep(work, kind, name, options)
+
+
+def test_real_disk(work):
+    """The issue's own commands on a real full disk, a 1 MB tmpfs (skipped where this user may not
+    mount one): the shim above fails puddle's and ffmpeg's writes, but not the ffmpeg log's that
+    a real full disk fails too, so the video's message lost its reason there."""
+    disk = os.path.join(work, "disk")
+    os.makedirs(disk)
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", disk], capture_output=True, text=True)
+    if mounted.returncode != 0:
+        return print(f"  (cannot mount a small tmpfs here: skipped: {mounted.stderr.strip()})")
+    try:
+        if shutil.which("ffmpeg"):
+            # 4 kB left: frames fit in ffmpeg's buffers, its trailer does not (ffmpeg 5.1 exits 0)
+            with open(os.path.join(disk, "fill"), "wb") as f:
+                f.write(bytes(1020 * 1024))
+            video = os.path.join(disk, "v.mp4")
+            rc, out, err = run("run", os.path.join(SCENES, "drop.json"), "--steps", "30", "--size", "320x240",
+                               "--particles", "300", "--threads", "1", "--video", video, "--out",
+                               os.path.join(work, "o"), "--quiet", timeout=60)
+            check(rc == 1 and err.startswith(f"puddle run: ffmpeg failed writing {video}: ") and err.count("\n") == 1
+                  and "No space left on device" in err, f"video on a full disk: {rc} {err!r}")
+            check(os.listdir(disk) == ["fill"], f"video on a full disk: left {os.listdir(disk)}")
+            os.remove(os.path.join(disk, "fill"))
+        if os.environ.get("PUDDLE_HAS_VDB", "ON").upper() not in ("OFF", "0", "FALSE", ""):
+            # 280 kB a frame: the fourth does not fit; the three before stay, whole
+            vdb = ["--particles", "3000", "--steps", "30", "--vdb", "--export-every", "1", "--size", "32x32", "--quiet"]
+            rc, out, err = run("run", os.path.join(SCENES, "drop-3d.json"), *vdb, "--out", os.path.join(disk, "d"),
+                               timeout=60)
+            frames = os.path.join(disk, "d", "vdb")
+            left = sorted(os.listdir(frames)) if os.path.isdir(frames) else []
+            check(rc == 1 and err == f"puddle run: {frames}/frame_{len(left):06d}.vdb: write failed: No space left on "
+                                      "device\n", f"VDB on a full disk: {rc} {err!r}, left {left}")
+            vdb[3] = str(len(left))
+            ref = os.path.join(work, "ref")
+            run("run", os.path.join(SCENES, "drop-3d.json"), *vdb, "--out", ref, timeout=60)
+            whole = [name for name in left if os.path.getsize(os.path.join(frames, name)) ==
+                     os.path.getsize(os.path.join(ref, "vdb", name))]
+            check(left and whole == left == [f"frame_{i:06d}.vdb" for i in range(len(left))],
+                  f"VDB on a full disk: left {left}, whole {whole}")
+    finally:
+        subprocess.run(["umount", disk])
 
 
 def test_messages(work):
@@ -306,9 +367,21 @@ def test_messages(work):
     check(not os.path.exists(os.path.join(work, "r")), "a refused resume made its folder")
     # a backend the machine lacks is bad input for run and bench alike (bench said 1, run 2)
     cuda = write_scene(os.path.join(work, "cuda.json"), scene("drop", solver={"interaction_radius": 1, "backend": "cuda"}))
-    codes = [run("run", cuda, "--steps", "1", "--out", os.path.join(work, "c"), *SMALL_2D)[0],
-             run("bench", cuda, "--particles", "300", "--steps", "1")[0]]
+    ran = [run("run", cuda, "--steps", "1", "--out", os.path.join(work, "c"), *SMALL_2D),
+           run("bench", cuda, "--particles", "300", "--steps", "1")]
+    codes = [rc for rc, _, _ in ran]
     check(codes in ([2, 2], [0, 0]), f"cuda backend: run and bench exit {codes}")
+    # and both say why, naming the file and the key: this build has no CUDA, or this machine no
+    # GPU CUDA can use (the CUDA runtime's own words, "driver version is insufficient", read as
+    # if a driver update would help, and were all it said)
+    reasons = ("this build of puddle has no CUDA (configure with -DPUDDLE_CUDA=ON where nvcc is)",
+               "\"cuda\" needs an NVIDIA GPU and its driver, and this machine has none that CUDA can use",
+               "no usable CUDA GPU: ")
+    for command, (rc, out, err) in zip(("run", "bench"), ran):
+        said = [line for line in err.splitlines() if line.startswith(cuda + ": solver.backend: ")]
+        check(rc == 0 or (len(said) == 1 and any(r in said[0] for r in reasons) and
+                          ("insufficient" not in said[0] or reasons[1] in said[0])),
+              f"cuda backend: {command} said {err.strip()!r}")
     # a video into a folder that cannot be written (the shim refuses opens there: as root, a
     # chmod 555 folder is still writable)
     if SHIM and shutil.which("ffmpeg"):
@@ -384,7 +457,7 @@ def test_signals(work):
               f"video: left {os.listdir(work)}")
 
 
-TESTS = [test_names, test_numbers, test_messages, test_full_disk, test_signals]
+TESTS = [test_names, test_numbers, test_messages, test_full_disk, test_real_disk, test_signals]
 
 
 def main():
