@@ -53,9 +53,6 @@ static float cross2(pdl_vec2 a, pdl_vec2 b) { return a.x * b.y - a.y * b.x; }
 
 /* ---- Mass ------------------------------------------------------------------------------------ */
 
-/* Material 0's rest spacing (world.c keeps it with the material tables). */
-float pdl_body_spacing(const pdl_world* w) { return w->materials[0].rest_spacing; }
-
 /* Material 0's mass density at rest: its particle mass over the area (volume) one particle of
  * its rest lattice fills (hexagonal: s^2 sqrt(3) / 2; face-centred cubic: s^3 / sqrt(2)). */
 static double fluid_density(const pdl_world* w)
