@@ -48,9 +48,7 @@ static pdl_task_fn* const gather_density[] = {pdl_body_gather_density};
 
 bool pdl_bodies_active(const pdl_world* w) { return w->bodies.live > 0; }
 
-/* ---- Small vector helpers --------------------------------------------------------------------- */
-
-static inline float dot3(const float* a, const float* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+/* ---- Small vector helpers (dot and cross products: vec.h) ------------------------------------ */
 
 /* r = R l (the body's rotation matrix, row major) */
 static inline void position_of(const rigid_body* b, float* c)
@@ -468,7 +466,7 @@ static void place_range(void* ctx, int begin, int end)
 		for (int i = b->first; i < b->first + b->count; ++i) {
 			float l[3] = {set->lx[i], set->ly[i], set->lz[i]}, r[3], spin[3];
 			pdl_rotate(b->rot, l, r);
-			cross3(om, r, spin);
+			pdl_cross3(om, r, spin);
 			set->ux[i] = c[0] + r[0], set->uy[i] = c[1] + r[1], set->uz[i] = three ? c[2] + r[2] : 0;
 			const float at[3] = {set->ux[i], set->uy[i], set->uz[i]};
 			for (int a = 0; a < 3; ++a) { /* (as fminf / fmaxf, NaN left out, without their libm calls) */
@@ -912,7 +910,7 @@ static void find_contacts(pdl_world* w)
 			if (!B->alive || (A->def.type != PDL_BODY_DYNAMIC && B->def.type != PDL_BODY_DYNAMIC)) continue;
 			float d[3] = {B->def.position.x - c[0], B->def.position.y - c[1], three ? B->def.position.z - c[2] : 0};
 			float reach = A->bound_radius + B->bound_radius + spacing;
-			if (dot3(d, d) > reach * reach) continue;
+			if (pdl_dot3(d, d) > reach * reach) continue;
 			if (!point_contacts(w, a, b, -1) || !point_contacts(w, b, a, -1)) return;
 		}
 	}
@@ -923,9 +921,9 @@ static float generalized_inverse_mass(const rigid_body* b, bool three, const flo
 {
 	if (b->def.type != PDL_BODY_DYNAMIC) return 0;
 	float rn[3], irn[3];
-	cross3(r, n, rn);
+	pdl_cross3(r, n, rn);
 	apply_inv_inertia(b, three, rn, irn);
-	return b->inv_mass + dot3(rn, irn);
+	return b->inv_mass + pdl_dot3(rn, irn);
 }
 
 /* Where contact c's points are now and at the start of the step, and its normal and gap. */
@@ -982,7 +980,7 @@ static void add_delta(body_delta* d, const rigid_body* b, bool three, const floa
 {
 	if (b->def.type != PDL_BODY_DYNAMIC) return;
 	float p[3] = {lambda * n[0], lambda * n[1], lambda * n[2]}, t[3], dtheta[3];
-	cross3(r, p, t);
+	pdl_cross3(r, p, t);
 	apply_inv_inertia(b, three, t, dtheta);
 	for (int k = 0; k < 3; ++k) {
 		d->move[k] += p[k] * b->inv_mass;
@@ -1036,9 +1034,9 @@ static void solve_contacts(pdl_world* w)
 			/* static friction, on every contact that has pushed this step: undo the tangential
 			 * slide of its two points, as far as mu times its normal push allows */
 			if (ct->lambda > 0) {
-				float along = dot3(s.slide, s.n), t[3];
+				float along = pdl_dot3(s.slide, s.n), t[3];
 				for (int k = 0; k < 3; ++k) t[k] = s.slide[k] - along * s.n[k];
-				float slide = sqrtf(dot3(t, t));
+				float slide = sqrtf(pdl_dot3(t, t));
 				if (slide > worst && !ct->sticking) worst = slide;
 				if (slide > 1e-9f) {
 					for (int k = 0; k < 3; ++k) t[k] /= -slide;
@@ -1160,9 +1158,9 @@ static void contain_range(void* ctx, int begin, int end)
 				vb[c] = (x[c] - start[c]) / dt;
 				x[c] += (skin - d) * n[c];
 			}
-			float rv[3] = {v[0] - vb[0], v[1] - vb[1], v[2] - vb[2]}, vn = dot3(rv, n), nv[3], t[3];
+			float rv[3] = {v[0] - vb[0], v[1] - vb[1], v[2] - vb[2]}, vn = pdl_dot3(rv, n), nv[3], t[3];
 			for (int c = 0; c < 3; ++c) t[c] = rv[c] - vn * n[c];
-			float keep = pdl_coulomb_keep(sqrtf(dot3(t, t)), -vn, m->def.wall_friction * b->def.friction);
+			float keep = pdl_coulomb_keep(sqrtf(pdl_dot3(t, t)), -vn, m->def.wall_friction * b->def.friction);
 			for (int c = 0; c < 3; ++c) nv[c] = vn < 0 ? vb[c] + keep * t[c] : v[c];
 			for (int c = 0; c < 3; ++c) {
 				rec[k].momentum[c] = -m->def.mass * (nv[c] - v[c]);
@@ -1187,7 +1185,7 @@ static void contain_range(void* ctx, int begin, int end)
 static void take_containment(rigid_body* b, const containment* c, bool three)
 {
 	float t[3], dw[3];
-	cross3(c->r, c->momentum, t);
+	pdl_cross3(c->r, c->momentum, t);
 	for (int k = 0; k < 3; ++k) {
 		b->fluid_impulse[k] += c->momentum[k];
 		b->fluid_angular_impulse[k] += t[k];
@@ -1260,18 +1258,18 @@ static void contact_velocities(pdl_world* w, float dt)
 		float va[3], vb[3] = {0, 0, 0}, va0[3], vb0[3] = {0, 0, 0}, spin[3];
 		const float oa[3] = {A->def.angular_velocity.x, A->def.angular_velocity.y, A->def.angular_velocity.z};
 		const float oa0[3] = {A->start_angular_velocity.x, A->start_angular_velocity.y, A->start_angular_velocity.z};
-		cross3(oa, s.ra, spin);
+		pdl_cross3(oa, s.ra, spin);
 		va[0] = A->def.linear_velocity.x + spin[0], va[1] = A->def.linear_velocity.y + spin[1], va[2] = A->def.linear_velocity.z + spin[2];
-		cross3(oa0, s.ra, spin);
+		pdl_cross3(oa0, s.ra, spin);
 		va0[0] = A->start_linear_velocity.x + spin[0], va0[1] = A->start_linear_velocity.y + spin[1];
 		va0[2] = A->start_linear_velocity.z + spin[2];
 		float e = A->def.restitution;
 		if (B) {
 			const float ob[3] = {B->def.angular_velocity.x, B->def.angular_velocity.y, B->def.angular_velocity.z};
 			const float ob0[3] = {B->start_angular_velocity.x, B->start_angular_velocity.y, B->start_angular_velocity.z};
-			cross3(ob, s.rb, spin);
+			pdl_cross3(ob, s.rb, spin);
 			vb[0] = B->def.linear_velocity.x + spin[0], vb[1] = B->def.linear_velocity.y + spin[1], vb[2] = B->def.linear_velocity.z + spin[2];
-			cross3(ob0, s.rb, spin);
+			pdl_cross3(ob0, s.rb, spin);
 			vb0[0] = B->start_linear_velocity.x + spin[0], vb0[1] = B->start_linear_velocity.y + spin[1];
 			vb0[2] = B->start_linear_velocity.z + spin[2];
 			e = 0.5f * (A->def.restitution + B->def.restitution);
@@ -1283,7 +1281,7 @@ static void contact_velocities(pdl_world* w, float dt)
 		float rel[3] = {va[0] - vb[0], va[1] - vb[1], va[2] - vb[2]};
 		float rel0[3] = {va0[0] - vb0[0], va0[1] - vb0[1], va0[2] - vb0[2]};
 		if (!three) rel[2] = rel0[2] = 0;
-		float vn = dot3(rel, s.n), vn0 = dot3(rel0, s.n);
+		float vn = pdl_dot3(rel, s.n), vn0 = pdl_dot3(rel0, s.n);
 		float wa = generalized_inverse_mass(A, three, s.ra, s.n), wb = B ? generalized_inverse_mass(B, three, s.rb, s.n) : 0;
 		if (wa + wb <= 0) continue;
 		float impulse[3] = {0, 0, 0};
@@ -1296,7 +1294,7 @@ static void contact_velocities(pdl_world* w, float dt)
 		if (!ct->sticking && -vn0 > resting) { /* dynamic friction against a fast slide */
 			float t[3];
 			for (int k = 0; k < 3; ++k) t[k] = rel[k] - vn * s.n[k];
-			float vt = sqrtf(dot3(t, t));
+			float vt = sqrtf(pdl_dot3(t, t));
 			if (vt > 1e-9f) {
 				float mu = B ? 0.5f * (A->def.friction + B->def.friction) : A->def.friction * w->boundaries[ct->wall].def.friction;
 				for (int k = 0; k < 3; ++k) t[k] /= vt;
@@ -1309,7 +1307,7 @@ static void contact_velocities(pdl_world* w, float dt)
 		/* velocities: dV = p / M, domega = I^-1 (r x p) */
 		float ta[3], dw[3];
 		if (A->def.type == PDL_BODY_DYNAMIC) {
-			cross3(s.ra, impulse, ta);
+			pdl_cross3(s.ra, impulse, ta);
 			apply_inv_inertia(A, three, ta, dw);
 			A->def.linear_velocity.x += impulse[0] * A->inv_mass, A->def.linear_velocity.y += impulse[1] * A->inv_mass;
 			if (three) A->def.linear_velocity.z += impulse[2] * A->inv_mass;
@@ -1317,7 +1315,7 @@ static void contact_velocities(pdl_world* w, float dt)
 			A->def.angular_velocity.z += dw[2];
 		}
 		if (B && B->def.type == PDL_BODY_DYNAMIC) {
-			cross3(s.rb, impulse, ta);
+			pdl_cross3(s.rb, impulse, ta);
 			apply_inv_inertia(B, three, ta, dw);
 			B->def.linear_velocity.x -= impulse[0] * B->inv_mass, B->def.linear_velocity.y -= impulse[1] * B->inv_mass;
 			if (three) B->def.linear_velocity.z -= impulse[2] * B->inv_mass;
@@ -1542,7 +1540,7 @@ static void add_pressure_records(pdl_world* w)
 		const containment* c = &set->contained[q];
 		rigid_body* b = &set->bodies[set->contained_body[q]];
 		float t[3];
-		cross3(c->r, c->momentum, t);
+		pdl_cross3(c->r, c->momentum, t);
 		for (int k = 0; k < 3; ++k) b->pending_sum[k] += c->momentum[k], b->pending_sum[3 + k] += t[k];
 	}
 }
@@ -1594,7 +1592,7 @@ void pdl_bodies_sph_forces(pdl_world* w, float dt)
 			rigid_body* b = &set->bodies[set->body[s]];
 			float r[3] = {set->x[s] - b->def.position.x, set->y[s] - b->def.position.y, three ? set->z[s] - b->def.position.z : 0};
 			float j[3] = {set->jx[s], set->jy[s], set->jz[s]}, t[3];
-			cross3(r, j, t);
+			pdl_cross3(r, j, t);
 			for (int c = 0; c < 3; ++c) b->pending_sum[c] += j[c], b->pending_sum[3 + c] += t[c];
 		}
 		add_pressure_records(w);
@@ -1632,7 +1630,7 @@ int pdl_bodies_contacts(const pdl_world* w, int e, pdl_body_contact* out)
 		float r[3], spin[3];
 		for (int a = 0; a < 3; ++a) r[a] = x[a] - d * normal[a] - centre[a];
 		if (!three) r[2] = 0;
-		cross3(om, r, spin);
+		pdl_cross3(om, r, spin);
 		c->d = d > 0 ? d : 0;
 		c->body = near[k];
 		c->density = body_density_table(w, b), c->force = body_force_table(w, b);

@@ -5,17 +5,11 @@
 #define PUDDLE_HD_H
 
 #include "puddle/types.h"
+#include "vec.h" /* PDL_HD, and the vector helpers */
 
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
-
-/* Host and device: CUDA compiles the functions marked so for both; C sees nothing. */
-#ifdef __CUDACC__
-#define PDL_HD __host__ __device__
-#else
-#define PDL_HD
-#endif
 
 /* The acceleration and drag one pointer gives a particle at (x, y, z) with velocity v
  * (the reference demos: click and drag). In 2D, and in 3D without a direction, the pointer is a
