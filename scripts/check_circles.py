@@ -55,6 +55,9 @@ def main():
     graph = file_graph.call_graph(
         a.objects, name_of=lambda path: file_graph.source_of(path, a.build_root),
         keep=lambda source: source.startswith(CHECKED_FOLDERS))
+    if not graph:  # nm read no calls: not object files it understands (LTO bytecode, say)
+        print("FAIL: no calls between the files were read from the object files")
+        return 1
     texts = file_graph.describe_circles(graph)
     for text in texts:
         print("FAIL:", text)
