@@ -1,6 +1,7 @@
 /* Internal: what the CPU stages and the CUDA step (cuda_step.cu) share, written once in C that
- * CUDA compiles too: PDL_HD, a pointer's pull on a particle, and the direction given to two
- * particles at the same place. Not part of the public API. */
+ * CUDA compiles too: a pointer's pull on a particle, and the direction given to two particles at
+ * the same place (PDL_HD, which marks them, and the vector helpers are vec.h's). Not part of the
+ * public API. */
 #ifndef PUDDLE_HD_H
 #define PUDDLE_HD_H
 

@@ -1,5 +1,5 @@
-/* Small vector maths, inline: one definition of each helper for the core (src/ and its CUDA step),
- * the io library and the apps, which included it by relative path (as they do
+/* Small vector maths, inline: one definition of each helper for the core (src/ and its CUDA
+ * step), the io library and the apps, which include it by relative path (as they do
  * shaders/liquid/look.h). Private to puddle's own sources, not installed: the public API has
  * pdl_vec2 and pdl_vec3 (puddle/base.h) and no maths on them.
  *
