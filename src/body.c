@@ -49,12 +49,7 @@ static rigid_body* live_body(const pdl_world* w, pdl_body_id id)
 
 /* (The shapes' geometry, which the step uses, is body_shape.c.) */
 
-static float cross2(pdl_vec2 a, pdl_vec2 b) { return a.x * b.y - a.y * b.x; }
-
 /* ---- Mass ------------------------------------------------------------------------------------ */
-
-/* Material 0's rest spacing (world.c keeps it with the material tables). */
-float pdl_body_spacing(const pdl_world* w) { return w->materials[0].rest_spacing; }
 
 /* Material 0's mass density at rest: its particle mass over the area (volume) one particle of
  * its rest lattice fills (hexagonal: s^2 sqrt(3) / 2; face-centred cubic: s^3 / sqrt(2)). */
@@ -106,7 +101,7 @@ static shape_moments moments_of(const pdl_body_def* d, bool three)
 		for (int i = 1; i + 1 < n; ++i) {
 			pdl_vec2 e1 = {d->vertices[i].x - o.x, d->vertices[i].y - o.y};
 			pdl_vec2 e2 = {d->vertices[i + 1].x - o.x, d->vertices[i + 1].y - o.y};
-			double tri = 0.5 * cross2(e1, e2);
+			double tri = 0.5 * pdl_cross2(e1, e2);
 			area += tri;
 			cx += tri * (e1.x + e2.x) / 3.0;
 			cy += tri * (e1.y + e2.y) / 3.0;

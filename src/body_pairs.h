@@ -5,12 +5,6 @@
 
 #include "core.h"
 
-static inline void cross3(const float* a, const float* b, float* out)
-{
-	float x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
-	out[0] = x, out[1] = y, out[2] = z;
-}
-
 typedef struct pair_job {
 	pdl_world* w;
 	float dt;
@@ -36,7 +30,7 @@ static inline void moment_of(const body_set* set, int body, body_share* rec, con
 {
 	const rigid_body* b = &set->bodies[body];
 	float arm[3] = {x[0] - b->sample_position.x, x[1] - b->sample_position.y, three ? x[2] - b->sample_position.z : 0};
-	cross3(arm, rec->j, rec->t);
+	pdl_cross3(arm, rec->j, rec->t);
 }
 
 /* The density pass of the fluid near the bodies (body_gather.h), one copy per backend of

@@ -8,6 +8,11 @@
 
 /* ---- Shapes ------------------------------------------------------------------------------ */
 
+pdl_boundary_def pdl_default_boundary_def(void)
+{
+	return (pdl_boundary_def){PDL_BOUNDARY_FIELDS(PDL_FIELD_DEFAULT, ~)};
+}
+
 static pdl_vec2 rotate(pdl_vec2 v, float c, float s) { return (pdl_vec2){c * v.x - s * v.y, s * v.x + c * v.y}; }
 
 int pdl_boundary_world_vertices(const pdl_boundary_def* d, pdl_vec2 out[PDL_MAX_POLYGON_VERTICES])

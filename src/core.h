@@ -39,10 +39,10 @@ typedef struct material {
 	/* The spacing of the lattice whose kernel density is rest_density (pdl_rest_spacing, 3D:
 	 * _3d), and the SPH rest density rho0, mass / area: the density of that lattice with the
 	 * world's SPH kernel, Wendland C2 (then the DFSPH one below) or Poly6 (poly6_rest_density,
-	 * sph.c's pdl_sph_rest_density). Worked out again only when h, rest_density or mass differ
-	 * from lattice_of's (the spacing is a bisection over a lattice sum, the largest cost of
-	 * building a world: world.c, pdl_update_material_tables); bodies are sampled at material
-	 * 0's. */
+	 * rest_density.c's pdl_sph_rest_density). Worked out again only when h, rest_density or
+	 * mass differ from lattice_of's (the spacing is a bisection over a lattice sum, the largest
+	 * cost of building a world: world.c, pdl_update_material_tables); bodies are sampled at
+	 * material 0's. */
 	float rest_spacing, sph_rest_density;
 	float poly6_rest_density;
 	/* DFSPH (dfsph.c): the rest volume V = 1 / (Wendland C2's sum over that lattice) and
@@ -305,7 +305,6 @@ pdl_error_id pdl_validate_pointer(const pdl_pointer* p, pdl_error* err);
 
 /* world.c */
 void pdl_update_material_tables(pdl_world* w);
-double pdl_now_ms(void);
 /* Milliseconds since *t, which becomes now (the step's stage timers). */
 static inline float pdl_since(double* t)
 {
@@ -428,13 +427,13 @@ int pdl_body_local_exits(const rigid_body* b, const float p[3], bool three, floa
 /* The rotation matrix of the body's current def (angle or orientation) into b->rot. */
 void pdl_body_update_rotation(rigid_body* b, bool three);
 /* Material 0's rest spacing, from which bodies are sampled. */
-float pdl_body_spacing(const pdl_world* w);
+static inline float pdl_body_spacing(const pdl_world* w) { return w->materials[0].rest_spacing; }
 /* The step of the boundary particles' layers (body.c, sample_shape); the outer layer lies half
  * of it inside the surface. */
 float pdl_body_lattice_step(float spacing, bool three);
 float pdl_body_density_scale(float h, float spacing, bool three, bool poly6);
 
-/* body_step.c: the bodies' part of each solver step (step.c calls them in this order) */
+/* body_step.c: the bodies' part of each solver step (clavet.c calls them in this order) */
 bool pdl_bodies_active(const pdl_world* w);
 void pdl_bodies_begin_frame(pdl_world* w);
 void pdl_bodies_forces(pdl_world* w, float dt);    /* v += dt g */
@@ -466,8 +465,15 @@ typedef struct pdl_stage_job {
 	int parity; /* the neighbour pair passes (relax.c): 0 runs the even slabs, 1 the odd */
 } pdl_stage_job;
 
-/* The stages of one solver step, in order (step.c calls them; Clavet 2005 alg. 1). dt is the
- * solver step in seconds. */
+/* The solver interface (step.c picks one by def.solver): one pdl_world_step()'s substeps on the
+ * CPU, over the stages below; fills *prof. No solver calls step.c. */
+typedef void pdl_solver_step_fn(pdl_world* w, pdl_profile* prof);
+/* clavet.c: Clavet, Beaudoin & Poulin 2005, alg. 1, with the stages below in this order */
+pdl_solver_step_fn pdl_clavet_step;
+
+/* The stages of one solver step, in order (clavet.c calls them; Clavet 2005 alg. 1). dt is the
+ * solver step in seconds. Forces and velocity (stages.c) and boundaries (boundary.c) serve the
+ * SPH and DFSPH solvers too. */
 void pdl_stage_forces(pdl_world* w, float dt);     /* 1. gravity, pointers */
 void pdl_stage_predict(pdl_world* w, float dt);    /* 2. x_prev = x, x += dt v, regrid */
 void pdl_stage_springs(pdl_world* w, float dt);    /* 3. plasticity and springs (alg. 3, 4) */

@@ -1,21 +1,16 @@
 /* Internal: what the CPU stages and the CUDA step (cuda_step.cu) share, written once in C that
- * CUDA compiles too: PDL_HD, a pointer's pull on a particle, and the direction given to two
- * particles at the same place. Not part of the public API. */
+ * CUDA compiles too: a pointer's pull on a particle, and the direction given to two particles at
+ * the same place (PDL_HD, which marks them, and the vector helpers are vec.h's). Not part of the
+ * public API. */
 #ifndef PUDDLE_HD_H
 #define PUDDLE_HD_H
 
 #include "puddle/types.h"
+#include "vec.h" /* PDL_HD, and the vector helpers */
 
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
-
-/* Host and device: CUDA compiles the functions marked so for both; C sees nothing. */
-#ifdef __CUDACC__
-#define PDL_HD __host__ __device__
-#else
-#define PDL_HD
-#endif
 
 /* The acceleration and drag one pointer gives a particle at (x, y, z) with velocity v
  * (the reference demos: click and drag). In 2D, and in 3D without a direction, the pointer is a

@@ -347,6 +347,14 @@ int pdl_pool_threads(const pdl_pool* pool) { return pool ? pool->worker_count + 
 
 double pdl_pool_stalled_ms(const pdl_pool* pool) { return pool ? 1e-6 * (double)pool->stalled_ns : 0; }
 
+double pdl_now_ms(void)
+{
+	/* monotonic, and with microseconds under Emscripten too (timespec_get has milliseconds) */
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
 /* Publishes the job set up in pool (fn, context, grain, segments) in `chunks` chunks, works on
  * it as thread 0, closes it once nothing is left to claim, and returns when every worker that
  * joined is done. */

@@ -46,6 +46,8 @@ void pdl_pool_post(pdl_pool* pool, atomic_int* flag, int value);
  * pool was made. Such waits outlast the spin only when that thread has lost its core: the
  * solver is starved. Read it from the thread that calls pdl_pool_for. */
 double pdl_pool_stalled_ms(const pdl_pool* pool);
+/* Milliseconds on the monotonic clock (the step's timers, pdl_profile). */
+double pdl_now_ms(void);
 
 /* Cores this process may run on (its CPU affinity where the system has one), at least 1 and
  * at most PDL_POOL_MAX_THREADS. */

@@ -1,138 +1,19 @@
-/* The step. One pdl_world_step() is `substeps` solver steps; each solver step runs the stages
- * of Clavet, Beaudoin & Poulin 2005, algorithm 1:
+/* The frame. One pdl_world_step() runs on the GPU when the world asks for it and can
+ * (src/cuda_step.cu), else on the CPU through the world's solver, then the diffuse particles
+ * (diffuse.c), which never feed back.
  *
- *   1. forces      v += dt g                                  (gravity, pointers)
- *   2. predict     x_prev = x; x += dt v; sort into the grid
- *   3. springs     plasticity, spring displacements           (alg. 3 and 4, springs.c)
- *   4. density     densities and pressures, and the viscosity (alg. 2 and 5, relax.c,
- *                  impulses dv in the same neighbour pass      viscosity.h)
- *   5. relax       x += relaxation displacement + dt dv       (alg. 2, relax.c)
- *   6. boundaries  collisions, friction, stickiness           (section 6, boundary.c)
- *   7. velocity    v = (x - x_prev) / dt
- *
- * The paper applies the viscosity impulses before prediction (its step 2); here they are
- * computed at the predicted positions, in the density pass, so a step makes two passes over
- * the neighbour pairs and one sort instead of three and two (docs/physics.md).
- *
- * Every stage is a parallel loop whose result is the same for any thread count and any run:
- * most are gathers (a particle reads its neighbours' state from the previous stage and writes
- * only its own); the density and relaxation passes visit each neighbour pair once and add to
- * both particles, slab by slab in a fixed order (relax_loops.h).
- *
- * A world with def.solver = PDL_SOLVER_SPH takes src/sph.c's step instead, and one with
- * PDL_SOLVER_DFSPH src/dfsph.c's; both reuse the forces, boundaries and velocity stages. */
+ * The solvers implement one interface, pdl_solver_step_fn (core.h): one frame's substeps over
+ * the shared stages below them. They are Clavet, Beaudoin & Poulin 2005 (clavet.c, with
+ * springs.c and relax.c), Mueller 2003 SPH (sph.c) and Bender & Koschier's DFSPH (dfsph.c).
+ * This file only picks one; no solver calls back into it, and what they share (forces,
+ * velocity: stages.c; walls: boundary.c; bodies: body_*.c) lives below them all
+ * (docs/physics.md, "Code map"). */
 #include "core.h"
 #include "cuda_step.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-/* ---- 1. Forces ---------------------------------------------------------------------------- */
-
-static void forces_range(void* ctx, int begin, int end)
-{
-	pdl_stage_job* job = ctx;
-	pdl_world* w = job->w;
-	particles* p = &w->p;
-	bool three = PDL_IS_3D(w);
-	float dt = job->dt;
-	pdl_vec3 g = w->def.gravity;
-	/* dt g per material: one multiply-add per particle in the common case of no pointer */
-	float dvx_of[PDL_MAX_MATERIALS], dvy_of[PDL_MAX_MATERIALS], dvz_of[PDL_MAX_MATERIALS];
-	for (int m = 0; m < w->material_count; ++m) {
-		float scale = w->materials[m].def.gravity_scale;
-		dvx_of[m] = dt * (g.x * scale);
-		dvy_of[m] = dt * (g.y * scale);
-		dvz_of[m] = dt * (g.z * scale);
-	}
-	bool any_pointer = false;
-	for (int k = 0; k < PDL_MAX_POINTERS; ++k) any_pointer |= w->pointer_active[k];
-	const uint8_t* mat = p->material;
-	float *pvx = p->vx, *pvy = p->vy, *pvz = p->vz;
-	if (!any_pointer) {
-		for (int i = begin; i < end; ++i) {
-			pvx[i] += dvx_of[mat[i]];
-			pvy[i] += dvy_of[mat[i]];
-		}
-		if (three)
-			for (int i = begin; i < end; ++i) pvz[i] += dvz_of[mat[i]];
-		return;
-	}
-	for (int i = begin; i < end; ++i) {
-		float a[3] = {0, 0, 0}, v[3] = {pvx[i], pvy[i], three ? pvz[i] : 0};
-		float z = three ? p->z[i] : 0;
-		for (int k = 0; k < PDL_MAX_POINTERS; ++k)
-			if (w->pointer_active[k]) pdl_pointer_effect(&w->pointers[k], three, dt, p->x[i], p->y[i], z, v, a);
-		pvx[i] = (v[0] + dt * a[0]) + dvx_of[mat[i]];
-		pvy[i] = (v[1] + dt * a[1]) + dvy_of[mat[i]];
-		if (three) pvz[i] = (v[2] + dt * a[2]) + dvz_of[mat[i]];
-	}
-}
-
-void pdl_stage_forces(pdl_world* w, float dt)
-{
-	pdl_stage_job job = {w, dt};
-	pdl_pool_for(w->pool, w->p.count, 1024, forces_range, &job);
-}
-
-/* ---- 2. Prediction -------------------------------------------------------------------------- */
-
-/* One axis of the prediction: x_prev = x, x += dt v. restrict: the arrays never overlap, which
- * lets the compiler make this vector code (through p->, every store might have moved the
- * pointers themselves, and the loop over both axes stayed scalar: 3.6 ns a particle). */
-static void predict_axis(float* restrict x, float* restrict xp, const float* restrict v, float dt,
-                         int begin, int end)
-{
-	for (int i = begin; i < end; ++i) {
-		float xi = x[i];
-		xp[i] = xi;
-		x[i] = xi + dt * v[i];
-	}
-}
-
-static void predict_range(void* ctx, int begin, int end)
-{
-	pdl_stage_job* job = ctx;
-	particles* p = &job->w->p;
-	predict_axis(p->x, p->xp, p->vx, job->dt, begin, end);
-	predict_axis(p->y, p->yp, p->vy, job->dt, begin, end);
-	if (p->z) predict_axis(p->z, p->zp, p->vz, job->dt, begin, end);
-}
-
-void pdl_stage_predict(pdl_world* w, float dt)
-{
-	pdl_stage_job job = {w, dt};
-	pdl_pool_for(w->pool, w->p.count, 1024, predict_range, &job);
-	/* a split world's process exchanges its ghosts here (partition.h): the grid takes them in */
-	if (w->ghost_fn) w->ghost_fn(w, PDL_GHOST_POSITIONS, w->ghost_context);
-	/* Sort the particles into the cells of their predicted positions and store them in that
-	 * order: springs and relaxation then read neighbours that are near in memory. */
-	pdl_grid* g = &w->grid;
-	pdl_grid_build(g, w->pool, w->p.count, w->p.x, w->p.y, w->p.z, w->p.id, w->def.interaction_radius);
-	pdl_particles_permute(w, g->order, true);
-}
-
-/* ---- 7. Velocity ---------------------------------------------------------------------------- */
-
-static void velocity_range(void* ctx, int begin, int end)
-{
-	pdl_stage_job* job = ctx;
-	particles* p = &job->w->p;
-	float inv_dt = 1.0f / job->dt;
-	for (int i = begin; i < end; ++i) {
-		p->vx[i] = (p->x[i] - p->xp[i]) * inv_dt;
-		p->vy[i] = (p->y[i] - p->yp[i]) * inv_dt;
-	}
-	if (p->z)
-		for (int i = begin; i < end; ++i) p->vz[i] = (p->z[i] - p->zp[i]) * inv_dt;
-}
-
-void pdl_stage_velocity(pdl_world* w, float dt)
-{
-	pdl_stage_job job = {w, dt};
-	pdl_pool_for(w->pool, w->p.count, 1024, velocity_range, &job);
-}
 
 /* ---- The GPU (def.backend = PDL_BACKEND_CUDA, src/cuda_step.cu) ---------------------------- */
 
@@ -232,6 +113,13 @@ const char* pdl_world_backend_note(const pdl_world* w) { return w ? w->backend_n
 
 /* ---- The step ------------------------------------------------------------------------------- */
 
+/* Each solver's frame on the CPU, by def.solver (validated to be one of them). */
+static pdl_solver_step_fn* const solver_steps[PDL_SOLVER_KIND_COUNT] = {
+	[PDL_SOLVER_CLAVET] = pdl_clavet_step,
+	[PDL_SOLVER_SPH] = pdl_sph_step,
+	[PDL_SOLVER_DFSPH] = pdl_dfsph_step,
+};
+
 /* One step on the CPU or the GPU, its timings in *out. */
 static void step_once(pdl_world* w, pdl_profile* out)
 {
@@ -242,57 +130,7 @@ static void step_once(pdl_world* w, pdl_profile* out)
 	}
 	w->grid_stale = false; /* the CPU step builds its grid */
 	w->p.revision++;        /* and changes the particles on the host */
-	if (w->def.solver == PDL_SOLVER_SPH) { /* Mueller 2003 SPH, src/sph.c */
-		pdl_sph_step(w, &prof);
-		*out = prof;
-		return;
-	}
-	if (w->def.solver == PDL_SOLVER_DFSPH) { /* Bender & Koschier 2017 DFSPH, src/dfsph.c */
-		pdl_dfsph_step(w, &prof);
-		*out = prof;
-		return;
-	}
-	prof.substeps = w->def.substeps;
-	double start = pdl_now_ms(), t = start;
-	float dt = w->def.dt / (float)w->def.substeps;
-	/* rigid bodies (body_step.c) take their turn after each fluid stage they couple to */
-	/* (a process of a split world with no particles of its own still takes part in every ghost
-	 * exchange: its neighbours wait for it) */
-	const bool fluid = w->p.count > 0 || w->ghost_fn, bodies = pdl_bodies_active(w);
-	if (bodies) pdl_bodies_begin_frame(w);
-	for (int sub = 0; sub < w->def.substeps; ++sub) {
-		if (fluid) pdl_stage_forces(w, dt);
-		prof.forces += pdl_since(&t);
-		if (bodies) pdl_bodies_forces(w, dt);
-		if (fluid) pdl_stage_predict(w, dt);
-		prof.predict += pdl_since(&t);
-		if (bodies) pdl_bodies_predict(w, dt);
-		prof.bodies += pdl_since(&t);
-		if (fluid) pdl_stage_springs(w, dt);
-		prof.springs += pdl_since(&t);
-		if (fluid) pdl_stage_density(w, dt);
-		if (fluid && w->ghost_fn) w->ghost_fn(w, PDL_GHOST_PRESSURES, w->ghost_context);
-		prof.density += pdl_since(&t);
-		if (bodies) pdl_bodies_density(w, dt);
-		prof.bodies += pdl_since(&t);
-		if (fluid) pdl_stage_relax(w, dt);
-		prof.relax += pdl_since(&t);
-		if (bodies) pdl_bodies_relax(w, dt);
-		prof.bodies += pdl_since(&t);
-		if (fluid) pdl_stage_boundaries(w, dt);
-		prof.boundaries += pdl_since(&t);
-		if (bodies) pdl_bodies_collide(w, dt);
-		prof.bodies += pdl_since(&t);
-		if (fluid) pdl_stage_velocity(w, dt);
-		prof.velocity += pdl_since(&t);
-		if (bodies) pdl_bodies_velocity(w, dt);
-		prof.bodies += pdl_since(&t);
-		w->steps++;
-		w->time += dt;
-	}
-	if (bodies) pdl_bodies_end_frame(w, w->def.dt);
-	if (!bodies) prof.bodies = 0; /* what was summed is the timers' own cost between two stages */
-	prof.step = (float)(pdl_now_ms() - start);
+	solver_steps[w->def.solver](w, &prof);
 	*out = prof;
 }
 

@@ -87,8 +87,6 @@ pdl_error_id pdl_validate_material_def(const pdl_material_def* d, pdl_error* err
 	return PDL_OK;
 }
 
-static float cross(pdl_vec2 a, pdl_vec2 b) { return a.x * b.y - a.y * b.x; }
-
 /* Why the n vertices v are not convex and counter-clockwise, or NULL; *area2 is twice the
  * polygon's signed area. */
 static const char* polygon_turn_fault(const pdl_vec2* v, int n, double* area2)
@@ -98,8 +96,8 @@ static const char* polygon_turn_fault(const pdl_vec2* v, int n, double* area2)
 		pdl_vec2 a = v[i], b = v[(i + 1) % n], c = v[(i + 2) % n];
 		if (!finite2(a)) return "a vertex is not finite";
 		pdl_vec2 ab = {b.x - a.x, b.y - a.y}, bc = {c.x - b.x, c.y - b.y};
-		if (cross(ab, bc) <= 0) return "the turn at a vertex is clockwise or straight (not convex)";
-		*area2 += cross(a, b);
+		if (pdl_cross2(ab, bc) <= 0) return "the turn at a vertex is clockwise or straight (not convex)";
+		*area2 += pdl_cross2(a, b);
 	}
 	return NULL;
 }

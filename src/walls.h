@@ -73,8 +73,6 @@ typedef struct pdl_wall_surface {
 	float adhesion;
 } pdl_wall_surface;
 
-PDL_HD static inline float pdl_dot3(const float* a, const float* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
 /* Clavet section 6 contact: move to the surface point c (plus a skin, so the next step starts
  * outside), then split the velocity relative to the wall into normal and tangential parts:
  * the inward normal part is reflected by the restitution, the tangential part loses Coulomb

@@ -1,5 +1,4 @@
 /* The world: creation, defaults, materials, pointers, measurement. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "core.h"
 #include "cuda_step.h"
 #include "puddle/partition.h"
@@ -7,7 +6,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 pdl_world_def pdl_default_world_def(void)
 {
@@ -22,11 +20,6 @@ pdl_material_def pdl_default_material_def(void)
 	return (pdl_material_def){PDL_MATERIAL_FIELDS(PDL_FIELD_DEFAULT, ~)};
 }
 
-pdl_boundary_def pdl_default_boundary_def(void)
-{
-	return (pdl_boundary_def){PDL_BOUNDARY_FIELDS(PDL_FIELD_DEFAULT, ~)};
-}
-
 pdl_fill_def pdl_default_fill_def(void)
 {
 	return (pdl_fill_def){PDL_FILL_FIELDS(PDL_FIELD_DEFAULT, ~)};
@@ -35,14 +28,6 @@ pdl_fill_def pdl_default_fill_def(void)
 pdl_pointer pdl_default_pointer(void)
 {
 	return (pdl_pointer){PDL_POINTER_FIELDS(PDL_FIELD_DEFAULT, ~)};
-}
-
-double pdl_now_ms(void)
-{
-	/* monotonic, and with microseconds under Emscripten too (timespec_get has milliseconds) */
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
 static bool start_pool(pdl_world* w, int threads)

@@ -279,7 +279,7 @@ static void test_archimedes_3d(void)
 }
 
 /* Archimedes with the SPH solver: the same 2D pool, coupled through Akinci's boundary forces
- * (body_step.c, "SPH"), with boxes 5 h across: the 0.25 box of 3 h drew 0.5 h, less than the
+ * (body_sph.c, "SPH"), with boxes 5 h across: the 0.25 box of 3 h drew 0.5 h, less than the
  * kernel's reach, and its draft moved by 0.1 h (0.04 of its area) with the walls' friction
  * rule, which has nothing to do with buoyancy. */
 static void test_archimedes_sph(void)

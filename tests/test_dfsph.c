@@ -251,7 +251,7 @@ static void test_bad_settings_name_their_field(void)
 	ENSURE(pdl_world_create(&d, &err) == NULL && err.id == PDL_ERR_WORLD_SOLVER);
 }
 
-/* Rigid bodies are moving walls to DFSPH (body_step.c): in a pool 6 h deep, a disc at 0.5 of
+/* Rigid bodies are moving walls to DFSPH (body_sph.c, "DFSPH"): in a pool 6 h deep, a disc at 0.5 of
  * the water's density floats in the surface, one at 1.5 sinks to the floor, after 12 s (this
  * disc of radius 1 h stops 0.3 h above it, on one layer of particles; puddle-validate's of 2 h
  * rests within 0.01 h).

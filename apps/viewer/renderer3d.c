@@ -29,6 +29,8 @@
 #include "liquid_gl.h"
 #include "frontend.h"
 
+#include "../../src/vec.h"
+
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -159,28 +161,13 @@ static color4 hex_color(uint32_t c)
 	                (float)(c & 0xff) / 255.0f, 1.0f};
 }
 
-static pdl_vec3 v3(float x, float y, float z) { return (pdl_vec3){x, y, z}; }
-static pdl_vec3 add(pdl_vec3 a, pdl_vec3 b) { return v3(a.x + b.x, a.y + b.y, a.z + b.z); }
-static pdl_vec3 sub(pdl_vec3 a, pdl_vec3 b) { return v3(a.x - b.x, a.y - b.y, a.z - b.z); }
-static pdl_vec3 mul(pdl_vec3 a, float k) { return v3(a.x * k, a.y * k, a.z * k); }
-static float dot(pdl_vec3 a, pdl_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-static pdl_vec3 cross(pdl_vec3 a, pdl_vec3 b)
-{
-	return v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
-}
-static pdl_vec3 normalize(pdl_vec3 a)
-{
-	float l = sqrtf(dot(a, a));
-	return l > 0 ? mul(a, 1.0f / l) : a;
-}
-
 /* The light, from above, a little from the front-right; unit. */
-static pdl_vec3 light_direction(void) { return normalize(v3(0.35f, 1.0f, 0.55f)); }
+static pdl_vec3 light_direction(void) { return pdl_v3_normalize(pdl_v3(0.35f, 1.0f, 0.55f)); }
 
 /* Lambert shading of a surface colour for a normal, with the spheres' ambient share. */
 static color4 shade(color4 c, pdl_vec3 normal)
 {
-	float k = 0.45f + 0.55f * fmaxf(dot(normalize(normal), light_direction()), 0.0f);
+	float k = 0.45f + 0.55f * fmaxf(pdl_v3_dot(pdl_v3_normalize(normal), light_direction()), 0.0f);
 	return (color4){c.r * k, c.g * k, c.b * k, c.a};
 }
 
@@ -220,7 +207,7 @@ static void box_corners(const pdl_boundary_def* def, pdl_vec3 out[8])
 		float x = (k & 1 ? 1.0f : -1.0f) * def->half_extents.x;
 		float y = (k & 2 ? 1.0f : -1.0f) * def->half_extents.y;
 		float z = (k & 4 ? 1.0f : -1.0f) * def->half_extents.z;
-		out[k] = v3(def->position.x + c * x - s * y, def->position.y + s * x + c * y,
+		out[k] = pdl_v3(def->position.x + c * x - s * y, def->position.y + s * x + c * y,
 		            def->position.z + z);
 	}
 }
@@ -253,9 +240,9 @@ static void push_box_faces(vertex_list* l, const pdl_vec3 c[8], pdl_vec3 eye, co
 {
 	for (int f = 0; f < 6; ++f) {
 		const int* q = box_faces[f];
-		pdl_vec3 n = normalize(cross(sub(c[q[1]], c[q[0]]), sub(c[q[2]], c[q[0]])));
-		pdl_vec3 centre = mul(add(add(c[q[0]], c[q[1]]), add(c[q[2]], c[q[3]])), 0.25f);
-		bool away = dot(n, sub(eye, centre)) < 0;
+		pdl_vec3 n = pdl_v3_normalize(pdl_v3_cross(pdl_v3_sub(c[q[1]], c[q[0]]), pdl_v3_sub(c[q[2]], c[q[0]])));
+		pdl_vec3 centre = pdl_v3_scale(pdl_v3_add(pdl_v3_add(c[q[0]], c[q[1]]), pdl_v3_add(c[q[2]], c[q[3]])), 0.25f);
+		bool away = pdl_v3_dot(n, pdl_v3_sub(eye, centre)) < 0;
 		if (container && !away) continue;
 		/* a container's wall is lit from inside: its inward normal; its floor (the face whose
 		 * inward normal is up) a little lighter, for the eye to find the ground */
@@ -264,7 +251,7 @@ static void push_box_faces(vertex_list* l, const pdl_vec3 c[8], pdl_vec3 eye, co
 			base = (color4){color.r + 0.1f * (1.0f - color.r), color.g + 0.1f * (1.0f - color.g),
 			                color.b + 0.1f * (1.0f - color.b), color.a};
 		}
-		color4 shaded = shade(base, container ? mul(n, -1.0f) : n);
+		color4 shaded = shade(base, container ? pdl_v3_scale(n, -1.0f) : n);
 		push_quad(l, c[q[0]], c[q[1]], c[q[2]], c[q[3]], shaded);
 	}
 }
@@ -282,10 +269,10 @@ static void push_sphere(vertex_list* l, pdl_vec3 centre, float radius, color4 co
 		for (int j = 0; j < SEGMENTS; ++j) {
 			float p0 = 6.2831853f * (float)j / SEGMENTS, p1 = 6.2831853f * (float)(j + 1) / SEGMENTS;
 			pdl_vec3 n[4] = {
-				v3(sinf(t0) * cosf(p0), cosf(t0), sinf(t0) * sinf(p0)),
-				v3(sinf(t1) * cosf(p0), cosf(t1), sinf(t1) * sinf(p0)),
-				v3(sinf(t1) * cosf(p1), cosf(t1), sinf(t1) * sinf(p1)),
-				v3(sinf(t0) * cosf(p1), cosf(t0), sinf(t0) * sinf(p1)),
+				pdl_v3(sinf(t0) * cosf(p0), cosf(t0), sinf(t0) * sinf(p0)),
+				pdl_v3(sinf(t1) * cosf(p0), cosf(t1), sinf(t1) * sinf(p0)),
+				pdl_v3(sinf(t1) * cosf(p1), cosf(t1), sinf(t1) * sinf(p1)),
+				pdl_v3(sinf(t0) * cosf(p1), cosf(t0), sinf(t0) * sinf(p1)),
 			};
 			int order[6] = {0, 1, 2, 0, 2, 3};
 			for (int k = 0; k < 6; ++k) {
@@ -295,7 +282,7 @@ static void push_sphere(vertex_list* l, pdl_vec3 centre, float radius, color4 co
 					pdl_vec3 own = viewer_quat_unrotate(*orientation, nn);
 					if (own.x * own.y * own.z > 0) c = light;
 				}
-				push(l, add(centre, mul(nn, radius)), shade(c, nn));
+				push(l, pdl_v3_add(centre, pdl_v3_scale(nn, radius)), shade(c, nn));
 			}
 		}
 	}
@@ -317,7 +304,7 @@ static void push_floor_grid(vertex_list* l, const pdl_boundary_def* def, color4 
 	pdl_vec3 o = def->position;
 	float y = -def->half_extents.y + lift;
 	/* local (x, z) -> world, turned about z like the box (a turned box's floor tilts) */
-#define FLOOR_POINT(lx, lz) v3(o.x + c * (lx) - s * y, o.y + s * (lx) + c * y, o.z + (lz))
+#define FLOOR_POINT(lx, lz) pdl_v3(o.x + c * (lx) - s * y, o.y + s * (lx) + c * y, o.z + (lz))
 	for (float x = ceilf(-hx / step) * step; x < hx; x += step) {
 		push_line(l, FLOOR_POINT(x, -hz), FLOOR_POINT(x, hz), line);
 	}
@@ -334,8 +321,8 @@ static void push_circle(vertex_list* l, pdl_vec3 centre, pdl_vec3 u, pdl_vec3 w,
 	enum { SEGMENTS = 96 };
 	for (int i = 0; i < SEGMENTS; ++i) {
 		float a0 = 6.2831853f * (float)i / SEGMENTS, a1 = 6.2831853f * (float)(i + 1) / SEGMENTS;
-		pdl_vec3 p0 = add(centre, add(mul(u, radius * cosf(a0)), mul(w, radius * sinf(a0))));
-		pdl_vec3 p1 = add(centre, add(mul(u, radius * cosf(a1)), mul(w, radius * sinf(a1))));
+		pdl_vec3 p0 = pdl_v3_add(centre, pdl_v3_add(pdl_v3_scale(u, radius * cosf(a0)), pdl_v3_scale(w, radius * sinf(a0))));
+		pdl_vec3 p1 = pdl_v3_add(centre, pdl_v3_add(pdl_v3_scale(u, radius * cosf(a1)), pdl_v3_scale(w, radius * sinf(a1))));
 		push_line(l, p0, p1, color);
 	}
 }
@@ -465,14 +452,14 @@ static void build_walls(viewer_renderer3d* r, const viewer_app* app, pdl_vec3 ey
 			box_corners(&def, c);
 			bool container = is_container(def.kind);
 			push_box_faces(&r->triangles, c, eye, container ? inside : solid, container);
-			color4 edges = container ? edge_color : shade(solid, v3(0, 1, 0));
+			color4 edges = container ? edge_color : shade(solid, pdl_v3(0, 1, 0));
 			if (!container) edges = (color4){edges.r * 0.6f, edges.g * 0.6f, edges.b * 0.6f, 1.0f};
 			push_box_edges(&r->lines, c, edges);
 			if (container && eye.y > c[0].y) push_floor_grid(&r->lines, &def, inside);
 		} else if (def.kind == PDL_BOUNDARY_CIRCLE_CONTAINER) {
 			/* its outline as seen from the eye, and its equator */
 			push_circle(&r->lines, def.position, right, up, def.radius, edge_color);
-			push_circle(&r->lines, def.position, v3(1, 0, 0), v3(0, 0, 1), def.radius, edge_color);
+			push_circle(&r->lines, def.position, pdl_v3(1, 0, 0), pdl_v3(0, 0, 1), def.radius, edge_color);
 		} else if (def.kind == PDL_BOUNDARY_CIRCLE) {
 			push_sphere(&r->triangles, def.position, def.radius, solid, NULL);
 		}
@@ -539,9 +526,9 @@ void viewer_renderer3d_draw(viewer_renderer3d* r, const viewer_app* app)
 	float vp[16];
 	pdl_camera_matrix(&app->camera, viewer_view_aspect(view), vp);
 	pdl_vec3 eye = pdl_camera_eye(&app->camera);
-	pdl_vec3 back = normalize(sub(eye, app->camera.target));
-	pdl_vec3 right = normalize(cross(v3(0, 1, 0), back));
-	pdl_vec3 up = cross(back, right);
+	pdl_vec3 back = pdl_v3_normalize(pdl_v3_sub(eye, app->camera.target));
+	pdl_vec3 right = pdl_v3_normalize(pdl_v3_cross(pdl_v3(0, 1, 0), back));
+	pdl_vec3 up = pdl_v3_cross(back, right);
 
 	/* liquid: the scene into the liquid's framebuffer, the water over it into the viewport */
 	pdl_particle_data p = pdl_world_particles(app->scene.world);

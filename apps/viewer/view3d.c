@@ -10,15 +10,12 @@
  * SPDX-License-Identifier: MIT */
 #include "viewer.h"
 
+#include "../../src/vec.h"
+
 #include <math.h>
 #include <stddef.h>
 
 #define DEG (3.14159265358979323846f / 180.0f)
-
-static pdl_vec3 add(pdl_vec3 a, pdl_vec3 b) { return (pdl_vec3){a.x + b.x, a.y + b.y, a.z + b.z}; }
-static pdl_vec3 sub(pdl_vec3 a, pdl_vec3 b) { return (pdl_vec3){a.x - b.x, a.y - b.y, a.z - b.z}; }
-static pdl_vec3 mul(pdl_vec3 a, float k) { return (pdl_vec3){a.x * k, a.y * k, a.z * k}; }
-static float dot(pdl_vec3 a, pdl_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 
 /* The camera's unit frame, as camera.c builds it: forward (eye to target), right, up. */
 static void basis(const pdl_camera* c, pdl_vec3* forward, pdl_vec3* right, pdl_vec3* up)
@@ -50,9 +47,9 @@ static float fit_distance(const viewer_app* app, const pdl_camera* c)
 	float d = 0;
 	for (int k = 0; k < 8; ++k) {
 		const pdl_vec3 corner = {k & 1 ? hi.x : lo.x, k & 2 ? hi.y : lo.y, k & 4 ? hi.z : lo.z};
-		const pdl_vec3 p = sub(corner, c->target);
-		const float depth = dot(p, forward);
-		d = fmaxf(d, fmaxf(fabsf(dot(p, right)) / tan_h - depth, fabsf(dot(p, up)) / tan_v - depth));
+		const pdl_vec3 p = pdl_v3_sub(corner, c->target);
+		const float depth = pdl_v3_dot(p, forward);
+		d = fmaxf(d, fmaxf(fabsf(pdl_v3_dot(p, right)) / tan_h - depth, fabsf(pdl_v3_dot(p, up)) / tan_v - depth));
 	}
 	return d;
 }
@@ -65,8 +62,8 @@ static void keep_outside(viewer_app* app)
 	pdl_camera* c = &app->camera;
 	pdl_vec3 forward, right, up;
 	basis(c, &forward, &right, &up);
-	const pdl_vec3 size = sub(app->bounds3_max, app->bounds3_min);
-	const float spare = 0.01f * sqrtf(dot(size, size));
+	const pdl_vec3 size = pdl_v3_sub(app->bounds3_max, app->bounds3_min);
+	const float spare = 0.01f * sqrtf(pdl_v3_dot(size, size));
 	const float lo[3] = {app->bounds3_min.x - spare, app->bounds3_min.y - spare, app->bounds3_min.z - spare};
 	const float hi[3] = {app->bounds3_max.x + spare, app->bounds3_max.y + spare, app->bounds3_max.z + spare};
 	const pdl_vec3 eye = pdl_camera_eye(c);
@@ -97,8 +94,8 @@ void viewer_view3d_frame(viewer_app* app)
 	/* camera_framing fits the box's bounding sphere into the vertical field of view, for a
 	 * 16:9 picture; the viewport beside the panel is often narrower than tall, so fit the
 	 * narrower of the two fields of view. */
-	pdl_vec3 size = sub(app->bounds3_max, app->bounds3_min);
-	float radius = 0.5f * sqrtf(dot(size, size));
+	pdl_vec3 size = pdl_v3_sub(app->bounds3_max, app->bounds3_min);
+	float radius = 0.5f * sqrtf(pdl_v3_dot(size, size));
 	float half_v = 0.5f * c.fov * DEG;
 	float half_h = atanf(tanf(half_v) * viewer_view_aspect(&app->view));
 	/* 5% to spare: the sphere's edge is the picture's edge */
@@ -138,17 +135,17 @@ pdl_vec3 viewer_view3d_on_plane(const viewer_app* app, pdl_vec3 origin, pdl_vec3
 {
 	pdl_vec3 forward, right, up;
 	basis(&app->camera, &forward, &right, &up);
-	float along = dot(direction, forward);
+	float along = pdl_v3_dot(direction, forward);
 	/* a ray grazing the plane (never, with fov <= 120 degrees) stays at the point's depth */
-	float t = along > 1e-4f ? dot(sub(point, origin), forward) / along : dot(sub(point, origin), direction);
-	return add(origin, mul(direction, t));
+	float t = along > 1e-4f ? pdl_v3_dot(pdl_v3_sub(point, origin), forward) / along : pdl_v3_dot(pdl_v3_sub(point, origin), direction);
+	return pdl_v3_add(origin, pdl_v3_scale(direction, t));
 }
 
 pdl_vec3 viewer_view3d_anchor(const viewer_app* app, pdl_vec3 origin, pdl_vec3 direction,
                               float margin)
 {
 	pdl_vec3 lo = app->bounds3_min, hi = app->bounds3_max;
-	pdl_vec3 centre = mul(add(lo, hi), 0.5f);
+	pdl_vec3 centre = pdl_v3_scale(pdl_v3_add(lo, hi), 0.5f);
 	pdl_vec3 p = viewer_view3d_on_plane(app, origin, direction, centre);
 	float m[3] = {fminf(margin, 0.5f * (hi.x - lo.x)), fminf(margin, 0.5f * (hi.y - lo.y)),
 	              fminf(margin, 0.5f * (hi.z - lo.z))};
@@ -188,15 +185,15 @@ static float ray_local_box(pdl_vec3 origin, pdl_vec3 direction, pdl_vec3 half_ex
 static float ray_box(pdl_vec3 o, pdl_vec3 d, const pdl_boundary_def* b)
 {
 	float c = cosf(b->angle), s = sinf(b->angle);
-	pdl_vec3 q = sub(o, b->position);
+	pdl_vec3 q = pdl_v3_sub(o, b->position);
 	return ray_local_box((pdl_vec3){c * q.x + s * q.y, -s * q.x + c * q.y, q.z},
 	                     (pdl_vec3){c * d.x + s * d.y, -s * d.x + c * d.y, d.z}, b->half_extents);
 }
 
 static float ray_sphere(pdl_vec3 o, pdl_vec3 d, pdl_vec3 centre, float radius)
 {
-	pdl_vec3 q = sub(o, centre);
-	float b = dot(q, d), c = dot(q, q) - radius * radius;
+	pdl_vec3 q = pdl_v3_sub(o, centre);
+	float b = pdl_v3_dot(q, d), c = pdl_v3_dot(q, q) - radius * radius;
 	float disc = b * b - c;
 	if (disc < 0) return INFINITY;
 	float t = -b - sqrtf(disc);
@@ -239,7 +236,7 @@ pdl_body_id viewer_view3d_pick_body(const pdl_world* world, pdl_vec3 origin, pdl
 		if (def.shape == PDL_BODY_CIRCLE) {
 			t = ray_sphere(origin, direction, def.position, def.radius);
 		} else { /* the ray in the box's own frame: its orientation undone */
-			t = ray_local_box(viewer_quat_unrotate(def.orientation, sub(origin, def.position)),
+			t = ray_local_box(viewer_quat_unrotate(def.orientation, pdl_v3_sub(origin, def.position)),
 			                  viewer_quat_unrotate(def.orientation, direction), def.half_extents);
 		}
 		if (t < best) {
@@ -284,7 +281,7 @@ void viewer_view3d_pan(viewer_app* app, float dx, float dy)
 	const viewer_view* v = &app->view;
 	float height = (float)(v->viewport_height > 0 ? v->viewport_height : 1) / (v->pixel_ratio > 0 ? v->pixel_ratio : 1.0f);
 	float unit = 2.0f * app->camera.distance * tanf(0.5f * app->camera.fov * DEG) / height;
-	app->camera.target = add(app->camera.target, add(mul(right, -dx * unit), mul(up, dy * unit)));
+	app->camera.target = pdl_v3_add(app->camera.target, pdl_v3_add(pdl_v3_scale(right, -dx * unit), pdl_v3_scale(up, dy * unit)));
 	keep_outside(app);
 }
 
@@ -292,8 +289,8 @@ void viewer_view3d_zoom(viewer_app* app, float steps)
 {
 	float d = app->camera.distance * powf(0.9f, steps);
 	/* no closer than 1 h-ish of the box's size, no farther than 20 times it */
-	pdl_vec3 size = sub(app->bounds3_max, app->bounds3_min);
-	float extent = sqrtf(dot(size, size));
+	pdl_vec3 size = pdl_v3_sub(app->bounds3_max, app->bounds3_min);
+	float extent = sqrtf(pdl_v3_dot(size, size));
 	if (!(extent > 0)) extent = 1;
 	app->camera.distance = fminf(fmaxf(d, 0.02f * extent), 20.0f * extent);
 	keep_outside(app);

@@ -1,13 +1,14 @@
 /* puddle: every field of the definition structs, declared once.
  *
- * Each list below is an X-macro: PDL_MATERIAL_FIELDS(X, A) expands X(A, ...) once per field, in
- * the struct's order. Everything that names a field iterates over the list: the struct itself
- * (types.h), its defaults (src/world.c), its checks and their error ids (src/validate.c,
- * base.h's PDL_ERROR_LIST), the scene file's keys (io/src/scene_schema.c), the snapshot's field
- * order (io/src/snapshot.c), the CUDA material pack (src/cuda_step.h), the WebAssembly offset
- * tables (web/src/bindings.c), the Python bindings, the viewer's sliders and preset scaling, and
- * the generated tables of docs/scenes.md and web/src/puddle.d.ts (io/tests/fields_gen.c; the test
- * io.fields fails when they differ from the lists). Adding a field is adding one line.
+ * Each list below is an X-macro: PDL_MATERIAL_FIELDS(X, A) expands X(A, ...) once per field, in the
+ * struct's order. Everything that names a field iterates over the list: the struct itself
+ * (types.h), its defaults (src/world.c, src/boundary.c), its checks and their error ids
+ * (src/validate.c, base.h's PDL_ERROR_LIST), the scene file's keys (io/src/scene_schema.c), the
+ * snapshot's field order (io/src/snapshot.c), the CUDA material pack (src/cuda_step.h), the
+ * WebAssembly offset tables (web/src/bindings.c), the Python bindings, the viewer's sliders and
+ * preset scaling, and the generated tables of docs/scenes.md and web/src/puddle.d.ts
+ * (io/tests/fields_gen.c; the test io.fields fails when they differ from the lists). Adding a field
+ * is adding one line.
  *
  * The columns of a field, X(A, name, ctype, type, deflt, rule, lo, hi, error, unit, scale,
  * ui_lo, ui_hi, ui_log, since, doc):

@@ -77,7 +77,7 @@ int pdl_world_cell_reach(const pdl_world* world);
  * A process of a split world steps its own particles with copies of its neighbours' particles
  * around them (ghosts), refreshed from their owners between the step's neighbour passes, so
  * that a ghost layer one neighbourhood deep is enough (instead of a halo wide enough for a whole
- * step). In a Clavet step (src/step.c) each substep calls the world's ghost function twice:
+ * step). In a Clavet step (src/clavet.c) each substep calls the world's ghost function twice:
  *
  * - PDL_GHOST_POSITIONS, after the prediction, before the neighbour grid is built: the caller
  *   removes the last ghosts (pdl_world_remove_ghosts) and adds this substep's

@@ -35,7 +35,7 @@ pdl_world* pdl_world_create(const pdl_world_def* def, pdl_error* err);
 void pdl_world_destroy(pdl_world* world);
 
 /** Advances one frame: def.substeps solver steps of def.dt / def.substeps seconds each.
- * Each solver step runs the stages of Clavet 2005 algorithm 1 (see src/step.c). With
+ * Each solver step runs the stages of Clavet 2005 algorithm 1 (see src/clavet.c). With
  * def.solver = PDL_SOLVER_SPH the frame takes as many SPH substeps as the CFL rule of def.sph
  * asks for, at least def.substeps (src/sph.c); pdl_world_profile().substeps says how many. */
 void pdl_world_step(pdl_world* world);

@@ -7,6 +7,7 @@
 #include "render_internal.h"
 
 #include "body_geometry.h"
+#include "../../src/vec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -18,41 +19,7 @@
 /* A box has 12 edges. */
 #define MAX_EDGES 12
 
-/* ---- vectors ------------------------------------------------------------------------------------ */
-
-static pdl_vec3 v3(float x, float y, float z) { return (pdl_vec3){x, y, z}; }
-static pdl_vec3 add(pdl_vec3 a, pdl_vec3 b) { return v3(a.x + b.x, a.y + b.y, a.z + b.z); }
-static pdl_vec3 sub(pdl_vec3 a, pdl_vec3 b) { return v3(a.x - b.x, a.y - b.y, a.z - b.z); }
-static pdl_vec3 scale(pdl_vec3 a, float s) { return v3(a.x * s, a.y * s, a.z * s); }
-static float dot(pdl_vec3 a, pdl_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-static pdl_vec3 cross(pdl_vec3 a, pdl_vec3 b)
-{
-	return v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
-}
-static pdl_vec3 normalize(pdl_vec3 a)
-{
-	float len = sqrtf(dot(a, a));
-	return len > 0 ? scale(a, 1.0f / len) : a;
-}
-
-/* ---- the camera ----------------------------------------------------------------------------------- */
-
-void pdl_render_3d_setup(pdl_renderer* r)
-{
-	const pdl_camera* c = &r->def.camera;
-	pdl_view3* v = &r->view;
-	v->eye = pdl_camera_eye(c);
-	v->f = normalize(sub(c->target, v->eye));
-	/* the camera's right is forward x up; pitch stays within +-89 degrees, so it is never 0 */
-	v->r = normalize(cross(v->f, v3(0, 1, 0)));
-	v->u = cross(v->r, v->f);
-	float fov = c->fov > 0 && c->fov < 180 ? c->fov : 45;
-	v->tan_y = tanf(0.5f * fov * 3.14159265358979323846f / 180.0f);
-	v->tan_x = v->tan_y * (float)r->def.width / (float)r->def.height;
-	v->focal = 0.5f * (float)r->def.height / v->tan_y;
-	/* the near plane of pdl_camera_matrix */
-	v->near = c->distance > 0 ? c->distance / 100 : 0.01f;
-}
+/* ---- the buffers ----------------------------------------------------------------------------------- */
 
 void pdl_render_3d_free(pdl_renderer* r)
 {
@@ -64,22 +31,6 @@ void pdl_render_3d_free(pdl_renderer* r)
 	                    &r->liquid_tmp4};
 	for (size_t k = 0; k < sizeof liquid / sizeof liquid[0]; ++k) free(*liquid[k]), *liquid[k] = NULL;
 	r->projected_capacity = 0;
-}
-
-pdl_vec3 pdl_render_project(const pdl_renderer* r, pdl_vec3 p)
-{
-	const pdl_view3* v = &r->view;
-	pdl_vec3 d = sub(p, v->eye);
-	float w = dot(d, v->f);
-	float ndc_x = dot(d, v->r) / (w * v->tan_x), ndc_y = dot(d, v->u) / (w * v->tan_y);
-	return v3(0.5f * (ndc_x + 1) * (float)r->def.width, 0.5f * (1 - ndc_y) * (float)r->def.height, w);
-}
-
-pdl_vec3 pdl_render_pixel_ray(const pdl_renderer* r, float x, float y)
-{
-	const pdl_view3* v = &r->view;
-	float ndc_x = 2 * x / (float)r->def.width - 1, ndc_y = 1 - 2 * y / (float)r->def.height;
-	return add(v->f, add(scale(v->r, ndc_x * v->tan_x), scale(v->u, ndc_y * v->tan_y)));
 }
 
 /* ---- shading ------------------------------------------------------------------------------------- */
@@ -97,16 +48,16 @@ static const pdl_vec3 light_view = {-0.40f, 0.70f, 0.59f};
 /* Lambert + Blinn-Phong for a unit normal n in view space. */
 static rgbf shade(rgbf base, pdl_vec3 n)
 {
-	pdl_vec3 l = normalize(light_view);
-	pdl_vec3 half = normalize(add(l, v3(0, 0, 1)));
-	float diffuse = fmaxf(0.0f, dot(n, l)), spec = fmaxf(0.0f, dot(n, half));
+	pdl_vec3 l = pdl_v3_normalize(light_view);
+	pdl_vec3 half = pdl_v3_normalize(pdl_v3_add(l, pdl_v3(0, 0, 1)));
+	float diffuse = fmaxf(0.0f, pdl_v3_dot(n, l)), spec = fmaxf(0.0f, pdl_v3_dot(n, half));
 	spec = SPECULAR * powf(spec, SHININESS);
 	float k = AMBIENT + (1 - AMBIENT) * diffuse;
 	return (rgbf){base.r * k + spec, base.g * k + spec, base.b * k + spec};
 }
 
 /* A world direction in view space. */
-static pdl_vec3 to_view(const pdl_view3* v, pdl_vec3 n) { return v3(dot(n, v->r), dot(n, v->u), -dot(n, v->f)); }
+static pdl_vec3 to_view(const pdl_view3* v, pdl_vec3 n) { return pdl_v3(pdl_v3_dot(n, v->r), pdl_v3_dot(n, v->u), -pdl_v3_dot(n, v->f)); }
 
 /* ---- solids: obstacles and the container's far surfaces, ray-traced ------------------------------- */
 
@@ -124,14 +75,14 @@ typedef struct solid {
 static void turn_about_z(solid* s, float angle)
 {
 	float c = cosf(angle), sn = sinf(angle);
-	s->ax = v3(c, sn, 0), s->ay = v3(-sn, c, 0), s->az = v3(0, 0, 1);
+	s->ax = pdl_v3(c, sn, 0), s->ay = pdl_v3(-sn, c, 0), s->az = pdl_v3(0, 0, 1);
 }
 
-static pdl_vec3 to_local(const solid* s, pdl_vec3 d) { return v3(dot(s->ax, d), dot(s->ay, d), dot(s->az, d)); }
+static pdl_vec3 to_local(const solid* s, pdl_vec3 d) { return pdl_v3(pdl_v3_dot(s->ax, d), pdl_v3_dot(s->ay, d), pdl_v3_dot(s->az, d)); }
 
 static pdl_vec3 from_local(const solid* s, pdl_vec3 d)
 {
-	return add(add(scale(s->ax, d.x), scale(s->ay, d.y)), scale(s->az, d.z));
+	return pdl_v3_add(pdl_v3_add(pdl_v3_scale(s->ax, d.x), pdl_v3_scale(s->ay, d.y)), pdl_v3_scale(s->az, d.z));
 }
 
 /* The nearest hit of the ray eye + t dir with t in (near, *t), shortening *t and setting the
@@ -141,21 +92,21 @@ static bool intersect(const solid* s, pdl_vec3 eye, pdl_vec3 dir, float near, fl
 	switch (s->kind) {
 	case SOLID_SPHERE:
 	case SOLID_BOWL: {
-		pdl_vec3 oc = sub(eye, s->centre);
-		float a = dot(dir, dir), b = dot(oc, dir), c = dot(oc, oc) - s->half.x * s->half.x;
+		pdl_vec3 oc = pdl_v3_sub(eye, s->centre);
+		float a = pdl_v3_dot(dir, dir), b = pdl_v3_dot(oc, dir), c = pdl_v3_dot(oc, oc) - s->half.x * s->half.x;
 		float disc = b * b - a * c;
 		if (disc < 0) return false;
 		/* an obstacle shows its near side, the inside of a container its far side */
 		float hit = s->kind == SOLID_SPHERE ? (-b - sqrtf(disc)) / a : (-b + sqrtf(disc)) / a;
 		if (!(hit > near && hit < *t)) return false;
 		*t = hit;
-		pdl_vec3 n = scale(sub(add(eye, scale(dir, hit)), s->centre), 1.0f / s->half.x);
-		*normal = s->kind == SOLID_SPHERE ? n : scale(n, -1);
+		pdl_vec3 n = pdl_v3_scale(pdl_v3_sub(pdl_v3_add(eye, pdl_v3_scale(dir, hit)), s->centre), 1.0f / s->half.x);
+		*normal = s->kind == SOLID_SPHERE ? n : pdl_v3_scale(n, -1);
 		return true;
 	}
 	case SOLID_BOX: {
 		/* slabs: the ray is inside the box between the largest entry and the smallest exit */
-		pdl_vec3 o = to_local(s, sub(eye, s->centre)), d = to_local(s, dir);
+		pdl_vec3 o = to_local(s, pdl_v3_sub(eye, s->centre)), d = to_local(s, dir);
 		float o3[3] = {o.x, o.y, o.z}, d3[3] = {d.x, d.y, d.z}, h3[3] = {s->half.x, s->half.y, s->half.z};
 		float enter = -INFINITY, leave = INFINITY;
 		int axis = 0;
@@ -176,19 +127,19 @@ static bool intersect(const solid* s, pdl_vec3 eye, pdl_vec3 dir, float near, fl
 		*t = enter;
 		float n3[3] = {0, 0, 0};
 		n3[axis] = d3[axis] > 0 ? -1.0f : 1.0f;
-		*normal = from_local(s, v3(n3[0], n3[1], n3[2]));
+		*normal = from_local(s, pdl_v3(n3[0], n3[1], n3[2]));
 		return true;
 	}
 	case SOLID_FLOOR: {
 		/* the container's bottom face, local y = -half.y, seen from either side */
-		pdl_vec3 o = to_local(s, sub(eye, s->centre)), d = to_local(s, dir);
+		pdl_vec3 o = to_local(s, pdl_v3_sub(eye, s->centre)), d = to_local(s, dir);
 		if (d.y == 0) return false;
 		float hit = (-s->half.y - o.y) / d.y;
 		if (!(hit > near && hit < *t)) return false;
 		float x = o.x + hit * d.x, z = o.z + hit * d.z;
 		if (fabsf(x) > s->half.x || fabsf(z) > s->half.z) return false;
 		*t = hit;
-		*normal = from_local(s, v3(0, o.y > -s->half.y ? 1.0f : -1.0f, 0));
+		*normal = from_local(s, pdl_v3(0, o.y > -s->half.y ? 1.0f : -1.0f, 0));
 		return true;
 	}
 	}
@@ -208,11 +159,11 @@ typedef struct edge_px {
 static bool project_edge(const pdl_renderer* r, pdl_vec3 a, pdl_vec3 b, float half_width, edge_px* e)
 {
 	const pdl_view3* v = &r->view;
-	float wa = dot(sub(a, v->eye), v->f), wb = dot(sub(b, v->eye), v->f);
+	float wa = pdl_v3_dot(pdl_v3_sub(a, v->eye), v->f), wb = pdl_v3_dot(pdl_v3_sub(b, v->eye), v->f);
 	float cut = 2 * v->near;
 	if (wa < cut && wb < cut) return false;
-	if (wa < cut) a = add(a, scale(sub(b, a), (cut - wa) / (wb - wa)));
-	if (wb < cut) b = add(b, scale(sub(a, b), (cut - wb) / (wa - wb)));
+	if (wa < cut) a = pdl_v3_add(a, pdl_v3_scale(pdl_v3_sub(b, a), (cut - wa) / (wb - wa)));
+	if (wb < cut) b = pdl_v3_add(b, pdl_v3_scale(pdl_v3_sub(a, b), (cut - wb) / (wa - wb)));
 	pdl_vec3 pa = pdl_render_project(r, a), pb = pdl_render_project(r, b);
 	*e = (edge_px){pa.x, pa.y, 1.0f / pa.z, pb.x, pb.y, 1.0f / pb.z, 0, 0, 0, 0};
 	float grow = half_width + 1;
@@ -258,11 +209,11 @@ static body_solid body_solid_of(const pdl_renderer* r, const pdl_body_def* d)
 	pdl_vec3 corners[8];
 	if (d->shape == PDL_BODY_CIRCLE) {
 		b.s.kind = SOLID_SPHERE;
-		b.s.half = v3(d->radius, d->radius, d->radius);
+		b.s.half = pdl_v3(d->radius, d->radius, d->radius);
 		const pdl_view3* v = &r->view;
 		for (int k = 0; k < 8; ++k)
-			corners[k] = add(d->position, add(add(scale(v->r, k & 1 ? d->radius : -d->radius), scale(v->u, k & 2 ? d->radius : -d->radius)),
-			                                  scale(v->f, k & 4 ? d->radius : -d->radius)));
+			corners[k] = pdl_v3_add(d->position, pdl_v3_add(pdl_v3_add(pdl_v3_scale(v->r, k & 1 ? d->radius : -d->radius), pdl_v3_scale(v->u, k & 2 ? d->radius : -d->radius)),
+			                                  pdl_v3_scale(v->f, k & 4 ? d->radius : -d->radius)));
 	} else {
 		b.s.kind = SOLID_BOX;
 		b.s.half = d->half_extents;
@@ -288,12 +239,12 @@ static rgbf body_color(const pdl_renderer* r, const body_solid* b, pdl_vec3 dir,
 	rgbf base = b->s.color;
 	float band = edge_width * t / v->focal; /* world units at that depth */
 	if (b->s.kind == SOLID_BOX) {
-		pdl_vec3 l = to_local(&b->s, sub(add(v->eye, scale(dir, t)), b->s.centre));
+		pdl_vec3 l = to_local(&b->s, pdl_v3_sub(pdl_v3_add(v->eye, pdl_v3_scale(dir, t)), b->s.centre));
 		int near_faces = (fabsf(l.x) > b->s.half.x - band) + (fabsf(l.y) > b->s.half.y - band) + (fabsf(l.z) > b->s.half.z - band);
 		if (near_faces >= 2) base = b->edge;
 	} else {
 		/* the ray passes the centre at R sqrt(1 - (n.u)^2), u its unit direction */
-		float cosine = dot(n, normalize(dir));
+		float cosine = pdl_v3_dot(n, pdl_v3_normalize(dir));
 		float miss = b->s.half.x * sqrtf(fmaxf(0.0f, 1 - cosine * cosine));
 		if (b->s.half.x - miss < band) base = b->edge;
 	}
@@ -341,7 +292,7 @@ static void build_scene(const pdl_renderer* r, const pdl_world* world, float sph
 		switch (b.kind) {
 		case PDL_BOUNDARY_BOX:
 		case PDL_BOUNDARY_CIRCLE:
-			if (b.kind == PDL_BOUNDARY_CIRCLE) s.kind = SOLID_SPHERE, s.half = v3(b.radius, b.radius, b.radius);
+			if (b.kind == PDL_BOUNDARY_CIRCLE) s.kind = SOLID_SPHERE, s.half = pdl_v3(b.radius, b.radius, b.radius);
 			if (sc->solid_count < MAX_SOLIDS) sc->solids[sc->solid_count++] = s;
 			break;
 		case PDL_BOUNDARY_BOX_CONTAINER: {
@@ -351,9 +302,9 @@ static void build_scene(const pdl_renderer* r, const pdl_world* world, float sph
 			sc->solids[sc->solid_count++] = s;
 			pdl_vec3 corner[8];
 			for (int k = 0; k < 8; ++k) {
-				pdl_vec3 local = v3(k & 1 ? b.half_extents.x : -b.half_extents.x, k & 2 ? b.half_extents.y : -b.half_extents.y,
+				pdl_vec3 local = pdl_v3(k & 1 ? b.half_extents.x : -b.half_extents.x, k & 2 ? b.half_extents.y : -b.half_extents.y,
 				                    k & 4 ? b.half_extents.z : -b.half_extents.z);
-				corner[k] = add(b.position, from_local(&s, local));
+				corner[k] = pdl_v3_add(b.position, from_local(&s, local));
 			}
 			/* the 12 edges join corners that differ in one bit */
 			for (int k = 0; k < 8; ++k)
@@ -364,12 +315,12 @@ static void build_scene(const pdl_renderer* r, const pdl_world* world, float sph
 		}
 		case PDL_BOUNDARY_CIRCLE_CONTAINER: {
 			if (sc->outline) break;
-			s.kind = SOLID_BOWL, s.half = v3(b.radius, b.radius, b.radius);
+			s.kind = SOLID_BOWL, s.half = pdl_v3(b.radius, b.radius, b.radius);
 			s.color = mix(wall, white, 0.12f);
 			sc->solids[sc->solid_count++] = s;
 			/* the silhouette of a sphere seen from distance D is a cone of half angle asin(R / D) */
-			pdl_vec3 to_centre = sub(b.position, r->view.eye);
-			float dist2 = dot(to_centre, to_centre), cone = dist2 - b.radius * b.radius;
+			pdl_vec3 to_centre = pdl_v3_sub(b.position, r->view.eye);
+			float dist2 = pdl_v3_dot(to_centre, to_centre), cone = dist2 - b.radius * b.radius;
 			pdl_vec3 c = pdl_render_project(r, b.position);
 			if (cone > 0 && c.z > r->view.near) {
 				sc->outline = true;
@@ -407,7 +358,7 @@ static void* project_band(void* arg)
 	for (int i = job->from; i < job->to; ++i) {
 		float* out = r->projected + 4 * (size_t)i;
 		out[3] = 0;
-		pdl_vec3 at = v3(p->x[i], p->y[i], p->z[i]);
+		pdl_vec3 at = pdl_v3(p->x[i], p->y[i], p->z[i]);
 		if (!isfinite(at.x) || !isfinite(at.y) || !isfinite(at.z)) continue;
 		float world_radius = job->radius[p->material[i] % PDL_MAX_MATERIALS];
 		pdl_vec3 q = pdl_render_project(r, at);
@@ -636,7 +587,7 @@ static void* shade_band(void* arg)
 					const float* q = r->projected + 4 * (size_t)particle;
 					float nx = (fx - q[0]) / q[3], ny = (q[1] - fy) / q[3];
 					float nz = sqrtf(fmaxf(0.0f, 1 - nx * nx - ny * ny));
-					c = shade(particle_color(job, colors, particle), v3(nx, ny, nz));
+					c = shade(particle_color(job, colors, particle), pdl_v3(nx, ny, nz));
 				}
 			}
 			/* depth cue: surfaces behind the target fade a little towards the background */

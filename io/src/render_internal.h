@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-/* The orbit camera resolved for one picture size (render3d.c). A pixel's ray is
+/* The orbit camera resolved for one picture size (render_view.c). A pixel's ray is
  * eye + t (f + ndc_x tan_x r + ndc_y tan_y u): its f component is 1, so t is the view depth. */
 typedef struct pdl_view3 {
 	pdl_vec3 eye;        /* world units */
@@ -53,12 +53,12 @@ struct pdl_renderer {
 
 /* Draws a 3D world (render3d.c); NULL if out of memory. */
 const uint8_t* pdl_render_3d(pdl_renderer* renderer, const pdl_world* world);
-/* Sets renderer->view from def.camera and the picture size (render3d.c). */
+/* Sets renderer->view from def.camera and the picture size (render_view.c). */
 void pdl_render_3d_setup(pdl_renderer* renderer);
 /* Frees the 3D buffers (render3d.c). */
 void pdl_render_3d_free(pdl_renderer* renderer);
 /* The ray through pixel (x, y) (pixel centres at + 0.5): its f component is 1, so eye + t ray
- * is the point at view depth t (render3d.c). */
+ * is the point at view depth t (render_view.c). */
 pdl_vec3 pdl_render_pixel_ray(const pdl_renderer* renderer, float x, float y);
 
 /* ---- colours ------------------------------------------------------------------------------------ */

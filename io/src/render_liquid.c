@@ -30,6 +30,7 @@
 
 /* The look's constants, shared with the viewer's and the page's shaders (shaders/liquid/). */
 #include "../../shaders/liquid/look.h"
+#include "../../src/vec.h"
 
 /* Blur radius in particle radii (projected), and the pixels it may take at most. */
 #define BLUR_RADII ((float)PDL_LIQUID_FILTER_RADII)
@@ -217,26 +218,18 @@ static bool tangent(const pdl_renderer* r, int x, int y, int dx, int dy, pdl_vec
 	return best < INFINITY;
 }
 
-static float dot3(pdl_vec3 a, pdl_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-
-static pdl_vec3 unit(pdl_vec3 a)
-{
-	float len = sqrtf(dot3(a, a));
-	return len > 0 ? (pdl_vec3){a.x / len, a.y / len, a.z / len} : a;
-}
-
 rgbf pdl_liquid_color(const pdl_renderer* r, const liquid_light* light, int x, int y, float radius)
 {
 	const int w = r->def.width, h = r->def.height;
 	const size_t at = (size_t)y * (size_t)w + (size_t)x;
 	const float d0 = r->liquid_depth[at];
-	pdl_vec3 dir = unit(pdl_render_pixel_ray(r, (float)x + 0.5f, (float)y + 0.5f));
+	pdl_vec3 dir = pdl_v3_unit(pdl_render_pixel_ray(r, (float)x + 0.5f, (float)y + 0.5f));
 	pdl_vec3 p = position_at(r, x, y, d0), tx = {0, 0, 0}, ty = {0, 0, 0}, n;
 	bool has_x = tangent(r, x, y, 1, 0, p, d0, &tx), has_y = tangent(r, x, y, 0, 1, p, d0, &ty);
 	if (has_x && has_y) {
 		/* x right, y down on the screen: tx x ty points away from the viewer; flip to face it */
-		n = unit((pdl_vec3){tx.y * ty.z - tx.z * ty.y, tx.z * ty.x - tx.x * ty.z, tx.x * ty.y - tx.y * ty.x});
-		if (dot3(n, dir) > 0) n = (pdl_vec3){-n.x, -n.y, -n.z};
+		n = pdl_v3_unit((pdl_vec3){tx.y * ty.z - tx.z * ty.y, tx.z * ty.x - tx.x * ty.z, tx.x * ty.y - tx.y * ty.x});
+		if (pdl_v3_dot(n, dir) > 0) n = (pdl_vec3){-n.x, -n.y, -n.z};
 	} else {
 		n = (pdl_vec3){-dir.x, -dir.y, -dir.z}; /* a lone pixel faces the viewer */
 	}
@@ -246,7 +239,7 @@ rgbf pdl_liquid_color(const pdl_renderer* r, const liquid_light* light, int x, i
 	            tint_b = r->liquid_tint[3 * at + 2] / thick;
 	const pdl_view3* v = &r->view;
 	const float radii = thick / radius;
-	float slope_x = dot3(n, v->r), slope_y = dot3(n, v->u); /* the normal's screen components */
+	float slope_x = pdl_v3_dot(n, v->r), slope_y = pdl_v3_dot(n, v->u); /* the normal's screen components */
 	float shift = (float)PDL_LIQUID_REFRACT * fminf(radii, (float)PDL_LIQUID_REFRACT_MAX_RADII) * radius * v->focal / d0; /* pixels */
 	int sx = (int)clampf((float)x + 0.5f - slope_x * shift, 0, (float)(w - 1));
 	int sy = (int)clampf((float)y + 0.5f + slope_y * shift, 0, (float)(h - 1));
@@ -262,15 +255,15 @@ rgbf pdl_liquid_color(const pdl_renderer* r, const liquid_light* light, int x, i
 	                  bg.b * tb + scatter * tint_b * (1 - tb)};
 	/* what it reflects: the sky along the mirrored ray */
 	const float f0 = (float)PDL_LIQUID_F0;
-	float cosine = fmaxf(0.0f, -dot3(n, dir)), c5 = 1 - cosine;
+	float cosine = fmaxf(0.0f, -pdl_v3_dot(n, dir)), c5 = 1 - cosine;
 	float fresnel = f0 + (1 - f0) * c5 * c5 * c5 * c5 * c5;
-	float along = 2 * dot3(n, dir);
+	float along = 2 * pdl_v3_dot(n, dir);
 	pdl_vec3 mirrored = {dir.x - along * n.x, dir.y - along * n.y, dir.z - along * n.z};
 	rgbf sky = mix(light->horizon, light->zenith, clampf(mirrored.y, 0, 1));
 	rgbf c = mix(refracted, sky, fresnel);
 	/* the light's highlight (Blinn-Phong, the half vector of the light and the eye) */
-	pdl_vec3 half = unit((pdl_vec3){light->direction.x - dir.x, light->direction.y - dir.y, light->direction.z - dir.z});
-	float spec = (float)PDL_LIQUID_SPECULAR * powf(fmaxf(0.0f, dot3(n, half)), (float)PDL_LIQUID_SHININESS);
+	pdl_vec3 half = pdl_v3_unit((pdl_vec3){light->direction.x - dir.x, light->direction.y - dir.y, light->direction.z - dir.z});
+	float spec = (float)PDL_LIQUID_SPECULAR * powf(fmaxf(0.0f, pdl_v3_dot(n, half)), (float)PDL_LIQUID_SHININESS);
 	c = (rgbf){c.r + spec, c.g + spec, c.b + spec};
 	/* the edge follows the thickness, not the spheres' rims (smoothstep, as the shader) */
 	const float lo = (float)PDL_LIQUID_EDGE_LO_RADII, hi = (float)PDL_LIQUID_EDGE_HI_RADII;
@@ -282,9 +275,9 @@ rgbf pdl_liquid_color(const pdl_renderer* r, const liquid_light* light, int x, i
 /* The light the water reflects, from the scene's background colour (look.h). */
 liquid_light pdl_liquid_light(const pdl_view3* v, rgbf background)
 {
-	const pdl_vec3 l = unit((pdl_vec3){PDL_LIQUID_LIGHT});
+	const pdl_vec3 l = pdl_v3_unit((pdl_vec3){PDL_LIQUID_LIGHT});
 	liquid_light light;
-	light.direction = unit((pdl_vec3){l.x * v->r.x + l.y * v->u.x - l.z * v->f.x, l.x * v->r.y + l.y * v->u.y - l.z * v->f.y,
+	light.direction = pdl_v3_unit((pdl_vec3){l.x * v->r.x + l.y * v->u.x - l.z * v->f.x, l.x * v->r.y + l.y * v->u.y - l.z * v->f.y,
 	                                  l.x * v->r.z + l.y * v->u.z - l.z * v->f.z});
 	const rgbf white = {1, 1, 1};
 	light.horizon = mix(background, white, (float)PDL_LIQUID_SKY_HORIZON_WHITE);

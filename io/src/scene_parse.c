@@ -1252,16 +1252,6 @@ pdl_scene* pdl_scene_load(const char* path, pdl_scene_error* err)
 	return s;
 }
 
-void pdl_scene_destroy(pdl_scene* scene) { free(scene); }
-
-pdl_scene* pdl_scene_clone(const pdl_scene* scene)
-{
-	if (!scene) return NULL;
-	pdl_scene* c = malloc(sizeof *c);
-	if (c) memcpy(c, scene, sizeof *c);
-	return c;
-}
-
 int pdl_scene_find_material(const pdl_scene* s, const char* name)
 {
 	if (!s || !name) return -1;

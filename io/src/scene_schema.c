@@ -1,9 +1,13 @@
 /* The scene file schema: every key of every object, its C field, type and rule. docs/scenes.md
- * is the same list in prose; io/tests/test_scene.c checks that every key here is documented. */
+ * is the same list in prose; io/tests/test_scene.c checks that every key here is documented.
+ * And the scene's own lifetime (one flat struct: freed with free, copied with memcpy), below the
+ * parser (scene_parse.c), the world building (scene_world.c) and the writer (scene_json.c),
+ * which all copy or free scenes. */
 #include "scene_schema.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define INF HUGE_VAL
@@ -497,4 +501,16 @@ void pdl_schema_rule_text(const scene_field* f, char* out, size_t size)
 void pdl_schema_color_text(uint32_t color, char out[8])
 {
 	snprintf(out, 8, "#%06x", (unsigned)(color & 0xffffffu));
+}
+
+/* ---- The scene object ---------------------------------------------------------------------- */
+
+void pdl_scene_destroy(pdl_scene* scene) { free(scene); }
+
+pdl_scene* pdl_scene_clone(const pdl_scene* scene)
+{
+	if (!scene) return NULL;
+	pdl_scene* c = malloc(sizeof *c);
+	if (c) memcpy(c, scene, sizeof *c);
+	return c;
 }

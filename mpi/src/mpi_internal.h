@@ -1,5 +1,6 @@
-/* Internal to the MPI layer: the split world's state, shared by mpi_world.c (the stepping) and
- * mpi_files.c (the files written collectively). */
+/* Internal to the MPI layer: the split world's state, shared by mpi_world.c (the stepping),
+ * mpi_ghosts.c (the ghost exchange), mpi_files.c (the files written collectively) and, below
+ * them all, mpi_pack.c (the layer's arrays). */
 #ifndef PUDDLE_MPI_INTERNAL_H
 #define PUDDLE_MPI_INTERNAL_H
 
@@ -128,6 +129,7 @@ struct pdl_mpi_world {
 	double ghost_seconds; /* in the ghost stages this frame */
 };
 
+/* mpi_pack.c: the layer's arrays */
 /* Grows *p to hold need items of size bytes (capacity doubling from 1024); false when out of
  * memory (then *p is as it was). */
 bool pdl_mpi_grow(void** p, int* capacity, int need, size_t size);

@@ -41,24 +41,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool pdl_mpi_grow(void** p, int* capacity, int need, size_t size)
-{
-	if (need <= *capacity) return true;
-	int cap = *capacity ? *capacity : 1024;
-	while (cap < need) cap *= 2;
-	void* grown = realloc(*p, (size_t)cap * size);
-	if (!grown) return false;
-	*p = grown;
-	*capacity = cap;
-	return true;
-}
-
-int pdl_mpi_compare_ids(const void* a, const void* b)
-{
-	uint32_t x = ((const packed_particle*)a)->id, y = ((const packed_particle*)b)->id;
-	return (x > y) - (x < y);
-}
-
 /* Sorts n keys (id << 32 | place) by their ids, 11 bits a pass from the lowest, with scratch
  * for n more: a radix sort, a few passes over 8-byte keys where qsort of the 32-byte particles
  * took 15 ms a frame at 100k. Stable, so the places of equal ids stay in order (ids are unique
@@ -687,26 +669,6 @@ static float needed_halo(pdl_mpi_world* s, const pdl_particle_data* d, int got, 
 	s->last_moved = most[0];
 	s->longest_spring = longest; /* this process's own, for the next frame's prediction */
 	return reach(s, substeps, most[0], most[1] > s->longest_spring_start ? most[1] : s->longest_spring_start);
-}
-
-pdl_particle_data pdl_mpi_unpack(pdl_mpi_world* s, const packed_particle* p, int n)
-{
-	if (!pdl_mpi_grow((void**)&s->arrays, &s->arrays_capacity, n > 0 ? n : 1, 6 * sizeof *s->arrays))
-		MPI_Abort(s->comm, 1);
-	uint8_t* m = realloc(s->materials, (size_t)s->arrays_capacity);
-	if (m) s->materials = m;
-	uint32_t* ids = m ? realloc(s->ids, (size_t)s->arrays_capacity * sizeof *ids) : NULL;
-	if (ids) s->ids = ids;
-	if (!m || !ids) MPI_Abort(s->comm, 1);
-	const int cap = s->arrays_capacity;
-	float* a = s->arrays;
-	for (int i = 0; i < n; ++i) {
-		for (int k = 0; k < 3; ++k) a[k * cap + i] = p[i].x[k], a[(3 + k) * cap + i] = p[i].v[k];
-		m[i] = (uint8_t)p[i].material, ids[i] = p[i].id;
-	}
-	return (pdl_particle_data){.count = n, .x = a, .y = a + cap, .z = s->three ? a + 2 * cap : NULL,
-	                           .vx = a + 3 * cap, .vy = a + 4 * cap, .vz = s->three ? a + 5 * cap : NULL,
-	                           .material = m, .id = ids, .next_id = s->next_id};
 }
 
 /* With ghosts the world holds this process's own particles between frames: the owned ones. */

@@ -13,8 +13,12 @@ file must be given one here and in docs/viewer.md). Only the Python standard lib
 import argparse
 import os
 import re
-import subprocess
 import sys
+
+# the graph of calls between files, shared with the libraries' check (scripts/check_circles.py)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                                "scripts"))
+from file_graph import call_graph, circles, shortest_circle, source_of  # noqa: E402
 
 # 0: shared state and maths; 1: the world and the views of it; 2: input, drawing, capture;
 # 3: the program
@@ -30,61 +34,6 @@ FRONTEND_HEADER = "frontend.h"
 FRONTEND_LAYER = 2
 
 
-def source_of(object_path):
-    """foo.c.o (CMake's name for foo.c's object) -> foo.c"""
-    name = os.path.basename(object_path)
-    return name[:-2] if name.endswith(".o") else name
-
-
-def call_graph(objects):
-    """{caller file: {callee file: [symbols]}} between the viewer's files."""
-    defined, used = {}, {}
-    for path in objects:
-        source = source_of(path)
-        if source not in LAYERS:
-            continue  # not one of the viewer's files
-        out = subprocess.run(["nm", path], capture_output=True, text=True, check=True).stdout
-        for line in out.splitlines():
-            parts = line.split()
-            if len(parts) == 3 and parts[1] in "TDBRVW":
-                defined[parts[2]] = source
-            elif len(parts) == 2 and parts[0] == "U":
-                used.setdefault(source, set()).add(parts[1])
-    graph = {}
-    for caller, symbols in used.items():
-        for symbol in symbols:
-            callee = defined.get(symbol)
-            if callee is not None and callee != caller:
-                graph.setdefault(caller, {}).setdefault(callee, []).append(symbol)
-    return graph
-
-
-def find_cycle(graph):
-    """A list of files that call each other round, or None."""
-    state, stack = {}, []
-
-    def visit(node):
-        state[node] = "open"
-        stack.append(node)
-        for nxt in sorted(graph.get(node, {})):
-            if state.get(nxt) == "open":
-                return stack[stack.index(nxt):] + [nxt]
-            if nxt not in state:
-                found = visit(nxt)
-                if found:
-                    return found
-        stack.pop()
-        state[node] = "done"
-        return None
-
-    for node in sorted(graph):
-        if node not in state:
-            found = visit(node)
-            if found:
-                return found
-    return None
-
-
 def problems_in(graph, layers):
     problems = []
     for caller in sorted(graph):
@@ -93,8 +42,8 @@ def problems_in(graph, layers):
                 symbols = " ".join(sorted(graph[caller][callee]))
                 problems.append(f"{caller} (layer {layers[caller]}) calls up into {callee} "
                                 f"(layer {layers[callee]}): {symbols}")
-    cycle = find_cycle(graph)
-    if cycle:
+    for component in circles(graph):
+        cycle = shortest_circle(graph, component[0], set(component))
         problems.append("files calling each other in a circle: " + " -> ".join(cycle))
     return problems
 
@@ -140,7 +89,7 @@ def main():
         return self_test()
     if not a.sources or not a.objects:
         p.error("--sources and the object files are needed")
-    graph = call_graph(a.objects)
+    graph = call_graph(a.objects, keep=lambda source: source in LAYERS)
     missing = [s for s in LAYERS if s not in {source_of(o) for o in a.objects}]
     problems = problems_in(graph, LAYERS) + include_problems(a.sources)
     for caller in sorted(graph):
