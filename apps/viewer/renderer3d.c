@@ -547,7 +547,8 @@ void viewer_renderer3d_draw(viewer_renderer3d* r, const viewer_app* app)
 	pdl_particle_data p = pdl_world_particles(app->scene.world);
 	float clear[3] = {outside.r, outside.g, outside.b};
 	bool liquid = app->render.mode == VIEWER_RENDER_LIQUID && p.count > 0 && p.z != NULL &&
-	              viewer_liquid_begin(r->liquid, view->viewport_width, view->viewport_height, clear);
+	              viewer_liquid_begin(r->liquid, view->viewport_width, view->viewport_height,
+	                                  app->render.liquid_scale, clear);
 
 	gl.Enable(GL_DEPTH_TEST);
 	gl.DepthFunc(GL_LEQUAL);
