@@ -414,6 +414,7 @@ void viewer_liquid_draw(viewer_liquid* l, const viewer_app* app, const pdl_parti
 	gl.Uniform3f(at(cp, "u_background"), v->background[0], v->background[1], v->background[2]);
 	gl.Uniform1f(at(cp, "u_radius"), v->radius);
 	gl.Uniform1f(at(cp, "u_pixels"), 0.5f * (float)h / tan_half);
+	gl.Uniform2f(at(cp, "u_depth_ab"), depth_a, depth_b);
 	gl.DrawArrays(GL_TRIANGLES, 0, 3);
 	for (int i = 5; i >= 0; --i) bind_texture(i, 0);
 
