@@ -253,7 +253,6 @@ bool viewer_liquid_begin(viewer_liquid* l, int width, int height, float scale, c
 	/* the targets' pixels: the viewport's times the scale, rounded, at least one */
 	int scaled_width = (int)fmaxf(1.0f, floorf((float)width * l->scale + 0.5f));
 	int scaled_height = (int)fmaxf(1.0f, floorf((float)height * l->scale + 0.5f));
-	if (l->scale == 1.0f) scaled_width = width, scaled_height = height;
 	width = scaled_width, height = scaled_height;
 	if (!resize(l, width, height)) {
 		fprintf(stderr, "puddle-view: liquid: a float framebuffer is incomplete; drawing spheres\n");

@@ -14,7 +14,7 @@
  *   4. shading     Fresnel (Schlick) between the refraction of what lies behind the water (the
  *                  picture without the fluid, sampled off by the normal) and the reflection of a
  *                  sky, Beer-Lambert absorption through the thickness in the fluid's own colour,
- *                  and a highlight
+ *                  a highlight, and the waterline where the surface meets a body
  *   5. foam        fast particles with little fluid around them as small white discs over the
  *                  shaded water, hidden by what is nearer (the spheres' depth and the scenery's),
  *                  with the rule and constants of web/demo/liquid.js and the viewer's
