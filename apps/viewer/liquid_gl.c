@@ -450,4 +450,11 @@ void viewer_liquid_draw(viewer_liquid* l, const viewer_app* app, const pdl_parti
 	}
 }
 
-float viewer_liquid_scale(const viewer_liquid* l) { return l ? l->scale : 0.0f; }
+void viewer_liquid_present_scene(viewer_liquid* l, int x, int y, int width, int height)
+{
+	gl.BindFramebuffer(GL_READ_FRAMEBUFFER, l->framebuffers[FB_SCENE]);
+	gl.BindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+	gl.BlitFramebuffer(0, 0, l->width, l->height, x, y, x + width, y + height, GL_COLOR_BUFFER_BIT, GL_LINEAR);
+	gl.BindFramebuffer(GL_FRAMEBUFFER, 0);
+	gl.Viewport(x, y, width, height);
+}

@@ -40,7 +40,9 @@ void viewer_liquid_draw(viewer_liquid* liquid, const viewer_app* app, const pdl_
 /* Window pixels per thickness texel, each way, in the last frame drawn (0 before one, or for
  * NULL): 2 to 4, coarser as the spheres look bigger (liquid_gl.c, thickness_divisor). */
 int viewer_liquid_thickness_divisor(const viewer_liquid* liquid);
-/* The resolution scale of the last viewer_liquid_begin (1: the viewport's own). */
-float viewer_liquid_scale(const viewer_liquid* liquid);
+/* Scales the scene drawn into viewer_liquid_begin's framebuffer up into the viewport (x, y,
+ * width, height, GL's origin bottom-left) of the default framebuffer, without the water: the
+ * spheres' look at a lower resolution. Leaves the default framebuffer bound, that viewport set. */
+void viewer_liquid_present_scene(viewer_liquid* liquid, int x, int y, int width, int height);
 
 #endif

@@ -231,11 +231,11 @@ static void print_stats(const viewer_app* app, double wall_seconds, double step_
 	/* drawing and presenting a frame (smoothed wall time), and where the fallback stands */
 	const viewer_fallback* f = &app->fallback;
 	printf("puddle-view: draw_ms %.2f draw_fps %.1f window_ms %.2f window_fps %.1f fallback %s level %d "
-	       "changes %d look \"%s\" render %s liquid_scale %.2f\n",
+	       "changes %d look \"%s\" render %s scale_3d %.2f\n",
 	       f->draw_ms, f->draw_ms > 0 ? 1000.0 / f->draw_ms : 0.0, f->window_ms,
 	       f->window_ms > 0 ? 1000.0 / f->window_ms : 0.0, f->enabled ? "on" : "off", f->level,
 	       f->changes, f->look, viewer_render_mode_name(app->render.mode),
-	       app->render.liquid_scale);
+	       app->render.scale_3d);
 	fflush(stdout);
 }
 
@@ -244,9 +244,10 @@ static void print_stats(const viewer_app* app, double wall_seconds, double step_
 /* The fallback's levels (viewer_fallback), the full look first: the 3D liquid's passes at a
  * share of the viewport's resolution each way (under llvmpipe their cost goes with the pixels:
  * the depth smoothing's taps, the splats' fill), then the spheres the metaball mode draws,
- * which take one pass of one quad per particle. */
+ * which take one pass of one quad per particle, at full then half resolution (their fragments,
+ * which write their depth and so are all shaded, are most of their cost in software). */
 typedef struct fallback_level {
-	float liquid_scale;
+	float scale_3d;
 	bool spheres;
 	const char* what;
 } fallback_level;
@@ -255,6 +256,7 @@ static const fallback_level fallback_levels[] = {
 	{0.5f, false, "liquid at half resolution"},
 	{0.35f, false, "liquid at a third of the resolution"},
 	{1.0f, true, "spheres instead of liquid"},
+	{0.5f, true, "spheres at half resolution"},
 };
 enum { FALLBACK_LEVELS = (int)(sizeof fallback_levels / sizeof fallback_levels[0]) };
 /* Frames not counted after a change (the targets are made again, caches warm up), then the
@@ -262,8 +264,9 @@ enum { FALLBACK_LEVELS = (int)(sizeof fallback_levels / sizeof fallback_levels[0
 #define FALLBACK_SKIP_FRAMES 3
 #define FALLBACK_WINDOW_FRAMES 10
 
-/* After each frame: `draw_ms` is the wall time it took to draw and present it. While the 3D
- * liquid look is drawn, a window's mean over the budget takes the look one level down. */
+/* After each frame: `draw_ms` is the wall time it took to draw and present it. While a 3D
+ * world is drawn in the look of the fallback's level, a window's mean over the budget takes the
+ * look one level down. */
 static void fallback_frame(viewer_app* app, double draw_ms)
 {
 	viewer_fallback* f = &app->fallback;
@@ -271,12 +274,14 @@ static void fallback_frame(viewer_app* app, double draw_ms)
 	if (app->frame > FALLBACK_SKIP_FRAMES) f->draw_ms = smooth(f->draw_ms, draw_ms);
 	if (!app->three_d) return;
 	bool liquid = app->render.mode == VIEWER_RENDER_LIQUID;
+	/* the look is the level's (not one chosen by hand since): the fallback may go on */
+	bool own = fallback_levels[f->level].spheres ? app->render.mode == VIEWER_RENDER_METABALL : liquid;
 	if (liquid && fallback_levels[f->level].spheres) {
 		/* the liquid chosen again (M, the panel) after the fallback left it: try it afresh */
 		f->level = 0;
 		f->frames = 0;
 		f->sum_ms = 0;
-		app->render.liquid_scale = fallback_levels[0].liquid_scale;
+		app->render.scale_3d = fallback_levels[0].scale_3d;
 		f->look = fallback_levels[0].what;
 	}
 	if (++f->frames <= FALLBACK_SKIP_FRAMES) return;
@@ -286,14 +291,14 @@ static void fallback_frame(viewer_app* app, double draw_ms)
 	if (f->first_window_ms == 0) f->first_window_ms = f->window_ms;
 	f->frames = 0;
 	f->sum_ms = 0;
-	if (!f->enabled || !liquid || f->window_ms <= f->budget_ms || f->level + 1 >= FALLBACK_LEVELS) return;
+	if (!f->enabled || !own || f->window_ms <= f->budget_ms || f->level + 1 >= FALLBACK_LEVELS) return;
 	f->level += 1;
-	/* levels whose resolution is no lower than the one drawn (--liquid-scale) are no step down */
-	while (!fallback_levels[f->level].spheres && fallback_levels[f->level].liquid_scale >= app->render.liquid_scale)
+	/* levels whose resolution is no lower than the one drawn (--scale-3d) are no step down */
+	while (!fallback_levels[f->level].spheres && fallback_levels[f->level].scale_3d >= app->render.scale_3d)
 		f->level += 1;
 	f->changes += 1;
 	const fallback_level* next = &fallback_levels[f->level];
-	app->render.liquid_scale = next->liquid_scale;
+	app->render.scale_3d = next->scale_3d;
 	f->look = next->what;
 	if (next->spheres) app->render.mode = VIEWER_RENDER_METABALL;
 	viewer_message(app, "drawing took %.0f ms a frame, over the %.0f ms budget: %s", f->window_ms,
@@ -459,10 +464,10 @@ static void usage(FILE* out)
 	        "  --ui-scale F           scale the panel's text and widgets (default: from the display)\n"
 	        "  --vsync on|off         wait for the display's refresh (default: on, off with --frames)\n"
 	        "  --fallback on|off      3D liquid: when a frame takes longer to draw than the budget,\n"
-	        "                         lower the liquid's resolution, then draw spheres (default:\n"
-	        "                         on, off with --frames or --script)\n"
+	        "                         lower the liquid's resolution, then draw spheres, then at\n"
+	        "                         half resolution (default: on, off with --frames or --script)\n"
 	        "  --frame-budget MS      the fallback's budget for drawing a frame (default 50)\n"
-	        "  --liquid-scale F       3D liquid: draw it at F (0.1 to 1) of the resolution each way\n"
+	        "  --scale-3d F           3D: draw at F (0.1 to 1) of the resolution each way, scaled up\n"
 	        "  --screenshot-dir DIR   where S saves screenshots (default: working directory)\n"
 	        "\n"
 	        "Measuring and testing (one step per frame, repeatable):\n"
@@ -571,9 +576,9 @@ static int parse_options(int argc, char** argv, viewer_options* o, viewer_app* a
 			ok = strcmp(next, "on") == 0 || strcmp(next, "off") == 0;
 			o->fallback = strcmp(next, "on") == 0;
 			++i;
-		} else if (strcmp(a, "--liquid-scale") == 0) {
-			app->render.liquid_scale = strtof(next, NULL);
-			ok = app->render.liquid_scale >= 0.1f && app->render.liquid_scale <= 1.0f;
+		} else if (strcmp(a, "--scale-3d") == 0) {
+			app->render.scale_3d = strtof(next, NULL);
+			ok = app->render.scale_3d >= 0.1f && app->render.scale_3d <= 1.0f;
 			++i;
 		} else if (strcmp(a, "--frame-budget") == 0) {
 			app->fallback.budget_ms = strtod(next, NULL);

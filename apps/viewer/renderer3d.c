@@ -551,7 +551,11 @@ void viewer_renderer3d_draw(viewer_renderer3d* r, const viewer_app* app)
 	float clear[3] = {outside.r, outside.g, outside.b};
 	bool liquid = app->render.mode == VIEWER_RENDER_LIQUID && p.count > 0 && p.z != NULL &&
 	              viewer_liquid_begin(r->liquid, view->viewport_width, view->viewport_height,
-	                                  app->render.liquid_scale, clear);
+	                                  app->render.scale_3d, clear);
+	/* spheres or dots at a lower resolution: into the liquid's scene target, scaled up below */
+	bool scaled = !liquid && app->render.scale_3d < 1.0f &&
+	              viewer_liquid_begin(r->liquid, view->viewport_width, view->viewport_height,
+	                                  app->render.scale_3d, clear);
 
 	gl.Enable(GL_DEPTH_TEST);
 	gl.DepthFunc(GL_LEQUAL);
@@ -570,6 +574,8 @@ void viewer_renderer3d_draw(viewer_renderer3d* r, const viewer_app* app)
 
 	gl.UseProgram(r->solid_program);
 	draw_list(r, &r->lines, GL_LINES);
+	if (scaled) viewer_liquid_present_scene(r->liquid, view->viewport_x, gl_viewport_y, view->viewport_width,
+	                                        view->viewport_height);
 
 	if (liquid) {
 		/* the water reflects the scene's background, as on the page and in puddle run's pictures */

@@ -86,10 +86,10 @@ typedef struct viewer_render_settings {
 	 * "diffuse" section) as white discs (W key, the panel). On by default; they are worked out
 	 * by the world either way. */
 	bool diffuse;
-	/** 3D liquid look: its passes, and the scene they refract, run at this share of the
-	 * viewport's resolution each way and the picture is scaled up, (0, 1]; 1 by default, lowered
-	 * by the fallback (viewer_fallback) when drawing is over its budget. */
-	float liquid_scale;
+	/** 3D: the picture (the liquid's passes and the scene they refract, or the spheres and the
+	 * scene) is drawn at this share of the viewport's resolution each way and scaled up, (0, 1];
+	 * 1 by default, lowered by the fallback (viewer_fallback) when drawing is over its budget. */
+	float scale_3d;
 	/** 0xRRGGBB inside containers, outside them, and of obstacles (a scene file's output
 	 * colours when it has them, so the viewer looks like `puddle run`'s pictures). */
 	uint32_t inside_color, outside_color, obstacle_color;

@@ -40,10 +40,10 @@ class Demo {
 		this.style = { mode: 'metaball', mode3d: 'liquid', colorMode: 'material', blobRadius: 1, dotRadius: 0.3, threshold: 0.5, colorMin: 0, colorMax: 0,
 			resolution: 1, background: 0x10161f, wallColor: 0x2b3440, obstacleColor: 0x6b7686, sphereRadius: 0.3,
 			diffuse: true, // diffuse: the 3D liquid look draws the scene's spray, foam and bubbles
-			liquidScale: 1 }; // the 3D liquid's share of the canvas's resolution, each way (the fallback lowers it)
+			scale3d: 1 }; // 3D: the share of the canvas's resolution drawn, each way (the fallback lowers it)
 		// real time without a GPU (fallbackFrame): ?fallback=0 turns it off, ?frameBudget=MS sets the budget
 		this.fallback = { enabled: params.get('fallback') !== '0', budgetMs: Number(params.get('frameBudget')) || 50, level: 0,
-			frames: 0, sumMs: 0, windowMs: 0, firstWindowMs: 0, changes: 0, look: FALLBACK_LEVELS[0].what, message: '' };
+			frames: 0, sumMs: 0, windows: 0, windowMs: 0, firstWindowMs: 0, changes: 0, look: FALLBACK_LEVELS[0].what, message: '' };
 		this.lastStepMs = 0;
 		// 3D: camera gestures (orbit.js); leftOrbits makes left drag and one finger orbit too
 		this.view3d = { leftOrbits: false };
@@ -280,23 +280,26 @@ class Demo {
 		// over 2 s is no drawing time: the tab was hidden, or a breakpoint
 		if (!f.enabled || this.scene?.dimensions !== 3 || !(drawMs >= 0) || drawMs > 2000) return;
 		const liquid = this.style.mode3d === 'liquid';
+		// the look is the level's (not one chosen by hand since): the fallback may go on
+		const own = FALLBACK_LEVELS[f.level].spheres ? this.style.mode3d === 'spheres' : liquid;
 		if (liquid && FALLBACK_LEVELS[f.level].spheres) {
 			// the liquid chosen again after the fallback left it: try it afresh
 			Object.assign(f, { level: 0, frames: 0, sumMs: 0, look: FALLBACK_LEVELS[0].what });
-			this.style.liquidScale = FALLBACK_LEVELS[0].liquidScale;
+			this.style.scale3d = FALLBACK_LEVELS[0].scale3d;
 		}
 		if (++f.frames <= FALLBACK_SKIP_FRAMES) return;
 		f.sumMs += drawMs;
 		if (f.frames < FALLBACK_SKIP_FRAMES + FALLBACK_WINDOW_FRAMES) return;
 		f.windowMs = f.sumMs / FALLBACK_WINDOW_FRAMES;
+		++f.windows;
 		if (!f.firstWindowMs) f.firstWindowMs = f.windowMs;
 		f.frames = 0;
 		f.sumMs = 0;
-		if (!liquid || f.windowMs <= f.budgetMs || f.level + 1 >= FALLBACK_LEVELS.length) return;
+		if (!own || f.windowMs <= f.budgetMs || f.level + 1 >= FALLBACK_LEVELS.length) return;
 		f.level += 1;
 		f.changes += 1;
 		const next = FALLBACK_LEVELS[f.level];
-		this.style.liquidScale = next.liquidScale;
+		this.style.scale3d = next.scale3d;
 		if (next.spheres) {
 			this.style.mode3d = 'spheres';
 			this.panel?.mode3dControl?.updateDisplay();
@@ -308,7 +311,7 @@ class Demo {
 
 	render() {
 		if (this.scene.dimensions === 3) {
-			this.renderer3d.resize(this.style.resolution * (this.style.mode3d === 'liquid' ? this.style.liquidScale : 1));
+			this.renderer3d.resize(this.style.resolution * this.style.scale3d);
 			const materials = [];
 			for (let m = 0; m < this.world.materialCount; ++m) materials.push(this.world.getMaterial(m));
 			this.renderer3d.draw(this.world.particles(), this.world.boundaries(), materials, this.style, this.orbit.camera, this.scene.bounds,
@@ -436,10 +439,11 @@ const STEP_BUDGET_MS = 40;
 // The fallback's levels (fallbackFrame), the full look first, and its windows: frames not
 // counted after a change (the targets are made again), then the frames whose mean decides.
 const FALLBACK_LEVELS = [
-	{ liquidScale: 1, spheres: false, what: 'liquid at full resolution' },
-	{ liquidScale: 0.5, spheres: false, what: 'liquid at half resolution' },
-	{ liquidScale: 0.35, spheres: false, what: 'liquid at a third of the resolution' },
-	{ liquidScale: 1, spheres: true, what: 'spheres instead of liquid' },
+	{ scale3d: 1, spheres: false, what: 'liquid at full resolution' },
+	{ scale3d: 0.5, spheres: false, what: 'liquid at half resolution' },
+	{ scale3d: 0.35, spheres: false, what: 'liquid at a third of the resolution' },
+	{ scale3d: 1, spheres: true, what: 'spheres instead of liquid' },
+	{ scale3d: 0.5, spheres: true, what: 'spheres at half resolution' },
 ];
 const FALLBACK_SKIP_FRAMES = 3;
 const FALLBACK_WINDOW_FRAMES = 10;

@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
 """The viewer's fallback when drawing is slow (main.c, fallback_frame), under llvmpipe:
 
-- forced: with --fallback on and a budget of 1 ms (no frame of 6,000 particles in the liquid
-  look draws that fast in software), each window of frames steps the look down one level: the
-  liquid at half, then a third of the resolution, then spheres. The report says three changes,
-  level 3, spheres drawn (render mode metaball), and the message line says why; stderr has one
-  line per change; the frames drawn after it (spheres) take less time than the full liquid's
-  did, and their rate is over a modest floor (MIN_FPS: not a real-time claim, the machine may
-  be busy; docs/viewer.md has the measured rates);
+- forced: with --fallback on and a budget of 1 ms (no frame of 6,000 particles draws that fast
+  in software), each window of frames steps the look down one level: the liquid at half, then a
+  third of the resolution, then spheres, then spheres at half resolution. The report says four
+  changes, level 4, spheres drawn (render mode metaball) at scale 0.5, and the message line says
+  why; the frames drawn after it take less time than the full liquid's did, and their rate is
+  over a modest floor (MIN_FPS: not a real-time claim, the machine may be busy; docs/viewer.md
+  has the measured rates);
 - off: with --fallback off the same run keeps the full liquid;
 - the lower resolution looks like the full one: a liquid picture drawn at half resolution
-  (--liquid-scale 0.5) scaled up into the viewport differs from the full resolution's by a
+  (--scale-3d 0.5) scaled up into the viewport differs from the full resolution's by a
   few levels on average (measured: see the printout), and covers the same water.
 
     fallback_test.py --viewer build/apps/viewer/puddle-view --work DIR
@@ -23,8 +23,8 @@ from viewer_test import check, read_png, run_display_test, run_viewer  # noqa: E
 
 SCENE = "dam-break-3d-clavet"
 BASE = [SCENE, "--particles", "6000", "--threads", "2", "--no-panel", "--render", "liquid"]
-# 3 levels down at 13 frames a window (3 skipped, 10 measured), then a window of spheres
-FRAMES = "56"
+# 4 levels down at 13 frames a window (3 skipped, 10 measured), then a window at the last
+FRAMES = "66"
 MIN_FPS = 2.0
 
 
@@ -36,9 +36,9 @@ def main(viewer, work):
     fb = report["fallback"]
     print(f"fallback: {fb}; message: {report['message']}")
     check(fb["enabled"], "the fallback is on with --fallback on")
-    check(fb["changes"] == 3 and fb["level"] == 3, f"three steps down, to spheres: {fb}")
-    check(report["render_mode"] == "metaball", f"spheres drawn at the end: {report['render_mode']}")
-    check("spheres instead of liquid" in report["message"] and "over the 1 ms budget" in report["message"],
+    check(fb["changes"] == 4 and fb["level"] == 4, f"four steps down, to spheres at half resolution: {fb}")
+    check(report["render_mode"] == "metaball" and fb["scale_3d"] == 0.5, f"spheres drawn at the end: {report['render_mode']}")
+    check("spheres at half resolution" in report["message"] and "over the 1 ms budget" in report["message"],
           f"the message line says so: {report['message']!r}")
     first = fb["first_window_ms"]
     after = fb["window_ms"]
@@ -56,8 +56,8 @@ def main(viewer, work):
     shots = {}
     for name, scale in (("full", "1"), ("half", "0.5")):
         png = os.path.join(work, f"{name}.png")
-        r = run_viewer(viewer, BASE + ["--frames", "30", "--liquid-scale", scale, "--screenshot", png], work, name)
-        check(abs(r["fallback"]["liquid_scale"] - float(scale)) < 1e-3, f"{name}: drawn at {scale}")
+        r = run_viewer(viewer, BASE + ["--frames", "30", "--scale-3d", scale, "--screenshot", png], work, name)
+        check(abs(r["fallback"]["scale_3d"] - float(scale)) < 1e-3, f"{name}: drawn at {scale}")
         shots[name] = read_png(png)[2]
     vx, vy, vw, vh = r["viewport"]
     full, half = shots["full"], shots["half"]
