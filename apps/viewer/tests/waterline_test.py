@@ -2,8 +2,9 @@
 """Bodies in the water in the viewer's 3D liquid look (shaders/liquid/composite.frag.glsl, the
 waterline): web/test/fixtures/waterline-3d.json's red box and orange ball afloat after 60 frames,
 measured by waterline.py as the page's and `puddle run`'s pictures are: a light line where the
-surface meets them (measured 95 pixels; 0 with the waterline's alpha at 0), and under it their
-submerged parts seen, tinted, through the water (321; 0).
+surface meets them (measured 244 pixels in the test's 1100x700 window, 95 at 640x400; 0 with the
+waterline's alpha at 0), and under it their submerged parts seen, tinted, through the water (554,
+321; 0).
 
     waterline_test.py --viewer build/apps/viewer/puddle-view --work DIR
 """
