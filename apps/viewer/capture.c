@@ -188,6 +188,12 @@ bool viewer_write_report(const viewer_app* app, const char* path, double wall_se
 		fprintf(f, "%s\"%s\": %.4f", s > 0 ? ", " : "", viewer_gpu_stage_name((viewer_gpu_stage)s),
 		        gpu.stage_ms[s]);
 	fprintf(f, "},\n");
+	const viewer_fallback* fb = &app->fallback;
+	fprintf(f, "  \"fallback\": {\"enabled\": %s, \"budget_ms\": %.2f, \"level\": %d, \"changes\": %d, "
+	        "\"look\": \"%s\", \"first_window_ms\": %.3f, \"window_ms\": %.3f, \"draw_ms\": %.3f, "
+	        "\"scale_3d\": %.3f},\n",
+	        fb->enabled ? "true" : "false", fb->budget_ms, fb->level, fb->changes, fb->look ? fb->look : "",
+	        fb->first_window_ms, fb->window_ms, fb->draw_ms, app->render.scale_3d);
 	fprintf(f, "  \"threads\": %d\n", pdl_world_thread_count(world));
 	fprintf(f, "}\n");
 	return fclose(f) == 0;

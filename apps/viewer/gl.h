@@ -28,6 +28,7 @@
 	X(PFNGLCREATESHADERPROC, CreateShader)                              \
 	X(PFNGLDELETEBUFFERSPROC, DeleteBuffers)                            \
 	X(PFNGLDELETEFRAMEBUFFERSPROC, DeleteFramebuffers)                  \
+	X(PFNGLBLITFRAMEBUFFERPROC, BlitFramebuffer)                        \
 	X(PFNGLDELETEPROGRAMPROC, DeleteProgram)                            \
 	X(PFNGLDELETESHADERPROC, DeleteShader)                              \
 	X(PFNGLDELETETEXTURESPROC, DeleteTextures)                          \

@@ -114,8 +114,10 @@ enum {
 	ARRAY_COUNT
 };
 
-enum { TEX_SCENE, TEX_SCENE_DEPTH, TEX_WATER_DEPTH, TEX_DEPTH0, TEX_DEPTH1, TEX_THICKNESS, TEX_WEIGHT, TEX_COUNT };
-enum { FB_SCENE, FB_DEPTH0, FB_DEPTH1, FB_THICKNESS, FB_COUNT };
+enum { TEX_SCENE, TEX_SCENE_DEPTH, TEX_WATER_DEPTH, TEX_DEPTH0, TEX_DEPTH1, TEX_THICKNESS, TEX_WEIGHT, TEX_OUT, TEX_OUT_DEPTH, TEX_COUNT };
+/* FB_OUT: the picture at the targets' resolution when that is below the viewport's, scaled up
+ * into the viewport by a blit (viewer_liquid_begin's scale) */
+enum { FB_SCENE, FB_DEPTH0, FB_DEPTH1, FB_THICKNESS, FB_OUT, FB_COUNT };
 
 struct viewer_liquid {
 	GLuint depth_program, thickness_program, foam_program, smooth_program, composite_program, diffuse_program;
@@ -123,7 +125,8 @@ struct viewer_liquid {
 	viewer_instances points, diffuse_points;
 	GLuint empty_vao;
 	GLuint textures[TEX_COUNT], framebuffers[FB_COUNT];
-	int width, height;
+	int width, height; /* the targets' size: the viewport's times `scale` */
+	float scale;
 	bool failed; /* a framebuffer was incomplete: the mode is off for good */
 	int thickness_divisor; /* the last frame's */
 	PFNGLDRAWBUFFERSPROC draw_buffers;
@@ -228,21 +231,29 @@ static bool resize(viewer_liquid* l, int w, int h)
 	t[TEX_DEPTH1] = make_texture(w, h, GL_R32F, GL_RED, GL_FLOAT, GL_NEAREST);
 	t[TEX_THICKNESS] = make_texture(hw, hh, GL_RGBA16F, GL_RGBA, GL_HALF_FLOAT, GL_LINEAR);
 	t[TEX_WEIGHT] = make_texture(hw, hh, GL_R16F, GL_RED, GL_HALF_FLOAT, GL_LINEAR);
+	t[TEX_OUT] = make_texture(w, h, GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, GL_LINEAR);
+	t[TEX_OUT_DEPTH] = make_texture(w, h, GL_DEPTH_COMPONENT24, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, GL_NEAREST);
 	gl.BindTexture(GL_TEXTURE_2D, 0);
 	GLuint* f = l->framebuffers;
 	bool ok = make_framebuffer(l, &f[FB_SCENE], t[TEX_SCENE], 0, t[TEX_SCENE_DEPTH]);
 	ok = make_framebuffer(l, &f[FB_DEPTH0], t[TEX_DEPTH0], 0, t[TEX_WATER_DEPTH]) && ok;
 	ok = make_framebuffer(l, &f[FB_DEPTH1], t[TEX_DEPTH1], 0, 0) && ok;
 	ok = make_framebuffer(l, &f[FB_THICKNESS], t[TEX_THICKNESS], t[TEX_WEIGHT], 0) && ok;
+	ok = make_framebuffer(l, &f[FB_OUT], t[TEX_OUT], 0, t[TEX_OUT_DEPTH]) && ok;
 	gl.BindFramebuffer(GL_FRAMEBUFFER, 0);
 	l->width = w;
 	l->height = h;
 	return ok;
 }
 
-bool viewer_liquid_begin(viewer_liquid* l, int width, int height, const float clear_rgb[3])
+bool viewer_liquid_begin(viewer_liquid* l, int width, int height, float scale, const float clear_rgb[3])
 {
 	if (l == NULL || l->failed || width <= 0 || height <= 0) return false;
+	l->scale = scale > 0.0f && scale < 1.0f ? scale : 1.0f;
+	/* the targets' pixels: the viewport's times the scale, rounded, at least one */
+	int scaled_width = (int)fmaxf(1.0f, floorf((float)width * l->scale + 0.5f));
+	int scaled_height = (int)fmaxf(1.0f, floorf((float)height * l->scale + 0.5f));
+	width = scaled_width, height = scaled_height;
 	if (!resize(l, width, height)) {
 		fprintf(stderr, "puddle-view: liquid: a float framebuffer is incomplete; drawing spheres\n");
 		release_targets(l);
@@ -373,10 +384,13 @@ void viewer_liquid_draw(viewer_liquid* l, const viewer_app* app, const pdl_parti
 		gl.DrawArrays(GL_TRIANGLES, 0, 3);
 	}
 
-	/* composite into the viewport, with the nearer of the scene's and the water's depth */
+	/* composite into the viewport, with the nearer of the scene's and the water's depth; at a
+	 * lower resolution into FB_OUT, scaled up into the viewport below */
 	viewer_gpu_timer_stage(app->gpu_timer, VIEWER_GPU_LIQUID_SHADE);
-	gl.BindFramebuffer(GL_FRAMEBUFFER, 0);
-	gl.Viewport(v->x, v->y, w, h);
+	bool scaled = w != v->width || h != v->height;
+	int origin_x = scaled ? 0 : v->x, origin_y = scaled ? 0 : v->y;
+	gl.BindFramebuffer(GL_FRAMEBUFFER, scaled ? l->framebuffers[FB_OUT] : 0);
+	gl.Viewport(origin_x, origin_y, w, h);
 	gl.Enable(GL_DEPTH_TEST);
 	gl.DepthFunc(GL_ALWAYS);
 	GLuint cp = l->composite_program;
@@ -389,7 +403,7 @@ void viewer_liquid_draw(viewer_liquid* l, const viewer_app* app, const pdl_parti
 		bind_texture(i, bound[i]);
 		gl.Uniform1i(at(cp, names[i]), i);
 	}
-	gl.Uniform2f(at(cp, "u_origin"), (float)v->x, (float)v->y);
+	gl.Uniform2f(at(cp, "u_origin"), (float)origin_x, (float)origin_y);
 	gl.Uniform2f(at(cp, "u_thickness_scale"), (float)tw / (float)hw, (float)th / (float)hh);
 	gl.Uniform2f(at(cp, "u_thickness_max"), ((float)tw - 0.5f) / (float)hw, ((float)th - 0.5f) / (float)hh);
 	gl.Uniform2f(at(cp, "u_tan_half"), tan_half * (float)w / (float)h, tan_half);
@@ -399,6 +413,7 @@ void viewer_liquid_draw(viewer_liquid* l, const viewer_app* app, const pdl_parti
 	gl.Uniform3f(at(cp, "u_background"), v->background[0], v->background[1], v->background[2]);
 	gl.Uniform1f(at(cp, "u_radius"), v->radius);
 	gl.Uniform1f(at(cp, "u_pixels"), 0.5f * (float)h / tan_half);
+	gl.Uniform2f(at(cp, "u_depth_ab"), depth_a, depth_b);
 	gl.DrawArrays(GL_TRIANGLES, 0, 3);
 	for (int i = 5; i >= 0; --i) bind_texture(i, 0);
 
@@ -424,4 +439,22 @@ void viewer_liquid_draw(viewer_liquid* l, const viewer_app* app, const pdl_parti
 	}
 	gl.Disable(GL_BLEND);
 	gl.DepthMask(GL_TRUE);
+	if (scaled) {
+		/* the picture scaled up into the viewport, filtered; what is drawn after the water (the
+		 * pointer's ring, the panel) needs no depth */
+		gl.BindFramebuffer(GL_READ_FRAMEBUFFER, l->framebuffers[FB_OUT]);
+		gl.BindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+		gl.BlitFramebuffer(0, 0, w, h, v->x, v->y, v->x + v->width, v->y + v->height, GL_COLOR_BUFFER_BIT, GL_LINEAR);
+		gl.BindFramebuffer(GL_FRAMEBUFFER, 0);
+		gl.Viewport(v->x, v->y, v->width, v->height);
+	}
+}
+
+void viewer_liquid_present_scene(viewer_liquid* l, int x, int y, int width, int height)
+{
+	gl.BindFramebuffer(GL_READ_FRAMEBUFFER, l->framebuffers[FB_SCENE]);
+	gl.BindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+	gl.BlitFramebuffer(0, 0, l->width, l->height, x, y, x + width, y + height, GL_COLOR_BUFFER_BIT, GL_LINEAR);
+	gl.BindFramebuffer(GL_FRAMEBUFFER, 0);
+	gl.Viewport(x, y, width, height);
 }

@@ -59,6 +59,7 @@ typedef struct viewer_options {
 	viewer_color_mode color;
 	bool render_set, color_set;
 	const char* preset; /* NULL: none */
+	int fallback; /* -1: default (on when interactive, off with --frames or --script) */
 } viewer_options;
 
 /* ---- App --------------------------------------------------------------------------------- */
@@ -227,7 +228,81 @@ static void print_stats(const viewer_app* app, double wall_seconds, double step_
 			printf(" %s %.3f", viewer_gpu_stage_name((viewer_gpu_stage)s), gpu.stage_ms[s]);
 		printf("\n");
 	}
+	/* drawing and presenting a frame (smoothed wall time), and where the fallback stands */
+	const viewer_fallback* f = &app->fallback;
+	printf("puddle-view: draw_ms %.2f draw_fps %.1f window_ms %.2f window_fps %.1f fallback %s level %d "
+	       "changes %d look \"%s\" render %s scale_3d %.2f\n",
+	       f->draw_ms, f->draw_ms > 0 ? 1000.0 / f->draw_ms : 0.0, f->window_ms,
+	       f->window_ms > 0 ? 1000.0 / f->window_ms : 0.0, f->enabled ? "on" : "off", f->level,
+	       f->changes, f->look, viewer_render_mode_name(app->render.mode),
+	       app->render.scale_3d);
 	fflush(stdout);
+}
+
+/* ---- Falling back when drawing is slow ---------------------------------------------------- */
+
+/* The fallback's levels (viewer_fallback), the full look first: the 3D liquid's passes at a
+ * share of the viewport's resolution each way (under llvmpipe their cost goes with the pixels:
+ * the depth smoothing's taps, the splats' fill), then the spheres the metaball mode draws,
+ * which take one pass of one quad per particle, at full then half resolution (their fragments,
+ * which write their depth and so are all shaded, are most of their cost in software). */
+typedef struct fallback_level {
+	float scale_3d;
+	bool spheres;
+	const char* what;
+} fallback_level;
+static const fallback_level fallback_levels[] = {
+	{1.0f, false, "liquid at full resolution"},
+	{0.5f, false, "liquid at half resolution"},
+	{0.35f, false, "liquid at a third of the resolution"},
+	{1.0f, true, "spheres instead of liquid"},
+	{0.5f, true, "spheres at half resolution"},
+};
+enum { FALLBACK_LEVELS = (int)(sizeof fallback_levels / sizeof fallback_levels[0]) };
+/* Frames not counted after a change (the targets are made again, caches warm up), then the
+ * frames whose mean draw time decides. */
+#define FALLBACK_SKIP_FRAMES 3
+#define FALLBACK_WINDOW_FRAMES 10
+
+/* After each frame: `draw_ms` is the wall time it took to draw and present it. While a 3D
+ * world is drawn in the look of the fallback's level, a window's mean over the budget takes the
+ * look one level down. */
+static void fallback_frame(viewer_app* app, double draw_ms)
+{
+	viewer_fallback* f = &app->fallback;
+	/* the first frames build shaders and targets */
+	if (app->frame > FALLBACK_SKIP_FRAMES) f->draw_ms = smooth(f->draw_ms, draw_ms);
+	if (!app->three_d) return;
+	bool liquid = app->render.mode == VIEWER_RENDER_LIQUID;
+	/* the look is the level's (not one chosen by hand since): the fallback may go on */
+	bool own = fallback_levels[f->level].spheres ? app->render.mode == VIEWER_RENDER_METABALL : liquid;
+	if (liquid && fallback_levels[f->level].spheres) {
+		/* the liquid chosen again (M, the panel) after the fallback left it: try it afresh */
+		f->level = 0;
+		f->frames = 0;
+		f->sum_ms = 0;
+		app->render.scale_3d = fallback_levels[0].scale_3d;
+		f->look = fallback_levels[0].what;
+	}
+	if (++f->frames <= FALLBACK_SKIP_FRAMES) return;
+	f->sum_ms += draw_ms;
+	if (f->frames < FALLBACK_SKIP_FRAMES + FALLBACK_WINDOW_FRAMES) return;
+	f->window_ms = f->sum_ms / FALLBACK_WINDOW_FRAMES;
+	if (f->first_window_ms == 0) f->first_window_ms = f->window_ms;
+	f->frames = 0;
+	f->sum_ms = 0;
+	if (!f->enabled || !own || f->window_ms <= f->budget_ms || f->level + 1 >= FALLBACK_LEVELS) return;
+	f->level += 1;
+	/* levels whose resolution is no lower than the one drawn (--scale-3d) are no step down */
+	while (!fallback_levels[f->level].spheres && fallback_levels[f->level].scale_3d >= app->render.scale_3d)
+		f->level += 1;
+	f->changes += 1;
+	const fallback_level* next = &fallback_levels[f->level];
+	app->render.scale_3d = next->scale_3d;
+	f->look = next->what;
+	if (next->spheres) app->render.mode = VIEWER_RENDER_METABALL;
+	viewer_message(app, "drawing took %.0f ms a frame, over the %.0f ms budget: %s", f->window_ms,
+	               f->budget_ms, next->what);
 }
 
 /* ---- The loop ---------------------------------------------------------------------------- */
@@ -320,6 +395,7 @@ static int run(viewer_app* app, const viewer_options* o, viewer_script* script)
 			step_world(app, &step_seconds);
 		}
 
+		Uint64 draw_start = SDL_GetPerformanceCounter();
 		draw_frame(app);
 		app->frame += 1;
 		bool last_frame = o->frames > 0 && app->frame >= o->frames;
@@ -328,6 +404,7 @@ static int run(viewer_app* app, const viewer_options* o, viewer_script* script)
 			status = 1;
 		}
 		SDL_GL_SwapWindow(app->window);
+		fallback_frame(app, 1000.0 * seconds_since(draw_start));
 
 		fps_window_frames += 1;
 		double window_seconds = seconds_since(fps_window_start);
@@ -386,6 +463,11 @@ static void usage(FILE* out)
 	        "  --no-diffuse           3D liquid: do not draw spray, foam and bubbles (W toggles)\n"
 	        "  --ui-scale F           scale the panel's text and widgets (default: from the display)\n"
 	        "  --vsync on|off         wait for the display's refresh (default: on, off with --frames)\n"
+	        "  --fallback on|off      3D liquid: when a frame takes longer to draw than the budget,\n"
+	        "                         lower the liquid's resolution, then draw spheres, then at\n"
+	        "                         half resolution (default: on, off with --frames or --script)\n"
+	        "  --frame-budget MS      the fallback's budget for drawing a frame (default 50)\n"
+	        "  --scale-3d F           3D: draw at F (0.1 to 1) of the resolution each way, scaled up\n"
 	        "  --screenshot-dir DIR   where S saves screenshots (default: working directory)\n"
 	        "\n"
 	        "Measuring and testing (one step per frame, repeatable):\n"
@@ -489,6 +571,18 @@ static int parse_options(int argc, char** argv, viewer_options* o, viewer_app* a
 		} else if (strcmp(a, "--vsync") == 0) {
 			ok = strcmp(next, "on") == 0 || strcmp(next, "off") == 0;
 			o->vsync = strcmp(next, "on") == 0;
+			++i;
+		} else if (strcmp(a, "--fallback") == 0) {
+			ok = strcmp(next, "on") == 0 || strcmp(next, "off") == 0;
+			o->fallback = strcmp(next, "on") == 0;
+			++i;
+		} else if (strcmp(a, "--scale-3d") == 0) {
+			app->render.scale_3d = strtof(next, NULL);
+			ok = app->render.scale_3d >= 0.1f && app->render.scale_3d <= 1.0f;
+			++i;
+		} else if (strcmp(a, "--frame-budget") == 0) {
+			app->fallback.budget_ms = strtod(next, NULL);
+			ok = app->fallback.budget_ms >= 1 && app->fallback.budget_ms <= 10000;
 			++i;
 		} else if (strcmp(a, "--ui-scale") == 0) {
 			o->ui_scale = strtof(next, NULL);
@@ -651,12 +745,17 @@ int main(int argc, char** argv)
 	o.window_width = 1280;
 	o.window_height = 800;
 	o.vsync = -1;
+	o.fallback = -1;
+	app.fallback.budget_ms = 50.0; /* 20 frames/s */
+	app.fallback.look = fallback_levels[0].what;
 	o.ui_scale = 0.0f; /* 0: from the display */
 	int parsed = parse_options(argc, argv, &o, &app);
 	if (parsed != 0) return parsed == 1 ? 0 : 2;
 	if (o.color_set) app.render.color = o.color;
 	app.show_panel = !o.no_panel;
 	app.paused = o.paused;
+	/* measured runs (--frames, --script) draw the look they ask for unless told otherwise */
+	app.fallback.enabled = o.fallback >= 0 ? o.fallback == 1 : o.frames == 0 && o.script == NULL;
 
 	char err[768];
 	viewer_script* script = NULL;

@@ -568,6 +568,11 @@ static void stats_overlay(viewer_app* app)
 			ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.2f, 1.0f), "  starved: %.0f%% of the step waiting for cores",
 			                   100.0f * p->stalled / p->step);
 		}
+		/* the fallback (main.c) drew a cheaper look because a frame took too long to draw */
+		if (app->fallback.changes > 0) {
+			ImGui::SameLine();
+			ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.2f, 1.0f), "  slow drawing: %s", app->fallback.look);
+		}
 		layout.stats_min = ImGui::GetWindowPos();
 		layout.stats_max = ImVec2(layout.stats_min.x + ImGui::GetWindowWidth(),
 		                          layout.stats_min.y + ImGui::GetWindowHeight());

@@ -466,8 +466,10 @@ static void build_walls(viewer_renderer3d* r, const viewer_app* app, pdl_vec3 ey
 	}
 }
 
-/* The bodies' solids (triangles) and box edges (lines), appended to the walls'. */
-static void build_bodies(viewer_renderer3d* r, const viewer_app* app, pdl_vec3 eye)
+/* The bodies' solids (triangles) and box edges (lines), appended to the walls'. For the liquid
+ * (`mark`) their alpha is 0: the water's waterline is drawn where it meets them
+ * (shaders/liquid/composite.frag.glsl); everything else in the scene has alpha 1. */
+static void build_bodies(viewer_renderer3d* r, const viewer_app* app, pdl_vec3 eye, bool mark)
 {
 	const pdl_world* world = app->scene.world;
 	pdl_body_id ids[PDL_MAX_BODIES];
@@ -478,6 +480,7 @@ static void build_bodies(viewer_renderer3d* r, const viewer_app* app, pdl_vec3 e
 		bool held = app->input.action == VIEWER_POINTER_GRAB_BODY &&
 		            viewer_body_id_equal(app->input.held_body, ids[k]);
 		color4 color = held ? held_color : hex_color(def.color);
+		if (mark) color.a = 0.0f;
 		if (def.shape == PDL_BODY_CIRCLE) {
 			push_sphere(&r->triangles, def.position, def.radius, color, &def.orientation);
 			continue;
@@ -485,7 +488,7 @@ static void build_bodies(viewer_renderer3d* r, const viewer_app* app, pdl_vec3 e
 		pdl_vec3 c[8];
 		viewer_body_box_corners(&def, c);
 		push_box_faces(&r->triangles, c, eye, color, false);
-		push_box_edges(&r->lines, c, (color4){0.5f * color.r, 0.5f * color.g, 0.5f * color.b, 1.0f});
+		push_box_edges(&r->lines, c, (color4){0.5f * color.r, 0.5f * color.g, 0.5f * color.b, color.a});
 	}
 }
 
@@ -534,13 +537,18 @@ void viewer_renderer3d_draw(viewer_renderer3d* r, const viewer_app* app)
 	pdl_particle_data p = pdl_world_particles(app->scene.world);
 	float clear[3] = {outside.r, outside.g, outside.b};
 	bool liquid = app->render.mode == VIEWER_RENDER_LIQUID && p.count > 0 && p.z != NULL &&
-	              viewer_liquid_begin(r->liquid, view->viewport_width, view->viewport_height, clear);
+	              viewer_liquid_begin(r->liquid, view->viewport_width, view->viewport_height,
+	                                  app->render.scale_3d, clear);
+	/* spheres or dots at a lower resolution: into the liquid's scene target, scaled up below */
+	bool scaled = !liquid && app->render.scale_3d < 1.0f &&
+	              viewer_liquid_begin(r->liquid, view->viewport_width, view->viewport_height,
+	                                  app->render.scale_3d, clear);
 
 	gl.Enable(GL_DEPTH_TEST);
 	gl.DepthFunc(GL_LEQUAL);
 	gl.Disable(GL_BLEND);
 	build_walls(r, app, eye, right, up);
-	build_bodies(r, app, eye);
+	build_bodies(r, app, eye, liquid);
 	gl.UseProgram(r->solid_program);
 	gl.UniformMatrix4fv(r->solid_view_projection, 1, GL_FALSE, vp);
 	draw_list(r, &r->triangles, GL_TRIANGLES);
@@ -553,6 +561,8 @@ void viewer_renderer3d_draw(viewer_renderer3d* r, const viewer_app* app)
 
 	gl.UseProgram(r->solid_program);
 	draw_list(r, &r->lines, GL_LINES);
+	if (scaled) viewer_liquid_present_scene(r->liquid, view->viewport_x, gl_viewport_y, view->viewport_width,
+	                                        view->viewport_height);
 
 	if (liquid) {
 		/* the water reflects the scene's background, as on the page and in puddle run's pictures */

@@ -60,6 +60,7 @@ viewer_render_settings viewer_default_render_settings(void)
 	s.pressure_range = 0.0f;
 	s.contours = false;
 	s.diffuse = true;
+	s.scale_3d = 1.0f;
 	s.inside_color = 0x1f2129;
 	s.outside_color = 0x0e0f13;
 	s.obstacle_color = 0x8f877d;

@@ -86,6 +86,10 @@ typedef struct viewer_render_settings {
 	 * "diffuse" section) as white discs (W key, the panel). On by default; they are worked out
 	 * by the world either way. */
 	bool diffuse;
+	/** 3D: the picture (the liquid's passes and the scene they refract, or the spheres and the
+	 * scene) is drawn at this share of the viewport's resolution each way and scaled up, (0, 1];
+	 * 1 by default, lowered by the fallback (viewer_fallback) when drawing is over its budget. */
+	float scale_3d;
 	/** 0xRRGGBB inside containers, outside them, and of obstacles (a scene file's output
 	 * colours when it has them, so the viewer looks like `puddle run`'s pictures). */
 	uint32_t inside_color, outside_color, obstacle_color;
@@ -332,6 +336,23 @@ typedef struct viewer_timing {
 	pdl_profile profile;  /**< per stage, ms per step */
 } viewer_timing;
 
+/** Real time without a GPU (main.c): while the 3D liquid look is drawn, the wall time to draw
+ * and present a frame is measured; when its mean over a window of frames is over the budget,
+ * the look steps down one level, first the liquid's resolution, then spheres, and says so on
+ * the message line and on stderr. */
+typedef struct viewer_fallback {
+	bool enabled;      /**< --fallback on|off; on by default when interactive */
+	double budget_ms;  /**< drawing a frame may take this long (--frame-budget, 50 ms: 20 fps) */
+	int level;         /**< 0: the full look; each level cheaper (main.c's fallback_levels) */
+	int frames;        /**< frames measured at this level, the first ones not counted */
+	double sum_ms;     /**< their draw time */
+	double window_ms;  /**< the mean draw time of the last full window, at the level it was measured */
+	double first_window_ms; /**< the first window's, before any step down */
+	double draw_ms;    /**< drawing and presenting a frame, smoothed (every mode) */
+	int changes;       /**< steps taken down */
+	const char* look;  /**< what the level draws, in words */
+} viewer_fallback;
+
 typedef struct viewer_renderer viewer_renderer;
 typedef struct viewer_gpu_timer viewer_gpu_timer;
 typedef struct viewer_script viewer_script;
@@ -360,6 +381,7 @@ typedef struct viewer_app {
 	viewer_interaction_settings interaction;
 	viewer_input input;
 	viewer_timing timing;
+	viewer_fallback fallback;
 
 	/** Steps taken since the scene was (re)loaded: the clock scripts run on. */
 	long long step;

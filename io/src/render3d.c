@@ -28,7 +28,7 @@ void pdl_render_3d_free(pdl_renderer* r)
 	free(r->projected);
 	r->depth = NULL, r->hit = NULL, r->projected = NULL;
 	float** liquid[] = {&r->liquid_depth, &r->liquid_tmp, &r->liquid_thick, &r->liquid_tint, &r->liquid_bg, &r->liquid_bg_depth,
-	                    &r->liquid_tmp4};
+	                    &r->liquid_body, &r->liquid_tmp4};
 	for (size_t k = 0; k < sizeof liquid / sizeof liquid[0]; ++k) free(*liquid[k]), *liquid[k] = NULL;
 	r->projected_capacity = 0;
 }
@@ -407,13 +407,18 @@ static void rasterize_disc(pdl_renderer* r, const float* q, float world_radius, 
 }
 
 /* Pass 1: the nearest sphere surface (view-aligned depth of the sphere's front, w - R sqrt(1 -
- * q^2)); a tie keeps the particle stored first. The liquid's thickness: the chords, summed. */
+ * q^2)); a tie keeps the particle stored first. The liquid's thickness: the chords, summed.
+ * The liquid leaves out what is behind the scenery (background_band ran first), as the GPU's
+ * depth pass (a sphere's front behind the scene's depth) and its thickness splats (a centre
+ * behind it) do: a body in front hides the water, and a submerged body is absorbed only by
+ * the water in front of it. */
 static void visit_depth(pdl_renderer* r, size_t at, float half_chord, int i, void* arg)
 {
 	const float* q = arg;
 	float z = q[2] - half_chord;
-	if (z < r->depth[at]) r->depth[at] = z, r->hit[at] = i;
-	if (r->def.liquid) r->liquid_thick[at] += 2 * half_chord;
+	const bool liquid = r->def.liquid;
+	if (z < r->depth[at] && (!liquid || z < r->liquid_bg_depth[at])) r->depth[at] = z, r->hit[at] = i;
+	if (liquid && !(q[2] > r->liquid_bg_depth[at])) r->liquid_thick[at] += 2 * half_chord;
 }
 
 /* Pass 2 (liquid): the colour, weighted by the chord and by the sphere's depth below the surface
@@ -429,6 +434,7 @@ static void visit_tint(pdl_renderer* r, size_t at, float half_chord, int i, void
 {
 	(void)i;
 	const tint_visit* t = arg;
+	if (t->q[2] > r->liquid_bg_depth[at]) return; /* behind the scenery (visit_depth) */
 	float below = fmaxf(0.0f, t->q[2] - t->layer / (float)PDL_LIQUID_LAYER_RADII - r->depth[at]);
 	float weight = 2 * half_chord * expf(-below / t->layer);
 	r->liquid_tint[3 * at] += weight * t->color.r;
@@ -494,8 +500,8 @@ static float edge_distance(const edge_px* e, float x, float y, float* inv_w)
 }
 
 /* What the pixel in column fx shows of the solids and bodies nearer than *depth along its ray
- * dir (shortening *depth), or `behind` if none is. */
-static rgbf scenery(const job3* job, int active, float fx, pdl_vec3 dir, float* depth, rgbf behind)
+ * dir (shortening *depth), or `behind` if none is; *is_body (unless NULL) whether a body. */
+static rgbf scenery(const job3* job, int active, float fx, pdl_vec3 dir, float* depth, rgbf behind, bool* is_body)
 {
 	const pdl_renderer* r = job->r;
 	const scene3* sc = job->sc;
@@ -509,6 +515,7 @@ static rgbf scenery(const job3* job, int active, float fx, pdl_vec3 dir, float* 
 		if (fx >= b->x0 && fx <= b->x1 && intersect(&b->s, v->eye, dir, v->near, depth, &normal))
 			body_hit = job->active[a];
 	}
+	if (is_body) *is_body = body_hit >= 0;
 	if (body_hit >= 0) return body_color(r, &sc->bodies[body_hit], dir, *depth, normal, sc->body_edge);
 	if (solid_hit >= 0) return shade(sc->solids[solid_hit].color, to_view(v, normal));
 	return behind;
@@ -542,9 +549,11 @@ static void* background_band(void* arg)
 		for (int x = 0; x < w; ++x) {
 			size_t at = (size_t)y * (size_t)w + (size_t)x;
 			float fx = (float)x + 0.5f, depth = INFINITY;
-			rgbf c = scenery(job, active, fx, pdl_render_pixel_ray(r, fx, fy), &depth, sky);
+			bool body;
+			rgbf c = scenery(job, active, fx, pdl_render_pixel_ray(r, fx, fy), &depth, sky, &body);
 			r->liquid_bg[3 * at] = c.r, r->liquid_bg[3 * at + 1] = c.g, r->liquid_bg[3 * at + 2] = c.b;
 			r->liquid_bg_depth[at] = depth;
+			r->liquid_body[at] = body ? 1.0f : 0.0f;
 		}
 	}
 	return NULL;
@@ -582,7 +591,7 @@ static void* shade_band(void* arg)
 			} else { /* solids nearer than the nearest sphere replace it */
 				depth = r->depth[at];
 				int particle = r->hit[at];
-				c = scenery(job, active, fx, pdl_render_pixel_ray(r, fx, fy), &depth, sky);
+				c = scenery(job, active, fx, pdl_render_pixel_ray(r, fx, fy), &depth, sky, NULL);
 				if (depth == r->depth[at] && particle >= 0) {
 					const float* q = r->projected + 4 * (size_t)particle;
 					float nx = (fx - q[0]) / q[3], ny = (q[1] - fy) / q[3];
@@ -626,7 +635,7 @@ static bool reserve(pdl_renderer* r, int particles)
 	if (!r->hit) r->hit = malloc(pixels * sizeof *r->hit);
 	if (!r->depth || !r->hit) return false;
 	if (r->def.liquid) {
-		float** one[] = {&r->liquid_depth, &r->liquid_tmp, &r->liquid_thick, &r->liquid_bg_depth};
+		float** one[] = {&r->liquid_depth, &r->liquid_tmp, &r->liquid_thick, &r->liquid_bg_depth, &r->liquid_body};
 		for (size_t k = 0; k < sizeof one / sizeof one[0]; ++k)
 			if (!*one[k] && !(*one[k] = malloc(pixels * sizeof **one[k]))) return false;
 		float** three[] = {&r->liquid_tint, &r->liquid_bg};
@@ -687,8 +696,10 @@ const uint8_t* pdl_render_3d(pdl_renderer* r, const pdl_world* world)
 	run_bands(jobs, sizeof jobs[0], bands, project_band);
 	for (int b = 0; b < bands; ++b)
 		jobs[b].from = (int)((long long)d->height * b / bands), jobs[b].to = (int)((long long)d->height * (b + 1) / bands);
+	/* the liquid: first the picture without it, which the spheres are tested against */
+	if (d->liquid) run_bands(jobs, sizeof jobs[0], bands, background_band);
 	run_bands(jobs, sizeof jobs[0], bands, sphere_band);
-	if (d->liquid) { /* render_liquid.c: smooth the depth, draw what the water refracts, foam */
+	if (d->liquid) { /* render_liquid.c: smooth the depth, foam */
 		float rest[PDL_MAX_MATERIALS];
 		pdl_liquid_foam_rest(world, rest);
 		liquid_job liquid[PDL_RENDER_MAX_THREADS];
@@ -697,7 +708,6 @@ const uint8_t* pdl_render_3d(pdl_renderer* r, const pdl_world* world)
 			liquid[b] = (liquid_job){r, largest, jobs[b].from, jobs[b].to, &p, radius, rest, &diffuse};
 		run_bands(liquid, sizeof liquid[0], bands, pdl_liquid_blur_rows);
 		run_bands(liquid, sizeof liquid[0], bands, pdl_liquid_blur_columns);
-		run_bands(jobs, sizeof jobs[0], bands, background_band);
 		run_bands(liquid, sizeof liquid[0], bands, pdl_liquid_foam);
 	}
 	run_bands(jobs, sizeof jobs[0], bands, shade_band);

@@ -45,9 +45,10 @@ struct pdl_renderer {
 	pdl_sphere_size sphere_size[PDL_MAX_MATERIALS];
 	/* 3D with def.liquid (render_liquid.c), per pixel: the smoothed depth and the pass between,
 	 * the fluid's thickness (world units) and its colour weighted by it (3 per pixel), and the
-	 * picture without the fluid (3 per pixel) with its depth. liquid_tmp is free once the depth
-	 * is smoothed; the foam pass then keeps in it the share of light the foam lets through. */
-	float *liquid_depth, *liquid_tmp, *liquid_thick, *liquid_tint, *liquid_bg, *liquid_bg_depth;
+	 * picture without the fluid (3 per pixel) with its depth, and 1 where that picture shows a
+	 * body (0 elsewhere: the waterline's mask). liquid_tmp is free once the depth is smoothed;
+	 * the foam pass then keeps in it the share of light the foam lets through. */
+	float *liquid_depth, *liquid_tmp, *liquid_thick, *liquid_tint, *liquid_bg, *liquid_bg_depth, *liquid_body;
 	float* liquid_tmp4; /* the thickness and colour between their two blur passes, 4 per pixel */
 };
 

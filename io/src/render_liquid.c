@@ -14,7 +14,7 @@
  *   4. shading     Fresnel (Schlick) between the refraction of what lies behind the water (the
  *                  picture without the fluid, sampled off by the normal) and the reflection of a
  *                  sky, Beer-Lambert absorption through the thickness in the fluid's own colour,
- *                  and a highlight
+ *                  a highlight, and the waterline where the surface meets a body
  *   5. foam        fast particles with little fluid around them as small white discs over the
  *                  shaded water, hidden by what is nearer (the spheres' depth and the scenery's),
  *                  with the rule and constants of web/demo/liquid.js and the viewer's
@@ -40,6 +40,7 @@
 #define BLUR_DEPTH_RADII ((float)PDL_LIQUID_FILTER_RANGE_RADII)
 #define BLUR_SLOPE ((float)PDL_LIQUID_FILTER_SLOPE)
 static const rgbf foam_color = {PDL_LIQUID_FOAM_COLOR};
+static const rgbf waterline_color = {PDL_LIQUID_WATERLINE_COLOR};
 static const rgbf sky_blue = {PDL_LIQUID_SKY_BLUE};
 
 static inline float clampf(float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; }
@@ -269,7 +270,15 @@ rgbf pdl_liquid_color(const pdl_renderer* r, const liquid_light* light, int x, i
 	const float lo = (float)PDL_LIQUID_EDGE_LO_RADII, hi = (float)PDL_LIQUID_EDGE_HI_RADII;
 	const float e = clampf((radii - lo) / (hi - lo), 0, 1), cover = e * e * (3 - 2 * e);
 	const rgbf here = {r->liquid_bg[3 * at], r->liquid_bg[3 * at + 1], r->liquid_bg[3 * at + 2]};
-	return mix(here, c, cover);
+	c = mix(here, c, cover);
+	/* the waterline: on a body, where the surface is within WATERLINE radii in front of it
+	 * (composite.frag.glsl) */
+	if (r->liquid_body[at] > 0) {
+		const float gap = clampf((r->liquid_bg_depth[at] - d0) / (radius * (float)PDL_LIQUID_WATERLINE_RADII), 0, 1);
+		const float line = 1 - gap * gap * (3 - 2 * gap); /* 1 - smoothstep(0, WATERLINE, gap) */
+		c = mix(c, waterline_color, (float)PDL_LIQUID_WATERLINE_ALPHA * line);
+	}
+	return c;
 }
 
 /* The light the water reflects, from the scene's background colour (look.h). */

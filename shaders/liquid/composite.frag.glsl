@@ -2,8 +2,9 @@
 // same formula in C): normals from the smoothed depth; the scene behind refracted along them;
 // Beer-Lambert absorption through the thickness in the liquid's own colour, plus the light it
 // scatters in that colour; Schlick's Fresnel towards the sky; a highlight; the edge faded by
-// the thickness. Writes the nearer of the scene's and the water's depth.
-uniform highp sampler2D u_scene;        // what is behind the water
+// the thickness; a waterline where the surface meets a body. Writes the nearer of the scene's
+// and the water's depth.
+uniform highp sampler2D u_scene;        // what is behind the water; alpha 0 on a body
 uniform highp sampler2D u_scene_depth;  // the scene's depth
 uniform highp sampler2D u_water_depth;  // the spheres' window depth (1: none)
 uniform highp sampler2D u_depth;        // smoothed view depth, 0 where no water
@@ -19,13 +20,16 @@ uniform vec3 u_back;
 uniform vec3 u_background;              // the scene's background colour
 uniform float u_radius;                 // particle radius, world units
 uniform float u_pixels;                 // pixels per world unit at view depth 1
+uniform vec2 u_depth_ab;                // window depth d = 0.5 (-a + b / w) + 0.5 at view depth w
 out vec4 o_color;
 vec3 view_pos(vec2 uv, float z) { return vec3((uv * 2.0 - 1.0) * u_tan_half * z, -z); }
 void main() {
   ivec2 p = ivec2(gl_FragCoord.xy - u_origin), size = textureSize(u_depth, 0);
   vec2 texel = 1.0 / vec2(size), uv = (vec2(p) + 0.5) * texel;
-  vec3 background = texelFetch(u_scene, p, 0).rgb;
-  gl_FragDepth = min(texelFetch(u_scene_depth, p, 0).r, texelFetch(u_water_depth, p, 0).r);
+  vec4 scene = texelFetch(u_scene, p, 0);
+  vec3 background = scene.rgb;
+  float solid = texelFetch(u_scene_depth, p, 0).r;
+  gl_FragDepth = min(solid, texelFetch(u_water_depth, p, 0).r);
   float z = texelFetch(u_depth, p, 0).r;
   if (z <= 0.0) { o_color = vec4(background, 1.0); return; }
   vec3 P = view_pos(uv, z);
@@ -65,5 +69,12 @@ void main() {
   c += vec3(PDL_LIQUID_SPECULAR * pow(max(dot(n, normalize(light + v)), 0.0), PDL_LIQUID_SHININESS));
   // the edge follows the thickness, not the spheres' rims
   c = mix(background, c, smoothstep(PDL_LIQUID_EDGE_LO_RADII, PDL_LIQUID_EDGE_HI_RADII, radii));
+  // the waterline: on a body, where the surface is within WATERLINE radii in front of it (view
+  // depths; the thickness in front of it, blurred, spreads past the contact)
+  if (scene.a < 0.5 && solid < 1.0) {
+    float body = u_depth_ab.y / (2.0 * solid - 1.0 + u_depth_ab.x);
+    float line = 1.0 - smoothstep(0.0, PDL_LIQUID_WATERLINE_RADII, (body - z) / u_radius);
+    c = mix(c, vec3(PDL_LIQUID_WATERLINE_COLOR), PDL_LIQUID_WATERLINE_ALPHA * line);
+  }
   o_color = vec4(c, 1.0);
 }

@@ -59,6 +59,15 @@
  * to EDGE_LO radii, so the silhouette follows the smooth thickness, not each sphere's rim. */
 #define PDL_LIQUID_EDGE_LO_RADII 0.1
 #define PDL_LIQUID_EDGE_HI_RADII 0.8
+/* Bodies in the water: the scene marks a body's pixels (alpha 0 in the GPU's scene colour; the
+ * software renderer keeps a mask). Seen through the water, a body's submerged part is the
+ * scenery behind it, absorbed by the water in front of it only (the liquid behind a body counts
+ * for neither depth nor thickness). Where the water's surface meets a body, within WATERLINE
+ * radii of water in front of it along the ray, the water takes the waterline's tone, WATERLINE
+ * ALPHA at the contact fading to nothing at WATERLINE radii: a wet line along the hull. */
+#define PDL_LIQUID_WATERLINE_RADII 2.0
+#define PDL_LIQUID_WATERLINE_COLOR 0.93, 0.97, 1.0
+#define PDL_LIQUID_WATERLINE_ALPHA 0.75
 
 /* ---- foam and spray ----------------------------------------------------------------------- */
 /* A particle faster than FOAM_SPEED (world units per second) with less than FOAM_DENSITY of its

@@ -317,6 +317,7 @@ export class Liquid {
 		gl.uniform3fv(cu.u_background, rgb(view.background));
 		gl.uniform1f(cu.u_radius, view.radius);
 		gl.uniform1f(cu.u_pixels, view.pixels);
+		gl.uniform2fv(cu.u_depth_ab, view.depthAB);
 		gl.drawArrays(gl.TRIANGLES, 0, 3);
 		textures.forEach((_, i) => bind(i, null));
 		gl.activeTexture(gl.TEXTURE0);

@@ -39,7 +39,12 @@ class Demo {
 			bodyShape: 'box', bodyDensity: 0.5, bodySize: 3 };
 		this.style = { mode: 'metaball', mode3d: 'liquid', colorMode: 'material', blobRadius: 1, dotRadius: 0.3, threshold: 0.5, colorMin: 0, colorMax: 0,
 			resolution: 1, background: 0x10161f, wallColor: 0x2b3440, obstacleColor: 0x6b7686, sphereRadius: 0.3,
-			diffuse: true }; // diffuse: the 3D liquid look draws the scene's spray, foam and bubbles
+			diffuse: true, // diffuse: the 3D liquid look draws the scene's spray, foam and bubbles
+			scale3d: 1 }; // 3D: the share of the canvas's resolution drawn, each way (the fallback lowers it)
+		// real time without a GPU (fallbackFrame): ?fallback=0 turns it off, ?frameBudget=MS sets the budget
+		this.fallback = { enabled: params.get('fallback') !== '0', budgetMs: Number(params.get('frameBudget')) || 50, level: 0,
+			frames: 0, sumMs: 0, windows: 0, windowMs: 0, firstWindowMs: 0, changes: 0, look: FALLBACK_LEVELS[0].what, message: '' };
+		this.lastStepMs = 0;
 		// 3D: camera gestures (orbit.js); leftOrbits makes left drag and one finger orbit too
 		this.view3d = { leftOrbits: false };
 		this.cameraTools = cameraTools; // for tests and the console
@@ -196,6 +201,9 @@ class Demo {
 	}
 
 	tick(now) {
+		// the last frame's drawing: the time since the frame before, less its stepping
+		this.fallbackFrame(now - this.last - this.lastStepMs);
+		this.lastStepMs = 0;
 		const elapsed = Math.min(0.25, (now - this.last) / 1000);
 		this.last = now;
 		this.measurePace(now);
@@ -212,7 +220,9 @@ class Demo {
 				this.mostSteps = most;
 				const steps = Math.min(most, Math.floor(this.accumulator / dt));
 				this.accumulator = steps === most ? 0 : this.accumulator - steps * dt;
+				const t0 = performance.now();
 				if (steps > 0) this.step(steps);
+				this.lastStepMs = performance.now() - t0;
 			}
 			this.render();
 		} catch (e) {
@@ -259,9 +269,49 @@ class Demo {
 		this.pace = newPace(now);
 	}
 
+	/**
+	 * Real time without a GPU, as the viewer does it (apps/viewer/main.c, fallback_frame): while
+	 * the 3D liquid look is drawn, a window's mean draw time over the budget takes the look one
+	 * level down (FALLBACK_LEVELS): the liquid at a lower resolution, then spheres. The stats box
+	 * and the console say so. `drawMs`: the last frame's, ms.
+	 */
+	fallbackFrame(drawMs) {
+		const f = this.fallback;
+		// over 2 s is no drawing time: the tab was hidden, or a breakpoint
+		if (!f.enabled || this.scene?.dimensions !== 3 || !(drawMs >= 0) || drawMs > 2000) return;
+		const liquid = this.style.mode3d === 'liquid';
+		// the look is the level's (not one chosen by hand since): the fallback may go on
+		const own = FALLBACK_LEVELS[f.level].spheres ? this.style.mode3d === 'spheres' : liquid;
+		if (liquid && FALLBACK_LEVELS[f.level].spheres) {
+			// the liquid chosen again after the fallback left it: try it afresh
+			Object.assign(f, { level: 0, frames: 0, sumMs: 0, look: FALLBACK_LEVELS[0].what });
+			this.style.scale3d = FALLBACK_LEVELS[0].scale3d;
+		}
+		if (++f.frames <= FALLBACK_SKIP_FRAMES) return;
+		f.sumMs += drawMs;
+		if (f.frames < FALLBACK_SKIP_FRAMES + FALLBACK_WINDOW_FRAMES) return;
+		f.windowMs = f.sumMs / FALLBACK_WINDOW_FRAMES;
+		++f.windows;
+		if (!f.firstWindowMs) f.firstWindowMs = f.windowMs;
+		f.frames = 0;
+		f.sumMs = 0;
+		if (!own || f.windowMs <= f.budgetMs || f.level + 1 >= FALLBACK_LEVELS.length) return;
+		f.level += 1;
+		f.changes += 1;
+		const next = FALLBACK_LEVELS[f.level];
+		this.style.scale3d = next.scale3d;
+		if (next.spheres) {
+			this.style.mode3d = 'spheres';
+			this.panel?.mode3dControl?.updateDisplay();
+		}
+		f.look = next.what;
+		f.message = `drawing took ${f.windowMs.toFixed(0)} ms a frame, over the ${f.budgetMs} ms budget: ${next.what}`;
+		console.info(`puddle: ${f.message}`);
+	}
+
 	render() {
 		if (this.scene.dimensions === 3) {
-			this.renderer3d.resize(this.style.resolution);
+			this.renderer3d.resize(this.style.resolution * this.style.scale3d);
 			const materials = [];
 			for (let m = 0; m < this.world.materialCount; ++m) materials.push(this.world.getMaterial(m));
 			this.renderer3d.draw(this.world.particles(), this.world.boundaries(), materials, this.style, this.orbit.camera, this.scene.bounds,
@@ -313,7 +363,8 @@ class Demo {
 			`${s.threads} thread${s.threads > 1 ? 's' : ''} (${s.build})\n` +
 			`${sv.name} · ${solve}density error ${percent(sv.meanDensityError)} mean, ${percent(sv.maxDensityError)} max${iterations}\n` +
 			`scene ${this.scene.name} · t = ${this.world.time.toFixed(1)} s`;
-		const warnings = [starved > 0.1 ? `starved: ${(100 * starved).toFixed(0)}% of the step waiting for cores` : '', s.slow];
+		const warnings = [starved > 0.1 ? `starved: ${(100 * starved).toFixed(0)}% of the step waiting for cores` : '', s.slow,
+			this.fallback.changes > 0 ? `slow drawing: ${this.fallback.message}` : ''];
 		for (const text of warnings.filter(Boolean)) {
 			const line = document.createElement('span');
 			line.className = 'slow';
@@ -385,6 +436,17 @@ const REAL_TIME_LOW = 0.9;
 // The most milliseconds of stepping a frame takes on (one step, however long, always): 25
 // frames/s at least where drawing is quick.
 const STEP_BUDGET_MS = 40;
+// The fallback's levels (fallbackFrame), the full look first, and its windows: frames not
+// counted after a change (the targets are made again), then the frames whose mean decides.
+const FALLBACK_LEVELS = [
+	{ scale3d: 1, spheres: false, what: 'liquid at full resolution' },
+	{ scale3d: 0.5, spheres: false, what: 'liquid at half resolution' },
+	{ scale3d: 0.35, spheres: false, what: 'liquid at a third of the resolution' },
+	{ scale3d: 1, spheres: true, what: 'spheres instead of liquid' },
+	{ scale3d: 0.5, spheres: true, what: 'spheres at half resolution' },
+];
+const FALLBACK_SKIP_FRAMES = 3;
+const FALLBACK_WINDOW_FRAMES = 10;
 const REAL_TIME_WINDOW_S = 1.5;
 const newPace = (now) => ({ start: now, simulated: 0, frames: 0, steps: 0, stepMs: 0 });
 

@@ -290,12 +290,15 @@ export class Renderer3D {
 		this.drawMesh(quad, gl.TRIANGLES, wall.map((v) => v * 0.8));
 		this.drawMesh(grid, gl.LINES, wall.map((v) => Math.min(1, v * 1.5 + 0.05)));
 		for (const o of obstacles) this.drawMesh(solid(o), gl.TRIANGLES, rgb(style.obstacleColor));
+		// in the liquid's scene a body's alpha is 0: the water draws its waterline where it meets one
+		// (shaders/liquid/composite.frag.glsl); blending is off, so the alpha is only stored
+		const bodyAlpha = liquid ? 0 : 1;
 		for (const b of bodies) {
 			const round = b.shape === BodyShape.CIRCLE, corners = round ? null : boxCorners3d(b);
-			this.drawMesh(round ? sphereMesh(b.position, b.radius) : boxMesh(corners), gl.TRIANGLES, rgb(b.color));
+			this.drawMesh(round ? sphereMesh(b.position, b.radius) : boxMesh(corners), gl.TRIANGLES, rgb(b.color), bodyAlpha);
 			// the edges a hair outside the surface, so the depth test keeps them in front of it
 			const edges = round ? greatCircles(b.position, b.radius * 1.01, b.orientation) : boxEdges(boxCorners3d({ ...b, half_extents: grown(b.half_extents) }));
-			this.drawMesh(edges, gl.LINES, rgb(b.color).map((v) => v * 0.5));
+			this.drawMesh(edges, gl.LINES, rgb(b.color).map((v) => v * 0.5), bodyAlpha);
 		}
 
 		// pixels per world unit at view depth 1: half the viewport height times cot(fov / 2)

@@ -48,9 +48,14 @@ export async function newPage(browser, path) {
 	return { page, errors };
 }
 
-/** The demo page at `/demo/QUERY`, once it says it is ready; fails the test if it shows an error. */
+/**
+ * The demo page at `/demo/QUERY`, once it says it is ready; fails the test if it shows an error.
+ * Its fallback to a cheaper look when drawing is slow (SwiftShader always is) stays off unless
+ * QUERY names `fallback`: a test measures the look it asked for.
+ */
 export async function openDemoPage(browser, query = '') {
-	const { page, errors } = await newPage(browser, `/demo/${query}`);
+	const fallback = query.includes('fallback=') ? '' : `${query.includes('?') ? '&' : '?'}fallback=0`;
+	const { page, errors } = await newPage(browser, `/demo/${query}${fallback}`);
 	await page.waitForFunction(() => document.body.dataset.ready === 'true' || !document.getElementById('error').hidden,
 		null, { timeout: 60000 });
 	const failure = await page.evaluate(() => (document.getElementById('error').hidden ? '' : document.getElementById('error').textContent));

@@ -617,8 +617,26 @@ def test_new_user(work):
         check(rc == 2 and "this puddle was built without MPI" in err and out == "", f"under mpirun: {rc} {err!r}")
 
 
+def test_waterline(work):
+    """Bodies in the water (shaders/liquid/look.h, the waterline): the fixture's red box and orange
+    ball afloat after 1 s, in the liquid look, measured by the viewer's waterline.py as the viewer's
+    and the page's pictures are: a light line where the surface meets them, and their submerged
+    parts seen, tinted, through the water under it (measured: 60 and 170 pixels; 0 and 0 without
+    the waterline)."""
+    fixture = os.path.join(SCENES, "..", "web", "test", "fixtures", "waterline-3d.json")
+    measure = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "viewer", "tests", "waterline.py")
+    png = os.path.join(work, "waterline.png")
+    rc, out, err = run("run", fixture, "--seconds", "1", "--png", png, "--threads", "2")
+    check(rc == 0, f"waterline fixture: {rc} {err}")
+    p = subprocess.run([sys.executable, measure, png, "--bodies", "#e4572e,#f3a712", "--water", "#2a7fd4",
+                        "--min-line", "30", "--min-seen", "60"], capture_output=True, text=True)
+    print("  " + p.stdout.strip())
+    check(p.returncode == 0, f"waterline: {p.stdout} {p.stderr}")
+
+
 TESTS = (test_help, test_broken_scenes, test_info_every_scene, test_exports, test_resume, test_video, test_bench,
-         test_surface, test_3d, test_export_sizes, test_bodies, test_new_user, test_soak)
+         test_surface, test_3d, test_export_sizes, test_bodies, test_waterline, test_new_user,
+         test_soak)
 chosen = [name for name in sys.argv[3:] if not name.startswith("-")]
 left_out = [name[1:] for name in sys.argv[3:] if name.startswith("-")]
 unknown = set(chosen + left_out) - {test.__name__ for test in TESTS}

@@ -33,6 +33,21 @@ def check(condition, message):
     print("ok:", message)
 
 
+def run_display_test(main):
+    """Runs a display test's main(viewer, work) with --viewer and --work from the command line
+    (work made if missing); exits 1 with the reason on a failed check."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--viewer", required=True)
+    parser.add_argument("--work", required=True)
+    a = parser.parse_args()
+    os.makedirs(a.work, exist_ok=True)
+    try:
+        main(a.viewer, a.work)
+    except Failure as e:
+        print("FAIL:", e)
+        sys.exit(1)
+
+
 # ---- PNG --------------------------------------------------------------------------------------
 
 def read_png(path):
