@@ -339,8 +339,13 @@ typedef struct spacing_memo {
 	double (*density)(double, double);
 	float h, rest_density, spacing;
 } spacing_memo;
-static _Thread_local spacing_memo spacing_memos[SPACING_MEMO];
-static _Thread_local int spacing_memo_next;
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+#define SPACING_THREAD_LOCAL /* (the single-threaded WebAssembly build has no thread-local storage) */
+#else
+#define SPACING_THREAD_LOCAL _Thread_local
+#endif
+static SPACING_THREAD_LOCAL spacing_memo spacing_memos[SPACING_MEMO];
+static SPACING_THREAD_LOCAL int spacing_memo_next;
 
 static float spacing_for(double (*density)(double, double), float h, float rest_density)
 {
