@@ -302,6 +302,21 @@ void pdl_bodies_solve_contacts(pdl_world* w)
 
 /* ---- Velocities ------------------------------------------------------------------------------ */
 
+/* The velocity of body b's point at r from its centre (world units / s), now (v + omega x r) and
+ * at the substep's start (from the start velocities). */
+static void point_velocities(const rigid_body* b, const float r[3], float now[3], float start[3])
+{
+	float spin[3];
+	const float o[3] = {b->def.angular_velocity.x, b->def.angular_velocity.y, b->def.angular_velocity.z};
+	const float o0[3] = {b->start_angular_velocity.x, b->start_angular_velocity.y, b->start_angular_velocity.z};
+	pdl_cross3(o, r, spin);
+	now[0] = b->def.linear_velocity.x + spin[0], now[1] = b->def.linear_velocity.y + spin[1];
+	now[2] = b->def.linear_velocity.z + spin[2];
+	pdl_cross3(o0, r, spin);
+	start[0] = b->start_linear_velocity.x + spin[0], start[1] = b->start_linear_velocity.y + spin[1];
+	start[2] = b->start_linear_velocity.z + spin[2];
+}
+
 /* Restitution and dynamic friction on the velocities of the contacts that pushed this step
  * (Mueller et al. 2020, section 3.6): the normal approach speed is replaced by -e times the
  * speed it had before the step (0 below 2 |g| dt, so resting contacts do not bounce), and the
@@ -319,23 +334,11 @@ void pdl_bodies_contact_velocities(pdl_world* w, float dt)
 		rigid_body* B = ct->b >= 0 ? &set->bodies[ct->b] : NULL;
 		contact_state s;
 		contact_state_of(w, ct, &s);
-		float va[3], vb[3] = {0, 0, 0}, va0[3], vb0[3] = {0, 0, 0}, spin[3];
-		const float oa[3] = {A->def.angular_velocity.x, A->def.angular_velocity.y, A->def.angular_velocity.z};
-		const float oa0[3] = {A->start_angular_velocity.x, A->start_angular_velocity.y, A->start_angular_velocity.z};
-		pdl_cross3(oa, s.ra, spin);
-		va[0] = A->def.linear_velocity.x + spin[0], va[1] = A->def.linear_velocity.y + spin[1], va[2] = A->def.linear_velocity.z + spin[2];
-		pdl_cross3(oa0, s.ra, spin);
-		va0[0] = A->start_linear_velocity.x + spin[0], va0[1] = A->start_linear_velocity.y + spin[1];
-		va0[2] = A->start_linear_velocity.z + spin[2];
+		float va[3], vb[3] = {0, 0, 0}, va0[3], vb0[3] = {0, 0, 0};
+		point_velocities(A, s.ra, va, va0);
 		float e = A->def.restitution;
 		if (B) {
-			const float ob[3] = {B->def.angular_velocity.x, B->def.angular_velocity.y, B->def.angular_velocity.z};
-			const float ob0[3] = {B->start_angular_velocity.x, B->start_angular_velocity.y, B->start_angular_velocity.z};
-			pdl_cross3(ob, s.rb, spin);
-			vb[0] = B->def.linear_velocity.x + spin[0], vb[1] = B->def.linear_velocity.y + spin[1], vb[2] = B->def.linear_velocity.z + spin[2];
-			pdl_cross3(ob0, s.rb, spin);
-			vb0[0] = B->start_linear_velocity.x + spin[0], vb0[1] = B->start_linear_velocity.y + spin[1];
-			vb0[2] = B->start_linear_velocity.z + spin[2];
+			point_velocities(B, s.rb, vb, vb0);
 			e = 0.5f * (A->def.restitution + B->def.restitution);
 		} else {
 			const boundary* wall = &w->boundaries[ct->wall];
