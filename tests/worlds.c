@@ -162,18 +162,17 @@ void worlds_y_range(const pdl_world* w, float* ymin, float* ymax)
 	}
 }
 
-bool worlds_quick(void)
+/* True when the environment variable is set to something other than "" or "0". */
+static bool env_flag(const char* name)
 {
-	const char* q = getenv("PUDDLE_TEST_QUICK");
-	return q && *q && *q != '0';
+	const char* v = getenv(name);
+	return v && *v && *v != '0';
 }
 
+bool worlds_quick(void) { return env_flag("PUDDLE_TEST_QUICK"); }
+
 /* True under ThreadSanitizer (PUDDLE_TEST_TSAN set, as make test-tsan does). */
-static bool worlds_tsan(void)
-{
-	const char* t = getenv("PUDDLE_TEST_TSAN");
-	return t && *t && *t != '0';
-}
+static bool worlds_tsan(void) { return env_flag("PUDDLE_TEST_TSAN"); }
 
 int worlds_steps(int full)
 {
