@@ -329,9 +329,11 @@ void pdl_bodies_sph_forces(pdl_world* w, float dt)
  * psi = F(d / h) of relative density, and the pressure solves push it with
  * (p_i / rho0_i) G(d / h) / h along the surface normal, against the body's velocity at the
  * surface point (both solves see the body move). The body is sampled at the start of each
- * substep (pdl_bodies_sph_sample) and holds still during the solves; afterwards it takes the
- * opposite momentum at the surface point nearest each particle, -m_i dt (p_i / rho0_i) G / h n,
- * and moves (symplectic Euler, as with SPH). Viscosity between fluid and body is left out. */
+ * substep (pdl_bodies_sph_sample); during the solves a body lighter than the water changes the
+ * velocity the fluid sees with the pressures ("Coupling inside the solves", below), a heavier
+ * one keeps its own. Afterwards it takes the opposite momentum at the surface point nearest each
+ * particle, -m_i dt (p_i / rho0_i) G / h n, and moves (symplectic Euler, as with SPH).
+ * Viscosity between fluid and body is left out. */
 
 int pdl_bodies_contacts(const pdl_world* w, int e, pdl_body_contact* out)
 {
@@ -408,4 +410,178 @@ void pdl_bodies_wall_reaction(pdl_world* w, float dt, const float* scale, const 
 		add_pressure_records(w);
 	}
 	move_bodies(w, dt);
+}
+
+/* ---- Coupling inside the solves -------------------------------------------------------------
+ *
+ * A body that shows the fluid a fixed velocity for the whole solve (above) takes the pressures'
+ * whole push only afterwards. For a light body, or fluid caught in a gap thinner than a particle
+ * between a body and a wall, that fails: the solve cannot decompress a particle that the body
+ * would have made way for, so its pressure climbs iteration after iteration, and the body, given
+ * all of it at once, flies off at hundreds of h/s (a crate of 0.3 the water's density settling on
+ * the floor in `dam-break-boxes`). So the body moves inside the solves, as in the interlinked
+ * solvers of Gissler et al. 2019 ("Interlinked SPH pressure solvers for strong fluid-rigid
+ * coupling", ACM TOG 38(1)), in the simplest form their idea takes with a Jacobi solve: after
+ * each pressure pass the body's velocity V (linear and angular, 6 numbers) moves towards the
+ * velocity the pressure changes applied so far give it, T = V0 + M^-1 J, where V0 is its
+ * velocity at the substep's start and J their momentum, -m_i dt (dp_i / rho0_i) G / h n at each
+ * contact (as pdl_bodies_wall_reaction). The fluid answers a change dV of the velocity it sees
+ * by the next iteration's pressure change: at a contact with normal n and arm r (w = [n, r x n])
+ * the compression grows by dt G/h (w . dV), the pressure by omega_i alpha_i G/h (w . dV) / dt,
+ * so J falls by K dV with K = sum_i g_i w w^T, g_i = m_i omega_i alpha_i (G/h)^2 / rho0_i. A
+ * plain step V += T - V would overshoot by M^-1 K (a light body with many contacts: by far more
+ * than itself, and diverge); the step that lands where the two agree is
+ *
+ *   (I + M^-1 K) dV = T - V,
+ *
+ * a 6x6 system per body (2D: x, y and the turn about z), factored nowhere, solved each
+ * iteration (Gaussian elimination in double). The body's momentum is still settled once, after
+ * the solves (pdl_bodies_wall_reaction, from the pressures as they end): the coupling only
+ * changes what the fluid sees, so momentum stays exactly conserved. */
+
+/* The contact's generalised direction w = [n, r x n] (2D: the turn about z only). */
+static void contact_direction(const pdl_body_contact* c, bool three, float* dir)
+{
+	float rn[3];
+	pdl_cross3(c->r, c->n, rn);
+	for (int a = 0; a < 3; ++a) dir[a] = c->n[a], dir[3 + a] = rn[a];
+	if (!three) dir[2] = dir[3] = dir[4] = 0;
+}
+
+/* M^-1 w: the body's velocity change per unit momentum along w. */
+static void inverse_mass_of(const rigid_body* b, bool three, const float* dir, float* out)
+{
+	for (int a = 0; a < 3; ++a) out[a] = b->inv_mass * dir[a];
+	apply_inv_inertia(b, three, dir + 3, out + 3);
+	if (!three) out[2] = out[3] = out[4] = 0;
+}
+
+/* The bodies coupled inside the solves: the dynamic ones lighter than the water they displace
+ * (pdl_body_def.density < 1). The added-mass instability of a coupling that settles the body
+ * after the fluid (Foerster, Wall & Ramm 2007, "Artificial added mass instabilities in
+ * sequential staggered coupling of nonlinear structures and incompressible viscous flows",
+ * CMAME 196) grows with the ratio of the fluid's added mass to the body's own, so a heavier body
+ * keeps the explicit coupling: coupled inside the solves, a disc of 1.5 the water's density
+ * came to rest on a film one particle thick, 0.15-0.21 h above the floor (puddle-validate
+ * --case archimedes2d), which the explicit coupling drains (0.007 h). */
+static bool coupled(const rigid_body* b)
+{
+	return b->alive && b->def.type == PDL_BODY_DYNAMIC && b->def.density < 1;
+}
+
+void pdl_bodies_couple_begin(pdl_world* w, const float* alpha, const float* omega, const float* inv_rest,
+                             pdl_body_contact* contacts, const int* counts)
+{
+	body_set* set = &w->bodies;
+	const bool three = PDL_IS_3D(w);
+	const float h = w->def.interaction_radius;
+	for (int k = 0; k < set->slots; ++k) {
+		rigid_body* b = &set->bodies[k];
+		const pdl_vec3 v = b->def.linear_velocity, om = b->def.angular_velocity;
+		const float now[6] = {v.x, v.y, v.z, om.x, om.y, om.z};
+		for (int a = 0; a < 6; ++a) b->couple_velocity[a] = now[a], b->couple_sum[a] = 0;
+		for (int a = 0; a < 36; ++a) b->couple_matrix[a] = a % 7 == 0; /* I */
+	}
+	for (int e = 0; e < set->near_count; ++e) { /* (in the near list's order: the same sums anywhere) */
+		const int i = set->near[e], m = w->p.material[i];
+		const float g_unit = w->materials[m].def.mass * omega[m] * alpha[i] * inv_rest[m];
+		for (int k = 0; k < counts[e]; ++k) {
+			const pdl_body_contact* c = &contacts[(size_t)e * PDL_CONTAIN_BODIES + k];
+			rigid_body* b = &set->bodies[c->body];
+			if (!coupled(b)) continue;
+			const float grad = pdl_sph_table_at(c->force, c->d / h) / h, g = g_unit * grad * grad;
+			float dir[6], moved[6];
+			contact_direction(c, three, dir);
+			inverse_mass_of(b, three, dir, moved);
+			for (int r = 0; r < 6; ++r)
+				for (int s = 0; s < 6; ++s) b->couple_matrix[6 * r + s] += (double)g * moved[r] * dir[s];
+		}
+	}
+}
+
+/* x = A^-1 y for the 6x6 A (row major; Gaussian elimination with partial pivoting, on copies).
+ * A = I + M^-1 K has eigenvalues >= 1 (M^-1 K is similar to a positive semidefinite matrix),
+ * so it is never singular. */
+static void solve6(const double* matrix, const double* y, double* x)
+{
+	double a[6][7];
+	for (int r = 0; r < 6; ++r) {
+		for (int s = 0; s < 6; ++s) a[r][s] = matrix[6 * r + s];
+		a[r][6] = y[r];
+	}
+	for (int col = 0; col < 6; ++col) {
+		int best = col;
+		for (int r = col + 1; r < 6; ++r)
+			if (fabs(a[r][col]) > fabs(a[best][col])) best = r;
+		for (int s = 0; s < 7; ++s) {
+			const double t = a[col][s];
+			a[col][s] = a[best][s], a[best][s] = t;
+		}
+		for (int r = col + 1; r < 6; ++r) {
+			const double f = a[r][col] / a[col][col];
+			for (int s = col; s < 7; ++s) a[r][s] -= f * a[col][s];
+		}
+	}
+	for (int r = 5; r >= 0; --r) {
+		double sum = a[r][6];
+		for (int s = r + 1; s < 6; ++s) sum -= a[r][s] * x[s];
+		x[r] = sum / a[r][r];
+	}
+}
+
+void pdl_bodies_couple(pdl_world* w, float dt, const float* change, const float* inv_rest, pdl_body_contact* contacts,
+                       const int* counts, float* wall_rate)
+{
+	body_set* set = &w->bodies;
+	const bool three = PDL_IS_3D(w);
+	const float h = w->def.interaction_radius;
+	for (int e = 0; e < set->near_count; ++e) { /* J += the momentum of this pass's changes */
+		const int i = set->near[e], m = w->p.material[i];
+		const float push_unit = change[i] * inv_rest[m];
+		if (push_unit == 0) continue;
+		const float mass = w->materials[m].def.mass;
+		for (int k = 0; k < counts[e]; ++k) {
+			const pdl_body_contact* c = &contacts[(size_t)e * PDL_CONTAIN_BODIES + k];
+			rigid_body* b = &set->bodies[c->body];
+			if (!coupled(b)) continue;
+			const float push = push_unit * pdl_sph_table_at(c->force, c->d / h) / h;
+			float j[3], t[3];
+			for (int a = 0; a < 3; ++a) j[a] = -mass * (dt * (push * c->n[a]));
+			pdl_cross3(c->r, j, t);
+			for (int a = 0; a < 3; ++a) b->couple_sum[a] += j[a], b->couple_sum[3 + a] += t[a];
+		}
+	}
+	bool moved = false;
+	for (int k = 0; k < set->slots; ++k) { /* (I + M^-1 K) dV = V0 + M^-1 J - V */
+		rigid_body* b = &set->bodies[k];
+		if (!coupled(b)) continue;
+		const pdl_vec3 v = b->def.linear_velocity, om = b->def.angular_velocity;
+		const float start[6] = {v.x, v.y, v.z, om.x, om.y, om.z};
+		float sum[6], gain[6];
+		for (int a = 0; a < 6; ++a) sum[a] = (float)b->couple_sum[a];
+		for (int a = 0; a < 3; ++a) gain[a] = b->inv_mass * sum[a];
+		apply_inv_inertia(b, three, sum + 3, gain + 3);
+		double gap[6], step[6];
+		for (int a = 0; a < 6; ++a) gap[a] = (double)start[a] + gain[a] - b->couple_velocity[a];
+		if (!three) gap[2] = gap[3] = gap[4] = 0;
+		solve6(b->couple_matrix, gap, step);
+		for (int a = 0; a < 6; ++a) b->couple_velocity[a] += (float)step[a];
+		moved = true;
+	}
+	if (!moved) return;
+	for (int e = 0; e < set->near_count; ++e) { /* the contacts' velocities, and wall_rate with them */
+		const int i = set->near[e];
+		for (int k = 0; k < counts[e]; ++k) {
+			pdl_body_contact* c = &contacts[(size_t)e * PDL_CONTAIN_BODIES + k];
+			const rigid_body* b = &set->bodies[c->body];
+			if (!coupled(b)) continue;
+			float spin[3], now[3];
+			pdl_cross3(b->couple_velocity + 3, c->r, spin);
+			for (int a = 0; a < 3; ++a) now[a] = b->couple_velocity[a] + spin[a];
+			if (!three) now[2] = 0;
+			const float grad = pdl_sph_table_at(c->force, c->d / h) / h;
+			wall_rate[i] += grad * ((now[0] - c->v[0]) * c->n[0] + (now[1] - c->v[1]) * c->n[1] + (now[2] - c->v[2]) * c->n[2]);
+			for (int a = 0; a < 3; ++a) c->v[a] = now[a];
+		}
+	}
 }

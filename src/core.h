@@ -88,6 +88,13 @@ typedef struct rigid_body {
 	/* velocity changes from the fluid's containment, applied after the velocity stage */
 	double pending_dv[3], pending_dw[3];
 	double pending_sum[6]; /* scratch: a pass's linear and angular position impulse */
+	/* DFSPH's coupling inside the pressure solves (body_sph.c, pdl_bodies_couple): the
+	 * velocity the fluid sees (linear, then angular), the momentum the solves' pressure changes
+	 * gave the body so far this substep (linear, angular), and I + M^-1 K, K the fluid's
+	 * linearised response to the body's velocity, row major */
+	float couple_velocity[6];
+	double couple_sum[6];
+	double couple_matrix[36];
 	pdl_vec3 sample_position; /* the centre the boundary particles were placed around */
 	float sample_lo[3], sample_hi[3]; /* their bounding box (world units; NaN left out) */
 	float start_rot[9];       /* the rotation at the start of the step */
@@ -457,6 +464,16 @@ int pdl_bodies_contacts(const pdl_world* w, int e, pdl_body_contact* out);
  * and e, found at the substep's start (nothing has moved since). */
 void pdl_bodies_wall_reaction(pdl_world* w, float dt, const float* scale, const pdl_body_contact* contacts,
                               const int* counts);
+/* The bodies' velocities inside the pressure solves (body_sph.c, "Coupling inside the solves").
+ * pdl_bodies_couple_begin after the density pass: alpha the particles' DFSPH factors, omega
+ * and inv_rest per material (the Jacobi weight, 1 / rho0). pdl_bodies_couple after each
+ * pressure pass, with the pressure change it applied: moves the velocity each body shows the
+ * fluid towards what those changes give it, and updates the contacts' velocities and the
+ * particles' wall_rate (sum of |grad psi| v_wall . n) to match. */
+void pdl_bodies_couple_begin(pdl_world* w, const float* alpha, const float* omega, const float* inv_rest,
+                             pdl_body_contact* contacts, const int* counts);
+void pdl_bodies_couple(pdl_world* w, float dt, const float* change, const float* inv_rest, pdl_body_contact* contacts,
+                       const int* counts, float* wall_rate);
 
 /* What every stage's parallel loop gets: the world and the solver step dt in seconds. */
 typedef struct pdl_stage_job {

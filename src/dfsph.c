@@ -461,6 +461,16 @@ static double solve_error(pdl_world* w, const pdl_ghost_error* chunk_error, int 
 	return sum.count > 0 ? fmax(mean, sum.most / MAX_OVER_MEAN) : 0;
 }
 
+/* After a pressure pass: the bodies' velocities the fluid sees follow the change it applied
+ * (body_sph.c, "Coupling inside the solves"). */
+static void couple_bodies(const dfsph_job* job)
+{
+	pdl_world* w = job->w;
+	if (job->couple)
+		pdl_bodies_couple(w, job->dt, job->change, job->inv_rest, w->dfsph_contacts, w->dfsph_contact_count,
+		                  w->dfsph_wall_rate);
+}
+
 /* One pressure solve on the velocities v (particles' vx, vy, vz), B&K 2017 alg. 2 and 3 as a
  * projected, damped Jacobi iteration (the pressures stay >= 0: a free surface is not pulled
  * together; Ihmsen et al. 2014 clamp IISPH's the same way). Each iteration:
@@ -487,6 +497,7 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 	job->change = pressure;
 	pdl_pool_for(w->pool, n, SOLVE_GRAIN, loops_of(w)->pressure, job);
 	ghost_velocities(w);
+	couple_bodies(job);
 	const double scale = divergence ? 1.0 / job->dt : 1.0;
 	int iterations = 0;
 	double e = 0;
@@ -497,6 +508,7 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 		job->change = w->dfsph_change;
 		pdl_pool_for(w->pool, n, SOLVE_GRAIN, loops_of(w)->pressure, job); /* (and p += the change) */
 		ghost_velocities(w);
+		couple_bodies(job);
 		iterations++;
 	}
 	*error = (float)e;
@@ -581,6 +593,10 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 		if (fluid) pdl_pool_for(w->pool, p->count, 256, loops_of(w)->density[three], &job);
 		if (fluid && job.tension) /* what the forces pass reads of a neighbour, besides velocities */
 			ghost_fields(w, three ? 4 : 3, p->density, w->dfsph_normal[0], w->dfsph_normal[1], w->dfsph_normal[2]);
+		job.couple = bodies && fluid && touching;
+		if (job.couple)
+			pdl_bodies_couple_begin(w, w->dfsph_alpha, job.omega, job.inv_rest, w->dfsph_contacts,
+			                        w->dfsph_contact_count);
 		prof->density += pdl_since(&t);
 		if (fluid) add_to(p->pressure, p->near_pressure, -1.0f, p->count); /* the density solve's own */
 		if (fluid)

@@ -41,6 +41,7 @@ typedef struct dfsph_job {
 	bool divergence;
 	float* pressure;
 	pdl_ghost_error* chunk_error;
+	bool couple; /* the bodies move inside the solves (pdl_bodies_couple) */
 } dfsph_job;
 
 /* The error a solve compares with its tolerance: the larger of the mean |r| and the largest
