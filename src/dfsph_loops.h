@@ -67,34 +67,54 @@ typedef struct pair8 {
 /* a in the lanes that hold a pair, +0 in the others (no mask to apply to a whole block) */
 static inline f8 in_pairs(const pair8* q, f8 a) { return q->whole ? a : f8_mask(q->in, a); }
 
-/* Wendland C2's shape (1 - q)^4 (1 + 4q) at the pairs' distances, 0 outside them */
-static inline f8 shape8(const dfsph_job* job, const pair8* pairs)
+/* What the pair loops read of the job, copied into a local of each pass: the compiler then
+ * knows that the pass's stores (into float arrays) do not change them, and keeps them in
+ * registers instead of loading them again after every store. */
+typedef struct pair_consts {
+	bool uniform; /* job->uniform */
+	float inv_h, minus_grad; /* 1 / h, -k.wendland_grad */
+	float volume[PDL_MAX_MATERIALS], inv_rest[PDL_MAX_MATERIALS], rest[PDL_MAX_MATERIALS];
+	float correction[PDL_MAX_MATERIALS];
+} pair_consts;
+
+static inline pair_consts pair_consts_of(const dfsph_job* job)
 {
-	f8 q = f8_mul(pairs->r, f8_set1(1.0f / job->k.h)), d = f8_sub(f8_set1(1.0f), q), d2 = f8_mul(d, d);
+	pair_consts c = {.uniform = job->uniform, .inv_h = 1.0f / job->k.h, .minus_grad = -job->k.wendland_grad};
+	memcpy(c.volume, job->volume, sizeof c.volume);
+	memcpy(c.inv_rest, job->inv_rest, sizeof c.inv_rest);
+	memcpy(c.rest, job->rest, sizeof c.rest);
+	memcpy(c.correction, job->correction, sizeof c.correction);
+	return c;
+}
+
+/* Wendland C2's shape (1 - q)^4 (1 + 4q) at the pairs' distances, 0 outside them */
+static inline f8 shape8(const pair_consts* c, const pair8* pairs)
+{
+	f8 q = f8_mul(pairs->r, f8_set1(c->inv_h)), d = f8_sub(f8_set1(1.0f), q), d2 = f8_mul(d, d);
 	return in_pairs(pairs, f8_mul(f8_mul(d2, d2), f8_add(f8_set1(1.0f), f8_mul(f8_set1(4.0f), q))));
 }
 
 /* table[material of each listed neighbour]: a per-material constant of the neighbours in list
  * entries idx[0..7] (table[0] in every lane when all materials share it) */
-static inline f8 of_neighbours(const dfsph_job* job, const float* table, const uint8_t* of, const int32_t* idx)
+static inline f8 of_neighbours(const pair_consts* c, const float* table, const uint8_t* of, const int32_t* idx)
 {
-	if (job->uniform) return f8_set1(table[0]);
+	if (c->uniform) return f8_set1(table[0]);
 	float v[PDL_LANES];
 	for (int k = 0; k < PDL_LANES; ++k) v[k] = table[of[idx[k]]];
 	return f8_load(v);
 }
 
 /* L_ij of eq. 1 for particle i (its material's L is li) and the listed neighbours */
-static inline f8 correction_of(const dfsph_job* job, float li, const uint8_t* of, const int32_t* idx)
+static inline f8 correction_of(const pair_consts* c, float li, const uint8_t* of, const int32_t* idx)
 {
-	return job->uniform ? f8_set1(li)
-	                    : f8_mul(f8_set1(0.5f), f8_add(f8_set1(li), of_neighbours(job, job->correction, of, idx)));
+	return c->uniform ? f8_set1(li)
+	                  : f8_mul(f8_set1(0.5f), f8_add(f8_set1(li), of_neighbours(c, c->correction, of, idx)));
 }
 
 /* The kernel terms of the neighbours in list entries idx[0 .. n) of particle i (lane k holds
  * entry k; the lanes from n on are masked: their indices are other rows' or the padding's, always
  * particles that exist). The list holds only neighbours within h (within_h, the same arithmetic). */
-static PDL_ALWAYS_INLINE pair8 list_terms(const dfsph_job* job, const f8 xi, const f8 yi, const f8 zi, const float* px,
+static PDL_ALWAYS_INLINE pair8 list_terms(const pair_consts* c, const f8 xi, const f8 yi, const f8 zi, const float* px,
                                const float* py, const float* pz, const int32_t* idx, int n, bool three)
 {
 	pair8 q;
@@ -109,8 +129,8 @@ static PDL_ALWAYS_INLINE pair8 list_terms(const dfsph_job* job, const f8 xi, con
 	q.in = m8_first(n);
 	q.whole = n >= PDL_LANES;
 	q.r = f8_sqrt(q.r2);
-	f8 d = f8_sub(f8_set1(1.0f), f8_mul(q.r, f8_set1(1.0f / job->k.h)));
-	q.grad = in_pairs(&q, f8_mul(f8_set1(-job->k.wendland_grad), f8_mul(f8_mul(d, d), d)));
+	f8 d = f8_sub(f8_set1(1.0f), f8_mul(q.r, f8_set1(c->inv_h)));
+	q.grad = in_pairs(&q, f8_mul(f8_set1(c->minus_grad), f8_mul(f8_mul(d, d), d)));
 	return q;
 }
 
@@ -211,15 +231,17 @@ static inline void scan_pass(void* ctx, int begin, int end, bool three)
 		pdl_grid_runs_of(&w->grid, i, px[i], py[i], zi, &runs, &cached);
 		for (int r = 0; r < runs.count; ++r) {
 			const int run_end = runs.end[r];
-			for (int j = runs.begin[r]; j < run_end; j += PDL_LANES) {
-				unsigned bits;
-				if (run_end - j >= PDL_LANES) { /* a whole block: only i itself to leave out */
-					bits = (unsigned)m8_bits(f8_lt(distance2(xi, yi, zi8, px, py, pz, j, three), h2));
-					if ((unsigned)(i - j) < PDL_LANES) bits &= ~(1u << (i - j));
-				} else {
-					bits = (unsigned)m8_bits(within_h(job, xi, yi, zi8, px, py, pz, j, run_end, i, three));
+			int j = runs.begin[r];
+			/* a run without i: its whole blocks need no mask, and while the row has room for a
+			 * block whatever it holds, no check of the stride */
+			if (!(i >= j && i < run_end))
+				for (; run_end - j >= PDL_LANES && count + PDL_LANES <= stride; j += PDL_LANES) {
+					const unsigned bits = (unsigned)m8_bits(f8_lt(distance2(xi, yi, zi8, px, py, pz, j, three), h2));
+					if (bits) count += pdl_append_lanes(row + count, bits, j);
 				}
-				if (count + PDL_LANES <= stride) /* room for the block whatever it holds */
+			for (; j < run_end; j += PDL_LANES) { /* the rest: the run's end, i, the stride */
+				unsigned bits = (unsigned)m8_bits(within_h(job, xi, yi, zi8, px, py, pz, j, run_end, i, three));
+				if (count + PDL_LANES <= stride)
 					count += pdl_append_lanes(row + count, bits, j);
 				else
 					for (; bits; bits &= bits - 1, count++)
@@ -249,17 +271,16 @@ typedef struct density_sums {
 
 /* density_pass's block of list entries k .. k + n of a particle: the sums, and V_j grad W_ij into
  * the lists (n = PDL_LANES, a whole block: compiled without the masks) */
-static PDL_ALWAYS_INLINE void density_block(dfsph_job* job, density_sums* a, const f8 xi, const f8 yi, const f8 zi,
-                                            float li, const int32_t* idx, int64_t k, int n, bool three)
+static PDL_ALWAYS_INLINE void density_block(const pair_consts* c, const particles* p, float* const lists[3],
+                                            density_sums* a, const f8 xi, const f8 yi, const f8 zi, float li,
+                                            const int32_t* idx, int64_t k, int n, bool three)
 {
-	pdl_world* w = job->w;
-	const particles* p = &w->p;
-	float *gx_list = grad_plane(w, 0), *gy_list = grad_plane(w, 1), *gz_list = grad_plane(w, 2);
-	pair8 q = list_terms(job, xi, yi, zi, p->x, p->y, p->z, idx, n, three);
-	f8 vj = of_neighbours(job, job->volume, p->material, idx);
-	a->sum = f8_add(a->sum, f8_mul(vj, shape8(job, &q)));
+	float *gx_list = lists[0], *gy_list = lists[1], *gz_list = lists[2];
+	pair8 q = list_terms(c, xi, yi, zi, p->x, p->y, p->z, idx, n, three);
+	f8 vj = of_neighbours(c, c->volume, p->material, idx);
+	a->sum = f8_add(a->sum, f8_mul(vj, shape8(c, &q)));
 	f8 gs = f8_mul(vj, q.grad); /* 0 outside q.in */
-	f8 ls = f8_mul(gs, correction_of(job, li, p->material, idx));
+	f8 ls = f8_mul(gs, correction_of(c, li, p->material, idx));
 	const f8 vgx = f8_mul(gs, q.dx), vgy = f8_mul(gs, q.dy), vgz = three ? f8_mul(gs, q.dz) : f8_set1(0);
 	a->gx = f8_add(a->gx, vgx);
 	a->gy = f8_add(a->gy, vgy);
@@ -275,7 +296,7 @@ static PDL_ALWAYS_INLINE void density_block(dfsph_job* job, density_sums* a, con
 		f8_store_first(gy_list + k, vgy, n);
 		if (three) f8_store_first(gz_list + k, vgz, n);
 	}
-	f8 inv_rest_j = of_neighbours(job, job->inv_rest, p->material, idx);
+	f8 inv_rest_j = of_neighbours(c, c->inv_rest, p->material, idx);
 	a->sq = f8_add(a->sq, f8_mul(f8_mul(inv_rest_j, ls), f8_mul(q.grad, q.r2)));
 }
 
@@ -290,6 +311,8 @@ static inline void density_pass(void* ctx, int begin, int end, bool three)
 	const float *px = p->x, *py = p->y, *pz = p->z;
 	int32_t* neighbour = w->dfsph_neighbour;
 	const f8 zero = f8_set1(0);
+	const pair_consts pc = pair_consts_of(job);
+	float* const lists[3] = {grad_plane(w, 0), grad_plane(w, 1), grad_plane(w, 2)};
 	for (int i = begin; i < end; ++i) {
 		const int m = p->material[i];
 		const float zi = three ? pz[i] : 0, li = job->correction[m];
@@ -301,8 +324,9 @@ static inline void density_pass(void* ctx, int begin, int end, bool three)
 		const int32_t* scanned = w->dfsph_scan + (size_t)i * (size_t)w->dfsph_list_stride - first;
 		memcpy(neighbour + first, scanned + first, (size_t)(last - first) * sizeof *neighbour);
 		int64_t k = first;
-		for (; last - k >= PDL_LANES; k += PDL_LANES) density_block(job, &a, xi, yi, zi8, li, scanned + k, k, PDL_LANES, three);
-		if (k < last) density_block(job, &a, xi, yi, zi8, li, scanned + k, k, (int)(last - k), three);
+		for (; last - k >= PDL_LANES; k += PDL_LANES)
+			density_block(&pc, p, lists, &a, xi, yi, zi8, li, scanned + k, k, PDL_LANES, three);
+		if (k < last) density_block(&pc, p, lists, &a, xi, yi, zi8, li, scanned + k, k, (int)(last - k), three);
 		const f8 sum = a.sum, gx = a.gx, gy = a.gy, gz = a.gz, lx = a.lx, ly = a.ly, lz = a.lz, sq = a.sq;
 		/* W, self included: W(0) = wendland */
 		float rho = job->k.wendland * (job->volume[m] + f8_sum(sum)),
@@ -355,6 +379,7 @@ static PDL_ALWAYS_INLINE void pressure_pass(dfsph_job* job, int begin, int end, 
 	const int32_t* neighbour = w->dfsph_neighbour;
 	const int64_t* row = w->dfsph_row;
 	const uint8_t* material_of = p->material;
+	const pair_consts pc = pair_consts_of(job);
 	const f8 zero = f8_set1(0);
 	for (int i = begin; i < end; ++i) {
 		const int m = material_of[i];
@@ -365,7 +390,7 @@ static PDL_ALWAYS_INLINE void pressure_pass(dfsph_job* job, int begin, int end, 
 		for (int64_t k = first; k < last; k += PDL_LANES) {
 			const int32_t* idx = neighbour + k;
 			f8 s = f8_add(pi8, f8_gather_listed(change, idx));
-			if (!uniform) s = f8_mul(s, correction_of(job, li, material_of, idx));
+			if (!uniform) s = f8_mul(s, correction_of(&pc, li, material_of, idx));
 			if (k >= whole) s = f8_mask(m8_first((int)(last - k)), s);
 			ax = f8_add(ax, f8_mul(s, f8_load(gx + k)));
 			ay = f8_add(ay, f8_mul(s, f8_load(gy + k)));
@@ -496,6 +521,7 @@ static inline void forces_pass(void* ctx, int begin, int end, bool three)
 	const f8 zero = f8_set1(0), two = f8_set1(2.0f);
 	const f8 soft = f8_set1(0.01f * k->h2), h6_64 = f8_set1(k->h2 * k->h2 * k->h2 / 64.0f), half_h = f8_set1(0.5f * h);
 	const int32_t* neighbour = w->dfsph_neighbour;
+	const pair_consts pc = pair_consts_of(job);
 	for (int i = begin; i < end; ++i) {
 		const int m = p->material[i];
 		const float zi = three ? pz[i] : 0, vzi = three ? pvz[i] : 0, inv_rest_i = job->inv_rest[m];
@@ -507,9 +533,9 @@ static inline void forces_pass(void* ctx, int begin, int end, bool three)
 		f8 ax = zero, ay = zero, az = zero, sx = zero, sy = zero, sz = zero;
 		for (int64_t kk = w->dfsph_row[i], last = w->dfsph_row[i + 1]; kk < last; kk += PDL_LANES) {
 			const int32_t* idx = neighbour + kk;
-			pair8 q = list_terms(job, xi, yi, zi8, px, py, pz, idx, block_width(kk, last), three);
-			f8 rest_j = of_neighbours(job, job->rest, p->material, idx);
-			f8 vj = of_neighbours(job, job->volume, p->material, idx);
+			pair8 q = list_terms(&pc, xi, yi, zi8, px, py, pz, idx, block_width(kk, last), three);
+			f8 rest_j = of_neighbours(&pc, pc.rest, p->material, idx);
+			f8 vj = of_neighbours(&pc, pc.volume, p->material, idx);
 			f8 wij = f8_mask(q.in, f8_mul(vj, f8_mul(f8_add(rest_i, rest_j), half_inv_rest_i)));
 			f8 dvx = f8_sub(vxi, f8_gather_listed(pvx, idx)), dvy = f8_sub(vyi, f8_gather_listed(pvy, idx));
 			f8 dvz = three ? f8_sub(vzi8, f8_gather_listed(pvz, idx)) : zero;
@@ -518,7 +544,7 @@ static inline void forces_pass(void* ctx, int begin, int end, bool three)
 			/* viscosity along x_ij, with grad W = s x_ij */
 			f8 along = f8_mul(f8_set1(visc), f8_div(f8_mul(wij, f8_mul(dot, q.grad)), f8_add(q.r2, soft)));
 			/* XSPH: W_ij (the kernel's shape times its constant) */
-			f8 ws = f8_mul(wij, shape8(job, &q));
+			f8 ws = f8_mul(wij, shape8(&pc, &q));
 			sx = f8_sub(sx, f8_mul(ws, dvx));
 			sy = f8_sub(sy, f8_mul(ws, dvy));
 			if (three) sz = f8_sub(sz, f8_mul(ws, dvz));
