@@ -380,6 +380,9 @@ static PDL_ALWAYS_INLINE void pressure_pass(dfsph_job* job, int begin, int end, 
 	const int64_t* row = w->dfsph_row;
 	const uint8_t* material_of = p->material;
 	const pair_consts pc = pair_consts_of(job);
+	const float* wall_grad = w->dfsph_wall_grad;
+	float *vx = p->vx, *vy = p->vy, *vz = p->vz, *pressure = job->pressure;
+	const bool iteration = change != pressure;
 	const f8 zero = f8_set1(0);
 	for (int i = begin; i < end; ++i) {
 		const int m = material_of[i];
@@ -397,13 +400,13 @@ static PDL_ALWAYS_INLINE void pressure_pass(dfsph_job* job, int begin, int end, 
 			if (three) az = f8_add(az, f8_mul(s, f8_load(gz + k)));
 		}
 		float a[3] = {f8_sum(ax), f8_sum(ay), three ? f8_sum(az) : 0};
-		const float* wall = &w->dfsph_wall_grad[3 * i];
+		const float* wall = &wall_grad[3 * i];
 		for (int e = 0; e < 3; ++e) a[e] = (uniform ? li * a[e] : a[e]) - pi * wall[e];
-		const float scale = -dt * job->inv_rest[m];
-		p->vx[i] = p->vx[i] + scale * a[0];
-		p->vy[i] = p->vy[i] + scale * a[1];
-		if (three) p->vz[i] = p->vz[i] + scale * a[2];
-		if (job->change != job->pressure) job->pressure[i] += pi; /* (an iteration's change, not the warm start) */
+		const float scale = -dt * pc.inv_rest[m];
+		vx[i] = vx[i] + scale * a[0];
+		vy[i] = vy[i] + scale * a[1];
+		if (three) vz[i] = vz[i] + scale * a[2];
+		if (iteration) pressure[i] += pi; /* (an iteration's change, not the warm start) */
 	}
 }
 
@@ -436,22 +439,45 @@ static inline void add_error(pdl_ghost_error* sum, float b)
 	sum->lo = lo;
 }
 
+/* What an iteration's update reads and writes besides the lists, taken out of the job and the
+ * world once a pass into a local, so that the compiler need not load them again after each
+ * store. */
+typedef struct solve_arrays {
+	const float *density, *alpha, *wall_grad, *wall_rate;
+	const uint8_t* material;
+	const int32_t* origin; /* NULL in a world that is not split */
+	float *pressure, *change;
+	float dt, inv_dt2;
+	bool divergence;
+	float inv_rest[PDL_MAX_MATERIALS], omega[PDL_MAX_MATERIALS];
+} solve_arrays;
+
+static inline solve_arrays solve_arrays_of(const dfsph_job* job)
+{
+	const pdl_world* w = job->w;
+	solve_arrays a = {.density = w->p.density, .alpha = w->dfsph_alpha, .wall_grad = w->dfsph_wall_grad,
+	                  .wall_rate = w->dfsph_wall_rate, .material = w->p.material, .origin = w->p.origin,
+	                  .pressure = job->pressure, .change = w->dfsph_change, .dt = job->dt,
+	                  .inv_dt2 = 1.0f / (job->dt * job->dt), .divergence = job->divergence};
+	memcpy(a.inv_rest, job->inv_rest, sizeof a.inv_rest);
+	memcpy(a.omega, job->omega, sizeof a.omega);
+	return a;
+}
+
 /* One iteration's update of the solve under way (solve(), below), from particle i's compression
  * c_i of the velocities: b_i, the new pressure, its change, and the error. */
-static inline void update_pressure(dfsph_job* job, int i, float c, pdl_ghost_error* sum)
+static inline void update_pressure(const solve_arrays* a, int i, float c, pdl_ghost_error* sum)
 {
-	pdl_world* w = job->w;
-	const particles* p = &w->p;
-	const int m = p->material[i];
-	const float rho = p->density[i] * job->inv_rest[m], inv_dt2 = 1.0f / (job->dt * job->dt), *pressure = job->pressure;
+	const int m = a->material[i];
+	const float rho = a->density[i] * a->inv_rest[m], *pressure = a->pressure;
 	/* the divergence solve leaves the particles of the free surface and of the spray alone
 	 * (SPlisHSPlasH the same, by their neighbour count): with few neighbours a particle's alpha
 	 * is large, and a fast pair in the air would be flung apart */
-	float bi = job->divergence ? (rho >= DIVERGENCE_MIN_DENSITY ? c : 0) : c + rho - 1.0f;
-	float now = pressure[i] + job->omega[m] * bi * w->dfsph_alpha[i] * inv_dt2;
+	float bi = a->divergence ? (rho >= DIVERGENCE_MIN_DENSITY ? c : 0) : c + rho - 1.0f;
+	float now = pressure[i] + a->omega[m] * bi * a->alpha[i] * a->inv_dt2;
 	if (!(now > 0)) now = 0; /* also NaN */
-	w->dfsph_change[i] = now - pressure[i];
-	if (!p->origin || p->origin[i] < 0) add_error(sum, now > 0 ? bi : 0); /* (own particles only) */
+	a->change[i] = now - pressure[i];
+	if (!a->origin || a->origin[i] < 0) add_error(sum, now > 0 ? bi : 0); /* (own particles only) */
 }
 
 /* c_i of the particles' velocities (the walls move with their velocity), and with it the
@@ -461,10 +487,12 @@ static PDL_ALWAYS_INLINE void compression_pass(dfsph_job* job, int begin, int en
 {
 	pdl_world* w = job->w;
 	const particles* p = &w->p;
+	const solve_arrays sa = solve_arrays_of(job);
 	const float *ux = p->vx, *uy = p->vy, *uz = p->vz;
 	const float *gx = grad_plane(w, 0), *gy = grad_plane(w, 1), *gz = grad_plane(w, 2);
 	const int32_t* neighbour = w->dfsph_neighbour;
 	const int64_t* row = w->dfsph_row;
+	pdl_ghost_error* chunk_error = job->chunk_error;
 	for (int chunk = begin; chunk < end; chunk += SOLVE_GRAIN) {
 		pdl_ghost_error sum = {0, 0, 0, 0.0};
 		const int chunk_end = end - chunk < SOLVE_GRAIN ? end : chunk + SOLVE_GRAIN;
@@ -482,11 +510,11 @@ static PDL_ALWAYS_INLINE void compression_pass(dfsph_job* job, int begin, int en
 				rate8 = f8_add(rate8, d);
 			}
 			float rate = f8_sum(rate8); /* D rho^ / Dt, 1 / s */
-			const float* wall = &w->dfsph_wall_grad[3 * i];
-			rate -= u[0] * wall[0] + u[1] * wall[1] + u[2] * wall[2] - w->dfsph_wall_rate[i];
-			update_pressure(job, i, job->dt * rate, &sum);
+			const float* wall = &sa.wall_grad[3 * i];
+			rate -= u[0] * wall[0] + u[1] * wall[1] + u[2] * wall[2] - sa.wall_rate[i];
+			update_pressure(&sa, i, sa.dt * rate, &sum);
 		}
-		job->chunk_error[chunk / SOLVE_GRAIN] = sum;
+		chunk_error[chunk / SOLVE_GRAIN] = sum;
 	}
 }
 
