@@ -61,52 +61,77 @@ typedef struct pair8 {
 	f8 dx, dy, dz; /* x_i - x_j */
 	f8 r2, r;
 	m8 in;         /* the lanes that hold a pair */
+	bool whole;    /* all eight do (a constant where the loops call list_terms with n = 8) */
 	f8 grad;       /* s: grad W_ij = s (x_i - x_j) */
 } pair8;
 
-/* Wendland C2's shape (1 - q)^4 (1 + 4q) at distance r, 0 outside `in` */
-static inline f8 shape8(const dfsph_job* job, f8 r, m8 in)
+/* a in the lanes that hold a pair, +0 in the others (no mask to apply to a whole block) */
+static inline f8 in_pairs(const pair8* q, f8 a) { return q->whole ? a : f8_mask(q->in, a); }
+
+/* What the pair loops read of the job, copied into a local of each pass: the compiler then
+ * knows that the pass's stores (into float arrays) do not change them, and keeps them in
+ * registers instead of loading them again after every store. */
+typedef struct pair_consts {
+	bool uniform; /* job->uniform */
+	float inv_h, minus_grad; /* 1 / h, -k.wendland_grad */
+	float volume[PDL_MAX_MATERIALS], inv_rest[PDL_MAX_MATERIALS], rest[PDL_MAX_MATERIALS];
+	float correction[PDL_MAX_MATERIALS];
+} pair_consts;
+
+static inline pair_consts pair_consts_of(const dfsph_job* job)
 {
-	f8 q = f8_mul(r, f8_set1(1.0f / job->k.h)), d = f8_sub(f8_set1(1.0f), q), d2 = f8_mul(d, d);
-	return f8_mask(in, f8_mul(f8_mul(d2, d2), f8_add(f8_set1(1.0f), f8_mul(f8_set1(4.0f), q))));
+	pair_consts c = {.uniform = job->uniform, .inv_h = 1.0f / job->k.h, .minus_grad = -job->k.wendland_grad};
+	memcpy(c.volume, job->volume, sizeof c.volume);
+	memcpy(c.inv_rest, job->inv_rest, sizeof c.inv_rest);
+	memcpy(c.rest, job->rest, sizeof c.rest);
+	memcpy(c.correction, job->correction, sizeof c.correction);
+	return c;
+}
+
+/* Wendland C2's shape (1 - q)^4 (1 + 4q) at the pairs' distances, 0 outside them */
+static inline f8 shape8(const pair_consts* c, const pair8* pairs)
+{
+	f8 q = f8_mul(pairs->r, f8_set1(c->inv_h)), d = f8_sub(f8_set1(1.0f), q), d2 = f8_mul(d, d);
+	return in_pairs(pairs, f8_mul(f8_mul(d2, d2), f8_add(f8_set1(1.0f), f8_mul(f8_set1(4.0f), q))));
 }
 
 /* table[material of each listed neighbour]: a per-material constant of the neighbours in list
  * entries idx[0..7] (table[0] in every lane when all materials share it) */
-static inline f8 of_neighbours(const dfsph_job* job, const float* table, const uint8_t* of, const int32_t* idx)
+static inline f8 of_neighbours(const pair_consts* c, const float* table, const uint8_t* of, const int32_t* idx)
 {
-	if (job->uniform) return f8_set1(table[0]);
+	if (c->uniform) return f8_set1(table[0]);
 	float v[PDL_LANES];
 	for (int k = 0; k < PDL_LANES; ++k) v[k] = table[of[idx[k]]];
 	return f8_load(v);
 }
 
 /* L_ij of eq. 1 for particle i (its material's L is li) and the listed neighbours */
-static inline f8 correction_of(const dfsph_job* job, float li, const uint8_t* of, const int32_t* idx)
+static inline f8 correction_of(const pair_consts* c, float li, const uint8_t* of, const int32_t* idx)
 {
-	return job->uniform ? f8_set1(li)
-	                    : f8_mul(f8_set1(0.5f), f8_add(f8_set1(li), of_neighbours(job, job->correction, of, idx)));
+	return c->uniform ? f8_set1(li)
+	                  : f8_mul(f8_set1(0.5f), f8_add(f8_set1(li), of_neighbours(c, c->correction, of, idx)));
 }
 
 /* The kernel terms of the neighbours in list entries idx[0 .. n) of particle i (lane k holds
  * entry k; the lanes from n on are masked: their indices are other rows' or the padding's, always
  * particles that exist). The list holds only neighbours within h (within_h, the same arithmetic). */
-static inline pair8 list_terms(const dfsph_job* job, const f8 xi, const f8 yi, const f8 zi, const float* px,
+static PDL_ALWAYS_INLINE pair8 list_terms(const pair_consts* c, const f8 xi, const f8 yi, const f8 zi, const float* px,
                                const float* py, const float* pz, const int32_t* idx, int n, bool three)
 {
 	pair8 q;
-	q.dx = f8_sub(xi, f8_gather_index(px, idx));
-	q.dy = f8_sub(yi, f8_gather_index(py, idx));
+	q.dx = f8_sub(xi, f8_gather_listed(px, idx));
+	q.dy = f8_sub(yi, f8_gather_listed(py, idx));
 	q.r2 = f8_add(f8_mul(q.dx, q.dx), f8_mul(q.dy, q.dy));
 	q.dz = f8_set1(0);
 	if (three) {
-		q.dz = f8_sub(zi, f8_gather_index(pz, idx));
+		q.dz = f8_sub(zi, f8_gather_listed(pz, idx));
 		q.r2 = f8_add(q.r2, f8_mul(q.dz, q.dz));
 	}
 	q.in = m8_first(n);
+	q.whole = n >= PDL_LANES;
 	q.r = f8_sqrt(q.r2);
-	f8 d = f8_sub(f8_set1(1.0f), f8_mul(q.r, f8_set1(1.0f / job->k.h)));
-	q.grad = f8_mask(q.in, f8_mul(f8_set1(-job->k.wendland_grad), f8_mul(f8_mul(d, d), d)));
+	f8 d = f8_sub(f8_set1(1.0f), f8_mul(q.r, f8_set1(c->inv_h)));
+	q.grad = in_pairs(&q, f8_mul(f8_set1(c->minus_grad), f8_mul(f8_mul(d, d), d)));
 	return q;
 }
 
@@ -167,9 +192,9 @@ static inline void walls_at(const pdl_world* w, int i, float x, float y, float z
  * them into the packed lists. The lists are in grid order and each particle's in the order the
  * scan meets its neighbours: the same for any thread count and SIMD width. */
 
-/* Candidates j from j of a run ending at end that lie within h of particle i (i itself not). */
-static inline m8 within_h(const dfsph_job* job, const f8 xi, const f8 yi, const f8 zi, const float* px,
-                          const float* py, const float* pz, int j, int end, int i, bool three)
+/* |x_i - x_j|^2 of the candidates j .. j + 7 (the scan's arithmetic, which list_terms repeats) */
+static inline f8 distance2(const f8 xi, const f8 yi, const f8 zi, const float* px, const float* py, const float* pz,
+                           int j, bool three)
 {
 	f8 dx = f8_sub(xi, f8_load(px + j)), dy = f8_sub(yi, f8_load(py + j));
 	f8 r2 = f8_add(f8_mul(dx, dx), f8_mul(dy, dy));
@@ -177,7 +202,14 @@ static inline m8 within_h(const dfsph_job* job, const f8 xi, const f8 yi, const 
 		f8 dz = f8_sub(zi, f8_load(pz + j));
 		r2 = f8_add(r2, f8_mul(dz, dz));
 	}
-	return m8_and(m8_lanes(j, end, i), f8_lt(r2, f8_set1(job->k.h2)));
+	return r2;
+}
+
+/* Candidates j from j of a run ending at end that lie within h of particle i (i itself not). */
+static inline m8 within_h(const dfsph_job* job, const f8 xi, const f8 yi, const f8 zi, const float* px,
+                          const float* py, const float* pz, int j, int end, int i, bool three)
+{
+	return m8_and(m8_lanes(j, end, i), f8_lt(distance2(xi, yi, zi, px, py, pz, j, three), f8_set1(job->k.h2)));
 }
 
 /* dfsph_row[i + 1] = particle i's neighbours (within h, itself not included), the first
@@ -189,6 +221,7 @@ static inline void scan_pass(void* ctx, int begin, int end, bool three)
 	const particles* p = &w->p;
 	const float *px = p->x, *py = p->y, *pz = p->z;
 	const int64_t stride = w->dfsph_list_stride;
+	const f8 h2 = f8_set1(job->k.h2);
 	pdl_grid_runs runs = {0};
 	pdl_grid_cell cached = {.valid = false};
 	for (int i = begin; i < end; ++i) {
@@ -197,12 +230,25 @@ static inline void scan_pass(void* ctx, int begin, int end, bool three)
 		int32_t* row = w->dfsph_scan + (size_t)i * (size_t)stride;
 		int64_t count = 0;
 		pdl_grid_runs_of(&w->grid, i, px[i], py[i], zi, &runs, &cached);
-		for (int r = 0; r < runs.count; ++r)
-			for (int j = runs.begin[r]; j < runs.end[r]; j += PDL_LANES) {
-				unsigned bits = (unsigned)m8_bits(within_h(job, xi, yi, zi8, px, py, pz, j, runs.end[r], i, three));
-				for (; bits; bits &= bits - 1, count++)
-					if (count < stride) row[count] = j + __builtin_ctz(bits);
+		for (int r = 0; r < runs.count; ++r) {
+			const int run_end = runs.end[r];
+			int j = runs.begin[r];
+			/* a run without i: its whole blocks need no mask, and while the row has room for a
+			 * block whatever it holds, no check of the stride */
+			if (!(i >= j && i < run_end))
+				for (; run_end - j >= PDL_LANES && count + PDL_LANES <= stride; j += PDL_LANES) {
+					const unsigned bits = (unsigned)m8_bits(f8_lt(distance2(xi, yi, zi8, px, py, pz, j, three), h2));
+					if (bits) count += pdl_append_lanes(row + count, bits, j);
+				}
+			for (; j < run_end; j += PDL_LANES) { /* the rest: the run's end, i, the stride */
+				unsigned bits = (unsigned)m8_bits(within_h(job, xi, yi, zi8, px, py, pz, j, run_end, i, three));
+				if (count + PDL_LANES <= stride)
+					count += pdl_append_lanes(row + count, bits, j);
+				else
+					for (; bits; bits &= bits - 1, count++)
+						if (count < stride) row[count] = j + __builtin_ctz(bits);
 			}
+		}
 		/* up to the next block of eight, particle 0: the blocks the density pass reads */
 		for (int64_t k = count; k < stride && k % PDL_LANES; ++k) row[k] = 0;
 		w->dfsph_row[i + 1] = count;
@@ -219,6 +265,42 @@ static inline float* grad_plane(const pdl_world* w, int e)
 	return w->dfsph_grad + (size_t)e * (size_t)(w->dfsph_pair_capacity + PDL_LANES);
 }
 
+/* What density_pass sums over a particle's neighbours, lane by lane. */
+typedef struct density_sums {
+	f8 sum, gx, gy, gz, lx, ly, lz, sq;
+} density_sums;
+
+/* density_pass's block of list entries k .. k + n of a particle: the sums, and V_j grad W_ij into
+ * the lists (n = PDL_LANES, a whole block: compiled without the masks) */
+static PDL_ALWAYS_INLINE void density_block(const pair_consts* c, const particles* p, float* const lists[3],
+                                            density_sums* a, const f8 xi, const f8 yi, const f8 zi, float li,
+                                            const int32_t* idx, int64_t k, int n, bool three)
+{
+	float *gx_list = lists[0], *gy_list = lists[1], *gz_list = lists[2];
+	pair8 q = list_terms(c, xi, yi, zi, p->x, p->y, p->z, idx, n, three);
+	f8 vj = of_neighbours(c, c->volume, p->material, idx);
+	a->sum = f8_add(a->sum, f8_mul(vj, shape8(c, &q)));
+	f8 gs = f8_mul(vj, q.grad); /* 0 outside q.in */
+	f8 ls = f8_mul(gs, correction_of(c, li, p->material, idx));
+	const f8 vgx = f8_mul(gs, q.dx), vgy = f8_mul(gs, q.dy), vgz = three ? f8_mul(gs, q.dz) : f8_set1(0);
+	a->gx = f8_add(a->gx, vgx);
+	a->gy = f8_add(a->gy, vgy);
+	a->lx = f8_add(a->lx, f8_mul(ls, q.dx));
+	a->ly = f8_add(a->ly, f8_mul(ls, q.dy));
+	if (three) a->gz = f8_add(a->gz, vgz), a->lz = f8_add(a->lz, f8_mul(ls, q.dz));
+	if (q.whole) {
+		f8_store(gx_list + k, vgx);
+		f8_store(gy_list + k, vgy);
+		if (three) f8_store(gz_list + k, vgz);
+	} else { /* (the entries after the row are another particle's) */
+		f8_store_first(gx_list + k, vgx, n);
+		f8_store_first(gy_list + k, vgy, n);
+		if (three) f8_store_first(gz_list + k, vgz, n);
+	}
+	f8 inv_rest_j = of_neighbours(c, c->inv_rest, p->material, idx);
+	a->sq = f8_add(a->sq, f8_mul(f8_mul(inv_rest_j, ls), f8_mul(q.grad, q.r2)));
+}
+
 /* 2. rho^_i and alpha_i (eq. 2); the fluid part of g_i times h is the surface normal of
  * Akinci et al. 2013 eq. 5 (for the surface tension). Adds V_j grad W_ij to the lists. */
 static inline void density_pass(void* ctx, int begin, int end, bool three)
@@ -229,38 +311,24 @@ static inline void density_pass(void* ctx, int begin, int end, bool three)
 	const float h = job->k.h;
 	const float *px = p->x, *py = p->y, *pz = p->z;
 	int32_t* neighbour = w->dfsph_neighbour;
-	float *gx_list = grad_plane(w, 0), *gy_list = grad_plane(w, 1), *gz_list = grad_plane(w, 2);
 	const f8 zero = f8_set1(0);
+	const pair_consts pc = pair_consts_of(job);
+	float* const lists[3] = {grad_plane(w, 0), grad_plane(w, 1), grad_plane(w, 2)};
 	for (int i = begin; i < end; ++i) {
 		const int m = p->material[i];
 		const float zi = three ? pz[i] : 0, li = job->correction[m];
 		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi8 = f8_set1(zi);
-		f8 sum = zero, gx = zero, gy = zero, gz = zero, lx = zero, ly = zero, lz = zero, sq = zero;
+		density_sums a = {zero, zero, zero, zero, zero, zero, zero, zero};
 		/* (the blocks read from the scan's row: the packed list's entries after this row are
 		 * another thread's to write) */
 		const int64_t first = w->dfsph_row[i], last = w->dfsph_row[i + 1];
 		const int32_t* scanned = w->dfsph_scan + (size_t)i * (size_t)w->dfsph_list_stride - first;
 		memcpy(neighbour + first, scanned + first, (size_t)(last - first) * sizeof *neighbour);
-		for (int64_t k = first; k < last; k += PDL_LANES) {
-			const int32_t* idx = scanned + k;
-			const int n = block_width(k, last);
-			pair8 q = list_terms(job, xi, yi, zi8, px, py, pz, idx, n, three);
-			f8 vj = of_neighbours(job, job->volume, p->material, idx);
-			sum = f8_add(sum, f8_mul(vj, shape8(job, q.r, q.in)));
-			f8 gs = f8_mul(vj, q.grad); /* 0 outside q.in */
-			f8 ls = f8_mul(gs, correction_of(job, li, p->material, idx));
-			const f8 vgx = f8_mul(gs, q.dx), vgy = f8_mul(gs, q.dy), vgz = three ? f8_mul(gs, q.dz) : zero;
-			gx = f8_add(gx, vgx);
-			gy = f8_add(gy, vgy);
-			lx = f8_add(lx, f8_mul(ls, q.dx));
-			ly = f8_add(ly, f8_mul(ls, q.dy));
-			if (three) gz = f8_add(gz, vgz), lz = f8_add(lz, f8_mul(ls, q.dz));
-			f8_store_first(gx_list + k, vgx, n); /* (the entries after the row are another particle's) */
-			f8_store_first(gy_list + k, vgy, n);
-			if (three) f8_store_first(gz_list + k, vgz, n);
-			f8 inv_rest_j = of_neighbours(job, job->inv_rest, p->material, idx);
-			sq = f8_add(sq, f8_mul(f8_mul(inv_rest_j, ls), f8_mul(q.grad, q.r2)));
-		}
+		int64_t k = first;
+		for (; last - k >= PDL_LANES; k += PDL_LANES)
+			density_block(&pc, p, lists, &a, xi, yi, zi8, li, scanned + k, k, PDL_LANES, three);
+		if (k < last) density_block(&pc, p, lists, &a, xi, yi, zi8, li, scanned + k, k, (int)(last - k), three);
+		const f8 sum = a.sum, gx = a.gx, gy = a.gy, gz = a.gz, lx = a.lx, ly = a.ly, lz = a.lz, sq = a.sq;
 		/* W, self included: W(0) = wendland */
 		float rho = job->k.wendland * (job->volume[m] + f8_sum(sum)),
 		      g3[3] = {f8_sum(gx), f8_sum(gy), three ? f8_sum(gz) : 0}, l3[3] = {f8_sum(lx), f8_sum(ly), three ? f8_sum(lz) : 0};
@@ -299,42 +367,58 @@ void DFSPH_LOOP(density_range_3d)(void* ctx, int begin, int end) { density_pass(
  *
  *   c_i = dt (sum_j V_j (u_i - u_j).grad W_ij + (u_i - u_wall).grad psi_i). */
 
-/* v += dv(job->change), in place: the pass reads only the lists and the changes. */
-void DFSPH_LOOP(pressure_range)(void* ctx, int begin, int end)
+/* v += dv(job->change), in place: the pass reads only the lists and the changes. The row's whole
+ * blocks of eight are summed without a mask, its last, partial block with one (the same sums
+ * as masking every block: a masked lane adds +0 or -0, which changes no sum); `three` and
+ * `uniform` (job->uniform) are constants in each of the entry point's four copies. */
+static PDL_ALWAYS_INLINE void pressure_pass(dfsph_job* job, int begin, int end, bool three, bool uniform)
 {
-	dfsph_job* job = ctx;
 	pdl_world* w = job->w;
 	particles* p = &w->p;
-	const bool three = PDL_IS_3D(w);
 	const float dt = job->dt, *change = job->change;
 	const float *gx = grad_plane(w, 0), *gy = grad_plane(w, 1), *gz = grad_plane(w, 2);
 	const int32_t* neighbour = w->dfsph_neighbour;
+	const int64_t* row = w->dfsph_row;
+	const uint8_t* material_of = p->material;
+	const pair_consts pc = pair_consts_of(job);
+	const float* wall_grad = w->dfsph_wall_grad;
+	float *vx = p->vx, *vy = p->vy, *vz = p->vz, *pressure = job->pressure;
+	const bool iteration = change != pressure;
 	const f8 zero = f8_set1(0);
 	for (int i = begin; i < end; ++i) {
-		const int m = p->material[i];
+		const int m = material_of[i];
 		const float pi = change[i], li = job->correction[m];
 		f8 ax = zero, ay = zero, az = zero;
 		const f8 pi8 = f8_set1(pi);
-		for (int64_t k = w->dfsph_row[i], last = w->dfsph_row[i + 1]; k < last; k += PDL_LANES) {
+		const int64_t first = row[i], last = row[i + 1], whole = first + ((last - first) & ~(int64_t)(PDL_LANES - 1));
+		for (int64_t k = first; k < last; k += PDL_LANES) {
 			const int32_t* idx = neighbour + k;
-			const m8 in = m8_first(block_width(k, last));
-			f8 s = f8_add(pi8, f8_gather_index(change, idx));
-			if (!job->uniform)
-				s = f8_mul(s, correction_of(job, li, p->material, idx));
-			s = f8_mask(in, s);
+			f8 s = f8_add(pi8, f8_gather_listed(change, idx));
+			if (!uniform) s = f8_mul(s, correction_of(&pc, li, material_of, idx));
+			if (k >= whole) s = f8_mask(m8_first((int)(last - k)), s);
 			ax = f8_add(ax, f8_mul(s, f8_load(gx + k)));
 			ay = f8_add(ay, f8_mul(s, f8_load(gy + k)));
 			if (three) az = f8_add(az, f8_mul(s, f8_load(gz + k)));
 		}
 		float a[3] = {f8_sum(ax), f8_sum(ay), three ? f8_sum(az) : 0};
-		const float* wall = &w->dfsph_wall_grad[3 * i];
-		for (int e = 0; e < 3; ++e) a[e] = (job->uniform ? li * a[e] : a[e]) - pi * wall[e];
-		const float scale = -dt * job->inv_rest[m];
-		p->vx[i] = p->vx[i] + scale * a[0];
-		p->vy[i] = p->vy[i] + scale * a[1];
-		if (three) p->vz[i] = p->vz[i] + scale * a[2];
-		if (job->change != job->pressure) job->pressure[i] += pi; /* (an iteration's change, not the warm start) */
+		const float* wall = &wall_grad[3 * i];
+		for (int e = 0; e < 3; ++e) a[e] = (uniform ? li * a[e] : a[e]) - pi * wall[e];
+		const float scale = -dt * pc.inv_rest[m];
+		vx[i] = vx[i] + scale * a[0];
+		vy[i] = vy[i] + scale * a[1];
+		if (three) vz[i] = vz[i] + scale * a[2];
+		if (iteration) pressure[i] += pi; /* (an iteration's change, not the warm start) */
 	}
+}
+
+void DFSPH_LOOP(pressure_range)(void* ctx, int begin, int end)
+{
+	dfsph_job* job = ctx;
+	const bool three = PDL_IS_3D(job->w);
+	if (three && job->uniform) pressure_pass(job, begin, end, true, true);
+	else if (three) pressure_pass(job, begin, end, true, false);
+	else if (job->uniform) pressure_pass(job, begin, end, false, true);
+	else pressure_pass(job, begin, end, false, false);
 }
 
 /* The error of a solve at particle i, |b_i| (0 where the particle is not under pressure), into
@@ -343,44 +427,73 @@ void DFSPH_LOOP(pressure_range)(void* ctx, int begin, int end)
 static inline void add_error(pdl_ghost_error* sum, float b)
 {
 	const double e = fabs((double)b);
-	sum->most = fmax(sum->most, e);
+	sum->most = e > sum->most ? e : sum->most; /* (fmax, without a call: NaN keeps the most) */
 	sum->count++;
 	if (!(e > 0)) return;
+	/* floor(e) by truncation and the fraction times 2^64 by a power of two: both exact, the
+	 * values of floor and ldexp without their calls (a tenth of the iteration's instructions) */
 	const bool big = e >= 4294967296.0;
-	const double whole = big ? 4294967296.0 : floor(e);
-	const pdl_ghost_error one = {(uint64_t)whole, big ? 0 : (uint64_t)ldexp(e - whole, 64), 0, 0.0};
-	pdl_ghost_error_add(sum, &one);
+	const uint64_t whole = big ? UINT64_C(4294967296) : (uint64_t)e;
+	const uint64_t fraction = big ? 0 : (uint64_t)((e - (double)whole) * 0x1p64);
+	const uint64_t lo = sum->lo + fraction;
+	sum->hi += whole + (lo < fraction); /* (the carry, as pdl_ghost_error_add) */
+	sum->lo = lo;
+}
+
+/* What an iteration's update reads and writes besides the lists, taken out of the job and the
+ * world once a pass into a local, so that the compiler need not load them again after each
+ * store. */
+typedef struct solve_arrays {
+	const float *density, *alpha, *wall_grad, *wall_rate;
+	const uint8_t* material;
+	const int32_t* origin; /* NULL in a world that is not split */
+	float *pressure, *change;
+	float dt, inv_dt2;
+	bool divergence;
+	float inv_rest[PDL_MAX_MATERIALS], omega[PDL_MAX_MATERIALS];
+} solve_arrays;
+
+static inline solve_arrays solve_arrays_of(const dfsph_job* job)
+{
+	const pdl_world* w = job->w;
+	solve_arrays a = {.density = w->p.density, .alpha = w->dfsph_alpha, .wall_grad = w->dfsph_wall_grad,
+	                  .wall_rate = w->dfsph_wall_rate, .material = w->p.material, .origin = w->p.origin,
+	                  .pressure = job->pressure, .change = w->dfsph_change, .dt = job->dt,
+	                  .inv_dt2 = 1.0f / (job->dt * job->dt), .divergence = job->divergence};
+	memcpy(a.inv_rest, job->inv_rest, sizeof a.inv_rest);
+	memcpy(a.omega, job->omega, sizeof a.omega);
+	return a;
 }
 
 /* One iteration's update of the solve under way (solve(), below), from particle i's compression
  * c_i of the velocities: b_i, the new pressure, its change, and the error. */
-static inline void update_pressure(dfsph_job* job, int i, float c, pdl_ghost_error* sum)
+static inline void update_pressure(const solve_arrays* a, int i, float c, pdl_ghost_error* sum)
 {
-	pdl_world* w = job->w;
-	const particles* p = &w->p;
-	const int m = p->material[i];
-	const float rho = p->density[i] * job->inv_rest[m], inv_dt2 = 1.0f / (job->dt * job->dt), *pressure = job->pressure;
+	const int m = a->material[i];
+	const float rho = a->density[i] * a->inv_rest[m], *pressure = a->pressure;
 	/* the divergence solve leaves the particles of the free surface and of the spray alone
 	 * (SPlisHSPlasH the same, by their neighbour count): with few neighbours a particle's alpha
 	 * is large, and a fast pair in the air would be flung apart */
-	float bi = job->divergence ? (rho >= DIVERGENCE_MIN_DENSITY ? c : 0) : c + rho - 1.0f;
-	float now = pressure[i] + job->omega[m] * bi * w->dfsph_alpha[i] * inv_dt2;
+	float bi = a->divergence ? (rho >= DIVERGENCE_MIN_DENSITY ? c : 0) : c + rho - 1.0f;
+	float now = pressure[i] + a->omega[m] * bi * a->alpha[i] * a->inv_dt2;
 	if (!(now > 0)) now = 0; /* also NaN */
-	w->dfsph_change[i] = now - pressure[i];
-	if (!p->origin || p->origin[i] < 0) add_error(sum, now > 0 ? bi : 0); /* (own particles only) */
+	a->change[i] = now - pressure[i];
+	if (!a->origin || a->origin[i] < 0) add_error(sum, now > 0 ? bi : 0); /* (own particles only) */
 }
 
 /* c_i of the particles' velocities (the walls move with their velocity), and with it the
- * iteration's update (update_pressure), each chunk's error into job->chunk_error. */
-void DFSPH_LOOP(compression_range)(void* ctx, int begin, int end)
+ * iteration's update (update_pressure), each chunk's error into job->chunk_error. Whole blocks
+ * unmasked, as pressure_pass. */
+static PDL_ALWAYS_INLINE void compression_pass(dfsph_job* job, int begin, int end, bool three)
 {
-	dfsph_job* job = ctx;
 	pdl_world* w = job->w;
 	const particles* p = &w->p;
-	const bool three = PDL_IS_3D(w);
+	const solve_arrays sa = solve_arrays_of(job);
 	const float *ux = p->vx, *uy = p->vy, *uz = p->vz;
 	const float *gx = grad_plane(w, 0), *gy = grad_plane(w, 1), *gz = grad_plane(w, 2);
 	const int32_t* neighbour = w->dfsph_neighbour;
+	const int64_t* row = w->dfsph_row;
+	pdl_ghost_error* chunk_error = job->chunk_error;
 	for (int chunk = begin; chunk < end; chunk += SOLVE_GRAIN) {
 		pdl_ghost_error sum = {0, 0, 0, 0.0};
 		const int chunk_end = end - chunk < SOLVE_GRAIN ? end : chunk + SOLVE_GRAIN;
@@ -388,20 +501,29 @@ void DFSPH_LOOP(compression_range)(void* ctx, int begin, int end)
 			const float u[3] = {ux[i], uy[i], three ? uz[i] : 0};
 			const f8 ux8 = f8_set1(u[0]), uy8 = f8_set1(u[1]), uz8 = f8_set1(u[2]);
 			f8 rate8 = f8_set1(0);
-			for (int64_t k = w->dfsph_row[i], last = w->dfsph_row[i + 1]; k < last; k += PDL_LANES) {
+			const int64_t first = row[i], last = row[i + 1], whole = first + ((last - first) & ~(int64_t)(PDL_LANES - 1));
+			for (int64_t k = first; k < last; k += PDL_LANES) {
 				const int32_t* idx = neighbour + k;
-				f8 d = f8_add(f8_mul(f8_sub(ux8, f8_gather_index(ux, idx)), f8_load(gx + k)),
-				              f8_mul(f8_sub(uy8, f8_gather_index(uy, idx)), f8_load(gy + k)));
-				if (three) d = f8_add(d, f8_mul(f8_sub(uz8, f8_gather_index(uz, idx)), f8_load(gz + k)));
-				rate8 = f8_add(rate8, f8_mask(m8_first(block_width(k, last)), d));
+				f8 d = f8_add(f8_mul(f8_sub(ux8, f8_gather_listed(ux, idx)), f8_load(gx + k)),
+				              f8_mul(f8_sub(uy8, f8_gather_listed(uy, idx)), f8_load(gy + k)));
+				if (three) d = f8_add(d, f8_mul(f8_sub(uz8, f8_gather_listed(uz, idx)), f8_load(gz + k)));
+				if (k >= whole) d = f8_mask(m8_first((int)(last - k)), d);
+				rate8 = f8_add(rate8, d);
 			}
 			float rate = f8_sum(rate8); /* D rho^ / Dt, 1 / s */
-			const float* wall = &w->dfsph_wall_grad[3 * i];
-			rate -= u[0] * wall[0] + u[1] * wall[1] + u[2] * wall[2] - w->dfsph_wall_rate[i];
-			update_pressure(job, i, job->dt * rate, &sum);
+			const float* wall = &sa.wall_grad[3 * i];
+			rate -= u[0] * wall[0] + u[1] * wall[1] + u[2] * wall[2] - sa.wall_rate[i];
+			update_pressure(&sa, i, sa.dt * rate, &sum);
 		}
-		job->chunk_error[chunk / SOLVE_GRAIN] = sum;
+		chunk_error[chunk / SOLVE_GRAIN] = sum;
 	}
+}
+
+void DFSPH_LOOP(compression_range)(void* ctx, int begin, int end)
+{
+	dfsph_job* job = ctx;
+	if (PDL_IS_3D(job->w)) compression_pass(job, begin, end, true);
+	else compression_pass(job, begin, end, false);
 }
 
 
@@ -428,6 +550,7 @@ static inline void forces_pass(void* ctx, int begin, int end, bool three)
 	const f8 zero = f8_set1(0), two = f8_set1(2.0f);
 	const f8 soft = f8_set1(0.01f * k->h2), h6_64 = f8_set1(k->h2 * k->h2 * k->h2 / 64.0f), half_h = f8_set1(0.5f * h);
 	const int32_t* neighbour = w->dfsph_neighbour;
+	const pair_consts pc = pair_consts_of(job);
 	for (int i = begin; i < end; ++i) {
 		const int m = p->material[i];
 		const float zi = three ? pz[i] : 0, vzi = three ? pvz[i] : 0, inv_rest_i = job->inv_rest[m];
@@ -439,18 +562,18 @@ static inline void forces_pass(void* ctx, int begin, int end, bool three)
 		f8 ax = zero, ay = zero, az = zero, sx = zero, sy = zero, sz = zero;
 		for (int64_t kk = w->dfsph_row[i], last = w->dfsph_row[i + 1]; kk < last; kk += PDL_LANES) {
 			const int32_t* idx = neighbour + kk;
-			pair8 q = list_terms(job, xi, yi, zi8, px, py, pz, idx, block_width(kk, last), three);
-			f8 rest_j = of_neighbours(job, job->rest, p->material, idx);
-			f8 vj = of_neighbours(job, job->volume, p->material, idx);
+			pair8 q = list_terms(&pc, xi, yi, zi8, px, py, pz, idx, block_width(kk, last), three);
+			f8 rest_j = of_neighbours(&pc, pc.rest, p->material, idx);
+			f8 vj = of_neighbours(&pc, pc.volume, p->material, idx);
 			f8 wij = f8_mask(q.in, f8_mul(vj, f8_mul(f8_add(rest_i, rest_j), half_inv_rest_i)));
-			f8 dvx = f8_sub(vxi, f8_gather_index(pvx, idx)), dvy = f8_sub(vyi, f8_gather_index(pvy, idx));
-			f8 dvz = three ? f8_sub(vzi8, f8_gather_index(pvz, idx)) : zero;
+			f8 dvx = f8_sub(vxi, f8_gather_listed(pvx, idx)), dvy = f8_sub(vyi, f8_gather_listed(pvy, idx));
+			f8 dvz = three ? f8_sub(vzi8, f8_gather_listed(pvz, idx)) : zero;
 			f8 dot = f8_add(f8_mul(dvx, q.dx), f8_mul(dvy, q.dy));
 			if (three) dot = f8_add(dot, f8_mul(dvz, q.dz));
 			/* viscosity along x_ij, with grad W = s x_ij */
 			f8 along = f8_mul(f8_set1(visc), f8_div(f8_mul(wij, f8_mul(dot, q.grad)), f8_add(q.r2, soft)));
 			/* XSPH: W_ij (the kernel's shape times its constant) */
-			f8 ws = f8_mul(wij, shape8(job, q.r, q.in));
+			f8 ws = f8_mul(wij, shape8(&pc, &q));
 			sx = f8_sub(sx, f8_mul(ws, dvx));
 			sy = f8_sub(sy, f8_mul(ws, dvy));
 			if (three) sz = f8_sub(sz, f8_mul(ws, dvz));
@@ -462,11 +585,11 @@ static inline void forces_pass(void* ctx, int begin, int end, bool three)
 				m8 apart = m8_and(q.in, f8_gt(q.r2, zero));
 				f8 coh = f8_mask(apart, f8_div(f8_mul(f8_set1(gamma_st * k->cohesion), f8_mul(wij, spline)), q.r));
 				along = f8_sub(along, coh);
-				f8 rho_j = f8_div(f8_gather_index(p->density, idx), rest_j);
+				f8 rho_j = f8_div(f8_gather_listed(p->density, idx), rest_j);
 				f8 curv = f8_div(f8_mul(f8_set1(2.0f * gamma_st / k->h2), wij), f8_add(rho_i8, rho_j));
-				ax = f8_sub(ax, f8_mul(curv, f8_sub(nxi, f8_gather_index(nxs, idx))));
-				ay = f8_sub(ay, f8_mul(curv, f8_sub(nyi, f8_gather_index(nys, idx))));
-				if (three) az = f8_sub(az, f8_mul(curv, f8_sub(nzi, f8_gather_index(nzs, idx))));
+				ax = f8_sub(ax, f8_mul(curv, f8_sub(nxi, f8_gather_listed(nxs, idx))));
+				ay = f8_sub(ay, f8_mul(curv, f8_sub(nyi, f8_gather_listed(nys, idx))));
+				if (three) az = f8_sub(az, f8_mul(curv, f8_sub(nzi, f8_gather_listed(nzs, idx))));
 			}
 			ax = f8_add(ax, f8_mul(along, q.dx));
 			ay = f8_add(ay, f8_mul(along, q.dy));

@@ -280,14 +280,6 @@ static inline void add_pair_vector(const pair_shares* sh, f8 equal, f8 value, co
 	}
 }
 
-#if defined(__GNUC__)
-#define PDL_NOINLINE __attribute__((noinline))
-#define PDL_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define PDL_NOINLINE inline
-#define PDL_ALWAYS_INLINE inline
-#endif
-
 /* What the pair loops of one slab share. */
 typedef struct pair_pass {
 	pdl_world* w;
