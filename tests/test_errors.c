@@ -162,26 +162,27 @@ static void test_boundary_def_errors(void)
 		{b_e, PDL_ERR_BOUNDARY_RESTITUTION},       {b_stick, PDL_ERR_BOUNDARY_STICKINESS},
 	};
 	pdl_world* w = worlds_create(1, NULL);
-	int good = pdl_world_add_boundary(w, &(pdl_boundary_def){0}, NULL); /* zero def: bad */
-	ENSURE(good == -1);
+	pdl_boundary_id bad = pdl_world_add_boundary(w, &(pdl_boundary_def){0}, NULL); /* zero def: bad */
+	ENSURE(bad.index == -1);
 	pdl_boundary_def ok = pdl_default_boundary_def();
-	int id = pdl_world_add_boundary(w, &ok, NULL);
-	ENSURE(id == 0);
+	pdl_boundary_id id = pdl_world_add_boundary(w, &ok, NULL);
+	ENSURE(id.index == 0 && id.generation == 0);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
 		pdl_boundary_def d = pdl_default_boundary_def();
 		cases[i].spoil(&d);
 		pdl_error err = {0};
-		ENSURE_MSG(pdl_world_add_boundary(w, &d, &err) == -1 && err.id == cases[i].expect,
+		ENSURE_MSG(pdl_world_add_boundary(w, &d, &err).index == -1 && err.id == cases[i].expect,
 		           "case %zu: got %s (%s)", i, pdl_error_name(err.id), err.message);
 		ENSURE(pdl_world_set_boundary(w, id, &d, &err) == cases[i].expect);
 		pdl_boundary_def still;
 		ENSURE(pdl_world_get_boundary(w, id, &still) && memcmp(&still, &ok, sizeof ok) == 0);
 	}
 	pdl_error err;
-	ENSURE(pdl_world_set_boundary(w, 7, &ok, &err) == PDL_ERR_OBSTACLE_ID);
-	ENSURE(pdl_world_remove_boundary(w, -1, &err) == PDL_ERR_OBSTACLE_ID);
+	ENSURE(pdl_world_set_boundary(w, (pdl_boundary_id){7, 0}, &ok, &err) == PDL_ERR_BOUNDARY_ID);
+	ENSURE(pdl_world_remove_boundary(w, (pdl_boundary_id){-1, 0}, &err) == PDL_ERR_BOUNDARY_ID);
 	ENSURE(pdl_world_remove_boundary(w, id, &err) == PDL_OK);
-	ENSURE(pdl_world_remove_boundary(w, id, &err) == PDL_ERR_OBSTACLE_ID);
+	ENSURE(pdl_world_remove_boundary(w, id, &err) == PDL_ERR_BOUNDARY_ID);
+	ENSURE_MSG(strcmp(err.message, "boundary.id must name a live boundary of this world, got 0") == 0, "%s", err.message);
 	pdl_world_destroy(w);
 }
 
@@ -281,7 +282,7 @@ static void test_null_arguments_never_crash(void)
 	pdl_world* w = worlds_create(1, NULL);
 	ENSURE(pdl_world_add_material(w, NULL, &err) == -1 && err.id == PDL_ERR_NULL_ARGUMENT);
 	ENSURE(pdl_world_fill(w, NULL, &err) == -1 && err.id == PDL_ERR_NULL_ARGUMENT);
-	ENSURE(pdl_world_add_boundary(w, NULL, &err) == -1 && err.id == PDL_ERR_NULL_ARGUMENT);
+	ENSURE(pdl_world_add_boundary(w, NULL, &err).index == -1 && err.id == PDL_ERR_NULL_ARGUMENT);
 	ENSURE(pdl_world_set_pointer(w, 0, NULL, &err) == PDL_ERR_NULL_ARGUMENT);
 	pdl_world_destroy(w);
 }

@@ -164,11 +164,11 @@ void viewer_scene_bounds_3d(const viewer_scene* scene, pdl_vec3* lo, pdl_vec3* h
 	const pdl_world* world = scene->world;
 	*lo = (pdl_vec3){INFINITY, INFINITY, INFINITY};
 	*hi = (pdl_vec3){-INFINITY, -INFINITY, -INFINITY};
-	int limit = pdl_world_boundary_id_limit(world);
+	int limit = pdl_world_boundary_slots(world);
 	bool found = false;
-	for (int id = 0; id < limit; ++id) {
+	for (int slot = 0; slot < limit; ++slot) {
 		pdl_boundary_def def;
-		if (!pdl_world_get_boundary(world, id, &def)) continue;
+		if (!pdl_world_get_boundary(world, pdl_world_boundary_in_slot(world, slot), &def)) continue;
 		pdl_vec3 half;
 		if (def.kind == PDL_BOUNDARY_CIRCLE_CONTAINER) {
 			half = (pdl_vec3){def.radius, def.radius, def.radius};

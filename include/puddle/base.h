@@ -23,6 +23,8 @@ extern "C" {
 #define PDL_MAX_POLYGON_VERTICES 16
 /** Most viscoelastic springs one particle can hold (Clavet 2005, section 4). */
 #define PDL_MAX_SPRINGS_PER_PARTICLE 16
+/** Most containers and obstacles one world can hold at once. */
+#define PDL_MAX_BOUNDARIES 4096
 /** Most rigid bodies one world can hold at once. */
 #define PDL_MAX_BODIES 4096
 /** Most boundary particles one body may be sampled with (about a 250 x 250 h box in 2D at the
@@ -61,7 +63,8 @@ typedef struct pdl_quat {
 	X(PDL_ERR_TOO_MANY_MATERIALS, "world", "materials", "at most 32 materials")                 \
 	PDL_BOUNDARY_FIELDS(PDL_BOUNDARY_ERROR, X)                                               \
 	X(PDL_ERR_BOUNDARY_KIND_3D, "boundary", "kind", "polygons are 2D only")                  \
-	X(PDL_ERR_OBSTACLE_ID, "obstacle", "id", "must name an obstacle of this world")             \
+	X(PDL_ERR_BOUNDARY_ID, "boundary", "id", "must name a live boundary of this world")         \
+	X(PDL_ERR_TOO_MANY_BOUNDARIES, "world", "boundaries", "at most 4096 boundaries")           \
 	PDL_FILL_FIELDS(PDL_FILL_ERROR, X)                                                       \
 	X(PDL_ERR_FILL_SHAPE_3D, "fill", "shape", "spirals are 2D only")                        \
 	X(PDL_ERR_TOO_MANY_PARTICLES, "world", "particles", "must not exceed world.max_particles")  \

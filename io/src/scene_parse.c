@@ -567,7 +567,7 @@ static bool check_with_engine(parser* p)
 	wd.backend = PDL_BACKEND_CPU;
 	pdl_world* w = pdl_world_create(&wd, &e);
 	bool ok = w && pdl_world_add_material(w, &s->materials[0].def, &e) >= 0 &&
-	          (!s->has_container || pdl_world_add_boundary(w, &s->container, &e) >= 0);
+	          (!s->has_container || pdl_world_add_boundary(w, &s->container, &e).index >= 0);
 	if (!ok) /* the schema took these: only memory can fail here */
 		fail(p, "bodies", "cannot be checked: %s", e.message);
 	int entry, copy;

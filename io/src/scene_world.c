@@ -113,12 +113,12 @@ pdl_world* pdl_scene_build_world(const pdl_scene* s, pdl_scene_error* err)
 			snprintf(path, sizeof path, "materials[%d]", i);
 			goto fail;
 		}
-	if (s->has_container && pdl_world_add_boundary(w, &s->container, &e) < 0) {
+	if (s->has_container && pdl_world_add_boundary(w, &s->container, &e).index < 0) {
 		snprintf(path, sizeof path, "container");
 		goto fail;
 	}
 	for (int i = 0; i < s->obstacle_count; ++i)
-		if (pdl_world_add_boundary(w, &s->obstacles[i], &e) < 0) {
+		if (pdl_world_add_boundary(w, &s->obstacles[i], &e).index < 0) {
 			snprintf(path, sizeof path, "obstacles[%d]", i);
 			goto fail;
 		}

@@ -159,11 +159,13 @@ static void put_head(buffer* b, const pdl_world* w, const pdl_snapshot_info* inf
 		pdl_material_def md = pdl_world_get_material(w, m);
 		put_material(b, &md);
 	}
-	int limit = pdl_world_boundary_id_limit(w);
+	/* by slot, not by id: the generations are not stored, a restored world keeps its own (the
+	 * scene's world has the same boundaries in the same slots) */
+	int limit = pdl_world_boundary_slots(w);
 	put_u32(b, (uint32_t)limit);
-	for (int id = 0; id < limit; ++id) {
+	for (int slot = 0; slot < limit; ++slot) {
 		pdl_boundary_def d;
-		bool alive = pdl_world_get_boundary(w, id, &d);
+		bool alive = pdl_world_get_boundary(w, pdl_world_boundary_in_slot(w, slot), &d);
 		put_u8(b, alive);
 		if (alive) put_boundary(b, &d);
 	}
@@ -647,8 +649,8 @@ static bool bodies_accepted(const decoded* d, const pdl_world_def* def, char* wh
 			snprintf(what, what_size, "the world refused the snapshot's state: %s", e.message);
 			ok = false;
 		}
-	for (int id = 0; ok && id < d->boundary_limit; ++id)
-		if (d->alive[id] && pdl_world_add_boundary(scratch, &d->boundaries[id], &e) < 0) {
+	for (int slot = 0; ok && slot < d->boundary_limit; ++slot)
+		if (d->alive[slot] && pdl_world_add_boundary(scratch, &d->boundaries[slot], &e).index < 0) {
 			snprintf(what, what_size, "the world refused the snapshot's state: %s", e.message);
 			ok = false;
 		}
@@ -677,11 +679,10 @@ static bool restore(const char* path, decoded d, pdl_world* w, pdl_snapshot_info
 		         pdl_world_material_count(w));
 		goto done;
 	}
-	int limit = pdl_world_boundary_id_limit(w);
-	for (int id = 0; id < d.boundary_limit; ++id) {
-		pdl_boundary_def tmp;
-		if (d.alive[id] && !pdl_world_get_boundary(w, id, &tmp)) {
-			snprintf(what, sizeof what, "snapshot has boundary %d, the scene's world does not", id);
+	int limit = pdl_world_boundary_slots(w);
+	for (int slot = 0; slot < d.boundary_limit; ++slot) {
+		if (d.alive[slot] && !pdl_world_boundary_valid(w, pdl_world_boundary_in_slot(w, slot))) {
+			snprintf(what, sizeof what, "snapshot has boundary %d, the scene's world does not", slot);
 			goto done;
 		}
 	}
@@ -696,10 +697,10 @@ static bool restore(const char* path, decoded d, pdl_world* w, pdl_snapshot_info
 	if (pdl_world_set_def(w, &wd, &e)) goto refused;
 	for (int m = 0; m < d.material_count; ++m)
 		if (pdl_world_set_material(w, m, &d.materials[m], &e)) goto refused;
-	for (int id = 0; id < limit || id < d.boundary_limit; ++id) {
-		pdl_boundary_def tmp;
-		bool here = pdl_world_get_boundary(w, id, &tmp), there = id < d.boundary_limit && d.alive[id];
-		if (there && pdl_world_set_boundary(w, id, &d.boundaries[id], &e)) goto refused;
+	for (int slot = 0; slot < limit || slot < d.boundary_limit; ++slot) {
+		const pdl_boundary_id id = pdl_world_boundary_in_slot(w, slot);
+		bool here = id.index >= 0, there = slot < d.boundary_limit && d.alive[slot];
+		if (there && pdl_world_set_boundary(w, id, &d.boundaries[slot], &e)) goto refused;
 		if (here && !there && pdl_world_remove_boundary(w, id, &e)) goto refused;
 	}
 	pdl_particle_data p = {0};

@@ -622,9 +622,9 @@ static void boundary_box(const pdl_boundary_def* b, float lo[3], float hi[3])
 static bool world_bounds(pdl_world* w, float lo[3], float hi[3])
 {
 	bool found = false;
-	for (int i = 0; i < pdl_world_boundary_id_limit(w) && !found; ++i) {
+	for (int slot = 0; slot < pdl_world_boundary_slots(w) && !found; ++slot) {
 		pdl_boundary_def b;
-		if (pdl_world_get_boundary(w, i, &b) &&
+		if (pdl_world_get_boundary(w, pdl_world_boundary_in_slot(w, slot), &b) &&
 		    (b.kind == PDL_BOUNDARY_BOX_CONTAINER || b.kind == PDL_BOUNDARY_CIRCLE_CONTAINER))
 			boundary_box(&b, lo, hi), found = true;
 	}
@@ -1215,25 +1215,30 @@ static PyObject* world_add_boundary(World* self, PyObject* args, PyObject* kwarg
 	pdl_boundary_def d = pdl_default_boundary_def();
 	if (!apply_fields(&d, boundary_fields, N(boundary_fields), kwargs, "boundary", dims_of(self))) return NULL;
 	pdl_error e;
-	int id = pdl_world_add_boundary(self->world, &d, &e);
-	if (id < 0) return raise_core(&e);
-	return PyLong_FromLong(id);
+	pdl_boundary_id id = pdl_world_add_boundary(self->world, &d, &e);
+	if (id.index < 0) return raise_core(&e);
+	return PyLong_FromLong(pdl_boundary_id_to_int(id));
 }
 
-static bool boundary_of(World* self, int id, pdl_boundary_def* d)
+/* A boundary id from Python: the packed int of pdl_boundary_id_to_int; a stale or unknown one
+ * raises PDL_ERR_BOUNDARY_ID. d, when given, gets the boundary's def. */
+static bool boundary_of(World* self, PyObject* args, pdl_boundary_id* id, pdl_boundary_def* d)
 {
-	if (pdl_world_get_boundary(self->world, id, d)) return true;
-	pdl_error e = {PDL_ERR_OBSTACLE_ID, id, ""};
-	snprintf(e.message, sizeof e.message, "obstacle.id must name an obstacle of this world, got %d", id);
+	int packed;
+	if (!PyArg_ParseTuple(args, "i", &packed)) return false;
+	*id = pdl_boundary_id_from_int(packed);
+	if (pdl_world_get_boundary(self->world, *id, d)) return true;
+	pdl_error e = {PDL_ERR_BOUNDARY_ID, packed, ""};
+	snprintf(e.message, sizeof e.message, "boundary.id must name a live boundary of this world, got %d", packed);
 	raise_core(&e);
 	return false;
 }
 
 static PyObject* world_set_boundary(World* self, PyObject* args, PyObject* kwargs)
 {
-	int id;
+	pdl_boundary_id id;
 	pdl_boundary_def d;
-	if (!live(self) || !PyArg_ParseTuple(args, "i", &id) || !boundary_of(self, id, &d)) return NULL;
+	if (!live(self) || !boundary_of(self, args, &id, &d)) return NULL;
 	if (!apply_fields(&d, boundary_fields, N(boundary_fields), kwargs, "boundary", dims_of(self))) return NULL;
 	pdl_error e;
 	if (pdl_world_set_boundary(self->world, id, &d, &e) != PDL_OK) return raise_core(&e);
@@ -1242,16 +1247,16 @@ static PyObject* world_set_boundary(World* self, PyObject* args, PyObject* kwarg
 
 static PyObject* world_boundary(World* self, PyObject* args)
 {
-	int id;
+	pdl_boundary_id id;
 	pdl_boundary_def d;
-	if (!live(self) || !PyArg_ParseTuple(args, "i", &id) || !boundary_of(self, id, &d)) return NULL;
+	if (!live(self) || !boundary_of(self, args, &id, &d)) return NULL;
 	return fields_dict(&d, boundary_fields, N(boundary_fields), dims_of(self));
 }
 
 static PyObject* world_remove_boundary(World* self, PyObject* args)
 {
-	int id;
-	if (!live(self) || !PyArg_ParseTuple(args, "i", &id)) return NULL;
+	pdl_boundary_id id;
+	if (!live(self) || !boundary_of(self, args, &id, NULL)) return NULL;
 	pdl_error e;
 	if (pdl_world_remove_boundary(self->world, id, &e) != PDL_OK) return raise_core(&e);
 	Py_RETURN_NONE;
@@ -1262,10 +1267,10 @@ static PyObject* world_boundaries(World* self, PyObject* noargs)
 	(void)noargs;
 	if (!live(self)) return NULL;
 	PyObject* list = PyList_New(0);
-	for (int i = 0; list && i < pdl_world_boundary_id_limit(self->world); ++i) {
-		pdl_boundary_def d;
-		if (!pdl_world_get_boundary(self->world, i, &d)) continue;
-		PyObject* v = PyLong_FromLong(i);
+	for (int slot = 0; list && slot < pdl_world_boundary_slots(self->world); ++slot) {
+		const pdl_boundary_id id = pdl_world_boundary_in_slot(self->world, slot);
+		if (id.index < 0) continue;
+		PyObject* v = PyLong_FromLong(pdl_boundary_id_to_int(id));
 		if (!v || PyList_Append(list, v) < 0) Py_CLEAR(list);
 		Py_XDECREF(v);
 	}
@@ -1772,7 +1777,8 @@ static PyMethodDef world_methods[] = {
 	METH("set_boundary", world_set_boundary, METH_VARARGS | METH_KEYWORDS, "set_boundary(id, **fields)."),
 	METH("get_boundary", world_boundary, METH_VARARGS, "get_boundary(id): a boundary's fields as a dict."),
 	METH("remove_boundary", world_remove_boundary, METH_VARARGS, "remove_boundary(id)."),
-	METH("boundaries", world_boundaries, METH_NOARGS, "Ids of the live boundaries."),
+	METH("boundaries", world_boundaries, METH_NOARGS,
+	     "Ids of the live boundaries, in slot order (a removed boundary's slot is reused, with a new id)."),
 	METH("fill", world_fill, METH_VARARGS | METH_KEYWORDS, "Add particles in a shape; returns how many."),
 	METH("add_particles", world_add_particles, METH_VARARGS | METH_KEYWORDS,
 	     "add_particles(positions, velocities=None, material=0): returns the new ids."),

@@ -152,12 +152,15 @@ class World:
                      position: Vec = ..., angle: float = ..., radius: float = ..., half_extents: Vec = ...,
                      vertices: Sequence[Vec] = ..., velocity: Vec = ..., friction: float = ...,
                      restitution: float = ..., stickiness: float = ...) -> int:
-        """Adds a container (fluid inside) or obstacle (fluid outside); returns its id."""
+        """Adds a container (fluid inside) or obstacle (fluid outside); returns its id (0, 1, ... until
+        one is removed: a removed boundary's slot is reused with a new id, and its old id stays refused
+        with PuddleError PDL_ERR_BOUNDARY_ID)."""
     def set_boundary(self, id: int, **fields: Any) -> None:
         """Moves or retunes a boundary between steps (velocity: its surface's, for moving paddles)."""
     def get_boundary(self, id: int) -> Dict[str, Any]: ...
     def remove_boundary(self, id: int) -> None: ...
-    def boundaries(self) -> List[int]: ...
+    def boundaries(self) -> List[int]:
+        """Ids of the live boundaries, in slot order."""
     def set_pointer(self, index: int = 0, *, position: Vec = ..., direction: Vec = ..., velocity: Vec = ...,
                     radius: float = ..., strength: float = ..., drag: float = ...) -> None:
         """A mouse or touch pulling (strength > 0) or pushing the fluid until cleared."""

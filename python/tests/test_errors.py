@@ -109,4 +109,20 @@ def test_every_error_has_the_attributes():
     assert (s.file, s.path, s.line, s.column) == (None, None, 0, 0)
     with pytest.raises(puddle.PuddleError) as got:
         puddle.World().remove_boundary(3)
-    assert got.value.id == "PDL_ERR_OBSTACLE_ID" and got.value.value == 3
+    assert got.value.id == "PDL_ERR_BOUNDARY_ID" and got.value.value == 3
+
+
+def test_a_removed_boundary_id_stays_refused_after_its_slot_is_reused():
+    w = puddle.World()
+    w.add_boundary(kind="box_container", half_extents=(10, 10))
+    old = w.add_boundary(kind="circle", radius=1)
+    w.remove_boundary(old)
+    new = w.add_boundary(kind="circle", radius=2)
+    assert new != old and w.boundaries() == [0, new]
+    for call in (lambda: w.get_boundary(old), lambda: w.remove_boundary(old),
+                 lambda: w.set_boundary(old, radius=3)):
+        with pytest.raises(puddle.PuddleError) as got:
+            call()
+        assert got.value.id == "PDL_ERR_BOUNDARY_ID"
+        assert str(got.value) == "boundary.id must name a live boundary of this world, got %d" % old
+    assert w.get_boundary(new)["radius"] == 2

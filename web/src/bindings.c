@@ -342,6 +342,39 @@ EMSCRIPTEN_KEEPALIVE void pdlw_world_set_clock(pdl_world* world, double time, do
 	pdl_world_set_clock(world, time, (long long)steps);
 }
 
+/* ---- boundaries: ids as packed ints -------------------------------------------------- */
+
+/* A pdl_boundary_id is a struct, which a wasm export cannot take or return by value;
+ * JavaScript holds the packed int of pdl_boundary_id_to_int() instead (-1: no boundary). */
+
+/* The new boundary's packed id, or -1 with *err filled. */
+EMSCRIPTEN_KEEPALIVE int pdlw_world_add_boundary(pdl_world* world, const pdl_boundary_def* def, pdl_error* err)
+{
+	return pdl_boundary_id_to_int(pdl_world_add_boundary(world, def, err));
+}
+
+EMSCRIPTEN_KEEPALIVE int pdlw_world_remove_boundary(pdl_world* world, int boundary, pdl_error* err)
+{
+	return pdl_world_remove_boundary(world, pdl_boundary_id_from_int(boundary), err);
+}
+
+EMSCRIPTEN_KEEPALIVE int pdlw_world_get_boundary(const pdl_world* world, int boundary, pdl_boundary_def* out)
+{
+	return pdl_world_get_boundary(world, pdl_boundary_id_from_int(boundary), out);
+}
+
+EMSCRIPTEN_KEEPALIVE int pdlw_world_set_boundary(pdl_world* world, int boundary, const pdl_boundary_def* def,
+                                                 pdl_error* err)
+{
+	return pdl_world_set_boundary(world, pdl_boundary_id_from_int(boundary), def, err);
+}
+
+/* The packed id of the boundary in a slot, -1 for an empty slot. */
+EMSCRIPTEN_KEEPALIVE int pdlw_world_boundary_in_slot(const pdl_world* world, int slot)
+{
+	return pdl_boundary_id_to_int(pdl_world_boundary_in_slot(world, slot));
+}
+
 /* ---- bodies: ids as packed ints ------------------------------------------------------ */
 
 /* A pdl_body_id is a struct, which a wasm export cannot take or return by value; JavaScript
