@@ -99,7 +99,7 @@ static bool is_path(const char* name)
 static bool load_file(viewer_scene* out, const char* path, const viewer_scene_options* options,
                       char* err, int err_size)
 {
-	pdl_scene_error e;
+	pdl_error e;
 	pdl_scene* scene = pdl_scene_load(path, &e);
 	if (scene == NULL) {
 		snprintf(err, (size_t)err_size, "%s", e.message);

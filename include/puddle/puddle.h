@@ -11,7 +11,10 @@
  *     pdl_world_destroy(world);
  *
  * Conventions: functions that can fail take a `pdl_error*` last (NULL if you don't need the
- * message) and return -1 or a non-zero pdl_error_id on failure. The library never prints,
+ * message) and return -1, an id whose index is -1, or a non-zero pdl_error_id on failure; the
+ * io layer (puddle/scene.h, snapshot.h, ...) and puddle/mpi.h fill the same pdl_error and
+ * return false or NULL. Bodies and boundaries are named by generational ids: a removed one's id
+ * is refused even after its slot is reused. The library never prints,
  * never exits and never aborts on user input. A world is not thread-safe: call it from one
  * thread at a time; it runs its own worker threads inside pdl_world_step().
  *

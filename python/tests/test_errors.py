@@ -69,14 +69,16 @@ def test_scene_errors_name_the_json_path():
     with pytest.raises(puddle.SceneError) as e:
         puddle.load_scene(bad)
     err = e.value
-    assert isinstance(err, puddle.PuddleError) and err.id is None
+    assert isinstance(err, puddle.PuddleError) and err.id == "PDL_ERR_SCENE_VALUE"
     assert err.path == err.field == "materials[0].rest_density"
     assert err.rule.startswith("must be")
     with pytest.raises(puddle.SceneError) as e:
         puddle.parse_scene('{"world": {', name="broken.json")
     assert e.value.file == "broken.json" and e.value.line == 1 and e.value.column > 0
+    assert e.value.id == "PDL_ERR_SCENE_SYNTAX"
     with pytest.raises(puddle.SceneError) as e:
         puddle.load_scene("/nonexistent/scene.json")
+    assert e.value.id == "PDL_ERR_FILE_OPEN" and e.value.file == "/nonexistent/scene.json"
 
 
 def test_emitter_errors():

@@ -11,6 +11,7 @@ const STRUCT_KINDS = [
 	'particle_data', 'stats', 'profile', 'error', 'body_def', 'body_mass', 'body_force',
 	// the scene layer's (io/include/puddle/scene.h), read by scene.js
 	'scene', 'scene_material', 'scene_fill', 'scene_body', 'scene_emitter', 'scene_stroke', 'scene_output',
+	// a pdl_error like 'error', with its own scratch for the scene calls
 	'camera', 'scene_error',
 	// world_def.sph (pdl_sph_def), nested in world_def
 	'sph_def',
