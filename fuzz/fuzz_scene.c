@@ -18,7 +18,7 @@ static void round_trip(const pdl_scene* s)
 {
 	char* a = pdl_scene_to_json(s);
 	if (!a) return; /* out of memory */
-	pdl_scene_error err;
+	pdl_error err;
 	pdl_scene* t = pdl_scene_parse(a, strlen(a), s->source, &err);
 	if (!t) {
 		fprintf(stderr, "fuzz_scene: pdl_scene_to_json wrote a scene that does not parse:\n%s\n%s\n", err.message, a);
@@ -36,10 +36,10 @@ static void round_trip(const pdl_scene* s)
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
-	pdl_scene_error err;
+	pdl_error err;
 	pdl_scene* s = pdl_scene_parse((const char*)data, size, "fuzz.json", &err);
 	if (!s) {
-		if (!err.message[0]) abort(); /* a refusal always says why */
+		if (!err.message[0] || err.id == PDL_OK) abort(); /* a refusal always says why, and names what failed */
 		return 0;
 	}
 	round_trip(s);

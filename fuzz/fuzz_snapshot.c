@@ -28,7 +28,7 @@ int LLVMFuzzerInitialize(int* argc, char*** argv)
 	for (int i = 0; i < SCENE_COUNT; ++i) {
 		char path[512];
 		snprintf(path, sizeof path, "%s/%s.json", PUDDLE_SCENES_DIR, SCENES[i]);
-		pdl_scene_error err;
+		pdl_error err;
 		scenes[i] = pdl_scene_load(path, &err);
 		if (!scenes[i]) {
 			fprintf(stderr, "fuzz_snapshot: %s\n", err.message);
@@ -50,11 +50,11 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 	pdl_world* w = pdl_scene_build_world(scenes[pick], NULL);
 	if (!w) abort();
 	pdl_snapshot_info info;
-	char err[512] = "";
-	if (pdl_snapshot_read_memory(data, size, "fuzz.pdls", w, &info, err, sizeof err)) {
+	pdl_error err = {0};
+	if (pdl_snapshot_read_memory(data, size, "fuzz.pdls", w, &info, &err)) {
 		if (pdl_world_particle_count(w) <= STEP_MAX_PARTICLES) pdl_world_step(w);
-	} else if (!err[0]) {
-		abort(); /* a refusal always says why */
+	} else if (!err.message[0] || err.id == PDL_OK) {
+		abort(); /* a refusal always says why, and names what failed */
 	}
 	pdl_world_destroy(w);
 	return 0;

@@ -78,55 +78,100 @@ void pdl_boundary_update_shape(boundary* b, bool three)
 	b->bounds_max = hi;
 }
 
-int pdl_world_add_boundary(pdl_world* w, const pdl_boundary_def* def, pdl_error* err)
+/* ---- Ids ------------------------------------------------------------------------------------ */
+
+/* The packed int keeps the generation modulo this range, so that index + generation *
+ * PDL_MAX_BOUNDARIES fits a non-negative int32; live() compares generations the same way. */
+#define GENERATION_RANGE (0x7fffffffu / PDL_MAX_BOUNDARIES)
+
+int32_t pdl_boundary_id_to_int(pdl_boundary_id id)
 {
-	if (!w) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN), -1;
-	if (pdl_validate_boundary_def(def, w->def.dimensions, err)) return -1;
-	if (w->boundary_count == w->boundary_capacity) {
-		int cap = w->boundary_capacity ? 2 * w->boundary_capacity : 16;
-		boundary* b = realloc(w->boundaries, (size_t)cap * sizeof *b);
-		if (!b) return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN), -1;
-		w->boundaries = b;
-		w->boundary_capacity = cap;
-	}
-	int id = w->boundary_count++;
-	boundary* b = &w->boundaries[id];
-	memset(b, 0, sizeof *b);
-	b->alive = true;
-	b->def = *def;
-	pdl_boundary_update_shape(b, PDL_IS_3D(w));
-	return id;
+	if (id.index < 0 || id.index >= PDL_MAX_BOUNDARIES) return -1;
+	return id.index + (int32_t)(id.generation % GENERATION_RANGE) * PDL_MAX_BOUNDARIES;
 }
 
-static bool live(const pdl_world* w, int id) { return id >= 0 && id < w->boundary_count && w->boundaries[id].alive; }
+pdl_boundary_id pdl_boundary_id_from_int(int32_t packed)
+{
+	if (packed < 0) return (pdl_boundary_id){-1, 0};
+	return (pdl_boundary_id){packed % PDL_MAX_BOUNDARIES, (uint32_t)(packed / PDL_MAX_BOUNDARIES)};
+}
 
-pdl_error_id pdl_world_set_boundary(pdl_world* w, int id, const pdl_boundary_def* def, pdl_error* err)
+static boundary* live(const pdl_world* w, pdl_boundary_id id)
+{
+	if (!w || id.index < 0 || id.index >= w->boundary_count) return NULL;
+	boundary* b = &w->boundaries[id.index];
+	return b->alive && b->generation % GENERATION_RANGE == id.generation % GENERATION_RANGE ? b : NULL;
+}
+
+/* ---- Adding, changing, removing ---------------------------------------------------------- */
+
+pdl_boundary_id pdl_world_add_boundary(pdl_world* w, const pdl_boundary_def* def, pdl_error* err)
+{
+	const pdl_boundary_id none = {-1, 0};
+	if (!w) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN), none;
+	if (pdl_validate_boundary_def(def, w->def.dimensions, err)) return none;
+	/* the first free slot, so that ids stay small and a removed boundary leaves no hole the
+	 * step walks past; a reused slot's generation goes up, so the old id stays refused */
+	int slot = 0;
+	while (slot < w->boundary_count && w->boundaries[slot].alive) ++slot;
+	if (slot == PDL_MAX_BOUNDARIES) return pdl_fail(err, PDL_ERR_TOO_MANY_BOUNDARIES, slot + 1), none;
+	if (slot == w->boundary_capacity) {
+		int cap = w->boundary_capacity ? 2 * w->boundary_capacity : 16;
+		boundary* grown = realloc(w->boundaries, (size_t)cap * sizeof *grown);
+		if (!grown) return pdl_fail(err, PDL_ERR_OUT_OF_MEMORY, NAN), none;
+		w->boundaries = grown;
+		w->boundary_capacity = cap;
+	}
+	uint32_t generation = 0;
+	if (slot == w->boundary_count) w->boundary_count++;
+	else generation = w->boundaries[slot].generation + 1;
+	boundary* b = &w->boundaries[slot];
+	memset(b, 0, sizeof *b);
+	b->alive = true;
+	b->generation = generation;
+	b->def = *def;
+	pdl_boundary_update_shape(b, PDL_IS_3D(w));
+	return (pdl_boundary_id){slot, generation};
+}
+
+pdl_error_id pdl_world_set_boundary(pdl_world* w, pdl_boundary_id id, const pdl_boundary_def* def, pdl_error* err)
 {
 	if (!w) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
-	if (!live(w, id)) return pdl_fail(err, PDL_ERR_OBSTACLE_ID, id);
+	boundary* b = live(w, id);
+	if (!b) return pdl_fail(err, PDL_ERR_BOUNDARY_ID, id.index);
 	pdl_error_id e = pdl_validate_boundary_def(def, w->def.dimensions, err);
 	if (e) return e;
-	w->boundaries[id].def = *def;
-	pdl_boundary_update_shape(&w->boundaries[id], PDL_IS_3D(w));
+	b->def = *def;
+	pdl_boundary_update_shape(b, PDL_IS_3D(w));
 	return PDL_OK;
 }
 
-bool pdl_world_get_boundary(const pdl_world* w, int id, pdl_boundary_def* def)
+bool pdl_world_get_boundary(const pdl_world* w, pdl_boundary_id id, pdl_boundary_def* def)
 {
-	if (!w || !live(w, id)) return false;
-	if (def) *def = w->boundaries[id].def;
+	const boundary* b = live(w, id);
+	if (!b) return false;
+	if (def) *def = b->def;
 	return true;
 }
 
-pdl_error_id pdl_world_remove_boundary(pdl_world* w, int id, pdl_error* err)
+pdl_error_id pdl_world_remove_boundary(pdl_world* w, pdl_boundary_id id, pdl_error* err)
 {
 	if (!w) return pdl_fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
-	if (!live(w, id)) return pdl_fail(err, PDL_ERR_OBSTACLE_ID, id);
-	w->boundaries[id].alive = false;
+	boundary* b = live(w, id);
+	if (!b) return pdl_fail(err, PDL_ERR_BOUNDARY_ID, id.index);
+	b->alive = false; /* the slot keeps its generation, which its next boundary's goes past */
 	return PDL_OK;
 }
 
-int pdl_world_boundary_id_limit(const pdl_world* w) { return w ? w->boundary_count : 0; }
+bool pdl_world_boundary_valid(const pdl_world* w, pdl_boundary_id id) { return live(w, id) != NULL; }
+
+int pdl_world_boundary_slots(const pdl_world* w) { return w ? w->boundary_count : 0; }
+
+pdl_boundary_id pdl_world_boundary_in_slot(const pdl_world* w, int slot)
+{
+	if (!w || slot < 0 || slot >= w->boundary_count || !w->boundaries[slot].alive) return (pdl_boundary_id){-1, 0};
+	return (pdl_boundary_id){slot, w->boundaries[slot].generation};
+}
 
 /* ---- Collisions ------------------------------------------------------------------------- */
 

@@ -228,7 +228,7 @@ struct pdl_world {
 	pdl_grid grid;
 
 	boundary* boundaries;
-	int boundary_count, boundary_capacity;
+	int boundary_count, boundary_capacity; /* slots used (live or removed), slots allocated */
 
 	pdl_pointer pointers[PDL_MAX_POINTERS];
 	bool pointer_active[PDL_MAX_POINTERS];

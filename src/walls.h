@@ -10,6 +10,7 @@
 /* A boundary with its shape in world space, recomputed whenever its def changes. */
 typedef struct boundary {
 	bool alive;
+	uint32_t generation; /* how many times the slot was used before (pdl_boundary_id) */
 	pdl_boundary_def def;
 	int vertex_count;                             /* box and polygon: world-space corners */
 	pdl_vec2 vertices[PDL_MAX_POLYGON_VERTICES];  /* counter-clockwise */

@@ -465,9 +465,9 @@ static double container_cells(const pdl_world* w, const float lo[3], const float
 	const double h = w->def.interaction_radius;
 	double a[3], b[3];
 	for (int k = 0; k < 3; ++k) a[k] = lo[k], b[k] = hi[k];
-	for (int id = 0; id < pdl_world_boundary_id_limit(w); ++id) {
-		pdl_boundary_def def;
-		if (!pdl_world_get_boundary(w, id, &def)) continue;
+	for (int slot = 0; slot < w->boundary_count; ++slot) {
+		if (!w->boundaries[slot].alive) continue;
+		const pdl_boundary_def def = w->boundaries[slot].def;
 		double r[3];
 		if (def.kind == PDL_BOUNDARY_CIRCLE_CONTAINER) {
 			r[0] = r[1] = r[2] = def.radius;

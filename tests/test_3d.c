@@ -182,7 +182,7 @@ static void test_sphere_container_and_fills(void)
 	bowl.kind = PDL_BOUNDARY_CIRCLE_CONTAINER;
 	bowl.position = (pdl_vec3){0, 0, 1};
 	bowl.radius = 6;
-	ENSURE(pdl_world_add_boundary(w, &bowl, NULL) >= 0);
+	ENSURE(pdl_world_add_boundary(w, &bowl, NULL).index >= 0);
 	pdl_fill_def ball = pdl_default_fill_def();
 	ball.shape = PDL_FILL_DISC;
 	ball.position = (pdl_vec3){0, 2, 1};
@@ -263,10 +263,10 @@ static void test_3d_errors(void)
 	poly.vertex_count = 3;
 	poly.vertices[1] = (pdl_vec2){1, 0};
 	poly.vertices[2] = (pdl_vec2){0, 1};
-	ENSURE(pdl_world_add_boundary(w, &poly, &e) < 0 && e.id == PDL_ERR_BOUNDARY_KIND_3D);
+	ENSURE(pdl_world_add_boundary(w, &poly, &e).index < 0 && e.id == PDL_ERR_BOUNDARY_KIND_3D);
 	pdl_boundary_def flat = pdl_default_boundary_def();
 	flat.half_extents = (pdl_vec3){1, 1, 0};
-	ENSURE(pdl_world_add_boundary(w, &flat, &e) < 0 && e.id == PDL_ERR_BOUNDARY_HALF_EXTENTS);
+	ENSURE(pdl_world_add_boundary(w, &flat, &e).index < 0 && e.id == PDL_ERR_BOUNDARY_HALF_EXTENTS);
 	printf("  %s\n", e.message);
 	pdl_fill_def spiral = pdl_default_fill_def();
 	spiral.shape = PDL_FILL_SPIRAL;

@@ -67,6 +67,43 @@ static void test_remove_in_regions(void)
 	pdl_world_destroy(w);
 }
 
+/* A removed boundary's slot is reused by the next one added, with the next generation: the
+ * old id, struct or packed, names no boundary any more and every call refuses it. */
+static void test_stale_boundary_id_refused_after_slot_reuse(void)
+{
+	pdl_world* w = worlds_create(1, NULL);
+	pdl_boundary_id tank = worlds_add_box_container(w, 10, 10);
+	pdl_boundary_def disc = pdl_default_boundary_def();
+	disc.kind = PDL_BOUNDARY_CIRCLE;
+	disc.radius = 1;
+	pdl_boundary_id old = pdl_world_add_boundary(w, &disc, NULL);
+	ENSURE(tank.index == 0 && old.index == 1 && old.generation == 0);
+	ENSURE(pdl_boundary_id_to_int(old) == 1); /* a fresh world's packed ids are 0, 1, 2, ... */
+	const int32_t old_packed = pdl_boundary_id_to_int(old);
+	ENSURE(pdl_world_remove_boundary(w, old, NULL) == PDL_OK);
+	ENSURE(pdl_world_boundary_in_slot(w, 1).index == -1);
+	disc.position = (pdl_vec3){3, 3};
+	pdl_boundary_id reused = pdl_world_add_boundary(w, &disc, NULL);
+	ENSURE(reused.index == old.index && reused.generation == old.generation + 1);
+	ENSURE(pdl_world_boundary_slots(w) == 2);
+	ENSURE(pdl_world_boundary_valid(w, reused) && !pdl_world_boundary_valid(w, old));
+	ENSURE(!pdl_world_boundary_valid(w, pdl_boundary_id_from_int(old_packed)));
+	pdl_boundary_id back = pdl_boundary_id_from_int(pdl_boundary_id_to_int(reused));
+	ENSURE(back.index == reused.index && back.generation == reused.generation);
+	ENSURE(pdl_boundary_id_to_int((pdl_boundary_id){-1, 0}) == -1);
+	pdl_boundary_def got;
+	ENSURE(!pdl_world_get_boundary(w, old, &got));
+	pdl_error err = {0};
+	ENSURE(pdl_world_set_boundary(w, old, &disc, &err) == PDL_ERR_BOUNDARY_ID);
+	ENSURE_MSG(strcmp(err.message, "boundary.id must name a live boundary of this world, got 1") == 0, "%s",
+	           err.message);
+	ENSURE(pdl_world_remove_boundary(w, old, &err) == PDL_ERR_BOUNDARY_ID);
+	/* the stale id changed nothing: the new boundary is where it was put */
+	ENSURE(pdl_world_get_boundary(w, reused, &got) && got.position.x == 3);
+	ENSURE(pdl_world_boundary_in_slot(w, 1).generation == reused.generation);
+	pdl_world_destroy(w);
+}
+
 static void test_obstacles_added_moved_removed(void)
 {
 	pdl_world* w = worlds_create(2, NULL);
@@ -74,8 +111,8 @@ static void test_obstacles_added_moved_removed(void)
 	worlds_fill_box(w, 0, 0, -7, 9, 2);
 	pdl_boundary_def box = pdl_default_boundary_def();
 	box.position = (pdl_vec3){0, 5};
-	int id = pdl_world_add_boundary(w, &box, NULL);
-	ENSURE(id == 1 && pdl_world_boundary_id_limit(w) == 2);
+	pdl_boundary_id id = pdl_world_add_boundary(w, &box, NULL);
+	ENSURE(id.index == 1 && id.generation == 0 && pdl_world_boundary_slots(w) == 2);
 	for (int s = 0; s < 30; ++s) pdl_world_step(w);
 	/* drop the box into the pool: it must push the particles out of its way */
 	box.position = (pdl_vec3){0, -7};
@@ -183,6 +220,7 @@ int main(void)
 	RUN_TEST(test_fill_shapes);
 	RUN_TEST(test_remove_in_regions);
 	RUN_TEST(test_obstacles_added_moved_removed);
+	RUN_TEST(test_stale_boundary_id_refused_after_slot_reuse);
 	RUN_TEST(test_parameters_change_between_steps);
 	RUN_TEST(test_pointer_attracts_and_repels);
 	RUN_TEST(test_state_round_trip_is_exact);

@@ -56,12 +56,12 @@ static void test_box_container_with_obstacles_holds_while_stirred(void)
 	box.position = (pdl_vec3){5, -4};
 	box.half_extents = (pdl_vec3){2, 1};
 	box.angle = 0.5f;
-	int box_id = pdl_world_add_boundary(w, &box, NULL);
+	pdl_boundary_id box_id = pdl_world_add_boundary(w, &box, NULL);
 	pdl_boundary_def disc = pdl_default_boundary_def();
 	disc.kind = PDL_BOUNDARY_CIRCLE;
 	disc.position = (pdl_vec3){-8, 2};
 	disc.radius = 2.5f;
-	int disc_id = pdl_world_add_boundary(w, &disc, NULL);
+	pdl_boundary_id disc_id = pdl_world_add_boundary(w, &disc, NULL);
 	int n = worlds_fill_box(w, 0, -10, -6, 9, 5);
 	n += worlds_fill_box(w, 0, 12, 4, 6, 5);
 	ENSURE(pdl_world_particle_count(w) == n);
@@ -216,12 +216,12 @@ static void test_water_runs_off_a_tilted_board(void)
 		pdl_boundary_def tank = pdl_default_boundary_def(); /* friction and stickiness 1 */
 		tank.kind = PDL_BOUNDARY_BOX_CONTAINER;
 		tank.half_extents = (pdl_vec3){20, 20};
-		ENSURE(pdl_world_add_boundary(w, &tank, NULL) >= 0);
+		ENSURE(pdl_world_add_boundary(w, &tank, NULL).index >= 0);
 		pdl_boundary_def board = pdl_default_boundary_def();
 		board.kind = PDL_BOUNDARY_BOX;
 		board.half_extents = (pdl_vec3){8, 0.5f};
 		board.angle = 0.3f; /* 17 degrees, as in obstacles.json: the left end low */
-		ENSURE(pdl_world_add_boundary(w, &board, NULL) >= 0);
+		ENSURE(pdl_world_add_boundary(w, &board, NULL).index >= 0);
 		worlds_fill_box(w, 0, 0, 3, 1, 0.5f); /* a small blob, dropped from 2 h above it */
 		const int count = pdl_world_particles(w).count;
 		for (int s = 0; s < 480; ++s) pdl_world_step(w); /* 8 s */
@@ -251,7 +251,7 @@ static void test_film_slides_down_a_vertical_wall(void)
 		pdl_boundary_def tank = pdl_default_boundary_def();
 		tank.kind = PDL_BOUNDARY_BOX_CONTAINER;
 		tank.half_extents = (pdl_vec3){20, 20};
-		ENSURE(pdl_world_add_boundary(w, &tank, NULL) >= 0);
+		ENSURE(pdl_world_add_boundary(w, &tank, NULL).index >= 0);
 		/* a film 3 particles thick and 12 h tall, against the left wall, 14 h above the floor */
 		worlds_fill_box(w, 0, -19.6f, 0, 0.4f, 6);
 		const int count = pdl_world_particles(w).count;
@@ -314,7 +314,7 @@ static void test_moving_obstacle_pushes_fluid(void)
 	pdl_boundary_def paddle = pdl_default_boundary_def();
 	paddle.position = (pdl_vec3){-17, -6};
 	paddle.half_extents = (pdl_vec3){0.5f, 3.5f};
-	int id = pdl_world_add_boundary(w, &paddle, NULL);
+	pdl_boundary_id id = pdl_world_add_boundary(w, &paddle, NULL);
 	for (int s = 0; s < 60; ++s) pdl_world_step(w);
 	float before = pdl_world_stats(w).centre_of_mass.x;
 	for (int s = 0; s < 120; ++s) { /* move 20 units to the right over 2 s */

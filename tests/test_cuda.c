@@ -15,7 +15,7 @@
 
 enum { SKIPPED = 77 };
 
-static char skip_reason[256];
+static char skip_reason[sizeof ((pdl_error*)0)->message];
 
 /* A dam break without springs (the GPU step's own ground): water and a heavier liquid, viscosity,
  * a box container, a turned box and a triangle, a pointer dragging through. spread > 0 adds a

@@ -221,9 +221,9 @@ static pdl_world* empty_like(const pdl_world* whole, bool three)
 	const pdl_world_def def = pdl_world_get_def(whole);
 	pdl_world* part = worlds_solver_create(1, three ? 3 : 2, def.solver, NULL);
 	pdl_world_set_def(part, &def, NULL);
-	for (int b = 0; b < pdl_world_boundary_id_limit(whole); ++b) {
+	for (int slot = 0; slot < pdl_world_boundary_slots(whole); ++slot) {
 		pdl_boundary_def bd;
-		if (pdl_world_get_boundary(whole, b, &bd)) pdl_world_add_boundary(part, &bd, NULL);
+		if (pdl_world_get_boundary(whole, pdl_world_boundary_in_slot(whole, slot), &bd)) pdl_world_add_boundary(part, &bd, NULL);
 	}
 	return part;
 }

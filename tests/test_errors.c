@@ -162,26 +162,27 @@ static void test_boundary_def_errors(void)
 		{b_e, PDL_ERR_BOUNDARY_RESTITUTION},       {b_stick, PDL_ERR_BOUNDARY_STICKINESS},
 	};
 	pdl_world* w = worlds_create(1, NULL);
-	int good = pdl_world_add_boundary(w, &(pdl_boundary_def){0}, NULL); /* zero def: bad */
-	ENSURE(good == -1);
+	pdl_boundary_id bad = pdl_world_add_boundary(w, &(pdl_boundary_def){0}, NULL); /* zero def: bad */
+	ENSURE(bad.index == -1);
 	pdl_boundary_def ok = pdl_default_boundary_def();
-	int id = pdl_world_add_boundary(w, &ok, NULL);
-	ENSURE(id == 0);
+	pdl_boundary_id id = pdl_world_add_boundary(w, &ok, NULL);
+	ENSURE(id.index == 0 && id.generation == 0);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
 		pdl_boundary_def d = pdl_default_boundary_def();
 		cases[i].spoil(&d);
 		pdl_error err = {0};
-		ENSURE_MSG(pdl_world_add_boundary(w, &d, &err) == -1 && err.id == cases[i].expect,
+		ENSURE_MSG(pdl_world_add_boundary(w, &d, &err).index == -1 && err.id == cases[i].expect,
 		           "case %zu: got %s (%s)", i, pdl_error_name(err.id), err.message);
 		ENSURE(pdl_world_set_boundary(w, id, &d, &err) == cases[i].expect);
 		pdl_boundary_def still;
 		ENSURE(pdl_world_get_boundary(w, id, &still) && memcmp(&still, &ok, sizeof ok) == 0);
 	}
 	pdl_error err;
-	ENSURE(pdl_world_set_boundary(w, 7, &ok, &err) == PDL_ERR_OBSTACLE_ID);
-	ENSURE(pdl_world_remove_boundary(w, -1, &err) == PDL_ERR_OBSTACLE_ID);
+	ENSURE(pdl_world_set_boundary(w, (pdl_boundary_id){7, 0}, &ok, &err) == PDL_ERR_BOUNDARY_ID);
+	ENSURE(pdl_world_remove_boundary(w, (pdl_boundary_id){-1, 0}, &err) == PDL_ERR_BOUNDARY_ID);
 	ENSURE(pdl_world_remove_boundary(w, id, &err) == PDL_OK);
-	ENSURE(pdl_world_remove_boundary(w, id, &err) == PDL_ERR_OBSTACLE_ID);
+	ENSURE(pdl_world_remove_boundary(w, id, &err) == PDL_ERR_BOUNDARY_ID);
+	ENSURE_MSG(strcmp(err.message, "boundary.id must name a live boundary of this world, got 0") == 0, "%s", err.message);
 	pdl_world_destroy(w);
 }
 
@@ -270,6 +271,47 @@ static void test_particle_state_errors(void)
 	pdl_world_destroy(w);
 }
 
+/* One error type for every layer: a core refusal fills path ("struct.field") and rule as well as
+ * the message; pdl_error_fill, which the io layer and puddle over MPI use, composes "file: path:
+ * rule" from the parts it is given, and the io ids are named like the core's. */
+static void test_one_error_type(void)
+{
+	pdl_error err;
+	pdl_material_def m = pdl_default_material_def();
+	m.rest_density = -3;
+	pdl_world* w = worlds_create(1, NULL);
+	ENSURE(pdl_world_add_material(w, &m, &err) == -1 && err.id == PDL_ERR_MATERIAL_REST_DENSITY);
+	ENSURE(strcmp(err.path, "material.rest_density") == 0 && err.file[0] == 0 && err.line == 0);
+	ENSURE_MSG(strcmp(err.rule, "must be finite and > 0, got -3") == 0, "%s", err.rule);
+	ENSURE(strcmp(err.message, "material.rest_density must be finite and > 0, got -3") == 0);
+	pdl_world_destroy(w);
+
+	ENSURE(pdl_error_fill(&err, PDL_ERR_SCENE_VALUE, "x.json", "materials[1].mass", "must be > 0, got %g", -1.0) ==
+	       PDL_ERR_SCENE_VALUE);
+	ENSURE(strcmp(err.message, "x.json: materials[1].mass: must be > 0, got -1") == 0);
+	ENSURE(strcmp(err.rule, "must be > 0, got -1") == 0 && isnan(err.value));
+	pdl_error_fill(&err, PDL_ERR_FILE_OPEN, "snap.pdls", NULL, "cannot open: %s", "No such file or directory");
+	ENSURE(strcmp(err.message, "snap.pdls: cannot open: No such file or directory") == 0 && err.path[0] == 0);
+	pdl_error_fill(&err, PDL_ERR_OUT_OF_MEMORY, NULL, "", "out of memory");
+	ENSURE(strcmp(err.message, "out of memory") == 0);
+	ENSURE(pdl_error_fill(NULL, PDL_ERR_FILE_WRITE, "x", NULL, "ignored") == PDL_ERR_FILE_WRITE);
+	/* a long text keeps all it can in the message, the rule what fits */
+	char long_text[600];
+	memset(long_text, 'a', sizeof long_text - 1);
+	long_text[sizeof long_text - 1] = 0;
+	pdl_error_fill(&err, PDL_ERR_SNAPSHOT_WORLD, "f", NULL, "%s", long_text);
+	ENSURE(strlen(err.message) == 3 + strlen(long_text) && strlen(err.rule) == sizeof err.rule - 1);
+
+	ENSURE(strcmp(pdl_error_name(PDL_ERR_SCENE_SYNTAX), "PDL_ERR_SCENE_SYNTAX") == 0);
+	ENSURE(strcmp(pdl_error_struct(PDL_ERR_SNAPSHOT_CORRUPT), "snapshot") == 0);
+	ENSURE(strcmp(pdl_error_field(PDL_ERR_SURFACE_RADIUS), "radius") == 0);
+	ENSURE(strcmp(pdl_error_name(PDL_ERR_BOUNDARY_ID), "PDL_ERR_BOUNDARY_ID") == 0);
+	/* every id has a name of its own */
+	for (int a = 0; a < PDL_ERROR_COUNT; ++a)
+		for (int b = a + 1; b < PDL_ERROR_COUNT; ++b)
+			ENSURE(strcmp(pdl_error_name((pdl_error_id)a), pdl_error_name((pdl_error_id)b)) != 0);
+}
+
 static void test_null_arguments_never_crash(void)
 {
 	pdl_error err;
@@ -281,7 +323,7 @@ static void test_null_arguments_never_crash(void)
 	pdl_world* w = worlds_create(1, NULL);
 	ENSURE(pdl_world_add_material(w, NULL, &err) == -1 && err.id == PDL_ERR_NULL_ARGUMENT);
 	ENSURE(pdl_world_fill(w, NULL, &err) == -1 && err.id == PDL_ERR_NULL_ARGUMENT);
-	ENSURE(pdl_world_add_boundary(w, NULL, &err) == -1 && err.id == PDL_ERR_NULL_ARGUMENT);
+	ENSURE(pdl_world_add_boundary(w, NULL, &err).index == -1 && err.id == PDL_ERR_NULL_ARGUMENT);
 	ENSURE(pdl_world_set_pointer(w, 0, NULL, &err) == PDL_ERR_NULL_ARGUMENT);
 	pdl_world_destroy(w);
 }
@@ -371,5 +413,6 @@ int main(void)
 	RUN_TEST(test_pointer_errors);
 	RUN_TEST(test_particle_state_errors);
 	RUN_TEST(test_null_arguments_never_crash);
+	RUN_TEST(test_one_error_type);
 	return TEST_SUMMARY();
 }

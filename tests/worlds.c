@@ -24,18 +24,18 @@ pdl_world* worlds_create(int threads, const pdl_material_def* material)
 	return worlds_solver_create(threads, 2, PDL_SOLVER_CLAVET, material);
 }
 
-static int add_container(pdl_world* w, pdl_boundary_def* bd)
+static pdl_boundary_id add_container(pdl_world* w, pdl_boundary_def* bd)
 {
 	pdl_error err;
-	int id = pdl_world_add_boundary(w, bd, &err);
-	if (id < 0) {
+	pdl_boundary_id id = pdl_world_add_boundary(w, bd, &err);
+	if (id.index < 0) {
 		fprintf(stderr, "add_container: %s\n", err.message);
 		exit(3);
 	}
 	return id;
 }
 
-int worlds_add_box_container(pdl_world* w, float hx, float hy)
+pdl_boundary_id worlds_add_box_container(pdl_world* w, float hx, float hy)
 {
 	pdl_boundary_def bd = pdl_default_boundary_def();
 	bd.kind = PDL_BOUNDARY_BOX_CONTAINER;
@@ -44,7 +44,7 @@ int worlds_add_box_container(pdl_world* w, float hx, float hy)
 	return add_container(w, &bd);
 }
 
-int worlds_add_circle_container(pdl_world* w, float r)
+pdl_boundary_id worlds_add_circle_container(pdl_world* w, float r)
 {
 	pdl_boundary_def bd = pdl_default_boundary_def();
 	bd.kind = PDL_BOUNDARY_CIRCLE_CONTAINER;
@@ -68,7 +68,7 @@ int worlds_fill_box(pdl_world* w, int material, float cx, float cy, float hx, fl
 	return n;
 }
 
-int worlds_add_triangle(pdl_world* w, float x, float y)
+pdl_boundary_id worlds_add_triangle(pdl_world* w, float x, float y)
 {
 	pdl_boundary_def tri = pdl_default_boundary_def();
 	tri.kind = PDL_BOUNDARY_POLYGON;

@@ -11,12 +11,12 @@ pdl_world* worlds_solver_create(int threads, int dimensions, pdl_solver_kind sol
 /* A 2D Clavet world with `threads` threads and one material. */
 pdl_world* worlds_create(int threads, const pdl_material_def* material);
 /* Adds a box container of half size (hx, hy) at the origin; returns its id. */
-int worlds_add_box_container(pdl_world* w, float hx, float hy);
+pdl_boundary_id worlds_add_box_container(pdl_world* w, float hx, float hy);
 /* Adds a circle container of radius r at the origin; returns its id. */
-int worlds_add_circle_container(pdl_world* w, float r);
+pdl_boundary_id worlds_add_circle_container(pdl_world* w, float r);
 /* Fills a box of the given material at rest spacing; returns the count. */
 /* A triangular obstacle 6 wide and 2 high, its base's middle at (x, y) (2D). */
-int worlds_add_triangle(pdl_world* w, float x, float y);
+pdl_boundary_id worlds_add_triangle(pdl_world* w, float x, float y);
 int worlds_fill_box(pdl_world* w, int material, float cx, float cy, float hx, float hy);
 /* The dam break used by the determinism tests: a column of water, a second heavier material,
  * a slime blob with springs, a box and a polygon obstacle, and a stirring pointer. */

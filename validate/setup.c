@@ -63,14 +63,14 @@ static void box_from_corners(pdl_vec3 lo, pdl_vec3 hi, pdl_vec3* centre, pdl_vec
 	*half = (pdl_vec3){0.5f * (hi.x - lo.x), 0.5f * (hi.y - lo.y), 0.5f * (hi.z - lo.z)};
 }
 
-int vworld_add_tank(pdl_world* w, pdl_vec3 lo, pdl_vec3 hi)
+pdl_boundary_id vworld_add_tank(pdl_world* w, pdl_vec3 lo, pdl_vec3 hi)
 {
 	pdl_boundary_def b = pdl_default_boundary_def();
 	b.kind = PDL_BOUNDARY_BOX_CONTAINER;
 	box_from_corners(lo, hi, &b.position, &b.half_extents);
 	pdl_error err;
-	int id = pdl_world_add_boundary(w, &b, &err);
-	if (id < 0) {
+	pdl_boundary_id id = pdl_world_add_boundary(w, &b, &err);
+	if (id.index < 0) {
 		fprintf(stderr, "puddle-validate: tank refused: %s\n", err.message);
 		exit(2);
 	}

@@ -94,7 +94,7 @@ pdl_world* vworld_create(const vsolver* solver, const voptions* opt, int dims, f
 pdl_material_def vworld_water(const vsolver* solver);
 /* Adds a closed box container with corners lo and hi (z ignored in 2D); walls slide with the
  * material's friction. Returns its id. */
-int vworld_add_tank(pdl_world* w, pdl_vec3 lo, pdl_vec3 hi);
+pdl_boundary_id vworld_add_tank(pdl_world* w, pdl_vec3 lo, pdl_vec3 hi);
 /* Fills the box [lo, hi] with a material at its rest spacing; returns the count. */
 int vworld_fill_box(pdl_world* w, int material, pdl_vec3 lo, pdl_vec3 hi);
 /* Replaces the particles' velocities and materials with the given arrays (in the order of

@@ -178,7 +178,7 @@ pdl_scene* cli_load_scene(const char* path)
 	char resolved[1024];
 	const char* file = scene_path_of(path, resolved, sizeof resolved);
 	if (!file) return NULL;
-	pdl_scene_error err;
+	pdl_error err;
 	pdl_scene* s = pdl_scene_load(file, &err);
 	if (!s) fprintf(stderr, "%s\n", err.message);
 	return s;

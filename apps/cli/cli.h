@@ -69,8 +69,7 @@ bool cli_pvd_add(cli_pvd_list* l, long long frame);
 void cli_pvd_scan(cli_pvd_list* l, const char* run_dir, long long up_to);
 /* Writes the collection of l's files (part 0) and, when bodies lists any, the bodies' files as
  * part 1: ParaView then reads each time as two blocks, "particles" and "bodies". */
-bool cli_pvd_write(const cli_pvd_list* l, const cli_pvd_list* bodies, const char* path, double dt, char* err,
-                   size_t err_size);
+bool cli_pvd_write(const cli_pvd_list* l, const cli_pvd_list* bodies, const char* path, double dt, pdl_error* err);
 
 /* ---- progress.c ---- */
 
@@ -132,11 +131,11 @@ typedef struct cli_video cli_video;
 const char* cli_find_ffmpeg(char* buf, size_t size);
 /* Starts ffmpeg writing H.264 yuv420p to a temporary file beside path. NULL and a message on
  * failure. */
-cli_video* cli_video_open(const char* path, int width, int height, double fps, char* err, size_t err_size);
+cli_video* cli_video_open(const char* path, int width, int height, double fps, pdl_error* err);
 bool cli_video_frame(cli_video* v, const uint8_t* rgb);
 /* Finishes: waits for ffmpeg and renames the file into place. false and a message if any frame
  * or ffmpeg failed (the temporary is removed). */
-bool cli_video_close(cli_video* v, char* err, size_t err_size);
+bool cli_video_close(cli_video* v, pdl_error* err);
 /* Stops ffmpeg and removes the temporary file. */
 void cli_video_abort(cli_video* v);
 

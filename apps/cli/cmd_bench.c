@@ -117,7 +117,7 @@ static int bench_one(const pdl_scene* base, double particles, int threads, int b
 	if (backend >= 0) s->world.backend = (pdl_backend)backend;
 	if (substeps > 0) s->world.substeps = substeps;
 	long before = held_bytes();
-	pdl_scene_error err;
+	pdl_error err;
 	pdl_world* w = pdl_scene_build_world(s, &err);
 	if (!w) {
 		fprintf(stderr, "%s\n", err.message);

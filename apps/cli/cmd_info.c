@@ -125,7 +125,7 @@ int cmd_info(int argc, char** argv)
 	 * denser than rest); it ran the same with 1, 2, 3 and 4
 	 * substeps (density error mean 21.4, 20.8, 21.2, 21.2 %, the same surface), so its initial
 	 * extent would be a false alarm. Emitters add to the depth later. */
-	pdl_scene_error serr;
+	pdl_error serr;
 	pdl_world* w = pdl_scene_build_world(s, &serr);
 	if (w) {
 		pdl_vec3 g = s->world.gravity;
@@ -218,7 +218,7 @@ int cmd_validate(int argc, char** argv)
 			continue;
 		}
 		/* building the world also runs the engine's own checks (fills, boundaries) */
-		pdl_scene_error err;
+		pdl_error err;
 		s->world.threads = 1;
 		pdl_world* w = pdl_scene_build_world(s, &err);
 		if (!w) {

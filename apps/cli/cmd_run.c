@@ -249,7 +249,7 @@ typedef struct run_state {
 	long long estimate_frame; /* the frame after which it was printed */
 	bool warned;
 	long long total; /* the run's last frame */
-	char err[1400];
+	pdl_error err;
 } run_state;
 
 /* Counts a file just written into the run's bytes. */
@@ -312,7 +312,7 @@ static bool make_subdir(run_state* r, const char* sub)
 	char path[1100];
 	snprintf(path, sizeof path, "%s/%s", r->dir, sub);
 	if (cli_make_dirs(path)) return true;
-	snprintf(r->err, sizeof r->err, "%s: cannot create folder: %s", path, strerror(errno));
+	pdl_error_fill(&r->err, PDL_ERR_FILE_WRITE, NULL, NULL, "%s: cannot create folder: %s", path, strerror(errno));
 	return false;
 }
 
@@ -341,13 +341,13 @@ static bool surface_outputs(run_state* r, long long done)
 	pdl_particle_data p = pdl_world_particles(r->world);
 	pdl_contours contours;
 	pdl_mesh mesh;
-	pdl_surface_error serr;
+	pdl_error serr;
 	bool is_3d = p.z != NULL;
 	double t0 = cli_now();
 	bool made = is_3d ? pdl_surface_mesh(&r->surface_def, p.x, p.y, p.z, p.count, &mesh, &serr)
 	                  : pdl_surface_contours(&r->surface_def, p.x, p.y, p.count, &contours, &serr);
 	if (!made) {
-		snprintf(r->err, sizeof r->err, "frame %lld: %s", done, serr.message);
+		pdl_error_fill(&r->err, serr.id, NULL, NULL, "frame %lld: %s", done, serr.message);
 		return false;
 	}
 	double ms = 1000.0 * (cli_now() - t0);
@@ -358,30 +358,30 @@ static bool surface_outputs(run_state* r, long long done)
 	if (is_3d) { /* binary PLY, which Blender and ParaView both read (OBJ on request); no .pvd
 	              * (it lists .vtp) */
 		snprintf(path, sizeof path, "%s/surface/frame_%06lld.ply", r->dir, done);
-		bool ok = pdl_mesh_write_ply(path, &mesh, r->err, sizeof r->err);
+		bool ok = pdl_mesh_write_ply(path, &mesh, &r->err);
 		if (ok) wrote(r, path);
 		if (ok && r->o->surface_obj) {
 			snprintf(path, sizeof path, "%s/surface/frame_%06lld.obj", r->dir, done);
-			ok = pdl_mesh_write_obj(path, &mesh, r->err, sizeof r->err);
+			ok = pdl_mesh_write_obj(path, &mesh, &r->err);
 			if (ok) wrote(r, path);
 		}
 		if (ok && r->scene->diffuse.enabled) { /* beside the surface: what scripts/render-blender.py draws */
 			snprintf(path, sizeof path, "%s/surface/diffuse_%06lld.ply", r->dir, done);
-			ok = pdl_export_diffuse_ply(path, r->world, r->err, sizeof r->err);
+			ok = pdl_export_diffuse_ply(path, r->world, &r->err);
 			if (ok) wrote(r, path);
 		}
 		pdl_mesh_free(&mesh);
 		return ok;
 	}
 	snprintf(path, sizeof path, "%s/surface/frame_%06lld.svg", r->dir, done);
-	bool ok = pdl_contours_write_svg(path, &contours, r->err, sizeof r->err);
+	bool ok = pdl_contours_write_svg(path, &contours, &r->err);
 	if (ok) wrote(r, path);
 	snprintf(path, sizeof path, "%s/surface/frame_%06lld.vtp", r->dir, done);
-	ok = ok && pdl_contours_write_vtp(path, &contours, r->err, sizeof r->err);
+	ok = ok && pdl_contours_write_vtp(path, &contours, &r->err);
 	if (ok) wrote(r, path);
 	pdl_contours_free(&contours);
 	return ok && cli_pvd_add(&r->surface_pvd, done) &&
-	       cli_pvd_write(&r->surface_pvd, NULL, r->surface_pvd_path, r->scene->world.dt, r->err, sizeof r->err);
+	       cli_pvd_write(&r->surface_pvd, NULL, r->surface_pvd_path, r->scene->world.dt, &r->err);
 }
 
 /* Everything a frame writes once `done` frames have run. */
@@ -394,25 +394,25 @@ static bool frame_outputs(run_state* r, long long done)
 	if (pdl_world_body_count(r->world) > 0) r->bodies = true;
 	if (r->video && done % r->video_every == 0) {
 		if (!(rgb = pdl_render(r->renderer, r->world))) {
-			snprintf(r->err, sizeof r->err, "frame %lld: out of memory drawing the picture", done);
+			pdl_error_fill(&r->err, PDL_ERR_OUT_OF_MEMORY, NULL, NULL, "frame %lld: out of memory drawing the picture", done);
 			return false;
 		}
 		if (!cli_video_frame(r->video, rgb)) { /* ffmpeg stopped: its exit and log say why */
 			cli_video* v = r->video;
 			r->video = NULL;
-			if (cli_video_close(v, r->err, sizeof r->err))
-				snprintf(r->err, sizeof r->err, "ffmpeg stopped taking frames (writing %s)", o->video_path);
+			if (cli_video_close(v, &r->err))
+				pdl_error_fill(&r->err, PDL_ERR_EXPORT_DATA, NULL, NULL, "ffmpeg stopped taking frames (writing %s)", o->video_path);
 			return false;
 		}
 		r->video_frames++;
 	}
 	if (o->png_every && done % o->png_every == 0) {
 		if (!rgb && !(rgb = pdl_render(r->renderer, r->world))) {
-			snprintf(r->err, sizeof r->err, "frame %lld: out of memory drawing the picture", done);
+			pdl_error_fill(&r->err, PDL_ERR_OUT_OF_MEMORY, NULL, NULL, "frame %lld: out of memory drawing the picture", done);
 			return false;
 		}
 		snprintf(path, sizeof path, "%s/frames/frame_%06lld.png", r->dir, done);
-		if (!pdl_png_write(path, rgb, out->width, out->height, r->err, sizeof r->err)) return false;
+		if (!pdl_png_write(path, rgb, out->width, out->height, &r->err)) return false;
 		wrote(r, path);
 		r->pngs++;
 	}
@@ -420,39 +420,39 @@ static bool frame_outputs(run_state* r, long long done)
 		const long long before = r->bytes;
 		if (o->vtk) {
 			snprintf(path, sizeof path, "%s/vtk/frame_%06lld.vtp", r->dir, done);
-			if (!pdl_export_vtp(path, r->world, r->err, sizeof r->err) || !cli_pvd_add(&r->pvd, done)) return false;
+			if (!pdl_export_vtp(path, r->world, &r->err) || !cli_pvd_add(&r->pvd, done)) return false;
 			wrote(r, path);
 			if (r->bodies) {
 				snprintf(path, sizeof path, "%s/vtk/bodies_%06lld.vtp", r->dir, done);
-				if (!pdl_export_bodies_vtp(path, r->world, r->err, sizeof r->err) || !cli_pvd_add(&r->body_pvd, done))
+				if (!pdl_export_bodies_vtp(path, r->world, &r->err) || !cli_pvd_add(&r->body_pvd, done))
 					return false;
 				wrote(r, path);
 			}
-			if (!cli_pvd_write(&r->pvd, &r->body_pvd, r->pvd_path, r->scene->world.dt, r->err, sizeof r->err)) return false;
+			if (!cli_pvd_write(&r->pvd, &r->body_pvd, r->pvd_path, r->scene->world.dt, &r->err)) return false;
 		}
 		if (o->ply) {
 			snprintf(path, sizeof path, "%s/ply/frame_%06lld.ply", r->dir, done);
-			if (!pdl_export_ply(path, r->world, r->err, sizeof r->err)) return false;
+			if (!pdl_export_ply(path, r->world, &r->err)) return false;
 			wrote(r, path);
 			if (r->scene->diffuse.enabled) { /* spray, foam, bubbles: a point set of their own */
 				snprintf(path, sizeof path, "%s/ply/diffuse_%06lld.ply", r->dir, done);
-				if (!pdl_export_diffuse_ply(path, r->world, r->err, sizeof r->err)) return false;
+				if (!pdl_export_diffuse_ply(path, r->world, &r->err)) return false;
 				wrote(r, path);
 			}
 		}
 		if (o->csv) {
 			snprintf(path, sizeof path, "%s/csv/frame_%06lld.csv", r->dir, done);
-			if (!pdl_export_csv(path, r->world, r->err, sizeof r->err)) return false;
+			if (!pdl_export_csv(path, r->world, &r->err)) return false;
 			wrote(r, path);
 			snprintf(path, sizeof path, "%s/csv/bodies_%06lld.csv", r->dir, done);
-			if (r->bodies && !pdl_export_bodies_csv(path, r->world, done, r->err, sizeof r->err)) return false;
+			if (r->bodies && !pdl_export_bodies_csv(path, r->world, done, &r->err)) return false;
 			if (r->bodies) wrote(r, path);
 		}
 		if (o->surface && !surface_outputs(r, done)) return false;
 		if (o->vdb) {
 			snprintf(path, sizeof path, "%s/vdb/frame_%06lld.vdb", r->dir, done);
 			pdl_vdb_def vd = pdl_default_vdb_def(r->world);
-			if (!pdl_export_vdb(path, r->world, &vd, r->err, sizeof r->err)) return false;
+			if (!pdl_export_vdb(path, r->world, &vd, &r->err)) return false;
 			wrote(r, path);
 		}
 		r->export_bytes += r->bytes - before;
@@ -463,7 +463,7 @@ static bool frame_outputs(run_state* r, long long done)
 		snprintf(path, sizeof path, "%s/snapshots/snap_%06lld.pdls", r->dir, done);
 		pdl_snapshot_info info = {done, pdl_scene_hash(r->scene), ""};
 		snprintf(info.scene_name, sizeof info.scene_name, "%s", r->scene->name);
-		if (!pdl_snapshot_write(path, r->world, &info, r->err, sizeof r->err)) return false;
+		if (!pdl_snapshot_write(path, r->world, &info, &r->err)) return false;
 		wrote(r, path);
 		r->snapshots++;
 	}
@@ -626,7 +626,7 @@ static int run(const run_options* opts)
 	long long start = 0;
 
 	/* Everything that can be refused is checked before the first byte is written. */
-	pdl_scene_error serr;
+	pdl_error serr;
 	if (o.no_diffuse) s->diffuse.enabled = 0;
 	r.world = pdl_scene_build_world(s, &serr);
 	if (!r.world) {
@@ -636,9 +636,9 @@ static int run(const run_options* opts)
 	}
 	if (o.resume_path) {
 		pdl_snapshot_info info;
-		char err[1200];
-		if (!pdl_snapshot_peek(o.resume_path, &info, err, sizeof err)) {
-			fprintf(stderr, "puddle run: --resume: %s\n", err);
+		pdl_error err;
+		if (!pdl_snapshot_peek(o.resume_path, &info, &err)) {
+			fprintf(stderr, "puddle run: --resume: %s\n", err.message);
 			exit_code = EXIT_USAGE;
 			goto done;
 		}
@@ -650,8 +650,8 @@ static int run(const run_options* opts)
 			exit_code = EXIT_USAGE;
 			goto done;
 		}
-		if (!pdl_snapshot_read(o.resume_path, r.world, &info, err, sizeof err)) {
-			fprintf(stderr, "puddle run: --resume: %s\n", err);
+		if (!pdl_snapshot_read(o.resume_path, r.world, &info, &err)) {
+			fprintf(stderr, "puddle run: --resume: %s\n", err.message);
 			exit_code = EXIT_USAGE;
 			goto done;
 		}
@@ -696,7 +696,7 @@ static int run(const run_options* opts)
 	    (o.ply && !make_subdir(&r, "ply")) || (o.csv && !make_subdir(&r, "csv")) ||
 	    (o.surface && !make_subdir(&r, "surface")) || (o.vdb && !make_subdir(&r, "vdb")) ||
 	    (o.snapshot_every && !make_subdir(&r, "snapshots"))) {
-		fprintf(stderr, "puddle run: %s\n", r.err);
+		fprintf(stderr, "puddle run: %s\n", r.err.message);
 		goto done;
 	}
 	/* the earlier run wrote the frames up to the snapshot's, that one included (a resumed run
@@ -706,9 +706,9 @@ static int run(const run_options* opts)
 	if (o.surface && start > 0 && s->world.dimensions == 2) cli_pvd_scan(&r.surface_pvd, r.dir, start);
 	if (o.video_path) {
 		r.video = cli_video_open(o.video_path, s->output.width, s->output.height, 1.0 / ((double)r.video_every * s->world.dt),
-		                         r.err, sizeof r.err);
+		                         &r.err);
 		if (!r.video) {
-			fprintf(stderr, "puddle run: %s\n", r.err);
+			fprintf(stderr, "puddle run: %s\n", r.err.message);
 			goto done;
 		}
 	}
@@ -719,7 +719,7 @@ static int run(const run_options* opts)
 	double t0 = cli_now(), step_wall = 0;
 	/* the starting state is a frame too (frame 0); a resumed run wrote it before */
 	bool ok = start > 0 || frame_outputs(&r, 0);
-	if (!ok) fprintf(stderr, "puddle run: %s\n", r.err);
+	if (!ok) fprintf(stderr, "puddle run: %s\n", r.err.message);
 	for (long long f = start; ok && f < total && !cli_interrupted(); ++f) {
 		if (pdl_scene_apply_frame(s, r.world, f, &serr) < 0) {
 			cli_progress_end(&progress); /* the bar's line ended first, on a terminal */
@@ -734,7 +734,7 @@ static int run(const run_options* opts)
 		r.solver_ms += pdl_world_profile(r.world).step;
 		if (!frame_outputs(&r, f + 1)) {
 			cli_progress_end(&progress);
-			fprintf(stderr, "puddle run: %s\n", r.err);
+			fprintf(stderr, "puddle run: %s\n", r.err.message);
 			ok = false;
 			break;
 		}
@@ -751,15 +751,15 @@ static int run(const run_options* opts)
 	if (r.video) {
 		cli_video* v = r.video;
 		r.video = NULL;
-		if (!cli_video_close(v, r.err, sizeof r.err)) {
-			fprintf(stderr, "puddle run: %s\n", r.err);
+		if (!cli_video_close(v, &r.err)) {
+			fprintf(stderr, "puddle run: %s\n", r.err.message);
 			goto done;
 		}
 	}
 	const uint8_t* rgb = pdl_render(r.renderer, r.world);
-	if (!rgb) snprintf(r.err, sizeof r.err, "out of memory drawing the last frame");
-	if (!rgb || !pdl_png_write(png_path, rgb, s->output.width, s->output.height, r.err, sizeof r.err)) {
-		fprintf(stderr, "puddle run: %s\n", r.err);
+	if (!rgb) pdl_error_fill(&r.err, PDL_ERR_OUT_OF_MEMORY, NULL, NULL, "out of memory drawing the last frame");
+	if (!rgb || !pdl_png_write(png_path, rgb, s->output.width, s->output.height, &r.err)) {
+		fprintf(stderr, "puddle run: %s\n", r.err.message);
 		goto done;
 	}
 	wrote(&r, png_path);

@@ -49,15 +49,11 @@ typedef struct scene_frame {
 	long long emitted; /* particles the emitters added so far */
 } scene_frame;
 
-static bool apply_scene_frame(pdl_world* world, void* context, char* err, size_t err_size)
+static bool apply_scene_frame(pdl_world* world, void* context, pdl_error* err)
 {
 	scene_frame* f = context;
-	pdl_scene_error serr;
-	int added = pdl_scene_apply_frame(f->scene, world, f->frame, &serr);
-	if (added < 0) {
-		snprintf(err, err_size, "%s", serr.message);
-		return false;
-	}
+	int added = pdl_scene_apply_frame(f->scene, world, f->frame, err);
+	if (added < 0) return false;
 	f->emitted += added;
 	return true;
 }
@@ -145,7 +141,8 @@ typedef struct mpi_run {
 	long long export_every, snapshot_every, exports, snapshots;
 	bool bodies; /* the world has rigid bodies: their files too, from process 0 (every process holds them all) */
 	cli_pvd_list pvd, body_pvd;
-	char dir[1024], pvd_path[1200], err[1400];
+	char dir[1024], pvd_path[1200];
+	pdl_error err;
 } mpi_run;
 
 /* Process 0's part of a frame's files: the bodies' (every process holds every body, with the
@@ -159,22 +156,21 @@ static bool rank0_outputs(mpi_run* r, long long done, bool vtk, int rank)
 		const pdl_world* w = r->world;
 		if (vtk && r->bodies) {
 			snprintf(path, sizeof path, "%s/vtk/bodies_%06lld.vtp", r->dir, done);
-			ok = pdl_export_bodies_vtp(path, w, r->err, sizeof r->err);
-			if (ok && !(ok = cli_pvd_add(&r->body_pvd, done))) snprintf(r->err, sizeof r->err, "%s: out of memory", r->pvd_path);
+			ok = pdl_export_bodies_vtp(path, w, &r->err);
+			if (ok && !(ok = cli_pvd_add(&r->body_pvd, done))) pdl_error_fill(&r->err, PDL_ERR_OUT_OF_MEMORY, NULL, NULL, "%s: out of memory", r->pvd_path);
 		}
 		if (vtk && ok) {
 			ok = cli_pvd_add(&r->pvd, done);
-			if (!ok) snprintf(r->err, sizeof r->err, "%s: out of memory", r->pvd_path);
-			ok = ok && cli_pvd_write(&r->pvd, r->bodies ? &r->body_pvd : NULL, r->pvd_path, r->scene->world.dt, r->err,
-			                         sizeof r->err);
+			if (!ok) pdl_error_fill(&r->err, PDL_ERR_OUT_OF_MEMORY, NULL, NULL, "%s: out of memory", r->pvd_path);
+			ok = ok && cli_pvd_write(&r->pvd, r->bodies ? &r->body_pvd : NULL, r->pvd_path, r->scene->world.dt, &r->err);
 		}
 		if (!vtk && r->bodies) {
 			snprintf(path, sizeof path, "%s/csv/bodies_%06lld.csv", r->dir, done);
-			ok = pdl_export_bodies_csv(path, w, done, r->err, sizeof r->err);
+			ok = pdl_export_bodies_csv(path, w, done, &r->err);
 		}
 	}
 	MPI_Bcast(&ok, 1, MPI_C_BOOL, 0, MPI_COMM_WORLD);
-	if (!ok) MPI_Bcast(r->err, (int)sizeof r->err, MPI_CHAR, 0, MPI_COMM_WORLD);
+	if (!ok) MPI_Bcast(&r->err, (int)sizeof r->err, MPI_BYTE, 0, MPI_COMM_WORLD);
 	return ok;
 }
 
@@ -187,13 +183,13 @@ static bool frame_outputs(mpi_run* r, long long done, int rank)
 	if ((r->vtk || r->ply || r->csv) && done % r->export_every == 0) {
 		if (r->vtk) {
 			snprintf(path, sizeof path, "%s/vtk/frame_%06lld.pvtp", r->dir, done);
-			if (!pdl_mpi_world_write_vtk(s, path, r->err, sizeof r->err) || !rank0_outputs(r, done, true, rank))
+			if (!pdl_mpi_world_write_vtk(s, path, &r->err) || !rank0_outputs(r, done, true, rank))
 				return false;
 		}
 		snprintf(path, sizeof path, "%s/ply/frame_%06lld.ply", r->dir, done);
-		if (r->ply && !pdl_mpi_world_write_ply(s, path, r->err, sizeof r->err)) return false;
+		if (r->ply && !pdl_mpi_world_write_ply(s, path, &r->err)) return false;
 		snprintf(path, sizeof path, "%s/csv/frame_%06lld.csv", r->dir, done);
-		if (r->csv && (!pdl_mpi_world_write_csv(s, path, r->err, sizeof r->err) || !rank0_outputs(r, done, false, rank)))
+		if (r->csv && (!pdl_mpi_world_write_csv(s, path, &r->err) || !rank0_outputs(r, done, false, rank)))
 			return false;
 		r->exports++;
 	}
@@ -201,7 +197,7 @@ static bool frame_outputs(mpi_run* r, long long done, int rank)
 		snprintf(path, sizeof path, "%s/snapshots/snap_%06lld.pdls", r->dir, done);
 		pdl_snapshot_info info = {done, pdl_scene_hash(r->scene), ""};
 		snprintf(info.scene_name, sizeof info.scene_name, "%s", r->scene->name);
-		if (!pdl_mpi_world_write_snapshot(s, path, &info, r->err, sizeof r->err)) return false;
+		if (!pdl_mpi_world_write_snapshot(s, path, &info, &r->err)) return false;
 		r->snapshots++;
 	}
 	return true;
@@ -219,7 +215,7 @@ static bool make_dirs(mpi_run* r, bool snapshots, int rank)
 			char path[1100];
 			snprintf(path, sizeof path, "%s/%s", r->dir, subs[k]);
 			if (!cli_make_dirs(path)) {
-				snprintf(r->err, sizeof r->err, "%s: cannot create folder: %s", path, strerror(errno));
+				pdl_error_fill(&r->err, PDL_ERR_FILE_WRITE, NULL, NULL, "%s: cannot create folder: %s", path, strerror(errno));
 				ok = false;
 			}
 		}
@@ -298,41 +294,42 @@ int cmd_run_mpi(int argc, char** argv)
 	/* the same inputs everywhere, so every process fails alike, but a build can also run out of
 	 * memory in one process only: all agree before the first collective call. The reasons the
 	 * option and scene checks printed are process 0's already; why is what is left to say. */
-	char why[1400] = "";
-	pdl_scene_error serr;
+	pdl_error why = {0};
+	pdl_error serr;
 	pdl_world* world = ok ? pdl_scene_build_world(scene, &serr) : NULL;
-	if (ok && !world) snprintf(why, sizeof why, "%s", serr.message), ok = false;
-	if (!ok && !*why && rank > 0)
-		snprintf(why, sizeof why, "%s or the options were refused there, not on process 0", path ? path : "the scene");
-	ok = pdl_mpi_agree(MPI_COMM_WORLD, ok, why, sizeof why);
+	if (ok && !world) why = serr, ok = false;
+	if (!ok && !why.message[0] && rank > 0)
+		pdl_error_fill(&why, PDL_ERR_MPI_PROCESS, NULL, NULL, "%s or the options were refused there, not on process 0",
+		               path ? path : "the scene");
+	ok = pdl_mpi_agree(MPI_COMM_WORLD, ok, &why);
 	const bool built = ok; /* the reasons from here on are the command's, said after "puddle run: " */
 	/* the split's grid frame comes from the scene's starting state, also when resuming, so a
 	 * resumed run sums in the same order as one that did not stop */
 	pdl_error perr;
 	pdl_mpi_world* split = ok ? pdl_mpi_world_create(world, MPI_COMM_WORLD, &perr) : NULL;
-	if (ok && !split) snprintf(why, sizeof why, "%s: %s", path, perr.message), ok = false;
+	if (ok && !split) pdl_error_fill(&why, perr.id, path, NULL, "%s", perr.message), ok = false;
 	const long long total = ok ? (steps > 0 ? steps : pdl_scene_frames_for(scene, seconds > 0 ? seconds : scene->output.seconds)) : 0;
 	long long start = 0;
 	if (ok && resume) { /* every process reads the same file; all agree before reading it */
 		pdl_snapshot_info info;
-		char err[1200];
-		bool peeked = pdl_snapshot_peek(resume, &info, err, sizeof err);
-		if (!peeked) snprintf(why, sizeof why, "--resume: %s", err);
+		pdl_error err;
+		bool peeked = pdl_snapshot_peek(resume, &info, &err);
+		if (!peeked) pdl_error_fill(&why, err.id, NULL, NULL, "--resume: %s", err.message);
 		else if (info.scene_hash != pdl_scene_hash(scene))
-			snprintf(why, sizeof why,
-			         "--resume: %s was made from scene '%s' with other settings than %s; resuming would not "
-			         "continue the same run",
-			         resume, info.scene_name, path);
-		ok = pdl_mpi_agree(MPI_COMM_WORLD, peeked && info.scene_hash == pdl_scene_hash(scene), why, sizeof why);
-		if (ok && !pdl_mpi_world_read_snapshot(split, resume, &info, err, sizeof err))
-			snprintf(why, sizeof why, "--resume: %s", err), ok = false;
+			pdl_error_fill(&why, PDL_ERR_SNAPSHOT_WORLD, NULL, NULL,
+			               "--resume: %s was made from scene '%s' with other settings than %s; resuming would not "
+			               "continue the same run",
+			               resume, info.scene_name, path);
+		ok = pdl_mpi_agree(MPI_COMM_WORLD, peeked && info.scene_hash == pdl_scene_hash(scene), &why);
+		if (ok && !pdl_mpi_world_read_snapshot(split, resume, &info, &err))
+			pdl_error_fill(&why, err.id, NULL, NULL, "--resume: %s", err.message), ok = false;
 		else if (ok && (start = info.frame) > total)
-			snprintf(why, sizeof why, "--resume: the snapshot is at frame %lld, past the end of this run (frame %lld)",
-			         start, total),
+			pdl_error_fill(&why, PDL_ERR_SNAPSHOT_WORLD, NULL, NULL,
+			               "--resume: the snapshot is at frame %lld, past the end of this run (frame %lld)", start, total),
 				ok = false;
 	}
 	if (!ok) { /* every process failed alike, or agreed to: exit 2 from all */
-		say_agreed(rank, why, built);
+		say_agreed(rank, why.message, built);
 		pdl_mpi_world_destroy(split);
 		pdl_world_destroy(world);
 		pdl_scene_destroy(scene);
@@ -358,7 +355,7 @@ int cmd_run_mpi(int argc, char** argv)
 	bool stats_ok = true, stopped = false;
 	if ((stopped = interrupted_anywhere())) goto done;
 	if (!make_dirs(&r, snapshot_every > 0, rank)) {
-		fprintf(stderr, "puddle run: %s\n", r.err);
+		fprintf(stderr, "puddle run: %s\n", r.err.message);
 		goto done;
 	}
 	if (stats_path) {
@@ -369,14 +366,14 @@ int cmd_run_mpi(int argc, char** argv)
 			stats_file = fopen(stats_temp, "w");
 			stats_rows = malloc((size_t)size * STATS_VALUES * sizeof *stats_rows);
 			if (!stats_file || !stats_rows) {
-				snprintf(r.err, sizeof r.err, "--mpi-stats: %s: %s", stats_path, stats_file ? "out of memory" : strerror(errno));
+				pdl_error_fill(&r.err, PDL_ERR_EXPORT_DATA, NULL, NULL, "--mpi-stats: %s: %s", stats_path, stats_file ? "out of memory" : strerror(errno));
 				opened = false;
 			} else
 				fputs(stats_header, stats_file);
 		}
 		MPI_Bcast(&opened, 1, MPI_C_BOOL, 0, MPI_COMM_WORLD);
 		if (!opened) {
-			fprintf(stderr, "puddle run: %s\n", r.err);
+			fprintf(stderr, "puddle run: %s\n", r.err.message);
 			goto done;
 		}
 	}
@@ -407,7 +404,7 @@ int cmd_run_mpi(int argc, char** argv)
 		if ((stopped = interrupted_anywhere())) break;
 		double t = cli_now();
 		frame_input.frame = f;
-		if (!pdl_mpi_world_step(split, r.err, sizeof r.err)) {
+		if (!pdl_mpi_world_step(split, &r.err)) {
 			ok = false; /* the same reason on every process; printed once below */
 			break;
 		}
@@ -437,7 +434,7 @@ int cmd_run_mpi(int argc, char** argv)
 	cli_progress_end(&progress);
 	if (stopped) goto done;
 	if (!ok) {
-		fprintf(stderr, "puddle run: %s\n", r.err);
+		fprintf(stderr, "puddle run: %s\n", r.err.message);
 		goto done;
 	}
 	MPI_Barrier(MPI_COMM_WORLD);

@@ -111,7 +111,7 @@ static int soak_one(const char* path, long long steps, uint64_t seed, int thread
 	if (!s) return EXIT_USAGE;
 	const bool shrink = max_particles > 0 && pdl_scene_estimate_particles(s) > (double)max_particles;
 	pdl_scene_override(s, shrink ? (double)max_particles : 0, threads);
-	pdl_scene_error err;
+	pdl_error err;
 	pdl_world* w = pdl_scene_build_world(s, &err);
 	if (!w) {
 		fprintf(stderr, "%s\n", err.message);

@@ -50,8 +50,7 @@ void cli_pvd_scan(cli_pvd_list* l, const char* run_dir, long long up_to)
 
 /* Writes the collection of l's files (part 0) and, when bodies lists any, the bodies' files as
  * part 1: ParaView then reads each time as two blocks, "particles" and "bodies". */
-bool cli_pvd_write(const cli_pvd_list* l, const cli_pvd_list* bodies, const char* path, double dt, char* err,
-                   size_t err_size)
+bool cli_pvd_write(const cli_pvd_list* l, const cli_pvd_list* bodies, const char* path, double dt, pdl_error* err)
 {
 	int extra = bodies ? bodies->count : 0, count = l->count + extra;
 	char(*names)[64] = malloc((size_t)(count + 1) * sizeof *names);
@@ -66,8 +65,8 @@ bool cli_pvd_write(const cli_pvd_list* l, const cli_pvd_list* bodies, const char
 		sets[n] = (pdl_pvd_dataset){names[n], (double)frame * dt, body ? 1 : 0,
 		                            extra ? (body ? "bodies" : "particles") : NULL};
 	}
-	if (ok) ok = pdl_export_pvd_datasets(path, sets, count, err, err_size);
-	else snprintf(err, err_size, "out of memory");
+	if (ok) ok = pdl_export_pvd_datasets(path, sets, count, err);
+	else pdl_error_fill(err, PDL_ERR_OUT_OF_MEMORY, NULL, NULL, "out of memory");
 	free(names), free(sets);
 	return ok;
 }

@@ -49,20 +49,19 @@ const char* cli_find_ffmpeg(char* buf, size_t size)
 	return NULL;
 }
 
-cli_video* cli_video_open(const char* path, int width, int height, double fps, char* err, size_t err_size)
+cli_video* cli_video_open(const char* path, int width, int height, double fps, pdl_error* err)
 {
 	char ffmpeg[1024];
 	if (!cli_find_ffmpeg(ffmpeg, sizeof ffmpeg)) {
-		snprintf(err, err_size,
-		         "--video needs ffmpeg, which is not on PATH (install it: apt-get install ffmpeg; or set PUDDLE_FFMPEG)");
+		pdl_error_fill(err, PDL_ERR_EXPORT_DATA, NULL, NULL, "--video needs ffmpeg, which is not on PATH (install it: apt-get install ffmpeg; or set PUDDLE_FFMPEG)");
 		return NULL;
 	}
 	if (width % 2 || height % 2) {
-		snprintf(err, err_size, "--video: H.264 yuv420p needs an even width and height, got %dx%d", width, height);
+		pdl_error_fill(err, PDL_ERR_EXPORT_DATA, NULL, NULL, "--video: H.264 yuv420p needs an even width and height, got %dx%d", width, height);
 		return NULL;
 	}
 	cli_video* v = calloc(1, sizeof *v);
-	if (!v) return snprintf(err, err_size, "out of memory"), NULL;
+	if (!v) return pdl_error_fill(err, PDL_ERR_OUT_OF_MEMORY, NULL, NULL, "out of memory"), NULL;
 	v->width = width, v->height = height;
 	snprintf(v->path, sizeof v->path, "%s", path);
 	snprintf(v->temp, sizeof v->temp, "%s.tmp.%ld", path, (long)getpid());
@@ -76,7 +75,7 @@ cli_video* cli_video_open(const char* path, int width, int height, double fps, c
 	 * be written is then said as such, not as "cannot start ffmpeg: Read-only file system" */
 	int temp = open(v->temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (temp < 0) {
-		snprintf(err, err_size, "%s: cannot write the video there: %s", path, strerror(errno));
+		pdl_error_fill(err, PDL_ERR_FILE_OPEN, NULL, NULL, "%s: cannot write the video there: %s", path, strerror(errno));
 		free(v);
 		return NULL;
 	}
@@ -86,7 +85,7 @@ cli_video* cli_video_open(const char* path, int width, int height, double fps, c
 	int fds[2] = {-1, -1};
 	v->log = memfd_create("ffmpeg-log", MFD_CLOEXEC);
 	if (v->log < 0 || pipe(fds) != 0) {
-		snprintf(err, err_size, "cannot start ffmpeg: %s", strerror(errno));
+		pdl_error_fill(err, PDL_ERR_EXPORT_DATA, NULL, NULL, "cannot start ffmpeg: %s", strerror(errno));
 		if (v->log >= 0) close(v->log);
 		remove(v->temp);
 		free(v);
@@ -116,7 +115,7 @@ cli_video* cli_video_open(const char* path, int width, int height, double fps, c
 		close(fds[1]);
 		close(v->log);
 		remove(v->temp);
-		snprintf(err, err_size, "cannot start %s: %s", ffmpeg, strerror(rc));
+		pdl_error_fill(err, PDL_ERR_EXPORT_DATA, NULL, NULL, "cannot start %s: %s", ffmpeg, strerror(rc));
 		free(v);
 		return NULL;
 	}
@@ -124,7 +123,7 @@ cli_video* cli_video_open(const char* path, int width, int height, double fps, c
 	if (!v->pipe) {
 		close(fds[1]);
 		cli_video_abort(v);
-		snprintf(err, err_size, "cannot start ffmpeg: %s", strerror(errno));
+		pdl_error_fill(err, PDL_ERR_EXPORT_DATA, NULL, NULL, "cannot start ffmpeg: %s", strerror(errno));
 		return NULL;
 	}
 	return v;
@@ -200,7 +199,7 @@ static bool mp4_whole(const char* path, char* why, size_t why_size)
 	return true;
 }
 
-bool cli_video_close(cli_video* v, char* err, size_t err_size)
+bool cli_video_close(cli_video* v, pdl_error* err)
 {
 	int status = finish(v);
 	bool ok = !v->failed && WIFEXITED(status) && WEXITSTATUS(status) == 0;
@@ -210,10 +209,10 @@ bool cli_video_close(cli_video* v, char* err, size_t err_size)
 	/* -loglevel error: anything in the log is an error, "Error writing trailer" among them */
 	if (ok && (tail[0] || !mp4_whole(v->temp, why, sizeof why))) ok = false;
 	if (ok && rename(v->temp, v->path) != 0) {
-		snprintf(err, err_size, "%s: %s", v->path, strerror(errno));
+		pdl_error_fill(err, PDL_ERR_FILE_WRITE, NULL, NULL, "%s: %s", v->path, strerror(errno));
 		ok = false;
 	} else if (!ok) {
-		snprintf(err, err_size, "ffmpeg failed writing %s%s%s%s%s", v->path, tail[0] ? ": " : "", tail, why[0] ? ": " : "",
+		pdl_error_fill(err, PDL_ERR_EXPORT_DATA, NULL, NULL, "ffmpeg failed writing %s%s%s%s%s", v->path, tail[0] ? ": " : "", tail, why[0] ? ": " : "",
 		         why);
 	}
 	remove(v->temp);

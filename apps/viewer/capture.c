@@ -142,10 +142,10 @@ bool viewer_write_report(const viewer_app* app, const char* path, double wall_se
 	fprintf(f, "  \"pixels_per_unit\": %.6f,\n", app->view.pixels_per_unit);
 	fprintf(f, "  \"view_center\": [%.6f, %.6f],\n", app->view.center.x, app->view.center.y);
 	fprintf(f, "  \"obstacle_positions\": [");
-	int limit = pdl_world_boundary_id_limit(world), written = 0;
-	for (int id = 0; id < limit; ++id) {
+	int limit = pdl_world_boundary_slots(world), written = 0;
+	for (int slot = 0; slot < limit; ++slot) {
 		pdl_boundary_def def;
-		if (!pdl_world_get_boundary(world, id, &def)) continue;
+		if (!pdl_world_get_boundary(world, pdl_world_boundary_in_slot(world, slot), &def)) continue;
 		if (def.kind == PDL_BOUNDARY_CIRCLE_CONTAINER || def.kind == PDL_BOUNDARY_BOX_CONTAINER)
 			continue;
 		if (app->three_d) {

@@ -32,8 +32,8 @@ void viewer_input_move_held(viewer_app* app, float dt);
 void viewer_input_refresh_mouse(viewer_app* app);
 /** Forgets pointers and drags (after a scene change). */
 void viewer_input_reset(viewer_app* app);
-/** Drops a box obstacle centred at p (shift + C); returns its id or -1. */
-int viewer_input_drop_box(viewer_app* app, pdl_vec2 p);
+/** Drops a box obstacle centred at p (shift + C); returns its id or {-1, 0}. */
+pdl_boundary_id viewer_input_drop_box(viewer_app* app, pdl_vec2 p);
 
 /* ---- Rendering (renderer.c) -------------------------------------------------------------- */
 

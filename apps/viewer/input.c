@@ -44,6 +44,7 @@
 #define GRAB_MAX_SPEED 40.0f
 
 static const pdl_body_id no_body = {-1, 0};
+static const pdl_boundary_id no_obstacle = {-1, 0};
 
 viewer_interaction_settings viewer_default_interaction_settings(void)
 {
@@ -76,14 +77,15 @@ static float pointer_acceleration(const viewer_app* app)
 	return app->interaction.pointer_strength * g;
 }
 
-/* The topmost (last added) obstacle under p, or -1. Boxes and polygons are convex and
- * counter-clockwise, so p is inside when it is left of every edge. */
-static int obstacle_at(const pdl_world* world, pdl_vec2 p)
+/* The topmost (drawn last: the highest slot) obstacle under p, or {-1, 0}. Boxes and polygons
+ * are convex and counter-clockwise, so p is inside when it is left of every edge. */
+static pdl_boundary_id obstacle_at(const pdl_world* world, pdl_vec2 p)
 {
-	int hit = -1;
-	int limit = pdl_world_boundary_id_limit(world);
-	for (int id = 0; id < limit; ++id) {
+	pdl_boundary_id hit = no_obstacle;
+	int limit = pdl_world_boundary_slots(world);
+	for (int slot = 0; slot < limit; ++slot) {
 		pdl_boundary_def def;
+		const pdl_boundary_id id = pdl_world_boundary_in_slot(world, slot);
 		if (!pdl_world_get_boundary(world, id, &def) || viewer_is_container(def.kind)) continue;
 		if (def.kind == PDL_BOUNDARY_CIRCLE) {
 			float dx = p.x - def.position.x, dy = p.y - def.position.y;
@@ -99,7 +101,7 @@ static int obstacle_at(const pdl_world* world, pdl_vec2 p)
 
 /* A box obstacle centred at p. In 3D its depth is its width, so it is a square column seen from
  * above; in 2D z is unused. */
-static int drop_box_at(viewer_app* app, pdl_vec3 p)
+static pdl_boundary_id drop_box_at(viewer_app* app, pdl_vec3 p)
 {
 	pdl_boundary_def def = pdl_default_boundary_def();
 	def.kind = PDL_BOUNDARY_BOX;
@@ -109,16 +111,16 @@ static int drop_box_at(viewer_app* app, pdl_vec3 p)
 	                              app->interaction.box_half_extents.y * h,
 	                              app->three_d ? app->interaction.box_half_extents.x * h : h};
 	pdl_error e;
-	int id = pdl_world_add_boundary(app->scene.world, &def, &e);
-	if (id < 0) {
+	pdl_boundary_id id = pdl_world_add_boundary(app->scene.world, &def, &e);
+	if (id.index < 0) {
 		viewer_message(app, "box: %s", e.message);
-		return -1;
+		return no_obstacle;
 	}
 	app->input.obstacles_added += 1;
 	return id;
 }
 
-int viewer_input_drop_box(viewer_app* app, pdl_vec2 p)
+pdl_boundary_id viewer_input_drop_box(viewer_app* app, pdl_vec2 p)
 {
 	return drop_box_at(app, viewer_vec3(p));
 }
@@ -132,7 +134,7 @@ static pdl_vec3 anchor_with_margin(const viewer_app* app, float margin)
 
 /* 3D: an obstacle in the air above the fluid hangs there (obstacles are fixed), so it is placed
  * at the anchor, inside the container by its own half size. */
-static int drop_box_3d(viewer_app* app)
+static pdl_boundary_id drop_box_3d(viewer_app* app)
 {
 	float h = length_unit(app);
 	float margin = fmaxf(app->interaction.box_half_extents.x, app->interaction.box_half_extents.y) * h;
@@ -173,11 +175,11 @@ static void remove_at_pointer(viewer_app* app, pdl_vec2 p)
 		pdl_world_remove_body(app->scene.world, body, NULL);
 		return;
 	}
-	int id = app->three_d ? viewer_view3d_pick_obstacle(app->scene.world, in->ray_origin,
-	                                                    in->ray_direction, NULL)
-	                      : obstacle_at(app->scene.world, p);
-	if (id < 0) return;
-	if (in->action == VIEWER_POINTER_DRAG_OBSTACLE && in->dragged_obstacle == id) {
+	pdl_boundary_id id = app->three_d ? viewer_view3d_pick_obstacle(app->scene.world, in->ray_origin,
+	                                                                in->ray_direction, NULL)
+	                                  : obstacle_at(app->scene.world, p);
+	if (id.index < 0) return;
+	if (in->action == VIEWER_POINTER_DRAG_OBSTACLE && viewer_boundary_id_equal(in->dragged_obstacle, id)) {
 		in->action = VIEWER_POINTER_NONE;
 	}
 	pdl_world_remove_boundary(app->scene.world, id, NULL);
@@ -200,7 +202,7 @@ void viewer_input_reset(viewer_app* app)
 {
 	viewer_input* in = &app->input;
 	in->action = VIEWER_POINTER_NONE;
-	in->dragged_obstacle = -1;
+	in->dragged_obstacle = no_obstacle;
 	in->spawning = false;
 	in->erasing = false;
 	in->orbiting = false;
@@ -290,7 +292,7 @@ static void press_3d(viewer_app* app, int button)
 	if (button != SDL_BUTTON_LEFT) return;
 	if (!shift) {
 		float t, t_body;
-		int id = viewer_view3d_pick_obstacle(app->scene.world, in->ray_origin, in->ray_direction, &t);
+		pdl_boundary_id id = viewer_view3d_pick_obstacle(app->scene.world, in->ray_origin, in->ray_direction, &t);
 		pdl_body_id body = body_under_pointer(app, &t_body);
 		if (body.index >= 0 && t_body <= t) {
 			grab_body(app, body, (pdl_vec3){in->ray_origin.x + t_body * in->ray_direction.x,
@@ -299,7 +301,7 @@ static void press_3d(viewer_app* app, int button)
 			return;
 		}
 		pdl_boundary_def def;
-		if (id >= 0 && pdl_world_get_boundary(app->scene.world, id, &def)) {
+		if (pdl_world_get_boundary(app->scene.world, id, &def)) {
 			in->action = VIEWER_POINTER_DRAG_OBSTACLE;
 			in->dragged_obstacle = id;
 			in->grab_point = (pdl_vec3){in->ray_origin.x + t * in->ray_direction.x,
@@ -332,9 +334,9 @@ static void press(viewer_app* app, int button)
 			grab_body(app, body, viewer_vec3(in->mouse_world));
 			return;
 		}
-		int id = obstacle_at(app->scene.world, in->mouse_world);
+		pdl_boundary_id id = obstacle_at(app->scene.world, in->mouse_world);
 		pdl_boundary_def def;
-		if (id >= 0 && pdl_world_get_boundary(app->scene.world, id, &def)) {
+		if (pdl_world_get_boundary(app->scene.world, id, &def)) {
 			in->action = VIEWER_POINTER_DRAG_OBSTACLE;
 			in->dragged_obstacle = id;
 			in->grab_offset = (pdl_vec2){in->mouse_world.x - def.position.x,
@@ -371,7 +373,7 @@ static void release(viewer_app* app, int button)
 			def.velocity = (pdl_vec3){0, 0, 0};
 			pdl_world_set_boundary(app->scene.world, in->dragged_obstacle, &def, NULL);
 		}
-		in->dragged_obstacle = -1;
+		in->dragged_obstacle = no_obstacle;
 	}
 	/* a held body is let go as it is: it keeps its velocity (thrown) */
 	in->held_body = no_body;

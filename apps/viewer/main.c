@@ -735,7 +735,7 @@ int main(int argc, char** argv)
 	app.scene_requested = -1;
 	app.show_panel = true;
 	app.panel_width = 360.0f;
-	app.input.dragged_obstacle = -1;
+	app.input.dragged_obstacle = (pdl_boundary_id){-1, 0};
 	app.input.held_body = (pdl_body_id){-1, 0};
 
 	viewer_options o;

@@ -455,10 +455,11 @@ static void build_shapes(viewer_renderer* r, const viewer_app* app, shape_pass p
 	rgba inside = from_hex(app->render.inside_color);
 	rgba outside = from_hex(app->render.outside_color);
 	rgba obstacle = from_hex(app->render.obstacle_color);
-	int limit = pdl_world_boundary_id_limit(world);
+	int limit = pdl_world_boundary_slots(world);
 	r->shape_count = 0;
-	for (int id = 0; id < limit; ++id) {
+	for (int slot = 0; slot < limit; ++slot) {
 		pdl_boundary_def def;
+		const pdl_boundary_id id = pdl_world_boundary_in_slot(world, slot);
 		if (!pdl_world_get_boundary(world, id, &def)) continue;
 		pdl_vec2 v[PDL_MAX_POLYGON_VERTICES];
 		int n = pdl_boundary_world_vertices(&def, v);
@@ -483,7 +484,7 @@ static void build_shapes(viewer_renderer* r, const viewer_app* app, shape_pass p
 		}
 		if (pass != SHAPES_OBSTACLES) continue;
 		bool held = app->input.action == VIEWER_POINTER_DRAG_OBSTACLE &&
-		            app->input.dragged_obstacle == id;
+		            viewer_boundary_id_equal(app->input.dragged_obstacle, id);
 		rgba color = held ? obstacle_held_color : obstacle;
 		if (circle) push_disc(r, viewer_vec2(def.position), def.radius, segments, color);
 		else push_polygon(r, v, n, color);

@@ -440,12 +440,13 @@ static void build_walls(viewer_renderer3d* r, const viewer_app* app, pdl_vec3 ey
 	color4 obstacle = hex_color(app->render.obstacle_color);
 	r->triangles.count = 0;
 	r->lines.count = 0;
-	int limit = pdl_world_boundary_id_limit(world);
-	for (int id = 0; id < limit; ++id) {
+	int limit = pdl_world_boundary_slots(world);
+	for (int slot = 0; slot < limit; ++slot) {
 		pdl_boundary_def def;
+		const pdl_boundary_id id = pdl_world_boundary_in_slot(world, slot);
 		if (!pdl_world_get_boundary(world, id, &def)) continue;
 		bool held = app->input.action == VIEWER_POINTER_DRAG_OBSTACLE &&
-		            app->input.dragged_obstacle == id;
+		            viewer_boundary_id_equal(app->input.dragged_obstacle, id);
 		color4 solid = held ? held_color : obstacle;
 		if (def.kind == PDL_BOUNDARY_BOX_CONTAINER || def.kind == PDL_BOUNDARY_BOX) {
 			pdl_vec3 c[8];

@@ -99,7 +99,7 @@ static bool is_path(const char* name)
 static bool load_file(viewer_scene* out, const char* path, const viewer_scene_options* options,
                       char* err, int err_size)
 {
-	pdl_scene_error e;
+	pdl_error e;
 	pdl_scene* scene = pdl_scene_load(path, &e);
 	if (scene == NULL) {
 		snprintf(err, (size_t)err_size, "%s", e.message);
@@ -164,11 +164,11 @@ void viewer_scene_bounds_3d(const viewer_scene* scene, pdl_vec3* lo, pdl_vec3* h
 	const pdl_world* world = scene->world;
 	*lo = (pdl_vec3){INFINITY, INFINITY, INFINITY};
 	*hi = (pdl_vec3){-INFINITY, -INFINITY, -INFINITY};
-	int limit = pdl_world_boundary_id_limit(world);
+	int limit = pdl_world_boundary_slots(world);
 	bool found = false;
-	for (int id = 0; id < limit; ++id) {
+	for (int slot = 0; slot < limit; ++slot) {
 		pdl_boundary_def def;
-		if (!pdl_world_get_boundary(world, id, &def)) continue;
+		if (!pdl_world_get_boundary(world, pdl_world_boundary_in_slot(world, slot), &def)) continue;
 		pdl_vec3 half;
 		if (def.kind == PDL_BOUNDARY_CIRCLE_CONTAINER) {
 			half = (pdl_vec3){def.radius, def.radius, def.radius};

@@ -129,10 +129,10 @@ bool viewer_is_container(pdl_boundary_kind kind)
 int viewer_obstacle_count(const pdl_world* world)
 {
 	int count = 0;
-	int limit = pdl_world_boundary_id_limit(world);
-	for (int id = 0; id < limit; ++id) {
+	int limit = pdl_world_boundary_slots(world);
+	for (int slot = 0; slot < limit; ++slot) {
 		pdl_boundary_def def;
-		if (pdl_world_get_boundary(world, id, &def) && !viewer_is_container(def.kind)) ++count;
+		if (pdl_world_get_boundary(world, pdl_world_boundary_in_slot(world, slot), &def) && !viewer_is_container(def.kind)) ++count;
 	}
 	return count;
 }

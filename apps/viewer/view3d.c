@@ -201,14 +201,15 @@ static float ray_sphere(pdl_vec3 o, pdl_vec3 d, pdl_vec3 centre, float radius)
 	return t < 0 ? INFINITY : t;
 }
 
-int viewer_view3d_pick_obstacle(const pdl_world* world, pdl_vec3 origin, pdl_vec3 direction,
-                                float* t_hit)
+pdl_boundary_id viewer_view3d_pick_obstacle(const pdl_world* world, pdl_vec3 origin, pdl_vec3 direction,
+                                            float* t_hit)
 {
-	int hit = -1;
+	pdl_boundary_id hit = {-1, 0};
 	float best = INFINITY;
-	int limit = pdl_world_boundary_id_limit(world);
-	for (int id = 0; id < limit; ++id) {
+	int limit = pdl_world_boundary_slots(world);
+	for (int slot = 0; slot < limit; ++slot) {
 		pdl_boundary_def def;
+		const pdl_boundary_id id = pdl_world_boundary_in_slot(world, slot);
 		if (!pdl_world_get_boundary(world, id, &def)) continue;
 		float t = INFINITY;
 		if (def.kind == PDL_BOUNDARY_BOX) t = ray_box(origin, direction, &def);

@@ -297,7 +297,7 @@ typedef struct viewer_input {
 	bool mouse_inside;
 	viewer_pointer_action action;
 	/** The obstacle being dragged and where it was grabbed, relative to its centre. */
-	int dragged_obstacle;
+	pdl_boundary_id dragged_obstacle;
 	pdl_vec2 grab_offset;
 	/** Where the mouse was at the previous step: its velocity is the difference over dt. */
 	pdl_vec2 mouse_world_at_last_step;
@@ -446,6 +446,10 @@ static inline bool viewer_body_id_equal(pdl_body_id a, pdl_body_id b)
 {
 	return a.index == b.index && a.generation == b.generation;
 }
+static inline bool viewer_boundary_id_equal(pdl_boundary_id a, pdl_boundary_id b)
+{
+	return a.index == b.index && a.generation == b.generation;
+}
 
 /* ---- 3D view (view3d.c) ----------------------------------------------------------------- */
 
@@ -466,8 +470,8 @@ pdl_vec3 viewer_view3d_anchor(const viewer_app* app, pdl_vec3 origin, pdl_vec3 d
 /** The crossing of a ray with the plane facing the camera through `point`. */
 pdl_vec3 viewer_view3d_on_plane(const viewer_app* app, pdl_vec3 origin, pdl_vec3 direction,
                                 pdl_vec3 point);
-/** The nearest obstacle (not container) the ray hits, or -1; its hit distance in *t. */
-int viewer_view3d_pick_obstacle(const pdl_world* world, pdl_vec3 origin, pdl_vec3 direction,
+/** The nearest obstacle (not container) the ray hits, or {-1, 0}; its hit distance in *t. */
+pdl_boundary_id viewer_view3d_pick_obstacle(const pdl_world* world, pdl_vec3 origin, pdl_vec3 direction,
                                 float* t);
 /** World point to drawable pixel (origin top-left); false when it is behind the camera. */
 bool viewer_view3d_world_to_pixel(const viewer_app* app, pdl_vec3 p, float* pixel_x,

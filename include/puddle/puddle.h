@@ -4,14 +4,17 @@
  *     pdl_world_def wd = pdl_default_world_def();
  *     pdl_world* world = pdl_world_create(&wd, NULL);
  *     int water = pdl_world_add_material(world, &(pdl_material_def){...}, NULL);
- *     pdl_world_add_boundary(world, &container_def, NULL);
+ *     pdl_boundary_id box = pdl_world_add_boundary(world, &container_def, NULL);
  *     pdl_world_fill(world, &fill_def, NULL);
  *     for (int frame = 0; frame < 600; ++frame) pdl_world_step(world);
  *     pdl_particle_data p = pdl_world_particles(world);   // p.x[i], p.y[i], ...
  *     pdl_world_destroy(world);
  *
  * Conventions: functions that can fail take a `pdl_error*` last (NULL if you don't need the
- * message) and return -1 or a non-zero pdl_error_id on failure. The library never prints,
+ * message) and return -1, an id whose index is -1, or a non-zero pdl_error_id on failure; the
+ * io layer (puddle/scene.h, snapshot.h, ...) and puddle/mpi.h fill the same pdl_error and
+ * return false or NULL. Bodies and boundaries are named by generational ids: a removed one's id
+ * is refused even after its slot is reused. The library never prints,
  * never exits and never aborts on user input. A world is not thread-safe: call it from one
  * thread at a time; it runs its own worker threads inside pdl_world_step().
  *
@@ -104,21 +107,34 @@ float pdl_sph_rest_density_3d(float interaction_radius, float spacing, float mas
 
 /* ---- Boundaries: containers and obstacles ---------------------------------------------- */
 
-/** Adds a container or obstacle; returns its id (>= 0) or -1. */
-int pdl_world_add_boundary(pdl_world* world, const pdl_boundary_def* def, pdl_error* err);
+/** Adds a container or obstacle; returns its id, or {-1, 0} and fills err (nothing changes).
+ * It takes the first free slot, so a removed boundary's slot is reused (with a new
+ * generation). */
+pdl_boundary_id pdl_world_add_boundary(pdl_world* world, const pdl_boundary_def* def, pdl_error* err);
 /** Why `count` vertices (in [3, PDL_MAX_POLYGON_VERTICES]) are not a polygon a boundary or body
  * takes (finite, convex, counter-clockwise, with area), in words, or NULL: the rule of
  * pdl_boundary_def.vertices, which needs no world, so a scene checks it as it reads the file. */
 const char* pdl_polygon_fault(const pdl_vec2* vertices, int count);
 /** Moves, reshapes or retunes a boundary between steps. Set def->velocity to the speed of a
- * moving obstacle so that it carries fluid with it. */
-pdl_error_id pdl_world_set_boundary(pdl_world* world, int boundary, const pdl_boundary_def* def,
+ * moving obstacle so that it carries fluid with it. A removed boundary's id is refused
+ * (PDL_ERR_BOUNDARY_ID), even once its slot holds another. */
+pdl_error_id pdl_world_set_boundary(pdl_world* world, pdl_boundary_id boundary, const pdl_boundary_def* def,
                                     pdl_error* err);
 /** Copies a boundary's def into *def; false if the id is not a live boundary. */
-bool pdl_world_get_boundary(const pdl_world* world, int boundary, pdl_boundary_def* def);
-pdl_error_id pdl_world_remove_boundary(pdl_world* world, int boundary, pdl_error* err);
-/** One past the largest boundary id handed out; iterate ids below it with get_boundary(). */
-int pdl_world_boundary_id_limit(const pdl_world* world);
+bool pdl_world_get_boundary(const pdl_world* world, pdl_boundary_id boundary, pdl_boundary_def* def);
+pdl_error_id pdl_world_remove_boundary(pdl_world* world, pdl_boundary_id boundary, pdl_error* err);
+/** Whether id names a live boundary of this world. */
+bool pdl_world_boundary_valid(const pdl_world* world, pdl_boundary_id boundary);
+/** One past the last slot a boundary has held; iterate the live boundaries, in the order the
+ * step meets them, with pdl_world_boundary_in_slot() for slots below it. */
+int pdl_world_boundary_slots(const pdl_world* world);
+/** The id of the boundary in a slot, or {-1, 0} when the slot is empty or out of range. */
+pdl_boundary_id pdl_world_boundary_in_slot(const pdl_world* world, int slot);
+/** A boundary id packed into one non-negative int (index + generation * PDL_MAX_BOUNDARIES),
+ * for scripts and languages without structs (the WebAssembly module and the Python binding
+ * use it); -1 for no boundary. */
+int32_t pdl_boundary_id_to_int(pdl_boundary_id boundary);
+pdl_boundary_id pdl_boundary_id_from_int(int32_t packed);
 /** World-space corners of a box or polygon boundary, counter-clockwise, for drawing; returns
  * their count (0 for circles). */
 int pdl_boundary_world_vertices(const pdl_boundary_def* def,

@@ -313,6 +313,13 @@ typedef struct pdl_body_id {
 	uint32_t generation; /**< how many times the slot was used before */
 } pdl_body_id;
 
+/** A boundary's (container's or obstacle's) handle. A removed boundary's id stays refused
+ * (PDL_ERR_BOUNDARY_ID) even after its slot is reused, because the generation differs. */
+typedef struct pdl_boundary_id {
+	int32_t index;       /**< slot, 0 .. PDL_MAX_BOUNDARIES - 1; -1 for no boundary */
+	uint32_t generation; /**< how many times the slot was used before */
+} pdl_boundary_id;
+
 /** Mass properties of a body, from its shape and density. */
 typedef struct pdl_body_mass {
 	/** Mass, in the unit of pdl_material_def.mass. */

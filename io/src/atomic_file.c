@@ -6,24 +6,24 @@
 #include <string.h>
 #include <unistd.h>
 
-bool pdl_atomic_open(pdl_atomic_file* a, const char* path, char* err, size_t err_size)
+bool pdl_atomic_open(pdl_atomic_file* a, const char* path, pdl_error* err)
 {
 	memset(a, 0, sizeof *a);
 	if (strlen(path) >= sizeof a->path) {
-		snprintf(err, err_size, "%s: path too long", path);
+		pdl_error_fill(err, PDL_ERR_FILE_NAME, path, NULL, "path too long");
 		return false;
 	}
 	snprintf(a->path, sizeof a->path, "%s", path);
 	snprintf(a->temp, sizeof a->temp, "%s.tmp.%ld", path, (long)getpid());
 	a->f = fopen(a->temp, "wb");
 	if (!a->f) {
-		snprintf(err, err_size, "%s: cannot write: %s", path, strerror(errno));
+		pdl_error_fill(err, PDL_ERR_FILE_OPEN, path, NULL, "cannot write: %s", strerror(errno));
 		return false;
 	}
 	return true;
 }
 
-bool pdl_atomic_commit(pdl_atomic_file* a, char* err, size_t err_size)
+bool pdl_atomic_commit(pdl_atomic_file* a, pdl_error* err)
 {
 	bool ok = a->f && !ferror(a->f);
 	int saved = errno;
@@ -32,7 +32,7 @@ bool pdl_atomic_commit(pdl_atomic_file* a, char* err, size_t err_size)
 	if (ok && rename(a->temp, a->path) != 0) ok = false, saved = errno;
 	if (!ok) {
 		remove(a->temp);
-		snprintf(err, err_size, "%s: write failed: %s", a->path, strerror(saved));
+		pdl_error_fill(err, PDL_ERR_FILE_WRITE, a->path, NULL, "write failed: %s", strerror(saved));
 	}
 	return ok;
 }

@@ -5,6 +5,8 @@
 #ifndef PUDDLE_IO_ATOMIC_FILE_H
 #define PUDDLE_IO_ATOMIC_FILE_H
 
+#include "puddle/base.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -20,9 +22,9 @@ typedef struct pdl_atomic_file {
 } pdl_atomic_file;
 
 /* Opens the temporary file for writing; false with err filled on failure. */
-bool pdl_atomic_open(pdl_atomic_file* a, const char* path, char* err, size_t err_size);
+bool pdl_atomic_open(pdl_atomic_file* a, const char* path, pdl_error* err);
 /* Closes and renames into place; false (temporary removed) if any write failed. */
-bool pdl_atomic_commit(pdl_atomic_file* a, char* err, size_t err_size);
+bool pdl_atomic_commit(pdl_atomic_file* a, pdl_error* err);
 /* Gives up: closes and removes the temporary. */
 void pdl_atomic_abort(pdl_atomic_file* a);
 

@@ -39,19 +39,18 @@ static int* id_order(const pdl_particle_data* p)
  * writes one piece of it), or -1 for rows only */
 typedef void (*writer)(FILE* f, const pdl_world* w, const pdl_particle_data* p, const int* order, long long header);
 
-static bool write_file(const char* path, const pdl_world* w, const pdl_particle_data* p, writer write, char* err,
-                       size_t err_size)
+static bool write_file(const char* path, const pdl_world* w, const pdl_particle_data* p, writer write, pdl_error* err)
 {
 	int* order = id_order(p);
 	if (!order) {
-		snprintf(err, err_size, "%s: out of memory", path);
+		pdl_error_fill(err, PDL_ERR_OUT_OF_MEMORY, path, NULL, "out of memory");
 		return false;
 	}
 	pdl_atomic_file a;
-	bool ok = pdl_atomic_open(&a, path, err, err_size);
+	bool ok = pdl_atomic_open(&a, path, err);
 	if (ok) {
 		write(a.f, w, p, order, p->count);
-		ok = pdl_atomic_commit(&a, err, err_size);
+		ok = pdl_atomic_commit(&a, err);
 	}
 	free(order);
 	return ok;
@@ -108,16 +107,15 @@ static void write_vtp(FILE* f, const pdl_world* w, const pdl_particle_data* p, c
 	fprintf(f, "        </DataArray>\n      </Verts>\n    </Piece>\n  </PolyData>\n</VTKFile>\n");
 }
 
-bool pdl_export_vtp(const char* path, const pdl_world* w, char* err, size_t err_size)
+bool pdl_export_vtp(const char* path, const pdl_world* w, pdl_error* err)
 {
 	pdl_particle_data p = pdl_world_particles(w);
-	return write_file(path, w, &p, write_vtp, err, err_size);
+	return write_file(path, w, &p, write_vtp, err);
 }
 
-bool pdl_export_vtp_particles(const char* path, const pdl_world* w, const pdl_particle_data* p, char* err,
-                              size_t err_size)
+bool pdl_export_vtp_particles(const char* path, const pdl_world* w, const pdl_particle_data* p, pdl_error* err)
 {
-	return write_file(path, w, p, write_vtp, err, err_size);
+	return write_file(path, w, p, write_vtp, err);
 }
 
 static void xml_attribute(FILE* f, const char* s)
@@ -131,10 +129,10 @@ static void xml_attribute(FILE* f, const char* s)
 	}
 }
 
-bool pdl_export_pvd_datasets(const char* path, const pdl_pvd_dataset* sets, int count, char* err, size_t err_size)
+bool pdl_export_pvd_datasets(const char* path, const pdl_pvd_dataset* sets, int count, pdl_error* err)
 {
 	pdl_atomic_file a;
-	if (!pdl_atomic_open(&a, path, err, err_size)) return false;
+	if (!pdl_atomic_open(&a, path, err)) return false;
 	fprintf(a.f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n");
 	fprintf(a.f, "  <Collection>\n");
 	for (int i = 0; i < count; ++i) {
@@ -149,19 +147,18 @@ bool pdl_export_pvd_datasets(const char* path, const pdl_pvd_dataset* sets, int 
 		fprintf(a.f, "\"/>\n");
 	}
 	fprintf(a.f, "  </Collection>\n</VTKFile>\n");
-	return pdl_atomic_commit(&a, err, err_size);
+	return pdl_atomic_commit(&a, err);
 }
 
-bool pdl_export_pvd(const char* path, const char* const* files, const double* times, int count, char* err,
-                    size_t err_size)
+bool pdl_export_pvd(const char* path, const char* const* files, const double* times, int count, pdl_error* err)
 {
 	pdl_pvd_dataset* sets = malloc((size_t)(count > 0 ? count : 1) * sizeof *sets);
 	if (!sets) {
-		snprintf(err, err_size, "%s: out of memory", path);
+		pdl_error_fill(err, PDL_ERR_OUT_OF_MEMORY, path, NULL, "out of memory");
 		return false;
 	}
 	for (int i = 0; i < count; ++i) sets[i] = (pdl_pvd_dataset){files[i], times[i], 0, NULL};
-	bool ok = pdl_export_pvd_datasets(path, sets, count, err, err_size);
+	bool ok = pdl_export_pvd_datasets(path, sets, count, err);
 	free(sets);
 	return ok;
 }
@@ -173,10 +170,10 @@ static const struct {
 } vtp_point_data[] = {{"Float32", "velocity", 3}, {"Float32", "density", 1}, {"Float32", "pressure", 1},
                       {"Int32", "material", 1}, {"UInt32", "id", 1}};
 
-bool pdl_export_pvtp(const char* path, const char* const* pieces, int count, char* err, size_t err_size)
+bool pdl_export_pvtp(const char* path, const char* const* pieces, int count, pdl_error* err)
 {
 	pdl_atomic_file a;
-	if (!pdl_atomic_open(&a, path, err, err_size)) return false;
+	if (!pdl_atomic_open(&a, path, err)) return false;
 	fprintf(a.f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PPolyData\" version=\"0.1\" byte_order=\"LittleEndian\">\n");
 	fprintf(a.f, "  <PPolyData GhostLevel=\"0\">\n    <PPoints>\n");
 	fprintf(a.f, "      <PDataArray type=\"Float32\" Name=\"position\" NumberOfComponents=\"3\"/>\n    </PPoints>\n");
@@ -191,7 +188,7 @@ bool pdl_export_pvtp(const char* path, const char* const* pieces, int count, cha
 		fprintf(a.f, "\"/>\n");
 	}
 	fprintf(a.f, "  </PPolyData>\n</VTKFile>\n");
-	return pdl_atomic_commit(&a, err, err_size);
+	return pdl_atomic_commit(&a, err);
 }
 
 /* ---- PLY ------------------------------------------------------------------------------------------ */
@@ -223,19 +220,19 @@ static void write_ply(FILE* f, const pdl_world* w, const pdl_particle_data* p, c
 	}
 }
 
-bool pdl_export_ply(const char* path, const pdl_world* w, char* err, size_t err_size)
+bool pdl_export_ply(const char* path, const pdl_world* w, pdl_error* err)
 {
 	pdl_particle_data p = pdl_world_particles(w);
-	return write_file(path, w, &p, write_ply, err, err_size);
+	return write_file(path, w, &p, write_ply, err);
 }
 
 /* The diffuse particles: x y z vx vy vz (z = 0 in 2D), kind (pdl_diffuse_kind) and life, in the
  * world's order (the oldest first). */
-bool pdl_export_diffuse_ply(const char* path, const pdl_world* w, char* err, size_t err_size)
+bool pdl_export_diffuse_ply(const char* path, const pdl_world* w, pdl_error* err)
 {
 	pdl_diffuse_data d = pdl_world_diffuse(w);
 	pdl_atomic_file a;
-	if (!pdl_atomic_open(&a, path, err, err_size)) return false;
+	if (!pdl_atomic_open(&a, path, err)) return false;
 	fprintf(a.f, "ply\nformat ascii 1.0\ncomment puddle diffuse particles, t = %.9g s\n", pdl_world_time(w));
 	fprintf(a.f, "comment kind 0 spray, 1 foam, 2 bubble; life in seconds\nelement vertex %d\n", d.count);
 	fprintf(a.f, "property float x\nproperty float y\nproperty float z\nproperty float vx\nproperty float vy\n"
@@ -243,7 +240,7 @@ bool pdl_export_diffuse_ply(const char* path, const pdl_world* w, char* err, siz
 	for (int i = 0; i < d.count; ++i)
 		fprintf(a.f, "%.9g %.9g %.9g %.9g %.9g %.9g %d %.9g\n", (double)d.x[i], (double)d.y[i], (double)d.z[i],
 		        (double)d.vx[i], (double)d.vy[i], (double)d.vz[i], d.kind[i], (double)d.life[i]);
-	return pdl_atomic_commit(&a, err, err_size);
+	return pdl_atomic_commit(&a, err);
 }
 
 bool pdl_export_ply_stream(FILE* f, const pdl_world* w, const pdl_particle_data* p, long long header)
@@ -269,10 +266,10 @@ static void write_csv(FILE* f, const pdl_world* w, const pdl_particle_data* p, c
 	}
 }
 
-bool pdl_export_csv(const char* path, const pdl_world* w, char* err, size_t err_size)
+bool pdl_export_csv(const char* path, const pdl_world* w, pdl_error* err)
 {
 	pdl_particle_data p = pdl_world_particles(w);
-	return write_file(path, w, &p, write_csv, err, err_size);
+	return write_file(path, w, &p, write_csv, err);
 }
 
 bool pdl_export_csv_stream(FILE* f, const pdl_world* w, const pdl_particle_data* p, long long header)
@@ -481,43 +478,43 @@ static void write_bodies_vtp(FILE* f, const body_list* l, const body_mesh* m)
 	fprintf(f, "        </DataArray>\n      </Polys>\n    </Piece>\n  </PolyData>\n</VTKFile>\n");
 }
 
-bool pdl_export_bodies_vtp(const char* path, const pdl_world* w, char* err, size_t err_size)
+bool pdl_export_bodies_vtp(const char* path, const pdl_world* w, pdl_error* err)
 {
 	bool three = pdl_world_get_def(w).dimensions == 3;
 	body_list l;
 	body_mesh m = {0};
 	if (!list_bodies(w, &l)) {
-		snprintf(err, err_size, "%s: out of memory", path);
+		pdl_error_fill(err, PDL_ERR_OUT_OF_MEMORY, path, NULL, "out of memory");
 		return false;
 	}
 	mesh_reserve(&m, l.count);
 	bool ok = !m.failed;
-	if (!ok) snprintf(err, err_size, "%s: out of memory", path);
+	if (!ok) pdl_error_fill(err, PDL_ERR_OUT_OF_MEMORY, path, NULL, "out of memory");
 	for (int k = 0; ok && k < l.count; ++k) {
 		if (three) mesh_body_3d(&m, k, &l.defs[k]);
 		else mesh_body_2d(&m, k, &l.defs[k]);
 	}
 	pdl_atomic_file a;
-	if (ok) ok = pdl_atomic_open(&a, path, err, err_size);
+	if (ok) ok = pdl_atomic_open(&a, path, err);
 	if (ok) {
 		write_bodies_vtp(a.f, &l, &m);
-		ok = pdl_atomic_commit(&a, err, err_size);
+		ok = pdl_atomic_commit(&a, err);
 	}
 	mesh_free(&m);
 	free_bodies(&l);
 	return ok;
 }
 
-bool pdl_export_bodies_csv(const char* path, const pdl_world* w, long long frame, char* err, size_t err_size)
+bool pdl_export_bodies_csv(const char* path, const pdl_world* w, long long frame, pdl_error* err)
 {
 	bool three = pdl_world_get_def(w).dimensions == 3;
 	body_list l;
 	if (!list_bodies(w, &l)) {
-		snprintf(err, err_size, "%s: out of memory", path);
+		pdl_error_fill(err, PDL_ERR_OUT_OF_MEMORY, path, NULL, "out of memory");
 		return false;
 	}
 	pdl_atomic_file a;
-	bool ok = pdl_atomic_open(&a, path, err, err_size);
+	bool ok = pdl_atomic_open(&a, path, err);
 	if (ok) {
 		FILE* f = a.f;
 		fprintf(f, "frame,time,id,type,shape,x,y,z,%s,vx,vy,vz,wx,wy,wz,fx,fy,fz,tx,ty,tz\n", three ? "qx,qy,qz,qw" : "angle");
@@ -537,7 +534,7 @@ bool pdl_export_bodies_csv(const char* path, const pdl_world* w, long long frame
 			for (int q = 0; q < 4; ++q)
 				fprintf(f, "%.9g,%.9g,%.9g%s", (double)v[q].x, (double)v[q].y, (double)v[q].z, q < 3 ? "," : "\n");
 		}
-		ok = pdl_atomic_commit(&a, err, err_size);
+		ok = pdl_atomic_commit(&a, err);
 	}
 	free_bodies(&l);
 	return ok;

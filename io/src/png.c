@@ -43,21 +43,21 @@ static bool write_rows(FILE* f, const uint8_t* rgb, int width, int height)
 	return true;
 }
 
-bool pdl_png_write(const char* path, const uint8_t* rgb, int width, int height, char* err, size_t err_size)
+bool pdl_png_write(const char* path, const uint8_t* rgb, int width, int height, pdl_error* err)
 {
 	if (!path || !rgb || width < 1 || height < 1) {
-		snprintf(err, err_size, "%s: nothing to write", path ? path : "(null)");
+		pdl_error_fill(err, PDL_ERR_EXPORT_DATA, path ? path : "(null)", NULL, "nothing to write");
 		return false;
 	}
 	pdl_atomic_file a;
-	if (!pdl_atomic_open(&a, path, err, err_size)) return false;
+	if (!pdl_atomic_open(&a, path, err)) return false;
 	if (!write_rows(a.f, rgb, width, height)) {
 		/* a failed write (a full disk) is the usual reason: say it, not "encoding failed" */
 		int saved = errno;
-		if (ferror(a.f)) snprintf(err, err_size, "%s: write failed: %s", path, strerror(saved));
-		else snprintf(err, err_size, "%s: PNG encoding failed", path);
+		if (ferror(a.f)) pdl_error_fill(err, PDL_ERR_FILE_WRITE, path, NULL, "write failed: %s", strerror(saved));
+		else pdl_error_fill(err, PDL_ERR_EXPORT_DATA, path, NULL, "PNG encoding failed");
 		pdl_atomic_abort(&a);
 		return false;
 	}
-	return pdl_atomic_commit(&a, err, err_size);
+	return pdl_atomic_commit(&a, err);
 }

@@ -356,10 +356,10 @@ const uint8_t* pdl_render(pdl_renderer* r, const pdl_world* world)
 	if (d->color_mode != PDL_COLOR_MATERIAL) scalar_range(d, &p, &lo, &hi);
 	shape_px shapes[64];
 	int shape_count = 0;
-	int limit = pdl_world_boundary_id_limit(world);
-	for (int id = 0; id < limit && shape_count < 64; ++id) {
+	int limit = pdl_world_boundary_slots(world);
+	for (int slot = 0; slot < limit && shape_count < 64; ++slot) {
 		pdl_boundary_def b;
-		if (!pdl_world_get_boundary(world, id, &b)) continue;
+		if (!pdl_world_get_boundary(world, pdl_world_boundary_in_slot(world, slot), &b)) continue;
 		shapes[shape_count++] = shape_of(r, &b);
 	}
 	int bands = render_bands(d);

@@ -283,10 +283,10 @@ static void build_scene(const pdl_renderer* r, const pdl_world* world, float sph
 	 * pdl_camera_framing frames) to FOG that far and 0.4 distance behind it */
 	float dist = d->camera.distance > 0 ? d->camera.distance : 1;
 	sc->fog_start = 0.8f * dist, sc->fog_scale = 1.0f / (0.6f * dist);
-	int limit = pdl_world_boundary_id_limit(world);
-	for (int id = 0; id < limit; ++id) {
+	int limit = pdl_world_boundary_slots(world);
+	for (int slot = 0; slot < limit; ++slot) {
 		pdl_boundary_def b;
-		if (!pdl_world_get_boundary(world, id, &b)) continue;
+		if (!pdl_world_get_boundary(world, pdl_world_boundary_in_slot(world, slot), &b)) continue;
 		solid s = {.kind = SOLID_BOX, .centre = b.position, .half = b.half_extents, .color = unpack(d->obstacle_color)};
 		turn_about_z(&s, b.angle);
 		switch (b.kind) {

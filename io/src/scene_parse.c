@@ -18,7 +18,7 @@
 
 typedef struct parser {
 	const char* file;
-	pdl_scene_error* err;
+	pdl_error* err;
 	pdl_scene* scene;
 } parser;
 
@@ -104,27 +104,40 @@ static bool bodies_meet(const placed_body* a, const placed_body* b, bool three)
 	return true;
 }
 
-static void fail(parser* p, const char* path, const char* fmt, ...)
+/* "file: path: rule" (or "file: rule" where the path is ""), with the error's id. */
+static void fail_with(parser* p, pdl_error_id id, const char* path, const char* fmt, va_list ap)
 {
-	pdl_scene_error* e = p->err;
-	if (!e) return;
-	memset(e, 0, sizeof *e);
-	snprintf(e->file, sizeof e->file, "%s", p->file);
-	snprintf(e->path, sizeof e->path, "%s", path);
+	if (!p->err) return;
+	char rule[sizeof p->err->rule];
+	vsnprintf(rule, sizeof rule, fmt, ap);
+	pdl_error_fill(p->err, id, p->file, path, "%s", rule);
+}
+
+/* A value against its rule (PDL_ERR_SCENE_VALUE), the usual failure. */
+__attribute__((format(printf, 3, 4))) static void fail(parser* p, const char* path, const char* fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(e->rule, sizeof e->rule, fmt, ap);
+	fail_with(p, PDL_ERR_SCENE_VALUE, path, fmt, ap);
 	va_end(ap);
-	if (path[0]) snprintf(e->message, sizeof e->message, "%s: %s: %s", e->file, e->path, e->rule);
-	else snprintf(e->message, sizeof e->message, "%s: %s", e->file, e->rule);
+}
+
+/* Any other failure: the file (open, read, size), memory, an unknown key. */
+__attribute__((format(printf, 4, 5))) static void fail_as(parser* p, pdl_error_id id, const char* path, const char* fmt,
+                                                          ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fail_with(p, id, path, fmt, ap);
+	va_end(ap);
 }
 
 /* path is the unknown key's own path, "materials[1].rest_densty" */
 static void fail_unknown(parser* p, const char* path, const char* key, const char* const* keys, int count)
 {
 	const char* s = pdl_suggest(key, keys, count);
-	if (s) fail(p, path, "unknown key (did you mean \"%s\"?)", s);
-	else fail(p, path, "unknown key");
+	if (s) fail_as(p, PDL_ERR_SCENE_KEY, path, "unknown key (did you mean \"%s\"?)", s);
+	else fail_as(p, PDL_ERR_SCENE_KEY, path, "unknown key");
 }
 
 /* ---- values --------------------------------------------------------------------------------- */
@@ -483,7 +496,7 @@ static void fail_body(parser* p, int entry, int copy, const pdl_error* e)
 		snprintf(rule, sizeof rule, "%s", at ? at : text);
 	}
 	if (p->scene->bodies[entry].count > 1) snprintf(which, sizeof which, " (the copy at position + %d * step)", copy);
-	fail(p, path, "%s%s", rule, which);
+	fail_as(p, e->id, path, "%s%s", rule, which);
 }
 
 /* Bodies that overlap (two of them, or copies of two) are pushed apart by their contacts a
@@ -497,7 +510,7 @@ static bool bodies_apart(parser* p)
 	int n = 0;
 	for (int i = 0; i < s->body_count; ++i) n += s->bodies[i].count; /* at most PDL_MAX_BODIES */
 	placed_body* placed = malloc((size_t)(n > 0 ? n : 1) * sizeof *placed);
-	if (!placed) return fail(p, "bodies", "cannot be checked: out of memory"), false;
+	if (!placed) return fail_as(p, PDL_ERR_OUT_OF_MEMORY, "bodies", "cannot be checked: out of memory"), false;
 	n = 0;
 	for (int i = 0; i < s->body_count; ++i)
 		for (int k = 0; k < s->bodies[i].count; ++k) {
@@ -550,14 +563,14 @@ static bool check_with_engine(parser* p)
 		if (s->obstacles[i].kind == PDL_BOUNDARY_POLYGON &&
 		    pdl_polygon_fault(s->obstacles[i].vertices, s->obstacles[i].vertex_count)) {
 			snprintf(path, sizeof path, "obstacles[%d].vertices", i);
-			fail(p, path, "%s", pdl_error_rule(PDL_ERR_BOUNDARY_VERTICES));
+			fail_as(p, PDL_ERR_BOUNDARY_VERTICES, path, "%s", pdl_error_rule(PDL_ERR_BOUNDARY_VERTICES));
 			return false;
 		}
 	/* the orders between the diffuse keys (each _min below its _max) are the engine's rules */
 	pdl_error e;
 	if (pdl_validate_diffuse(&s->diffuse, &e) != PDL_OK) {
 		snprintf(path, sizeof path, "diffuse.%s", pdl_error_field(e.id));
-		fail(p, path, "%s, got %g", pdl_error_rule(e.id), e.value);
+		fail_as(p, e.id, path, "%s, got %g", pdl_error_rule(e.id), e.value);
 		return false;
 	}
 	if (s->body_count == 0) return true;
@@ -567,9 +580,9 @@ static bool check_with_engine(parser* p)
 	wd.backend = PDL_BACKEND_CPU;
 	pdl_world* w = pdl_world_create(&wd, &e);
 	bool ok = w && pdl_world_add_material(w, &s->materials[0].def, &e) >= 0 &&
-	          (!s->has_container || pdl_world_add_boundary(w, &s->container, &e) >= 0);
+	          (!s->has_container || pdl_world_add_boundary(w, &s->container, &e).index >= 0);
 	if (!ok) /* the schema took these: only memory can fail here */
-		fail(p, "bodies", "cannot be checked: %s", e.message);
+		fail_as(p, e.id, "bodies", "cannot be checked: %s", e.message);
 	int entry, copy;
 	if (ok && !pdl_schema_add_bodies(s, w, &entry, &copy, &e)) {
 		fail_body(p, entry, copy, &e);
@@ -1066,9 +1079,9 @@ static bool json_diagnose(json_scan* j)
 
 static void syntax_error(parser* p, const char* json, size_t length, const char* at)
 {
-	fail(p, "", "");
+	fail_as(p, PDL_ERR_SCENE_SYNTAX, "", "%s", "");
 	if (!p->err) return;
-	pdl_scene_error* e = p->err;
+	pdl_error* e = p->err;
 	json_scan j = {.s = (const unsigned char*)json, .n = length, .line = 1, .column = 1, .rule = e->rule,
 	               .rule_size = sizeof e->rule};
 	if (json_diagnose(&j)) {
@@ -1186,7 +1199,7 @@ static bool parse_root(parser* p, const cJSON* root)
 	               fill_default, given))
 		return false;
 	unsigned* body_given = malloc(PDL_SCENE_MAX_BODIES * sizeof *body_given);
-	if (!body_given) return fail(p, "", "out of memory"), false;
+	if (!body_given) return fail_as(p, PDL_ERR_OUT_OF_MEMORY, "", "out of memory"), false;
 	bool ok = read_list(p, root, "bodies", &pdl_schema_body, s->bodies, sizeof s->bodies[0], PDL_SCENE_MAX_BODIES,
 	                    &s->body_count, body_default, body_given) &&
 	          resolve(p, bounds_given, given, body_given, camera_given);
@@ -1194,18 +1207,18 @@ static bool parse_root(parser* p, const cJSON* root)
 	return ok;
 }
 
-pdl_scene* pdl_scene_parse(const char* json, size_t length, const char* file, pdl_scene_error* err)
+pdl_scene* pdl_scene_parse(const char* json, size_t length, const char* file, pdl_error* err)
 {
 	if (!file) file = "<scene>";
 	if (err) memset(err, 0, sizeof *err);
 	pdl_scene* s = malloc(sizeof *s);
 	parser p = {file, err, s};
-	if (!s) return fail(&p, "", "out of memory"), NULL;
+	if (!s) return fail_as(&p, PDL_ERR_OUT_OF_MEMORY, "", "out of memory"), NULL;
 	pdl_schema_scene_defaults(s);
 	default_name(s, file);
 	snprintf(s->source, sizeof s->source, "%s", file);
 	if (!json) {
-		fail(&p, "", "no text");
+		fail_as(&p, PDL_ERR_NULL_ARGUMENT, "", "no text");
 		free(s);
 		return NULL;
 	}
@@ -1225,26 +1238,26 @@ pdl_scene* pdl_scene_parse(const char* json, size_t length, const char* file, pd
 	return s;
 }
 
-pdl_scene* pdl_scene_load(const char* path, pdl_scene_error* err)
+pdl_scene* pdl_scene_load(const char* path, pdl_error* err)
 {
 	parser p = {path ? path : "<null>", err, NULL};
-	if (!path) return fail(&p, "", "no file name"), NULL;
+	if (!path) return fail_as(&p, PDL_ERR_FILE_NAME, "", "no file name"), NULL;
 	FILE* f = fopen(path, "rb");
-	if (!f) return fail(&p, "", "cannot open: %s", strerror(errno)), NULL;
+	if (!f) return fail_as(&p, PDL_ERR_FILE_OPEN, "", "cannot open: %s", strerror(errno)), NULL;
 	/* scene files are small; refuse anything that is clearly not one before reading it all */
 	const long limit = 16L << 20;
 	char* text = malloc((size_t)limit + 1);
 	if (!text) {
 		fclose(f);
-		return fail(&p, "", "out of memory"), NULL;
+		return fail_as(&p, PDL_ERR_OUT_OF_MEMORY, "", "out of memory"), NULL;
 	}
 	size_t n = fread(text, 1, (size_t)limit + 1, f);
 	bool bad = ferror(f) != 0;
 	fclose(f);
 	if (bad || n > (size_t)limit) {
 		free(text);
-		if (bad) return fail(&p, "", "cannot read: %s", strerror(errno)), NULL;
-		return fail(&p, "", "is larger than 16 MiB; scene files are small JSON files"), NULL;
+		if (bad) return fail_as(&p, PDL_ERR_FILE_READ, "", "cannot read: %s", strerror(errno)), NULL;
+		return fail_as(&p, PDL_ERR_FILE_SIZE, "", "is larger than 16 MiB; scene files are small JSON files"), NULL;
 	}
 	text[n] = 0;
 	pdl_scene* s = pdl_scene_parse(text, n, path, err);

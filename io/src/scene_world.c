@@ -10,14 +10,14 @@
 
 #define HEX_ROW 0.8660254037844386 /* row height of a hexagonal lattice, in spacings */
 
-static void world_error(pdl_scene_error* err, const pdl_scene* s, const char* path, const pdl_error* e)
+/* The engine refused a value the scene gave it: its id and value, the scene's file and path,
+ * and its message as the rule ("file: path: body.radius must be ..."). */
+static void world_error(pdl_error* err, const pdl_scene* s, const char* path, const pdl_error* e)
 {
 	if (!err) return;
-	memset(err, 0, sizeof *err);
-	snprintf(err->file, sizeof err->file, "%s", s->source[0] ? s->source : s->name);
-	snprintf(err->path, sizeof err->path, "%s", path);
-	snprintf(err->rule, sizeof err->rule, "%s", e->message);
-	snprintf(err->message, sizeof err->message, "%s: %s: %s", err->file, err->path, err->rule);
+	pdl_error engine = *e; /* e may be err itself */
+	pdl_error_fill(err, engine.id, s->source[0] ? s->source : s->name, path, "%s", engine.message);
+	err->value = engine.value;
 }
 
 /* A fill's particles were appended in emission order at [first, count): give particle k of the
@@ -94,7 +94,7 @@ bool pdl_schema_add_bodies(const pdl_scene* s, pdl_world* w, int* entry, int* co
 	return true;
 }
 
-pdl_world* pdl_scene_build_world(const pdl_scene* s, pdl_scene_error* err)
+pdl_world* pdl_scene_build_world(const pdl_scene* s, pdl_error* err)
 {
 	pdl_error e;
 	char path[64];
@@ -113,12 +113,12 @@ pdl_world* pdl_scene_build_world(const pdl_scene* s, pdl_scene_error* err)
 			snprintf(path, sizeof path, "materials[%d]", i);
 			goto fail;
 		}
-	if (s->has_container && pdl_world_add_boundary(w, &s->container, &e) < 0) {
+	if (s->has_container && pdl_world_add_boundary(w, &s->container, &e).index < 0) {
 		snprintf(path, sizeof path, "container");
 		goto fail;
 	}
 	for (int i = 0; i < s->obstacle_count; ++i)
-		if (pdl_world_add_boundary(w, &s->obstacles[i], &e) < 0) {
+		if (pdl_world_add_boundary(w, &s->obstacles[i], &e).index < 0) {
 			snprintf(path, sizeof path, "obstacles[%d]", i);
 			goto fail;
 		}
@@ -230,11 +230,10 @@ static int emit_rows(const pdl_scene* s, const pdl_scene_emitter* e, pdl_world* 
 	if (rows_last > 9007199254740992.0) want = HUGE_VAL; /* 2^53: rows no longer told apart */
 	int room = pdl_world_get_def(w).max_particles - pdl_world_particle_count(w);
 	if (want > room) {
-		perr->id = PDL_ERR_TOO_MANY_PARTICLES;
+		pdl_error_fill(perr, PDL_ERR_TOO_MANY_PARTICLES, NULL, NULL,
+		               "frame %lld would add about %.3g particles, more than the %d solver.max_particles has room for",
+		               frame, want, room);
 		perr->value = want;
-		snprintf(perr->message, sizeof perr->message,
-		         "frame %lld would add about %.3g particles, more than the %d solver.max_particles has room for", frame,
-		         want, room);
 		return -1;
 	}
 	long long first = (long long)rows_first, last = (long long)rows_last;
@@ -305,7 +304,7 @@ static void stroke_at(const pdl_scene_stroke* st, double t, pdl_vec3* pos, pdl_v
 	}
 }
 
-int pdl_scene_apply_frame(const pdl_scene* s, pdl_world* w, long long frame, pdl_scene_error* err)
+int pdl_scene_apply_frame(const pdl_scene* s, pdl_world* w, long long frame, pdl_error* err)
 {
 	if (!s || !w || frame < 0) return 0;
 	double t = (double)frame * s->world.dt;

@@ -159,11 +159,13 @@ static void put_head(buffer* b, const pdl_world* w, const pdl_snapshot_info* inf
 		pdl_material_def md = pdl_world_get_material(w, m);
 		put_material(b, &md);
 	}
-	int limit = pdl_world_boundary_id_limit(w);
+	/* by slot, not by id: the generations are not stored, a restored world keeps its own (the
+	 * scene's world has the same boundaries in the same slots) */
+	int limit = pdl_world_boundary_slots(w);
 	put_u32(b, (uint32_t)limit);
-	for (int id = 0; id < limit; ++id) {
+	for (int slot = 0; slot < limit; ++slot) {
 		pdl_boundary_def d;
-		bool alive = pdl_world_get_boundary(w, id, &d);
+		bool alive = pdl_world_get_boundary(w, pdl_world_boundary_in_slot(w, slot), &d);
 		put_u8(b, alive);
 		if (alive) put_boundary(b, &d);
 	}
@@ -225,8 +227,7 @@ void pdl_snapshot_parts_free(pdl_snapshot_parts* parts)
 	*parts = (pdl_snapshot_parts){0};
 }
 
-bool pdl_snapshot_write(const char* path, const pdl_world* w, const pdl_snapshot_info* info, char* err,
-                        size_t err_size)
+bool pdl_snapshot_write(const char* path, const pdl_world* w, const pdl_snapshot_info* info, pdl_error* err)
 {
 	buffer b = {0};
 	pdl_particle_data p = pdl_world_particles(w);
@@ -253,17 +254,17 @@ bool pdl_snapshot_write(const char* path, const pdl_world* w, const pdl_snapshot
 	put_tail(&b, w);
 	if (b.failed) {
 		free(b.data);
-		snprintf(err, err_size, "%s: out of memory", path);
+		pdl_error_fill(err, PDL_ERR_OUT_OF_MEMORY, path, NULL, "out of memory");
 		return false;
 	}
 	uint8_t head[HEADER_SIZE];
 	pdl_snapshot_encode_header(head, (uint64_t)b.size, fnv1a(b.data, b.size));
 	pdl_atomic_file a;
-	bool ok = pdl_atomic_open(&a, path, err, err_size);
+	bool ok = pdl_atomic_open(&a, path, err);
 	if (ok) {
 		fwrite(head, 1, sizeof head, a.f);
 		fwrite(b.data, 1, b.size, a.f);
-		ok = pdl_atomic_commit(&a, err, err_size);
+		ok = pdl_atomic_commit(&a, err);
 	}
 	free(b.data);
 	return ok;
@@ -419,73 +420,74 @@ static void free_decoded(decoded* d)
 	free(d->pressure), free(d->divergence_pressure);
 }
 
-static bool fail(char* err, size_t err_size, const char* path, const char* what)
+/* "path: what"; always false */
+static bool fail(pdl_error* err, pdl_error_id id, const char* path, const char* what)
 {
-	snprintf(err, err_size, "%s: %s", path, what);
+	pdl_error_fill(err, id, path, NULL, "%s", what);
 	return false;
 }
 
 /* The header's checks; the sizes it gives are then checked against the bytes present. */
 static bool check_header(const char* path, const uint8_t* head, size_t got, uint32_t* version, uint64_t* payload_size,
-                         uint64_t* checksum, char* err, size_t err_size)
+                         uint64_t* checksum, pdl_error* err)
 {
 	if (got < sizeof magic || memcmp(head, magic, sizeof magic) != 0)
-		return fail(err, err_size, path, "not a puddle snapshot (wrong magic bytes)");
-	if (got < HEADER_SIZE) return fail(err, err_size, path, "truncated snapshot: the header is incomplete");
+		return fail(err, PDL_ERR_SNAPSHOT_HEADER, path, "not a puddle snapshot (wrong magic bytes)");
+	if (got < HEADER_SIZE) return fail(err, PDL_ERR_SNAPSHOT_CORRUPT, path, "truncated snapshot: the header is incomplete");
 	cursor hc = {head, HEADER_SIZE, sizeof magic, false};
 	*version = get_u32(&hc);
 	uint32_t header_size = get_u32(&hc);
 	*payload_size = get_u64(&hc), *checksum = get_u64(&hc);
 	uint64_t reserved = get_u64(&hc);
 	if (*version < OLDEST_VERSION || *version > PDL_SNAPSHOT_VERSION) {
-		snprintf(err, err_size, "%s: snapshot version %u is not supported (this build reads versions %d to %d)", path,
-		         (unsigned)*version, OLDEST_VERSION, PDL_SNAPSHOT_VERSION);
+		pdl_error_fill(err, PDL_ERR_SNAPSHOT_HEADER, path, NULL,
+		               "snapshot version %u is not supported (this build reads versions %d to %d)", (unsigned)*version,
+		               OLDEST_VERSION, PDL_SNAPSHOT_VERSION);
 		return false;
 	}
 	if (header_size != HEADER_SIZE || *payload_size > ((uint64_t)1 << 40))
-		return fail(err, err_size, path, "corrupted snapshot: impossible header sizes");
+		return fail(err, PDL_ERR_SNAPSHOT_CORRUPT, path, "corrupted snapshot: impossible header sizes");
 	/* written as 0 by every version: anything else is damage the checksum (of the payload
 	 * only) would not see */
-	if (reserved != 0) return fail(err, err_size, path, "corrupted snapshot: reserved header bytes 32 to 39 are not 0");
+	if (reserved != 0) return fail(err, PDL_ERR_SNAPSHOT_CORRUPT, path, "corrupted snapshot: reserved header bytes 32 to 39 are not 0");
 	return true;
 }
 
-static bool check_payload_size(const char* path, uint64_t present, uint64_t payload_size, bool extra, char* err,
-                               size_t err_size)
+static bool check_payload_size(const char* path, uint64_t present, uint64_t payload_size, bool extra, pdl_error* err)
 {
 	if (present < payload_size) {
-		snprintf(err, err_size, "%s: truncated snapshot: %llu of %llu payload bytes present", path,
-		         (unsigned long long)present, (unsigned long long)payload_size);
+		pdl_error_fill(err, PDL_ERR_SNAPSHOT_CORRUPT, path, NULL, "truncated snapshot: %llu of %llu payload bytes present",
+		               (unsigned long long)present, (unsigned long long)payload_size);
 		return false;
 	}
-	if (extra) return fail(err, err_size, path, "corrupted snapshot: bytes after the payload");
+	if (extra) return fail(err, PDL_ERR_SNAPSHOT_CORRUPT, path, "corrupted snapshot: bytes after the payload");
 	return true;
 }
 
 static bool decode(const char* path, uint32_t version, uint64_t checksum, const uint8_t* payload, size_t payload_size,
-                   decoded* d, char* err, size_t err_size);
+                   decoded* d, pdl_error* err);
 
 /* Reads and checks the whole file into d. */
-static bool load(const char* path, decoded* d, char* err, size_t err_size)
+static bool load(const char* path, decoded* d, pdl_error* err)
 {
 	memset(d, 0, sizeof *d);
 	/* O_NONBLOCK: a FIFO given as the snapshot must be refused, not waited on forever */
 	int fd = open(path, O_RDONLY | O_NONBLOCK);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) != 0) {
-		snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+		pdl_error_fill(err, PDL_ERR_FILE_OPEN, path, NULL, "cannot open: %s", strerror(errno));
 		if (fd >= 0) close(fd);
 		return false;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		return fail(err, err_size, path,
+		return fail(err, PDL_ERR_FILE_OPEN, path,
 		            S_ISDIR(st.st_mode) ? "is a folder; give one of the snapshot files in it (snap_NNNNNN.pdls)"
 		                                : "is not a regular file (a pipe, device or socket); give a snapshot file");
 	}
 	FILE* f = fdopen(fd, "rb");
 	if (!f) {
-		snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+		pdl_error_fill(err, PDL_ERR_FILE_OPEN, path, NULL, "cannot open: %s", strerror(errno));
 		close(fd);
 		return false;
 	}
@@ -493,7 +495,7 @@ static bool load(const char* path, decoded* d, char* err, size_t err_size)
 	size_t got = fread(head, 1, sizeof head, f);
 	uint32_t version;
 	uint64_t payload_size, checksum;
-	if (!check_header(path, head, got, &version, &payload_size, &checksum, err, err_size)) {
+	if (!check_header(path, head, got, &version, &payload_size, &checksum, err)) {
 		fclose(f);
 		return false;
 	}
@@ -502,42 +504,42 @@ static bool load(const char* path, decoded* d, char* err, size_t err_size)
 	uint64_t present = (uint64_t)st.st_size - HEADER_SIZE;
 	if (present < payload_size) {
 		fclose(f);
-		return check_payload_size(path, present, payload_size, false, err, err_size);
+		return check_payload_size(path, present, payload_size, false, err);
 	}
 	uint8_t* payload = malloc(payload_size ? (size_t)payload_size : 1);
 	if (!payload) {
 		fclose(f);
-		return fail(err, err_size, path, "out of memory");
+		return fail(err, PDL_ERR_OUT_OF_MEMORY, path, "out of memory");
 	}
 	size_t n = fread(payload, 1, (size_t)payload_size, f);
 	bool extra = fgetc(f) != EOF;
 	fclose(f);
-	bool ok = check_payload_size(path, n, payload_size, extra, err, err_size) &&
-	          decode(path, version, checksum, payload, (size_t)payload_size, d, err, err_size);
+	bool ok = check_payload_size(path, n, payload_size, extra, err) &&
+	          decode(path, version, checksum, payload, (size_t)payload_size, d, err);
 	free(payload);
 	return ok;
 }
 
 /* The same from bytes in memory. */
-static bool load_memory(const char* name, const uint8_t* data, size_t size, decoded* d, char* err, size_t err_size)
+static bool load_memory(const char* name, const uint8_t* data, size_t size, decoded* d, pdl_error* err)
 {
 	memset(d, 0, sizeof *d);
 	uint32_t version;
 	uint64_t payload_size, checksum;
 	if (!data) size = 0;
-	if (!check_header(name, data, size, &version, &payload_size, &checksum, err, err_size)) return false;
-	return check_payload_size(name, size - HEADER_SIZE, payload_size, size - HEADER_SIZE > payload_size, err, err_size) &&
-	       decode(name, version, checksum, data + HEADER_SIZE, (size_t)payload_size, d, err, err_size);
+	if (!check_header(name, data, size, &version, &payload_size, &checksum, err)) return false;
+	return check_payload_size(name, size - HEADER_SIZE, payload_size, size - HEADER_SIZE > payload_size, err) &&
+	       decode(name, version, checksum, data + HEADER_SIZE, (size_t)payload_size, d, err);
 }
 
 /* The payload into d (which owns what it allocates; the payload stays the caller's). */
 static bool decode(const char* path, uint32_t version, uint64_t checksum, const uint8_t* payload, size_t payload_size,
-                   decoded* d, char* err, size_t err_size)
+                   decoded* d, pdl_error* err)
 {
 #ifdef PUDDLE_FUZZ_NO_CHECKSUM
 	(void)checksum; /* fuzz builds only: random bytes reach the decoder instead of stopping here */
 #else
-	if (fnv1a(payload, payload_size) != checksum) return fail(err, err_size, path, "corrupted snapshot: checksum mismatch");
+	if (fnv1a(payload, payload_size) != checksum) return fail(err, PDL_ERR_SNAPSHOT_CORRUPT, path, "corrupted snapshot: checksum mismatch");
 #endif
 
 	cursor c = {payload, payload_size, 0, false};
@@ -602,8 +604,9 @@ static bool decode(const char* path, uint32_t version, uint64_t checksum, const 
 		uint32_t bodies = get_u32(&c);
 		if (c.short_read || bodies > PDL_MAX_BODIES || (size_t)bodies * body_record_size(version) != c.size - c.at) {
 			free_decoded(d);
-			snprintf(err, err_size, "%s: corrupted snapshot: %u body records do not fill the %zu bytes left for them", path,
-			         (unsigned)bodies, c.short_read ? (size_t)0 : c.size - c.at);
+			pdl_error_fill(err, PDL_ERR_SNAPSHOT_CORRUPT, path, NULL,
+			               "corrupted snapshot: %u body records do not fill the %zu bytes left for them", (unsigned)bodies,
+			               c.short_read ? (size_t)0 : c.size - c.at);
 			return false;
 		}
 		d->body_count = (int)bodies;
@@ -615,16 +618,16 @@ static bool decode(const char* path, uint32_t version, uint64_t checksum, const 
 	return true;
 corrupt:
 	free_decoded(d);
-	return fail(err, err_size, path, "corrupted snapshot: sizes inside the payload do not add up");
+	return fail(err, PDL_ERR_SNAPSHOT_CORRUPT, path, "corrupted snapshot: sizes inside the payload do not add up");
 oom:
 	free_decoded(d);
-	return fail(err, err_size, path, "out of memory");
+	return fail(err, PDL_ERR_OUT_OF_MEMORY, path, "out of memory");
 }
 
-bool pdl_snapshot_peek(const char* path, pdl_snapshot_info* info, char* err, size_t err_size)
+bool pdl_snapshot_peek(const char* path, pdl_snapshot_info* info, pdl_error* err)
 {
 	decoded d;
-	if (!load(path, &d, err, err_size)) return false;
+	if (!load(path, &d, err)) return false;
 	if (info) *info = d.info;
 	free_decoded(&d);
 	return true;
@@ -647,8 +650,8 @@ static bool bodies_accepted(const decoded* d, const pdl_world_def* def, char* wh
 			snprintf(what, what_size, "the world refused the snapshot's state: %s", e.message);
 			ok = false;
 		}
-	for (int id = 0; ok && id < d->boundary_limit; ++id)
-		if (d->alive[id] && pdl_world_add_boundary(scratch, &d->boundaries[id], &e) < 0) {
+	for (int slot = 0; ok && slot < d->boundary_limit; ++slot)
+		if (d->alive[slot] && pdl_world_add_boundary(scratch, &d->boundaries[slot], &e).index < 0) {
 			snprintf(what, what_size, "the world refused the snapshot's state: %s", e.message);
 			ok = false;
 		}
@@ -662,10 +665,11 @@ static bool bodies_accepted(const decoded* d, const pdl_world_def* def, char* wh
 }
 
 /* Restores w from a decoded snapshot, then frees d; path names it in messages. */
-static bool restore(const char* path, decoded d, pdl_world* w, pdl_snapshot_info* info, char* err, size_t err_size)
+static bool restore(const char* path, decoded d, pdl_world* w, pdl_snapshot_info* info, pdl_error* err)
 {
 	bool ok = false;
-	char what[256];
+	char what[sizeof ((pdl_error*)0)->message + 128];
+	pdl_error_id why = PDL_ERR_SNAPSHOT_WORLD;
 	/* the world must have the same shape of state: same dimensions, materials, boundary ids */
 	if (d.world.dimensions != pdl_world_get_def(w).dimensions) {
 		snprintf(what, sizeof what, "snapshot is of a %dD world, the scene's world is %dD", d.world.dimensions,
@@ -677,11 +681,10 @@ static bool restore(const char* path, decoded d, pdl_world* w, pdl_snapshot_info
 		         pdl_world_material_count(w));
 		goto done;
 	}
-	int limit = pdl_world_boundary_id_limit(w);
-	for (int id = 0; id < d.boundary_limit; ++id) {
-		pdl_boundary_def tmp;
-		if (d.alive[id] && !pdl_world_get_boundary(w, id, &tmp)) {
-			snprintf(what, sizeof what, "snapshot has boundary %d, the scene's world does not", id);
+	int limit = pdl_world_boundary_slots(w);
+	for (int slot = 0; slot < d.boundary_limit; ++slot) {
+		if (d.alive[slot] && !pdl_world_boundary_valid(w, pdl_world_boundary_in_slot(w, slot))) {
+			snprintf(what, sizeof what, "snapshot has boundary %d, the scene's world does not", slot);
 			goto done;
 		}
 	}
@@ -696,10 +699,10 @@ static bool restore(const char* path, decoded d, pdl_world* w, pdl_snapshot_info
 	if (pdl_world_set_def(w, &wd, &e)) goto refused;
 	for (int m = 0; m < d.material_count; ++m)
 		if (pdl_world_set_material(w, m, &d.materials[m], &e)) goto refused;
-	for (int id = 0; id < limit || id < d.boundary_limit; ++id) {
-		pdl_boundary_def tmp;
-		bool here = pdl_world_get_boundary(w, id, &tmp), there = id < d.boundary_limit && d.alive[id];
-		if (there && pdl_world_set_boundary(w, id, &d.boundaries[id], &e)) goto refused;
+	for (int slot = 0; slot < limit || slot < d.boundary_limit; ++slot) {
+		const pdl_boundary_id id = pdl_world_boundary_in_slot(w, slot);
+		bool here = id.index >= 0, there = slot < d.boundary_limit && d.alive[slot];
+		if (there && pdl_world_set_boundary(w, id, &d.boundaries[slot], &e)) goto refused;
 		if (here && !there && pdl_world_remove_boundary(w, id, &e)) goto refused;
 	}
 	pdl_particle_data p = {0};
@@ -720,6 +723,7 @@ static bool restore(const char* path, decoded d, pdl_world* w, pdl_snapshot_info
 	pdl_body_id* ids = malloc((size_t)(live + 1) * sizeof *ids);
 	if (!ids) {
 		snprintf(what, sizeof what, "out of memory");
+		why = PDL_ERR_OUT_OF_MEMORY;
 		goto done;
 	}
 	pdl_world_bodies(w, ids, live);
@@ -744,24 +748,24 @@ static bool restore(const char* path, decoded d, pdl_world* w, pdl_snapshot_info
 	goto done;
 refused:
 	snprintf(what, sizeof what, "the world refused the snapshot's state: %s", e.message);
+	why = e.id;
 done:
-	if (!ok) snprintf(err, err_size, "%s: %s", path, what);
+	if (!ok) fail(err, why, path, what);
 	free_decoded(&d);
 	return ok;
 }
 
-bool pdl_snapshot_read(const char* path, pdl_world* w, pdl_snapshot_info* info, char* err, size_t err_size)
+bool pdl_snapshot_read(const char* path, pdl_world* w, pdl_snapshot_info* info, pdl_error* err)
 {
 	decoded d;
-	if (!load(path, &d, err, err_size)) return false;
-	return restore(path, d, w, info, err, err_size);
+	if (!load(path, &d, err)) return false;
+	return restore(path, d, w, info, err);
 }
 
-bool pdl_snapshot_read_memory(const void* data, size_t size, const char* name, pdl_world* w, pdl_snapshot_info* info,
-                              char* err, size_t err_size)
+bool pdl_snapshot_read_memory(const void* data, size_t size, const char* name, pdl_world* w, pdl_snapshot_info* info, pdl_error* err)
 {
 	decoded d;
 	if (!name) name = "<snapshot>";
-	if (!load_memory(name, data, size, &d, err, err_size)) return false;
-	return restore(name, d, w, info, err, err_size);
+	if (!load_memory(name, data, size, &d, err)) return false;
+	return restore(name, d, w, info, err);
 }

@@ -14,42 +14,21 @@
 
 /* ---- errors ----------------------------------------------------------------------------------- */
 
-typedef struct error_info {
-	const char *name, *field, *rule;
-} error_info;
-
-static const error_info error_table[PDL_SURFACE_ERROR_COUNT] = {
-#define PDL_SURFACE_X_INFO(id, f, r) {#id, f, r},
-	PDL_SURFACE_ERROR_LIST(PDL_SURFACE_X_INFO)
-#undef PDL_SURFACE_X_INFO
-};
-
-const char* pdl_surface_error_name(pdl_surface_error_id id)
-{
-	return (unsigned)id < PDL_SURFACE_ERROR_COUNT ? error_table[id].name : "PDL_SURFACE_ERR_UNKNOWN";
-}
-
 /* "surface.radius must be finite and > 0, got -1"; always returns false. */
-static bool fail(pdl_surface_error* err, pdl_surface_error_id id, double value)
+static bool fail(pdl_error* err, pdl_error_id id, double value)
 {
 	if (!err) return false;
-	const error_info* e = &error_table[id];
-	err->id = id;
+	char detail[64] = "";
+	if (id == PDL_ERR_SURFACE_POSITION && !isnan(value)) snprintf(detail, sizeof detail, ", particle %.0f is not", value);
+	else if (!isnan(value)) snprintf(detail, sizeof detail, ", got %.9g", value);
+	pdl_error_fill(err, id, NULL, NULL, "%s%s", pdl_error_rule(id), detail);
 	err->value = value;
-	if (isnan(value)) snprintf(err->message, sizeof err->message, "surface.%s %s", e->field, e->rule);
-	else if (id == PDL_SURFACE_ERR_POSITION)
-		snprintf(err->message, sizeof err->message, "surface.%s %s, particle %.0f is not", e->field, e->rule, value);
-	else snprintf(err->message, sizeof err->message, "surface.%s %s, got %.9g", e->field, e->rule, value);
+	snprintf(err->path, sizeof err->path, "surface.%s", pdl_error_field(id));
+	snprintf(err->message, sizeof err->message, "%s %s", err->path, err->rule);
 	return false;
 }
 
-static void succeed(pdl_surface_error* err)
-{
-	if (!err) return;
-	err->id = PDL_SURFACE_OK;
-	err->value = NAN;
-	err->message[0] = 0;
-}
+static void succeed(pdl_error* err) { pdl_error_fill(err, PDL_OK, NULL, NULL, "%s", ""); }
 
 /* ---- the def and the iso level --------------------------------------------------------------- */
 
@@ -114,14 +93,14 @@ float pdl_surface_iso_level(const pdl_surface_def* d, int dim)
 	return (float)(d->iso_fraction * bulk);
 }
 
-static bool check_def(const pdl_surface_def* d, pdl_surface_error* err)
+static bool check_def(const pdl_surface_def* d, pdl_error* err)
 {
-	if (!d) return fail(err, PDL_SURFACE_ERR_NULL_ARGUMENT, NAN);
-	if (!(isfinite(d->radius) && d->radius > 0)) return fail(err, PDL_SURFACE_ERR_RADIUS, d->radius);
-	if (!(isfinite(d->cell_size) && d->cell_size > 0)) return fail(err, PDL_SURFACE_ERR_CELL_SIZE, d->cell_size);
-	if (!(isfinite(d->spacing) && d->spacing > 0)) return fail(err, PDL_SURFACE_ERR_SPACING, d->spacing);
-	if (!(d->iso_fraction > 0 && d->iso_fraction < 1)) return fail(err, PDL_SURFACE_ERR_ISO_FRACTION, d->iso_fraction);
-	if (d->max_samples < 8) return fail(err, PDL_SURFACE_ERR_MAX_SAMPLES, (double)d->max_samples);
+	if (!d) return fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
+	if (!(isfinite(d->radius) && d->radius > 0)) return fail(err, PDL_ERR_SURFACE_RADIUS, d->radius);
+	if (!(isfinite(d->cell_size) && d->cell_size > 0)) return fail(err, PDL_ERR_SURFACE_CELL_SIZE, d->cell_size);
+	if (!(isfinite(d->spacing) && d->spacing > 0)) return fail(err, PDL_ERR_SURFACE_SPACING, d->spacing);
+	if (!(d->iso_fraction > 0 && d->iso_fraction < 1)) return fail(err, PDL_ERR_SURFACE_ISO_FRACTION, d->iso_fraction);
+	if (d->max_samples < 8) return fail(err, PDL_ERR_SURFACE_MAX_SAMPLES, (double)d->max_samples);
 	return true;
 }
 
@@ -135,15 +114,15 @@ void pdl_field_free(pdl_field* f)
 }
 
 bool pdl_surface_field(const pdl_surface_def* def, int dim, const float* x, const float* y, const float* z,
-                       int count, pdl_field* out, pdl_surface_error* err)
+                       int count, pdl_field* out, pdl_error* err)
 {
 	if (out) memset(out, 0, sizeof *out);
-	if (!out) return fail(err, PDL_SURFACE_ERR_NULL_ARGUMENT, NAN);
+	if (!out) return fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
 	if (!check_def(def, err)) return false;
 	float cell = def->cell_size;
-	if (dim != 2 && dim != 3) return fail(err, PDL_SURFACE_ERR_FIELD, dim);
-	if (count < 0) return fail(err, PDL_SURFACE_ERR_COUNT, count);
-	if (count > 0 && (!x || !y || (dim == 3 && !z))) return fail(err, PDL_SURFACE_ERR_NULL_ARGUMENT, NAN);
+	if (dim != 2 && dim != 3) return fail(err, PDL_ERR_SURFACE_FIELD, dim);
+	if (count < 0) return fail(err, PDL_ERR_SURFACE_COUNT, count);
+	if (count > 0 && (!x || !y || (dim == 3 && !z))) return fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
 	const float* pos[3] = {x, y, dim == 3 ? z : NULL};
 
 	/* the grid: the bounding box grown by R and one cell, on whole multiples of the cell */
@@ -151,7 +130,7 @@ bool pdl_surface_field(const pdl_surface_def* def, int dim, const float* x, cons
 	for (int i = 0; i < count; ++i)
 		for (int a = 0; a < dim; ++a) {
 			float v = pos[a][i];
-			if (!isfinite(v)) return fail(err, PDL_SURFACE_ERR_POSITION, i);
+			if (!isfinite(v)) return fail(err, PDL_ERR_SURFACE_POSITION, i);
 			if (v < lo[a]) lo[a] = v;
 			if (v > hi[a]) hi[a] = v;
 		}
@@ -163,7 +142,7 @@ bool pdl_surface_field(const pdl_surface_def* def, int dim, const float* x, cons
 		double na = i1 - i0 + 1;
 		samples *= na;
 		if (!(na <= INT_MAX / 8) || !(samples <= (double)def->max_samples))
-			return fail(err, PDL_SURFACE_ERR_TOO_MANY_SAMPLES, samples);
+			return fail(err, PDL_ERR_SURFACE_TOO_MANY_SAMPLES, samples);
 		n[a] = (long long)na, first_index[a] = (long long)i0;
 	}
 	out->dim = dim;
@@ -191,7 +170,7 @@ bool pdl_surface_field(const pdl_surface_def* def, int dim, const float* x, cons
 	if (!out->values || !start || !bucket_of || !sorted) {
 		free(start), free(bucket_of), free(sorted);
 		pdl_field_free(out);
-		return fail(err, PDL_SURFACE_ERR_OUT_OF_MEMORY, NAN);
+		return fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);
 	}
 	for (int i = 0; i < count; ++i) {
 		size_t b = 0, stride = 1;
@@ -245,13 +224,13 @@ bool pdl_surface_field(const pdl_surface_def* def, int dim, const float* x, cons
 	return true;
 }
 
-static bool check_field(const pdl_field* f, int dim, float iso, pdl_surface_error* err)
+static bool check_field(const pdl_field* f, int dim, float iso, pdl_error* err)
 {
-	if (!f) return fail(err, PDL_SURFACE_ERR_NULL_ARGUMENT, NAN);
+	if (!f) return fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
 	if (f->dim != dim || !f->values || f->nx < 2 || f->ny < 2 || (dim == 3 ? f->nz < 2 : f->nz != 1) ||
 	    !(isfinite(f->cell_size) && f->cell_size > 0))
-		return fail(err, PDL_SURFACE_ERR_FIELD, NAN);
-	if (!isfinite(iso)) return fail(err, PDL_SURFACE_ERR_ISO, iso);
+		return fail(err, PDL_ERR_SURFACE_FIELD, NAN);
+	if (!isfinite(iso)) return fail(err, PDL_ERR_SURFACE_ISO, iso);
 	return true;
 }
 
@@ -285,21 +264,21 @@ double pdl_contour_area(const pdl_contours* c, int k)
 	return 0.5 * sum;
 }
 
-bool pdl_field_contours(const pdl_field* f, float iso, pdl_contours* out, pdl_surface_error* err)
+bool pdl_field_contours(const pdl_field* f, float iso, pdl_contours* out, pdl_error* err)
 {
 	if (out) memset(out, 0, sizeof *out);
-	if (!out) return fail(err, PDL_SURFACE_ERR_NULL_ARGUMENT, NAN);
+	if (!out) return fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
 	if (!check_field(f, 2, iso, err)) return false;
 	int nx = f->nx, ny = f->ny;
 	/* Edge ids: horizontal edge (i, j)-(i+1, j) is j (nx - 1) + i; vertical edge (i, j)-(i, j+1)
 	 * is H + j nx + i. next[e] is the edge where the contour that crosses e crosses next. */
 	size_t horizontal = (size_t)ny * (size_t)(nx - 1), edges = horizontal + (size_t)(ny - 1) * (size_t)nx;
-	if (edges > INT_MAX) return fail(err, PDL_SURFACE_ERR_TOO_MANY_SAMPLES, (double)edges);
+	if (edges > INT_MAX) return fail(err, PDL_ERR_SURFACE_TOO_MANY_SAMPLES, (double)edges);
 	int* next = malloc(edges * sizeof *next);
 	float* v = malloc((size_t)nx * (size_t)ny * sizeof *v);
 	if (!next || !v) {
 		free(next), free(v);
-		return fail(err, PDL_SURFACE_ERR_OUT_OF_MEMORY, NAN);
+		return fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);
 	}
 	for (size_t e = 0; e < edges; ++e) next[e] = -1;
 	/* Samples on the grid's border count as outside (at most iso), so every contour closes
@@ -349,7 +328,7 @@ bool pdl_field_contours(const pdl_field* f, float iso, pdl_contours* out, pdl_su
 	if (!out->x || !out->y || !out->offsets || points > INT_MAX) {
 		free(next), free(v);
 		pdl_contours_free(out);
-		return fail(err, PDL_SURFACE_ERR_OUT_OF_MEMORY, NAN);
+		return fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);
 	}
 	/* Walk every cycle of next, from its lowest edge id, so the output order depends only on the
 	 * field. */
@@ -381,10 +360,10 @@ bool pdl_field_contours(const pdl_field* f, float iso, pdl_contours* out, pdl_su
 }
 
 bool pdl_surface_contours(const pdl_surface_def* def, const float* x, const float* y, int count, pdl_contours* out,
-                          pdl_surface_error* err)
+                          pdl_error* err)
 {
 	if (out) memset(out, 0, sizeof *out);
-	if (!out) return fail(err, PDL_SURFACE_ERR_NULL_ARGUMENT, NAN);
+	if (!out) return fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
 	pdl_field field;
 	if (!pdl_surface_field(def, 2, x, y, NULL, count, &field, err)) return false;
 	bool ok = pdl_field_contours(&field, field.iso, out, err);
@@ -584,10 +563,10 @@ static void march_cube(mesher* s, int i, int j, int k, const float value[8])
 	}
 }
 
-bool pdl_field_mesh(const pdl_field* f, float iso, pdl_mesh* out, pdl_surface_error* err)
+bool pdl_field_mesh(const pdl_field* f, float iso, pdl_mesh* out, pdl_error* err)
 {
 	if (out) memset(out, 0, sizeof *out);
-	if (!out) return fail(err, PDL_SURFACE_ERR_NULL_ARGUMENT, NAN);
+	if (!out) return fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
 	if (!check_field(f, 3, iso, err)) return false;
 	mesher s;
 	memset(&s, 0, sizeof s);
@@ -621,17 +600,17 @@ bool pdl_field_mesh(const pdl_field* f, float iso, pdl_mesh* out, pdl_surface_er
 	free(s.layer[0]), free(s.layer[1]);
 	if (s.failed) {
 		pdl_mesh_free(out);
-		return fail(err, PDL_SURFACE_ERR_OUT_OF_MEMORY, NAN);
+		return fail(err, PDL_ERR_OUT_OF_MEMORY, NAN);
 	}
 	succeed(err);
 	return true;
 }
 
 bool pdl_surface_mesh(const pdl_surface_def* def, const float* x, const float* y, const float* z, int count,
-                      pdl_mesh* out, pdl_surface_error* err)
+                      pdl_mesh* out, pdl_error* err)
 {
 	if (out) memset(out, 0, sizeof *out);
-	if (!out) return fail(err, PDL_SURFACE_ERR_NULL_ARGUMENT, NAN);
+	if (!out) return fail(err, PDL_ERR_NULL_ARGUMENT, NAN);
 	pdl_field field;
 	if (!pdl_surface_field(def, 3, x, y, z, count, &field, err)) return false;
 	bool ok = pdl_field_mesh(&field, field.iso, out, err);

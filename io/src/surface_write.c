@@ -10,18 +10,18 @@
 
 /* ---- contours --------------------------------------------------------------------------------- */
 
-static bool contours_valid(const pdl_contours* c, const char* path, char* err, size_t err_size)
+static bool contours_valid(const pdl_contours* c, const char* path, pdl_error* err)
 {
 	if (c && c->contour_count >= 0 && c->point_count >= 0 &&
 	    (c->point_count == 0 || (c->x && c->y && c->offsets && c->offsets[c->contour_count] == c->point_count)))
 		return true;
-	snprintf(err, err_size, "%s: not a valid set of contours", path ? path : "(null)");
+	pdl_error_fill(err, PDL_ERR_EXPORT_DATA, path ? path : "(null)", NULL, "not a valid set of contours");
 	return false;
 }
 
-bool pdl_contours_write_svg(const char* path, const pdl_contours* c, char* err, size_t err_size)
+bool pdl_contours_write_svg(const char* path, const pdl_contours* c, pdl_error* err)
 {
-	if (!path || !contours_valid(c, path, err, err_size)) return false;
+	if (!path || !contours_valid(c, path, err)) return false;
 	/* World y up becomes SVG y down: every y is written negated, and the viewBox is the box of
 	 * the negated points. */
 	double lo_x = 0, hi_x = 1, lo_y = -1, hi_y = 0;
@@ -36,7 +36,7 @@ bool pdl_contours_write_svg(const char* path, const pdl_contours* c, char* err, 
 	lo_x -= margin, lo_y -= margin, hi_x += margin, hi_y += margin;
 	double w = hi_x - lo_x, h = hi_y - lo_y, scale = 800.0 / fmax(w, h);
 	pdl_atomic_file a;
-	if (!pdl_atomic_open(&a, path, err, err_size)) return false;
+	if (!pdl_atomic_open(&a, path, err)) return false;
 	FILE* f = a.f;
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"%.7g %.7g %.7g %.7g\">\n",
@@ -62,14 +62,14 @@ bool pdl_contours_write_svg(const char* path, const pdl_contours* c, char* err, 
 		fprintf(f, " Z\"/>\n");
 	}
 	fprintf(f, "  </g>\n</svg>\n");
-	return pdl_atomic_commit(&a, err, err_size);
+	return pdl_atomic_commit(&a, err);
 }
 
-bool pdl_contours_write_vtp(const char* path, const pdl_contours* c, char* err, size_t err_size)
+bool pdl_contours_write_vtp(const char* path, const pdl_contours* c, pdl_error* err)
 {
-	if (!path || !contours_valid(c, path, err, err_size)) return false;
+	if (!path || !contours_valid(c, path, err)) return false;
 	pdl_atomic_file a;
-	if (!pdl_atomic_open(&a, path, err, err_size)) return false;
+	if (!pdl_atomic_open(&a, path, err)) return false;
 	FILE* f = a.f;
 	/* the XML layout of export.c's particle files; a VTK polyline is open, so each one lists
 	 * its first point again at the end */
@@ -93,25 +93,25 @@ bool pdl_contours_write_vtp(const char* path, const pdl_contours* c, char* err, 
 	fprintf(f, "        </DataArray>\n        <DataArray type=\"Int32\" Name=\"offsets\" format=\"ascii\">\n");
 	for (int k = 0; k < c->contour_count; ++k) fprintf(f, "%d\n", c->offsets[k + 1] + k + 1);
 	fprintf(f, "        </DataArray>\n      </Lines>\n    </Piece>\n  </PolyData>\n</VTKFile>\n");
-	return pdl_atomic_commit(&a, err, err_size);
+	return pdl_atomic_commit(&a, err);
 }
 
 /* ---- meshes ----------------------------------------------------------------------------------- */
 
-static bool mesh_valid(const pdl_mesh* m, const char* path, char* err, size_t err_size)
+static bool mesh_valid(const pdl_mesh* m, const char* path, pdl_error* err)
 {
 	bool ok = m && m->vertex_count >= 0 && m->triangle_count >= 0 &&
 	          (m->vertex_count == 0 || (m->positions && m->normals)) && (m->triangle_count == 0 || m->triangles);
 	for (int t = 0; ok && t < 3 * m->triangle_count; ++t) ok = m->triangles[t] >= 0 && m->triangles[t] < m->vertex_count;
-	if (!ok) snprintf(err, err_size, "%s: not a valid mesh", path ? path : "(null)");
+	if (!ok) pdl_error_fill(err, PDL_ERR_EXPORT_DATA, path ? path : "(null)", NULL, "not a valid mesh");
 	return ok;
 }
 
-bool pdl_mesh_write_obj(const char* path, const pdl_mesh* m, char* err, size_t err_size)
+bool pdl_mesh_write_obj(const char* path, const pdl_mesh* m, pdl_error* err)
 {
-	if (!path || !mesh_valid(m, path, err, err_size)) return false;
+	if (!path || !mesh_valid(m, path, err)) return false;
 	pdl_atomic_file a;
-	if (!pdl_atomic_open(&a, path, err, err_size)) return false;
+	if (!pdl_atomic_open(&a, path, err)) return false;
 	FILE* f = a.f;
 	fprintf(f, "# puddle fluid surface: %d vertices, %d triangles, counter-clockwise seen from outside\n",
 	        m->vertex_count, m->triangle_count);
@@ -127,7 +127,7 @@ bool pdl_mesh_write_obj(const char* path, const pdl_mesh* m, char* err, size_t e
 		const int* i = m->triangles + 3 * t;
 		fprintf(f, "f %d//%d %d//%d %d//%d\n", i[0] + 1, i[0] + 1, i[1] + 1, i[1] + 1, i[2] + 1, i[2] + 1);
 	}
-	return pdl_atomic_commit(&a, err, err_size);
+	return pdl_atomic_commit(&a, err);
 }
 
 static void put_u32(unsigned char* b, uint32_t v)
@@ -142,11 +142,11 @@ static void put_f32(unsigned char* b, float v)
 	put_u32(b, u);
 }
 
-bool pdl_mesh_write_ply(const char* path, const pdl_mesh* m, char* err, size_t err_size)
+bool pdl_mesh_write_ply(const char* path, const pdl_mesh* m, pdl_error* err)
 {
-	if (!path || !mesh_valid(m, path, err, err_size)) return false;
+	if (!path || !mesh_valid(m, path, err)) return false;
 	pdl_atomic_file a;
-	if (!pdl_atomic_open(&a, path, err, err_size)) return false;
+	if (!pdl_atomic_open(&a, path, err)) return false;
 	FILE* f = a.f;
 	fprintf(f, "ply\nformat binary_little_endian 1.0\ncomment puddle fluid surface, counter-clockwise seen from "
 	           "outside\nelement vertex %d\n", m->vertex_count);
@@ -165,5 +165,5 @@ bool pdl_mesh_write_ply(const char* path, const pdl_mesh* m, char* err, size_t e
 		for (int c = 0; c < 3; ++c) put_u32(b + 1 + 4 * c, (uint32_t)m->triangles[3 * t + c]);
 		fwrite(b, 1, 13, f);
 	}
-	return pdl_atomic_commit(&a, err, err_size);
+	return pdl_atomic_commit(&a, err);
 }

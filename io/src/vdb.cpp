@@ -32,9 +32,10 @@ struct ParticleList {
 	}
 };
 
-void say(char* err, size_t err_size, const std::string& what)
+bool say(pdl_error* err, pdl_error_id id, const char* path, const std::string& what)
 {
-	if (err && err_size) std::snprintf(err, err_size, "%s", what.c_str());
+	pdl_error_fill(err, id, path, nullptr, "%s", what.c_str());
+	return false;
 }
 
 // Each point's weight per unit volume spread over the 8 voxel centres around it by trilinear
@@ -90,21 +91,17 @@ extern "C" pdl_vdb_def pdl_default_vdb_def(const pdl_world* world)
 	return d;
 }
 
-extern "C" bool pdl_export_vdb(const char* path, const pdl_world* world, const pdl_vdb_def* def, char* err,
-                               size_t err_size)
+extern "C" bool pdl_export_vdb(const char* path, const pdl_world* world, const pdl_vdb_def* def, pdl_error* err)
 {
 	if (!path || !world || !def) {
-		say(err, err_size, "pdl_export_vdb: path, world and def must not be NULL");
-		return false;
+		return say(err, PDL_ERR_NULL_ARGUMENT, nullptr, "pdl_export_vdb: path, world and def must not be NULL");
 	}
 	if (pdl_world_get_def(world).dimensions != 3) {
-		say(err, err_size, std::string(path) + ": VDB volumes are of 3D worlds; this world is 2D");
-		return false;
+		return say(err, PDL_ERR_VDB_DIMENSIONS, path, "VDB volumes are of 3D worlds; this world is 2D");
 	}
 	if (!(def->voxel_size > 0) || !std::isfinite(def->voxel_size) || !(def->radius > def->voxel_size) ||
 	    !std::isfinite(def->radius)) {
-		say(err, err_size, std::string(path) + ": the VDB def needs voxel_size > 0 and radius > voxel_size");
-		return false;
+		return say(err, PDL_ERR_VDB_DEF, path, "the VDB def needs voxel_size > 0 and radius > voxel_size");
 	}
 	// OpenVDB's file writer does not report a failed write (a full disk left empty .vdb files
 	// under their real names): the volume is serialised in memory, then written and renamed
@@ -141,11 +138,10 @@ extern "C" bool pdl_export_vdb(const char* path, const pdl_world* world, const p
 		openvdb::io::Stream(out).write(grids, meta);
 		bytes = out.str();
 	} catch (const std::exception& e) {
-		say(err, err_size, std::string(path) + ": " + e.what());
-		return false;
+		return say(err, PDL_ERR_EXPORT_DATA, path, e.what());
 	}
 	pdl_atomic_file a;
-	if (!pdl_atomic_open(&a, path, err, err_size)) return false;
+	if (!pdl_atomic_open(&a, path, err)) return false;
 	std::fwrite(bytes.data(), 1, bytes.size(), a.f);
-	return pdl_atomic_commit(&a, err, err_size);
+	return pdl_atomic_commit(&a, err);
 }

@@ -11,11 +11,11 @@ pdl_vdb_def pdl_default_vdb_def(const pdl_world* world)
 	return (pdl_vdb_def){h / 3, h / 2};
 }
 
-bool pdl_export_vdb(const char* path, const pdl_world* world, const pdl_vdb_def* def, char* err, size_t err_size)
+bool pdl_export_vdb(const char* path, const pdl_world* world, const pdl_vdb_def* def, pdl_error* err)
 {
 	(void)world, (void)def;
-	if (err && err_size)
-		snprintf(err, err_size, "%s: this build of puddle has no OpenVDB (install libopenvdb-dev and libboost-dev, "
-		         "then rebuild: scripts/install-deps.sh vdb)", path ? path : "(null)");
+	pdl_error_fill(err, PDL_ERR_VDB_UNAVAILABLE, path ? path : "(null)", NULL,
+	               "this build of puddle has no OpenVDB (install libopenvdb-dev and libboost-dev, "
+	               "then rebuild: scripts/install-deps.sh vdb)");
 	return false;
 }

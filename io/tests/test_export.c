@@ -29,7 +29,7 @@ static pdl_world* small_3d_world(pdl_scene** scene)
 	                   " \"container\": {\"shape\": \"box\", \"position\": [0, 0, 2], \"half_extents\": [4, 4, 3]},"
 	                   " \"fills\": [{\"shape\": \"ball\", \"material\": \"v\", \"position\": [0, 0, 2], \"radius\": 2,"
 	                   "             \"velocity\": [0, 0, 3]}]}";
-	pdl_scene_error err;
+	pdl_error err;
 	pdl_scene* s = pdl_scene_parse(json, strlen(json), "small.json", &err);
 	if (!s) {
 		printf("  %s\n", err.message);
@@ -62,9 +62,10 @@ static void test_csv_3d(void)
 	ENSURE(p.count > 100 && p.z && p.vz);
 	int* order = by_id(&p);
 	ENSURE(order);
-	char path[256], err[512];
+	char path[256];
+	pdl_error err;
 	temp_path(path, sizeof path, "csv");
-	ENSURE_MSG(pdl_export_csv(path, w, err, sizeof err), "%s", err);
+	ENSURE_MSG(pdl_export_csv(path, w, &err), "%s", err.message);
 	char* text = io_test_read_file(path, NULL);
 	ENSURE(text);
 	const char* header = "id,material,x,y,z,vx,vy,vz,density,pressure\n";
@@ -104,9 +105,10 @@ static void test_ply_and_vtk_3d(void)
 	pdl_particle_data p = pdl_world_particles(w);
 	int* order = by_id(&p);
 	ENSURE(order);
-	char path[256], err[512];
+	char path[256];
+	pdl_error err;
 	temp_path(path, sizeof path, "ply");
-	ENSURE_MSG(pdl_export_ply(path, w, err, sizeof err), "%s", err);
+	ENSURE_MSG(pdl_export_ply(path, w, &err), "%s", err.message);
 	char* text = io_test_read_file(path, NULL);
 	ENSURE(text);
 	char expect[64];
@@ -129,7 +131,7 @@ static void test_ply_and_vtk_3d(void)
 	remove(path);
 
 	temp_path(path, sizeof path, "vtp");
-	ENSURE_MSG(pdl_export_vtp(path, w, err, sizeof err), "%s", err);
+	ENSURE_MSG(pdl_export_vtp(path, w, &err), "%s", err.message);
 	text = io_test_read_file(path, NULL);
 	ENSURE(text);
 	snprintf(expect, sizeof expect, "NumberOfPoints=\"%d\"", p.count);
@@ -174,14 +176,15 @@ static void test_2d_unchanged(void)
 	pdl_world* w = pdl_scene_build_world(s, NULL);
 	ENSURE(w);
 	pdl_world_step(w);
-	char path[256], err[512];
+	char path[256];
+	pdl_error err;
 	temp_path(path, sizeof path, "csv");
-	ENSURE_MSG(pdl_export_csv(path, w, err, sizeof err), "%s", err);
+	ENSURE_MSG(pdl_export_csv(path, w, &err), "%s", err.message);
 	char* text = io_test_read_file(path, NULL);
 	ENSURE(text && strncmp(text, "id,material,x,y,vx,vy,density,pressure\n", 39) == 0);
 	free(text);
 	temp_path(path, sizeof path, "ply");
-	ENSURE_MSG(pdl_export_ply(path, w, err, sizeof err), "%s", err);
+	ENSURE_MSG(pdl_export_ply(path, w, &err), "%s", err.message);
 	text = io_test_read_file(path, NULL);
 	ENSURE(text && strstr(text, "z = 0\n") && !strstr(text, "vz"));
 	char* line = strstr(text, "end_header\n") + strlen("end_header\n");
@@ -214,15 +217,16 @@ static void test_surface_of_3d_run(void)
 	def.spacing = sp * 0.8908987181403393f; /* the cube of the FCC volume per particle, as puddle run */
 	pdl_particle_data p = pdl_world_particles(w);
 	pdl_mesh m;
-	pdl_surface_error err;
+	pdl_error err;
 	ENSURE_MSG(pdl_surface_mesh(&def, p.x, p.y, p.z, p.count, &m, &err), "%s", err.message);
 	ENSURE_MSG(io_test_mesh_closed(&m), "the surface of the 3D run is not closed (%d triangles)", m.triangle_count);
 	double volume = pdl_mesh_volume(&m), fluid = p.count * sp * sp * sp / sqrt(2.0);
 	printf("  %d particles, %d triangles, volume %.0f vs fluid %.0f\n", p.count, m.triangle_count, volume, fluid);
 	ENSURE_MSG(volume > 0.7 * fluid && volume < 1.3 * fluid, "volume %g vs %g", volume, fluid);
-	char path[256], werr[512];
+	char path[256];
+	pdl_error werr;
 	temp_path(path, sizeof path, "obj");
-	ENSURE_MSG(pdl_mesh_write_obj(path, &m, werr, sizeof werr), "%s", werr);
+	ENSURE_MSG(pdl_mesh_write_obj(path, &m, &werr), "%s", werr.message);
 	remove(path);
 	pdl_mesh_free(&m);
 	pdl_world_destroy(w);
@@ -302,9 +306,10 @@ static void test_bodies_csv(void)
 		int n = 0;
 		pdl_world* w = bodies_world(dim, ids, &n);
 		ENSURE(w);
-		char path[256], err[512];
+		char path[256];
+		pdl_error err;
 		temp_path(path, sizeof path, "bodies.csv");
-		ENSURE_MSG(pdl_export_bodies_csv(path, w, 5, err, sizeof err), "%s", err);
+		ENSURE_MSG(pdl_export_bodies_csv(path, w, 5, &err), "%s", err.message);
 		char* text = io_test_read_file(path, NULL);
 		ENSURE(text);
 		const char* header = dim == 2 ? "frame,time,id,type,shape,x,y,z,angle,vx,vy,vz,wx,wy,wz,fx,fy,fz,tx,ty,tz\n"
@@ -357,9 +362,10 @@ static void test_bodies_vtk_2d(void)
 	int n = 0;
 	pdl_world* w = bodies_world(2, ids, &n);
 	ENSURE(w);
-	char path[256], err[512];
+	char path[256];
+	pdl_error err;
 	temp_path(path, sizeof path, "bodies.vtp");
-	ENSURE_MSG(pdl_export_bodies_vtp(path, w, err, sizeof err), "%s", err);
+	ENSURE_MSG(pdl_export_bodies_vtp(path, w, &err), "%s", err.message);
 	char* text = io_test_read_file(path, NULL);
 	ENSURE(text);
 	/* a box's 4 corners, a circle's 32 points, a triangle's 3; one polygon each */
@@ -408,7 +414,7 @@ static void test_bodies_vtk_2d(void)
 	/* the collection lists the bodies' file beside the particles' as a second, named part */
 	temp_path(path, sizeof path, "pvd");
 	pdl_pvd_dataset sets[2] = {{"vtk/frame_000005.vtp", 0.25, 0, "particles"}, {"vtk/bodies_000005.vtp", 0.25, 1, "bodies"}};
-	ENSURE_MSG(pdl_export_pvd_datasets(path, sets, 2, err, sizeof err), "%s", err);
+	ENSURE_MSG(pdl_export_pvd_datasets(path, sets, 2, &err), "%s", err.message);
 	text = io_test_read_file(path, NULL);
 	ENSURE(text && strstr(text, "<DataSet timestep=\"0.25\" group=\"\" part=\"0\" name=\"particles\" file=\"vtk/frame_000005.vtp\"/>"));
 	ENSURE(strstr(text, "<DataSet timestep=\"0.25\" group=\"\" part=\"1\" name=\"bodies\" file=\"vtk/bodies_000005.vtp\"/>"));
@@ -416,7 +422,7 @@ static void test_bodies_vtk_2d(void)
 	/* without names, as pdl_export_pvd always wrote */
 	const char* files[1] = {"vtk/frame_000000.vtp"};
 	const double times[1] = {0};
-	ENSURE(pdl_export_pvd(path, files, times, 1, err, sizeof err));
+	ENSURE(pdl_export_pvd(path, files, times, 1, &err));
 	text = io_test_read_file(path, NULL);
 	ENSURE(text && strstr(text, "<DataSet timestep=\"0\" group=\"\" part=\"0\" file=\"vtk/frame_000000.vtp\"/>"));
 	free(text);
@@ -431,9 +437,10 @@ static void test_bodies_vtk_3d(void)
 	int n = 0;
 	pdl_world* w = bodies_world(3, ids, &n);
 	ENSURE(w);
-	char path[256], err[512];
+	char path[256];
+	pdl_error err;
 	temp_path(path, sizeof path, "bodies3.vtp");
-	ENSURE_MSG(pdl_export_bodies_vtp(path, w, err, sizeof err), "%s", err);
+	ENSURE_MSG(pdl_export_bodies_vtp(path, w, &err), "%s", err.message);
 	char* text = io_test_read_file(path, NULL);
 	ENSURE(text);
 	/* a box: 8 corners, 6 faces; a sphere: 2 poles and 7 rings of 16, 8 x 16 faces */
@@ -539,10 +546,11 @@ static void test_pieces_make_the_whole(void)
 	take_piece(&a, &p, 0, cut);
 	take_piece(&b, &p, cut, UINT32_MAX);
 	ENSURE(a.p.count > 0 && b.p.count > 0 && a.p.count + b.p.count == p.count);
-	char path[256], err[512];
+	char path[256];
+	pdl_error err;
 	for (int format = 0; format < 2; ++format) {
 		temp_path(path, sizeof path, format ? "ply" : "csv");
-		ENSURE_MSG(format ? pdl_export_ply(path, w, err, sizeof err) : pdl_export_csv(path, w, err, sizeof err), "%s", err);
+		ENSURE_MSG(format ? pdl_export_ply(path, w, &err) : pdl_export_csv(path, w, &err), "%s", err.message);
 		size_t size = 0;
 		char* whole = io_test_read_file(path, &size);
 		ENSURE(whole);
@@ -565,10 +573,10 @@ static void test_pieces_make_the_whole(void)
 	snprintf(piece_path[0], sizeof piece_path[0], "/tmp/puddle_test_export_%ld_0.vtp", (long)getpid());
 	snprintf(piece_path[1], sizeof piece_path[1], "/tmp/puddle_test_export_%ld_1.vtp", (long)getpid());
 	temp_path(pvtp, sizeof pvtp, "pvtp");
-	ENSURE_MSG(pdl_export_vtp_particles(piece_path[0], w, &a.p, err, sizeof err), "%s", err);
-	ENSURE_MSG(pdl_export_vtp_particles(piece_path[1], w, &b.p, err, sizeof err), "%s", err);
+	ENSURE_MSG(pdl_export_vtp_particles(piece_path[0], w, &a.p, &err), "%s", err.message);
+	ENSURE_MSG(pdl_export_vtp_particles(piece_path[1], w, &b.p, &err), "%s", err.message);
 	const char* sources[2] = {strrchr(piece_path[0], '/') + 1, strrchr(piece_path[1], '/') + 1};
-	ENSURE_MSG(pdl_export_pvtp(pvtp, sources, 2, err, sizeof err), "%s", err);
+	ENSURE_MSG(pdl_export_pvtp(pvtp, sources, 2, &err), "%s", err.message);
 	char* text = io_test_read_file(pvtp, NULL);
 	ENSURE(text && strstr(text, "<VTKFile type=\"PPolyData\"") && strstr(text, "</VTKFile>"));
 	int points = 0;
@@ -618,22 +626,23 @@ static void test_diffuse_ply(void)
 	                   " \"fills\": [{\"shape\": \"ball\", \"position\": [0, 1, 0], \"radius\": 2, \"velocity\": [0, -12, 0]},"
 	                   "           {\"shape\": \"box\", \"position\": [0, -4, 0], \"half_extents\": [6, 1, 3]}],"
 	                   " \"diffuse\": {\"enabled\": 1}}";
-	pdl_scene_error serr;
+	pdl_error serr;
 	pdl_scene* s = pdl_scene_parse(json, strlen(json), "splash.json", &serr);
 	ENSURE_MSG(s, "%s", serr.message);
 	s->world.threads = 1;
 	pdl_world* w = pdl_scene_build_world(s, &serr);
 	ENSURE(w);
-	char path[256], err[512];
+	char path[256];
+	pdl_error err;
 	temp_path(path, sizeof path, "ply");
-	ENSURE_MSG(pdl_export_diffuse_ply(path, w, err, sizeof err), "%s", err);
+	ENSURE_MSG(pdl_export_diffuse_ply(path, w, &err), "%s", err.message);
 	char* text = io_test_read_file(path, NULL);
 	ENSURE(text && strstr(text, "element vertex 0\n") && strstr(text, "property uchar kind\nproperty float life\n"));
 	free(text);
 	for (int f = 0; f < 20 && pdl_world_diffuse(w).count == 0; ++f) pdl_world_step(w);
 	pdl_diffuse_data d = pdl_world_diffuse(w);
 	ENSURE(d.count > 0);
-	ENSURE_MSG(pdl_export_diffuse_ply(path, w, err, sizeof err), "%s", err);
+	ENSURE_MSG(pdl_export_diffuse_ply(path, w, &err), "%s", err.message);
 	text = io_test_read_file(path, NULL);
 	ENSURE(text);
 	char expect[64];

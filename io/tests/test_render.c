@@ -101,9 +101,10 @@ static void test_png_decodes_to_pixels(void)
 	d.width = 64, d.height = 48;
 	pdl_renderer* r = pdl_renderer_create(&d);
 	const uint8_t* rgb = pdl_render(r, w);
-	char path[256], err[512];
+	char path[256];
+	pdl_error err;
 	snprintf(path, sizeof path, "/tmp/puddle_test_%ld.png", (long)getpid());
-	ENSURE_MSG(pdl_png_write(path, rgb, 64, 48, err, sizeof err), "%s", err);
+	ENSURE_MSG(pdl_png_write(path, rgb, 64, 48, &err), "%s", err.message);
 	png_image image;
 	memset(&image, 0, sizeof image);
 	image.version = PNG_IMAGE_VERSION;
@@ -114,7 +115,7 @@ static void test_png_decodes_to_pixels(void)
 	ENSURE(png_image_finish_read(&image, NULL, back, 0, NULL));
 	ENSURE(memcmp(back, rgb, 64 * 48 * 3) == 0);
 	free(back);
-	ENSURE(!pdl_png_write("/nonexistent/x.png", rgb, 64, 48, err, sizeof err));
+	ENSURE(!pdl_png_write("/nonexistent/x.png", rgb, 64, 48, &err));
 	remove(path);
 	pdl_renderer_destroy(r);
 	pdl_world_destroy(w);

@@ -680,7 +680,7 @@ static int grey_pits(const uint8_t* rgb, const uint8_t* empty, int width, int he
  * the pool, the pool's far edge against the background, seen from above at 35 degrees. */
 static void test_liquid_no_streaks_or_grey_pits(void)
 {
-	pdl_scene_error err;
+	pdl_error err;
 	pdl_scene* scene = pdl_scene_load(PUDDLE_SCENES_DIR "/drop-3d.json", &err);
 	ENSURE(scene != NULL);
 	pdl_world* w = pdl_scene_build_world(scene, &err);
@@ -799,7 +799,7 @@ static void test_liquid_foam_where_fast_lonely_particles_are(void)
 	ENSURE(w != NULL);
 	const int width = 640, height = 360;
 	/* the look's defaults, as the scene's def has them (liquid.js's foamSpeed and foamDensity) */
-	pdl_scene_error serr;
+	pdl_error serr;
 	pdl_scene* scene = pdl_scene_load(PUDDLE_SCENES_DIR "/drop-3d.json", &serr);
 	ENSURE(scene != NULL);
 	pdl_render_def from_scene = pdl_render_def_from_scene(scene);
@@ -903,7 +903,7 @@ static void test_liquid_foam_where_fast_lonely_particles_are(void)
  * either way) turns pixels white, and they lie on the far wall's half of the tank. */
 static void test_liquid_diffuse_white_water_at_far_wall(void)
 {
-	pdl_scene_error err;
+	pdl_error err;
 	pdl_scene* scene = pdl_scene_load(PUDDLE_SCENES_DIR "/dam-break-3d.json", &err);
 	ENSURE(scene != NULL);
 	ENSURE(scene->diffuse.enabled);

@@ -57,7 +57,7 @@ static void test_shipped_scenes_run(void)
 		ENSURE_MSG(found, "scenes/%s.json is missing", required[r]);
 	}
 	for (int i = 0; i < n; ++i) {
-		pdl_scene_error err;
+		pdl_error err;
 		pdl_scene* s = pdl_scene_load(names[i], &err);
 		ENSURE_MSG(s, "%s", err.message);
 		s->world.threads = 2;
@@ -352,7 +352,7 @@ static const struct {
 static void test_broken_scenes_3d(void)
 {
 	for (size_t i = 0; i < sizeof broken3d / sizeof broken3d[0]; ++i) {
-		pdl_scene_error err;
+		pdl_error err;
 		pdl_scene* s = pdl_scene_parse(broken3d[i].json, strlen(broken3d[i].json), "x.json", &err);
 		ENSURE_MSG(!s, "3D case %zu was accepted", i);
 		ENSURE_MSG(strcmp(err.message, broken3d[i].message) == 0, "3D case %zu:\n    got      %s\n    expected %s", i,
@@ -367,7 +367,7 @@ static void round_trip(const pdl_scene* s, pdl_scene** out)
 {
 	if (out) *out = NULL;
 	char* a = pdl_scene_to_json(s);
-	pdl_scene_error err;
+	pdl_error err;
 	pdl_scene* t = pdl_scene_parse(a, strlen(a), s->source, &err);
 	char* b = t ? pdl_scene_to_json(t) : NULL;
 	bool ok = b && strcmp(a, b) == 0 && pdl_scene_hash(s) == pdl_scene_hash(t) &&
@@ -390,7 +390,7 @@ static void test_shape_synonyms(void)
 	                    "\"container\": {\"shape\": \"circle\", \"radius\": 10}, "
 	                    "\"obstacles\": [{\"shape\": \"circle\", \"radius\": 1, \"position\": [0, 5, 0]}], "
 	                    "\"fills\": [{\"shape\": \"disc\", \"radius\": 2, \"position\": [0, -3, 0]}]}";
-	pdl_scene_error err;
+	pdl_error err;
 	pdl_scene* s = pdl_scene_parse(two, strlen(two), "two.json", &err);
 	ENSURE_MSG(s, "%s", err.message);
 	ENSURE(s->world.dimensions == 2 && !s->has_camera);
@@ -433,7 +433,7 @@ static void test_round_trip_3d(void)
 		" \"emitters\": [{\"position\": [0, 6, 1], \"velocity\": [0, -5, 1], \"width\": 2, \"stop\": 0.5}],"
 		" \"strokes\": [{\"end\": 1, \"points\": [[0, 0, 0], [2, 0, 3]], \"radius\": 2}],"
 		" \"camera\": {\"yaw\": 60, \"fov\": 50}}";
-	pdl_scene_error err;
+	pdl_error err;
 	pdl_scene* s = pdl_scene_parse(json, strlen(json), "x3.json", &err);
 	ENSURE_MSG(s, "%s", err.message);
 	ENSURE(s->has_camera && s->camera.yaw == 60 && s->camera.fov == 50);
@@ -510,7 +510,7 @@ static void test_bodies_2d(void)
 		"              \"gravity_scale\": 0.5},"
 		"             {\"shape\": \"polygon\", \"position\": [12, 4], \"angle\": 0.3,"
 		"              \"vertices\": [[-1, -1], [1.5, -1], [0, 1.5]]}]}";
-	pdl_scene_error err;
+	pdl_error err;
 	pdl_scene* s = pdl_scene_parse(json, strlen(json), "b.json", &err);
 	ENSURE_MSG(s, "%s", err.message);
 	ENSURE(s->body_count == 3 && pdl_scene_body_total(s) == 6);
@@ -600,7 +600,7 @@ static void test_bodies_3d(void)
 		"              \"orientation\": [0, 0, 0.3, 1], \"angular_velocity\": [0, 1, 0], \"velocity\": [0, 0, -1]},"
 		"             {\"shape\": \"circle\", \"radius\": 1, \"position\": [2, 1, -2], \"count\": 3,"
 		"              \"step\": [2.2, 0, 1.3]}]}";
-	pdl_scene_error err;
+	pdl_error err;
 	pdl_scene* s = pdl_scene_parse(json, strlen(json), "b3.json", &err);
 	ENSURE_MSG(s, "%s", err.message);
 	const pdl_body_def* box = &s->bodies[0].def;
@@ -651,7 +651,7 @@ static void test_bodies_apart(void)
 		"\"orientation\": [0.3535534, 0.1464466, 0.3535534, 0.8535534]}]}",
 	};
 	for (size_t i = 0; i < sizeof apart / sizeof apart[0]; ++i) {
-		pdl_scene_error err;
+		pdl_error err;
 		pdl_scene* s = pdl_scene_parse(apart[i], strlen(apart[i]), "x.json", &err);
 		ENSURE_MSG(s, "case %zu: %s", i, err.message);
 		pdl_scene_destroy(s);
@@ -675,7 +675,7 @@ static void test_body_limits(void)
 			at += sprintf(at, one, 2 * (i % 64) - 64, 2 * (i / 64 % 64) - 64);
 		}
 		sprintf(at, "]}");
-		pdl_scene_error err;
+		pdl_error err;
 		pdl_scene* s = pdl_scene_parse(json, strlen(json), "x.json", &err);
 		if (n == PDL_MAX_BODIES) {
 			ENSURE_MSG(s && pdl_scene_body_total(s) == PDL_MAX_BODIES, "%s", err.message);
@@ -736,19 +736,21 @@ static const struct {
 static void test_broken_json(void)
 {
 	for (size_t i = 0; i < sizeof broken_json / sizeof broken_json[0]; ++i) {
-		pdl_scene_error err;
+		pdl_error err;
 		pdl_scene* s = pdl_scene_parse(broken_json[i].json, strlen(broken_json[i].json), "x.json", &err);
 		ENSURE_MSG(!s, "JSON case %zu was accepted", i);
 		ENSURE_MSG(strcmp(err.message, broken_json[i].message) == 0, "JSON case %zu:\n    got      %s\n    expected %s", i,
 		           err.message, broken_json[i].message);
 		ENSURE_MSG(err.line == broken_json[i].line && err.column == broken_json[i].column && err.path[0] == 0,
 		           "JSON case %zu: line %d column %d path '%s'", i, err.line, err.column, err.path);
+		ENSURE_MSG(err.id == PDL_ERR_SCENE_SYNTAX && strcmp(err.file, "x.json") == 0, "JSON case %zu: %s, file '%s'", i,
+		           pdl_error_name(err.id), err.file);
 	}
 	/* nested deeper than cJSON takes */
 	char deep[1102];
 	memset(deep, '[', 1101);
 	deep[1101] = 0;
-	pdl_scene_error err;
+	pdl_error err;
 	ENSURE(!pdl_scene_parse(deep, strlen(deep), "x.json", &err));
 	ENSURE_MSG(strcmp(err.message, "x.json:1:1001: invalid JSON: nested deeper than 1000 levels at line 1, column 1001") == 0,
 	           "%s", err.message);
@@ -757,19 +759,29 @@ static void test_broken_json(void)
 static void test_broken_scenes(void)
 {
 	for (size_t i = 0; i < sizeof broken / sizeof broken[0]; ++i) {
-		pdl_scene_error err;
+		pdl_error err;
 		pdl_scene* s = pdl_scene_parse(broken[i].json, strlen(broken[i].json), "x.json", &err);
 		ENSURE_MSG(!s, "case %zu was accepted", i);
 		ENSURE_MSG(strcmp(err.message, broken[i].message) == 0, "case %zu:\n    got      %s\n    expected %s", i,
 		           err.message, broken[i].message);
+		/* the id says what failed (an unknown key, a value, or the engine's own rule), and the
+		 * parts of the message are kept apart: "file: path: rule" */
+		bool unknown = strstr(err.message, "unknown key") != NULL;
+		ENSURE_MSG(unknown ? err.id == PDL_ERR_SCENE_KEY : err.id != PDL_OK && err.id != PDL_ERR_SCENE_KEY,
+		           "case %zu: %s", i, pdl_error_name(err.id));
+		char parts[sizeof err.message];
+		if (err.path[0]) snprintf(parts, sizeof parts, "%s: %s: %s", err.file, err.path, err.rule);
+		else snprintf(parts, sizeof parts, "%s: %s", err.file, err.rule);
+		ENSURE_MSG(strcmp(parts, err.message) == 0, "case %zu: parts '%s', message '%s'", i, parts, err.message);
 	}
 }
 
 static void test_unreadable_file(void)
 {
-	pdl_scene_error err;
+	pdl_error err;
 	ENSURE(!pdl_scene_load("/nonexistent/x.json", &err));
 	ENSURE(strcmp(err.message, "/nonexistent/x.json: cannot open: No such file or directory") == 0);
+	ENSURE(err.id == PDL_ERR_FILE_OPEN && strcmp(err.file, "/nonexistent/x.json") == 0 && err.path[0] == 0);
 }
 
 /* The resolved JSON is itself a scene that resolves to the same text. */
@@ -916,7 +928,7 @@ static void test_enum_names(void)
 		char json[512];
 		snprintf(json, sizeof json, "{" BASE_WORLD ", \"solver\": {\"kind\": \"sph\", \"pressure_kernel\": \"%s\"}}",
 		         kernels[k]);
-		pdl_scene_error e;
+		pdl_error e;
 		pdl_scene* s = pdl_scene_parse(json, strlen(json), "x.json", &e);
 		ENSURE_MSG(s, "%s: %s", kernels[k], e.message);
 		ENSURE((int)s->world.sph.pressure_kernel == PDL_SPH_PRESSURE_POLY6 + k);

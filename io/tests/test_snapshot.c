@@ -43,11 +43,11 @@ static void test_round_trip(void)
 	char path[256];
 	temp_path(path, sizeof path, "round");
 	pdl_snapshot_info info = {90, pdl_scene_hash(s), "blobs"};
-	char err[512];
-	ENSURE_MSG(pdl_snapshot_write(path, a, &info, err, sizeof err), "%s", err);
+	pdl_error err;
+	ENSURE_MSG(pdl_snapshot_write(path, a, &info, &err), "%s", err.message);
 	pdl_world* b = pdl_scene_build_world(s, NULL);
 	pdl_snapshot_info got;
-	ENSURE_MSG(pdl_snapshot_read(path, b, &got, err, sizeof err), "%s", err);
+	ENSURE_MSG(pdl_snapshot_read(path, b, &got, &err), "%s", err.message);
 	ENSURE(got.frame == 90 && got.scene_hash == info.scene_hash && strcmp(got.scene_name, "blobs") == 0);
 	ENSURE(pdl_world_hash(a) == pdl_world_hash(b));
 	ENSURE(pdl_world_time(a) == pdl_world_time(b));
@@ -71,21 +71,22 @@ static bool resume_matches(const char* name, long long cut, long long total)
 	if (!s) return false;
 	pdl_world* straight = pdl_scene_build_world(s, NULL);
 	run_frames(s, straight, 0, cut);
-	char path[256], err[512];
+	char path[256];
+	pdl_error err;
 	temp_path(path, sizeof path, name);
 	pdl_snapshot_info info = {cut, pdl_scene_hash(s), ""};
 	const uint64_t at_cut = pdl_world_hash(straight);
-	bool ok = pdl_snapshot_write(path, straight, &info, err, sizeof err);
+	bool ok = pdl_snapshot_write(path, straight, &info, &err);
 	const bool untouched = pdl_world_hash(straight) == at_cut;
 	run_frames(s, straight, cut, total);
 	pdl_world* second = pdl_scene_build_world(s, NULL);
 	pdl_snapshot_info got = {0};
-	ok = ok && pdl_snapshot_read(path, second, &got, err, sizeof err);
+	ok = ok && pdl_snapshot_read(path, second, &got, &err);
 	if (ok) run_frames(s, second, got.frame, total);
 	bool same = ok && untouched && pdl_world_hash(second) == pdl_world_hash(straight) &&
 	            pdl_world_particle_count(second) == pdl_world_particle_count(straight);
 	printf("  %-10s cut at %lld of %lld: %s\n", name, cut, total,
-	       same ? "identical" : !untouched ? "WRITE CHANGED THE WORLD" : ok ? "DIFFERENT" : err);
+	       same ? "identical" : !untouched ? "WRITE CHANGED THE WORLD" : ok ? "DIFFERENT" : err.message);
 	remove(path);
 	pdl_world_destroy(second);
 	pdl_world_destroy(straight);
@@ -115,12 +116,13 @@ static void test_3d_snapshot(void)
 	pdl_world* a = pdl_scene_build_world(s, NULL);
 	ENSURE(a);
 	run_frames(s, a, 0, 10);
-	char path[256], err[512];
+	char path[256];
+	pdl_error err;
 	temp_path(path, sizeof path, "three");
 	pdl_snapshot_info info = {10, pdl_scene_hash(s), "drop-3d"};
-	ENSURE_MSG(pdl_snapshot_write(path, a, &info, err, sizeof err), "%s", err);
+	ENSURE_MSG(pdl_snapshot_write(path, a, &info, &err), "%s", err.message);
 	pdl_world* b = pdl_scene_build_world(s, NULL);
-	ENSURE_MSG(pdl_snapshot_read(path, b, NULL, err, sizeof err), "%s", err);
+	ENSURE_MSG(pdl_snapshot_read(path, b, NULL, &err), "%s", err.message);
 	pdl_particle_data pa = pdl_world_particles(a), pb = pdl_world_particles(b);
 	ENSURE(pa.count == pb.count && pb.z && pb.vz);
 	ENSURE(memcmp(pa.z, pb.z, (size_t)pa.count * sizeof *pa.z) == 0);
@@ -133,13 +135,14 @@ static void test_3d_snapshot(void)
 	ENSURE(flat);
 	pdl_world* c = pdl_scene_build_world(flat, NULL);
 	uint64_t before = pdl_world_hash(c);
-	ENSURE(!pdl_snapshot_read(path, c, NULL, err, sizeof err));
-	ENSURE_MSG(strstr(err, "snapshot is of a 3D world, the scene's world is 2D"), "%s", err);
+	ENSURE(!pdl_snapshot_read(path, c, NULL, &err));
+	ENSURE_MSG(strstr(err.message, "snapshot is of a 3D world, the scene's world is 2D"), "%s", err.message);
+	ENSURE(err.id == PDL_ERR_SNAPSHOT_WORLD && strcmp(err.file, path) == 0);
 	ENSURE(pdl_world_hash(c) == before);
 	pdl_snapshot_info flat_info = {0, pdl_scene_hash(flat), "drop"};
-	ENSURE_MSG(pdl_snapshot_write(path, c, &flat_info, err, sizeof err), "%s", err);
-	ENSURE(!pdl_snapshot_read(path, b, NULL, err, sizeof err));
-	ENSURE_MSG(strstr(err, "snapshot is of a 2D world, the scene's world is 3D"), "%s", err);
+	ENSURE_MSG(pdl_snapshot_write(path, c, &flat_info, &err), "%s", err.message);
+	ENSURE(!pdl_snapshot_read(path, b, NULL, &err));
+	ENSURE_MSG(strstr(err.message, "snapshot is of a 2D world, the scene's world is 3D"), "%s", err.message);
 	remove(path);
 	pdl_world_destroy(a), pdl_world_destroy(b), pdl_world_destroy(c);
 	pdl_scene_destroy(s), pdl_scene_destroy(flat);
@@ -158,8 +161,8 @@ static bool write_bytes(const char* path, const unsigned char* data, size_t n)
 /* w written to path as a snapshot, and the file's bytes (free them); NULL if either failed. */
 static unsigned char* snapshot_bytes(const pdl_world* w, const pdl_snapshot_info* info, const char* path, size_t* n)
 {
-	char err[512];
-	if (!pdl_snapshot_write(path, w, info, err, sizeof err)) return NULL;
+	pdl_error err;
+	if (!pdl_snapshot_write(path, w, info, &err)) return NULL;
 	return (unsigned char*)io_test_read_file(path, n);
 }
 
@@ -169,7 +172,8 @@ static void test_damaged_snapshots_refused(void)
 	ENSURE(s);
 	pdl_world* w = pdl_scene_build_world(s, NULL);
 	run_frames(s, w, 0, 30);
-	char path[256], bad[300], err[512];
+	char path[256], bad[300];
+	pdl_error err;
 	temp_path(path, sizeof path, "good");
 	snprintf(bad, sizeof bad, "%s.bad", path);
 	pdl_snapshot_info info = {30, 1, "slime"};
@@ -181,30 +185,33 @@ static void test_damaged_snapshots_refused(void)
 	size_t cuts[] = {0, 5, 20, 39, 40, 41, n / 2, n - 1};
 	for (size_t c = 0; c < sizeof cuts / sizeof cuts[0]; ++c) {
 		ENSURE(write_bytes(bad, bytes, cuts[c]));
-		ENSURE_MSG(!pdl_snapshot_read(bad, target, NULL, err, sizeof err), "cut at %zu accepted", cuts[c]);
-		bool says = strstr(err, "truncated") || (cuts[c] < 8 && strstr(err, "not a puddle snapshot"));
-		ENSURE_MSG(says, "cut at %zu: %s", cuts[c], err);
+		ENSURE_MSG(!pdl_snapshot_read(bad, target, NULL, &err), "cut at %zu accepted", cuts[c]);
+		bool says = strstr(err.message, "truncated") || (cuts[c] < 8 && strstr(err.message, "not a puddle snapshot"));
+		ENSURE_MSG(says, "cut at %zu: %s", cuts[c], err.message);
 	}
 	bytes[n / 2] ^= 0x10;
 	ENSURE(write_bytes(bad, bytes, n));
-	ENSURE(!pdl_snapshot_read(bad, target, NULL, err, sizeof err));
-	ENSURE_MSG(strstr(err, "corrupted snapshot: checksum mismatch"), "%s", err);
+	ENSURE(!pdl_snapshot_read(bad, target, NULL, &err));
+	ENSURE_MSG(strstr(err.message, "corrupted snapshot: checksum mismatch"), "%s", err.message);
+	ENSURE(err.id == PDL_ERR_SNAPSHOT_CORRUPT);
 	bytes[n / 2] ^= 0x10;
 	bytes[0] = 'X';
 	ENSURE(write_bytes(bad, bytes, n));
-	ENSURE(!pdl_snapshot_read(bad, target, NULL, err, sizeof err));
-	ENSURE_MSG(strstr(err, "not a puddle snapshot (wrong magic bytes)"), "%s", err);
+	ENSURE(!pdl_snapshot_read(bad, target, NULL, &err));
+	ENSURE_MSG(strstr(err.message, "not a puddle snapshot (wrong magic bytes)"), "%s", err.message);
+	ENSURE(err.id == PDL_ERR_SNAPSHOT_HEADER);
 	bytes[0] = 'P';
 	bytes[8] = 99; /* version */
 	ENSURE(write_bytes(bad, bytes, n));
-	ENSURE(!pdl_snapshot_read(bad, target, NULL, err, sizeof err));
+	ENSURE(!pdl_snapshot_read(bad, target, NULL, &err));
 	char refusal[96];
 	snprintf(refusal, sizeof refusal, "snapshot version 99 is not supported (this build reads versions 2 to %d)",
 	         PDL_SNAPSHOT_VERSION);
-	ENSURE_MSG(strstr(err, refusal), "%s", err);
+	ENSURE_MSG(strstr(err.message, refusal), "%s", err.message);
 	ENSURE(pdl_world_hash(target) == before);
-	ENSURE(!pdl_snapshot_read("/nonexistent/snap.pdls", target, NULL, err, sizeof err));
-	ENSURE_MSG(strstr(err, "cannot open"), "%s", err);
+	ENSURE(!pdl_snapshot_read("/nonexistent/snap.pdls", target, NULL, &err));
+	ENSURE_MSG(strstr(err.message, "cannot open"), "%s", err.message);
+	ENSURE(err.id == PDL_ERR_FILE_OPEN && strcmp(err.file, "/nonexistent/snap.pdls") == 0);
 	free(bytes);
 	remove(path);
 	remove(bad);
@@ -221,7 +228,8 @@ static void test_read_memory(void)
 	ENSURE(s);
 	pdl_world* w = pdl_scene_build_world(s, NULL);
 	run_frames(s, w, 0, 20);
-	char path[256], err[512];
+	char path[256];
+	pdl_error err;
 	temp_path(path, sizeof path, "memory");
 	pdl_snapshot_info info = {20, 7, "slime"}, got;
 	size_t n = 0;
@@ -229,21 +237,21 @@ static void test_read_memory(void)
 	ENSURE(bytes && n > 100);
 	pdl_world* target = pdl_scene_build_world(s, NULL);
 	uint64_t before = pdl_world_hash(target);
-	ENSURE(!pdl_snapshot_read_memory(bytes, 39, "buf", target, NULL, err, sizeof err));
-	ENSURE_MSG(strcmp(err, "buf: truncated snapshot: the header is incomplete") == 0, "%s", err);
-	ENSURE(!pdl_snapshot_read_memory(bytes, n - 1, "buf", target, NULL, err, sizeof err));
-	ENSURE_MSG(strstr(err, "buf: truncated snapshot: ") == err, "%s", err);
+	ENSURE(!pdl_snapshot_read_memory(bytes, 39, "buf", target, NULL, &err));
+	ENSURE_MSG(strcmp(err.message, "buf: truncated snapshot: the header is incomplete") == 0, "%s", err.message);
+	ENSURE(!pdl_snapshot_read_memory(bytes, n - 1, "buf", target, NULL, &err));
+	ENSURE_MSG(strstr(err.message, "buf: truncated snapshot: ") == err.message, "%s", err.message);
 	unsigned char* longer = malloc(n + 1);
 	ENSURE(longer);
 	memcpy(longer, bytes, n);
 	longer[n] = 0;
-	ENSURE(!pdl_snapshot_read_memory(longer, n + 1, NULL, target, NULL, err, sizeof err));
-	ENSURE_MSG(strcmp(err, "<snapshot>: corrupted snapshot: bytes after the payload") == 0, "%s", err);
+	ENSURE(!pdl_snapshot_read_memory(longer, n + 1, NULL, target, NULL, &err));
+	ENSURE_MSG(strcmp(err.message, "<snapshot>: corrupted snapshot: bytes after the payload") == 0, "%s", err.message);
 	free(longer);
-	ENSURE(!pdl_snapshot_read_memory(NULL, 0, "buf", target, NULL, err, sizeof err));
-	ENSURE_MSG(strcmp(err, "buf: not a puddle snapshot (wrong magic bytes)") == 0, "%s", err);
+	ENSURE(!pdl_snapshot_read_memory(NULL, 0, "buf", target, NULL, &err));
+	ENSURE_MSG(strcmp(err.message, "buf: not a puddle snapshot (wrong magic bytes)") == 0, "%s", err.message);
 	ENSURE(pdl_world_hash(target) == before);
-	ENSURE_MSG(pdl_snapshot_read_memory(bytes, n, "buf", target, &got, err, sizeof err), "%s", err);
+	ENSURE_MSG(pdl_snapshot_read_memory(bytes, n, "buf", target, &got, &err), "%s", err.message);
 	ENSURE(got.frame == 20 && got.scene_hash == 7 && pdl_world_hash(target) == pdl_world_hash(w));
 	free(bytes);
 	remove(path);
@@ -258,10 +266,11 @@ static void test_failed_write_keeps_old_file(void)
 	pdl_scene* s = load("drop");
 	ENSURE(s);
 	pdl_world* w = pdl_scene_build_world(s, NULL);
-	char err[512];
+	pdl_error err;
 	pdl_snapshot_info info = {0, 0, ""};
-	ENSURE(!pdl_snapshot_write("/nonexistent/dir/x.pdls", w, &info, err, sizeof err));
-	ENSURE_MSG(strstr(err, "cannot write"), "%s", err);
+	ENSURE(!pdl_snapshot_write("/nonexistent/dir/x.pdls", w, &info, &err));
+	ENSURE_MSG(strstr(err.message, "cannot write"), "%s", err.message);
+	ENSURE(err.id == PDL_ERR_FILE_OPEN);
 	pdl_world_destroy(w);
 	pdl_scene_destroy(s);
 }
@@ -338,19 +347,20 @@ static bool bodies_resume(int dimensions, pdl_solver_kind solver, int cut, int m
 		if (s == remove_at && remove_at > 0) pdl_world_remove_body(first, ids[1], NULL);
 		pdl_world_step(first);
 	}
-	char path[256], err[512];
+	char path[256];
+	pdl_error err;
 	temp_path(path, sizeof path, "bodies");
 	pdl_snapshot_info info = {cut, 7, "bodies"};
-	bool ok = pdl_snapshot_write(path, first, &info, err, sizeof err);
+	bool ok = pdl_snapshot_write(path, first, &info, &err);
 	pdl_world* second = bodies_world(dimensions, solver);
-	ok = ok && second && pdl_snapshot_read(path, second, NULL, err, sizeof err);
+	ok = ok && second && pdl_snapshot_read(path, second, NULL, &err);
 	bool restored = ok && pdl_world_hash(second) == pdl_world_hash(first) && same_bodies(first, second) &&
 	                pdl_world_body_count(second) == pdl_world_body_count(first);
 	if (ok) step_n(second, more);
 	bool same = restored && pdl_world_hash(second) == pdl_world_hash(straight) && same_bodies(second, straight);
 	printf("  %dD %s, %d bodies, cut at %d of %d%s: %s\n", dimensions, solver == PDL_SOLVER_SPH ? "SPH" : solver == PDL_SOLVER_DFSPH ? "DFSPH" : "Clavet",
 	       pdl_world_body_count(first), cut, cut + more, remove_at > 0 ? " (one removed before)" : "",
-	       same ? "identical" : !ok ? err : !restored ? "RESTORE DIFFERS" : "DIFFERENT");
+	       same ? "identical" : !ok ? err.message : !restored ? "RESTORE DIFFERS" : "DIFFERENT");
 	remove(path);
 	pdl_world_destroy(straight), pdl_world_destroy(first), pdl_world_destroy(second);
 	return same;
@@ -392,11 +402,12 @@ static void test_corrupted_body_record_refused(void)
 	pdl_world* w = bodies_world(2, PDL_SOLVER_CLAVET);
 	ENSURE(w);
 	step_n(w, 10);
-	char path[256], bad[300], err[512];
+	char path[256], bad[300];
+	pdl_error err;
 	temp_path(path, sizeof path, "body_record");
 	snprintf(bad, sizeof bad, "%s.bad", path);
 	pdl_snapshot_info info = {10, 7, "bodies"};
-	ENSURE_MSG(pdl_snapshot_write(path, w, &info, err, sizeof err), "%s", err);
+	ENSURE_MSG(pdl_snapshot_write(path, w, &info, &err), "%s", err.message);
 	size_t n = 0;
 	unsigned char* bytes = (unsigned char*)io_test_read_file(path, &n);
 	ENSURE(bytes);
@@ -413,17 +424,18 @@ static void test_corrupted_body_record_refused(void)
 	put_le32(copy + records + RECORD, 7);
 	fix_checksum(copy, n);
 	ENSURE(write_bytes(bad, copy, n));
-	ENSURE(!pdl_snapshot_read(bad, target, NULL, err, sizeof err));
-	ENSURE_MSG(strstr(err, "body record 1 of 4 (slot order) refused: body.type must be PDL_BODY_DYNAMIC or "
-	                       "PDL_BODY_KINEMATIC, got 7"), "%s", err);
-	ENSURE(strncmp(err, bad, strlen(bad)) == 0); /* the message names the file */
+	ENSURE(!pdl_snapshot_read(bad, target, NULL, &err));
+	ENSURE_MSG(strstr(err.message, "body record 1 of 4 (slot order) refused: body.type must be PDL_BODY_DYNAMIC or "
+	                       "PDL_BODY_KINEMATIC, got 7"), "%s", err.message);
+	ENSURE(strncmp(err.message, bad, strlen(bad)) == 0); /* the message names the file */
+	ENSURE(err.id == PDL_ERR_SNAPSHOT_WORLD && strcmp(err.file, bad) == 0);
 	/* record 3's position x (after type and shape) := NaN */
 	memcpy(copy, bytes, n);
 	put_le32(copy + records + 3 * RECORD + 8, 0x7fc00000u);
 	fix_checksum(copy, n);
 	ENSURE(write_bytes(bad, copy, n));
-	ENSURE(!pdl_snapshot_read(bad, target, NULL, err, sizeof err));
-	ENSURE_MSG(strstr(err, "body record 3 of 4 (slot order) refused: body.position must be finite"), "%s", err);
+	ENSURE(!pdl_snapshot_read(bad, target, NULL, &err));
+	ENSURE_MSG(strstr(err.message, "body record 3 of 4 (slot order) refused: body.position must be finite"), "%s", err.message);
 	/* the world refused nothing of it: same state, same (scene) bodies */
 	ENSURE(pdl_world_hash(target) == before && pdl_world_body_count(target) == 4);
 	pdl_world* fresh = bodies_world(2, PDL_SOLVER_CLAVET);
@@ -433,21 +445,21 @@ static void test_corrupted_body_record_refused(void)
 	memcpy(copy, bytes, n);
 	copy[records + 2 * RECORD + 40] ^= 0x04;
 	ENSURE(write_bytes(bad, copy, n));
-	ENSURE(!pdl_snapshot_read(bad, target, NULL, err, sizeof err));
-	ENSURE_MSG(strstr(err, "corrupted snapshot: checksum mismatch"), "%s", err);
+	ENSURE(!pdl_snapshot_read(bad, target, NULL, &err));
+	ENSURE_MSG(strstr(err.message, "corrupted snapshot: checksum mismatch"), "%s", err.message);
 	/* a body count one too many for the records that follow */
 	memcpy(copy, bytes, n);
 	put_le32(copy + records - 4, 5);
 	fix_checksum(copy, n);
 	ENSURE(write_bytes(bad, copy, n));
-	ENSURE(!pdl_snapshot_read(bad, target, NULL, err, sizeof err));
+	ENSURE(!pdl_snapshot_read(bad, target, NULL, &err));
 	char refusal[96];
 	snprintf(refusal, sizeof refusal, "corrupted snapshot: 5 body records do not fill the %d bytes left for them",
 	         4 * RECORD);
-	ENSURE_MSG(strstr(err, refusal), "%s", err);
+	ENSURE_MSG(strstr(err.message, refusal), "%s", err.message);
 	ENSURE(pdl_world_hash(target) == before);
 	/* and the good file restores */
-	ENSURE_MSG(pdl_snapshot_read(path, target, NULL, err, sizeof err), "%s", err);
+	ENSURE_MSG(pdl_snapshot_read(path, target, NULL, &err), "%s", err.message);
 	ENSURE(pdl_world_hash(target) == pdl_world_hash(w) && same_bodies(target, w));
 	free(copy), free(bytes);
 	remove(path), remove(bad);
@@ -464,10 +476,11 @@ static void test_version_2_read(void)
 	int n = pdl_world_bodies(w, ids, 8);
 	for (int k = 0; k < n; ++k) pdl_world_remove_body(w, ids[k], NULL);
 	step_n(w, 5);
-	char path[256], err[512];
+	char path[256];
+	pdl_error err;
 	temp_path(path, sizeof path, "v2");
 	pdl_snapshot_info info = {5, 7, "v2"};
-	ENSURE_MSG(pdl_snapshot_write(path, w, &info, err, sizeof err), "%s", err);
+	ENSURE_MSG(pdl_snapshot_write(path, w, &info, &err), "%s", err.message);
 	size_t size = 0;
 	unsigned char* bytes = (unsigned char*)io_test_read_file(path, &size);
 	ENSURE(bytes);
@@ -483,7 +496,7 @@ static void test_version_2_read(void)
 	pdl_world* target = bodies_world(2, PDL_SOLVER_CLAVET);
 	ENSURE(pdl_world_body_count(target) == 4);
 	pdl_snapshot_info got;
-	ENSURE_MSG(pdl_snapshot_read(path, target, &got, err, sizeof err), "%s", err);
+	ENSURE_MSG(pdl_snapshot_read(path, target, &got, &err), "%s", err.message);
 	ENSURE(got.frame == 5 && pdl_world_body_count(target) == 0);
 	ENSURE(pdl_world_hash(target) == pdl_world_hash(w));
 	free(bytes);

@@ -103,7 +103,7 @@ static void test_disc_area(void)
 	cloud c = {0};
 	hex_ring(&c, s, 0.3, -0.2, 0, R0);
 	pdl_contours out;
-	pdl_surface_error err;
+	pdl_error err;
 	ENSURE(pdl_surface_contours(&def, c.x, c.y, c.count, &out, &err));
 	ENSURE_MSG(out.contour_count == 1, "%d contours", out.contour_count);
 	ENSURE(contours_closed(&out, def.cell_size));
@@ -221,7 +221,7 @@ static void test_ball_mesh(void)
 	cloud c = {0};
 	cubic_ball(&c, s, r0);
 	pdl_mesh m;
-	pdl_surface_error err;
+	pdl_error err;
 	ENSURE(pdl_surface_mesh(&def, c.x, c.y, c.z, c.count, &m, &err));
 	printf("  ball: %d particles, %d vertices, %d triangles\n", c.count, m.vertex_count, m.triangle_count);
 	ENSURE(m.triangle_count > 100);
@@ -301,7 +301,8 @@ static void test_files(void)
 {
 	char dir[] = "/tmp/puddle_surface_XXXXXX";
 	ENSURE(mkdtemp(dir));
-	char svg[256], vtp[256], obj[256], ply[256], err[512];
+	char svg[256], vtp[256], obj[256], ply[256];
+	pdl_error err;
 	snprintf(svg, sizeof svg, "%s/c.svg", dir), snprintf(vtp, sizeof vtp, "%s/c.vtp", dir);
 	snprintf(obj, sizeof obj, "%s/m.obj", dir), snprintf(ply, sizeof ply, "%s/m.ply", dir);
 
@@ -311,8 +312,8 @@ static void test_files(void)
 	pdl_contours con;
 	ENSURE(pdl_surface_contours(&def, c.x, c.y, c.count, &con, NULL));
 	ENSURE(con.contour_count == 2);
-	ENSURE_MSG(pdl_contours_write_svg(svg, &con, err, sizeof err), "%s", err);
-	ENSURE_MSG(pdl_contours_write_vtp(vtp, &con, err, sizeof err), "%s", err);
+	ENSURE_MSG(pdl_contours_write_svg(svg, &con, &err), "%s", err.message);
+	ENSURE_MSG(pdl_contours_write_vtp(vtp, &con, &err), "%s", err.message);
 	size_t n;
 	char* text = io_test_read_file(svg, &n);
 	ENSURE(text && strncmp(text, "<?xml", 5) == 0 && strstr(text, "</svg>\n"));
@@ -334,8 +335,8 @@ static void test_files(void)
 	pdl_mesh m;
 	ENSURE(pdl_surface_mesh(&d3, c.x, c.y, c.z, c.count, &m, NULL));
 	ENSURE(m.triangle_count > 0);
-	ENSURE_MSG(pdl_mesh_write_obj(obj, &m, err, sizeof err), "%s", err);
-	ENSURE_MSG(pdl_mesh_write_ply(ply, &m, err, sizeof err), "%s", err);
+	ENSURE_MSG(pdl_mesh_write_obj(obj, &m, &err), "%s", err.message);
+	ENSURE_MSG(pdl_mesh_write_ply(ply, &m, &err), "%s", err.message);
 	text = io_test_read_file(obj, &n);
 	ENSURE(text);
 	ENSURE_MSG(lines_starting(text, "v ") == m.vertex_count && lines_starting(text, "vn ") == m.vertex_count &&
@@ -365,7 +366,7 @@ static void test_files(void)
 	char bad[300];
 	snprintf(bad, sizeof bad, "%s/missing/c.svg", dir);
 	pdl_contours empty = {0};
-	ENSURE(!pdl_contours_write_svg(bad, &empty, err, sizeof err) && strstr(err, "cannot write"));
+	ENSURE(!pdl_contours_write_svg(bad, &empty, &err) && strstr(err.message, "cannot write"));
 	ENSURE(access(bad, F_OK) != 0);
 	remove(svg), remove(vtp), remove(obj), remove(ply), rmdir(dir);
 }
@@ -378,53 +379,53 @@ static void test_bad_input(void)
 	pdl_contours con;
 	pdl_mesh mesh;
 	pdl_field field;
-	pdl_surface_error err;
+	pdl_error err;
 	pdl_surface_def def = pdl_default_surface_def();
 	def.radius = -1;
-	ENSURE(!pdl_surface_contours(&def, x, y, 3, &con, &err) && err.id == PDL_SURFACE_ERR_RADIUS);
+	ENSURE(!pdl_surface_contours(&def, x, y, 3, &con, &err) && err.id == PDL_ERR_SURFACE_RADIUS);
 	ENSURE_MSG(strcmp(err.message, "surface.radius must be finite and > 0, got -1") == 0, "%s", err.message);
 	ENSURE(con.contour_count == 0 && con.x == NULL);
 	pdl_contours_free(&con); /* a failed call's result may be freed */
 	def = pdl_default_surface_def();
 	def.cell_size = 0;
-	ENSURE(!pdl_surface_contours(&def, x, y, 3, &con, &err) && err.id == PDL_SURFACE_ERR_CELL_SIZE);
-	ENSURE(!pdl_surface_mesh(&def, x, y, z, 3, &mesh, &err) && err.id == PDL_SURFACE_ERR_CELL_SIZE);
+	ENSURE(!pdl_surface_contours(&def, x, y, 3, &con, &err) && err.id == PDL_ERR_SURFACE_CELL_SIZE);
+	ENSURE(!pdl_surface_mesh(&def, x, y, z, 3, &mesh, &err) && err.id == PDL_ERR_SURFACE_CELL_SIZE);
 	def.cell_size = NAN;
-	ENSURE(!pdl_surface_contours(&def, x, y, 3, &con, &err) && err.id == PDL_SURFACE_ERR_CELL_SIZE);
+	ENSURE(!pdl_surface_contours(&def, x, y, 3, &con, &err) && err.id == PDL_ERR_SURFACE_CELL_SIZE);
 	def = pdl_default_surface_def();
 	def.iso_fraction = 1;
-	ENSURE(!pdl_surface_contours(&def, x, y, 3, &con, &err) && err.id == PDL_SURFACE_ERR_ISO_FRACTION);
+	ENSURE(!pdl_surface_contours(&def, x, y, 3, &con, &err) && err.id == PDL_ERR_SURFACE_ISO_FRACTION);
 	def = pdl_default_surface_def();
 	def.spacing = 0;
-	ENSURE(!pdl_surface_contours(&def, x, y, 3, &con, &err) && err.id == PDL_SURFACE_ERR_SPACING);
+	ENSURE(!pdl_surface_contours(&def, x, y, 3, &con, &err) && err.id == PDL_ERR_SURFACE_SPACING);
 	def = pdl_default_surface_def();
 	y[1] = NAN, x[2] = NAN; /* the first bad particle is named, whichever axis */
-	ENSURE(!pdl_surface_contours(&def, x, y, 3, &con, &err) && err.id == PDL_SURFACE_ERR_POSITION && err.value == 1);
+	ENSURE(!pdl_surface_contours(&def, x, y, 3, &con, &err) && err.id == PDL_ERR_SURFACE_POSITION && err.value == 1);
 	ENSURE_MSG(strcmp(err.message, "surface.position must be finite, particle 1 is not") == 0, "%s", err.message);
 	y[1] = 0, x[2] = 2, z[2] = INFINITY;
-	ENSURE(!pdl_surface_mesh(&def, x, y, z, 3, &mesh, &err) && err.id == PDL_SURFACE_ERR_POSITION && err.value == 2);
+	ENSURE(!pdl_surface_mesh(&def, x, y, z, 3, &mesh, &err) && err.id == PDL_ERR_SURFACE_POSITION && err.value == 2);
 	z[2] = 0;
-	ENSURE(!pdl_surface_contours(&def, x, y, -1, &con, &err) && err.id == PDL_SURFACE_ERR_COUNT);
-	ENSURE(!pdl_surface_contours(&def, NULL, y, 3, &con, &err) && err.id == PDL_SURFACE_ERR_NULL_ARGUMENT);
-	ENSURE(!pdl_surface_contours(NULL, x, y, 3, &con, &err) && err.id == PDL_SURFACE_ERR_NULL_ARGUMENT);
+	ENSURE(!pdl_surface_contours(&def, x, y, -1, &con, &err) && err.id == PDL_ERR_SURFACE_COUNT);
+	ENSURE(!pdl_surface_contours(&def, NULL, y, 3, &con, &err) && err.id == PDL_ERR_NULL_ARGUMENT);
+	ENSURE(!pdl_surface_contours(NULL, x, y, 3, &con, &err) && err.id == PDL_ERR_NULL_ARGUMENT);
 	/* a particle far away asks for a huge grid: refused, not allocated */
 	x[2] = 1e7f;
-	ENSURE(!pdl_surface_contours(&def, x, y, 3, &con, &err) && err.id == PDL_SURFACE_ERR_TOO_MANY_SAMPLES);
+	ENSURE(!pdl_surface_contours(&def, x, y, 3, &con, &err) && err.id == PDL_ERR_SURFACE_TOO_MANY_SAMPLES);
 	def.cell_size = 1e-30f;
-	ENSURE(!pdl_surface_mesh(&def, x, y, z, 3, &mesh, &err) && err.id == PDL_SURFACE_ERR_TOO_MANY_SAMPLES);
+	ENSURE(!pdl_surface_mesh(&def, x, y, z, 3, &mesh, &err) && err.id == PDL_ERR_SURFACE_TOO_MANY_SAMPLES);
 	/* no particles: an empty result, not an error */
 	def = pdl_default_surface_def();
-	ENSURE(pdl_surface_contours(&def, NULL, NULL, 0, &con, &err) && err.id == PDL_SURFACE_OK && con.contour_count == 0);
+	ENSURE(pdl_surface_contours(&def, NULL, NULL, 0, &con, &err) && err.id == PDL_OK && con.contour_count == 0);
 	pdl_contours_free(&con);
 	/* a field of the wrong kind, a non-finite iso */
 	x[2] = 2;
 	ENSURE(pdl_surface_field(&def, 2, x, y, NULL, 3, &field, &err));
-	ENSURE(!pdl_field_mesh(&field, field.iso, &mesh, &err) && err.id == PDL_SURFACE_ERR_FIELD);
-	ENSURE(!pdl_field_contours(&field, NAN, &con, &err) && err.id == PDL_SURFACE_ERR_ISO);
+	ENSURE(!pdl_field_mesh(&field, field.iso, &mesh, &err) && err.id == PDL_ERR_SURFACE_FIELD);
+	ENSURE(!pdl_field_contours(&field, NAN, &con, &err) && err.id == PDL_ERR_SURFACE_ISO);
 	pdl_field_free(&field);
-	ENSURE(!pdl_surface_field(&def, 4, x, y, z, 3, &field, &err) && err.id == PDL_SURFACE_ERR_FIELD);
+	ENSURE(!pdl_surface_field(&def, 4, x, y, z, 3, &field, &err) && err.id == PDL_ERR_SURFACE_FIELD);
 	ENSURE(field.values == NULL);
-	ENSURE(strcmp(pdl_surface_error_name(PDL_SURFACE_ERR_SPACING), "PDL_SURFACE_ERR_SPACING") == 0);
+	ENSURE(strcmp(pdl_error_name(PDL_ERR_SURFACE_SPACING), "PDL_ERR_SURFACE_SPACING") == 0);
 }
 
 /* The field itself: a lone particle's centre is W(0) = 1, and the bulk of a lattice matches the

@@ -43,9 +43,9 @@ static void test_pool_reads_back(void)
 	pdl_world* w = pool(3);
 	pdl_vdb_def def = pdl_default_vdb_def(w);
 	const std::string path = "test_vdb_pool.vdb";
-	char err[512] = "";
-	bool wrote = pdl_export_vdb(path.c_str(), w, &def, err, sizeof err);
-	if (!wrote) printf("  %s\n", err);
+	pdl_error err = {};
+	bool wrote = pdl_export_vdb(path.c_str(), w, &def, &err);
+	if (!wrote) printf("  %s\n", err.message);
 	ENSURE(wrote);
 	pdl_particle_data p = pdl_world_particles(w);
 	double mass = 0, top = -1e30;
@@ -100,8 +100,8 @@ static void test_diffuse_grid(void)
 	ENSURE(count > 0);
 	pdl_vdb_def def = pdl_default_vdb_def(w);
 	const std::string path = "test_vdb_diffuse.vdb";
-	char err[512] = "";
-	ENSURE_MSG(pdl_export_vdb(path.c_str(), w, &def, err, sizeof err), "%s", err);
+	pdl_error err = {};
+	ENSURE_MSG(pdl_export_vdb(path.c_str(), w, &def, &err), "%s", err.message);
 	openvdb::initialize();
 	openvdb::io::File file(path);
 	file.open();
@@ -119,16 +119,18 @@ static void test_diffuse_grid(void)
 
 static void test_refused(void)
 {
-	char err[512] = "";
+	pdl_error err = {};
 	pdl_world* flat = pool(2);
 	pdl_vdb_def def = {0.3f, 0.5f};
-	ENSURE(!pdl_export_vdb("test_vdb_2d.vdb", flat, &def, err, sizeof err));
-	ENSURE(std::strcmp(err, "test_vdb_2d.vdb: VDB volumes are of 3D worlds; this world is 2D") == 0);
+	ENSURE(!pdl_export_vdb("test_vdb_2d.vdb", flat, &def, &err));
+	ENSURE(std::strcmp(err.message, "test_vdb_2d.vdb: VDB volumes are of 3D worlds; this world is 2D") == 0);
+	ENSURE(err.id == PDL_ERR_VDB_DIMENSIONS);
 	pdl_world_destroy(flat);
 	pdl_world* w = pool(3);
 	def = pdl_vdb_def{0.3f, 0.2f};
-	ENSURE(!pdl_export_vdb("test_vdb_bad.vdb", w, &def, err, sizeof err));
-	ENSURE(std::strcmp(err, "test_vdb_bad.vdb: the VDB def needs voxel_size > 0 and radius > voxel_size") == 0);
+	ENSURE(!pdl_export_vdb("test_vdb_bad.vdb", w, &def, &err));
+	ENSURE(std::strcmp(err.message, "test_vdb_bad.vdb: the VDB def needs voxel_size > 0 and radius > voxel_size") == 0);
+	ENSURE(err.id == PDL_ERR_VDB_DEF);
 	FILE* f = std::fopen("test_vdb_2d.vdb", "rb");
 	FILE* g = std::fopen("test_vdb_bad.vdb", "rb");
 	ENSURE(!f && !g);

@@ -42,20 +42,19 @@ typedef struct region {
 /* MPI-IO counts are ints: write at most this much per call. */
 enum { CHUNK = 1 << 30 };
 
-static void mpi_failure(char* err, size_t err_size, const char* path, const char* what, int rc, int saved_errno)
+static void mpi_failure(pdl_error* err, pdl_error_id id, const char* path, const char* what, int rc, int saved_errno)
 {
 	char text[MPI_MAX_ERROR_STRING] = "";
 	int len = 0;
 	MPI_Error_string(rc, text, &len);
-	if (saved_errno) snprintf(err, err_size, "%s: %s: %s (%s)", path, what, strerror(saved_errno), text);
-	else snprintf(err, err_size, "%s: %s: %s", path, what, text);
+	if (saved_errno) pdl_error_fill(err, id, path, NULL, "%s: %s (%s)", what, strerror(saved_errno), text);
+	else pdl_error_fill(err, id, path, NULL, "%s: %s", what, text);
 }
 
 /* Writes path collectively: every process its regions (the same number, count, in every
  * process; sizes may be 0), into a temporary file renamed onto path by process 0 once all
  * wrote and the file holds `size` bytes. */
-static bool write_collective(pdl_mpi_world* s, const char* path, const region* regions, int count, long long size,
-                             char* err, size_t err_size)
+static bool write_collective(pdl_mpi_world* s, const char* path, const region* regions, int count, long long size, pdl_error* err)
 {
 	char temp[1100] = "";
 	if (s->rank == 0) snprintf(temp, sizeof temp, "%s.tmp.%ld", path, (long)getpid());
@@ -63,9 +62,9 @@ static bool write_collective(pdl_mpi_world* s, const char* path, const region* r
 	MPI_File fh;
 	errno = 0;
 	int rc = MPI_File_open(s->comm, temp, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
-	if (rc != MPI_SUCCESS) mpi_failure(err, err_size, path, "cannot write", rc, errno);
+	if (rc != MPI_SUCCESS) mpi_failure(err, PDL_ERR_FILE_OPEN, path, "cannot write", rc, errno);
 	/* the open is collective: it failed everywhere or nowhere */
-	if (!pdl_mpi_agree(s->comm, rc == MPI_SUCCESS, err, err_size)) return false;
+	if (!pdl_mpi_agree(s->comm, rc == MPI_SUCCESS, err)) return false;
 	/* Independent writes, not MPI_File_write_at_all: a collective write that fails on one
 	 * process (a full disk under the process that aggregates) returns there early while the
 	 * others wait inside it for messages that never come; with 3 processes that hung the run
@@ -82,42 +81,42 @@ static bool write_collective(pdl_mpi_world* s, const char* path, const region* r
 			                       MPI_BYTE, &status);
 			int written = 0;
 			if (rc == MPI_SUCCESS) MPI_Get_count(&status, MPI_BYTE, &written);
-			if (rc != MPI_SUCCESS) mpi_failure(err, err_size, path, "write failed", rc, errno), ok = false;
+			if (rc != MPI_SUCCESS) mpi_failure(err, PDL_ERR_FILE_WRITE, path, "write failed", rc, errno), ok = false;
 			else if (written != n) {
-				snprintf(err, err_size, "%s: write failed: %d of %d bytes written%s%s", path, written, n,
-				         errno ? ": " : "", errno ? strerror(errno) : "");
+				pdl_error_fill(err, PDL_ERR_FILE_WRITE, path, NULL, "write failed: %d of %d bytes written%s%s", written, n,
+				               errno ? ": " : "", errno ? strerror(errno) : "");
 				ok = false;
 			}
 		}
-	ok = pdl_mpi_agree(s->comm, ok, err, err_size);
+	ok = pdl_mpi_agree(s->comm, ok, err);
 	errno = 0;
 	rc = ok ? MPI_File_sync(fh) : MPI_SUCCESS; /* collective: skipped by all or none */
-	if (ok && rc != MPI_SUCCESS) mpi_failure(err, err_size, path, "write failed (sync)", rc, errno), ok = false;
+	if (ok && rc != MPI_SUCCESS) mpi_failure(err, PDL_ERR_FILE_WRITE, path, "write failed (sync)", rc, errno), ok = false;
 	errno = 0;
 	rc = MPI_File_close(&fh);
-	if (ok && rc != MPI_SUCCESS) mpi_failure(err, err_size, path, "write failed (close)", rc, errno), ok = false;
-	ok = pdl_mpi_agree(s->comm, ok, err, err_size);
+	if (ok && rc != MPI_SUCCESS) mpi_failure(err, PDL_ERR_FILE_WRITE, path, "write failed (close)", rc, errno), ok = false;
+	ok = pdl_mpi_agree(s->comm, ok, err);
 	/* process 0 checks the file and puts it in place, or removes it */
 	bool placed = true;
 	if (s->rank == 0) {
 		struct stat st;
 		if (ok && (stat(temp, &st) != 0 || (long long)st.st_size != size)) {
-			snprintf(err, err_size, "%s: write failed: %lld of %lld bytes in the file", path,
-			         stat(temp, &st) == 0 ? (long long)st.st_size : -1LL, size);
+			pdl_error_fill(err, PDL_ERR_FILE_WRITE, path, NULL, "write failed: %lld of %lld bytes in the file",
+			               stat(temp, &st) == 0 ? (long long)st.st_size : -1LL, size);
 			placed = false;
 		}
 		if (ok && placed && rename(temp, path) != 0) {
-			snprintf(err, err_size, "%s: write failed: %s", path, strerror(errno));
+			pdl_error_fill(err, PDL_ERR_FILE_WRITE, path, NULL, "write failed: %s", strerror(errno));
 			placed = false;
 		}
 		if (!ok || !placed) remove(temp);
 	}
-	return pdl_mpi_agree(s->comm, placed, err, err_size) && ok;
+	return pdl_mpi_agree(s->comm, placed, err) && ok;
 }
 
 /* ---- ParaView ------------------------------------------------------------------------------------ */
 
-bool pdl_mpi_world_write_vtk(pdl_mpi_world* s, const char* pvtp_path, char* err, size_t err_size)
+bool pdl_mpi_world_write_vtk(pdl_mpi_world* s, const char* pvtp_path, pdl_error* err)
 {
 	/* the piece of process r: NAME_r.vtp beside NAME.pvtp, listed by its file name */
 	char stem[1024];
@@ -128,9 +127,9 @@ bool pdl_mpi_world_write_vtk(pdl_mpi_world* s, const char* pvtp_path, char* err,
 	snprintf(piece, sizeof piece, "%s_%d.vtp", stem, s->rank);
 	pdl_particle_data p;
 	bool ok = pdl_mpi_world_local_particles(s, &p);
-	if (!ok) snprintf(err, err_size, "%s: out of memory", piece);
-	ok = ok && pdl_export_vtp_particles(piece, s->world, &p, err, err_size);
-	if (!pdl_mpi_agree(s->comm, ok, err, err_size)) return false;
+	if (!ok) pdl_error_fill(err, PDL_ERR_OUT_OF_MEMORY, piece, NULL, "out of memory");
+	ok = ok && pdl_export_vtp_particles(piece, s->world, &p, err);
+	if (!pdl_mpi_agree(s->comm, ok, err)) return false;
 	if (s->rank == 0) {
 		const char* base = strrchr(stem, '/') ? strrchr(stem, '/') + 1 : stem;
 		char(*names)[1100] = malloc((size_t)s->size * sizeof *names);
@@ -140,22 +139,22 @@ bool pdl_mpi_world_write_vtk(pdl_mpi_world* s, const char* pvtp_path, char* err,
 			snprintf(names[r], sizeof names[r], "%s_%d.vtp", base, r);
 			list[r] = names[r];
 		}
-		if (ok) ok = pdl_export_pvtp(pvtp_path, list, s->size, err, err_size);
-		else snprintf(err, err_size, "%s: out of memory", pvtp_path);
+		if (ok) ok = pdl_export_pvtp(pvtp_path, list, s->size, err);
+		else pdl_error_fill(err, PDL_ERR_OUT_OF_MEMORY, pvtp_path, NULL, "out of memory");
 		free(names), free(list);
 	}
-	return pdl_mpi_agree(s->comm, ok, err, err_size);
+	return pdl_mpi_agree(s->comm, ok, err);
 }
 
 /* ---- CSV and PLY ----------------------------------------------------------------------------------- */
 
 /* Each process's id block's rows (process 0's after the header) at their offset. */
-static bool write_text(pdl_mpi_world* s, const char* path, bool ply, char* err, size_t err_size)
+static bool write_text(pdl_mpi_world* s, const char* path, bool ply, pdl_error* err)
 {
 	pdl_particle_data p;
 	long long first = 0, total = 0;
 	if (!pdl_mpi_world_id_block(s, &p, &first, &total)) {
-		snprintf(err, err_size, "%s: out of memory", path);
+		pdl_error_fill(err, PDL_ERR_OUT_OF_MEMORY, path, NULL, "out of memory");
 		return false;
 	}
 	char* text = NULL;
@@ -167,14 +166,14 @@ static bool write_text(pdl_mpi_world* s, const char* path, bool ply, char* err, 
 		ok = ply ? pdl_export_ply_stream(f, s->world, &p, header) : pdl_export_csv_stream(f, s->world, &p, header);
 		ok = fclose(f) == 0 && ok;
 	}
-	if (!ok) snprintf(err, err_size, "%s: out of memory", path);
+	if (!ok) pdl_error_fill(err, PDL_ERR_OUT_OF_MEMORY, path, NULL, "out of memory");
 	long long mine = ok ? (long long)size : 0, before = 0, all = 0;
 	MPI_Exscan(&mine, &before, 1, MPI_LONG_LONG, MPI_SUM, s->comm);
 	MPI_Allreduce(&mine, &all, 1, MPI_LONG_LONG, MPI_SUM, s->comm);
 	if (s->rank == 0) before = 0;
-	if (pdl_mpi_agree(s->comm, ok, err, err_size)) {
+	if (pdl_mpi_agree(s->comm, ok, err)) {
 		region r = {before, text, mine};
-		ok = write_collective(s, path, &r, 1, all, err, err_size);
+		ok = write_collective(s, path, &r, 1, all, err);
 	} else {
 		ok = false;
 	}
@@ -182,14 +181,14 @@ static bool write_text(pdl_mpi_world* s, const char* path, bool ply, char* err, 
 	return ok;
 }
 
-bool pdl_mpi_world_write_csv(pdl_mpi_world* s, const char* path, char* err, size_t err_size)
+bool pdl_mpi_world_write_csv(pdl_mpi_world* s, const char* path, pdl_error* err)
 {
-	return write_text(s, path, false, err, err_size);
+	return write_text(s, path, false, err);
 }
 
-bool pdl_mpi_world_write_ply(pdl_mpi_world* s, const char* path, char* err, size_t err_size)
+bool pdl_mpi_world_write_ply(pdl_mpi_world* s, const char* path, pdl_error* err)
 {
-	return write_text(s, path, true, err, err_size);
+	return write_text(s, path, true, err);
 }
 
 /* ---- snapshots ------------------------------------------------------------------------------------- */
@@ -199,15 +198,14 @@ static void put_le32(uint8_t* out, uint32_t v)
 	for (int i = 0; i < 4; ++i) out[i] = (uint8_t)(v >> (8 * i));
 }
 
-bool pdl_mpi_world_write_snapshot(pdl_mpi_world* s, const char* path, const pdl_snapshot_info* info, char* err,
-                                  size_t err_size)
+bool pdl_mpi_world_write_snapshot(pdl_mpi_world* s, const char* path, const pdl_snapshot_info* info, pdl_error* err)
 {
 	pdl_particle_data p;
 	long long first = 0, total = 0;
 	/* (with springs the block's partners come by place in the whole world's id order, which is
 	 * the file's order) */
 	if (!pdl_mpi_world_id_block(s, &p, &first, &total)) {
-		snprintf(err, err_size, "%s: out of memory", path);
+		pdl_error_fill(err, PDL_ERR_OUT_OF_MEMORY, path, NULL, "out of memory");
 		return false;
 	}
 	/* the particle arrays in file order (snapshot.h): x y vx vy (z vz) material id (partners
@@ -230,8 +228,8 @@ bool pdl_mpi_world_write_snapshot(pdl_mpi_world* s, const char* path, const pdl_
 	uint8_t* bytes = malloc(n * (size_t)(4 * nfloat + 5 + (s->springs ? 8 * K : 0) + (s->dfsph ? 8 : 0)) + 1);
 	uint8_t* head = s->rank == 0 && ok ? malloc(PDL_SNAPSHOT_HEADER_SIZE + parts.head_size) : NULL;
 	ok = ok && bytes && (s->rank != 0 || head);
-	if (!ok) snprintf(err, err_size, "%s: out of memory", path);
-	if (!pdl_mpi_agree(s->comm, ok, err, err_size)) {
+	if (!ok) pdl_error_fill(err, PDL_ERR_OUT_OF_MEMORY, path, NULL, "out of memory");
+	if (!pdl_mpi_agree(s->comm, ok, err)) {
 		pdl_snapshot_parts_free(&parts);
 		free(bytes), free(head);
 		return false;
@@ -285,18 +283,17 @@ bool pdl_mpi_world_write_snapshot(pdl_mpi_world* s, const char* path, const pdl_
 		regions[0].size = PDL_SNAPSHOT_HEADER_SIZE + sizes[0];
 		regions[arrays + 1].size = sizes[1];
 	}
-	ok = write_collective(s, path, regions, arrays + 2, PDL_SNAPSHOT_HEADER_SIZE + payload, err, err_size);
+	ok = write_collective(s, path, regions, arrays + 2, PDL_SNAPSHOT_HEADER_SIZE + payload, err);
 	pdl_snapshot_parts_free(&parts);
 	free(bytes), free(head);
 	return ok;
 }
 
-bool pdl_mpi_world_read_snapshot(pdl_mpi_world* s, const char* path, pdl_snapshot_info* info, char* err,
-                                 size_t err_size)
+bool pdl_mpi_world_read_snapshot(pdl_mpi_world* s, const char* path, pdl_snapshot_info* info, pdl_error* err)
 {
-	bool ok = pdl_snapshot_read(path, s->world, info, err, err_size);
-	if (!pdl_mpi_agree(s->comm, ok, err, err_size)) return false;
+	bool ok = pdl_snapshot_read(path, s->world, info, err);
+	if (!pdl_mpi_agree(s->comm, ok, err)) return false;
 	ok = pdl_mpi_world_reload(s);
-	if (!ok) snprintf(err, err_size, "%s: out of memory", path);
-	return pdl_mpi_agree(s->comm, ok, err, err_size);
+	if (!ok) pdl_error_fill(err, PDL_ERR_OUT_OF_MEMORY, path, NULL, "out of memory");
+	return pdl_mpi_agree(s->comm, ok, err);
 }

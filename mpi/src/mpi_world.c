@@ -323,11 +323,7 @@ static float body_moved(const pdl_mpi_world* s)
 
 static pdl_mpi_world* refuse(pdl_error* err, pdl_error_id id, const char* what)
 {
-	if (err) {
-		err->id = id;
-		err->value = NAN;
-		snprintf(err->message, sizeof err->message, "puddle over MPI cannot split %s yet", what);
-	}
+	pdl_error_fill(err, id, NULL, NULL, "puddle over MPI cannot split %s yet", what);
 	return NULL;
 }
 
@@ -551,10 +547,10 @@ void pdl_mpi_world_set_frame_fn(pdl_mpi_world* s, pdl_mpi_frame_fn fn, void* con
  * s->fresh (with which of them this slab holds where they start: a particle's owner is by its
  * place at the frame's start) and join the exchanged ones. Returns false on every process with
  * err the first failing process's reason. Collective. */
-static bool apply_frame_fn(pdl_mpi_world* s, char* err, size_t err_size)
+static bool apply_frame_fn(pdl_mpi_world* s, pdl_error* err)
 {
 	const int before = pdl_world_particle_count(s->world);
-	bool ok = s->frame_fn(s->world, s->frame_context, err, err_size);
+	bool ok = s->frame_fn(s->world, s->frame_context, err);
 	const int added = pdl_world_particle_count(s->world) - before;
 	long long counts[2] = {added, -(long long)added}, most[2];
 	MPI_Allreduce(counts, most, 2, MPI_LONG_LONG, MPI_MAX, s->comm);
@@ -562,18 +558,21 @@ static bool apply_frame_fn(pdl_mpi_world* s, char* err, size_t err_size)
 	const long long max_particles = pdl_world_get_def(s->world).max_particles;
 	s->fresh_count = 0;
 	if (ok && most[0] != -most[1]) {
-		snprintf(err, err_size, "the frame function added %lld particles on one process and %lld on another; "
-		         "it must do the same on every process", -most[1], most[0]);
+		pdl_error_fill(err, PDL_ERR_MPI_PROCESS, NULL, NULL,
+		               "the frame function added %lld particles on one process and %lld on another; "
+		               "it must do the same on every process",
+		               -most[1], most[0]);
 		ok = false;
 	} else if (ok && s->total + added > max_particles) {
 		/* one process's world holds only its slab and halo, so its own cap check cannot see this */
-		snprintf(err, err_size, "the frame's %d new particles make %lld, more than world.max_particles (%lld)", added,
-		         s->total + added, max_particles);
+		pdl_error_fill(err, PDL_ERR_TOO_MANY_PARTICLES, NULL, NULL,
+		               "the frame's %d new particles make %lld, more than world.max_particles (%lld)", added,
+		               s->total + added, max_particles);
 		ok = false;
 	}
 	if (ok && (!pdl_mpi_grow((void**)&s->fresh, &s->fresh_capacity, added, sizeof *s->fresh) ||
 	           !pdl_mpi_grow((void**)&s->fresh_owned, &s->fresh_owned_capacity, added, sizeof *s->fresh_owned))) {
-		snprintf(err, err_size, "out of memory");
+		pdl_error_fill(err, PDL_ERR_OUT_OF_MEMORY, NULL, NULL, "out of memory");
 		ok = false;
 	}
 	if (ok && added > 0) {
@@ -588,7 +587,7 @@ static bool apply_frame_fn(pdl_mpi_world* s, char* err, size_t err_size)
 		}
 		s->fresh_count = added;
 	}
-	return pdl_mpi_agree(s->comm, ok, err, err_size);
+	return pdl_mpi_agree(s->comm, ok, err);
 }
 
 /* The halo of this frame, as predicted from the whole world's fastest particle and longest
@@ -783,14 +782,14 @@ static void migrate(pdl_mpi_world* s)
  * to their new slab's process (migrate), each process steps its own particles, and the ghost
  * stages (mpi_ghosts.c) bring in the other processes' particles around them at each substep.
  * Every own particle comes out exact: no halo to size, check or step again. */
-static bool step_with_ghosts(pdl_mpi_world* s, char* err, size_t err_size)
+static bool step_with_ghosts(pdl_mpi_world* s, pdl_error* err)
 {
 	const double t0 = MPI_Wtime();
 	s->stats.frames++;
 	s->stats.owned += s->owned_count;
 	if (unbalanced(s)) cut_slabs(s), s->stats.recuts++;
 	s->fresh_count = 0;
-	if (s->frame_fn && !apply_frame_fn(s, err, err_size)) return false;
+	if (s->frame_fn && !apply_frame_fn(s, err)) return false;
 	if (!note_bodies(s)) MPI_Abort(s->comm, 1); /* (the hash takes them in this list's order) */
 	const int added = s->fresh_count;
 	const double t1 = MPI_Wtime();
@@ -831,15 +830,15 @@ static bool step_with_ghosts(pdl_mpi_world* s, char* err, size_t err_size)
 	return true;
 }
 
-bool pdl_mpi_world_step(pdl_mpi_world* s, char* err, size_t err_size)
+bool pdl_mpi_world_step(pdl_mpi_world* s, pdl_error* err)
 {
-	if (s->ghosts) return step_with_ghosts(s, err, err_size);
+	if (s->ghosts) return step_with_ghosts(s, err);
 	double t0 = MPI_Wtime();
 	s->stats.frames++;
 	s->stats.owned += s->owned_count;
 	if (unbalanced(s)) cut_slabs(s), s->stats.recuts++;
 	s->fresh_count = 0;
-	if (s->frame_fn && !apply_frame_fn(s, err, err_size)) return false;
+	if (s->frame_fn && !apply_frame_fn(s, err)) return false;
 	if (!note_bodies(s)) MPI_Abort(s->comm, 1);
 	const int added = s->fresh_count, substeps = size_halo(s);
 	const double t1 = MPI_Wtime();
@@ -1219,7 +1218,7 @@ bool pdl_mpi_world_id_block(pdl_mpi_world* s, pdl_particle_data* out, long long*
 	return all_ok != 0;
 }
 
-bool pdl_mpi_agree(MPI_Comm comm, bool ok, char* err, size_t err_size)
+bool pdl_mpi_agree(MPI_Comm comm, bool ok, pdl_error* err)
 {
 	int rank = 0, size = 1;
 	MPI_Comm_rank(comm, &rank);
@@ -1227,19 +1226,18 @@ bool pdl_mpi_agree(MPI_Comm comm, bool ok, char* err, size_t err_size)
 	int mine = ok ? size : rank, first = size;
 	MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
 	if (first == size) return true;
-	if (err && err_size > 0) {
-		err[err_size - 1] = 0;
+	if (err) {
 		if (rank == first && first > 0) { /* "process R: " before R's reason, cut to fit */
 			char said[32];
-			size_t p = (size_t)snprintf(said, sizeof said, "process %d: ", rank), n = strlen(err);
-			if (p < err_size) {
-				if (n > err_size - 1 - p) n = err_size - 1 - p;
-				memmove(err + p, err, n);
-				memcpy(err, said, p);
-				err[p + n] = 0;
-			}
+			err->message[sizeof err->message - 1] = 0;
+			size_t p = (size_t)snprintf(said, sizeof said, "process %d: ", rank), n = strlen(err->message);
+			if (n > sizeof err->message - 1 - p) n = sizeof err->message - 1 - p;
+			memmove(err->message + p, err->message, n);
+			memcpy(err->message, said, p);
+			err->message[p + n] = 0;
 		}
-		MPI_Bcast(err, (int)err_size, MPI_CHAR, first, comm);
+		/* the whole struct (id, value, file, path, ...) as bytes: the same on every process */
+		MPI_Bcast(err, (int)sizeof *err, MPI_BYTE, first, comm);
 	}
 	return false;
 }

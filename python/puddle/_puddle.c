@@ -90,8 +90,9 @@ static PyObject* str_or_none(const char* s)
 }
 
 /* An exception of `type` with message and the attributes every puddle exception carries (their
- * class defaults are None): id (the core's error name, "PDL_ERR_MATERIAL_REST_DENSITY"), code
- * (its number), struct, field, rule and value from e; or, without e, field and rule alone. */
+ * class defaults are None): id (the error's name, "PDL_ERR_MATERIAL_REST_DENSITY"), code (its
+ * number), struct and value from e, field and rule as given or else e's id's; or, without e,
+ * field and rule alone. */
 static PyObject* new_error_object(PyObject* type, const char* message, const pdl_error* e, const char* field,
                                   const char* rule)
 {
@@ -101,8 +102,8 @@ static PyObject* new_error_object(PyObject* type, const char* message, const pdl
 		set_attr(exc, "id", PyUnicode_FromString(pdl_error_name(e->id)));
 		set_attr(exc, "code", PyLong_FromLong((long)e->id));
 		set_attr(exc, "struct", PyUnicode_FromString(pdl_error_struct(e->id)));
-		field = pdl_error_field(e->id);
-		rule = pdl_error_rule(e->id);
+		if (!field) field = pdl_error_field(e->id);
+		if (!rule) rule = pdl_error_rule(e->id);
 		if (!isnan(e->value)) set_attr(exc, "value", PyFloat_FromDouble(e->value));
 	}
 	set_attr(exc, "field", str_or_none(field));
@@ -127,11 +128,11 @@ static PyObject* raise_error(PyObject* type, const char* message, const pdl_erro
 
 static PyObject* raise_core(const pdl_error* e) { return raise_error(PuddleError, e->message, e, NULL, NULL); }
 
-/* A scene refused: field is the JSON path, also in path; file, and a syntax error's line and
- * column. */
-static PyObject* raise_scene(const pdl_scene_error* e)
+/* A scene refused: id ("PDL_ERR_SCENE_VALUE", ...), field the JSON path, also in path, rule
+ * what is wrong; file, and a syntax error's line and column. */
+static PyObject* raise_scene(const pdl_error* e)
 {
-	PyObject* exc = new_error_object(SceneError, e->message, NULL, e->path, e->rule);
+	PyObject* exc = new_error_object(SceneError, e->message, e, e->path, e->rule);
 	if (exc) {
 		set_attr(exc, "file", str_or_none(e->file));
 		set_attr(exc, "path", PyUnicode_FromString(e->path));
@@ -551,7 +552,7 @@ static PyObject* world_from_scene(pdl_scene* s, PyObject* threads, double partic
 		s->world.threads = (int)t;
 	}
 	if (particles > 0) pdl_scene_scale_to_particles(s, particles);
-	pdl_scene_error err;
+	pdl_error err;
 	pdl_world* w = pdl_scene_build_world(s, &err);
 	if (!w) {
 		pdl_scene_destroy(s);
@@ -579,7 +580,7 @@ static PyObject* mod_load_scene(PyObject* mod, PyObject* args, PyObject* kwargs)
 	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&|Od:load_scene", kw, PyUnicode_FSConverter, &path, &threads,
 	                                 &particles))
 		return NULL;
-	pdl_scene_error err;
+	pdl_error err;
 	pdl_scene* s = pdl_scene_load(PyBytes_AS_STRING(path), &err);
 	Py_DECREF(path);
 	if (!s) return raise_scene(&err);
@@ -598,7 +599,7 @@ static PyObject* mod_parse_scene(PyObject* mod, PyObject* args, PyObject* kwargs
 	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s#|sOd:parse_scene", kw, &text, &length, &name, &threads,
 	                                 &particles))
 		return NULL;
-	pdl_scene_error err;
+	pdl_error err;
 	pdl_scene* s = pdl_scene_parse(text, (size_t)length, name, &err);
 	if (!s) return raise_scene(&err);
 	return world_from_scene(s, threads, particles);
@@ -622,9 +623,9 @@ static void boundary_box(const pdl_boundary_def* b, float lo[3], float hi[3])
 static bool world_bounds(pdl_world* w, float lo[3], float hi[3])
 {
 	bool found = false;
-	for (int i = 0; i < pdl_world_boundary_id_limit(w) && !found; ++i) {
+	for (int slot = 0; slot < pdl_world_boundary_slots(w) && !found; ++slot) {
 		pdl_boundary_def b;
-		if (pdl_world_get_boundary(w, i, &b) &&
+		if (pdl_world_get_boundary(w, pdl_world_boundary_in_slot(w, slot), &b) &&
 		    (b.kind == PDL_BOUNDARY_BOX_CONTAINER || b.kind == PDL_BOUNDARY_CIRCLE_CONTAINER))
 			boundary_box(&b, lo, hi), found = true;
 	}
@@ -688,7 +689,7 @@ static pdl_scene* need_scene(World* self)
 			         "{\"world\": {\"bounds\": {\"min\": [%.9g, %.9g], \"max\": [%.9g, %.9g]}},"
 			         " \"materials\": [{\"name\": \"material0\"}]}",
 			         lo[0], lo[1], hi[0], hi[1]);
-		pdl_scene_error err;
+		pdl_error err;
 		self->scene = pdl_scene_parse(json, strlen(json), "world", &err);
 		if (!self->scene) return raise_scene(&err), NULL;
 		self->from_file = false;
@@ -723,7 +724,7 @@ static PyObject* world_step(World* self, PyObject* args, PyObject* kwargs)
 	const pdl_scene* s = self->scene;
 	if (s && emits(s, self->frame, n) && !no_views(self, "step")) return NULL;
 	/* frame by frame with the GIL released, and Ctrl-C heard between frames */
-	pdl_scene_error err;
+	pdl_error err;
 	for (long long k = 0; k < n; ++k) {
 		bool failed = false;
 		self->busy = true;
@@ -1215,25 +1216,30 @@ static PyObject* world_add_boundary(World* self, PyObject* args, PyObject* kwarg
 	pdl_boundary_def d = pdl_default_boundary_def();
 	if (!apply_fields(&d, boundary_fields, N(boundary_fields), kwargs, "boundary", dims_of(self))) return NULL;
 	pdl_error e;
-	int id = pdl_world_add_boundary(self->world, &d, &e);
-	if (id < 0) return raise_core(&e);
-	return PyLong_FromLong(id);
+	pdl_boundary_id id = pdl_world_add_boundary(self->world, &d, &e);
+	if (id.index < 0) return raise_core(&e);
+	return PyLong_FromLong(pdl_boundary_id_to_int(id));
 }
 
-static bool boundary_of(World* self, int id, pdl_boundary_def* d)
+/* A boundary id from Python: the packed int of pdl_boundary_id_to_int; a stale or unknown one
+ * raises PDL_ERR_BOUNDARY_ID. d, when given, gets the boundary's def. */
+static bool boundary_of(World* self, PyObject* args, pdl_boundary_id* id, pdl_boundary_def* d)
 {
-	if (pdl_world_get_boundary(self->world, id, d)) return true;
-	pdl_error e = {PDL_ERR_OBSTACLE_ID, id, ""};
-	snprintf(e.message, sizeof e.message, "obstacle.id must name an obstacle of this world, got %d", id);
+	int packed;
+	if (!PyArg_ParseTuple(args, "i", &packed)) return false;
+	*id = pdl_boundary_id_from_int(packed);
+	if (pdl_world_get_boundary(self->world, *id, d)) return true;
+	pdl_error e = {PDL_ERR_BOUNDARY_ID, packed, ""};
+	snprintf(e.message, sizeof e.message, "boundary.id must name a live boundary of this world, got %d", packed);
 	raise_core(&e);
 	return false;
 }
 
 static PyObject* world_set_boundary(World* self, PyObject* args, PyObject* kwargs)
 {
-	int id;
+	pdl_boundary_id id;
 	pdl_boundary_def d;
-	if (!live(self) || !PyArg_ParseTuple(args, "i", &id) || !boundary_of(self, id, &d)) return NULL;
+	if (!live(self) || !boundary_of(self, args, &id, &d)) return NULL;
 	if (!apply_fields(&d, boundary_fields, N(boundary_fields), kwargs, "boundary", dims_of(self))) return NULL;
 	pdl_error e;
 	if (pdl_world_set_boundary(self->world, id, &d, &e) != PDL_OK) return raise_core(&e);
@@ -1242,16 +1248,16 @@ static PyObject* world_set_boundary(World* self, PyObject* args, PyObject* kwarg
 
 static PyObject* world_boundary(World* self, PyObject* args)
 {
-	int id;
+	pdl_boundary_id id;
 	pdl_boundary_def d;
-	if (!live(self) || !PyArg_ParseTuple(args, "i", &id) || !boundary_of(self, id, &d)) return NULL;
+	if (!live(self) || !boundary_of(self, args, &id, &d)) return NULL;
 	return fields_dict(&d, boundary_fields, N(boundary_fields), dims_of(self));
 }
 
 static PyObject* world_remove_boundary(World* self, PyObject* args)
 {
-	int id;
-	if (!live(self) || !PyArg_ParseTuple(args, "i", &id)) return NULL;
+	pdl_boundary_id id;
+	if (!live(self) || !boundary_of(self, args, &id, NULL)) return NULL;
 	pdl_error e;
 	if (pdl_world_remove_boundary(self->world, id, &e) != PDL_OK) return raise_core(&e);
 	Py_RETURN_NONE;
@@ -1262,10 +1268,10 @@ static PyObject* world_boundaries(World* self, PyObject* noargs)
 	(void)noargs;
 	if (!live(self)) return NULL;
 	PyObject* list = PyList_New(0);
-	for (int i = 0; list && i < pdl_world_boundary_id_limit(self->world); ++i) {
-		pdl_boundary_def d;
-		if (!pdl_world_get_boundary(self->world, i, &d)) continue;
-		PyObject* v = PyLong_FromLong(i);
+	for (int slot = 0; list && slot < pdl_world_boundary_slots(self->world); ++slot) {
+		const pdl_boundary_id id = pdl_world_boundary_in_slot(self->world, slot);
+		if (id.index < 0) continue;
+		PyObject* v = PyLong_FromLong(pdl_boundary_id_to_int(id));
 		if (!v || PyList_Append(list, v) < 0) Py_CLEAR(list);
 		Py_XDECREF(v);
 	}
@@ -1448,10 +1454,10 @@ static PyObject* world_save_snapshot(World* self, PyObject* args)
 	if (!live(self) || !path_call(args, &path)) return NULL;
 	pdl_snapshot_info info = {self->frame, self->scene && self->from_file ? pdl_scene_hash(self->scene) : 0, ""};
 	if (self->scene) snprintf(info.scene_name, sizeof info.scene_name, "%s", self->scene->name);
-	char err[1200];
-	bool ok = pdl_snapshot_write(PyBytes_AS_STRING(path), self->world, &info, err, sizeof err);
+	pdl_error err;
+	bool ok = pdl_snapshot_write(PyBytes_AS_STRING(path), self->world, &info, &err);
 	Py_DECREF(path);
-	if (!ok) return raise_error(SnapshotError, err, NULL, NULL, NULL);
+	if (!ok) return raise_error(SnapshotError, err.message, &err, NULL, NULL);
 	Py_RETURN_NONE;
 }
 
@@ -1461,32 +1467,33 @@ static PyObject* world_load_snapshot(World* self, PyObject* args)
 	if (!live(self) || !no_views(self, "load_snapshot") || !path_call(args, &path)) return NULL;
 	const char* p = PyBytes_AS_STRING(path);
 	pdl_snapshot_info info;
-	char err[1200];
-	bool ok = pdl_snapshot_peek(p, &info, err, sizeof err);
+	pdl_error err;
+	bool ok = pdl_snapshot_peek(p, &info, &err);
 	uint64_t want = self->scene && self->from_file ? pdl_scene_hash(self->scene) : 0;
 	if (ok && info.scene_hash != want) {
-		snprintf(err, sizeof err,
-		         "%s was made from %s'%s' with other settings than this world's; resuming would not continue the same run",
-		         p, info.scene_hash ? "scene " : "a world built in code ", info.scene_name);
+		pdl_error_fill(&err, PDL_ERR_SNAPSHOT_WORLD, NULL, NULL,
+		               "%s was made from %s'%s' with other settings than this world's; resuming would not continue the "
+		               "same run",
+		               p, info.scene_hash ? "scene " : "a world built in code ", info.scene_name);
 		ok = false;
 	}
-	ok = ok && pdl_snapshot_read(p, self->world, &info, err, sizeof err);
+	ok = ok && pdl_snapshot_read(p, self->world, &info, &err);
 	Py_DECREF(path);
-	if (!ok) return raise_error(SnapshotError, err, NULL, NULL, NULL);
+	if (!ok) return raise_error(SnapshotError, err.message, &err, NULL, NULL);
 	self->frame = info.frame;
 	return PyLong_FromLongLong(info.frame);
 }
 
-typedef bool (*export_fn)(const char*, const pdl_world*, char*, size_t);
+typedef bool (*export_fn)(const char*, const pdl_world*, pdl_error*);
 
 static PyObject* export_with(World* self, PyObject* args, export_fn fn)
 {
 	PyObject* path;
 	if (!live(self) || !path_call(args, &path)) return NULL;
-	char err[1200];
-	bool ok = fn(PyBytes_AS_STRING(path), self->world, err, sizeof err);
+	pdl_error err;
+	bool ok = fn(PyBytes_AS_STRING(path), self->world, &err);
 	Py_DECREF(path);
-	if (!ok) return PyErr_SetString(PyExc_OSError, err), NULL;
+	if (!ok) return PyErr_SetString(PyExc_OSError, err.message), NULL;
 	Py_RETURN_NONE;
 }
 
@@ -1502,10 +1509,10 @@ static PyObject* world_export_bodies_csv(World* self, PyObject* args)
 {
 	PyObject* path;
 	if (!live(self) || !path_call(args, &path)) return NULL;
-	char err[1200];
-	bool ok = pdl_export_bodies_csv(PyBytes_AS_STRING(path), self->world, self->frame, err, sizeof err);
+	pdl_error err;
+	bool ok = pdl_export_bodies_csv(PyBytes_AS_STRING(path), self->world, self->frame, &err);
 	Py_DECREF(path);
-	if (!ok) return PyErr_SetString(PyExc_OSError, err), NULL;
+	if (!ok) return PyErr_SetString(PyExc_OSError, err.message), NULL;
 	Py_RETURN_NONE;
 }
 
@@ -1564,7 +1571,8 @@ static PyObject* world_repr_png(World* self, PyObject* noargs)
 	Py_XDECREF(kwargs);
 	if (!img) return NULL;
 	const char* dir = getenv("TMPDIR");
-	char path[1024], err[1200];
+	char path[1024];
+	pdl_error err;
 	snprintf(path, sizeof path, "%s/puddle-XXXXXX", dir && dir[0] ? dir : "/tmp");
 	int fd = mkstemp(path);
 	PyObject* bytes = NULL;
@@ -1573,9 +1581,8 @@ static PyObject* world_repr_png(World* self, PyObject* noargs)
 	} else {
 		close(fd);
 		PyArrayObject* a = (PyArrayObject*)img;
-		if (!pdl_png_write(path, (const uint8_t*)PyArray_DATA(a), (int)PyArray_DIM(a, 1), (int)PyArray_DIM(a, 0), err,
-		                   sizeof err)) {
-			PyErr_SetString(PyExc_OSError, err);
+		if (!pdl_png_write(path, (const uint8_t*)PyArray_DATA(a), (int)PyArray_DIM(a, 1), (int)PyArray_DIM(a, 0), &err)) {
+			PyErr_SetString(PyExc_OSError, err.message);
 		} else {
 			FILE* f = fopen(path, "rb");
 			if (f && fseek(f, 0, SEEK_END) == 0) {
@@ -1618,12 +1625,12 @@ static PyObject* mod_write_png(PyObject* mod, PyObject* args)
 		Py_DECREF(path);
 		return NULL;
 	}
-	char err[1200];
+	pdl_error err;
 	bool ok = pdl_png_write(PyBytes_AS_STRING(path), (const uint8_t*)PyArray_DATA(a), (int)PyArray_DIM(a, 1),
-	                        (int)PyArray_DIM(a, 0), err, sizeof err);
+	                        (int)PyArray_DIM(a, 0), &err);
 	Py_DECREF(a);
 	Py_DECREF(path);
-	if (!ok) return PyErr_SetString(PyExc_OSError, err), NULL;
+	if (!ok) return PyErr_SetString(PyExc_OSError, err.message), NULL;
 	Py_RETURN_NONE;
 }
 
@@ -1772,7 +1779,8 @@ static PyMethodDef world_methods[] = {
 	METH("set_boundary", world_set_boundary, METH_VARARGS | METH_KEYWORDS, "set_boundary(id, **fields)."),
 	METH("get_boundary", world_boundary, METH_VARARGS, "get_boundary(id): a boundary's fields as a dict."),
 	METH("remove_boundary", world_remove_boundary, METH_VARARGS, "remove_boundary(id)."),
-	METH("boundaries", world_boundaries, METH_NOARGS, "Ids of the live boundaries."),
+	METH("boundaries", world_boundaries, METH_NOARGS,
+	     "Ids of the live boundaries, in slot order (a removed boundary's slot is reused, with a new id)."),
 	METH("fill", world_fill, METH_VARARGS | METH_KEYWORDS, "Add particles in a shape; returns how many."),
 	METH("add_particles", world_add_particles, METH_VARARGS | METH_KEYWORDS,
 	     "add_particles(positions, velocities=None, material=0): returns the new ids."),

@@ -17,10 +17,11 @@ core_version: str
 class PuddleError(ValueError):
     """A call the core refused.
 
-    id: the core's error id, e.g. "PDL_ERR_MATERIAL_REST_DENSITY" (None for errors of the Python
-    layer or the scene files); code: its number (error_names()[code] == id); struct, field and
-    rule: what the rule is about ("material", "rest_density", "must be finite and > 0"); value:
-    the value that broke it (None where the rule is not about one number)."""
+    id: the error id, e.g. "PDL_ERR_MATERIAL_REST_DENSITY", one list for the core, the scene files
+    and snapshots ("PDL_ERR_SCENE_VALUE", "PDL_ERR_SNAPSHOT_CORRUPT", ...; None for errors of the
+    Python layer); code: its number (error_names()[code] == id); struct, field and rule: what the
+    rule is about ("material", "rest_density", "must be finite and > 0"); value: the value that
+    broke it (None where the rule is not about one number)."""
 
     id: Optional[str]
     code: Optional[int]
@@ -30,8 +31,9 @@ class PuddleError(ValueError):
     value: Optional[float]
 
 class SceneError(PuddleError):
-    """A scene file or text refused: file, path (the JSON path, also in field), rule, and for a
-    JSON syntax error its line and column (1-based; 0 otherwise)."""
+    """A scene file or text refused: id (PDL_ERR_SCENE_VALUE, PDL_ERR_SCENE_KEY,
+    PDL_ERR_SCENE_SYNTAX, PDL_ERR_FILE_OPEN, ... or the engine's own), file, path (the JSON path,
+    also in field), rule, and for a JSON syntax error its line and column (1-based; 0 otherwise)."""
 
     file: Optional[str]
     path: str
@@ -39,7 +41,8 @@ class SceneError(PuddleError):
     column: int
 
 class SnapshotError(PuddleError):
-    """A snapshot that could not be written or read, or one made from another scene."""
+    """A snapshot that could not be written or read (id PDL_ERR_FILE_OPEN, PDL_ERR_SNAPSHOT_CORRUPT,
+    ...), or one made from another scene (PDL_ERR_SNAPSHOT_WORLD)."""
 
 class World:
     """A puddle world. World(**fields) builds an empty one from the fields of pdl_world_def
@@ -152,12 +155,15 @@ class World:
                      position: Vec = ..., angle: float = ..., radius: float = ..., half_extents: Vec = ...,
                      vertices: Sequence[Vec] = ..., velocity: Vec = ..., friction: float = ...,
                      restitution: float = ..., stickiness: float = ...) -> int:
-        """Adds a container (fluid inside) or obstacle (fluid outside); returns its id."""
+        """Adds a container (fluid inside) or obstacle (fluid outside); returns its id (0, 1, ... until
+        one is removed: a removed boundary's slot is reused with a new id, and its old id stays refused
+        with PuddleError PDL_ERR_BOUNDARY_ID)."""
     def set_boundary(self, id: int, **fields: Any) -> None:
         """Moves or retunes a boundary between steps (velocity: its surface's, for moving paddles)."""
     def get_boundary(self, id: int) -> Dict[str, Any]: ...
     def remove_boundary(self, id: int) -> None: ...
-    def boundaries(self) -> List[int]: ...
+    def boundaries(self) -> List[int]:
+        """Ids of the live boundaries, in slot order."""
     def set_pointer(self, index: int = 0, *, position: Vec = ..., direction: Vec = ..., velocity: Vec = ...,
                     radius: float = ..., strength: float = ..., drag: float = ...) -> None:
         """A mouse or touch pulling (strength > 0) or pushing the fluid until cleared."""

@@ -69,14 +69,16 @@ def test_scene_errors_name_the_json_path():
     with pytest.raises(puddle.SceneError) as e:
         puddle.load_scene(bad)
     err = e.value
-    assert isinstance(err, puddle.PuddleError) and err.id is None
+    assert isinstance(err, puddle.PuddleError) and err.id == "PDL_ERR_SCENE_VALUE"
     assert err.path == err.field == "materials[0].rest_density"
     assert err.rule.startswith("must be")
     with pytest.raises(puddle.SceneError) as e:
         puddle.parse_scene('{"world": {', name="broken.json")
     assert e.value.file == "broken.json" and e.value.line == 1 and e.value.column > 0
+    assert e.value.id == "PDL_ERR_SCENE_SYNTAX"
     with pytest.raises(puddle.SceneError) as e:
         puddle.load_scene("/nonexistent/scene.json")
+    assert e.value.id == "PDL_ERR_FILE_OPEN" and e.value.file == "/nonexistent/scene.json"
 
 
 def test_emitter_errors():
@@ -109,4 +111,20 @@ def test_every_error_has_the_attributes():
     assert (s.file, s.path, s.line, s.column) == (None, None, 0, 0)
     with pytest.raises(puddle.PuddleError) as got:
         puddle.World().remove_boundary(3)
-    assert got.value.id == "PDL_ERR_OBSTACLE_ID" and got.value.value == 3
+    assert got.value.id == "PDL_ERR_BOUNDARY_ID" and got.value.value == 3
+
+
+def test_a_removed_boundary_id_stays_refused_after_its_slot_is_reused():
+    w = puddle.World()
+    w.add_boundary(kind="box_container", half_extents=(10, 10))
+    old = w.add_boundary(kind="circle", radius=1)
+    w.remove_boundary(old)
+    new = w.add_boundary(kind="circle", radius=2)
+    assert new != old and w.boundaries() == [0, new]
+    for call in (lambda: w.get_boundary(old), lambda: w.remove_boundary(old),
+                 lambda: w.set_boundary(old, radius=3)):
+        with pytest.raises(puddle.PuddleError) as got:
+            call()
+        assert got.value.id == "PDL_ERR_BOUNDARY_ID"
+        assert str(got.value) == "boundary.id must name a live boundary of this world, got %d" % old
+    assert w.get_boundary(new)["radius"] == 2

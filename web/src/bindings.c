@@ -132,8 +132,17 @@ static const field body_force_fields[] = {
 	FIELD(pdl_body_force, force, VEC3), FIELD(pdl_body_force, torque, VEC3), END,
 };
 
+/* pdl_error, the one error type of the core, the scene layer and the files */
 static const field error_fields[] = {
-	FIELD(pdl_error, id, I32), FIELD(pdl_error, value, F64), END,
+	FIELD(pdl_error, id, I32),
+	FIELD(pdl_error, value, F64),
+	FIELDN(pdl_error, file, STR, sizeof(((pdl_error*)0)->file)),
+	FIELDN(pdl_error, path, STR, sizeof(((pdl_error*)0)->path)),
+	FIELD(pdl_error, line, I32),
+	FIELD(pdl_error, column, I32),
+	FIELDN(pdl_error, rule, STR, sizeof(((pdl_error*)0)->rule)),
+	FIELDN(pdl_error, message, STR, sizeof(((pdl_error*)0)->message)),
+	END,
 };
 
 /* ---- the scene layer (io/include/puddle/scene.h), read by web/src/scene.js ---------------- */
@@ -203,14 +212,6 @@ static const field camera_fields[] = {
 	FIELD(pdl_camera, distance, F32), FIELD(pdl_camera, fov, F32),     END,
 };
 
-static const field scene_error_fields[] = {
-	FIELDN(pdl_scene_error, file, STR, sizeof(((pdl_scene_error*)0)->file)),
-	FIELDN(pdl_scene_error, path, STR, sizeof(((pdl_scene_error*)0)->path)),
-	FIELDN(pdl_scene_error, rule, STR, sizeof(((pdl_scene_error*)0)->rule)),
-	FIELD(pdl_scene_error, line, I32), FIELD(pdl_scene_error, column, I32),
-	FIELDN(pdl_scene_error, message, STR, sizeof(((pdl_scene_error*)0)->message)),
-	END,
-};
 /* pdl_diffuse_data: the spray, foam and bubbles of a world (pdl_world_diffuse) */
 static const field diffuse_data_fields[] = {
 	FIELD(pdl_diffuse_data, count, I32), FIELD(pdl_diffuse_data, x, PTR),    FIELD(pdl_diffuse_data, y, PTR),
@@ -233,7 +234,8 @@ static const struct {
 	{scene_fill_fields, sizeof(pdl_scene_fill)}, {scene_body_fields, sizeof(pdl_scene_body)},
 	{scene_emitter_fields, sizeof(pdl_scene_emitter)}, {scene_stroke_fields, sizeof(pdl_scene_stroke)},
 	{scene_output_fields, sizeof(pdl_scene_output)}, {camera_fields, sizeof(pdl_camera)},
-	{scene_error_fields, sizeof(pdl_scene_error)}, {sph_def_fields, sizeof(pdl_sph_def)},
+	/* "scene_error": a pdl_error too, with a scratch of its own for the scene calls */
+	{error_fields, sizeof(pdl_error)},           {sph_def_fields, sizeof(pdl_sph_def)},
 	{diffuse_data_fields, sizeof(pdl_diffuse_data)},
 };
 enum { STRUCT_KIND_COUNT = sizeof structs / sizeof structs[0] };
@@ -342,6 +344,39 @@ EMSCRIPTEN_KEEPALIVE void pdlw_world_set_clock(pdl_world* world, double time, do
 	pdl_world_set_clock(world, time, (long long)steps);
 }
 
+/* ---- boundaries: ids as packed ints -------------------------------------------------- */
+
+/* A pdl_boundary_id is a struct, which a wasm export cannot take or return by value;
+ * JavaScript holds the packed int of pdl_boundary_id_to_int() instead (-1: no boundary). */
+
+/* The new boundary's packed id, or -1 with *err filled. */
+EMSCRIPTEN_KEEPALIVE int pdlw_world_add_boundary(pdl_world* world, const pdl_boundary_def* def, pdl_error* err)
+{
+	return pdl_boundary_id_to_int(pdl_world_add_boundary(world, def, err));
+}
+
+EMSCRIPTEN_KEEPALIVE int pdlw_world_remove_boundary(pdl_world* world, int boundary, pdl_error* err)
+{
+	return pdl_world_remove_boundary(world, pdl_boundary_id_from_int(boundary), err);
+}
+
+EMSCRIPTEN_KEEPALIVE int pdlw_world_get_boundary(const pdl_world* world, int boundary, pdl_boundary_def* out)
+{
+	return pdl_world_get_boundary(world, pdl_boundary_id_from_int(boundary), out);
+}
+
+EMSCRIPTEN_KEEPALIVE int pdlw_world_set_boundary(pdl_world* world, int boundary, const pdl_boundary_def* def,
+                                                 pdl_error* err)
+{
+	return pdl_world_set_boundary(world, pdl_boundary_id_from_int(boundary), def, err);
+}
+
+/* The packed id of the boundary in a slot, -1 for an empty slot. */
+EMSCRIPTEN_KEEPALIVE int pdlw_world_boundary_in_slot(const pdl_world* world, int slot)
+{
+	return pdl_boundary_id_to_int(pdl_world_boundary_in_slot(world, slot));
+}
+
 /* ---- bodies: ids as packed ints ------------------------------------------------------ */
 
 /* A pdl_body_id is a struct, which a wasm export cannot take or return by value; JavaScript
@@ -402,7 +437,7 @@ EMSCRIPTEN_KEEPALIVE int pdlw_world_bodies(const pdl_world* world, int32_t* out,
 /* pdl_scene_apply_frame with the frame as a double (a JavaScript number; wasm exports take no
  * 64-bit integers here). */
 EMSCRIPTEN_KEEPALIVE int pdlw_scene_apply_frame(const pdl_scene* scene, pdl_world* world, double frame,
-                                                pdl_scene_error* err)
+                                                pdl_error* err)
 {
 	return pdl_scene_apply_frame(scene, world, (long long)frame, err);
 }

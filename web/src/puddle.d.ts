@@ -437,12 +437,17 @@ export declare class World {
 	diffuse(): DiffuseViews;
 	positions(): { count: number; x: Float32Array; y: Float32Array; z: Float32Array | null };
 	setParticles(state: ParticleState): void;
+	/** Adds a container or obstacle; returns its id (a packed int: a removed boundary's id stays refused
+	 * after its slot is reused). Throws PuddleError (PDL_ERR_BOUNDARY_*). */
 	addBoundary(def?: Input<BoundaryDef>): number;
 	addBox(x: number, y: number, halfWidth: number, halfHeight: number, extra?: Input<BoundaryDef>): number;
 	addBox(centre: Vec3Input, halfExtents: Vec3Input, extra?: Input<BoundaryDef>): number;
 	getBoundary(id: number): BoundaryDef | null;
+	/** Throws PDL_ERR_BOUNDARY_ID for an id that is not live; on error nothing changes. */
 	setBoundary(id: number, values: Input<BoundaryDef>): void;
+	/** Throws PDL_ERR_BOUNDARY_ID for an id that is not live. */
 	removeBoundary(id: number): void;
+	hasBoundary(id: number): boolean;
 	boundaries(): LiveBoundary[];
 	/** Adds a rigid body (fields over defaultBodyDef()); returns its id. Throws PuddleError (PDL_ERR_BODY_*). */
 	addBody(def?: BodyDefInput): BodyId;

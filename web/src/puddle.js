@@ -11,6 +11,7 @@ const STRUCT_KINDS = [
 	'particle_data', 'stats', 'profile', 'error', 'body_def', 'body_mass', 'body_force',
 	// the scene layer's (io/include/puddle/scene.h), read by scene.js
 	'scene', 'scene_material', 'scene_fill', 'scene_body', 'scene_emitter', 'scene_stroke', 'scene_output',
+	// a pdl_error like 'error', with its own scratch for the scene calls
 	'camera', 'scene_error',
 	// world_def.sph (pdl_sph_def), nested in world_def
 	'sph_def',
@@ -323,8 +324,8 @@ export class Puddle {
 	}
 }
 
-// A packed body id as the core takes it: integers only (anything else names no body).
-const bodyId = (id) => (Number.isInteger(id) && id >= 0 && id <= 0x7fffffff ? id : -1);
+// A packed body or boundary id as the core takes it: integers only (anything else names none).
+const packedId = (id) => (Number.isInteger(id) && id >= 0 && id <= 0x7fffffff ? id : -1);
 
 /** One simulation (pdl_world). Call destroy() when done: its memory lives in wasm. */
 export class World {
@@ -512,9 +513,13 @@ export class World {
 
 	// ---- boundaries: containers and obstacles ----
 
-	/** Adds a container or obstacle (fields over pdl_default_boundary_def()); returns its id. */
+	/**
+	 * Adds a container or obstacle (fields over pdl_default_boundary_def()); returns its id, the
+	 * packed int of pdl_boundary_id_to_int (0, 1, 2, ... in a world that has removed none). A
+	 * removed boundary's slot is reused with a new generation, so its old id stays refused.
+	 */
 	addBoundary(def = {}) {
-		const id = this.module._pdl_world_add_boundary(
+		const id = this.module._pdlw_world_add_boundary(
 			this.ptr, this.puddle.fillDefaults('boundary_def', def), this.puddle.errorPtr);
 		if (id < 0) this.puddle.throwError();
 		return id;
@@ -534,22 +539,26 @@ export class World {
 	/** The boundary's def, or null if the id is not live. */
 	getBoundary(id) {
 		const s = this.puddle.structs.boundary_def;
-		if (!this.module._pdl_world_get_boundary(this.ptr, id, s.scratch)) return null;
+		if (!this.module._pdlw_world_get_boundary(this.ptr, packedId(id), s.scratch)) return null;
 		return this.puddle.read('boundary_def', s.scratch);
 	}
+
+	/** Whether `id` names a live boundary of this world. */
+	hasBoundary(id) { return !!this.module._pdlw_world_get_boundary(this.ptr, packedId(id), 0); }
 
 	/** Moves, reshapes or retunes a boundary; give `velocity` for a moving one. */
 	setBoundary(id, values) {
 		const s = this.puddle.structs.boundary_def;
-		if (!this.module._pdl_world_get_boundary(this.ptr, id, s.scratch))
-			throw new PuddleError('PDL_ERR_OBSTACLE_ID', `boundary ${id} does not exist`, id);
+		// an id that is not live: the core's own refusal (PDL_ERR_BOUNDARY_ID) with the defaults
+		if (!this.module._pdlw_world_get_boundary(this.ptr, packedId(id), s.scratch)) this.module._pdlw_defaults(s.kind, s.scratch);
 		this.puddle.write('boundary_def', s.scratch, values);
-		if (this.module._pdl_world_set_boundary(this.ptr, id, s.scratch, this.puddle.errorPtr))
+		if (this.module._pdlw_world_set_boundary(this.ptr, packedId(id), s.scratch, this.puddle.errorPtr))
 			this.puddle.throwError();
 	}
 
+	/** Throws PDL_ERR_BOUNDARY_ID for an id that is not live. */
 	removeBoundary(id) {
-		if (this.module._pdl_world_remove_boundary(this.ptr, id, this.puddle.errorPtr)) this.puddle.throwError();
+		if (this.module._pdlw_world_remove_boundary(this.ptr, packedId(id), this.puddle.errorPtr)) this.puddle.throwError();
 	}
 
 	/**
@@ -559,10 +568,11 @@ export class World {
 	 */
 	boundaries() {
 		const out = [];
-		const limit = this.module._pdl_world_boundary_id_limit(this.ptr);
+		const slots = this.module._pdl_world_boundary_slots(this.ptr);
 		const s = this.puddle.structs.boundary_def;
-		for (let id = 0; id < limit; ++id) {
-			if (!this.module._pdl_world_get_boundary(this.ptr, id, s.scratch)) continue;
+		for (let slot = 0; slot < slots; ++slot) {
+			const id = this.module._pdlw_world_boundary_in_slot(this.ptr, slot);
+			if (!this.module._pdlw_world_get_boundary(this.ptr, packedId(id), s.scratch)) continue;
 			const def = this.puddle.read('boundary_def', s.scratch);
 			const n = this.module._pdl_boundary_world_vertices(s.scratch, this.puddle.verticesScratch);
 			const v = new Float32Array(this.module.HEAPU8.buffer, this.puddle.verticesScratch, 2 * n);
@@ -594,11 +604,11 @@ export class World {
 	}
 
 	removeBody(id) {
-		if (this.module._pdlw_world_remove_body(this.ptr, bodyId(id), this.puddle.errorPtr)) this.puddle.throwError();
+		if (this.module._pdlw_world_remove_body(this.ptr, packedId(id), this.puddle.errorPtr)) this.puddle.throwError();
 	}
 
 	/** Whether `id` names a live body of this world. */
-	hasBody(id) { return !!this.module._pdlw_world_body_valid(this.ptr, bodyId(id)); }
+	hasBody(id) { return !!this.module._pdlw_world_body_valid(this.ptr, packedId(id)); }
 
 	/**
 	 * A body's def with its current state: position, angle (3D: orientation), linear_velocity,
@@ -607,7 +617,7 @@ export class World {
 	 */
 	body(id) {
 		const s = this.puddle.structs.body_def;
-		if (!this.module._pdlw_world_get_body(this.ptr, bodyId(id), s.scratch)) return null;
+		if (!this.module._pdlw_world_get_body(this.ptr, packedId(id), s.scratch)) return null;
 		const def = this.puddle.read('body_def', s.scratch);
 		def.vertices = def.vertices.slice(0, def.shape === BodyShape.POLYGON ? def.vertex_count : 0);
 		def.corners = [];
@@ -626,7 +636,7 @@ export class World {
 	 * error nothing changes.
 	 */
 	setBody(id, values) {
-		const s = this.puddle.structs.body_def, packed = bodyId(id);
+		const s = this.puddle.structs.body_def, packed = packedId(id);
 		// an id that is not live: the core's own refusal (PDL_ERR_BODY_ID) with the defaults
 		if (!this.module._pdlw_world_get_body(this.ptr, packed, s.scratch)) this.module._pdlw_defaults(s.kind, s.scratch);
 		this.puddle.write('body_def', s.scratch, bodyFields(values));
@@ -651,14 +661,14 @@ export class World {
 	/** Mass, inertia (2D: z; 3D: principal moments), boundary particles and their spacing; zeros if not live. */
 	bodyMass(id) {
 		const s = this.puddle.structs.body_mass;
-		this.module._pdlw_world_body_mass(this.ptr, bodyId(id), s.scratch);
+		this.module._pdlw_world_body_mass(this.ptr, packedId(id), s.scratch);
 		return this.puddle.read('body_mass', s.scratch);
 	}
 
 	/** The force and torque (2D: z) the fluid put on the body over the last step; zeros if not live. */
 	bodyForce(id) {
 		const s = this.puddle.structs.body_force;
-		this.module._pdlw_world_body_force(this.ptr, bodyId(id), s.scratch);
+		this.module._pdlw_world_body_force(this.ptr, packedId(id), s.scratch);
 		return this.puddle.read('body_force', s.scratch);
 	}
 

@@ -10,6 +10,9 @@ export declare const COLOR_MODES: readonly ['material', 'speed', 'density', 'pre
 
 /** A scene the C loader refused; `message` is the line the puddle command prints. */
 export declare class SceneError extends Error {
+	/** What failed, a pdl_error_id's name: PDL_ERR_SCENE_VALUE, PDL_ERR_SCENE_KEY, PDL_ERR_SCENE_SYNTAX, or the engine's own
+	 * (PDL_ERR_BODY_OUTSIDE, ...) where the world refused a value. */
+	id: string;
 	file: string;
 	/** JSON path, e.g. "materials[1].rest_density"; "" for a syntax error. */
 	path: string;

@@ -11,12 +11,15 @@ export const COLOR_MODES = Object.freeze(['material', 'speed', 'density', 'press
 /**
  * A scene file that breaks a rule, as the C loader words it: `message` is the line the command
  * line prints ("x.json: materials[1].rest_density: must be > 0, got -3"); `path` is the JSON path
- * ("" for syntax errors, which give `line` and `column`), `rule` what is wrong.
+ * ("" for syntax errors, which give `line` and `column`), `rule` what is wrong, `id` the
+ * pdl_error_id's name (PDL_ERR_SCENE_VALUE, PDL_ERR_SCENE_SYNTAX, ..., or the engine's own).
  */
 export class SceneError extends Error {
-	constructor(file, path, rule, message = `${file}: ${path ? path + ': ' : ''}${rule}`, line = 0, column = 0) {
+	constructor(file, path, rule, message = `${file}: ${path ? path + ': ' : ''}${rule}`, line = 0, column = 0,
+		id = 'PDL_ERR_SCENE_VALUE') {
 		super(message);
 		this.name = 'SceneError';
+		this.id = id;
 		this.file = file;
 		this.path = path;
 		this.rule = rule;
@@ -47,7 +50,8 @@ function cString(module, text) {
 
 function sceneError(puddle) {
 	const e = puddle.read('scene_error', puddle.structs.scene_error.scratch);
-	return new SceneError(e.file, e.path, e.rule, e.message, e.line, e.column);
+	const id = puddle.module.UTF8ToString(puddle.module._pdl_error_name(e.id));
+	return new SceneError(e.file, e.path, e.rule, e.message, e.line, e.column, id);
 }
 
 // Backends by their scene names (pdl_backend).

@@ -134,6 +134,13 @@ describe('engine', () => {
 		assert.equal(live[1].corners.length, 4);
 		world.removeBoundary(id);
 		assert.equal(world.getBoundary(id), null);
+		// the slot is reused with a new generation: the old id stays refused
+		const again = world.addBox(0, -10, 1, 1);
+		assert.notEqual(again, id);
+		assert.ok(world.hasBoundary(again) && !world.hasBoundary(id));
+		assert.throws(() => world.setBoundary(id, { position: [0, 0] }), (e) => e.id === 'PDL_ERR_BOUNDARY_ID');
+		assert.throws(() => world.removeBoundary(id), /boundary\.id must name a live boundary of this world/);
+		assert.equal(world.boundaries()[1].id, again);
 		world.destroy();
 	});
 

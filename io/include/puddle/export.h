@@ -39,19 +39,18 @@
 extern "C" {
 #endif
 
-/** Each returns false and puts the reason in err (err_size bytes) on failure. */
-bool pdl_export_vtp(const char* path, const pdl_world* world, char* err, size_t err_size);
-bool pdl_export_ply(const char* path, const pdl_world* world, char* err, size_t err_size);
-bool pdl_export_csv(const char* path, const pdl_world* world, char* err, size_t err_size);
+/** Each returns false and puts the reason in err (if given) on failure. */
+bool pdl_export_vtp(const char* path, const pdl_world* world, pdl_error* err);
+bool pdl_export_ply(const char* path, const pdl_world* world, pdl_error* err);
+bool pdl_export_csv(const char* path, const pdl_world* world, pdl_error* err);
 /** The world's diffuse particles (spray, foam, bubbles: pdl_world_diffuse) as ASCII PLY:
  * x y z vx vy vz (z = 0 in 2D), kind (uchar: 0 spray, 1 foam, 2 bubble) and life (seconds), in
  * the world's order; an empty point set when there are none. */
-bool pdl_export_diffuse_ply(const char* path, const pdl_world* world, char* err, size_t err_size);
+bool pdl_export_diffuse_ply(const char* path, const pdl_world* world, pdl_error* err);
 
 /** The .vtp of the given particles (any order; written in id order) instead of the world's:
  * one process's piece of a world split over several (mpi/). */
-bool pdl_export_vtp_particles(const char* path, const pdl_world* world, const pdl_particle_data* particles, char* err,
-                              size_t err_size);
+bool pdl_export_vtp_particles(const char* path, const pdl_world* world, const pdl_particle_data* particles, pdl_error* err);
 /** The rows of the given particles (in id order) into a stream, after the header when header >= 0
  * (PLY: header is the vertex count, that of the whole file where this writes one piece of it);
  * the world gives the time and the materials' colours. For writers that put one file together
@@ -63,15 +62,14 @@ bool pdl_export_ply_stream(FILE* f, const pdl_world* world, const pdl_particle_d
 /** A ParaView parallel PolyData file (.pvtp): one data set made of pieces[0..count) (.vtp files
  * from pdl_export_vtp or pdl_export_vtp_particles, relative to the .pvtp's folder), declaring
  * their arrays. A .pvd may list .pvtp files as it lists .vtp files. */
-bool pdl_export_pvtp(const char* path, const char* const* pieces, int count, char* err, size_t err_size);
+bool pdl_export_pvtp(const char* path, const char* const* pieces, int count, pdl_error* err);
 
-bool pdl_export_bodies_vtp(const char* path, const pdl_world* world, char* err, size_t err_size);
+bool pdl_export_bodies_vtp(const char* path, const pdl_world* world, pdl_error* err);
 /** frame goes into the first column (the caller's frame counter); time is pdl_world_time. */
-bool pdl_export_bodies_csv(const char* path, const pdl_world* world, long long frame, char* err, size_t err_size);
+bool pdl_export_bodies_csv(const char* path, const pdl_world* world, long long frame, pdl_error* err);
 
 /** A ParaView collection: files[i] (relative to the .pvd's folder) at simulated times[i]. */
-bool pdl_export_pvd(const char* path, const char* const* files, const double* times, int count, char* err,
-                    size_t err_size);
+bool pdl_export_pvd(const char* path, const char* const* files, const double* times, int count, pdl_error* err);
 
 /** One data set of a collection. Data sets with the same time and different parts are read by
  * ParaView as the blocks of one multiblock data set, named by name. */
@@ -83,7 +81,7 @@ typedef struct pdl_pvd_dataset {
 } pdl_pvd_dataset;
 
 /** A ParaView collection of any data sets (pdl_export_pvd is this with part 0 and no names). */
-bool pdl_export_pvd_datasets(const char* path, const pdl_pvd_dataset* sets, int count, char* err, size_t err_size);
+bool pdl_export_pvd_datasets(const char* path, const pdl_pvd_dataset* sets, int count, pdl_error* err);
 
 #ifdef __cplusplus
 }

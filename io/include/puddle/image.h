@@ -5,6 +5,8 @@
 #ifndef PUDDLE_IMAGE_H
 #define PUDDLE_IMAGE_H
 
+#include "puddle/base.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,8 +16,8 @@ extern "C" {
 #endif
 
 /** Writes 8-bit RGB (width * height * 3 bytes, top row first) as PNG. On failure returns false
- * and puts the reason in err (err_size bytes). */
-bool pdl_png_write(const char* path, const uint8_t* rgb, int width, int height, char* err, size_t err_size);
+ * and puts the reason in err (if given). */
+bool pdl_png_write(const char* path, const uint8_t* rgb, int width, int height, pdl_error* err);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,7 @@
  * scripted pointer strokes and the output defaults. docs/scenes.md lists every key with its unit, default and
  * range; the command line, the native viewer and the web page read the same files.
  *
- *     pdl_scene_error err;
+ *     pdl_error err;
  *     pdl_scene* scene = pdl_scene_load("scenes/blobs.json", &err);
  *     if (!scene) { fprintf(stderr, "%s\n", err.message); return 2; }
  *     pdl_world* world = pdl_scene_build_world(scene, &err);
@@ -162,23 +162,21 @@ typedef struct pdl_scene {
 	pdl_diffuse_def diffuse;
 } pdl_scene;
 
-/** Why a scene was refused. message is the whole line a person reads, e.g.
- * "scenes/x.json: materials[1].rest_density: must be > 0, got -3"; the parts are kept apart so
- * tools (the viewer, tests) can point at the field. */
-typedef struct pdl_scene_error {
-	char file[256];    /**< the name given to load or parse */
-	char path[160];    /**< JSON path, "materials[1].rest_density"; "" for syntax errors */
-	char rule[256];    /**< "must be > 0, got -3" */
-	int line, column;  /**< of a JSON syntax error, 1-based; 0 otherwise */
-	char message[768];
-} pdl_scene_error;
+/* Why a scene was refused: a pdl_error (puddle/base.h). Its message is the whole line a person
+ * reads, e.g. "scenes/x.json: materials[1].rest_density: must be > 0, got -3", and the parts
+ * are kept apart so tools (the viewer, tests) can point at the field: file (the name given to
+ * load or parse), path (the JSON path; "" for syntax errors and for the file as a whole), rule
+ * ("must be > 0, got -3"), line and column (of a JSON syntax error). The id says what failed:
+ * PDL_ERR_FILE_OPEN, _READ, _SIZE, PDL_ERR_SCENE_SYNTAX, PDL_ERR_SCENE_KEY (an unknown key),
+ * PDL_ERR_SCENE_VALUE (a value against its rule), or the engine's own id where building the
+ * world refused a value. */
 
 /** Reads and validates a scene file. Returns NULL and fills err (if given) on any problem:
  * unreadable file, broken JSON, unknown key, wrong type, value out of range, too many
  * particles. */
-pdl_scene* pdl_scene_load(const char* path, pdl_scene_error* err);
+pdl_scene* pdl_scene_load(const char* path, pdl_error* err);
 /** The same from text in memory; `file` names it in messages and gives the default name. */
-pdl_scene* pdl_scene_parse(const char* json, size_t length, const char* file, pdl_scene_error* err);
+pdl_scene* pdl_scene_parse(const char* json, size_t length, const char* file, pdl_error* err);
 void pdl_scene_destroy(pdl_scene* scene);
 pdl_scene* pdl_scene_clone(const pdl_scene* scene);
 
@@ -195,14 +193,14 @@ int pdl_scene_find_material(const pdl_scene* scene, const char* name);
 
 /** Makes the world: materials, container, obstacles, the bodies, then the fills (which leave the
  * bodies' space). NULL and err on failure. */
-pdl_world* pdl_scene_build_world(const pdl_scene* scene, pdl_scene_error* err);
+pdl_world* pdl_scene_build_world(const pdl_scene* scene, pdl_error* err);
 
 /** Scripted events for frame `frame` (0, 1, ...), to call before the frame's pdl_world_step():
  * emitters add their rows, strokes set or clear their pointers. Scene time of a frame is
  * frame * world.dt. Depends only on the frame number, so a resumed run repeats it exactly.
  * Returns the particles added, or -1 with err filled (too many particles). */
 int pdl_scene_apply_frame(const pdl_scene* scene, pdl_world* world, long long frame,
-                          pdl_scene_error* err);
+                          pdl_error* err);
 
 /** Copy k (0 .. count - 1) of a body entry: its def at position + k * step, each coordinate
  * rounded to float as the web page's scene loader computes it, so both build the same world. */

@@ -55,19 +55,18 @@ typedef struct pdl_snapshot_info {
 } pdl_snapshot_info;
 
 /** Writes world and info to path (via a temporary file). false and err on failure. */
-bool pdl_snapshot_write(const char* path, const pdl_world* world, const pdl_snapshot_info* info, char* err,
-                        size_t err_size);
+bool pdl_snapshot_write(const char* path, const pdl_world* world, const pdl_snapshot_info* info, pdl_error* err);
 
 /** Reads path and checks it, fills *info, then restores the world from it. The world must have
  * been built from the same scene (same materials and boundaries). On failure returns false with
  * err, and the world is unchanged unless the failure came from the world itself refusing a value
  * (which a checksummed file from this library does not cause). */
-bool pdl_snapshot_read(const char* path, pdl_world* world, pdl_snapshot_info* info, char* err, size_t err_size);
+bool pdl_snapshot_read(const char* path, pdl_world* world, pdl_snapshot_info* info, pdl_error* err);
 
 /** The same from the bytes of a snapshot file in memory; `name` stands for the file in messages.
  * (The fuzzer's entry point: fuzz/fuzz_snapshot.c.) */
 bool pdl_snapshot_read_memory(const void* data, size_t size, const char* name, pdl_world* world,
-                              pdl_snapshot_info* info, char* err, size_t err_size);
+                              pdl_snapshot_info* info, pdl_error* err);
 
 /* ---- a snapshot put together from pieces (puddle over MPI, mpi/src/mpi_files.c) ------------------
  * The file is the header, then the payload: `head`, the particle arrays, `tail`. The arrays are,
@@ -99,7 +98,7 @@ uint64_t pdl_snapshot_checksum(uint64_t state, const void* bytes, size_t size);
 void pdl_snapshot_encode_header(uint8_t out[PDL_SNAPSHOT_HEADER_SIZE], uint64_t payload_size, uint64_t checksum);
 
 /** Only reads and checks the file and fills *info (for `puddle info`-like tools). */
-bool pdl_snapshot_peek(const char* path, pdl_snapshot_info* info, char* err, size_t err_size);
+bool pdl_snapshot_peek(const char* path, pdl_snapshot_info* info, pdl_error* err);
 
 #ifdef __cplusplus
 }

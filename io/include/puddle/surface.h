@@ -28,7 +28,7 @@
  *     pdl_surface_def def = pdl_surface_def_from_world(world); // R = h, cells h/4, rest spacing
  *     pdl_particle_data p = pdl_world_particles(world);
  *     pdl_contours c;
- *     pdl_surface_error err;
+ *     pdl_error err;
  *     if (!pdl_surface_contours(&def, p.x, p.y, p.count, &c, &err)) puts(err.message);
  *     for (int k = 0; k < c.contour_count; ++k)   // points c.offsets[k] .. c.offsets[k+1]-1
  *         ...;
@@ -44,6 +44,8 @@
 #ifndef PUDDLE_SURFACE_H
 #define PUDDLE_SURFACE_H
 
+#include "puddle/base.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -51,41 +53,11 @@
 extern "C" {
 #endif
 
-/* Every way an extraction can fail; X(id, field, rule). Tests assert the id. */
-#define PDL_SURFACE_ERROR_LIST(X)                                                                \
-	X(PDL_SURFACE_OK, "", "ok")                                                                   \
-	X(PDL_SURFACE_ERR_NULL_ARGUMENT, "argument", "must not be NULL")                             \
-	X(PDL_SURFACE_ERR_RADIUS, "radius", "must be finite and > 0")                                \
-	X(PDL_SURFACE_ERR_CELL_SIZE, "cell_size", "must be finite and > 0")                          \
-	X(PDL_SURFACE_ERR_SPACING, "spacing", "must be finite and > 0")                              \
-	X(PDL_SURFACE_ERR_ISO_FRACTION, "iso_fraction", "must be in (0, 1)")                         \
-	X(PDL_SURFACE_ERR_MAX_SAMPLES, "max_samples", "must be >= 8")                                \
-	X(PDL_SURFACE_ERR_COUNT, "count", "must be >= 0")                                            \
-	X(PDL_SURFACE_ERR_POSITION, "position", "must be finite")                                    \
-	X(PDL_SURFACE_ERR_TOO_MANY_SAMPLES, "cell_size", "the grid would need more than max_samples samples") \
-	X(PDL_SURFACE_ERR_FIELD, "field", "must be a field of the right dimension with samples")    \
-	X(PDL_SURFACE_ERR_ISO, "iso", "must be finite")                                              \
-	X(PDL_SURFACE_ERR_OUT_OF_MEMORY, "memory", "allocation failed")
-
-typedef enum pdl_surface_error_id {
-#define PDL_SURFACE_ERROR_ENUM(id, field, rule) id,
-	PDL_SURFACE_ERROR_LIST(PDL_SURFACE_ERROR_ENUM)
-#undef PDL_SURFACE_ERROR_ENUM
-	PDL_SURFACE_ERROR_COUNT
-} pdl_surface_error_id;
-
-/** Why an extraction was refused: the id names one field and one rule; message is a line a
- * person reads, e.g. "surface.radius must be finite and > 0, got -1". */
-typedef struct pdl_surface_error {
-	pdl_surface_error_id id;
-	/** The value that broke the rule (NaN where the rule is not about one number); for
-	 * PDL_SURFACE_ERR_POSITION, the index of the first bad particle. */
-	double value;
-	char message[192];
-} pdl_surface_error;
-
-/** "PDL_SURFACE_ERR_RADIUS" for PDL_SURFACE_ERR_RADIUS. */
-const char* pdl_surface_error_name(pdl_surface_error_id id);
+/* Every way an extraction can fail is a pdl_error_id of puddle/base.h
+ * (PDL_SURFACE_ERROR_LIST: PDL_ERR_SURFACE_RADIUS, ...; and PDL_ERR_NULL_ARGUMENT,
+ * PDL_ERR_OUT_OF_MEMORY); the message is a line a person reads, e.g.
+ * "surface.radius must be finite and > 0, got -1", and for PDL_ERR_SURFACE_POSITION value is the
+ * index of the first bad particle. Tests assert the id. */
 
 /** How particles become a field and the field a surface. */
 typedef struct pdl_surface_def {
@@ -173,7 +145,7 @@ typedef struct pdl_mesh {
  * NULL array, a non-finite position, too many samples or no memory. count = 0 gives a 2 x 2
  * (x 2) field of zeros. */
 bool pdl_surface_field(const pdl_surface_def* def, int dim, const float* x, const float* y, const float* z,
-                       int count, pdl_field* out, pdl_surface_error* err);
+                       int count, pdl_field* out, pdl_error* err);
 void pdl_field_free(pdl_field* field);
 
 /** Marching squares over a 2D field at level `iso`: a corner is inside when its value > iso,
@@ -182,18 +154,18 @@ void pdl_field_free(pdl_field* field);
  * value at the centre) is > iso, else separates them. Stitched into closed contours. Samples on
  * the grid's border and non-finite samples count as outside, so every contour closes (a field
  * from pdl_surface_field is 0 there anyway). */
-bool pdl_field_contours(const pdl_field* field, float iso, pdl_contours* out, pdl_surface_error* err);
+bool pdl_field_contours(const pdl_field* field, float iso, pdl_contours* out, pdl_error* err);
 
 /** Marching tetrahedra over a 3D field at level `iso` (see surface.c for why tetrahedra), with
  * the same inside rule and border rule as pdl_field_contours, so the mesh is always closed. */
-bool pdl_field_mesh(const pdl_field* field, float iso, pdl_mesh* out, pdl_surface_error* err);
+bool pdl_field_mesh(const pdl_field* field, float iso, pdl_mesh* out, pdl_error* err);
 
 /** The two steps in one call: field then contours (2D) or field then mesh (3D), at the def's
  * iso level. */
 bool pdl_surface_contours(const pdl_surface_def* def, const float* x, const float* y, int count, pdl_contours* out,
-                          pdl_surface_error* err);
+                          pdl_error* err);
 bool pdl_surface_mesh(const pdl_surface_def* def, const float* x, const float* y, const float* z, int count,
-                      pdl_mesh* out, pdl_surface_error* err);
+                      pdl_mesh* out, pdl_error* err);
 
 void pdl_contours_free(pdl_contours* contours);
 void pdl_mesh_free(pdl_mesh* mesh);
@@ -205,21 +177,21 @@ double pdl_contour_area(const pdl_contours* contours, int k);
 double pdl_mesh_volume(const pdl_mesh* mesh);
 
 /* ---- files: each writes NAME.tmp.PID and renames it into place when complete, returns false
- * with the reason in err (err_size bytes) on failure and then leaves nothing behind. ---- */
+ * with the reason in err (if given) on failure and then leaves nothing behind. ---- */
 
 /** SVG of the contours: the fluid as one filled <path> (every contour a subpath, fill-rule
  * evenodd, so holes are holes), then one stroked <path> per contour with
  * class="outer" or class="hole". World y up becomes SVG y down; the viewBox is the contours'
  * bounding box grown by 2 %. */
-bool pdl_contours_write_svg(const char* path, const pdl_contours* contours, char* err, size_t err_size);
+bool pdl_contours_write_svg(const char* path, const pdl_contours* contours, pdl_error* err);
 /** VTK XML PolyData (.vtp, ParaView): the points (z = 0) and one closed polyline per contour,
  * with cell data "area" (signed, Float32) and "hole" (Int32, 1 for holes). */
-bool pdl_contours_write_vtp(const char* path, const pdl_contours* contours, char* err, size_t err_size);
+bool pdl_contours_write_vtp(const char* path, const pdl_contours* contours, pdl_error* err);
 /** Wavefront OBJ: v, vn and f a//a b//b c//c lines (1-based). */
-bool pdl_mesh_write_obj(const char* path, const pdl_mesh* mesh, char* err, size_t err_size);
+bool pdl_mesh_write_obj(const char* path, const pdl_mesh* mesh, pdl_error* err);
 /** Binary little-endian PLY: vertex x y z nx ny nz (float), face vertex_indices (uchar count,
  * int indices). Blender and ParaView read both files. */
-bool pdl_mesh_write_ply(const char* path, const pdl_mesh* mesh, char* err, size_t err_size);
+bool pdl_mesh_write_ply(const char* path, const pdl_mesh* mesh, pdl_error* err);
 
 #ifdef __cplusplus
 }

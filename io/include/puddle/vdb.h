@@ -40,9 +40,9 @@ pdl_vdb_def pdl_default_vdb_def(const pdl_world* world);
 bool pdl_vdb_available(void);
 
 /** Writes the world's volumes to path (a temporary name renamed into place); false with the
- * reason in err (err_size bytes) for a 2D world, a bad def, no OpenVDB in this build, or a
+ * reason in err (if given) for a 2D world, a bad def, no OpenVDB in this build, or a
  * failed write. */
-bool pdl_export_vdb(const char* path, const pdl_world* world, const pdl_vdb_def* def, char* err, size_t err_size);
+bool pdl_export_vdb(const char* path, const pdl_world* world, const pdl_vdb_def* def, pdl_error* err);
 
 #ifdef __cplusplus
 }

@@ -50,9 +50,9 @@ void pdl_mpi_world_destroy(pdl_mpi_world* split);
  * particle alone, so every process setting it acts as one process would, and every process
  * adds the same new particles with the same ids, which join the exchanged ones; each process
  * keeps those its slab holds. It must not read or change the particles already there (a
- * process holds only some of the world's, and with the halo they are about to be replaced). Returns false with a reason in err (err_size bytes) to fail the
+ * process holds only some of the world's, and with the halo they are about to be replaced). Returns false with a reason in err (if given) to fail the
  * frame. */
-typedef bool (*pdl_mpi_frame_fn)(pdl_world* world, void* context, char* err, size_t err_size);
+typedef bool (*pdl_mpi_frame_fn)(pdl_world* world, void* context, pdl_error* err);
 /** Sets the frame function (NULL: none) and the context it is called with. Not collective, but
  * every process must set the same. */
 void pdl_mpi_world_set_frame_fn(pdl_mpi_world* split, pdl_mpi_frame_fn fn, void* context);
@@ -62,10 +62,10 @@ void pdl_mpi_world_set_frame_fn(pdl_mpi_world* split, pdl_mpi_frame_fn fn, void*
  * gets the particles within its halo from the others, steps its slab plus halo and keeps its
  * slab's. Either way its own particles' state is then the same, bit for bit, as one process
  * stepping the whole world. Returns true on every process, or false on every process
- * with err (err_size, the same everywhere) the reason: the frame function failed on a process,
+ * with err (the same everywhere) the reason: the frame function failed on a process,
  * added different particle counts on different processes, or added more than the world's
  * max_particles holds (the frame is then not stepped). */
-bool pdl_mpi_world_step(pdl_mpi_world* split, char* err, size_t err_size);
+bool pdl_mpi_world_step(pdl_mpi_world* split, pdl_error* err);
 
 /** pdl_world_hash_ids() of the whole world (particles in id order, then the bodies): the same
  * on every process, for any process and thread count, and the same as one process's plain
@@ -147,40 +147,38 @@ bool pdl_mpi_world_id_block(pdl_mpi_world* split, pdl_particle_data* out, long l
  * with the same bits as one that did not stop. false when out of memory. */
 bool pdl_mpi_world_reload(pdl_mpi_world* split);
 
-/** Whether ok holds on every process of comm; when it does not, err (err_size bytes, the same
- * on every process) becomes on every process the reason of the first process (lowest rank)
- * where it failed, and when that is not process 0 it starts with "process R: ": what only
+/** Whether ok holds on every process of comm; when it does not, err (the same on every process)
+ * becomes on every process the reason of the first process (lowest rank) where it failed, its
+ * id included, and when that is not process 0 its message starts with "process R: ": what only
  * process R saw (its piece of a file, its part of the world) then reaches process 0, which
  * says it. What every process fails alike is process 0's reason, as it is. The layer's
  * functions agree on their outcome this way; a caller agrees on its own checks with it too.
  * Collective. */
-bool pdl_mpi_agree(MPI_Comm comm, bool ok, char* err, size_t err_size);
+bool pdl_mpi_agree(MPI_Comm comm, bool ok, pdl_error* err);
 
 /* ---- files (mpi/src/mpi_files.c) -----------------------------------------------------------
- * Collective. Each returns true on every process, or false on every process with err (err_size
- * bytes, the same in every process) holding the first failing process's reason, naming the
+ * Collective. Each returns true on every process, or false on every process with err (the
+ * same in every process) holding the first failing process's reason, naming the
  * file, after "process R: " when that is not process 0 (pdl_mpi_agree). Every file appears
  * whole under its name or not at all (written to a temporary name, renamed once complete). */
 
 /** ParaView: each process writes its own particles to a piece beside the .pvtp, named as it with
  * _R.vtp for process R instead of .pvtp, then process 0 the .pvtp listing the pieces. */
-bool pdl_mpi_world_write_vtk(pdl_mpi_world* split, const char* pvtp_path, char* err, size_t err_size);
+bool pdl_mpi_world_write_vtk(pdl_mpi_world* split, const char* pvtp_path, pdl_error* err);
 /** CSV and PLY of the whole world in id order, the same bytes as pdl_export_csv and
  * pdl_export_ply of the world in one process: each process formats its id block's rows and
  * writes them at their offset in one file (MPI-IO). */
-bool pdl_mpi_world_write_csv(pdl_mpi_world* split, const char* path, char* err, size_t err_size);
-bool pdl_mpi_world_write_ply(pdl_mpi_world* split, const char* path, char* err, size_t err_size);
+bool pdl_mpi_world_write_csv(pdl_mpi_world* split, const char* path, pdl_error* err);
+bool pdl_mpi_world_write_ply(pdl_mpi_world* split, const char* path, pdl_error* err);
 /** One snapshot of the whole world, the format pdl_snapshot_read reads (particles in id order),
  * written collectively with MPI-IO: each process its id block's share of each particle array,
  * process 0 the rest; the checksum is handed from process to process in file order. Springs
  * are written with their partners by place in the file's (id) order, as one process writes
  * them (pdl_mpi_world_id_block). */
-bool pdl_mpi_world_write_snapshot(pdl_mpi_world* split, const char* path, const pdl_snapshot_info* info, char* err,
-                                  size_t err_size);
+bool pdl_mpi_world_write_snapshot(pdl_mpi_world* split, const char* path, const pdl_snapshot_info* info, pdl_error* err);
 /** Restores the split world from a snapshot (any writer, any process count): every process
  * reads it into its world (pdl_snapshot_read), then pdl_mpi_world_reload. */
-bool pdl_mpi_world_read_snapshot(pdl_mpi_world* split, const char* path, pdl_snapshot_info* info, char* err,
-                                 size_t err_size);
+bool pdl_mpi_world_read_snapshot(pdl_mpi_world* split, const char* path, pdl_snapshot_info* info, pdl_error* err);
 
 #ifdef __cplusplus
 }

@@ -41,7 +41,7 @@ int main(int argc, char** argv)
 	pdl_boundary_def tank = pdl_default_boundary_def();
 	tank.kind = PDL_BOUNDARY_BOX_CONTAINER;
 	tank.half_extents = three ? (pdl_vec3){6, 6, 4} : (pdl_vec3){12, 8, 0};
-	if (pdl_world_add_boundary(w, &tank, &err) < 0) return fail("container", &err);
+	if (pdl_world_add_boundary(w, &tank, &err).index < 0) return fail("container", &err);
 	pdl_fill_def fill = pdl_default_fill_def();
 	fill.shape = PDL_FILL_BOX;
 	fill.position = three ? (pdl_vec3){0, -4, 0} : (pdl_vec3){0, -5.5f, 0};

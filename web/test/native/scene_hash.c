@@ -17,7 +17,7 @@ int main(int argc, char** argv)
 	}
 	long long frames = atoll(argv[1]);
 	for (int a = 2; a < argc; ++a) {
-		pdl_scene_error err;
+		pdl_error err;
 		pdl_scene* scene = pdl_scene_load(argv[a], &err);
 		if (!scene) {
 			printf("! %s\n", err.message);

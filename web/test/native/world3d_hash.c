@@ -37,12 +37,12 @@ int main(int argc, char** argv)
 	pdl_boundary_def tank = pdl_default_boundary_def();
 	tank.kind = PDL_BOUNDARY_BOX_CONTAINER;
 	tank.half_extents = (pdl_vec3){8, 6, 5};
-	if (pdl_world_add_boundary(w, &tank, &err) < 0) return fail("container", &err);
+	if (pdl_world_add_boundary(w, &tank, &err).index < 0) return fail("container", &err);
 	pdl_boundary_def ball = pdl_default_boundary_def();
 	ball.kind = PDL_BOUNDARY_CIRCLE;
 	ball.position = (pdl_vec3){2, -4.5f, 0};
 	ball.radius = 1.5f;
-	if (pdl_world_add_boundary(w, &ball, &err) < 0) return fail("obstacle", &err);
+	if (pdl_world_add_boundary(w, &ball, &err).index < 0) return fail("obstacle", &err);
 
 	pdl_fill_def fill = pdl_default_fill_def();
 	fill.shape = PDL_FILL_BOX;
