@@ -6,6 +6,10 @@
 // 2D scenes are drawn by renderer.js (metaballs); 3D scenes (world.dimensions 3) by
 // renderer3d.js through the orbit camera of orbit.js. Rigid bodies (the scene's and those the
 // box tool drops) are the engine's own (World.body()), drawn over the fluid.
+// A frame is drawn only when the picture may have changed since the last one (invalidate()): a
+// step, a camera move, a panel control, a key, a pointer on the canvas, a new size or pixel
+// ratio, a fallback level; a paused page that nothing touches draws nothing. Code that changes
+// what is drawn some other way (the console: demo.style.mode3d = 'dots') calls demo.invalidate().
 import * as cameraTools from '../src/camera.js';
 import { loadPuddle, Solver, threadsAvailable } from '../src/puddle.js';
 import { applyFrame, buildWorld, resolveScene } from '../src/scene.js';
@@ -50,8 +54,15 @@ class Demo {
 		this.cameraTools = cameraTools; // for tests and the console
 		this.frame = 0;
 		this.accumulator = 0;
+		// whether the next tick draws (invalidate()), whether the last tick drew, the frames drawn
+		// since the page loaded (render(); for tests and the console), and the canvas's size and
+		// pixel ratio at the last tick (canvasChanged())
+		this.needsDraw = true;
+		this.drewLast = false;
+		this.drawnFrames = 0;
+		this.canvasKey = '';
 		this.window = { start: performance.now(), frames: 0, steps: 0, stepMs: 0, stalledMs: 0 };
-		this.stats = { fps: 0, stepsPerSecond: 0, msPerStep: 0, particles: 0, threads: 1, build: '', realTime: null, slow: '',
+		this.stats = { fps: 0, idle: false, stepsPerSecond: 0, msPerStep: 0, particles: 0, threads: 1, build: '', realTime: null, slow: '',
 			solver: null };
 		// the solver's substeps counted at the last stats update (pdl_stats.steps)
 		this.solverSteps = 0;
@@ -69,7 +80,10 @@ class Demo {
 		this.renderer = new Renderer(this.canvas);
 		this.renderer3d = new Renderer3D(this.canvas);
 		this.orbit = new Orbit(this.canvas, this.view3d);
-		this.orbit.onChange = () => this.panel?.updateCamera();
+		this.orbit.onChange = () => {
+			this.invalidate();
+			this.panel?.updateCamera();
+		};
 		this.tools = new Tools(this.canvas, this.renderer, this.tool, this.orbit);
 		this.tools.onError = (e) => this.showError(e);
 		this.sceneUrls = {};
@@ -95,7 +109,13 @@ class Demo {
 			await this.loadScene(DEFAULT_SCENE);
 		}
 		if (problem) this.showError(problem);
+		// the tools' and the camera's input: the picture may follow it (hover rings, a body held,
+		// the tool picked), so the next tick draws
+		for (const type of ['pointerdown', 'pointermove', 'pointerup', 'pointercancel', 'pointerleave', 'wheel']) {
+			this.canvas.addEventListener(type, () => this.invalidate(), { passive: true });
+		}
 		window.addEventListener('keydown', (e) => {
+			this.invalidate();
 			if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
 			if (e.key === ' ') {
 				this.ui.paused = !this.ui.paused;
@@ -105,6 +125,7 @@ class Demo {
 		// a hidden tab gets no frames: its time is not the engine's
 		document.addEventListener('visibilitychange', () => {
 			this.pace = null;
+			this.invalidate();
 		});
 		this.last = performance.now();
 		requestAnimationFrame((t) => this.tick(t));
@@ -162,6 +183,20 @@ class Demo {
 		this.tools.attach(this.world, this.scene.strokes.length);
 		this.panel.rebuildForScene();
 		this.clearError();
+		this.invalidate();
+	}
+
+	/** The picture may have changed: the next tick draws a frame. */
+	invalidate() {
+		this.needsDraw = true;
+	}
+
+	/** Whether the canvas's CSS size or the device pixel ratio changed since the last tick. */
+	canvasChanged() {
+		const key = `${this.canvas.clientWidth}x${this.canvas.clientHeight}@${window.devicePixelRatio}`;
+		if (key === this.canvasKey) return false;
+		this.canvasKey = key;
+		return true;
 	}
 
 	stepOnce() {
@@ -170,6 +205,7 @@ class Demo {
 
 	clearBodies() {
 		this.safely(() => this.tools.clearBodies());
+		this.invalidate();
 	}
 
 	/** The live bodies with their current state (World.body()), in slot order. */
@@ -188,6 +224,7 @@ class Demo {
 			if (this.world.threadCount > 1) this.window.stalledMs += this.world.profile().stalled;
 			++this.frame;
 		}
+		this.invalidate();
 		const ms = performance.now() - t0;
 		// ms per step, smoothed over the last few frames
 		this.stepCost += 0.3 * (ms / frames - this.stepCost);
@@ -201,8 +238,10 @@ class Demo {
 	}
 
 	tick(now) {
-		// the last frame's drawing: the time since the frame before, less its stepping
-		this.fallbackFrame(now - this.last - this.lastStepMs);
+		// the last frame's drawing: the time since the frame before, less its stepping; only after
+		// a frame that drew (the time after one that did not is idle, not drawing)
+		if (this.drewLast) this.fallbackFrame(now - this.last - this.lastStepMs);
+		this.drewLast = false;
 		this.lastStepMs = 0;
 		const elapsed = Math.min(0.25, (now - this.last) / 1000);
 		this.last = now;
@@ -224,7 +263,11 @@ class Demo {
 				if (steps > 0) this.step(steps);
 				this.lastStepMs = performance.now() - t0;
 			}
-			this.render();
+			if (this.canvasChanged()) this.invalidate();
+			if (this.needsDraw) {
+				this.render();
+				this.drewLast = true;
+			}
 		} catch (e) {
 			this.showError(e);
 			this.ui.paused = true;
@@ -305,11 +348,14 @@ class Demo {
 			this.panel?.mode3dControl?.updateDisplay();
 		}
 		f.look = next.what;
+		this.invalidate();
 		f.message = `drawing took ${f.windowMs.toFixed(0)} ms a frame, over the ${f.budgetMs} ms budget: ${next.what}`;
 		console.info(`puddle: ${f.message}`);
 	}
 
 	render() {
+		this.needsDraw = false;
+		++this.drawnFrames;
 		if (this.scene.dimensions === 3) {
 			this.renderer3d.resize(this.style.resolution * this.style.scale3d);
 			const materials = [];
@@ -331,6 +377,13 @@ class Demo {
 	updateStats(now) {
 		const w = this.window, seconds = (now - w.start) / 1000;
 		if (seconds < 0.5) return;
+		// idle: nothing drawn or stepped since the last update; the stats say so once, then rest
+		const idle = w.frames === 0 && w.steps === 0;
+		if (idle && this.stats.idle) {
+			w.start = now;
+			return;
+		}
+		this.stats.idle = idle;
 		this.stats.fps = w.frames / seconds;
 		this.stats.stepsPerSecond = w.steps / seconds;
 		this.stats.msPerStep = w.steps ? w.stepMs / w.steps : 0;
@@ -358,7 +411,7 @@ class Demo {
 			? `${def.substeps} substep${def.substeps > 1 ? 's' : ''}`
 			: `${sv.substepsPerFrame === null ? '–' : sv.substepsPerFrame.toFixed(1)} substeps/frame (CFL)`;
 		this.statsBox.textContent =
-			`${s.fps.toFixed(0)} fps · ${s.stepsPerSecond.toFixed(0)} steps/s · ${s.msPerStep.toFixed(2)} ms/step\n` +
+			(idle ? 'idle: paused, nothing to draw\n' : `${s.fps.toFixed(0)} fps · ${s.stepsPerSecond.toFixed(0)} steps/s · ${s.msPerStep.toFixed(2)} ms/step\n`) +
 			`${s.particles} particles · ${bodiesText(this.world.bodyCount)}${substeps} · ` +
 			`${s.threads} thread${s.threads > 1 ? 's' : ''} (${s.build})\n` +
 			`${sv.name} · ${solve}density error ${percent(sv.meanDensityError)} mean, ${percent(sv.maxDensityError)} max${iterations}\n` +

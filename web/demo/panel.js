@@ -56,6 +56,8 @@ export class Panel {
 		this.demo = demo;
 		this.gui = new GUI({ title: 'puddle', container: document.getElementById('side') });
 		if (window.matchMedia('(max-width: 700px)').matches) this.gui.close();
+		// any control's change may change the picture (the page draws only when it may: main.js)
+		this.gui.onChange(() => demo.invalidate());
 		this.buildStatic();
 	}
 
