@@ -366,6 +366,9 @@ int pdl_bodies_contacts(const pdl_world* w, int e, pdl_body_contact* out)
 	return n;
 }
 
+/* |grad psi| = G(d / h) / h of a body contact: the push per unit of p_i / rho0_i along n. */
+static inline float contact_gradient(const pdl_body_contact* c, float h) { return pdl_sph_table_at(c->force, c->d / h) / h; }
+
 typedef struct reaction_job {
 	pdl_world* w;
 	float dt;
@@ -389,7 +392,7 @@ static void reaction_range(void* ctx, int begin, int end)
 		const int count = job->counts[e];
 		const float mass = w->materials[w->p.material[i]].def.mass;
 		for (int k = 0; k < count; ++k) {
-			const float push = job->scale[i] * pdl_sph_table_at(contacts[k].force, contacts[k].d / h) / h;
+			const float push = job->scale[i] * contact_gradient(&contacts[k], h);
 			rec_body[k] = contacts[k].body;
 			for (int c = 0; c < 3; ++c) {
 				rec[k].momentum[c] = -mass * (job->dt * (push * contacts[k].n[c]));
@@ -489,7 +492,7 @@ void pdl_bodies_couple_begin(pdl_world* w, const float* alpha, const float* omeg
 			const pdl_body_contact* c = &contacts[(size_t)e * PDL_CONTAIN_BODIES + k];
 			rigid_body* b = &set->bodies[c->body];
 			if (!coupled(b)) continue;
-			const float grad = pdl_sph_table_at(c->force, c->d / h) / h, g = g_unit * grad * grad;
+			const float grad = contact_gradient(c, h), g = g_unit * grad * grad;
 			float dir[6], moved[6];
 			contact_direction(c, three, dir);
 			inverse_mass_of(b, three, dir, moved);
@@ -544,7 +547,7 @@ void pdl_bodies_couple(pdl_world* w, float dt, const float* change, const float*
 			const pdl_body_contact* c = &contacts[(size_t)e * PDL_CONTAIN_BODIES + k];
 			rigid_body* b = &set->bodies[c->body];
 			if (!coupled(b)) continue;
-			const float push = push_unit * pdl_sph_table_at(c->force, c->d / h) / h;
+			const float push = push_unit * contact_gradient(c, h);
 			float j[3], t[3];
 			for (int a = 0; a < 3; ++a) j[a] = -mass * (dt * (push * c->n[a]));
 			pdl_cross3(c->r, j, t);
@@ -579,7 +582,7 @@ void pdl_bodies_couple(pdl_world* w, float dt, const float* change, const float*
 			pdl_cross3(b->couple_velocity + 3, c->r, spin);
 			for (int a = 0; a < 3; ++a) now[a] = b->couple_velocity[a] + spin[a];
 			if (!three) now[2] = 0;
-			const float grad = pdl_sph_table_at(c->force, c->d / h) / h;
+			const float grad = contact_gradient(c, h);
 			wall_rate[i] += grad * ((now[0] - c->v[0]) * c->n[0] + (now[1] - c->v[1]) * c->n[1] + (now[2] - c->v[2]) * c->n[2]);
 			for (int a = 0; a < 3; ++a) c->v[a] = now[a];
 		}
