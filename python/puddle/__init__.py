@@ -14,6 +14,7 @@ import os as _os
 from ._puddle import (  # noqa: F401
     MAX_MATERIALS,
     MAX_POINTERS,
+    ExportError,
     PuddleError,
     SceneError,
     SnapshotError,
@@ -31,7 +32,7 @@ __version__ = core_version
 
 __all__ = [
     "World", "load_scene", "parse_scene", "write_png", "error_names", "rest_spacing", "vector_loops",
-    "PuddleError", "SceneError", "SnapshotError", "MAX_MATERIALS", "MAX_POINTERS", "__version__",
+    "PuddleError", "SceneError", "SnapshotError", "ExportError", "MAX_MATERIALS", "MAX_POINTERS", "__version__",
 ]
 
 

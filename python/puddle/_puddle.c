@@ -70,6 +70,7 @@ static npy_intp np_size(PyArrayObject* arr) { return PyArray_SIZE(arr); }
 static PyObject* PuddleError;
 static PyObject* SceneError;
 static PyObject* SnapshotError;
+static PyObject* ExportError;
 
 /* ---- errors ------------------------------------------------------------------------------ */
 
@@ -140,6 +141,16 @@ static PyObject* raise_scene(const pdl_error* e)
 		set_attr(exc, "column", PyLong_FromLong(e->column));
 	}
 	return raise_object(SceneError, exc);
+}
+
+/* A file that could not be written (an export, a PNG): id ("PDL_ERR_FILE_OPEN",
+ * "PDL_ERR_FILE_WRITE", ...), file the path, rule what failed. ExportError is an OSError too,
+ * so `except OSError` still catches it. */
+static PyObject* raise_export(const pdl_error* e)
+{
+	PyObject* exc = new_error_object(ExportError, e->message, e, NULL, e->rule[0] ? e->rule : NULL);
+	if (exc) set_attr(exc, "file", str_or_none(e->file));
+	return raise_object(ExportError, exc);
 }
 
 /* ---- definitions as keyword arguments ------------------------------------------------------ */
@@ -1493,7 +1504,7 @@ static PyObject* export_with(World* self, PyObject* args, export_fn fn)
 	pdl_error err;
 	bool ok = fn(PyBytes_AS_STRING(path), self->world, &err);
 	Py_DECREF(path);
-	if (!ok) return PyErr_SetString(PyExc_OSError, err.message), NULL;
+	if (!ok) return raise_export(&err);
 	Py_RETURN_NONE;
 }
 
@@ -1512,7 +1523,7 @@ static PyObject* world_export_bodies_csv(World* self, PyObject* args)
 	pdl_error err;
 	bool ok = pdl_export_bodies_csv(PyBytes_AS_STRING(path), self->world, self->frame, &err);
 	Py_DECREF(path);
-	if (!ok) return PyErr_SetString(PyExc_OSError, err.message), NULL;
+	if (!ok) return raise_export(&err);
 	Py_RETURN_NONE;
 }
 
@@ -1582,7 +1593,7 @@ static PyObject* world_repr_png(World* self, PyObject* noargs)
 		close(fd);
 		PyArrayObject* a = (PyArrayObject*)img;
 		if (!pdl_png_write(path, (const uint8_t*)PyArray_DATA(a), (int)PyArray_DIM(a, 1), (int)PyArray_DIM(a, 0), &err)) {
-			PyErr_SetString(PyExc_OSError, err.message);
+			raise_export(&err);
 		} else {
 			FILE* f = fopen(path, "rb");
 			if (f && fseek(f, 0, SEEK_END) == 0) {
@@ -1630,7 +1641,7 @@ static PyObject* mod_write_png(PyObject* mod, PyObject* args)
 	                        (int)PyArray_DIM(a, 0), &err);
 	Py_DECREF(a);
 	Py_DECREF(path);
-	if (!ok) return PyErr_SetString(PyExc_OSError, err.message), NULL;
+	if (!ok) return raise_export(&err);
 	Py_RETURN_NONE;
 }
 
@@ -1899,10 +1910,17 @@ PyMODINIT_FUNC PyInit__puddle(void)
 	SceneError = new_error(mod, "SceneError", PuddleError,
 	                       "A scene file or text refused: file, path (= field, the JSON path), rule, line and column.");
 	SnapshotError = new_error(mod, "SnapshotError", PuddleError, "A snapshot that could not be written or read.");
-	if (!PuddleError || !SceneError || !SnapshotError) return NULL;
+	PyObject* export_bases = PuddleError ? PyTuple_Pack(2, PuddleError, PyExc_OSError) : NULL;
+	ExportError = export_bases ? new_error(mod, "ExportError", export_bases,
+	                                       "A file that could not be written (export_*, write_png): id, file, rule; "
+	                                       "also an OSError.")
+	                           : NULL;
+	Py_XDECREF(export_bases);
+	if (!PuddleError || !SceneError || !SnapshotError || !ExportError) return NULL;
 	static const char* const defaults[] = {"id", "code", "struct", "field", "rule", "value", "file", "path"};
 	for (int i = 0; i < N(defaults); ++i)
 		if (PyObject_SetAttrString(i < 6 ? PuddleError : SceneError, defaults[i], Py_None) < 0) return NULL;
+	if (PyObject_SetAttrString(ExportError, "file", Py_None) < 0) return NULL;
 	PyObject* zero = PyLong_FromLong(0);
 	if (!zero || PyObject_SetAttrString(SceneError, "line", zero) < 0 || PyObject_SetAttrString(SceneError, "column", zero) < 0) {
 		Py_XDECREF(zero);

@@ -44,6 +44,13 @@ class SnapshotError(PuddleError):
     """A snapshot that could not be written or read (id PDL_ERR_FILE_OPEN, PDL_ERR_SNAPSHOT_CORRUPT,
     ...), or one made from another scene (PDL_ERR_SNAPSHOT_WORLD)."""
 
+class ExportError(PuddleError, OSError):
+    """A file that could not be written by export_csv, export_vtk, export_ply, export_bodies_csv,
+    export_bodies_vtk or write_png: id (PDL_ERR_FILE_OPEN, PDL_ERR_FILE_WRITE, ...), file (the
+    path), rule. An OSError too, so `except OSError` catches it."""
+
+    file: Optional[str]
+
 class World:
     """A puddle world. World(**fields) builds an empty one from the fields of pdl_world_def
     (dimensions, interaction_radius, dt, substeps, gravity, threads, max_particles, solver,

@@ -77,6 +77,15 @@ def test_exports(tmp_path):
     w.export_bodies_vtk(tmp_path / "b.vtp")
     with pytest.raises(OSError):
         w.export_csv(tmp_path / "missing" / "dir" / "p.csv")
+    # the error names the file and says which rule failed, as every puddle error does
+    missing = tmp_path / "missing" / "p.ply"
+    for call in (lambda: w.export_ply(missing), lambda: w.export_bodies_csv(missing),
+                 lambda: puddle.write_png(missing, w.render(width=16))):
+        with pytest.raises(puddle.ExportError) as e:
+            call()
+        assert e.value.id == "PDL_ERR_FILE_OPEN" and e.value.file == str(missing)
+        assert e.value.rule and str(missing) in str(e.value)
+        assert isinstance(e.value, OSError) and isinstance(e.value, puddle.PuddleError)
 
 
 def test_render_is_an_image(tmp_path):
