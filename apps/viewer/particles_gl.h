@@ -62,7 +62,7 @@ typedef struct viewer_instances {
 void viewer_instances_create(viewer_instances* v, int array_count, int byte_array);
 void viewer_instances_destroy(viewer_instances* v);
 /* Makes the arrays one value per vertex instead of per instance: drawn as GL_POINTS, one
- * vertex a particle (attribute 0, the corners, unused). */
+ * vertex a particle (attribute 0, the corners, turned off). */
 void viewer_instances_per_vertex(viewer_instances* v);
 /* Binds the vertex array and fills each buffer with `count` values of its array; a NULL array
  * (a world that reports no density or pressure) leaves its attribute reading 0. */
