@@ -42,15 +42,7 @@
 /* The particles' inputs as particle.vert.glsl asks for them: viewer_instances' layout
  * (attribute 0 the corner, 1-9 the particle arrays) and the viewer's colour map. */
 static const char* particle_inputs =
-	"layout(location = 1) in float a_x;\n"
-	"layout(location = 2) in float a_y;\n"
-	"layout(location = 3) in float a_z;\n"
-	"layout(location = 4) in float a_vx;\n"
-	"layout(location = 5) in float a_vy;\n"
-	"layout(location = 6) in float a_vz;\n"
-	"layout(location = 7) in float a_density;\n"
-	"layout(location = 8) in float a_pressure;\n"
-	"layout(location = 9) in float a_material;\n"
+	VIEWER_PARTICLE_INPUTS_GLSL
 	VIEWER_COLOR_MAP_GLSL
 	"vec3 pdl_center() { return vec3(a_x, a_y, a_z); }\n"
 	"float pdl_speed() { return length(vec3(a_vx, a_vy, a_vz)); }\n"

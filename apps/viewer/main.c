@@ -60,6 +60,7 @@ typedef struct viewer_options {
 	bool render_set, color_set;
 	const char* preset; /* NULL: none */
 	int fallback; /* -1: default (on when interactive, off with --frames or --script) */
+	int look_level; /* -1: none (the look --render and --scale-3d name) */
 } viewer_options;
 
 /* ---- App --------------------------------------------------------------------------------- */
@@ -245,24 +246,41 @@ static void print_stats(const viewer_app* app, double wall_seconds, double step_
  * share of the viewport's resolution each way (under llvmpipe their cost goes with the pixels:
  * the depth smoothing's taps, the splats' fill), then the spheres the metaball mode draws,
  * which take one pass of one quad per particle, at full then half resolution (their fragments,
- * which write their depth and so are all shaded, are most of their cost in software). */
+ * which write their depth and so are all shaded, are most of their cost in software), then
+ * flat discs, one point per particle with neither lighting nor depth per pixel, at half and a
+ * quarter of the resolution. */
+typedef enum fallback_look { LOOK_LIQUID, LOOK_SPHERES, LOOK_DISCS } fallback_look;
 typedef struct fallback_level {
 	float scale_3d;
-	bool spheres;
+	fallback_look look;
 	const char* what;
 } fallback_level;
 static const fallback_level fallback_levels[] = {
-	{1.0f, false, "liquid at full resolution"},
-	{0.5f, false, "liquid at half resolution"},
-	{0.35f, false, "liquid at a third of the resolution"},
-	{1.0f, true, "spheres instead of liquid"},
-	{0.5f, true, "spheres at half resolution"},
+	{1.0f, LOOK_LIQUID, "liquid at full resolution"},
+	{0.5f, LOOK_LIQUID, "liquid at half resolution"},
+	{0.35f, LOOK_LIQUID, "liquid at a third of the resolution"},
+	{1.0f, LOOK_SPHERES, "spheres instead of liquid"},
+	{0.5f, LOOK_SPHERES, "spheres at half resolution"},
+	{0.5f, LOOK_DISCS, "flat discs at half resolution"},
+	{0.25f, LOOK_DISCS, "flat discs at a quarter of the resolution"},
 };
 enum { FALLBACK_LEVELS = (int)(sizeof fallback_levels / sizeof fallback_levels[0]) };
+_Static_assert(FALLBACK_LEVELS <= VIEWER_FALLBACK_MAX_LEVELS, "viewer_fallback's per-level arrays");
 /* Frames not counted after a change (the targets are made again, caches warm up), then the
  * frames whose mean draw time decides. */
 #define FALLBACK_SKIP_FRAMES 3
 #define FALLBACK_WINDOW_FRAMES 10
+
+/* Draws the look of the fallback's `level` from the next frame on. */
+static void fallback_set_level(viewer_app* app, int level)
+{
+	const fallback_level* l = &fallback_levels[level];
+	app->fallback.level = level;
+	app->fallback.look = l->what;
+	app->render.scale_3d = l->scale_3d;
+	app->render.mode = l->look == LOOK_LIQUID ? VIEWER_RENDER_LIQUID : VIEWER_RENDER_METABALL;
+	app->render.discs = l->look == LOOK_DISCS;
+}
 
 /* After each frame: `draw_ms` is the wall time it took to draw and present it. While a 3D
  * world is drawn in the look of the fallback's level, a window's mean over the budget takes the
@@ -275,34 +293,35 @@ static void fallback_frame(viewer_app* app, double draw_ms)
 	if (!app->three_d) return;
 	bool liquid = app->render.mode == VIEWER_RENDER_LIQUID;
 	/* the look is the level's (not one chosen by hand since): the fallback may go on */
-	bool own = fallback_levels[f->level].spheres ? app->render.mode == VIEWER_RENDER_METABALL : liquid;
-	if (liquid && fallback_levels[f->level].spheres) {
+	bool own = fallback_levels[f->level].look != LOOK_LIQUID ? app->render.mode == VIEWER_RENDER_METABALL
+	                                                         : liquid;
+	if (liquid && fallback_levels[f->level].look != LOOK_LIQUID) {
 		/* the liquid chosen again (M, the panel) after the fallback left it: try it afresh */
-		f->level = 0;
+		fallback_set_level(app, 0);
 		f->frames = 0;
 		f->sum_ms = 0;
-		app->render.scale_3d = fallback_levels[0].scale_3d;
-		f->look = fallback_levels[0].what;
 	}
-	if (++f->frames <= FALLBACK_SKIP_FRAMES) return;
+	if (++f->frames <= FALLBACK_SKIP_FRAMES) {
+		if (f->frames == FALLBACK_SKIP_FRAMES) f->window_cpu_start = process_cpu_seconds();
+		return;
+	}
 	f->sum_ms += draw_ms;
 	if (f->frames < FALLBACK_SKIP_FRAMES + FALLBACK_WINDOW_FRAMES) return;
 	f->window_ms = f->sum_ms / FALLBACK_WINDOW_FRAMES;
+	f->level_ms[f->level] = f->window_ms;
+	f->level_cpu_ms[f->level] = 1000.0 * (process_cpu_seconds() - f->window_cpu_start) / FALLBACK_WINDOW_FRAMES;
 	if (f->first_window_ms == 0) f->first_window_ms = f->window_ms;
 	f->frames = 0;
 	f->sum_ms = 0;
 	if (!f->enabled || !own || f->window_ms <= f->budget_ms || f->level + 1 >= FALLBACK_LEVELS) return;
-	f->level += 1;
+	int level = f->level + 1;
 	/* levels whose resolution is no lower than the one drawn (--scale-3d) are no step down */
-	while (!fallback_levels[f->level].spheres && fallback_levels[f->level].scale_3d >= app->render.scale_3d)
-		f->level += 1;
+	while (fallback_levels[level].look == LOOK_LIQUID && fallback_levels[level].scale_3d >= app->render.scale_3d)
+		level += 1;
 	f->changes += 1;
-	const fallback_level* next = &fallback_levels[f->level];
-	app->render.scale_3d = next->scale_3d;
-	f->look = next->what;
-	if (next->spheres) app->render.mode = VIEWER_RENDER_METABALL;
+	fallback_set_level(app, level);
 	viewer_message(app, "drawing took %.0f ms a frame, over the %.0f ms budget: %s", f->window_ms,
-	               f->budget_ms, next->what);
+	               f->budget_ms, f->look);
 }
 
 /* ---- The loop ---------------------------------------------------------------------------- */
@@ -464,9 +483,12 @@ static void usage(FILE* out)
 	        "  --ui-scale F           scale the panel's text and widgets (default: from the display)\n"
 	        "  --vsync on|off         wait for the display's refresh (default: on, off with --frames)\n"
 	        "  --fallback on|off      3D liquid: when a frame takes longer to draw than the budget,\n"
-	        "                         lower the liquid's resolution, then draw spheres, then at\n"
-	        "                         half resolution (default: on, off with --frames or --script)\n"
+	        "                         lower the liquid's resolution, then draw spheres, then flat\n"
+	        "                         discs (default: on, off with --frames or --script)\n"
 	        "  --frame-budget MS      the fallback's budget for drawing a frame (default 50)\n"
+	        "  --look-level N         3D: start at the fallback's level N: 0 liquid, 1 and 2 at a\n"
+	        "                         half and a third of the resolution, 3 spheres, 4 at half,\n"
+	        "                         5 flat discs at half, 6 at a quarter of the resolution\n"
 	        "  --scale-3d F           3D: draw at F (0.1 to 1) of the resolution each way, scaled up\n"
 	        "  --screenshot-dir DIR   where S saves screenshots (default: working directory)\n"
 	        "\n"
@@ -579,6 +601,10 @@ static int parse_options(int argc, char** argv, viewer_options* o, viewer_app* a
 		} else if (strcmp(a, "--scale-3d") == 0) {
 			app->render.scale_3d = strtof(next, NULL);
 			ok = app->render.scale_3d >= 0.1f && app->render.scale_3d <= 1.0f;
+			++i;
+		} else if (strcmp(a, "--look-level") == 0) {
+			ok = parse_int(next, 0, FALLBACK_LEVELS - 1, &n);
+			o->look_level = (int)n;
 			++i;
 		} else if (strcmp(a, "--frame-budget") == 0) {
 			app->fallback.budget_ms = strtod(next, NULL);
@@ -746,6 +772,7 @@ int main(int argc, char** argv)
 	o.window_height = 800;
 	o.vsync = -1;
 	o.fallback = -1;
+	o.look_level = -1;
 	app.fallback.budget_ms = 50.0; /* 20 frames/s */
 	app.fallback.look = fallback_levels[0].what;
 	o.ui_scale = 0.0f; /* 0: from the display */
@@ -814,6 +841,7 @@ int main(int argc, char** argv)
 	viewer_show_scene(&app, &first_scene, o.scene);
 	memset(&first_scene, 0, sizeof first_scene); /* the app owns it now */
 	if (o.render_set) app.render.mode = o.render; /* over the scene's default look */
+	if (o.look_level >= 0 && app.three_d) fallback_set_level(&app, o.look_level);
 	if (o.preset != NULL && !viewer_apply_preset(app.scene.world, viewer_preset_find(o.preset),
 	                                             &app.scene.preset_basis, err, sizeof err)) {
 		fprintf(stderr, "puddle-view: preset '%s': %s%s%s\n", o.preset, err,

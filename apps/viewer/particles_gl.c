@@ -30,6 +30,15 @@ void viewer_instances_create(viewer_instances* v, int array_count, int byte_arra
 	}
 }
 
+void viewer_instances_per_vertex(viewer_instances* v)
+{
+	gl.BindVertexArray(v->vao);
+	/* the corners' four vertices would be read past their end by a draw of one per particle */
+	gl.DisableVertexAttribArray(0);
+	for (int a = 0; a < v->array_count; ++a) gl.VertexAttribDivisor((GLuint)(a + 1), 0);
+	gl.BindVertexArray(0);
+}
+
 void viewer_instances_destroy(viewer_instances* v)
 {
 	if (v->corner_buffer) gl.DeleteBuffers(1, &v->corner_buffer);

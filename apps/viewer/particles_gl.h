@@ -13,6 +13,19 @@
 /* Most particle arrays a renderer draws from: x, y, z, vx, vy, vz, density, pressure, material. */
 #define VIEWER_MAX_INSTANCE_ARRAYS 9
 
+/* GLSL of the 3D particle arrays as a vertex shader's inputs, in viewer_instances' layout
+ * (attribute 0 the corner, 1-9 the arrays: x, y, z, vx, vy, vz, density, pressure, material). */
+#define VIEWER_PARTICLE_INPUTS_GLSL                                                            \
+	"layout(location = 1) in float a_x;\n"                                                    \
+	"layout(location = 2) in float a_y;\n"                                                    \
+	"layout(location = 3) in float a_z;\n"                                                    \
+	"layout(location = 4) in float a_vx;\n"                                                   \
+	"layout(location = 5) in float a_vy;\n"                                                   \
+	"layout(location = 6) in float a_vz;\n"                                                   \
+	"layout(location = 7) in float a_density;\n"                                              \
+	"layout(location = 8) in float a_pressure;\n"                                             \
+	"layout(location = 9) in float a_material;\n"
+
 /* GLSL of the colour map, for a particle vertex shader (after its #version line): the uniforms
  * viewer_color_uniforms sets, and particle_color(material, speed, density, pressure). */
 #define VIEWER_COLOR_MAP_GLSL                                                                  \
@@ -48,6 +61,9 @@ typedef struct viewer_instances {
 
 void viewer_instances_create(viewer_instances* v, int array_count, int byte_array);
 void viewer_instances_destroy(viewer_instances* v);
+/* Makes the arrays one value per vertex instead of per instance: drawn as GL_POINTS, one
+ * vertex a particle (attribute 0, the corners, turned off). */
+void viewer_instances_per_vertex(viewer_instances* v);
 /* Binds the vertex array and fills each buffer with `count` values of its array; a NULL array
  * (a world that reports no density or pressure) leaves its attribute reading 0. */
 void viewer_instances_upload(viewer_instances* v, const void* const* arrays, int count);

@@ -41,15 +41,7 @@
 static const char* sphere_vertex_shader =
 	"#version 330 core\n"
 	"layout(location = 0) in vec2 a_corner;\n"
-	"layout(location = 1) in float a_x;\n"
-	"layout(location = 2) in float a_y;\n"
-	"layout(location = 3) in float a_z;\n"
-	"layout(location = 4) in float a_vx;\n"
-	"layout(location = 5) in float a_vy;\n"
-	"layout(location = 6) in float a_vz;\n"
-	"layout(location = 7) in float a_density;\n"
-	"layout(location = 8) in float a_pressure;\n"
-	"layout(location = 9) in float a_material;\n"
+	VIEWER_PARTICLE_INPUTS_GLSL
 	"uniform mat4 u_view_projection;\n"
 	"uniform vec3 u_right;\n"
 	"uniform vec3 u_up;\n"
@@ -89,6 +81,36 @@ static const char* sphere_fragment_shader =
 	"  vec3 half_vector = normalize(u_light + u_back);\n"
 	"  float highlight = pow(max(dot(n, half_vector), 0.0), 40.0);\n"
 	"  frag = vec4(v_color * (0.38 + 0.62 * diffuse) + vec3(0.22 * highlight), 1.0);\n"
+	"}\n";
+
+/* Flat discs (render.discs, the fallback's cheapest looks): one point a particle, its size the
+ * sphere's on screen, in the particle's colour darkened a little toward the rim so that the
+ * particles still show. Unlike the spheres, no depth written per fragment and no lighting: under
+ * a software rasteriser the depth test can then run before the shader, and a point is one
+ * vertex where an instanced quad is four. */
+static const char* disc_vertex_shader =
+	"#version 330 core\n"
+	VIEWER_PARTICLE_INPUTS_GLSL
+	"uniform mat4 u_view_projection;\n"
+	"uniform float u_radius;\n"
+	"uniform float u_pixels;\n" /* the target's pixels per unit of length at distance 1 */
+	"out vec3 v_color;\n"
+	VIEWER_COLOR_MAP_GLSL
+	"void main() {\n"
+	"  v_color = particle_color(a_material, length(vec3(a_vx, a_vy, a_vz)), a_density, a_pressure);\n"
+	"  gl_Position = u_view_projection * vec4(a_x, a_y, a_z, 1.0);\n"
+	"  gl_PointSize = max(2.0 * u_radius * u_pixels / gl_Position.w, 1.0);\n"
+	"}\n";
+
+static const char* disc_fragment_shader =
+	"#version 330 core\n"
+	"in vec3 v_color;\n"
+	"out vec4 frag;\n"
+	"void main() {\n"
+	"  vec2 c = 2.0 * gl_PointCoord - 1.0;\n"
+	"  float r2 = dot(c, c);\n"
+	"  if (r2 > 1.0) discard;\n"
+	"  frag = vec4(v_color * (1.0 - 0.3 * r2), 1.0);\n"
 	"}\n";
 
 static const char* solid_vertex_shader =
@@ -141,6 +163,10 @@ struct viewer_renderer3d {
 	GLuint sphere_program;
 	GLint s_view_projection, s_right, s_up, s_back, s_light, s_radius;
 	viewer_color_uniforms s_colors;
+	GLuint disc_program;
+	GLint d_view_projection, d_radius, d_pixels;
+	viewer_color_uniforms d_colors;
+	viewer_instances discs;
 	GLuint solid_program;
 	GLint solid_view_projection;
 	viewer_instances spheres;
@@ -338,7 +364,8 @@ viewer_renderer3d* viewer_renderer3d_create(char* err, int err_size)
 	}
 	r->sphere_program = viewer_gl_program(sphere_vertex_shader, sphere_fragment_shader, err, err_size);
 	r->solid_program = viewer_gl_program(solid_vertex_shader, solid_fragment_shader, err, err_size);
-	if (r->sphere_program == 0 || r->solid_program == 0) {
+	r->disc_program = viewer_gl_program(disc_vertex_shader, disc_fragment_shader, err, err_size);
+	if (r->sphere_program == 0 || r->solid_program == 0 || r->disc_program == 0) {
 		viewer_renderer3d_destroy(r);
 		return NULL;
 	}
@@ -351,8 +378,14 @@ viewer_renderer3d* viewer_renderer3d_create(char* err, int err_size)
 	r->s_radius = gl.GetUniformLocation(p, "u_radius");
 	viewer_color_uniforms_locate(&r->s_colors, p);
 	r->solid_view_projection = gl.GetUniformLocation(r->solid_program, "u_view_projection");
+	r->d_view_projection = gl.GetUniformLocation(r->disc_program, "u_view_projection");
+	r->d_radius = gl.GetUniformLocation(r->disc_program, "u_radius");
+	r->d_pixels = gl.GetUniformLocation(r->disc_program, "u_pixels");
+	viewer_color_uniforms_locate(&r->d_colors, r->disc_program);
 
 	viewer_instances_create(&r->spheres, SPHERE_ARRAY_COUNT, SPHERE_MATERIAL);
+	viewer_instances_create(&r->discs, SPHERE_ARRAY_COUNT, SPHERE_MATERIAL);
+	viewer_instances_per_vertex(&r->discs);
 	char liquid_err[512];
 	r->liquid = viewer_liquid_create(liquid_err, sizeof liquid_err);
 	if (r->liquid == NULL) fprintf(stderr, "puddle-view: liquid: %s; drawing spheres\n", liquid_err);
@@ -375,7 +408,9 @@ void viewer_renderer3d_destroy(viewer_renderer3d* r)
 	if (r == NULL) return;
 	if (r->sphere_program) gl.DeleteProgram(r->sphere_program);
 	if (r->solid_program) gl.DeleteProgram(r->solid_program);
+	if (r->disc_program) gl.DeleteProgram(r->disc_program);
 	viewer_instances_destroy(&r->spheres);
+	viewer_instances_destroy(&r->discs);
 	viewer_liquid_destroy(r->liquid);
 	if (r->solid_buffer) gl.DeleteBuffers(1, &r->solid_buffer);
 	if (r->solid_vao) gl.DeleteVertexArrays(1, &r->solid_vao);
@@ -404,16 +439,31 @@ static float sphere_radius(const viewer_app* app)
 	                                              : 0.3f * h * app->render.splat_radius / 0.75f;
 }
 
+/* `target_height`: the pixels the viewport's height is drawn at (the discs' size). */
 static void draw_spheres(viewer_renderer3d* r, const viewer_app* app, const float vp[16],
-                         pdl_vec3 right, pdl_vec3 up, pdl_vec3 back)
+                         pdl_vec3 right, pdl_vec3 up, pdl_vec3 back, float target_height)
 {
 	const pdl_world* world = app->scene.world;
 	pdl_particle_data p = pdl_world_particles(world);
 	if (p.count == 0 || p.z == NULL) return;
 	const void* arrays[SPHERE_ARRAY_COUNT] = {p.x,  p.y,       p.z,        p.vx,      p.vy,
 	                                          p.vz, p.density, p.pressure, p.material};
-	viewer_instances_upload(&r->spheres, arrays, p.count);
 	float radius = sphere_radius(app);
+	if (app->render.discs && app->render.mode == VIEWER_RENDER_METABALL) {
+		viewer_instances_upload(&r->discs, arrays, p.count);
+		gl.UseProgram(r->disc_program);
+		gl.UniformMatrix4fv(r->d_view_projection, 1, GL_FALSE, vp);
+		gl.Uniform1f(r->d_radius, radius);
+		/* pdl_camera_matrix's projection: 1 / tan(fov / 2) across half the height */
+		float half_fov = 0.5f * app->camera.fov * 3.14159265f / 180.0f;
+		gl.Uniform1f(r->d_pixels, 0.5f * target_height / tanf(half_fov));
+		viewer_color_uniforms_set(&r->d_colors, app, &p);
+		gl.Enable(GL_PROGRAM_POINT_SIZE);
+		gl.DrawArrays(GL_POINTS, 0, p.count);
+		gl.Disable(GL_PROGRAM_POINT_SIZE);
+		return;
+	}
+	viewer_instances_upload(&r->spheres, arrays, p.count);
 	pdl_vec3 light = light_direction();
 	gl.UseProgram(r->sphere_program);
 	gl.UniformMatrix4fv(r->s_view_projection, 1, GL_FALSE, vp);
@@ -556,7 +606,8 @@ void viewer_renderer3d_draw(viewer_renderer3d* r, const viewer_app* app)
 
 	if (!liquid) {
 		viewer_gpu_timer_stage(app->gpu_timer, VIEWER_GPU_PARTICLES);
-		draw_spheres(r, app, vp, right, up, back);
+		float target_height = (float)view->viewport_height * (scaled ? app->render.scale_3d : 1.0f);
+		draw_spheres(r, app, vp, right, up, back, target_height);
 		viewer_gpu_timer_stage(app->gpu_timer, VIEWER_GPU_SCENE);
 	}
 

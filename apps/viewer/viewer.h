@@ -90,6 +90,9 @@ typedef struct viewer_render_settings {
 	 * scene) is drawn at this share of the viewport's resolution each way and scaled up, (0, 1];
 	 * 1 by default, lowered by the fallback (viewer_fallback) when drawing is over its budget. */
 	float scale_3d;
+	/** 3D metaball mode: flat discs (one point a particle, no lighting, no depth per pixel)
+	 * instead of shaded spheres; off by default, set by the fallback's last levels. */
+	bool discs;
 	/** 0xRRGGBB inside containers, outside them, and of obstacles (a scene file's output
 	 * colours when it has them, so the viewer looks like `puddle run`'s pictures). */
 	uint32_t inside_color, outside_color, obstacle_color;
@@ -338,8 +341,9 @@ typedef struct viewer_timing {
 
 /** Real time without a GPU (main.c): while the 3D liquid look is drawn, the wall time to draw
  * and present a frame is measured; when its mean over a window of frames is over the budget,
- * the look steps down one level, first the liquid's resolution, then spheres, and says so on
- * the message line and on stderr. */
+ * the look steps down one level, first the liquid's resolution, then spheres, then flat discs,
+ * and says so on the message line and on stderr. */
+#define VIEWER_FALLBACK_MAX_LEVELS 8
 typedef struct viewer_fallback {
 	bool enabled;      /**< --fallback on|off; on by default when interactive */
 	double budget_ms;  /**< drawing a frame may take this long (--frame-budget, 50 ms: 20 fps) */
@@ -351,6 +355,10 @@ typedef struct viewer_fallback {
 	double draw_ms;    /**< drawing and presenting a frame, smoothed (every mode) */
 	int changes;       /**< steps taken down */
 	const char* look;  /**< what the level draws, in words */
+	double window_cpu_start; /**< the process's CPU seconds when this window began */
+	/** per level, the last full window measured there (0: none): its mean wall ms a frame, and
+	 * the process's CPU ms a frame (every thread: llvmpipe's, and the solver's when it steps) */
+	double level_ms[VIEWER_FALLBACK_MAX_LEVELS], level_cpu_ms[VIEWER_FALLBACK_MAX_LEVELS];
 } viewer_fallback;
 
 typedef struct viewer_renderer viewer_renderer;

@@ -44,10 +44,12 @@ class Demo {
 		this.style = { mode: 'metaball', mode3d: 'liquid', colorMode: 'material', blobRadius: 1, dotRadius: 0.3, threshold: 0.5, colorMin: 0, colorMax: 0,
 			resolution: 1, background: 0x10161f, wallColor: 0x2b3440, obstacleColor: 0x6b7686, sphereRadius: 0.3,
 			diffuse: true, // diffuse: the 3D liquid look draws the scene's spray, foam and bubbles
-			scale3d: 1 }; // 3D: the share of the canvas's resolution drawn, each way (the fallback lowers it)
+			scale3d: 1, // 3D: the share of the canvas's resolution drawn, each way (the fallback lowers it)
+			discs: false }; // 3D spheres as flat discs, the fallback's cheapest looks (renderer3d.js)
 		// real time without a GPU (fallbackFrame): ?fallback=0 turns it off, ?frameBudget=MS sets the budget
 		this.fallback = { enabled: params.get('fallback') !== '0', budgetMs: Number(params.get('frameBudget')) || 50, level: 0,
-			frames: 0, sumMs: 0, windows: 0, windowMs: 0, firstWindowMs: 0, changes: 0, look: FALLBACK_LEVELS[0].what, message: '' };
+			frames: 0, sumMs: 0, windows: 0, windowMs: 0, firstWindowMs: 0, changes: 0, look: FALLBACK_LEVELS[0].what, message: '',
+			levelMs: FALLBACK_LEVELS.map(() => 0) }; // per level, the last window measured there (0: none)
 		this.lastStepMs = 0;
 		// 3D: camera gestures (orbit.js); leftOrbits makes left drag and one finger orbit too
 		this.view3d = { leftOrbits: false };
@@ -315,8 +317,8 @@ class Demo {
 	/**
 	 * Real time without a GPU, as the viewer does it (apps/viewer/main.c, fallback_frame): while
 	 * the 3D liquid look is drawn, a window's mean draw time over the budget takes the look one
-	 * level down (FALLBACK_LEVELS): the liquid at a lower resolution, then spheres. The stats box
-	 * and the console say so. `drawMs`: the last frame's, ms.
+	 * level down (FALLBACK_LEVELS): the liquid at a lower resolution, then spheres, then flat
+	 * discs. The stats box and the console say so. `drawMs`: the last frame's, ms.
 	 */
 	fallbackFrame(drawMs) {
 		const f = this.fallback;
@@ -324,16 +326,18 @@ class Demo {
 		if (!f.enabled || this.scene?.dimensions !== 3 || !(drawMs >= 0) || drawMs > 2000) return;
 		const liquid = this.style.mode3d === 'liquid';
 		// the look is the level's (not one chosen by hand since): the fallback may go on
-		const own = FALLBACK_LEVELS[f.level].spheres ? this.style.mode3d === 'spheres' : liquid;
-		if (liquid && FALLBACK_LEVELS[f.level].spheres) {
+		const own = FALLBACK_LEVELS[f.level].look !== 'liquid' ? this.style.mode3d === 'spheres' : liquid;
+		if (liquid && FALLBACK_LEVELS[f.level].look !== 'liquid') {
 			// the liquid chosen again after the fallback left it: try it afresh
 			Object.assign(f, { level: 0, frames: 0, sumMs: 0, look: FALLBACK_LEVELS[0].what });
 			this.style.scale3d = FALLBACK_LEVELS[0].scale3d;
+			this.style.discs = false;
 		}
 		if (++f.frames <= FALLBACK_SKIP_FRAMES) return;
 		f.sumMs += drawMs;
 		if (f.frames < FALLBACK_SKIP_FRAMES + FALLBACK_WINDOW_FRAMES) return;
 		f.windowMs = f.sumMs / FALLBACK_WINDOW_FRAMES;
+		f.levelMs[f.level] = f.windowMs;
 		++f.windows;
 		if (!f.firstWindowMs) f.firstWindowMs = f.windowMs;
 		f.frames = 0;
@@ -343,7 +347,8 @@ class Demo {
 		f.changes += 1;
 		const next = FALLBACK_LEVELS[f.level];
 		this.style.scale3d = next.scale3d;
-		if (next.spheres) {
+		this.style.discs = next.look === 'discs';
+		if (next.look !== 'liquid') {
 			this.style.mode3d = 'spheres';
 			this.panel?.mode3dControl?.updateDisplay();
 		}
@@ -492,11 +497,14 @@ const STEP_BUDGET_MS = 40;
 // The fallback's levels (fallbackFrame), the full look first, and its windows: frames not
 // counted after a change (the targets are made again), then the frames whose mean decides.
 const FALLBACK_LEVELS = [
-	{ scale3d: 1, spheres: false, what: 'liquid at full resolution' },
-	{ scale3d: 0.5, spheres: false, what: 'liquid at half resolution' },
-	{ scale3d: 0.35, spheres: false, what: 'liquid at a third of the resolution' },
-	{ scale3d: 1, spheres: true, what: 'spheres instead of liquid' },
-	{ scale3d: 0.5, spheres: true, what: 'spheres at half resolution' },
+	{ scale3d: 1, look: 'liquid', what: 'liquid at full resolution' },
+	{ scale3d: 0.5, look: 'liquid', what: 'liquid at half resolution' },
+	{ scale3d: 0.35, look: 'liquid', what: 'liquid at a third of the resolution' },
+	{ scale3d: 1, look: 'spheres', what: 'spheres instead of liquid' },
+	{ scale3d: 0.5, look: 'spheres', what: 'spheres at half resolution' },
+	// flat discs (style.discs, renderer3d.js): no lighting and no depth per pixel
+	{ scale3d: 0.5, look: 'discs', what: 'flat discs at half resolution' },
+	{ scale3d: 0.25, look: 'discs', what: 'flat discs at a quarter of the resolution' },
 ];
 const FALLBACK_SKIP_FRAMES = 3;
 const FALLBACK_WINDOW_FRAMES = 10;

@@ -63,6 +63,20 @@ void main() {
 	gl_FragDepth = clamp(0.5 * ndc + 0.5, 0.0, 1.0);
 }`;
 
+// Flat discs (style.discs, the fallback's cheapest looks): the particle's colour darkened a
+// little toward the rim, with neither lighting nor a depth written per pixel, so a software
+// rasteriser can test depth before the shader runs.
+const DISC_FS = `#version 300 es
+precision highp float;
+in vec3 v_color;
+out vec4 o_color;
+void main() {
+	vec2 p = gl_PointCoord * 2.0 - 1.0;
+	float r2 = dot(p, p);
+	if (r2 > 1.0) discard;
+	o_color = vec4(v_color * (1.0 - 0.3 * r2), 1.0);
+}`;
+
 // Lines and lit meshes: position and normal; a zero normal means unlit (lines).
 const MESH_VS = `#version 300 es
 layout(location = 0) in vec3 a_position;
@@ -183,6 +197,7 @@ export class Renderer3D {
 		if (!gl) throw new Error('WebGL 2 is not available in this browser');
 		this.gl = gl;
 		this.sphere = compile(gl, SPHERE_VS, SPHERE_FS);
+		this.disc = compile(gl, SPHERE_VS, DISC_FS);
 		this.mesh = compile(gl, MESH_VS, MESH_FS);
 		this.points = gl.createVertexArray();
 		gl.bindVertexArray(this.points);
@@ -314,14 +329,18 @@ export class Renderer3D {
 			this.arrays.upload('z', particles.z);
 			this.arrays.upload('material', particles.material);
 			const colorMap = this.arrays.uploadColorValues(particles, style);
-			gl.useProgram(this.sphere.program);
-			const uf = this.sphere.uniforms;
+			const discs = style.discs && mode === 'spheres';
+			const program = discs ? this.disc : this.sphere;
+			gl.useProgram(program.program);
+			const uf = program.uniforms;
 			gl.uniformMatrix4fv(uf.u_matrix, false, this.matrix);
 			gl.uniform1f(uf.u_radius, style.sphereRadius * (mode === 'dots' ? 0.4 : 1));
 			gl.uniform1f(uf.u_pixels, pixels);
 			setColorUniforms(gl, uf, materials, colorMap);
-			gl.uniform2fv(uf.u_depthAB, depthAB);
-			gl.uniform3fv(uf.u_light, lightView);
+			if (!discs) {
+				gl.uniform2fv(uf.u_depthAB, depthAB);
+				gl.uniform3fv(uf.u_light, lightView);
+			}
 			gl.bindVertexArray(this.points);
 			gl.drawArrays(gl.POINTS, 0, n);
 		}
