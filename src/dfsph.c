@@ -522,7 +522,8 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 	 * takes about the square root of Jacobi's iterations: a deep pool's slow pressure modes,
 	 * which the damped step (omega = 1 / lambda_max) shrinks by 1 - lambda_min / lambda_max an
 	 * iteration, are what it speeds up. The clamp p >= 0 stays on every iterate. Not while
-	 * bodies move inside the solves: pdl_bodies_couple's step answers the plain Jacobi step's. */
+	 * rigid bodies touch the water (job->couple): a light body's step inside the solves
+	 * (pdl_bodies_couple) answers the plain Jacobi step's. */
 	const double rho = job->couple ? 0 : CHEBYSHEV_RHO;
 	double e = 0, weight = 1;
 	for (;;) {
