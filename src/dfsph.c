@@ -471,6 +471,16 @@ static void couple_bodies(const dfsph_job* job)
 		                  w->dfsph_wall_rate);
 }
 
+/* The Chebyshev acceleration of the solves (solve): the spectral radius rho its weights assume
+ * for the damped Jacobi step, and the iterations it leaves plain first. Measured (both solves'
+ * iterations; plain Jacobi against these): tests/test_dfsph.c's 2D pool 16 h deep settling for
+ * 2 s, 22,477 against 3,930; the first 20 frames of scenes/dam-break-3d.json at 5,000 particles,
+ * 91 against 74 (starting at once, 118: with the warm start most solves end within four
+ * iterations, and an early w_2 = 2 / (2 - rho^2) near 2 overshoots them). rho 0.9 and 0.97 sped
+ * the deep pool less (9,470 and 5,435, starting at once). */
+#define CHEBYSHEV_RHO 0.99
+enum { CHEBYSHEV_START = 3 };
+
 /* One pressure solve on the velocities v (particles' vx, vy, vz), B&K 2017 alg. 2 and 3 as a
  * projected, damped Jacobi iteration (the pressures stay >= 0: a free surface is not pulled
  * together; Ihmsen et al. 2014 clamp IISPH's the same way). Each iteration:
@@ -481,16 +491,6 @@ static void couple_bodies(const dfsph_job* job)
  * error (solve_error of b over the particles under pressure; the divergence solve's per
  * second) is below `tolerance`, or after sph.max_iterations. Returns the iterations; *error
  * gets the last error. */
-/* The Chebyshev acceleration of the solves (solve): the spectral radius rho its weights assume
- * for the damped Jacobi step, and the iterations it leaves plain first. Measured (both solves'
- * iterations; plain Jacobi against these): tests/test_dfsph.c's 2D pool 16 h deep settling for
- * 2 s, 22,477 against 3,930; the first 20 frames of scenes/dam-break-3d.json at 5,000 particles,
- * 91 against 74 (starting at once, 118: with the warm start most solves end within three
- * iterations, and an early w_2 = 2 / (2 - rho^2) near 2 overshoots them). rho 0.9 and 0.97 sped
- * the deep pool less (9,470 and 5,435, starting at once). */
-#define CHEBYSHEV_RHO 0.99
-enum { CHEBYSHEV_START = 3 };
-
 static int solve(dfsph_job* job, bool divergence, float* pressure, double tolerance, float* error)
 {
 	pdl_world* w = job->w;
