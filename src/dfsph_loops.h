@@ -41,6 +41,7 @@ typedef struct dfsph_job {
 	bool divergence;
 	float* pressure;
 	pdl_ghost_error* chunk_error;
+	float chebyshev; /* this iteration's weight w_k of the Chebyshev acceleration (solve; 1: plain) */
 	bool couple; /* the bodies move inside the solves (pdl_bodies_couple) */
 } dfsph_job;
 
@@ -448,7 +449,7 @@ typedef struct solve_arrays {
 	const uint8_t* material;
 	const int32_t* origin; /* NULL in a world that is not split */
 	float *pressure, *change;
-	float dt, inv_dt2;
+	float dt, inv_dt2, chebyshev;
 	bool divergence;
 	float inv_rest[PDL_MAX_MATERIALS], omega[PDL_MAX_MATERIALS];
 } solve_arrays;
@@ -459,7 +460,7 @@ static inline solve_arrays solve_arrays_of(const dfsph_job* job)
 	solve_arrays a = {.density = w->p.density, .alpha = w->dfsph_alpha, .wall_grad = w->dfsph_wall_grad,
 	                  .wall_rate = w->dfsph_wall_rate, .material = w->p.material, .origin = w->p.origin,
 	                  .pressure = job->pressure, .change = w->dfsph_change, .dt = job->dt,
-	                  .inv_dt2 = 1.0f / (job->dt * job->dt), .divergence = job->divergence};
+	                  .inv_dt2 = 1.0f / (job->dt * job->dt), .chebyshev = job->chebyshev, .divergence = job->divergence};
 	memcpy(a.inv_rest, job->inv_rest, sizeof a.inv_rest);
 	memcpy(a.omega, job->omega, sizeof a.omega);
 	return a;
@@ -476,6 +477,11 @@ static inline void update_pressure(const solve_arrays* a, int i, float c, pdl_gh
 	 * is large, and a fast pair in the air would be flung apart */
 	float bi = a->divergence ? (rho >= DIVERGENCE_MIN_DENSITY ? c : 0) : c + rho - 1.0f;
 	float now = pressure[i] + a->omega[m] * bi * a->alpha[i] * a->inv_dt2;
+	/* Chebyshev's step (solve): x_k+1 = w (y - x_k-1) + x_k-1 with y the Jacobi step above and
+	 * x_k-1 = p_i - change_i (change still holds the last iteration's), that is
+	 * p_i + w (y - p_i) + (w - 1) change_i; w = 1 is plain Jacobi, bit for bit */
+	const float w = a->chebyshev;
+	if (w != 1.0f) now = pressure[i] + w * (now - pressure[i]) + (w - 1.0f) * a->change[i];
 	if (!(now > 0)) now = 0; /* also NaN */
 	a->change[i] = now - pressure[i];
 	if (!a->origin || a->origin[i] < 0) add_error(sum, now > 0 ? bi : 0); /* (own particles only) */

@@ -1,7 +1,7 @@
 /* The DFSPH solver (src/dfsph.c, world.solver = PDL_SOLVER_DFSPH): a fill at rest spacing starts
  * at rest; a resting pool keeps its volume (measured from its depth, not from the kernel
  * density), holds its density within the solver's tolerance in the bulk, does not clump and
- * rests; results are bitwise equal for 1, 2 and 3 threads and every copy of the vector loops
+ * rests; deep water's solves are accelerated; results are bitwise equal for 1, 2 and 3 threads and every copy of the vector loops
  * in 2D and 3D; a dam break stays in
  * its tank and its front runs; a heavy fluid poured over a light one sinks through it; every
  * bad DFSPH setting gives its exact error id. */
@@ -299,6 +299,36 @@ static void test_bodies_float_and_sink(void)
 	pdl_world_destroy(w);
 }
 
+/* The solves' Chebyshev acceleration (dfsph.c, solve): a 2D pool 16 h deep and 8 h wide falls
+ * from its fill and settles for 2 s, both solves at the default tolerances and limit. Damped
+ * Jacobi alone took 22,477 iterations in all, the accelerated solves 3,930; under 8,000 it is
+ * working. The bulk (2 h off walls, floor and surface) stays within 0.1 % of rest density
+ * (0.010 % either way). */
+static void test_deep_pool_solves_are_accelerated(void)
+{
+	pdl_world* w = dfsph_create(2, 2);
+	worlds_add_box_container(w, 4, 9);
+	worlds_fill_box(w, 0, 0, -9 + 8, 4, 8);
+	long long total = 0;
+	for (int f = 0; f < 120; ++f) {
+		pdl_world_step(w);
+		total += pdl_world_profile(w).density_iterations + pdl_world_profile(w).divergence_iterations;
+	}
+	pdl_particle_data p = pdl_world_particles(w);
+	const float rho0 = pdl_world_rest_density(w, 0);
+	float top = -1e9f;
+	for (int i = 0; i < p.count; ++i) top = fmaxf(top, p.y[i]);
+	double bulk = 0;
+	int bulk_count = 0;
+	for (int i = 0; i < p.count; ++i)
+		if (fabsf(p.x[i]) < 2 && p.y[i] > -7 && p.y[i] < top - 2) bulk += fabs(p.density[i] / rho0 - 1), bulk_count++;
+	bulk /= bulk_count > 0 ? bulk_count : 1;
+	printf("  %lld iterations in 120 frames, bulk density error %.4f %%\n", total, 100 * bulk);
+	ENSURE(total < 8000);
+	ENSURE(bulk_count > 0 && bulk < 0.001);
+	pdl_world_destroy(w);
+}
+
 int main(void)
 {
 	RUN_TEST(test_bodies_float_and_sink);
@@ -309,5 +339,6 @@ int main(void)
 	RUN_TEST(test_dam_break_runs_and_stays_in_its_tank);
 	RUN_TEST(test_heavy_fluid_sinks_through_light);
 	RUN_TEST(test_pool_keeps_its_volume);
+	RUN_TEST(test_deep_pool_solves_are_accelerated);
 	return TEST_SUMMARY();
 }

@@ -242,6 +242,7 @@ typedef struct run_state {
 	long long surface_frames;
 	double surface_ms_total, surface_ms_max; /* extraction only: field and marching squares */
 	double diffuse_ms, solver_ms;             /* the diffuse pass and the step, summed over frames */
+	long long density_iterations, divergence_iterations, substeps; /* DFSPH's, summed over frames */
 	/* bytes of the files this run wrote (the video aside), and of its first export frame's,
 	 * from which the size of the whole run's is estimated */
 	long long bytes, first_export, export_bytes;
@@ -529,6 +530,12 @@ static void print_summary(const run_state* r, long long start, long long total, 
 		printf("  pressure solves    last frame: %d density and %d divergence iterations over %d substeps, "
 		       "density error %.4f %%\n", pr.density_iterations, pr.divergence_iterations, pr.substeps,
 		       100.0 * pr.density_solve_error);
+		if (r->substeps > 0) /* the run's frames: what the solves cost as a whole */
+			printf("  pressure solves    this run: %lld density and %lld divergence iterations over %lld substeps "
+			       "(%.2f and %.2f a substep)\n",
+			       r->density_iterations, r->divergence_iterations, r->substeps,
+			       (double)r->density_iterations / (double)r->substeps,
+			       (double)r->divergence_iterations / (double)r->substeps);
 	}
 	/* what the kernel density cannot show: pairs that have fallen onto each other */
 	printf("  clumped            %.2f %% (particles closer than half a rest spacing to another)\n", 100.0 * st.clumped);
@@ -732,6 +739,9 @@ static int run(const run_options* opts)
 		step_wall += cli_now() - ts;
 		r.diffuse_ms += pdl_world_profile(r.world).diffuse;
 		r.solver_ms += pdl_world_profile(r.world).step;
+		r.density_iterations += pdl_world_profile(r.world).density_iterations;
+		r.divergence_iterations += pdl_world_profile(r.world).divergence_iterations;
+		r.substeps += pdl_world_profile(r.world).substeps;
 		if (!frame_outputs(&r, f + 1)) {
 			cli_progress_end(&progress);
 			fprintf(stderr, "puddle run: %s\n", r.err.message);
