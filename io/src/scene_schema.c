@@ -119,7 +119,7 @@
 #define WORLD_KEY(k) WORLD, k, 0, NULL
 #define SOLVER_KEY(k) SOLVER, k, 0, NULL
 #define KEY_DEFAULT(k, words) ALL, k, 0, NULL
-#define DEF_KEY(O, name, ctype, type, deflt, rule, lo, hi, error, unit, shapes, key, ...)                              \
+#define DEF_KEY(O, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log, shapes, key, ...) \
 	DEF_KEY_(O, name, type, rule, lo, hi, shapes, key)
 #define DEF_KEY_(...) DEF_KEY_AT(__VA_ARGS__)
 #define DEF_KEY_AT(O, name, type, rule, lo, hi, shapes, where, k, flags, other)                                        \
@@ -217,7 +217,7 @@ enum { K_CLAVET = 1u << 0, K_SPH = 1u << 1, K_DFSPH = 1u << 2, K_SPH_ANY = K_SPH
 static const scene_field solver_fields[] = {
 	PDL_WORLD_FIELDS(DEF_KEY, solver)
 	/* world.sph as declared (puddle/fields.h), each key used by the solvers it names */
-#define SPH_KEY(A, name, ctype, type, deflt, rule, lo, hi, error, unit, solvers, doc) \
+#define SPH_KEY(A, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log, solvers, doc) \
 	{#name, FT_OF_##type, offsetof(pdl_scene, world.sph.name), LO_##rule(lo, hi, ~), HI_##rule(lo, hi, ~), FLAGS_##rule, \
 	 SPH_NAMES_##type(name), 0, 0, K_##solvers, NULL},
 	PDL_SPH_FIELDS(SPH_KEY, ~)

@@ -1,8 +1,8 @@
 /* The parts of the docs and of the web module's types that are generated from the field
  * declarations (include/puddle/fields.h, and the scene layer's own in
  * io/include/puddle/scene_fields.h): the tables of docs/scenes.md, the interfaces of
- * web/src/puddle.d.ts, web/src/scene.d.ts and web/src/camera.d.ts, the page's material sliders
- * (web/demo/panel.js), and the scale units of scenes/presets/materials.json (checked only: the
+ * web/src/puddle.d.ts, web/src/scene.d.ts and web/src/camera.d.ts, the page's sliders
+ * (web/demo/sliders.js), and the scale units of scenes/presets/materials.json (checked only: the
  * file is data).
  *
  *   fields_gen --check ROOT   fails (exit 1, naming the section) where a file differs from the
@@ -71,8 +71,8 @@ typedef struct row {
 	{#name, #type, (double)(deflt), RANGE_##rule(lo, hi), unit, #scale, doc, ui_lo, ui_hi, ui_log, NULL},
 static const row material_rows[] = {PDL_MATERIAL_FIELDS(ROW, ~)};
 #define RANGE_ENUM(count, text) "" /* the scene's names, from its schema */
-#define SPH_ROW(A, name, ctype, type, deflt, rule, lo, hi, error, unit, solvers, doc) \
-	{#name, #type, (double)(deflt), RANGE_##rule(lo, hi), unit, "NONE", doc, 0, 0, 0, #solvers},
+#define SPH_ROW(A, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log, solvers, doc) \
+	{#name, #type, (double)(deflt), RANGE_##rule(lo, hi), unit, #scale, doc, ui_lo, ui_hi, ui_log, #solvers},
 static const row sph_rows[] = {PDL_SPH_FIELDS(SPH_ROW, ~)};
 #define DIFFUSE_ROW(A, name, ctype, type, deflt, rule, lo, hi, error, unit, doc) \
 	{#name, #type, (double)(deflt), RANGE_##rule(lo, hi), unit, "NONE", doc, 0, 0, 0, NULL},
@@ -165,21 +165,35 @@ static const char* unit_name(const char* scale)
 	static const struct {
 		const char *scale, *unit;
 	} names[] = {{"ONE", "1"},     {"G", "g"},       {"G_PER_H", "g/h"}, {"SQRT_G_PER_H", "sqrt(g/h)"},
-	             {"PER_H", "1/h"}, {"MASS", "mass"}, {"REST_DENSITY", "rest_density"}};
+	             {"PER_H", "1/h"}, {"H", "h"},       {"H2", "h^2"},      {"MASS", "mass"},
+	             {"REST_DENSITY", "rest_density"}};
 	for (int k = 0; k < COUNT(names); ++k)
 		if (strcmp(names[k].scale, scale) == 0) return names[k].unit;
 	return "?";
 }
 
-/* The page's material sliders (web/demo/panel.js): [field, min, max, unit, logarithmic]. */
-static void js_sliders(text* t, const row* rows, int n)
+/* A JavaScript string literal of text. */
+static void js_string(text* t, const char* s)
 {
-	add(t, "const MATERIAL_FIELDS = [\n");
-	for (int i = 0; i < n; ++i)
-		if (strcmp(rows[i].scale, "NONE") != 0)
-			add(t, "\t['%s', %g, %g, '%s', %s],\n", rows[i].name, rows[i].ui_lo, rows[i].ui_hi, unit_name(rows[i].scale),
-			    rows[i].ui_log ? "true" : "false");
-	add(t, "];\n");
+	add(t, "'");
+	for (; *s; ++s) add(t, *s == '\'' || *s == '\\' ? "\\%c" : "%c", *s);
+	add(t, "'");
+}
+
+/* One of the page's sliders (web/demo/sliders.js): a field with a scale other than NONE. */
+static void js_slider(text* t, const char* name, const char* type, const char* scale, double lo, double hi, int log,
+                      const char* unit, const char* doc, const char* solvers)
+{
+	if (strcmp(scale, "NONE") == 0) return;
+	add(t, "\t{ field: '%s', type: '%s', min: %.9g, max: %.9g, scale: '%s', log: %s, unit: ", name, type, lo, hi,
+	    unit_name(scale), log ? "true" : "false");
+	js_string(t, unit);
+	add(t, ", doc: ");
+	js_string(t, doc);
+	if (solvers)
+		add(t, ", solvers: [%s]",
+		    strcmp(solvers, "SPH") == 0 ? "'sph'" : strcmp(solvers, "DFSPH") == 0 ? "'dfsph'" : "'sph', 'dfsph'");
+	add(t, " },\n");
 }
 
 /* ---- the world, boundary, fill and body lists ------------------------------------------------ */
@@ -196,6 +210,9 @@ typedef struct def_row {
 	int required;      /* KEY_REQUIRED, OBSTACLE_KEY_REQUIRED */
 	size_t offset;     /* in the def */
 	int snap, since;   /* place in the snapshot record (0: not stored), first version */
+	const char* scale; /* the slider's: NONE for none */
+	double ui_lo, ui_hi;
+	int ui_log;
 } def_row;
 
 #define DEF_RANGE_GT(lo, hi) "> " #lo, NULL
@@ -225,8 +242,9 @@ typedef struct def_row {
 #define WORLD_KEY(k) #k, NULL, 0
 #define SOLVER_KEY(k) #k, NULL, 0
 #define KEY_DEFAULT(k, words) #k, words, 0
-#define DEF_ROW(S, name, ctype, type, deflt, rule, lo, hi, error, unit, shapes, key, snap, since, doc)                  \
-	{#name, #type, DEF_RANGE_##rule(lo, hi), unit, doc, key, offsetof(S, name), snap, since},
+#define DEF_ROW(S, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log, shapes, key, snap,  \
+                since, doc)                                                                                           \
+	{#name, #type, DEF_RANGE_##rule(lo, hi), unit, doc, key, offsetof(S, name), snap, since, #scale, ui_lo, ui_hi, ui_log},
 static const def_row world_rows[] = {PDL_WORLD_FIELDS(DEF_ROW, pdl_world_def)};
 static const def_row boundary_rows[] = {PDL_BOUNDARY_FIELDS(DEF_ROW, pdl_boundary_def)};
 static const def_row fill_rows[] = {PDL_FILL_FIELDS(DEF_ROW, pdl_fill_def)};
@@ -236,6 +254,16 @@ static const def_row emitter_rows[] = {PDL_SCENE_EMITTER_FIELDS(DEF_ROW, pdl_sce
 static const def_row stroke_rows[] = {PDL_SCENE_STROKE_FIELDS(DEF_ROW, pdl_scene_stroke)};
 static const def_row output_rows[] = {PDL_SCENE_OUTPUT_FIELDS(DEF_ROW, pdl_scene_output)};
 static const def_row camera_rows[] = {PDL_CAMERA_FIELDS(DEF_ROW, pdl_camera)};
+
+/* The page's sliders of a def (web/demo/sliders.js). */
+static void js_def_sliders(text* t, const char* name, const def_row* rows, int n)
+{
+	add(t, "export const %s = [\n", name);
+	for (int i = 0; i < n; ++i)
+		js_slider(t, rows[i].name, rows[i].type, rows[i].scale, rows[i].ui_lo, rows[i].ui_hi, rows[i].ui_log,
+		          rows[i].unit, rows[i].doc, NULL);
+	add(t, "];\n");
+}
 
 /* "finite, convex, ..." of "must be finite, convex, ..." */
 static const char* rule_words(const char* words)
@@ -550,8 +578,8 @@ int main(int argc, char** argv)
 		return 2;
 	}
 	const char* root = argv[2];
-	char docs[1024], dts[1024], presets[1024], panel[1024];
-	snprintf(panel, sizeof panel, "%s/web/demo/panel.js", root);
+	char docs[1024], dts[1024], presets[1024], sliders[1024];
+	snprintf(sliders, sizeof sliders, "%s/web/demo/sliders.js", root);
 	snprintf(docs, sizeof docs, "%s/docs/scenes.md", root);
 	snprintf(dts, sizeof dts, "%s/web/src/puddle.d.ts", root);
 	snprintf(presets, sizeof presets, "%s/scenes/presets/materials.json", root);
@@ -565,8 +593,30 @@ int main(int argc, char** argv)
 	ts_interface(&t, "pdl_material_def", "MaterialDef", material_rows, COUNT(material_rows));
 	ok = section(dts, "material", t.s, write) && ok;
 	t.n = 0;
-	js_sliders(&t, material_rows, COUNT(material_rows));
-	ok = section(panel, "material sliders", t.s, write) && ok;
+	/* the page's sliders: the material's, world.sph's (each with its solvers), the world's and a
+	 * boundary's */
+	const struct {
+		const char *section, *name;
+		const row* rows;
+		int n;
+	} row_sliders[] = {{"material sliders", "MATERIAL_SLIDERS", material_rows, COUNT(material_rows)},
+	                   {"solver sliders", "SOLVER_SLIDERS", sph_rows, COUNT(sph_rows)}};
+	for (int k = 0; k < COUNT(row_sliders); ++k) {
+		t.n = 0;
+		add(&t, "export const %s = [\n", row_sliders[k].name);
+		for (int i = 0; i < row_sliders[k].n; ++i) {
+			const row* r = &row_sliders[k].rows[i];
+			js_slider(&t, r->name, r->type, r->scale, r->ui_lo, r->ui_hi, r->ui_log, r->unit, r->doc, r->solvers);
+		}
+		add(&t, "];\n");
+		ok = section(sliders, row_sliders[k].section, t.s, write) && ok;
+	}
+	t.n = 0;
+	js_def_sliders(&t, "WORLD_SLIDERS", world_rows, COUNT(world_rows));
+	ok = section(sliders, "world sliders", t.s, write) && ok;
+	t.n = 0;
+	js_def_sliders(&t, "BOUNDARY_SLIDERS", boundary_rows, COUNT(boundary_rows));
+	ok = section(sliders, "boundary sliders", t.s, write) && ok;
 	t.n = 0;
 	markdown_table(&t, sph_rows, COUNT(sph_rows), "");
 	ok = section(docs, "world.sph", t.s, write) && ok;
