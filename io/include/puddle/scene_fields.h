@@ -1,10 +1,9 @@
 /* puddle_io: every field of the scene layer's own objects (emitters, strokes, output, camera),
  * declared once, the way include/puddle/fields.h declares the engine's defs.
  *
- * Each list is an X-macro with fields.h's world, boundary, fill and body columns,
- * X(A, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log, shapes, key, snap,
- * since, doc), so
- * the helpers that walk those lists walk these too: the struct (puddle/scene.h,
+ * Each list is an X-macro with fields.h's world, boundary, fill and body columns, X(A, name,
+ * ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log, shapes, key, snap,
+ * since, doc), so the helpers that walk those lists walk these too: the struct (puddle/scene.h,
  * puddle/camera.h: PDL_DEF_MEMBER), its defaults (io/src/scene_schema.c, io/src/camera.c:
  * PDL_FIELD_DEFAULT), the scene file's keys and rules (io/src/scene_schema.c), the WebAssembly
  * offset tables (web/src/bindings.c), the Python emitter keywords, and the generated tables of
@@ -32,7 +31,6 @@
 #include "puddle/base.h"
 
 #define PDL_DEF_MEMBER_PATH(ctype, name) ctype name[PDL_SCENE_MAX_STROKE_POINTS];
-#define PDL_RULE_TEXT_IN_EVEN(lo, hi) "must be an integer in [" #lo ", " #hi "] and even"
 
 /* pdl_scene_emitter, a nozzle that launches rows of particles (scene.h). */
 #define PDL_SCENE_EMITTER_FIELDS(X, A)                                                                                 \
