@@ -1,7 +1,8 @@
 /* The parts of the docs and of the web module's types that are generated from the field
  * declarations (include/puddle/fields.h, and the scene layer's own in
  * io/include/puddle/scene_fields.h): the tables of docs/scenes.md, the interfaces of
- * web/src/puddle.d.ts, web/src/scene.d.ts and web/src/camera.d.ts, the page's sliders
+ * web/src/puddle.d.ts, web/src/scene.d.ts and web/src/camera.d.ts, web/src/camera.js's defaults
+ * and ranges, the page's sliders
  * (web/demo/sliders.js), and the scale units of scenes/presets/materials.json (checked only: the
  * file is data).
  *
@@ -17,6 +18,7 @@
 #include "io_test.h"
 #include "scene_schema.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -242,9 +244,10 @@ typedef struct def_row {
 #define WORLD_KEY(k) #k, NULL, 0
 #define SOLVER_KEY(k) #k, NULL, 0
 #define KEY_DEFAULT(k, words) #k, words, 0
-#define DEF_ROW(S, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log, shapes, key, snap,  \
-                since, doc)                                                                                           \
-	{#name, #type, DEF_RANGE_##rule(lo, hi), unit, doc, key, offsetof(S, name), snap, since, #scale, ui_lo, ui_hi, ui_log},
+#define DEF_ROW(S, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log, shapes, key,     \
+                snap, since, doc)                                                                                     \
+	{#name, #type, DEF_RANGE_##rule(lo, hi), unit, doc, key, offsetof(S, name), snap, since, #scale, ui_lo, ui_hi,       \
+	 ui_log},
 static const def_row world_rows[] = {PDL_WORLD_FIELDS(DEF_ROW, pdl_world_def)};
 static const def_row boundary_rows[] = {PDL_BOUNDARY_FIELDS(DEF_ROW, pdl_boundary_def)};
 static const def_row fill_rows[] = {PDL_FILL_FIELDS(DEF_ROW, pdl_fill_def)};
@@ -446,6 +449,33 @@ static void ts_def_interface(text* t, const char* c_name, const char* ts_name, c
 		add(t, ";\n");
 	}
 	add(t, "%s}\n", more);
+}
+
+/* web/src/camera.js's copy of the camera's declared defaults, and the closed ranges clampCamera
+ * keeps a camera in (those of its scene keys with two finite limits). */
+static void js_camera(text* t, const def_row* rows, int n, const pdl_camera* defaults)
+{
+	char a[32], b[32], c[32];
+	add(t, "/** pdl_default_camera(): the declared defaults. */\nconst DEFAULT_CAMERA = {");
+	for (int i = 0; i < n; ++i) {
+		const char* at = (const char*)defaults + rows[i].offset;
+		add(t, "%s %s: ", i ? "," : "", rows[i].name);
+		if (strcmp(rows[i].type, "VEC3") == 0) {
+			const pdl_vec3* v = (const pdl_vec3*)at;
+			float_text(v->x, a, sizeof a), float_text(v->y, b, sizeof b), float_text(v->z, c, sizeof c);
+			add(t, "{ x: %s, y: %s, z: %s }", a, b, c);
+		} else {
+			float_text(*(const float*)at, a, sizeof a), add(t, "%s", a);
+		}
+	}
+	add(t, " };\n/** The fields with a closed range, [lo, hi]. */\nconst CAMERA_RANGES = {");
+	for (int i = 0, first = 1; i < pdl_schema_camera.field_count; ++i) {
+		const scene_field* f = &pdl_schema_camera.fields[i];
+		if (!isfinite(f->lo) || !isfinite(f->hi)) continue;
+		add(t, "%s %s: [%g, %g]", first ? "" : ",", f->key, f->lo, f->hi);
+		first = 0;
+	}
+	add(t, " };\n");
 }
 
 /* ---- sections of files ---------------------------------------------------------------------- */
@@ -708,6 +738,11 @@ int main(int argc, char** argv)
 		                 views[i].object);
 		ok = section_from(scene_header, views[i].path, views[i].section, t.s, write) && ok;
 	}
+	char camera_js[1024];
+	snprintf(camera_js, sizeof camera_js, "%s/web/src/camera.js", root);
+	t.n = 0;
+	js_camera(&t, camera_rows, COUNT(camera_rows), &camera);
+	ok = section_from(scene_header, camera_js, "camera defaults", t.s, write) && ok;
 	free(scene);
 
 	pdl_world_def world_def = pdl_default_world_def();
