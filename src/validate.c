@@ -34,7 +34,8 @@ static bool positive_extents(pdl_vec3 e, int dimensions, float* bad)
 /* A field of the world, boundary, fill and body lists (puddle/fields.h), on d->name, checked
  * when the def's shape (A) uses it. A CUSTOM rule's check is the validator's CUSTOM_<name>; an
  * EXTENTS rule reads the validator's `dims`. */
-#define CHECK_DEF_FIELD(A, name, ctype, type, deflt, rule, lo, hi, error, unit, shapes, ...)                           \
+#define CHECK_DEF_FIELD(A, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log, shapes, \
+                        ...)                                                                                          \
 	if ((shapes) == 0 || ((unsigned)(A) < 32 && ((shapes) & (1u << (unsigned)(A))))) {                              \
 		RULE_CHECK_##rule(name, ctype, type, lo, hi, error)                                                          \
 	}

@@ -7,7 +7,7 @@
 
 pdl_camera pdl_default_camera(void)
 {
-	return (pdl_camera){.target = {0, 0, 0}, .yaw = 30, .pitch = 25, .distance = 40, .fov = 45};
+	return (pdl_camera){PDL_CAMERA_FIELDS(PDL_FIELD_DEFAULT, ~)};
 }
 
 pdl_camera pdl_camera_framing(pdl_vec3 lo, pdl_vec3 hi)

@@ -12,14 +12,8 @@
 
 #define INF HUGE_VAL
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
-/* field helpers: F(key, type, struct, member, lo, hi, flags) */
+/* a key of the scene's own: NUM(key, type, struct, member, lo, hi, flags) */
 #define NUM(k, t, s, m, lo, hi, fl) {k, t, offsetof(s, m), lo, hi, fl, NULL, 0, 0, 0, 0, NULL}
-#define SHAPED(k, t, s, m, lo, hi, fl, sh) {k, t, offsetof(s, m), lo, hi, fl, NULL, 0, 0, 0, sh, NULL}
-#define ENUM(k, s, m, names, base, fl) {k, FT_ENUM, offsetof(s, m), 0, 0, fl, names, COUNT(names), base, 0, 0, NULL}
-/* a shape with other names in 3D (names3 parallel to names, NULL entries are 2D only) */
-#define ENUM3(k, s, m, names, names3, base, fl) \
-	{k, FT_ENUM, offsetof(s, m), 0, 0, fl, names, COUNT(names), base, 0, 0, names3}
-
 /* A field declared in puddle/fields.h: its key type and range from its rule and limits
  * (LO_rule(lo, hi, ...), HI_rule(lo, hi, ...)). */
 #define FT_OF_F32 FT_FLOAT
@@ -80,6 +74,11 @@
 #define FLAGS_CUSTOM_GT FR_LO_OPEN
 #define FLAGS_CUSTOM_GE 0
 #define FLAGS_CUSTOM_SHARED 0
+/* the scene layer's own lists (puddle/scene_fields.h) */
+#define FT_OF_PATH FT_PATH
+#define LO_IN_EVEN(lo, ...) (lo)
+#define HI_IN_EVEN(lo, hi, ...) (hi)
+#define FLAGS_IN_EVEN FR_EVEN
 /* A polygon's vertices: 3 to 16 points, their count in the def's vertex_count. */
 #define RANGE_OF(type, rule, lo, hi) RANGE_OF_##type(rule, lo, hi)
 #define RANGE_OF_F32(rule, lo, hi) LO_##rule(lo, hi, ~), HI_##rule(lo, hi, ~)
@@ -91,6 +90,8 @@
 #define RANGE_OF_QUAT RANGE_OF_F32
 #define RANGE_OF_MATERIAL RANGE_OF_F32
 #define RANGE_OF_VERTICES(rule, lo, hi) 3, PDL_MAX_POLYGON_VERTICES
+/* A stroke's path: 1 to PDL_SCENE_MAX_STROKE_POINTS points, their count in point_count. */
+#define RANGE_OF_PATH(rule, lo, hi) 1, PDL_SCENE_MAX_STROKE_POINTS
 #define SIZE_OF(S, AT, type) SIZE_OF_##type(S, AT)
 #define SIZE_OF_F32(S, AT) 0
 #define SIZE_OF_I32 SIZE_OF_F32
@@ -101,6 +102,7 @@
 #define SIZE_OF_QUAT SIZE_OF_F32
 #define SIZE_OF_MATERIAL SIZE_OF_F32
 #define SIZE_OF_VERTICES(S, AT) offsetof(S, AT vertex_count)
+#define SIZE_OF_PATH(S, AT) offsetof(S, AT point_count)
 
 /* A key of a def declared in puddle/fields.h, in the scene object O (world, solver, container,
  * obstacle, fill, body): the key column KEY(k) and its kin name the objects that take it and
@@ -116,7 +118,8 @@
 #define OBSTACLE_KEY_REQUIRED(k) OBSTACLE, k, FR_REQUIRED, NULL
 #define WORLD_KEY(k) WORLD, k, 0, NULL
 #define SOLVER_KEY(k) SOLVER, k, 0, NULL
-#define DEF_KEY(O, name, ctype, type, deflt, rule, lo, hi, error, unit, shapes, key, ...)                              \
+#define KEY_DEFAULT(k, words) ALL, k, 0, NULL
+#define DEF_KEY(O, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log, shapes, key, ...) \
 	DEF_KEY_(O, name, type, rule, lo, hi, shapes, key)
 #define DEF_KEY_(...) DEF_KEY_AT(__VA_ARGS__)
 #define DEF_KEY_AT(O, name, type, rule, lo, hi, shapes, where, k, flags, other)                                        \
@@ -134,6 +137,7 @@
 #define NAMES_QUAT NAMES_F32
 #define NAMES_VERTICES NAMES_F32
 #define NAMES_MATERIAL NAMES_F32
+#define NAMES_PATH NAMES_F32
 #define NAMES_3D_I32 NAMES_3D_F32
 #define NAMES_3D_COLOR NAMES_3D_F32
 #define NAMES_3D_VEC3 NAMES_3D_F32
@@ -141,6 +145,7 @@
 #define NAMES_3D_QUAT NAMES_3D_F32
 #define NAMES_3D_VERTICES NAMES_3D_F32
 #define NAMES_3D_MATERIAL NAMES_3D_F32
+#define NAMES_3D_PATH NAMES_3D_F32
 #define KEEP(...) __VA_ARGS__,
 #define DROP(...)
 #define IN_NONE_world DROP
@@ -159,6 +164,11 @@
 #define IN_WORLD_solver DROP
 #define IN_SOLVER_world DROP
 #define IN_SOLVER_solver KEEP
+#define IN_ALL_emitter KEEP
+#define IN_ALL_stroke KEEP
+#define IN_NONE_stroke DROP
+#define IN_ALL_output KEEP
+#define IN_ALL_camera KEEP
 
 /* ---- world, bounds, solver: stored in pdl_scene ---------------------------------------- */
 
@@ -207,7 +217,7 @@ enum { K_CLAVET = 1u << 0, K_SPH = 1u << 1, K_DFSPH = 1u << 2, K_SPH_ANY = K_SPH
 static const scene_field solver_fields[] = {
 	PDL_WORLD_FIELDS(DEF_KEY, solver)
 	/* world.sph as declared (puddle/fields.h), each key used by the solvers it names */
-#define SPH_KEY(A, name, ctype, type, deflt, rule, lo, hi, error, unit, solvers, doc) \
+#define SPH_KEY(A, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log, solvers, doc) \
 	{#name, FT_OF_##type, offsetof(pdl_scene, world.sph.name), LO_##rule(lo, hi, ~), HI_##rule(lo, hi, ~), FLAGS_##rule, \
 	 SPH_NAMES_##type(name), 0, 0, K_##solvers, NULL},
 	PDL_SPH_FIELDS(SPH_KEY, ~)
@@ -304,61 +314,40 @@ static const scene_field body_fields[] = {
 };
 const scene_object pdl_schema_body = {"body", body_fields, COUNT(body_fields), 0};
 
-/* ---- emitters and strokes ------------------------------------------------------------------ */
+/* ---- emitters, strokes, output, camera: as declared (puddle/scene_fields.h) ------------------- */
 
-typedef pdl_scene_emitter sem;
-static const scene_field emitter_fields[] = {
-	NUM("material", FT_MATERIAL, sem, material, 0, 0, 0),
-	NUM("position", FT_VEC, sem, position, -INF, INF, FR_REQUIRED),
-	NUM("velocity", FT_VEC, sem, velocity, -INF, INF, FR_REQUIRED),
-	NUM("width", FT_FLOAT, sem, width, 0, INF, FR_LO_OPEN | FR_REQUIRED),
-	NUM("spacing", FT_FLOAT, sem, spacing, 0, INF, 0),
-	NUM("start", FT_FLOAT, sem, start, 0, INF, 0),
-	NUM("stop", FT_FLOAT, sem, stop, 0, INF, FR_LO_OPEN | FR_REQUIRED),
-};
+#define emitter_STRUCT pdl_scene_emitter
+#define emitter_AT
+#define emitter_BASE 0
+#define emitter_MASK 0u
+static const scene_field emitter_fields[] = {PDL_SCENE_EMITTER_FIELDS(DEF_KEY, emitter)};
 const scene_object pdl_schema_emitter = {"emitter", emitter_fields, COUNT(emitter_fields), -1};
 
-typedef pdl_scene_stroke sst;
-static const scene_field stroke_fields[] = {
-	NUM("start", FT_FLOAT, sst, start, 0, INF, 0),
-	NUM("end", FT_FLOAT, sst, end, 0, INF, FR_LO_OPEN | FR_REQUIRED),
-	{"points", FT_PATH, offsetof(sst, points), 1, PDL_SCENE_MAX_STROKE_POINTS, FR_REQUIRED, NULL, 0, 0,
-	 offsetof(sst, point_count), 0, NULL},
-	NUM("radius", FT_FLOAT, sst, radius, 0, INF, FR_LO_OPEN),
-	NUM("strength", FT_FLOAT, sst, strength, -INF, INF, 0),
-	NUM("drag", FT_FLOAT, sst, drag, 0, INF, 0),
-};
+#define stroke_STRUCT pdl_scene_stroke
+#define stroke_AT
+#define stroke_BASE 0
+#define stroke_MASK 0u
+static const scene_field stroke_fields[] = {PDL_SCENE_STROKE_FIELDS(DEF_KEY, stroke)};
 const scene_object pdl_schema_stroke = {"stroke", stroke_fields, COUNT(stroke_fields), -1};
 
-/* ---- output --------------------------------------------------------------------------------- */
-
-typedef pdl_scene_output sout;
+/* in pdl_color_mode order, so the stored value is the index */
 static const char* const color_modes[] = {"material", "speed", "density", "pressure"};
-static const scene_field output_fields[] = {
-	NUM("width", FT_INT, sout, width, 16, 8192, FR_EVEN),
-	NUM("height", FT_INT, sout, height, 16, 8192, FR_EVEN),
-	NUM("fps", FT_FLOAT, sout, fps, 0, 240, FR_LO_OPEN),
-	NUM("seconds", FT_FLOAT, sout, seconds, 0, 86400, FR_LO_OPEN),
-	NUM("background", FT_COLOR, sout, background, 0, 0, 0),
-	NUM("wall_color", FT_COLOR, sout, wall_color, 0, 0, 0),
-	NUM("obstacle_color", FT_COLOR, sout, obstacle_color, 0, 0, 0),
-	ENUM("color_mode", sout, color_mode, color_modes, PDL_COLOR_MATERIAL, 0),
-	NUM("blob_radius", FT_FLOAT, sout, blob_radius, 0, INF, FR_LO_OPEN),
-	NUM("threshold", FT_FLOAT, sout, threshold, 0, 4, FR_LO_OPEN),
-	NUM("color_min", FT_FLOAT, sout, color_min, -INF, INF, 0),
-	NUM("color_max", FT_FLOAT, sout, color_max, -INF, INF, 0),
-};
+#define output_STRUCT pdl_scene_output
+#define output_AT
+#define output_BASE 0
+#define output_MASK 0u
+#define output_color_mode_NAMES color_modes
+#define output_color_mode_NAMES_3D NULL
+#define output_color_mode_BASE PDL_COLOR_MATERIAL
+static const scene_field output_fields[] = {PDL_SCENE_OUTPUT_FIELDS(DEF_KEY, output)};
 const scene_object pdl_schema_output = {"output", output_fields, COUNT(output_fields), -1};
 
-/* ---- camera (3D scenes only): pdl_camera, ranges as in camera.h ------------------------------ */
-
-static const scene_field camera_fields[] = {
-	NUM("target", FT_VEC, pdl_camera, target, -INF, INF, 0),
-	NUM("yaw", FT_FLOAT, pdl_camera, yaw, -INF, INF, 0),
-	NUM("pitch", FT_FLOAT, pdl_camera, pitch, -89, 89, 0),
-	NUM("distance", FT_FLOAT, pdl_camera, distance, 0, INF, FR_LO_OPEN),
-	NUM("fov", FT_FLOAT, pdl_camera, fov, 5, 120, 0),
-};
+/* 3D scenes only */
+#define camera_STRUCT pdl_camera
+#define camera_AT
+#define camera_BASE 0
+#define camera_MASK 0u
+static const scene_field camera_fields[] = {PDL_CAMERA_FIELDS(DEF_KEY, camera)};
 const scene_object pdl_schema_camera = {"camera", camera_fields, COUNT(camera_fields), -1};
 
 /* ---- diffuse particles: pdl_diffuse_def, as declared (puddle/fields.h) ------------------------ */
@@ -384,17 +373,9 @@ void pdl_schema_scene_defaults(pdl_scene* s)
 	memset(s, 0, sizeof *s);
 	s->world = pdl_default_world_def();
 	s->world.max_particles = 1000000;
-	/* 0 marks "not given": resolved from other keys after parsing (scene_parse.c) */
-	s->output.width = 800;
-	s->output.height = 0;
-	s->output.fps = 0;
-	s->output.blob_radius = 0;
-	s->output.seconds = 10;
-	s->output.background = 0x10161f;
-	s->output.wall_color = 0x2b3440;
-	s->output.obstacle_color = 0x6b7686;
-	s->output.color_mode = PDL_COLOR_MATERIAL;
-	s->output.threshold = 0.5f;
+	/* the keys whose default depends on others (KEY_DEFAULT) hold 0, "not given", until
+	 * scene_parse.c resolves them */
+	s->output = (pdl_scene_output){PDL_SCENE_OUTPUT_FIELDS(PDL_FIELD_DEFAULT, ~)};
 	s->diffuse = pdl_default_diffuse_def();
 }
 
@@ -442,20 +423,12 @@ pdl_scene_body pdl_schema_body_default(void)
 
 pdl_scene_emitter pdl_schema_emitter_default(void)
 {
-	pdl_scene_emitter e;
-	memset(&e, 0, sizeof e);
-	return e;
+	return (pdl_scene_emitter){PDL_SCENE_EMITTER_FIELDS(PDL_FIELD_DEFAULT, ~)};
 }
 
 pdl_scene_stroke pdl_schema_stroke_default(void)
 {
-	pdl_scene_stroke s;
-	memset(&s, 0, sizeof s);
-	pdl_pointer p = pdl_default_pointer();
-	s.radius = p.radius;
-	s.strength = p.strength;
-	s.drag = p.drag;
-	return s;
+	return (pdl_scene_stroke){PDL_SCENE_STROKE_FIELDS(PDL_FIELD_DEFAULT, ~)};
 }
 
 const char* pdl_schema_enum_name(const scene_field* f, int i, int dimensions)

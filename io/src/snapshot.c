@@ -24,7 +24,8 @@
 #define BYTES_SPIN 12
 #define BYTES_QUAT 16
 #define BYTES_VERTICES (8 * PDL_MAX_POLYGON_VERTICES)
-#define RECORD_SIZE(version, name, ctype, type, deflt, rule, lo, hi, error, unit, shapes, key, snap, since, doc)        \
+#define RECORD_SIZE(version, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log,         \
+                   shapes, key, snap, since, doc)                                                                      \
 	+((snap) && (version) >= (since) ? BYTES_##type : 0)
 
 /* The bytes of one body record in a file of this version: the fields of PDL_BODY_FIELDS
@@ -123,7 +124,8 @@ static void put_material(buffer* b, const pdl_material_def* m)
 #define PUT_RECORD_QUAT(b, q) (put_f32(b, (q).x), put_f32(b, (q).y), put_f32(b, (q).z), put_f32(b, (q).w))
 #define PUT_RECORD_VERTICES(b, v)                                                                                      \
 	for (int i = 0; i < PDL_MAX_POLYGON_VERTICES; ++i) put_vec2(b, (v)[i])
-#define PUT_AT(at, name, ctype, type, deflt, rule, lo, hi, error, unit, shapes, key, snap, since, doc)                  \
+#define PUT_AT(at, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log,                   \
+                   shapes, key, snap, since, doc)                                                                      \
 	if ((snap) == at) {                                                                                              \
 		PUT_RECORD_##type(b, d->name);                                                                           \
 	}
@@ -131,7 +133,8 @@ static void put_material(buffer* b, const pdl_material_def* m)
 	for (int at = 1; at <= 0 LIST(COUNT_STORED, ~); ++at) {                                                          \
 		LIST(PUT_AT, at)                                                                                         \
 	}
-#define COUNT_STORED(A, name, ctype, type, deflt, rule, lo, hi, error, unit, shapes, key, snap, since, doc) +((snap) > 0)
+#define COUNT_STORED(A, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log,              \
+                   shapes, key, snap, since, doc) +((snap) > 0)
 
 static void put_world(buffer* b, const pdl_world_def* d) { PUT_RECORD(PDL_WORLD_FIELDS) }
 static void put_boundary(buffer* b, const pdl_boundary_def* d) { PUT_RECORD(PDL_BOUNDARY_FIELDS) }
@@ -363,7 +366,8 @@ static void get_material(cursor* c, uint32_t version, pdl_material_def* m)
 #define GET_RECORD_QUAT(c, dst, ctype) (dst.x = get_f32(c), dst.y = get_f32(c), dst.z = get_f32(c), dst.w = get_f32(c))
 #define GET_RECORD_VERTICES(c, dst, ctype)                                                                             \
 	for (int i = 0; i < PDL_MAX_POLYGON_VERTICES; ++i) dst[i] = get_vec2(c)
-#define GET_AT(at, name, ctype, type, deflt, rule, lo, hi, error, unit, shapes, key, snap, since, doc)                  \
+#define GET_AT(at, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log,                   \
+                   shapes, key, snap, since, doc)                                                                      \
 	if ((snap) == at && version >= (since)) {                                                                        \
 		GET_RECORD_##type(c, d->name, ctype);                                                                    \
 	}

@@ -1,19 +1,24 @@
 /* The parts of the docs and of the web module's types that are generated from the field
- * declarations (include/puddle/fields.h): the tables of docs/scenes.md, the interfaces of
- * web/src/puddle.d.ts, the page's material sliders (web/demo/panel.js), and the scale units of
- * scenes/presets/materials.json (checked only: the file is data).
+ * declarations (include/puddle/fields.h, and the scene layer's own in
+ * io/include/puddle/scene_fields.h): the tables of docs/scenes.md, the interfaces of
+ * web/src/puddle.d.ts, web/src/scene.d.ts and web/src/camera.d.ts, web/src/camera.js's defaults
+ * and ranges, the page's sliders
+ * (web/demo/sliders.js), and the scale units of scenes/presets/materials.json (checked only: the
+ * file is data).
  *
  *   fields_gen --check ROOT   fails (exit 1, naming the section) where a file differs from the
  *                             declarations: the test io.fields
  *   fields_gen --write ROOT   rewrites the generated sections of those files
  *
- * A generated section lies between a line holding "generated from include/puddle/fields.h: NAME"
- * and a line holding "end of generated: NAME"; everything around it is the file's own. */
+ * A generated section lies between a line holding "generated from HEADER: NAME" (HEADER the file
+ * that declares its fields) and a line holding "end of generated: NAME"; everything around it is
+ * the file's own. */
 #include "puddle/puddle.h"
 #include "puddle/snapshot.h"
 #include "io_test.h"
 #include "scene_schema.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -68,8 +73,8 @@ typedef struct row {
 	{#name, #type, (double)(deflt), RANGE_##rule(lo, hi), unit, #scale, doc, ui_lo, ui_hi, ui_log, NULL},
 static const row material_rows[] = {PDL_MATERIAL_FIELDS(ROW, ~)};
 #define RANGE_ENUM(count, text) "" /* the scene's names, from its schema */
-#define SPH_ROW(A, name, ctype, type, deflt, rule, lo, hi, error, unit, solvers, doc) \
-	{#name, #type, (double)(deflt), RANGE_##rule(lo, hi), unit, "NONE", doc, 0, 0, 0, #solvers},
+#define SPH_ROW(A, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log, solvers, doc) \
+	{#name, #type, (double)(deflt), RANGE_##rule(lo, hi), unit, #scale, doc, ui_lo, ui_hi, ui_log, #solvers},
 static const row sph_rows[] = {PDL_SPH_FIELDS(SPH_ROW, ~)};
 #define DIFFUSE_ROW(A, name, ctype, type, deflt, rule, lo, hi, error, unit, doc) \
 	{#name, #type, (double)(deflt), RANGE_##rule(lo, hi), unit, "NONE", doc, 0, 0, 0, NULL},
@@ -162,21 +167,35 @@ static const char* unit_name(const char* scale)
 	static const struct {
 		const char *scale, *unit;
 	} names[] = {{"ONE", "1"},     {"G", "g"},       {"G_PER_H", "g/h"}, {"SQRT_G_PER_H", "sqrt(g/h)"},
-	             {"PER_H", "1/h"}, {"MASS", "mass"}, {"REST_DENSITY", "rest_density"}};
+	             {"PER_H", "1/h"}, {"H", "h"},       {"H2", "h^2"},      {"MASS", "mass"},
+	             {"REST_DENSITY", "rest_density"}};
 	for (int k = 0; k < COUNT(names); ++k)
 		if (strcmp(names[k].scale, scale) == 0) return names[k].unit;
 	return "?";
 }
 
-/* The page's material sliders (web/demo/panel.js): [field, min, max, unit, logarithmic]. */
-static void js_sliders(text* t, const row* rows, int n)
+/* A JavaScript string literal of text. */
+static void js_string(text* t, const char* s)
 {
-	add(t, "const MATERIAL_FIELDS = [\n");
-	for (int i = 0; i < n; ++i)
-		if (strcmp(rows[i].scale, "NONE") != 0)
-			add(t, "\t['%s', %g, %g, '%s', %s],\n", rows[i].name, rows[i].ui_lo, rows[i].ui_hi, unit_name(rows[i].scale),
-			    rows[i].ui_log ? "true" : "false");
-	add(t, "];\n");
+	add(t, "'");
+	for (; *s; ++s) add(t, *s == '\'' || *s == '\\' ? "\\%c" : "%c", *s);
+	add(t, "'");
+}
+
+/* One of the page's sliders (web/demo/sliders.js): a field with a scale other than NONE. */
+static void js_slider(text* t, const char* name, const char* type, const char* scale, double lo, double hi, int log,
+                      const char* unit, const char* doc, const char* solvers)
+{
+	if (strcmp(scale, "NONE") == 0) return;
+	add(t, "\t{ field: '%s', type: '%s', min: %.9g, max: %.9g, scale: '%s', log: %s, unit: ", name, type, lo, hi,
+	    unit_name(scale), log ? "true" : "false");
+	js_string(t, unit);
+	add(t, ", doc: ");
+	js_string(t, doc);
+	if (solvers)
+		add(t, ", solvers: [%s]",
+		    strcmp(solvers, "SPH") == 0 ? "'sph'" : strcmp(solvers, "DFSPH") == 0 ? "'dfsph'" : "'sph', 'dfsph'");
+	add(t, " },\n");
 }
 
 /* ---- the world, boundary, fill and body lists ------------------------------------------------ */
@@ -189,8 +208,13 @@ typedef struct def_row {
 	const char* unit;
 	const char* doc;
 	const char* key;   /* the scene key, "" for none */
+	const char* default_words; /* KEY_DEFAULT: the default in words, else NULL */
+	int required;      /* KEY_REQUIRED, OBSTACLE_KEY_REQUIRED */
 	size_t offset;     /* in the def */
 	int snap, since;   /* place in the snapshot record (0: not stored), first version */
+	const char* scale; /* the slider's: NONE for none */
+	double ui_lo, ui_hi;
+	int ui_log;
 } def_row;
 
 #define DEF_RANGE_GT(lo, hi) "> " #lo, NULL
@@ -205,26 +229,44 @@ typedef struct def_row {
 #define DEF_RANGE_EXTENTS(lo, hi) "> 0 each", NULL
 #define DEF_RANGE_ENUM(count, words) "", words
 #define DEF_RANGE_ANY(lo, hi) "", NULL
+#define DEF_RANGE_IN_EVEN(lo, hi) "[" #lo ", " #hi "], even", NULL
 #define DEF_RANGE_CUSTOM(lo, words) "", words
 #define DEF_RANGE_CUSTOM_GT(lo, words) "> " #lo, words
 #define DEF_RANGE_CUSTOM_GE(lo, words) ">= " #lo, words
 #define DEF_RANGE_CUSTOM_SHARED(lo, words) "", NULL
-#define NO_KEY ""
-#define KEY(k) #k
-#define KEY_REQUIRED(k) #k
-#define KEY_2D(k, other) #k
-#define KEY_3D(k, other) #k
-#define OBSTACLE_KEY(k) #k
-#define OBSTACLE_KEY_REQUIRED(k) #k
-#define WORLD_KEY(k) #k
-#define SOLVER_KEY(k) #k
-#define DEF_ROW(S, name, ctype, type, deflt, rule, lo, hi, error, unit, shapes, key, snap, since, doc)                  \
-	{#name, #type, DEF_RANGE_##rule(lo, hi), unit, doc, key, offsetof(S, name), snap, since},
+#define NO_KEY "", NULL, 0
+#define KEY(k) #k, NULL, 0
+#define KEY_REQUIRED(k) #k, NULL, 1
+#define KEY_2D(k, other) #k, NULL, 0
+#define KEY_3D(k, other) #k, NULL, 0
+#define OBSTACLE_KEY(k) #k, NULL, 0
+#define OBSTACLE_KEY_REQUIRED(k) #k, NULL, 1
+#define WORLD_KEY(k) #k, NULL, 0
+#define SOLVER_KEY(k) #k, NULL, 0
+#define KEY_DEFAULT(k, words) #k, words, 0
+#define DEF_ROW(S, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log, shapes, key,     \
+                snap, since, doc)                                                                                     \
+	{#name, #type, DEF_RANGE_##rule(lo, hi), unit, doc, key, offsetof(S, name), snap, since, #scale, ui_lo, ui_hi,       \
+	 ui_log},
 static const def_row world_rows[] = {PDL_WORLD_FIELDS(DEF_ROW, pdl_world_def)};
 static const def_row boundary_rows[] = {PDL_BOUNDARY_FIELDS(DEF_ROW, pdl_boundary_def)};
 static const def_row fill_rows[] = {PDL_FILL_FIELDS(DEF_ROW, pdl_fill_def)};
 static const def_row body_rows[] = {PDL_BODY_FIELDS(DEF_ROW, pdl_body_def)};
 static const def_row pointer_rows[] = {PDL_POINTER_FIELDS(DEF_ROW, pdl_pointer)};
+static const def_row emitter_rows[] = {PDL_SCENE_EMITTER_FIELDS(DEF_ROW, pdl_scene_emitter)};
+static const def_row stroke_rows[] = {PDL_SCENE_STROKE_FIELDS(DEF_ROW, pdl_scene_stroke)};
+static const def_row output_rows[] = {PDL_SCENE_OUTPUT_FIELDS(DEF_ROW, pdl_scene_output)};
+static const def_row camera_rows[] = {PDL_CAMERA_FIELDS(DEF_ROW, pdl_camera)};
+
+/* The page's sliders of a def (web/demo/sliders.js). */
+static void js_def_sliders(text* t, const char* name, const def_row* rows, int n)
+{
+	add(t, "export const %s = [\n", name);
+	for (int i = 0; i < n; ++i)
+		js_slider(t, rows[i].name, rows[i].type, rows[i].scale, rows[i].ui_lo, rows[i].ui_hi, rows[i].ui_log,
+		          rows[i].unit, rows[i].doc, NULL);
+	add(t, "];\n");
+}
 
 /* "finite, convex, ..." of "must be finite, convex, ..." */
 static const char* rule_words(const char* words)
@@ -241,13 +283,13 @@ static void float_text(float v, char* out, size_t size)
 	}
 }
 
-/* A scene key's type in words. */
-static void key_type(text* t, const scene_field* f)
+/* A scene key's type in words; a vector's as a 2D scene writes it, unless the object is 3D only. */
+static void key_type(text* t, const scene_field* f, bool only_3d)
 {
 	switch (f->type) {
 	case FT_FLOAT: add(t, "number"); break;
 	case FT_INT: add(t, "integer"); break;
-	case FT_VEC: add(t, "[x, y]"); break;
+	case FT_VEC: add(t, only_3d ? "[x, y, z]" : "[x, y]"); break;
 	case FT_COLOR: add(t, "\"#rrggbb\""); break;
 	case FT_ENUM:
 		for (int k = 0; k < f->name_count; ++k)
@@ -259,7 +301,8 @@ static void key_type(text* t, const scene_field* f)
 		if (f->names_3d) add(t, ")");
 		break;
 	case FT_MATERIAL: add(t, "material name"); break;
-	case FT_POINTS: add(t, "array of %g to %g [x, y]", f->lo, f->hi); break;
+	case FT_POINTS:
+	case FT_PATH: add(t, "array of %g to %g [x, y]", f->lo, f->hi); break;
 	case FT_QUAT: add(t, "[x, y, z, w]"); break;
 	case FT_SPIN: add(t, "2D: number; 3D: [x, y, z]"); break;
 	default: add(t, "?"); break;
@@ -310,7 +353,7 @@ typedef struct extra_row {
 static bool has_shapes(const scene_object* o) { return o->shape_field >= 0 && o != &pdl_schema_solver; }
 
 static void def_key_row(text* t, const scene_object* o, const scene_field* f, const def_row* rows, int n,
-                        const extra_row* extras, int extra_count, const void* base)
+                        const extra_row* extras, int extra_count, const void* base, bool only_3d)
 {
 	const def_row* r = NULL;
 	for (int i = 0; i < n && !r; ++i)
@@ -326,10 +369,11 @@ static void def_key_row(text* t, const scene_object* o, const scene_field* f, co
 		exit(1);
 	}
 	add(t, "| `%s` | ", f->key);
-	key_type(t, f);
+	key_type(t, f, only_3d);
 	char unit[64];
 	add(t, " |%s| ", cell(r->unit, unit, sizeof unit));
-	key_default(t, f, base);
+	if (r->default_words) add(t, "%s", r->default_words);
+	else key_default(t, f, base);
 	add(t, " |%s%s", r->range[0] ? " " : "", r->range);
 	if (r->words && strcmp(r->type, "ENUM") != 0) add(t, "%s%s", r->range[0] ? "; " : " ", rule_words(r->words));
 	add(t, " |");
@@ -346,7 +390,7 @@ static void def_key_row(text* t, const scene_object* o, const scene_field* f, co
 
 /* The table of a scene object whose keys are a def's fields (and the scene's own extras). */
 static void def_table(text* t, const scene_object* o, const def_row* rows, int n, const extra_row* extras,
-                      int extra_count, const void* base)
+                      int extra_count, const void* base, bool only_3d)
 {
 	if (has_shapes(o))
 		add(t, "| key | type | unit | default | range | used by | meaning |\n|---|---|---|---|---|---|---|\n");
@@ -355,10 +399,10 @@ static void def_table(text* t, const scene_object* o, const def_row* rows, int n
 	for (int i = 0; i < o->field_count; ++i) {
 		const scene_field* f = &o->fields[i];
 		if (f->after) continue;
-		def_key_row(t, o, f, rows, n, extras, extra_count, base);
+		def_key_row(t, o, f, rows, n, extras, extra_count, base, only_3d);
 		for (int k = 0; k < o->field_count; ++k)
 			if (o->fields[k].after && strcmp(o->fields[k].after, f->key) == 0)
-				def_key_row(t, o, &o->fields[k], rows, n, extras, extra_count, base);
+				def_key_row(t, o, &o->fields[k], rows, n, extras, extra_count, base, only_3d);
 	}
 	/* the scene's own keys that are objects of their own (world.bounds) */
 	for (int i = 0; i < extra_count; ++i) {
@@ -368,30 +412,70 @@ static void def_table(text* t, const scene_object* o, const def_row* rows, int n
 	}
 }
 
-/* A def's interface in puddle.d.ts, its defaults from the engine's default def at base. */
+/* A def's interface in puddle.d.ts, its defaults from the engine's default def at base. With a
+ * scene object (the scene layer's read-only view, scene.d.ts and camera.d.ts): only its keys,
+ * enums as their names, required keys without a default. */
 static void ts_def_interface(text* t, const char* c_name, const char* ts_name, const def_row* rows, int n,
-                             const void* base, const char* more)
+                             const void* base, const char* more, const scene_object* o)
 {
 	add(t, "/** %s */\nexport interface %s {\n", c_name, ts_name);
 	for (int i = 0; i < n; ++i) {
 		const def_row* r = &rows[i];
+		if (o && !r->key[0]) continue;
+		const scene_field* names = o && strcmp(r->type, "ENUM") == 0 ? schema_field(o, r->key) : NULL;
 		const char* at = (const char*)base + r->offset;
 		const char* ts = strcmp(r->type, "VEC3") == 0 || strcmp(r->type, "SPIN") == 0 ? "Vec3"
 		                 : strcmp(r->type, "QUAT") == 0                                ? "Quat"
 		                 : strcmp(r->type, "VERTICES") == 0                            ? "Vec2[]"
+		                 : strcmp(r->type, "PATH") == 0                                ? "Vec3[]"
 		                                                                               : "number";
 		add(t, "\t/** %s", r->doc);
-		if (strcmp(r->type, "COLOR") == 0) add(t, "; \"#rrggbb\" is accepted on input");
+		if (strcmp(r->type, "COLOR") == 0 && !o) add(t, "; \"#rrggbb\" is accepted on input");
 		if (r->unit[0]) add(t, "; %s", r->unit);
 		if (r->range[0]) add(t, "; %s", r->range);
-		if (r->words) add(t, "; %s", rule_words(r->words));
+		if (r->words && !names) add(t, "; %s", rule_words(r->words));
 		char v[32];
-		if (strcmp(r->type, "F32") == 0) float_text(*(const float*)at, v, sizeof v), add(t, "; default %s", v);
+		if (o && r->required) add(t, "; required");
+		else if (r->default_words) add(t, "; default %s", r->default_words);
+		else if (names) add(t, "; default '%s'", names->names[*(const int*)at - names->base]);
+		else if (strcmp(r->type, "F32") == 0) float_text(*(const float*)at, v, sizeof v), add(t, "; default %s", v);
 		else if (strcmp(r->type, "I32") == 0 || strcmp(r->type, "ENUM") == 0 || strcmp(r->type, "MATERIAL") == 0)
 			add(t, "; default %d", *(const int*)at);
-		add(t, ". */\n\t%s: %s;\n", r->name, ts);
+		add(t, ". */\n\t%s: ", r->name);
+		if (names)
+			for (int k = 0; k < names->name_count; ++k) add(t, "%s'%s'", k ? " | " : "", names->names[k]);
+		else
+			add(t, "%s", ts);
+		add(t, ";\n");
 	}
 	add(t, "%s}\n", more);
+}
+
+/* web/src/camera.js's copy of the camera's declared defaults, and the closed ranges clampCamera
+ * keeps a camera in (those of its scene keys with two finite limits). */
+static void js_camera(text* t, const def_row* rows, int n, const pdl_camera* defaults)
+{
+	char a[32], b[32], c[32];
+	add(t, "/** pdl_default_camera(): the declared defaults. */\nconst DEFAULT_CAMERA = {");
+	for (int i = 0; i < n; ++i) {
+		const char* at = (const char*)defaults + rows[i].offset;
+		add(t, "%s %s: ", i ? "," : "", rows[i].name);
+		if (strcmp(rows[i].type, "VEC3") == 0) {
+			const pdl_vec3* v = (const pdl_vec3*)at;
+			float_text(v->x, a, sizeof a), float_text(v->y, b, sizeof b), float_text(v->z, c, sizeof c);
+			add(t, "{ x: %s, y: %s, z: %s }", a, b, c);
+		} else {
+			float_text(*(const float*)at, a, sizeof a), add(t, "%s", a);
+		}
+	}
+	add(t, " };\n/** The fields with a closed range, [lo, hi]. */\nconst CAMERA_RANGES = {");
+	for (int i = 0, first = 1; i < pdl_schema_camera.field_count; ++i) {
+		const scene_field* f = &pdl_schema_camera.fields[i];
+		if (!isfinite(f->lo) || !isfinite(f->hi)) continue;
+		add(t, "%s %s: [%g, %g]", first ? "" : ",", f->key, f->lo, f->hi);
+		first = 0;
+	}
+	add(t, " };\n");
 }
 
 /* ---- sections of files ---------------------------------------------------------------------- */
@@ -400,7 +484,7 @@ static char* read_file(const char* path) { return io_test_read_file(path, NULL);
 
 /* Checks (or, with write, replaces) the section `name` of the file at path: the lines between
  * its two marker lines must be `body`. */
-static bool section(const char* path, const char* name, const char* body, bool write)
+static bool section_from(const char* header, const char* path, const char* name, const char* body, bool write)
 {
 	char* s = read_file(path);
 	if (!s) {
@@ -408,7 +492,7 @@ static bool section(const char* path, const char* name, const char* body, bool w
 		return false;
 	}
 	char begin_mark[128], end_mark[128];
-	snprintf(begin_mark, sizeof begin_mark, "generated from include/puddle/fields.h: %s", name);
+	snprintf(begin_mark, sizeof begin_mark, "generated from %s: %s", header, name);
 	snprintf(end_mark, sizeof end_mark, "end of generated: %s", name);
 	char* b = strstr(s, begin_mark);
 	char* e = b ? strstr(b, end_mark) : NULL;
@@ -435,12 +519,20 @@ static bool section(const char* path, const char* name, const char* body, bool w
 		if (f) ok = fclose(f) == 0 && ok;
 		printf("%s: section %s %s\n", path, name, ok ? "rewritten" : "NOT written");
 	} else if (!same) {
-		fprintf(stderr, "%s: section %s differs from include/puddle/fields.h (run fields_gen --write)\n"
+		fprintf(stderr, "%s: section %s differs from %s (run fields_gen --write)\n"
 		                "---- expected:\n%s---- found:\n%.*s----\n",
-		        path, name, body, (int)(to - from), from);
+		        path, name, header, body, (int)(to - from), from);
 	}
 	free(s);
 	return ok;
+}
+
+static const char* const engine_header = "include/puddle/fields.h";
+static const char* const scene_header = "io/include/puddle/scene_fields.h";
+
+static bool section(const char* path, const char* name, const char* body, bool write)
+{
+	return section_from(engine_header, path, name, body, write);
 }
 
 /* A snapshot record of a def (docs/cli.md): its stored fields in the order of their snap column,
@@ -473,12 +565,13 @@ static void snapshot_record(text* t, const char* what, const def_row* rows, int 
 }
 
 /* Checks (or writes) the docs' table of a scene object whose keys are a def's fields. */
-static bool def_section(const char* path, const char* name, const scene_object* o, const def_row* rows, int n,
-                        const extra_row* extras, int extra_count, const void* base, bool write)
+static bool def_section(const char* header, const char* path, const char* name, const scene_object* o,
+                        const def_row* rows, int n, const extra_row* extras, int extra_count, const void* base,
+                        bool only_3d, bool write)
 {
 	text t = {0};
-	def_table(&t, o, rows, n, extras, extra_count, base);
-	bool ok = section(path, name, t.s, write);
+	def_table(&t, o, rows, n, extras, extra_count, base, only_3d);
+	bool ok = section_from(header, path, name, t.s, write);
 	free(t.s);
 	return ok;
 }
@@ -515,8 +608,8 @@ int main(int argc, char** argv)
 		return 2;
 	}
 	const char* root = argv[2];
-	char docs[1024], dts[1024], presets[1024], panel[1024];
-	snprintf(panel, sizeof panel, "%s/web/demo/panel.js", root);
+	char docs[1024], dts[1024], presets[1024], sliders[1024];
+	snprintf(sliders, sizeof sliders, "%s/web/demo/sliders.js", root);
 	snprintf(docs, sizeof docs, "%s/docs/scenes.md", root);
 	snprintf(dts, sizeof dts, "%s/web/src/puddle.d.ts", root);
 	snprintf(presets, sizeof presets, "%s/scenes/presets/materials.json", root);
@@ -530,8 +623,30 @@ int main(int argc, char** argv)
 	ts_interface(&t, "pdl_material_def", "MaterialDef", material_rows, COUNT(material_rows));
 	ok = section(dts, "material", t.s, write) && ok;
 	t.n = 0;
-	js_sliders(&t, material_rows, COUNT(material_rows));
-	ok = section(panel, "material sliders", t.s, write) && ok;
+	/* the page's sliders: the material's, world.sph's (each with its solvers), the world's and a
+	 * boundary's */
+	const struct {
+		const char *section, *name;
+		const row* rows;
+		int n;
+	} row_sliders[] = {{"material sliders", "MATERIAL_SLIDERS", material_rows, COUNT(material_rows)},
+	                   {"solver sliders", "SOLVER_SLIDERS", sph_rows, COUNT(sph_rows)}};
+	for (int k = 0; k < COUNT(row_sliders); ++k) {
+		t.n = 0;
+		add(&t, "export const %s = [\n", row_sliders[k].name);
+		for (int i = 0; i < row_sliders[k].n; ++i) {
+			const row* r = &row_sliders[k].rows[i];
+			js_slider(&t, r->name, r->type, r->scale, r->ui_lo, r->ui_hi, r->ui_log, r->unit, r->doc, r->solvers);
+		}
+		add(&t, "];\n");
+		ok = section(sliders, row_sliders[k].section, t.s, write) && ok;
+	}
+	t.n = 0;
+	js_def_sliders(&t, "WORLD_SLIDERS", world_rows, COUNT(world_rows));
+	ok = section(sliders, "world sliders", t.s, write) && ok;
+	t.n = 0;
+	js_def_sliders(&t, "BOUNDARY_SLIDERS", boundary_rows, COUNT(boundary_rows));
+	ok = section(sliders, "boundary sliders", t.s, write) && ok;
 	t.n = 0;
 	markdown_table(&t, sph_rows, COUNT(sph_rows), "");
 	ok = section(docs, "world.sph", t.s, write) && ok;
@@ -564,7 +679,11 @@ int main(int argc, char** argv)
 	pdl_boundary_def container = pdl_schema_container_default(), obstacle = pdl_schema_obstacle_default();
 	pdl_scene_fill fill = pdl_schema_fill_default();
 	pdl_scene_body body = pdl_schema_body_default();
+	pdl_scene_emitter emitter = pdl_schema_emitter_default();
+	pdl_scene_stroke stroke = pdl_schema_stroke_default();
+	pdl_camera camera = pdl_default_camera();
 	const struct {
+		const char* header;
 		const char* section;
 		const scene_object* object;
 		const def_row* rows;
@@ -572,17 +691,58 @@ int main(int argc, char** argv)
 		const extra_row* extras;
 		int extra_count;
 		const void* defaults;
+		bool only_3d;
 	} tables[] = {
-		{"world", &pdl_schema_world, world_rows, COUNT(world_rows), bounds, COUNT(bounds), scene},
-		{"solver", &pdl_schema_solver, world_rows, COUNT(world_rows), NULL, 0, scene},
-		{"container", &pdl_schema_container, boundary_rows, COUNT(boundary_rows), NULL, 0, &container},
-		{"obstacles", &pdl_schema_obstacle, boundary_rows, COUNT(boundary_rows), NULL, 0, &obstacle},
-		{"fills", &pdl_schema_fill, fill_rows, COUNT(fill_rows), fill_extras, COUNT(fill_extras), &fill},
-		{"bodies", &pdl_schema_body, body_rows, COUNT(body_rows), body_extras, COUNT(body_extras), &body},
+		{engine_header, "world", &pdl_schema_world, world_rows, COUNT(world_rows), bounds, COUNT(bounds), scene, false},
+		{engine_header, "solver", &pdl_schema_solver, world_rows, COUNT(world_rows), NULL, 0, scene, false},
+		{engine_header, "container", &pdl_schema_container, boundary_rows, COUNT(boundary_rows), NULL, 0, &container,
+		 false},
+		{engine_header, "obstacles", &pdl_schema_obstacle, boundary_rows, COUNT(boundary_rows), NULL, 0, &obstacle,
+		 false},
+		{engine_header, "fills", &pdl_schema_fill, fill_rows, COUNT(fill_rows), fill_extras, COUNT(fill_extras), &fill,
+		 false},
+		{engine_header, "bodies", &pdl_schema_body, body_rows, COUNT(body_rows), body_extras, COUNT(body_extras), &body,
+		 false},
+		{scene_header, "emitters", &pdl_schema_emitter, emitter_rows, COUNT(emitter_rows), NULL, 0, &emitter, false},
+		{scene_header, "strokes", &pdl_schema_stroke, stroke_rows, COUNT(stroke_rows), NULL, 0, &stroke, false},
+		{scene_header, "output", &pdl_schema_output, output_rows, COUNT(output_rows), NULL, 0, &scene->output, false},
+		{scene_header, "camera", &pdl_schema_camera, camera_rows, COUNT(camera_rows), NULL, 0, &camera, true},
 	};
 	for (int i = 0; i < COUNT(tables); ++i)
-		ok = def_section(docs, tables[i].section, tables[i].object, tables[i].rows, tables[i].n, tables[i].extras,
-		                 tables[i].extra_count, tables[i].defaults, write) && ok;
+		ok = def_section(tables[i].header, docs, tables[i].section, tables[i].object, tables[i].rows, tables[i].n,
+		                 tables[i].extras, tables[i].extra_count, tables[i].defaults, tables[i].only_3d, write) && ok;
+
+	/* the scene layer's read-only view of them (web/src/scene.js, camera.js) */
+	char scene_dts[1024], camera_dts[1024];
+	snprintf(scene_dts, sizeof scene_dts, "%s/web/src/scene.d.ts", root);
+	snprintf(camera_dts, sizeof camera_dts, "%s/web/src/camera.d.ts", root);
+	const struct {
+		const char *path, *section, *c_name, *ts_name;
+		const def_row* rows;
+		int n;
+		const void* defaults;
+		const scene_object* object;
+	} views[] = {
+		{scene_dts, "emitters", "pdl_scene_emitter: a nozzle launching rows of particles", "SceneEmitter", emitter_rows,
+		 COUNT(emitter_rows), &emitter, &pdl_schema_emitter},
+		{scene_dts, "strokes", "pdl_scene_stroke: a scripted pointer", "SceneStroke", stroke_rows, COUNT(stroke_rows),
+		 &stroke, &pdl_schema_stroke},
+		{scene_dts, "output", "pdl_scene_output: the defaults of pictures and video", "SceneOutput", output_rows,
+		 COUNT(output_rows), &scene->output, &pdl_schema_output},
+		{camera_dts, "camera", "pdl_camera: the orbit camera of a 3D scene", "Camera", camera_rows, COUNT(camera_rows),
+		 &camera, &pdl_schema_camera},
+	};
+	for (int i = 0; i < COUNT(views); ++i) {
+		t.n = 0;
+		ts_def_interface(&t, views[i].c_name, views[i].ts_name, views[i].rows, views[i].n, views[i].defaults, "",
+		                 views[i].object);
+		ok = section_from(scene_header, views[i].path, views[i].section, t.s, write) && ok;
+	}
+	char camera_js[1024];
+	snprintf(camera_js, sizeof camera_js, "%s/web/src/camera.js", root);
+	t.n = 0;
+	js_camera(&t, camera_rows, COUNT(camera_rows), &camera);
+	ok = section_from(scene_header, camera_js, "camera defaults", t.s, write) && ok;
 	free(scene);
 
 	pdl_world_def world_def = pdl_default_world_def();
@@ -615,10 +775,10 @@ int main(int argc, char** argv)
 	for (int i = 0; i < COUNT(interfaces); ++i) {
 		t.n = 0;
 		ts_def_interface(&t, interfaces[i].c_name, interfaces[i].ts_name, interfaces[i].rows, interfaces[i].n,
-		                 interfaces[i].defaults, interfaces[i].more);
+		                 interfaces[i].defaults, interfaces[i].more, NULL);
 		ok = section(dts, interfaces[i].section, t.s, write) && ok;
 	}
 	free(t.s);
-	if (ok) printf("the generated sections match include/puddle/fields.h\n");
+	if (ok) printf("the generated sections match the field declarations\n");
 	return ok ? 0 : 1;
 }

@@ -177,10 +177,6 @@ static const char* const body_shape_names[] = {"box", "circle", "polygon"};
 static const char* const color_names[] = {"material", "speed", "density", "pressure"};
 
 #define N(a) (int)(sizeof a / sizeof a[0])
-#define F(s, f) #f, FT_FLOAT, offsetof(s, f), NULL, 0, 0
-#define I(s, f) #f, FT_INT, offsetof(s, f), NULL, 0, 0
-#define V(s, f) #f, FT_VEC3, offsetof(s, f), NULL, 0, 0
-#define E(s, f, names) #f, FT_ENUM, offsetof(s, f), names, N(names), 0
 
 /* pdl_sph_def as declared (puddle/fields.h); an enum field's names are <name>_names */
 #define PY_I32_FIELD(name) #name, FT_INT, offsetof(pdl_sph_def, name), NULL, 0, 0
@@ -230,16 +226,9 @@ static const field pointer_fields[] = {PDL_POINTER_FIELDS(DEF_FIELD, pdl_pointer
 
 static const field body_fields[] = {PDL_BODY_FIELDS(DEF_FIELD, pdl_body_def)};
 
-static const field emitter_fields[] = {
-	{I(pdl_scene_emitter, material)}, {V(pdl_scene_emitter, position)}, {V(pdl_scene_emitter, velocity)},
-	{F(pdl_scene_emitter, width)}, {F(pdl_scene_emitter, spacing)}, {F(pdl_scene_emitter, start)},
-	{F(pdl_scene_emitter, stop)},
-};
+/* pdl_scene_emitter as declared (puddle/scene_fields.h) */
+static const field emitter_fields[] = {PDL_SCENE_EMITTER_FIELDS(DEF_FIELD, pdl_scene_emitter)};
 
-#undef F
-#undef I
-#undef V
-#undef E
 
 static bool read_floats(PyObject* value, const char* what, const char* name, float* out, int min, int max, int* got)
 {

@@ -1,55 +1,50 @@
-// The lil-gui panel: every world, material and wall parameter of the core, the material presets,
+// The lil-gui panel: a slider for each world, solver, material and wall parameter the field
+// declarations give a range (sliders.js, from include/puddle/fields.h), the material presets,
 // the tools and the render settings. Controllers write straight into the running world between
 // steps (pdl_world_set_def / pdl_world_set_material take effect on the next step).
 import GUI from 'lil-gui';
 import { MATERIAL_PRESETS, presetBasis, presetDfsph, presetMaterial, presetSolver, substepsNeeded, unitFactor } from './presets.js';
+import { BOUNDARY_SLIDERS, MATERIAL_SLIDERS, SOLVER_SLIDERS, WORLD_SLIDERS } from './sliders.js';
 import { Solver } from '../src/puddle.js';
 import { BODY_SHAPES, TOOLS } from './tools.js';
 import { COLOR_MODES } from '../src/scene.js';
 
-// Material fields with their panel ranges at the presets' reference scene, scaled to the scene
-// by the field's unit (presets.js unitFactor); the core accepts any value its rules allow, these
-// are the ranges worth sliding through. [field, min, max, unit, logarithmic]
-// generated from include/puddle/fields.h: material sliders (io/tests/fields_gen.c)
-const MATERIAL_FIELDS = [
-	['rest_density', 0.5, 20, 'rest_density', false],
-	['stiffness', 0, 2000, 'g', true],
-	['near_stiffness', 0, 2000, 'g', true],
-	['mass', 0.01, 100, 'mass', true],
-	['gravity_scale', -2, 3, '1', false],
-	['viscosity_sigma', 0, 20, 'sqrt(g/h)', false],
-	['viscosity_beta', 0, 5, '1/h', false],
-	['spring_stiffness', 0, 1000, 'g/h', true],
-	['yield_ratio', 0, 1, '1', false],
-	['plasticity', 0, 5, 'sqrt(g/h)', false],
-	['wall_friction', 0, 1, '1', false],
-	['wall_stickiness', 0, 500, 'g/h', false],
-	['stick_distance', 0.01, 1, '1', false],
-];
-// end of generated: material sliders
-
 // The solvers by their scene names (world_def.solver, pdl_solver_kind)
 const SOLVER_NAMES = ['clavet', 'sph', 'dfsph'];
-// Each SPH solver's main settings (world_def.sph, include/puddle/types.h), as the native viewer's
-// panel offers them: [field, label, min, max, step, power of h the range scales with]. DFSPH's
-// density tolerance is relative; the speed of sound scales with h (c = 100 h/s in the shipped
-// scenes), the viscosity (kinematic, length^2 / s) with h^2.
-const SOLVER_FIELDS = {
-	[Solver.SPH]: [
-		['speed_of_sound', 'speed of sound', 20, 500, 1, 1],
-		['viscosity', 'viscosity (h²/s)', 0, 5, 0.01, 2],
-		['xsph', 'XSPH', 0, 0.5, 0.01, 0],
-		['cfl', 'CFL number', 0.05, 1, 0.01, 0],
-	],
-	[Solver.DFSPH]: [
-		['viscosity', 'viscosity (h²/s)', 0, 5, 0.01, 2],
-		['xsph', 'XSPH', 0, 0.5, 0.01, 0],
-		['cfl', 'CFL number', 0.05, 1, 0.01, 0],
-		['density_tolerance', 'density tolerance', 1e-5, 1e-2, 1e-5, 0],
-		['max_iterations', 'most iterations', 1, 1000, 1, 0],
-	],
-};
 
+/** A slider's label: its field, words apart. */
+const label = (field) => field.replaceAll('_', ' ');
+
+/**
+ * Adds to `folder` a slider for each declared slider of a def (sliders.js): its range at the
+ * reference scene scaled to `basis` by its scale (presets.js unitFactor) and widened to hold the
+ * value it has, a step of about a two-thousandth of the range (1 at least for integers), the
+ * doc line and unit as its tooltip; a vector gets one per component (z in 3D only). Sliders bind
+ * to `values` (a vector's to a copy); change(field, value) gets the field's new value, a
+ * vector's whole. Returns the controllers by field (a vector's first component's).
+ */
+function addSliders(folder, sliders, values, basis, three, change) {
+	const controllers = {};
+	for (const s of sliders) {
+		const k = unitFactor(s.scale, basis), lo = s.min * k, hi = s.max * k;
+		const fine = 10 ** Math.floor(Math.log10((hi - lo) / 2000));
+		const step = s.type === 'I32' ? Math.max(1, fine) : fine;
+		const tip = s.unit ? `${s.doc} (${s.unit})` : s.doc;
+		const add = (object, key, name) => {
+			const c = folder.add(object, key, Math.min(lo, object[key]), Math.max(hi, object[key]), step).name(name);
+			c.domElement.title = tip;
+			controllers[s.field] ??= c;
+			return c;
+		};
+		if (s.type === 'VEC3') {
+			const v = { ...values[s.field] };
+			for (const axis of three ? ['x', 'y', 'z'] : ['x', 'y']) add(v, axis, `${label(s.field)} ${axis}`).onChange(() => change(s.field, { ...v }));
+		} else {
+			add(values, s.field, label(s.field)).onChange((v) => change(s.field, v));
+		}
+	}
+	return controllers;
+}
 
 export class Panel {
 	constructor(demo) {
@@ -168,29 +163,21 @@ export class Panel {
 
 		for (const c of [...this.worldFolder.controllersRecursive()]) c.destroy();
 		for (const f of [...this.worldFolder.folders]) f.destroy();
-		const def = w.def;
-		const world = { dt: def.dt, substeps: def.substeps, gravity_x: def.gravity.x, gravity_y: def.gravity.y, gravity_z: def.gravity.z,
-			interaction_radius: def.interaction_radius, autoSubsteps: true };
-		const set = (values) => d.safely(() => w.setDef(values));
-		this.worldFolder.add(world, 'dt', 1 / 480, 1 / 15, 0.0001).name('dt (s per frame)').onChange((v) => {
-			set({ dt: v });
-			this.fixSubsteps(world);
+		// the world's sliders scale with the world's own h and g (the sliders change them)
+		const basis = this.worldBasis();
+		const world = { ...w.def, autoSubsteps: true };
+		const controllers = addSliders(this.worldFolder, WORLD_SLIDERS, world, basis, three, (field, v) => {
+			// the world cannot hold fewer particles than it has
+			d.safely(() => w.setDef({ [field]: field === 'max_particles' ? Math.max(v, w.particleCount) : v }));
+			if (field !== 'substeps') this.fixSubsteps(world);
 		});
-		this.substeps = this.worldFolder.add(world, 'substeps', 1, 32, 1).name('substeps').onChange((v) => set({ substeps: v }));
-		this.worldFolder.add(world, 'gravity_x', -5 * g, 5 * g, g / 100).name('gravity x').onChange((v) => set({ gravity: { ...w.def.gravity, x: v } }));
-		this.worldFolder.add(world, 'gravity_y', -5 * g, 5 * g, g / 100).name('gravity y').onChange((v) => set({ gravity: { ...w.def.gravity, y: v } }));
-		if (three) this.worldFolder.add(world, 'gravity_z', -5 * g, 5 * g, g / 100).name('gravity z').onChange((v) => set({ gravity: { ...w.def.gravity, z: v } }));
-		this.worldFolder.add(world, 'interaction_radius', 0.25 * h, 4 * h, 0.01 * h).name('h (interaction radius)')
-			.onChange((v) => set({ interaction_radius: v }));
+		this.substeps = controllers.substeps;
 		this.worldFolder.add(world, 'autoSubsteps').name('raise substeps for stiffness');
-		world.max_particles = def.max_particles;
-		this.worldFolder.add(world, 'max_particles', w.particleCount, 4194304, 1000).name('max particles')
-			.onChange((v) => set({ max_particles: Math.max(v, w.particleCount) }));
 		this.worldState = world;
 		this.rebuildSolver();
 
 		for (const f of [...this.wallsFolder.folders]) f.destroy();
-		for (const b of w.boundaries()) this.addBoundaryFolder(b, g);
+		for (const b of w.boundaries()) this.addBoundaryFolder(b, basis);
 
 		for (const f of [...this.materialsFolder.folders]) f.destroy();
 		const names = {};
@@ -203,19 +190,24 @@ export class Panel {
 		this.spawnMaterial.updateDisplay();
 	}
 
-	/** The Solver folder: the solver picker and the settings of the solver running. */
+	/** What the world's, the solver's and the walls' sliders scale by: the scene's presetBasis
+	 * with the world's h and |g| as they are now. */
+	worldBasis() {
+		const def = this.demo.world.def, h = def.interaction_radius;
+		return { ...presetBasis(this.demo.scene), h, g: Math.hypot(def.gravity.x, def.gravity.y, def.gravity.z) || 10 * h };
+	}
+
+	/** The Solver folder: the solver picker and the sliders of the settings the running solver reads. */
 	rebuildSolver() {
-		const d = this.demo, w = d.world, def = w.def, h = def.interaction_radius;
+		const d = this.demo, w = d.world, def = w.def;
 		for (const c of [...this.solverFolder.controllersRecursive()]) c.destroy();
 		const state = { solver: SOLVER_NAMES[def.solver], ...def.sph };
 		this.solverControl = this.solverFolder.add(state, 'solver', SOLVER_NAMES).name('solver')
 			.onChange((name) => this.setSolver(name));
 		this.solverControl.domElement.title = 'clavet: relaxation, for blobs, slime, lava, layers · sph: weakly compressible · dfsph: incompressible, for water';
-		for (const [field, label, lo, hi, step, power] of SOLVER_FIELDS[def.solver] ?? []) {
-			const k = h ** power;
-			this.solverFolder.add(state, field, lo * k, Math.max(hi * k, state[field]), step * k).name(label)
-				.onChange((v) => d.safely(() => w.setDef({ sph: { [field]: v } })));
-		}
+		const sliders = SOLVER_SLIDERS.filter((s) => s.solvers.includes(state.solver));
+		addSliders(this.solverFolder, sliders, state, this.worldBasis(), w.dimensions === 3,
+			(field, v) => d.safely(() => w.setDef({ sph: { [field]: v } })));
 	}
 
 	/**
@@ -240,20 +232,12 @@ export class Panel {
 
 	// The scene's container and obstacles: the wall parameters of pdl_boundary_def. Velocity is
 	// the surface velocity (a conveyor); the obstacle itself stays where it is.
-	addBoundaryFolder(b, g) {
+	addBoundaryFolder(b, basis) {
 		const d = this.demo, w = d.world;
 		const three = w.dimensions === 3;
 		const kinds = three ? ['sphere container', 'box container', 'sphere', 'box', 'polygon'] : ['circle container', 'box container', 'circle', 'box', 'polygon'];
 		const folder = this.wallsFolder.addFolder(`${b.id}: ${kinds[b.kind]}`);
-		const values = { friction: b.friction, restitution: b.restitution, stickiness: b.stickiness, vx: b.velocity.x, vy: b.velocity.y, vz: b.velocity.z };
-		const set = (fields) => d.safely(() => w.setBoundary(b.id, fields));
-		folder.add(values, 'friction', 0, 1, 0.01).onChange((v) => set({ friction: v }));
-		folder.add(values, 'restitution', 0, 1, 0.01).onChange((v) => set({ restitution: v }));
-		folder.add(values, 'stickiness', 0, 200 * Math.max(1, g / 10), 1).onChange((v) => set({ stickiness: v }));
-		const velocity = () => ({ x: values.vx, y: values.vy, z: values.vz });
-		folder.add(values, 'vx', -2 * g, 2 * g, g / 100).name('surface velocity x').onChange(() => set({ velocity: velocity() }));
-		folder.add(values, 'vy', -2 * g, 2 * g, g / 100).name('surface velocity y').onChange(() => set({ velocity: velocity() }));
-		if (three) folder.add(values, 'vz', -2 * g, 2 * g, g / 100).name('surface velocity z').onChange(() => set({ velocity: velocity() }));
+		addSliders(folder, BOUNDARY_SLIDERS, { ...b }, basis, three, (field, v) => d.safely(() => w.setBoundary(b.id, { [field]: v })));
 	}
 
 	addMaterialFolder(id, name) {
@@ -274,11 +258,7 @@ export class Panel {
 			folder.controllersRecursive().forEach((c) => c.updateDisplay());
 		});
 		preset.domElement.title = 'water runs DFSPH (incompressible); lava, slime and stratify Clavet: the world switches solver';
-		const basis = presetBasis(d.scene);
-		for (const [field, lo, hi, unit] of MATERIAL_FIELDS) {
-			const k = unitFactor(unit, basis), step = 10 ** Math.floor(Math.log10((hi - lo) * k / 2000));
-			folder.add(values, field, lo * k, Math.max(hi * k, values[field]), step).name(field).onChange((v) => apply({ [field]: v }));
-		}
+		addSliders(folder, MATERIAL_SLIDERS, values, presetBasis(d.scene), w.dimensions === 3, (field, v) => apply({ [field]: v }));
 		folder.addColor(values, 'color').name('color').onChange((v) => apply({ color: v }));
 	}
 

@@ -27,13 +27,14 @@ export function presetBasis(scene) {
 /** The reference scene the file writes its values for (the shipped one when there is no file). */
 const REFERENCE = { h: 1, g: 10, rest_density: 4, mass: 1 };
 
-/** What a value of `unit` ('1', 'g', 'g/h', 'sqrt(g/h)', '1/h', 'rest_density', 'mass': the
- * file's units, include/puddle/fields.h's scales) written for the reference scene is multiplied
- * by in a scene of `basis`. */
+/** What a value of `unit` ('1', 'g', 'g/h', 'sqrt(g/h)', '1/h', 'h', 'h^2', 'rest_density',
+ * 'mass': the file's units, include/puddle/fields.h's scales) written for the reference scene is
+ * multiplied by in a scene of `basis`. */
 export function unitFactor(unit, basis, presets = PRESETS) {
 	const r = presets?.reference ?? REFERENCE, rate = (basis.g / basis.h) / (r.g / r.h);
 	const factor = {
 		1: 1, g: basis.g / r.g, 'g/h': rate, 'sqrt(g/h)': Math.sqrt(rate), '1/h': r.h / basis.h,
+		h: basis.h / r.h, 'h^2': (basis.h / r.h) ** 2,
 		rest_density: basis.rest_density / r.rest_density, mass: basis.mass / r.mass,
 	};
 	if (!(unit in factor)) throw new Error(`${PRESETS_URL}: unknown unit ${unit}`);

@@ -6,7 +6,8 @@
  * bits), and a description of every public struct's fields, so web/src/puddle.js reads and
  * writes defs by name and offsetof() rather than by offsets copied into JavaScript. A field of a
  * def (world, SPH settings, material, boundary, fill, body) appears here from its declaration
- * (puddle/fields.h). */
+ * (puddle/fields.h), one of a scene's emitters, strokes, output or camera from its own
+ * (puddle/scene_fields.h). */
 #include "puddle/puddle.h"
 #include "puddle/scene.h"
 
@@ -54,6 +55,7 @@ typedef struct field {
 #define WASM_DEF_SPIN VEC3, 1
 #define WASM_DEF_QUAT QUAT, 1
 #define WASM_DEF_VERTICES VEC2_ARRAY, PDL_MAX_POLYGON_VERTICES
+#define WASM_DEF_PATH VEC3_ARRAY, PDL_SCENE_MAX_STROKE_POINTS
 #define DEF_FIELD(S, name, ctype, type, ...) {#name, (int)offsetof(S, name), WASM_DEF_##type},
 
 static const field world_def_fields[] = {
@@ -182,35 +184,11 @@ static const field scene_body_fields[] = {
 	FIELD(pdl_scene_body, step, VEC3), END,
 };
 
-static const field scene_emitter_fields[] = {
-	FIELD(pdl_scene_emitter, material, I32),  FIELD(pdl_scene_emitter, position, VEC3),
-	FIELD(pdl_scene_emitter, velocity, VEC3), FIELD(pdl_scene_emitter, width, F32),
-	FIELD(pdl_scene_emitter, spacing, F32),   FIELD(pdl_scene_emitter, start, F32),
-	FIELD(pdl_scene_emitter, stop, F32),      END,
-};
-
-static const field scene_stroke_fields[] = {
-	FIELD(pdl_scene_stroke, start, F32),       FIELD(pdl_scene_stroke, end, F32),
-	FIELD(pdl_scene_stroke, point_count, I32),
-	FIELDN(pdl_scene_stroke, points, VEC3_ARRAY, PDL_SCENE_MAX_STROKE_POINTS),
-	FIELD(pdl_scene_stroke, radius, F32),      FIELD(pdl_scene_stroke, strength, F32),
-	FIELD(pdl_scene_stroke, drag, F32),        END,
-};
-
-static const field scene_output_fields[] = {
-	FIELD(pdl_scene_output, width, I32),          FIELD(pdl_scene_output, height, I32),
-	FIELD(pdl_scene_output, fps, F32),            FIELD(pdl_scene_output, seconds, F32),
-	FIELD(pdl_scene_output, background, U32),     FIELD(pdl_scene_output, wall_color, U32),
-	FIELD(pdl_scene_output, obstacle_color, U32), FIELD(pdl_scene_output, color_mode, I32),
-	FIELD(pdl_scene_output, blob_radius, F32),    FIELD(pdl_scene_output, threshold, F32),
-	FIELD(pdl_scene_output, color_min, F32),      FIELD(pdl_scene_output, color_max, F32),
-	END,
-};
-
-static const field camera_fields[] = {
-	FIELD(pdl_camera, target, VEC3), FIELD(pdl_camera, yaw, F32),      FIELD(pdl_camera, pitch, F32),
-	FIELD(pdl_camera, distance, F32), FIELD(pdl_camera, fov, F32),     END,
-};
+/* the scene layer's own objects as declared (puddle/scene_fields.h) */
+static const field scene_emitter_fields[] = {PDL_SCENE_EMITTER_FIELDS(DEF_FIELD, pdl_scene_emitter) END};
+static const field scene_stroke_fields[] = {PDL_SCENE_STROKE_FIELDS(DEF_FIELD, pdl_scene_stroke) END};
+static const field scene_output_fields[] = {PDL_SCENE_OUTPUT_FIELDS(DEF_FIELD, pdl_scene_output) END};
+static const field camera_fields[] = {PDL_CAMERA_FIELDS(DEF_FIELD, pdl_camera) END};
 
 /* pdl_diffuse_data: the spray, foam and bubbles of a world (pdl_world_diffuse) */
 static const field diffuse_data_fields[] = {

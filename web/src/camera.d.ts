@@ -1,18 +1,21 @@
 // Types of web/src/camera.js: the orbit camera of 3D scenes (io/include/puddle/camera.h).
 import type { Vec3 } from './puddle.js';
 
-/** pdl_camera: degrees for yaw, pitch and fov; world units for target and distance. */
+// generated from io/include/puddle/scene_fields.h: camera (io/tests/fields_gen.c)
+/** pdl_camera: the orbit camera of a 3D scene */
 export interface Camera {
+	/** the point looked at and orbited; world units; finite; default centre of the bounds. */
 	target: Vec3;
-	/** About +y; 0 on the +z side looking towards -z, 90 on the +x side. */
+	/** about +y: 0 puts the camera on the +z side looking to -z, 90 on the +x side; degrees; finite; default 30. */
 	yaw: number;
-	/** Above the horizon, in [-89, 89]; positive looks down. */
+	/** above the horizon; positive looks down on the target; degrees; [-89, 89]; default 25. */
 	pitch: number;
-	/** > 0 */
+	/** from the target; world units; > 0; default the framing's. */
 	distance: number;
-	/** Vertical field of view, in [5, 120]. */
+	/** vertical field of view; degrees; [5, 120]; default 45. */
 	fov: number;
 }
+// end of generated: camera
 
 type Point3 = { x: number; y: number; z?: number };
 

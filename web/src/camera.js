@@ -10,13 +10,20 @@
 
 const DEG = Math.PI / 180;
 
-/** Looking at the origin from 40 units away, yaw 30, pitch 25, fov 45 (pdl_default_camera). */
+// generated from io/include/puddle/scene_fields.h: camera defaults (io/tests/fields_gen.c)
+/** pdl_default_camera(): the declared defaults. */
+const DEFAULT_CAMERA = { target: { x: 0, y: 0, z: 0 }, yaw: 30, pitch: 25, distance: 40, fov: 45 };
+/** The fields with a closed range, [lo, hi]. */
+const CAMERA_RANGES = { pitch: [-89, 89], fov: [5, 120] };
+// end of generated: camera defaults
+
+/** The declared default camera (pdl_default_camera): looking at the origin from 40 units away. */
 export function defaultCamera() {
-	return { target: { x: 0, y: 0, z: 0 }, yaw: 30, pitch: 25, distance: 40, fov: 45 };
+	return { ...DEFAULT_CAMERA, target: { ...DEFAULT_CAMERA.target } };
 }
 
 /**
- * A camera at yaw 30, pitch 25, fov 45 aimed at the centre of the box [lo, hi], far enough back
+ * The default camera aimed at the centre of the box [lo, hi], far enough back
  * that the box's bounding sphere fits the vertical field of view (pdl_camera_framing).
  */
 export function cameraFraming(lo, hi) {
@@ -86,10 +93,9 @@ export function cameraRay(c, aspect, ndcX, ndcY) {
 	return { x: d[0] / len, y: d[1] / len, z: d[2] / len };
 }
 
-/** Keeps a camera in camera.h's ranges: pitch in [-89, 89], distance > 0, fov in [5, 120]. */
+/** Keeps a camera in its declared ranges (pitch, fov), and its distance > 0. */
 export function clampCamera(c) {
-	c.pitch = Math.min(89, Math.max(-89, c.pitch));
-	c.fov = Math.min(120, Math.max(5, c.fov));
+	for (const [field, [lo, hi]] of Object.entries(CAMERA_RANGES)) c[field] = Math.min(hi, Math.max(lo, c[field]));
 	if (!(c.distance > 1e-3)) c.distance = 1e-3;
 	return c;
 }

@@ -35,39 +35,73 @@ export interface SceneBody extends BodyDef {
 	step: SceneVec;
 }
 
+// generated from io/include/puddle/scene_fields.h: emitters (io/tests/fields_gen.c)
+/** pdl_scene_emitter: a nozzle launching rows of particles */
 export interface SceneEmitter {
+	/** the material of the particles it launches; default 0. */
 	material: number;
-	position: SceneVec;
-	velocity: SceneVec;
+	/** centre of the nozzle; world units; finite; required. */
+	position: Vec3;
+	/** launch velocity; rows are across it; world units / s; finite and not [0, 0]; required. */
+	velocity: Vec3;
+	/** nozzle width; world units; > 0; narrow enough for one row within `solver.max_particles`; required. */
 	width: number;
+	/** particle spacing; world units; >= 0; 0 (rest spacing) or >= 0.01 h; default 0. */
 	spacing: number;
+	/** first row; s; >= 0; default 0. */
 	start: number;
+	/** no rows from then on; s; > 0; > start; required. */
 	stop: number;
 }
+// end of generated: emitters
 
+// generated from io/include/puddle/scene_fields.h: strokes (io/tests/fields_gen.c)
+/** pdl_scene_stroke: a scripted pointer */
 export interface SceneStroke {
+	/** when the stroke begins; s; >= 0; default 0. */
 	start: number;
+	/** when it ends; s; > 0; > start; required. */
 	end: number;
-	points: SceneVec[];
+	/** the path; one point = a pointer held still; world units; finite; required. */
+	points: Vec3[];
+	/** reach; the effect falls off linearly to 0 at the edge; world units; > 0; default 5. */
 	radius: number;
+	/** acceleration toward the pointer at its centre; negative pushes away; world units / s^2; finite; default 100. */
 	strength: number;
+	/** how strongly particles are pulled to the pointer's velocity; 1/s; >= 0; default 0. */
 	drag: number;
 }
+// end of generated: strokes
 
+// generated from io/include/puddle/scene_fields.h: output (io/tests/fields_gen.c)
+/** pdl_scene_output: the defaults of pictures and video */
 export interface SceneOutput {
+	/** picture width; pixels; [16, 8192], even; default 800. */
 	width: number;
+	/** picture height (even: H.264 yuv420p needs it); pixels; [16, 8192], even; default `width` times the bounds' aspect ratio (3D: 9/16), rounded to even. */
 	height: number;
+	/** video frame rate; a video frame is taken every round(1 / (fps dt)) frames; frames / s; (0, 240]; default `1 / dt` (at most 240). */
 	fps: number;
+	/** default run length, simulated seconds; s; (0, 86400]; default 10. */
 	seconds: number;
+	/** colour inside the container. */
 	background: number;
+	/** colour outside the container. */
 	wall_color: number;
+	/** colour of obstacles. */
 	obstacle_color: number;
-	color_mode: (typeof COLOR_MODES)[number];
+	/** how the fluid is coloured; default 'material'. */
+	color_mode: 'material' | 'speed' | 'density' | 'pressure';
+	/** radius of each particle's soft splat; world units; > 0; default `solver.interaction_radius`. */
 	blob_radius: number;
+	/** surface level of the summed field; a lone particle's centre is 1; splats; (0, 4]; default 0.5. */
 	threshold: number;
+	/** bottom of the ramp of the scalar modes; equal `color_min` and `color_max` take the range from each frame; unit of the mode (world units / s, kernel sum, pressure); finite; default 0. */
 	color_min: number;
+	/** top of that ramp; unit of the mode (world units / s, kernel sum, pressure); finite; default 0. */
 	color_max: number;
 }
+// end of generated: output
 
 /** A scene with every default filled in: a read-only view of the C scene behind it. */
 export interface Scene {

@@ -219,7 +219,7 @@ describe('demo page', () => {
 		const lava = await page.evaluate(() => window.demo.world.getMaterial(0));
 		assert.equal(lava.viscosity_sigma, 3);
 		assert.equal(lava.color, 0xff5a1f);
-		const sigma = controller(page, '0: water', 'viscosity_sigma').locator('input');
+		const sigma = controller(page, '0: water', 'viscosity sigma').locator('input');
 		await sigma.fill('1.25');
 		await sigma.press('Enter');
 		assert.equal(await page.evaluate(() => window.demo.world.getMaterial(0).viscosity_sigma), 1.25);
@@ -364,8 +364,8 @@ describe('demo page', () => {
 
 		await picker.selectOption('dfsph');
 		await setNumber('density tolerance', 0.001);
-		await setNumber('most iterations', 50);
-		await setNumber('viscosity (h²/s)', 0.2);
+		await setNumber('max iterations', 50);
+		await setNumber('viscosity', 0.2);
 		let s = await state();
 		assert.equal(s.solver, 2);
 		assert.equal(s.substeps, 1, 'DFSPH starts from one substep; its CFL rule takes more');
@@ -407,6 +407,59 @@ describe('demo page', () => {
 		assert.equal((await state()).solver, 0);
 		assert.deepEqual(errors, []);
 		await page.close();
+	});
+
+	test('the panel has a slider for every declared one (demo/sliders.js), with its range scaled to the scene and its doc line', async () => {
+		// a 2D scene with a container and obstacles, and a 3D one (gravity z, velocity z)
+		for (const scene of ['obstacles', 'drop-3d']) {
+			const { page, errors } = await openDemo(`?paused=1&scene=${scene}`);
+			const check = (solver) => page.evaluate(async (solver) => {
+				const { BOUNDARY_SLIDERS, MATERIAL_SLIDERS, SOLVER_SLIDERS, WORLD_SLIDERS } = await import('/demo/sliders.js');
+				const { presetBasis, unitFactor } = await import('/demo/presets.js');
+				const d = window.demo, panel = d.panel, w = d.world, three = w.dimensions === 3;
+				if (solver !== undefined) panel.setSolver(solver);
+				const folder = (title) => panel.gui.foldersRecursive().find((f) => f._title === title);
+				const bad = [];
+				// each slider of `sliders` in the folder titled `title`: present, over the declared range
+				// times its scale (widened to the value it holds), its tooltip the doc line
+				const expect = (title, sliders, values, basis) => {
+					const f = folder(title);
+					if (!f) return bad.push(`no folder ${title}`);
+					for (const s of sliders) {
+						const label = s.field.replaceAll('_', ' '), k = unitFactor(s.scale, basis);
+						const parts = s.type === 'VEC3' ? (three ? ['x', 'y', 'z'] : ['x', 'y']).map((a) => [`${label} ${a}`, values[s.field][a]])
+							: [[label, values[s.field]]];
+						for (const [name, value] of parts) {
+							const c = f.controllers.find((x) => x._name === name);
+							if (!c) {
+								bad.push(`${title}: no slider ${name}`);
+								continue;
+							}
+							const lo = Math.min(s.min * k, value), hi = Math.max(s.max * k, value);
+							if (Math.abs(c._min - lo) > 1e-9 * Math.abs(lo) || Math.abs(c._max - hi) > 1e-9 * Math.abs(hi))
+								bad.push(`${title}: ${name} slides over [${c._min}, ${c._max}], declared [${lo}, ${hi}]`);
+							if (!c.domElement.title.startsWith(s.doc)) bad.push(`${title}: ${name}'s tooltip is not its doc line`);
+						}
+					}
+				};
+				const basis = panel.worldBasis();
+				expect('World', WORLD_SLIDERS, w.def, basis);
+				const running = ['clavet', 'sph', 'dfsph'][w.def.solver];
+				expect('Solver', SOLVER_SLIDERS.filter((s) => s.solvers.includes(running)), w.def.sph, basis);
+				const others = SOLVER_SLIDERS.filter((s) => !s.solvers.includes(running)).map((s) => s.field.replaceAll('_', ' '));
+				for (const c of folder('Solver').controllers) if (others.includes(c._name)) bad.push(`Solver: ${c._name} is not ${running}'s`);
+				d.scene.materials.forEach((m, id) => expect(`${id}: ${m.name}`, MATERIAL_SLIDERS, w.getMaterial(id), presetBasis(d.scene)));
+				const kinds = three ? ['sphere container', 'box container', 'sphere', 'box', 'polygon'] : ['circle container', 'box container', 'circle', 'box', 'polygon'];
+				for (const b of w.boundaries()) expect(`${b.id}: ${kinds[b.kind]}`, BOUNDARY_SLIDERS, b, basis);
+				return { bad, sliders: panel.gui.controllersRecursive().length };
+			}, solver);
+			for (const solver of [undefined, 'sph', 'dfsph', 'clavet']) {
+				const { bad, sliders } = await check(solver);
+				assert.deepEqual(bad, [], `${scene}, solver ${solver ?? "the scene's"} (${sliders} controllers)`);
+			}
+			assert.deepEqual(errors, []);
+			await page.close();
+		}
 	});
 
 	test('each colour mode (material, speed, density, pressure) draws its own picture', async () => {

@@ -12,25 +12,21 @@
 #define PUDDLE_CAMERA_H
 
 #include "puddle/base.h"
+#include "puddle/scene_fields.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/** target, yaw, pitch, distance, fov: declared, with their units, defaults and ranges, in
+ * puddle/scene_fields.h (PDL_CAMERA_FIELDS). */
 typedef struct pdl_camera {
-	pdl_vec3 target; /**< the point looked at and orbited, world units */
-	/** Degrees about +y; 0 puts the camera on the +z side looking towards -z, 90 on the +x
-	 * side. Any finite value. */
-	float yaw;
-	/** Degrees above the horizon, in [-89, 89]: positive looks down on the target. */
-	float pitch;
-	float distance; /**< from the target, world units, > 0 */
-	float fov;      /**< vertical field of view, degrees, in [5, 120] */
+	PDL_CAMERA_FIELDS(PDL_DEF_MEMBER, ~)
 } pdl_camera;
 
-/** Looking at the origin from 40 units away, yaw 30, pitch 25, fov 45. */
+/** The declared defaults (looking at the origin from 40 units away). */
 pdl_camera pdl_default_camera(void);
-/** A camera at yaw 30, pitch 25, fov 45 aimed at the centre of the box [lo, hi], far enough
+/** The default camera aimed at the centre of the box [lo, hi], far enough
  * back that the whole box is in view at aspect 16:9. */
 pdl_camera pdl_camera_framing(pdl_vec3 lo, pdl_vec3 hi);
 /** Where the camera is, world units. */

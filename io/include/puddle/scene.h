@@ -24,6 +24,7 @@
 
 #include "puddle/camera.h"
 #include "puddle/puddle.h"
+#include "puddle/scene_fields.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -85,43 +86,25 @@ typedef struct pdl_scene_body {
  * which rows a frame adds depends only on the frame number, so runs and resumed runs agree.
  * In 2D a row is a line of particles across the velocity; in 3D it is a square of side `width`
  * across the velocity (a square nozzle), and successive rows are the layers of a face-centred
- * cubic lattice (odd rows shifted by half a spacing along both sides of the square). */
+ * cubic lattice (odd rows shifted by half a spacing along both sides of the square). Its fields,
+ * with units, defaults and rules, are declared in puddle/scene_fields.h (PDL_SCENE_EMITTER_FIELDS);
+ * positions and velocities have z = 0 in 2D. */
 typedef struct pdl_scene_emitter {
-	int material;       /**< material index */
-	pdl_vec3 position;  /**< centre of the nozzle, world units (2D: z = 0) */
-	pdl_vec3 velocity;  /**< launch velocity, world units / s, non-zero; rows are across it */
-	float width;        /**< nozzle width, world units, > 0 */
-	float spacing;      /**< particle spacing, world units; 0 = the material's rest spacing */
-	float start, stop;  /**< emitting while start <= t < stop, seconds */
+	PDL_SCENE_EMITTER_FIELDS(PDL_DEF_MEMBER, ~)
 } pdl_scene_emitter;
 
 /** A scripted pointer stroke: the pointer moves along `points` at constant speed from `start`
  * to `end` seconds, with the pdl_pointer settings radius, strength and drag. Its velocity is
- * the path speed, so drag carries the fluid along. Stroke k drives world pointer k. */
+ * the path speed, so drag carries the fluid along. Stroke k drives world pointer k. Its fields
+ * are declared in puddle/scene_fields.h (PDL_SCENE_STROKE_FIELDS); 2D points have z = 0. */
 typedef struct pdl_scene_stroke {
-	float start, end; /**< seconds, 0 <= start < end */
-	int point_count;  /**< [1, PDL_SCENE_MAX_STROKE_POINTS] */
-	pdl_vec3 points[PDL_SCENE_MAX_STROKE_POINTS]; /**< world units (2D: z = 0) */
-	float radius;     /**< world units, > 0 */
-	float strength;   /**< world units / s^2; negative pushes away */
-	float drag;       /**< 1/s, >= 0 */
+	PDL_SCENE_STROKE_FIELDS(PDL_DEF_MEMBER, ~)
 } pdl_scene_stroke;
 
-/** Defaults for pictures and video (the command line can override size and length). */
+/** Defaults for pictures and video (the command line can override size and length). Its fields
+ * are declared in puddle/scene_fields.h (PDL_SCENE_OUTPUT_FIELDS). */
 typedef struct pdl_scene_output {
-	int width, height;         /**< pixels, in [16, 8192], even (H.264 yuv420p needs it) */
-	float fps;                 /**< video frames per second, (0, 240] */
-	float seconds;             /**< default run length, simulated seconds, (0, 86400] */
-	uint32_t background;       /**< 0xRRGGBB inside the container */
-	uint32_t wall_color;       /**< 0xRRGGBB outside the container */
-	uint32_t obstacle_color;   /**< 0xRRGGBB of obstacles */
-	pdl_color_mode color_mode;
-	/** Radius of each particle's soft splat, world units, > 0. */
-	float blob_radius;
-	/** Field level of the surface, in splats: a lone particle's centre is 1, (0, 4]. */
-	float threshold;
-	/** Colour ramp range for speed, density and pressure; min == max picks it from each frame. */
-	float color_min, color_max;
+	PDL_SCENE_OUTPUT_FIELDS(PDL_DEF_MEMBER, ~)
 } pdl_scene_output;
 
 typedef struct pdl_scene {
