@@ -332,8 +332,9 @@ void pdl_bodies_sph_forces(pdl_world* w, float dt)
  * substep (pdl_bodies_sph_sample); during the solves a body lighter than the water changes the
  * velocity the fluid sees with the pressures ("Coupling inside the solves", below), a heavier
  * one keeps its own. Afterwards it takes the opposite momentum at the surface point nearest each
- * particle, -m_i dt (p_i / rho0_i) G / h n, and moves (symplectic Euler, as with SPH).
- * Viscosity between fluid and body is left out. */
+ * particle, -m_i dt (p_i / rho0_i) G / h n, but for the particles of a film between it and a
+ * wall (in_film, below), and moves (symplectic Euler, as with SPH). Viscosity between fluid and
+ * body is left out. */
 
 /* Whether a particle d from a body's surface (normal n, out of the body) lies in a film thinner
  * than its rest spacing between the body and a wall on its other side (a wall contact whose
