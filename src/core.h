@@ -206,6 +206,8 @@ typedef struct pdl_body_contact {
 	float d, n[3], r[3], v[3];
 	int body; /* its slot */
 	const float *density, *force; /* its wall tables (the body's own for a circle or ball) */
+	bool film; /* the particle is in a film between the body and a wall (body_sph.c, in_film):
+	              the body does not take its push */
 } pdl_body_contact;
 
 struct pdl_world {

@@ -1,8 +1,7 @@
 /* The failures each solver is known to have: (solver, case, check) and why. A row listed here
  * prints "known: FAIL" when it fails and does not fail the run; a listed row that passes prints
- * so, to be taken off the list. DFSPH has two: the dam-break front, which no setting of the
- * solver reaches (docs/validation.md has the curves), and a heavy disc that may come to rest
- * on a particle caught under it. The figures behind each entry are in
+ * so, to be taken off the list. DFSPH has one: the dam-break front, which no setting of the
+ * solver reaches (docs/validation.md has the curves). The figures behind each entry are in
  * docs/validation.md. */
 #include "validate.h"
 
@@ -31,8 +30,6 @@ static const known_failure known[] = {
 	/* DFSPH */
 	{"dfsph", "dam_break", "front vs Martin & Moyce, finest",
 	 "9 % ahead, 11-13 % at water's Reynolds number, largest before T = 2.5: the experiment's late start"},
-	{"dfsph", "archimedes2d", "density 1.5 rests on the floor",
-	 "a particle caught under the sinking disc can hold it 0.2 h up: no pressure drains a film one particle thin"},
 };
 
 const char* vknown_failure(const char* solver, const char* case_name, const char* check)
