@@ -295,6 +295,65 @@ static void render_section(viewer_app* app)
 	}
 }
 
+/* A declared field's slider (viewer_def_slider) on the struct it belongs to: a number, or a
+ * vector's components as one drag (no grab to cover the digits in frames a half or a third as
+ * wide); its doc line on hover. */
+static bool def_slider(const viewer_def_slider* sl, void* def, bool three_d)
+{
+	char label[48];
+	snprintf(label, sizeof label, "%s", sl->name);
+	for (char* u = label; *u; ++u)
+		if (*u == '_') *u = ' ';
+	void* v = (char*)def + sl->offset;
+	bool changed;
+	if (sl->is_int) {
+		changed = slider_int(label, (int*)v, (int)sl->lo, (int)sl->hi);
+	} else if (strcmp(sl->name, "gravity") == 0) {
+		note_label(label);
+		float* g = (float*)v;
+		float speed = (sl->hi - sl->lo) / 1000.0f;
+		changed = three_d ? ImGui::DragFloat3(label, g, speed, sl->lo, sl->hi, "%.1f")
+		                  : ImGui::DragFloat2(label, g, speed, sl->lo, sl->hi, "%.1f");
+	} else {
+		float span = sl->hi - sl->lo;
+		const char* format = span < 0.1f ? "%.5f" : span < 10.0f ? "%.3f" : "%.1f";
+		changed = slider_float(label, (float*)v, sl->lo, sl->hi, format, sl->log ? ImGuiSliderFlags_Logarithmic : 0);
+	}
+	if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", sl->doc);
+	return changed;
+}
+
+/* The world section's declared sliders: the limits (true) or the others. */
+static bool def_sliders(viewer_app* app, pdl_world_def* def, bool limits, bool* auto_substeps)
+{
+	static const char* const limit_fields[] = {"cfl", "max_iterations", "max_particles"};
+	const viewer_preset_basis* basis = &app->scene.preset_basis;
+	bool changed = false;
+	for (int list = 0; list < 2; ++list) {
+		int count = list == 0 ? viewer_sph_slider_count() : viewer_world_slider_count();
+		for (int f = 0; f < count; ++f) {
+			viewer_def_slider sl;
+			if (!(list == 0 ? viewer_sph_slider_of(f, def->solver, basis, &sl) : viewer_world_slider_of(f, basis, &sl)))
+				continue;
+			bool limit = false;
+			for (size_t k = 0; k < sizeof limit_fields / sizeof limit_fields[0]; ++k)
+				limit |= strcmp(sl.name, limit_fields[k]) == 0;
+			if (limit != limits) continue;
+			changed |= def_slider(&sl, list == 0 ? (void*)&def->sph : (void*)def, app->three_d);
+			if (strcmp(sl.name, "substeps") == 0) {
+				ImGui::Checkbox("auto substeps", auto_substeps);
+				if (ImGui::IsItemHovered()) {
+					ImGui::SetTooltip("raise substeps as soon as a stiffness needs them\n(k dt_sub^2 / h below about 0.02)");
+				}
+			}
+		}
+	}
+	/* the most particles the world holds cannot go below the particles it holds */
+	int count = pdl_world_particle_count(app->scene.world);
+	if (def->max_particles < count) def->max_particles = count;
+	return changed;
+}
+
 static void world_section(viewer_app* app, bool* auto_substeps)
 {
 	pdl_world* world = app->scene.world;
@@ -308,37 +367,20 @@ static void world_section(viewer_app* app, bool* auto_substeps)
 		def.solver = (pdl_solver_kind)kind;
 		changed = true;
 	}
-	if (def.solver != PDL_SOLVER_CLAVET) { /* world.sph (types.h, pdl_sph_def) */
-		float h2 = app->length_unit * app->length_unit;
-		changed |= slider_float("viscosity (h^2/s)", &def.sph.viscosity, 0.0f, 5.0f * h2, "%.2f");
-		changed |= slider_float("XSPH", &def.sph.xsph, 0.0f, 0.5f, "%.2f");
-		if (def.solver == PDL_SOLVER_SPH) {
-			float c = 100.0f * app->length_unit;
-			changed |= slider_float("speed of sound", &def.sph.speed_of_sound, 0.2f * c, 5.0f * c, "%.0f");
-		} else {
-			changed |= slider_float("density tolerance", &def.sph.density_tolerance, 1e-5f, 1e-2f, "%.5f",
-			                        ImGuiSliderFlags_Logarithmic);
+	/* the solver's and the world's number fields as declared (puddle/fields.h): each with its
+	 * declared range scaled to the scene, its doc line as the tooltip; a solver's only while it
+	 * runs; the limits (CFL, iterations, particles, threads) in a node closed by default, so
+	 * that the default sections fit a 1280 x 800 window */
+	for (int limits = 0; limits < 2; ++limits) {
+		if (limits && !ImGui::TreeNode("limits")) break;
+		changed |= def_sliders(app, &def, limits != 0, auto_substeps);
+		if (limits) {
+			char running[32];
+			snprintf(running, sizeof running, "%%d (runs %d)", pdl_world_thread_count(world));
+			changed |= slider_int("threads (0: all)", &def.threads, 0, 64, def.threads == 0 ? running : "%d");
+			ImGui::TreePop();
 		}
 	}
-	float hz = 1.0f / def.dt;
-	if (slider_float("steps / s (1/dt)", &hz, 15.0f, 240.0f, "%.0f")) {
-		def.dt = 1.0f / hz;
-		changed = true;
-	}
-	changed |= slider_int("substeps", &def.substeps, 1, 64);
-	ImGui::Checkbox("auto substeps", auto_substeps);
-	if (ImGui::IsItemHovered()) {
-		ImGui::SetTooltip("raise substeps as soon as a stiffness needs them\n(k dt_sub^2 / h below about 0.02)");
-	}
-	float g = 4.0f * app->acceleration_unit, h = app->length_unit;
-	/* drags, not sliders: no grab to cover the digits in frames a half or a third as wide */
-	note_label("gravity");
-	if (app->three_d) changed |= ImGui::DragFloat3("gravity", &def.gravity.x, 0.01f * g, -g, g, "%.1f");
-	else changed |= ImGui::DragFloat2("gravity", &def.gravity.x, 0.01f * g, -g, g, "%.1f");
-	changed |= slider_float("h (radius)", &def.interaction_radius, 0.25f * h, 4.0f * h, "%.2f");
-	char running[32];
-	snprintf(running, sizeof running, "%%d (runs %d)", pdl_world_thread_count(world));
-	changed |= slider_int("threads (0: all)", &def.threads, 0, 64, def.threads == 0 ? running : "%d");
 	if (*auto_substeps) {
 		int needed = viewer_substeps_needed(world);
 		if (needed > def.substeps) {

@@ -31,6 +31,8 @@ typedef enum preset_unit {
 	UNIT_G_PER_H,
 	UNIT_SQRT_G_PER_H,
 	UNIT_PER_H,
+	UNIT_H,
+	UNIT_H2,
 	UNIT_REST_DENSITY,
 	UNIT_MASS,
 	UNIT_NONE, /* not a number: colours */
@@ -52,6 +54,43 @@ static const struct {
 #undef MATERIAL_FIELD
 };
 #define FIELD_COUNT ((int)(sizeof fields / sizeof fields[0]))
+
+/* The solver's (pdl_sph_def) and the world's number fields as declared, for the Solver and
+ * World sections: the same columns, and for the solver's the solvers that read each. */
+typedef struct def_field {
+	const char *name, *doc;
+	size_t offset;
+	bool is_int;
+	preset_unit unit;
+	float ui_lo, ui_hi;
+	bool ui_log;
+	unsigned solvers; /* bits 1 << pdl_solver_kind */
+} def_field;
+enum {
+	SOLVERS_SPH = 1u << PDL_SOLVER_SPH,
+	SOLVERS_DFSPH = 1u << PDL_SOLVER_DFSPH,
+	SOLVERS_SPH_ANY = SOLVERS_SPH | SOLVERS_DFSPH,
+	SOLVERS_ALL = (1u << PDL_SOLVER_KIND_COUNT) - 1
+};
+#define DEF_FIELD_TYPE_F32 false
+#define DEF_FIELD_TYPE_I32 true
+#define DEF_FIELD_TYPE_VEC3 false
+#define DEF_FIELD_TYPE_ENUM true
+static const def_field sph_fields[] = {
+#define SPH_FIELD(A, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log, solvers, doc) \
+	{#name, doc, offsetof(pdl_sph_def, name), DEF_FIELD_TYPE_##type, UNIT_##scale, (float)(ui_lo), (float)(ui_hi),   \
+	 (ui_log) != 0, SOLVERS_##solvers},
+	PDL_SPH_FIELDS(SPH_FIELD, ~)
+#undef SPH_FIELD
+};
+static const def_field world_fields[] = {
+#define WORLD_FIELD(A, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log, shapes, key, \
+                    snap, since, doc)                                                                                  \
+	{#name, doc, offsetof(pdl_world_def, name), DEF_FIELD_TYPE_##type, UNIT_##scale, (float)(ui_lo), (float)(ui_hi), \
+	 (ui_log) != 0, SOLVERS_ALL},
+	PDL_WORLD_FIELDS(WORLD_FIELD, ~)
+#undef WORLD_FIELD
+};
 
 typedef struct preset_entry {
 	char name[32];
@@ -292,6 +331,10 @@ static double unit_factor(preset_unit unit, const viewer_preset_basis* s, const 
 		return sqrt(rate);
 	case UNIT_PER_H:
 		return (double)r->h / s->h;
+	case UNIT_H:
+		return (double)s->h / r->h;
+	case UNIT_H2:
+		return ((double)s->h / r->h) * ((double)s->h / r->h);
 	case UNIT_REST_DENSITY:
 		return (double)s->rest_density / r->rest_density;
 	case UNIT_MASS:
@@ -329,6 +372,32 @@ bool viewer_material_slider_of(int f, const viewer_preset_basis* basis, viewer_m
 	out->hi = fields[f].ui_hi * k;
 	out->log = fields[f].ui_log;
 	return true;
+}
+
+/* Field f of a declared list as a slider for a world running `solver` (false: no slider, or
+ * not this solver's). */
+static bool def_slider_of(const def_field* list, int count, int f, pdl_solver_kind solver,
+                          const viewer_preset_basis* basis, viewer_def_slider* out)
+{
+	if (f < 0 || f >= count || list[f].unit == UNIT_NONE || !(list[f].solvers & (1u << solver))) return false;
+	float k = (float)unit_factor(list[f].unit, basis, &table.reference);
+	*out = (viewer_def_slider){list[f].name, list[f].doc, list[f].offset, list[f].is_int,
+	                           list[f].ui_lo * k, list[f].ui_hi * k, list[f].ui_log};
+	return true;
+}
+
+int viewer_sph_slider_count(void) { return (int)(sizeof sph_fields / sizeof sph_fields[0]); }
+
+bool viewer_sph_slider_of(int f, pdl_solver_kind solver, const viewer_preset_basis* basis, viewer_def_slider* out)
+{
+	return def_slider_of(sph_fields, viewer_sph_slider_count(), f, solver, basis, out);
+}
+
+int viewer_world_slider_count(void) { return (int)(sizeof world_fields / sizeof world_fields[0]); }
+
+bool viewer_world_slider_of(int f, const viewer_preset_basis* basis, viewer_def_slider* out)
+{
+	return def_slider_of(world_fields, viewer_world_slider_count(), f, PDL_SOLVER_CLAVET, basis, out);
 }
 
 int viewer_substeps_needed(const pdl_world* world)

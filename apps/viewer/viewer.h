@@ -243,6 +243,25 @@ int viewer_material_slider_count(void);
 /** Field f's slider (false for a field that is not a number: the colour), its declared range
  * scaled from the presets' reference scene to `basis` as a preset's value would be. */
 bool viewer_material_slider_of(int f, const viewer_preset_basis* basis, viewer_material_slider* out);
+/** A slider of a solver (pdl_sph_def) or world (pdl_world_def) field as declared
+ * (puddle/fields.h): name, doc line, offset in its struct, int or float (a vector: its
+ * components), range scaled to the scene as the material sliders' are. */
+typedef struct viewer_def_slider {
+	const char *name, *doc;
+	size_t offset;
+	bool is_int;
+	float lo, hi;
+	bool log;
+} viewer_def_slider;
+/** How many fields pdl_sph_def declares. */
+int viewer_sph_slider_count(void);
+/** Field f's slider for a world running `solver` (false: not a number with a slider, or a field
+ * that solver does not read). */
+bool viewer_sph_slider_of(int f, pdl_solver_kind solver, const viewer_preset_basis* basis, viewer_def_slider* out);
+/** How many fields pdl_world_def declares (without `sph`). */
+int viewer_world_slider_count(void);
+/** Field f's slider (false: not a number with a slider). */
+bool viewer_world_slider_of(int f, const viewer_preset_basis* basis, viewer_def_slider* out);
 /** Substeps the world's stiffest material needs to stay stable (types.h: k dt_sub^2 / h and
  * 0.25 k_spring dt_sub^2 below about 0.02). */
 int viewer_substeps_needed(const pdl_world* world);

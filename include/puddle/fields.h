@@ -5,10 +5,10 @@
  * (types.h), its defaults (src/world.c, src/boundary.c), its checks and their error ids
  * (src/validate.c, base.h's PDL_ERROR_LIST), the scene file's keys (io/src/scene_schema.c), the
  * snapshot's field order (io/src/snapshot.c), the CUDA material pack (src/cuda_step.h), the
- * WebAssembly offset tables (web/src/bindings.c), the Python bindings, the viewer's material
- * sliders and preset scaling, and the generated tables of docs/scenes.md, web/src/puddle.d.ts and
- * the page's sliders, web/demo/sliders.js (io/tests/fields_gen.c; the test io.fields fails when
- * they differ from the lists). Adding a field is adding one line.
+ * WebAssembly offset tables (web/src/bindings.c), the Python bindings, the viewer's material,
+ * solver and world sliders and preset scaling, and the generated tables of docs/scenes.md,
+ * web/src/puddle.d.ts and the page's sliders, web/demo/sliders.js (io/tests/fields_gen.c; the
+ * test io.fields fails when they differ from the lists). Adding a field is adding one line.
  *
  * The columns of a field, X(A, name, ctype, type, deflt, rule, lo, hi, error, unit, scale,
  * ui_lo, ui_hi, ui_log, since, doc):

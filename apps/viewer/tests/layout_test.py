@@ -79,6 +79,27 @@ def check_layout(layout, name, window):
                 f"{worst[5]:.0f}")
 
 
+# The solver section shows the fields the declaration (include/puddle/fields.h) gives the running
+# solver, and no other solver's: (scene, labels that must be there, labels that must not).
+SOLVER_SLIDERS = {
+    "stratify": ([], ["viscosity", "xsph", "speed of sound", "density tolerance"]),  # Clavet
+    "dam-break": (["viscosity", "xsph", "density tolerance", "dt", "substeps", "interaction radius"],
+                  ["speed of sound", "cfl", "max iterations"]),  # DFSPH; cfl and iterations in "limits"
+}
+
+
+def check_solver_sliders(layout, scene, name):
+    if scene not in SOLVER_SLIDERS:
+        return
+    labels = {s["label"] for s in layout["sliders"]}
+    present, absent = SOLVER_SLIDERS[scene]
+    missing = [l for l in present if l not in labels]
+    extra = [l for l in absent if l in labels]
+    check(not missing and not extra,
+          f"{name}: the solver section's sliders are the declared ones for its solver "
+          f"(missing {missing}, not its solver's or closed {extra})")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--viewer", required=True)
@@ -94,7 +115,9 @@ def main():
                                   "--script", script, "--layout", path,
                                   "--screenshot", os.path.join(a.work, name + ".png")], a.work, name)
             with open(path) as f:
-                check_layout(json.load(f), name, window)
+                layout = json.load(f)
+            check_layout(layout, name, window)
+            check_solver_sliders(layout, scene, name)
     except Failure as failure:
         print("FAIL:", failure)
         return 1
