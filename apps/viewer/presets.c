@@ -228,8 +228,8 @@ static bool read_table(const cJSON* root, char* err, int err_size)
 	    !number(reference, "mass", &r->mass, err, err_size))
 		return false;
 
-	/* the file's units are for the page (web/demo/presets.js); they must be the declaration's
-	 * (tools/fields_gen checks them), which is what the viewer scales by */
+	/* each field scales as its declaration's `scale` says (fields[] above; the page reads the
+	 * same from web/demo/sliders.js) */
 	const cJSON* presets = cJSON_GetObjectItemCaseSensitive(root, "presets");
 	const cJSON* item;
 	cJSON_ArrayForEach(item, presets)

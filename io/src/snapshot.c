@@ -102,17 +102,18 @@ static void put_f64(buffer* b, double v)
 static void put_vec2(buffer* b, pdl_vec2 v) { put_f32(b, v.x), put_f32(b, v.y); }
 static void put_vec3(buffer* b, pdl_vec3 v) { put_f32(b, v.x), put_f32(b, v.y), put_f32(b, v.z); }
 
-/* A material record: its fields in the declaration's order (puddle/fields.h), each that its
- * version stores. */
-static void put_material(buffer* b, const pdl_material_def* m)
+/* A material record: its fields in the declaration's order (puddle/fields.h), each that
+ * `version` stores (its `since` is not later). */
+static void put_material(buffer* b, const pdl_material_def* m, uint32_t version)
 {
-#define PUT_FIELD(A, name, ctype, type, ...) PUT_##type(b, m->name);
+#define PUT_FIELD(A, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log, since, doc) \
+	if (version >= (since)) PUT_##type(b, m->name);
 	PDL_MATERIAL_FIELDS(PUT_FIELD, ~)
 #undef PUT_FIELD
 }
 
 /* A record of the world, boundary and body lists (puddle/fields.h): the fields in the order of
- * their snap column (docs/cli.md, "Snapshot format"). */
+ * their snap column (docs/cli.md, "Snapshot format"), each that `version` stores. */
 #define PUT_RECORD_I32(b, v) put_i32(b, (int32_t)(v))
 #define PUT_RECORD_ENUM PUT_RECORD_I32
 #define PUT_RECORD_COUNT PUT_RECORD_I32
@@ -126,7 +127,7 @@ static void put_material(buffer* b, const pdl_material_def* m)
 	for (int i = 0; i < PDL_MAX_POLYGON_VERTICES; ++i) put_vec2(b, (v)[i])
 #define PUT_AT(at, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log,                   \
                    shapes, key, snap, since, doc)                                                                      \
-	if ((snap) == at) {                                                                                              \
+	if ((snap) == at && version >= (since)) {                                                                        \
 		PUT_RECORD_##type(b, d->name);                                                                           \
 	}
 #define PUT_RECORD(LIST)                                                                                               \
@@ -136,14 +137,14 @@ static void put_material(buffer* b, const pdl_material_def* m)
 #define COUNT_STORED(A, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log,              \
                    shapes, key, snap, since, doc) +((snap) > 0)
 
-static void put_world(buffer* b, const pdl_world_def* d) { PUT_RECORD(PDL_WORLD_FIELDS) }
-static void put_boundary(buffer* b, const pdl_boundary_def* d) { PUT_RECORD(PDL_BOUNDARY_FIELDS) }
-static void put_body(buffer* b, const pdl_body_def* d) { PUT_RECORD(PDL_BODY_FIELDS) }
+static void put_world(buffer* b, const pdl_world_def* d, uint32_t version) { PUT_RECORD(PDL_WORLD_FIELDS) }
+static void put_boundary(buffer* b, const pdl_boundary_def* d, uint32_t version) { PUT_RECORD(PDL_BOUNDARY_FIELDS) }
+static void put_body(buffer* b, const pdl_body_def* d, uint32_t version) { PUT_RECORD(PDL_BODY_FIELDS) }
 
 /* The payload before the particle arrays: clock, scene, world def, materials, boundaries, and
  * the particle count, next id and spring flag of a world of `count` particles. */
 static void put_head(buffer* b, const pdl_world* w, const pdl_snapshot_info* info, uint32_t count, uint32_t next_id,
-                     bool springs, bool pressures)
+                     bool springs, bool pressures, uint32_t version)
 {
 	put_u64(b, (uint64_t)info->frame);
 	put_f64(b, pdl_world_time(w));
@@ -154,13 +155,13 @@ static void put_head(buffer* b, const pdl_world* w, const pdl_snapshot_info* inf
 	put(b, name, sizeof name);
 
 	pdl_world_def wd = pdl_world_get_def(w);
-	put_world(b, &wd);
+	put_world(b, &wd, version);
 
 	int materials = pdl_world_material_count(w);
 	put_u32(b, (uint32_t)materials);
 	for (int m = 0; m < materials; ++m) {
 		pdl_material_def md = pdl_world_get_material(w, m);
-		put_material(b, &md);
+		put_material(b, &md, version);
 	}
 	/* by slot, not by id: the generations are not stored, a restored world keeps its own (the
 	 * scene's world has the same boundaries in the same slots) */
@@ -170,7 +171,7 @@ static void put_head(buffer* b, const pdl_world* w, const pdl_snapshot_info* inf
 		pdl_boundary_def d;
 		bool alive = pdl_world_get_boundary(w, pdl_world_boundary_in_slot(w, slot), &d);
 		put_u8(b, alive);
-		if (alive) put_boundary(b, &d);
+		if (alive) put_boundary(b, &d, version);
 	}
 	put_u32(b, count);
 	put_u32(b, next_id);
@@ -178,9 +179,11 @@ static void put_head(buffer* b, const pdl_world* w, const pdl_snapshot_info* inf
 }
 
 /* The payload after the particles: the bodies in slot order (re-added in this order into a fresh
- * world they are the same bodies, bitwise: their state is their def). */
-static void put_tail(buffer* b, const pdl_world* w)
+ * world they are the same bodies, bitwise: their state is their def); nothing before version 3,
+ * which brought bodies. */
+static void put_tail(buffer* b, const pdl_world* w, uint32_t version)
 {
+	if (version < 3) return;
 	int bodies = pdl_world_bodies(w, NULL, 0);
 	pdl_body_id* ids = malloc((size_t)(bodies + 1) * sizeof *ids);
 	if (!ids) b->failed = true;
@@ -189,7 +192,7 @@ static void put_tail(buffer* b, const pdl_world* w)
 	for (int k = 0; ids && k < bodies; ++k) {
 		pdl_body_def d;
 		pdl_world_get_body(w, ids[k], &d);
-		put_body(b, &d);
+		put_body(b, &d, version);
 	}
 	free(ids);
 }
@@ -201,20 +204,26 @@ uint64_t pdl_snapshot_checksum(uint64_t state, const void* bytes, size_t size)
 	return state;
 }
 
-void pdl_snapshot_encode_header(uint8_t out[PDL_SNAPSHOT_HEADER_SIZE], uint64_t payload_size, uint64_t checksum)
+static void encode_header(uint8_t out[PDL_SNAPSHOT_HEADER_SIZE], uint64_t payload_size, uint64_t checksum,
+                          uint32_t version)
 {
-	const uint64_t fields[] = {PDL_SNAPSHOT_VERSION | (uint64_t)HEADER_SIZE << 32, payload_size, checksum, 0};
+	const uint64_t fields[] = {version | (uint64_t)HEADER_SIZE << 32, payload_size, checksum, 0};
 	memcpy(out, magic, sizeof magic);
 	for (int f = 0; f < 4; ++f)
 		for (int i = 0; i < 8; ++i) out[8 + 8 * f + i] = (uint8_t)(fields[f] >> (8 * i));
+}
+
+void pdl_snapshot_encode_header(uint8_t out[PDL_SNAPSHOT_HEADER_SIZE], uint64_t payload_size, uint64_t checksum)
+{
+	encode_header(out, payload_size, checksum, PDL_SNAPSHOT_VERSION);
 }
 
 bool pdl_snapshot_encode_parts(const pdl_world* w, const pdl_snapshot_info* info, uint32_t count, uint32_t next_id,
                                bool springs, bool pressures, pdl_snapshot_parts* parts)
 {
 	buffer head = {0}, tail = {0};
-	put_head(&head, w, info, count, next_id, springs, pressures);
-	put_tail(&tail, w);
+	put_head(&head, w, info, count, next_id, springs, pressures, PDL_SNAPSHOT_VERSION);
+	put_tail(&tail, w, PDL_SNAPSHOT_VERSION);
 	if (head.failed || tail.failed) {
 		free(head.data), free(tail.data);
 		*parts = (pdl_snapshot_parts){0};
@@ -230,12 +239,77 @@ void pdl_snapshot_parts_free(pdl_snapshot_parts* parts)
 	*parts = (pdl_snapshot_parts){0};
 }
 
+/* Why a file of `version` cannot hold world w without losing part of it (NULL: it can): what
+ * that version does not store must be absent or at its default. */
+#define DIFFERS_SINCE(A, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log, since, doc) \
+	if (version < (since) && memcmp(&m.name, &def.name, sizeof m.name) != 0) return "material." #name;
+#define RECORD_DIFFERS_SINCE(A, name, ctype, type, deflt, rule, lo, hi, error, unit, scale, ui_lo, ui_hi, ui_log,     \
+                             shapes, key, snap, since, doc)                                                            \
+	if ((snap) && version < (since) && memcmp(&d.name, &def.name, sizeof d.name) != 0) return A "." #name;
+static const char* body_lost_in_version(const pdl_world* w, pdl_body_id id, uint32_t version)
+{
+	pdl_body_def d, def = pdl_default_body_def();
+	if (pdl_world_get_body(w, id, &d)) {
+		PDL_BODY_FIELDS(RECORD_DIFFERS_SINCE, "body")
+	}
+	return NULL;
+}
+
+static const char* lost_in_version(const pdl_world* w, uint32_t version)
+{
+	if (version < 3 && pdl_world_bodies(w, NULL, 0) > 0) return "bodies";
+	if (version < 4 && pdl_world_particles(w).divergence_pressure) return "DFSPH pressures";
+	for (int k = 0; k < pdl_world_material_count(w); ++k) {
+		pdl_material_def m = pdl_world_get_material(w, k), def = pdl_default_material_def();
+		PDL_MATERIAL_FIELDS(DIFFERS_SINCE, ~)
+	}
+	{
+		pdl_world_def d = pdl_world_get_def(w), def = pdl_default_world_def();
+		PDL_WORLD_FIELDS(RECORD_DIFFERS_SINCE, "world")
+	}
+	for (int slot = 0; slot < pdl_world_boundary_slots(w); ++slot) {
+		pdl_boundary_def d, def = pdl_default_boundary_def();
+		if (pdl_world_get_boundary(w, pdl_world_boundary_in_slot(w, slot), &d)) {
+			PDL_BOUNDARY_FIELDS(RECORD_DIFFERS_SINCE, "boundary")
+		}
+	}
+	int bodies = pdl_world_bodies(w, NULL, 0);
+	pdl_body_id* ids = bodies > 0 ? malloc((size_t)bodies * sizeof *ids) : NULL;
+	const char* lost = NULL;
+	if (ids) bodies = pdl_world_bodies(w, ids, bodies);
+	for (int k = 0; ids && !lost && k < bodies; ++k) lost = body_lost_in_version(w, ids[k], version);
+	free(ids);
+	return lost;
+}
+#undef DIFFERS_SINCE
+#undef RECORD_DIFFERS_SINCE
+
 bool pdl_snapshot_write(const char* path, const pdl_world* w, const pdl_snapshot_info* info, pdl_error* err)
 {
+	return pdl_snapshot_write_version(path, w, info, PDL_SNAPSHOT_VERSION, err);
+}
+
+bool pdl_snapshot_write_version(const char* path, const pdl_world* w, const pdl_snapshot_info* info, uint32_t version,
+                                pdl_error* err)
+{
+	if (version < OLDEST_VERSION || version > PDL_SNAPSHOT_VERSION) {
+		pdl_error_fill(err, PDL_ERR_SNAPSHOT_HEADER, path, NULL,
+		               "cannot write snapshot version %u (this build writes versions %d to %d)", (unsigned)version,
+		               OLDEST_VERSION, PDL_SNAPSHOT_VERSION);
+		return false;
+	}
+	const char* lost = lost_in_version(w, version);
+	if (lost) {
+		pdl_error_fill(err, PDL_ERR_SNAPSHOT_WORLD, path, NULL,
+		               "snapshot version %u cannot hold this world's %s, which came later: nothing written",
+		               (unsigned)version, lost);
+		return false;
+	}
 	buffer b = {0};
 	pdl_particle_data p = pdl_world_particles(w);
 	size_t n = (size_t)p.count;
-	put_head(&b, w, info, (uint32_t)p.count, p.next_id, p.spring_partner != NULL, p.divergence_pressure != NULL);
+	put_head(&b, w, info, (uint32_t)p.count, p.next_id, p.spring_partner != NULL, p.divergence_pressure != NULL,
+	         version);
 	for (size_t i = 0; i < n; ++i) put_f32(&b, p.x[i]);
 	for (size_t i = 0; i < n; ++i) put_f32(&b, p.y[i]);
 	for (size_t i = 0; i < n; ++i) put_f32(&b, p.vx[i]);
@@ -254,14 +328,14 @@ bool pdl_snapshot_write(const char* path, const pdl_world* w, const pdl_snapshot
 		for (size_t i = 0; i < n; ++i) put_f32(&b, p.pressure[i]);
 		for (size_t i = 0; i < n; ++i) put_f32(&b, p.divergence_pressure[i]);
 	}
-	put_tail(&b, w);
+	put_tail(&b, w, version);
 	if (b.failed) {
 		free(b.data);
 		pdl_error_fill(err, PDL_ERR_OUT_OF_MEMORY, path, NULL, "out of memory");
 		return false;
 	}
 	uint8_t head[HEADER_SIZE];
-	pdl_snapshot_encode_header(head, (uint64_t)b.size, fnv1a(b.data, b.size));
+	encode_header(head, (uint64_t)b.size, fnv1a(b.data, b.size), version);
 	pdl_atomic_file a;
 	bool ok = pdl_atomic_open(&a, path, err);
 	if (ok) {

@@ -2,9 +2,8 @@
  * declarations (include/puddle/fields.h, and the scene layer's own in
  * io/include/puddle/scene_fields.h): the tables of docs/scenes.md, the interfaces of
  * web/src/puddle.d.ts, web/src/scene.d.ts and web/src/camera.d.ts, web/src/camera.js's defaults
- * and ranges, the page's sliders
- * (web/demo/sliders.js), and the scale units of scenes/presets/materials.json (checked only: the
- * file is data).
+ * and ranges, and the page's sliders (web/demo/sliders.js, whose scales the page's material
+ * presets are scaled by, as the viewer's are by the declaration's).
  *
  *   fields_gen --check ROOT   fails (exit 1, naming the section) where a file differs from the
  *                             declarations: the test io.fields
@@ -576,30 +575,6 @@ static bool def_section(const char* header, const char* path, const char* name, 
 	return ok;
 }
 
-/* The presets file's units (read by the page, web/demo/presets.js) are the declared scales. */
-static bool preset_units(const char* path, const row* rows, int n)
-{
-	char* s = read_file(path);
-	if (!s) {
-		fprintf(stderr, "%s: cannot read\n", path);
-		return false;
-	}
-	bool ok = true;
-	const char* units = strstr(s, "\"units\"");
-	for (int i = 0; units && i < n; ++i) {
-		if (strcmp(rows[i].scale, "NONE") == 0) continue;
-		char want[96];
-		snprintf(want, sizeof want, "\"%s\": \"%s\"", rows[i].name, unit_name(rows[i].scale));
-		const char* at = strstr(units, want);
-		if (!at || at > strstr(units, "}")) {
-			fprintf(stderr, "%s: units has no %s (the scale of include/puddle/fields.h)\n", path, want);
-			ok = false;
-		}
-	}
-	free(s);
-	return ok && units;
-}
-
 int main(int argc, char** argv)
 {
 	bool write = argc == 3 && strcmp(argv[1], "--write") == 0;
@@ -656,7 +631,6 @@ int main(int argc, char** argv)
 	t.n = 0;
 	markdown_table(&t, diffuse_rows, COUNT(diffuse_rows), "");
 	ok = section(docs, "diffuse", t.s, write) && ok;
-	ok = preset_units(presets, material_rows, COUNT(material_rows)) && ok;
 
 	/* the world, boundary, fill and body defs: their scene objects and interfaces */
 	pdl_scene* scene = calloc(1, sizeof *scene);

@@ -3,6 +3,7 @@
 // each value for a reference scene (h = 1, |g| = 10, rest density 4, mass 1) and gives each field
 // a unit; presetMaterial() scales it to a scene by that unit, the same rule as presets.c.
 import { Solver } from '../src/puddle.js';
+import { MATERIAL_SLIDERS } from './sliders.js';
 
 /** Where the server (server.mjs mounts the repository's scenes/ at /scenes/) serves the file. */
 export const PRESETS_URL = '/scenes/presets/materials.json';
@@ -28,7 +29,7 @@ export function presetBasis(scene) {
 const REFERENCE = { h: 1, g: 10, rest_density: 4, mass: 1 };
 
 /** What a value of `unit` ('1', 'g', 'g/h', 'sqrt(g/h)', '1/h', 'h', 'h^2', 'rest_density',
- * 'mass': the file's units, include/puddle/fields.h's scales) written for the reference scene is
+ * 'mass': include/puddle/fields.h's scales, as sliders.js lists them) written for the reference scene is
  * multiplied by in a scene of `basis`. */
 export function unitFactor(unit, basis, presets = PRESETS) {
 	const r = presets?.reference ?? REFERENCE, rate = (basis.g / basis.h) / (r.g / r.h);
@@ -42,16 +43,13 @@ export function unitFactor(unit, basis, presets = PRESETS) {
 }
 
 /** The material def of a menu entry, over `defaults` (the core's default material), scaled to
- * `basis` by each field's unit in the file. */
+ * `basis` by each field's declared scale (MATERIAL_SLIDERS, generated from fields.h). */
 export function presetMaterial(label, basis, defaults, presets = PRESETS) {
 	const [name, layer] = MATERIAL_PRESETS[label];
 	const { about: _about, name: _name, color, ...fields } = presets.presets[name][layer];
 	const out = { ...defaults, ...fields };
 	if (color) out.color = parseInt(color.slice(1), 16);
-	for (const [field, unit] of Object.entries(presets.units)) {
-		if (field === 'about') continue;
-		out[field] *= unitFactor(unit, basis, presets);
-	}
+	for (const { field, scale } of MATERIAL_SLIDERS) out[field] *= unitFactor(scale, basis, presets);
 	return out;
 }
 

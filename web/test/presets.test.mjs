@@ -1,7 +1,7 @@
 // The material presets come from one file, scenes/presets/materials.json, which the native
 // viewer reads too (apps/viewer/presets.c): the server serves it, the page's presets.js reads
 // it (no copy of its numbers in web/demo), the material menus offer its presets, and choosing
-// one sets the material scaled to the scene by the file's units (the stratify scene: h = 30,
+// one sets the material scaled to the scene by the declared scales (the stratify scene: h = 30,
 // |g| = 200, mean rest density 10, mean mass 10), the values the viewer's rule gives.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -57,6 +57,15 @@ typedef struct pdl_snapshot_info {
 /** Writes world and info to path (via a temporary file). false and err on failure. */
 bool pdl_snapshot_write(const char* path, const pdl_world* world, const pdl_snapshot_info* info, pdl_error* err);
 
+/** The same in an older version of the format (2 to PDL_SNAPSHOT_VERSION), for a reader built
+ * before a field or a section was added: each field is stored from the version its declaration
+ * names (puddle/fields.h, `since`). Refused, with nothing written (PDL_ERR_SNAPSHOT_WORLD),
+ * when the world holds what that version cannot: bodies (before 3), DFSPH's pressures (before
+ * 4), or a newer field away from its default; PDL_ERR_SNAPSHOT_HEADER for a version this build
+ * does not write. */
+bool pdl_snapshot_write_version(const char* path, const pdl_world* world, const pdl_snapshot_info* info,
+                                uint32_t version, pdl_error* err);
+
 /** Reads path and checks it, fills *info, then restores the world from it. The world must have
  * been built from the same scene (same materials and boundaries). On failure returns false with
  * err, and the world is unchanged unless the failure came from the world itself refusing a value
