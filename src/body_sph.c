@@ -352,10 +352,8 @@ void pdl_bodies_sph_forces(pdl_world* w, float dt)
  * rigid contact (body_contacts.c). Leaving the body out of the particle's terms both ways
  * instead let the fluid into the wedge where a disc meets the floor, and the wall and the
  * containment (body_contain.c), projecting in turn, put pairs of particles on the same point. */
-static bool in_film(const pdl_world* w, const float* x, float d, const float* n, float spacing, bool three)
+static bool in_film(const pdl_sph_wall_contact* walls, int count, float d, const float* n, float spacing)
 {
-	pdl_sph_wall_contact walls[PDL_SPH_MAX_CONTACTS];
-	const int count = pdl_sph_wall_contacts(w->boundaries, w->boundary_count, x, spacing, three, walls);
 	for (int c = 0; c < count; ++c)
 		if (pdl_dot3(walls[c].n, n) < 0 && walls[c].d + d < spacing) return true;
 	return false;
@@ -371,10 +369,14 @@ int pdl_bodies_contacts(const pdl_world* w, int e, pdl_body_contact* out)
 	const float x[3] = {p->x[i], p->y[i], three ? p->z[i] : 0};
 	const float spacing = w->materials[p->material[i]].rest_spacing;
 	int near[PDL_CONTAIN_BODIES], count = pdl_bodies_around(set, x, near), n = 0;
+	/* the particle's walls within its rest spacing, for in_film: found once, at its first body */
+	pdl_sph_wall_contact walls[PDL_SPH_MAX_CONTACTS];
+	int wall_count = -1;
 	for (int k = 0; k < count; ++k) {
 		const rigid_body* b = &set->bodies[near[k]];
 		float normal[3], d = pdl_body_distance(b, x, three, normal);
 		if (!(d < h)) continue;
+		if (wall_count < 0) wall_count = pdl_sph_wall_contacts(w->boundaries, w->boundary_count, x, spacing, three, walls);
 		pdl_body_contact* c = &out[n++];
 		const float centre[3] = {b->def.position.x, b->def.position.y, three ? b->def.position.z : 0};
 		const float om[3] = {b->def.angular_velocity.x, b->def.angular_velocity.y, b->def.angular_velocity.z};
@@ -384,7 +386,7 @@ int pdl_bodies_contacts(const pdl_world* w, int e, pdl_body_contact* out)
 		pdl_cross3(om, r, spin);
 		c->d = d > 0 ? d : 0;
 		c->body = near[k];
-		c->film = in_film(w, x, c->d, normal, spacing, three);
+		c->film = in_film(walls, wall_count, c->d, normal, spacing);
 		c->density = body_density_table(w, b), c->force = body_force_table(w, b);
 		for (int a = 0; a < 3; ++a) c->n[a] = normal[a], c->r[a] = r[a];
 		c->v[0] = b->def.linear_velocity.x + spin[0];
