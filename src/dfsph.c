@@ -377,10 +377,11 @@ static bool reserve_scratch(pdl_world* w)
 	pdl_ghost_error* chunks = realloc(w->dfsph_chunk_error, ((size_t)need / SOLVE_GRAIN + 1) * sizeof *chunks);
 	if (!chunks) return false;
 	w->dfsph_chunk_error = chunks;
-	float** arrays[] = {&w->dfsph_alpha,     &w->dfsph_change,    &w->dfsph_normal[0],
-	                    &w->dfsph_normal[1], &w->dfsph_normal[2], &w->dfsph_wall_rate, &w->dfsph_wall_grad};
+	float** arrays[] = {&w->dfsph_alpha,     &w->dfsph_change,    &w->dfsph_normal[0],  &w->dfsph_normal[1],
+	                    &w->dfsph_normal[2], &w->dfsph_wall_rate, &w->dfsph_wall_grad, &w->dfsph_velocity};
 	for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; ++a) {
-		const size_t size = (size_t)need * (arrays[a] == &w->dfsph_wall_grad ? 3 : 1) * sizeof(float);
+		const size_t floats = arrays[a] == &w->dfsph_wall_grad ? 3 : arrays[a] == &w->dfsph_velocity ? 4 : 1;
+		const size_t size = (size_t)need * floats * sizeof(float);
 		float* grown = realloc(*arrays[a], size);
 		if (!grown) return false;
 		memset(grown, 0, size);
@@ -418,7 +419,7 @@ static bool find_body_contacts(pdl_world* w)
 void pdl_dfsph_free(pdl_world* w)
 {
 	free(w->dfsph_body_near), free(w->dfsph_contacts), free(w->dfsph_contact_count);
-	free(w->dfsph_alpha), free(w->dfsph_chunk_error), free(w->dfsph_change);
+	free(w->dfsph_alpha), free(w->dfsph_chunk_error), free(w->dfsph_change), free(w->dfsph_velocity);
 	free(w->dfsph_row), free(w->dfsph_scan), free(w->dfsph_neighbour), free(w->dfsph_grad), free(w->dfsph_wall_grad), free(w->dfsph_wall_rate);
 	for (int e = 0; e < 3; ++e) free(w->dfsph_normal[e]);
 }
@@ -439,6 +440,20 @@ static void ghost_fields(pdl_world* w, int n, float* a, float* b, float* c, floa
 static void ghost_velocities(pdl_world* w)
 {
 	ghost_fields(w, PDL_IS_3D(w) ? 3 : 2, w->p.vx, w->p.vy, w->p.vz, NULL);
+}
+
+/* The same inside a solve: and into the rows of dfsph_velocity, which the pressure pass wrote
+ * before the ghosts got their owners' velocities. */
+static void ghost_solve_velocities(pdl_world* w)
+{
+	if (!w->ghost_fn) return;
+	ghost_velocities(w);
+	const particles* p = &w->p;
+	const bool three = PDL_IS_3D(w);
+	for (int i = 0; i < p->count; ++i) {
+		float* v = &w->dfsph_velocity[4 * i];
+		v[0] = p->vx[i], v[1] = p->vy[i], v[2] = three ? p->vz[i] : 0, v[3] = 0;
+	}
 }
 
 /* The error of a solve (above) over the world's own particles (not its ghosts), and in a split
@@ -505,8 +520,8 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 	job->divergence = divergence;
 	job->pressure = pressure;
 	job->change = pressure;
-	pdl_pool_for(w->pool, n, SOLVE_GRAIN, loops_of(w)->pressure, job);
-	ghost_velocities(w);
+	pdl_pool_for(w->pool, n, SOLVE_GRAIN, loops_of(w)->pressure, job); /* (and dfsph_velocity's rows) */
+	ghost_solve_velocities(w);
 	couple_bodies(job);
 	const double scale = divergence ? 1.0 / job->dt : 1.0;
 	int iterations = 0;
@@ -536,7 +551,7 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 		if (e <= tolerance || iterations >= w->def.sph.max_iterations) break;
 		job->change = w->dfsph_change;
 		pdl_pool_for(w->pool, n, SOLVE_GRAIN, loops_of(w)->pressure, job); /* (and p += the change) */
-		ghost_velocities(w);
+		ghost_solve_velocities(w);
 		couple_bodies(job);
 		iterations++;
 	}
