@@ -377,10 +377,13 @@ static bool reserve_scratch(pdl_world* w)
 	pdl_ghost_error* chunks = realloc(w->dfsph_chunk_error, ((size_t)need / SOLVE_GRAIN + 1) * sizeof *chunks);
 	if (!chunks) return false;
 	w->dfsph_chunk_error = chunks;
-	float** arrays[] = {&w->dfsph_alpha,     &w->dfsph_change,    &w->dfsph_normal[0],  &w->dfsph_normal[1],
-	                    &w->dfsph_normal[2], &w->dfsph_wall_rate, &w->dfsph_wall_grad, &w->dfsph_velocity};
+	float** arrays[] = {&w->dfsph_alpha,     &w->dfsph_change,    &w->dfsph_normal[0], &w->dfsph_normal[1],
+	                    &w->dfsph_normal[2], &w->dfsph_wall_rate, &w->dfsph_wall_grad, &w->dfsph_velocity,
+	                    &w->dfsph_position};
 	for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; ++a) {
-		const size_t floats = arrays[a] == &w->dfsph_wall_grad ? 3 : arrays[a] == &w->dfsph_velocity ? 4 : 1;
+		const size_t floats = arrays[a] == &w->dfsph_wall_grad                                     ? 3
+		                      : arrays[a] == &w->dfsph_velocity || arrays[a] == &w->dfsph_position ? 4
+		                                                                                           : 1;
 		const size_t size = (size_t)need * floats * sizeof(float);
 		float* grown = realloc(*arrays[a], size);
 		if (!grown) return false;
@@ -420,6 +423,7 @@ void pdl_dfsph_free(pdl_world* w)
 {
 	free(w->dfsph_body_near), free(w->dfsph_contacts), free(w->dfsph_contact_count);
 	free(w->dfsph_alpha), free(w->dfsph_chunk_error), free(w->dfsph_change), free(w->dfsph_velocity);
+	free(w->dfsph_position);
 	free(w->dfsph_row), free(w->dfsph_scan), free(w->dfsph_neighbour), free(w->dfsph_grad), free(w->dfsph_wall_grad), free(w->dfsph_wall_rate);
 	for (int e = 0; e < 3; ++e) free(w->dfsph_normal[e]);
 }
@@ -643,7 +647,13 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 			prof->step = (float)(pdl_now_ms() - start);
 			return;
 		}
-		if (fluid) pdl_pool_for(w->pool, p->count, 256, loops_of(w)->density[three], &job);
+		if (fluid) {
+			for (int i = 0; i < p->count; ++i) { /* (the rows the density pass reads) */
+				float* x = &w->dfsph_position[4 * i];
+				x[0] = p->x[i], x[1] = p->y[i], x[2] = three ? p->z[i] : 0, x[3] = 0;
+			}
+			pdl_pool_for(w->pool, p->count, 256, loops_of(w)->density[three], &job);
+		}
 		if (fluid && job.tension) /* what the forces pass reads of a neighbour, besides velocities */
 			ghost_fields(w, three ? 4 : 3, p->density, w->dfsph_normal[0], w->dfsph_normal[1], w->dfsph_normal[2]);
 		job.couple = bodies && fluid && touching;
