@@ -446,18 +446,23 @@ static void ghost_velocities(pdl_world* w)
 	ghost_fields(w, PDL_IS_3D(w) ? 3 : 2, w->p.vx, w->p.vy, w->p.vz, NULL);
 }
 
+/* x, y (z) of the particles into rows of four floats, x y z 0 (z 0 in 2D), for f8_gather_rows3 */
+static void pack_rows(const pdl_world* w, float* rows, const float* x, const float* y, const float* z)
+{
+	const bool three = PDL_IS_3D(w);
+	for (int i = 0; i < w->p.count; ++i) {
+		float* r = &rows[4 * i];
+		r[0] = x[i], r[1] = y[i], r[2] = three ? z[i] : 0, r[3] = 0;
+	}
+}
+
 /* The same inside a solve: and into the rows of dfsph_velocity, which the pressure pass wrote
  * before the ghosts got their owners' velocities. */
 static void ghost_solve_velocities(pdl_world* w)
 {
 	if (!w->ghost_fn) return;
 	ghost_velocities(w);
-	const particles* p = &w->p;
-	const bool three = PDL_IS_3D(w);
-	for (int i = 0; i < p->count; ++i) {
-		float* v = &w->dfsph_velocity[4 * i];
-		v[0] = p->vx[i], v[1] = p->vy[i], v[2] = three ? p->vz[i] : 0, v[3] = 0;
-	}
+	pack_rows(w, w->dfsph_velocity, w->p.vx, w->p.vy, w->p.vz);
 }
 
 /* The error of a solve (above) over the world's own particles (not its ghosts), and in a split
@@ -648,10 +653,7 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 			return;
 		}
 		if (fluid) {
-			for (int i = 0; i < p->count; ++i) { /* (the rows the density pass reads) */
-				float* x = &w->dfsph_position[4 * i];
-				x[0] = p->x[i], x[1] = p->y[i], x[2] = three ? p->z[i] : 0, x[3] = 0;
-			}
+			pack_rows(w, w->dfsph_position, p->x, p->y, p->z); /* (the rows the density pass reads) */
 			pdl_pool_for(w->pool, p->count, 256, loops_of(w)->density[three], &job);
 		}
 		if (fluid && job.tension) /* what the forces pass reads of a neighbour, besides velocities */
