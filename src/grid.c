@@ -545,6 +545,101 @@ void pdl_grid_runs_of(const pdl_grid* g, int i, float px, float py, float pz, pd
 	runs_of_cell(g, g->x0 + bucket % g->nx, g->y0 + row % g->ny, g->z0 + row / g->ny, runs);
 }
 
+/* The edges of the rows of cells around a dense grid's cell c (pdl_grid_near): each row's slots at the cells'
+ * boundaries from c - reach to c + reach + 1, clamped to the grid's (a cell beyond it is an empty one at its
+ * end); a row beyond the grid is all 0 (empty). */
+static void near_rows(const pdl_grid* g, const int c[3], pdl_grid_near* near)
+{
+	const int reach = g->reach, reach_z = g->dims == 3 ? reach : 0, edges = 2 * reach + 2;
+	int rows = 0;
+	for (int dz = -reach_z; dz <= reach_z; ++dz)
+		for (int dy = -reach; dy <= reach; ++dy, ++rows) {
+			int32_t* edge = near->edge[rows];
+			const int layer = c[2] + dz - g->z0, row = c[1] + dy - g->y0;
+			if (layer < 0 || layer >= g->nz || row < 0 || row >= g->ny) {
+				memset(edge, 0, (size_t)edges * sizeof *edge);
+				continue;
+			}
+			const int32_t* start = g->start + (layer * g->ny + row) * g->nx;
+			for (int e = 0; e < edges; ++e) {
+				int cell = c[0] - reach + e - g->x0;
+				edge[e] = start[cell < 0 ? 0 : cell > g->nx ? g->nx : cell];
+			}
+		}
+	near->rows = rows;
+}
+
+/* pdl_grid_runs_within's runs of a dense grid, for cells of `reach` per h (a constant in each copy): u[a] is
+ * the point's coordinate along grid axis a in cells (exact), c[a] its cell, limit the squared radius in cells
+ * squared, widened for the rounding. A point v in cell k has fl(v inv_cell) in [k, k + 1), so v inv_cell < k + 1
+ * exactly (rounding is monotonic and k + 1 is a float) and v inv_cell >= k - (|k| + 1) 2^-23 (rounding to
+ * nearest moves it by at most half an ulp, 2^-24 of its size): the gap from u to the cells d = 1, 2 below is
+ * u - c + d - 1, to those above c + 1 - u + d - 1 less that margin. */
+static PDL_ALWAYS_INLINE void runs_within_reach(const pdl_grid_near* near, const double u[3], const int c[3],
+                                                double limit, int reach, bool three, pdl_grid_runs* runs)
+{
+	/* gap2[a][reach + d]: the squared gap along axis a to the cells d from the point's own */
+	double gap2[3][2 * PDL_GRID_MAX_REACH + 1];
+	for (int a = 0; a < 3; ++a) { /* (2D: u[2] = c[2] = 0) */
+		double below = u[a] - c[a], above = c[a] + 1 - (fabs((double)c[a]) + reach + 1) * 0x1p-23 - u[a];
+		below = below > 0 ? below : 0, above = above > 0 ? above : 0;
+		gap2[a][reach] = 0;
+		for (int d = 1; d <= reach; ++d) {
+			const double gb = below + (d - 1), ga = above + (d - 1);
+			gap2[a][reach - d] = gb * gb, gap2[a][reach + d] = ga * ga;
+		}
+	}
+	const int reach_z = three ? reach : 0;
+	int r = 0;
+	for (int dz = -reach_z; dz <= reach_z; ++dz)
+		for (int dy = -reach; dy <= reach; ++dy, ++r) {
+			const double yz2 = gap2[1][reach + dy] + gap2[2][reach + dz];
+			const int32_t* edge = near->edge[r];
+			/* the row's cells from the farthest within reach below to the farthest above (selects, not branches:
+			 * which cells are within reach changes from point to point) */
+			int32_t b = edge[reach], e = edge[reach + 1];
+			for (int d = 1; d <= reach; ++d) {
+				b = gap2[0][reach - d] + yz2 < limit ? edge[reach - d] : b;
+				e = gap2[0][reach + d] + yz2 < limit ? edge[reach + d + 1] : e;
+			}
+			runs->begin[r] = b;
+			runs->end[r] = yz2 < limit ? e : b; /* (none of the row: the point's own column then has none either) */
+		}
+	runs->count = r;
+}
+
+void pdl_grid_runs_within(const pdl_grid* g, int i, float px, float py, float pz, float radius2,
+                          pdl_grid_runs* runs, pdl_grid_near* near)
+{
+	const float world[3] = {px, py, pz};
+	const float inv = g->inv_cell;
+	double u[3] = {0, 0, 0};
+	int c[3] = {0, 0, 0};
+	bool pruned = g->dense; /* (a hashed grid's buckets may hold several cells: no pruning) */
+	for (int a = 0; a < g->dims; ++a) {
+		const float v = world[g->axis_of[a]];
+		c[a] = cell_coord(v, inv); /* (the cell the build gave it: the same arithmetic) */
+		u[a] = (double)v * (double)inv; /* (a product of two floats: exact) */
+		/* (also NaN; beyond 2^22 cells, where cell_coord may clamp, nothing is pruned) */
+		pruned &= fabs(u[a]) < 0x1p22;
+	}
+	if (!pruned) {
+		pdl_grid_runs_of(g, i, px, py, pz, runs, &near->cell);
+		near->bucket = -1;
+		return;
+	}
+	const int32_t bucket = g->slot_key[i];
+	if (bucket != near->bucket) {
+		near_rows(g, c, near);
+		near->bucket = bucket;
+	}
+	/* a cell is dropped when its gaps' sum, less the float rounding of the callers' squared distance (dx, dy,
+	 * dz, their squares and the two sums: five roundings of at most 2^-24 each), reaches radius2 */
+	const double limit = (double)radius2 * ((double)inv * (double)inv) * (1.0 + 0x1p-18);
+	if (g->dims == 3) runs_within_reach(near, u, c, limit, PDL_GRID_CELLS_PER_H_3D, true, runs);
+	else runs_within_reach(near, u, c, limit, PDL_GRID_CELLS_PER_H_2D, false, runs);
+}
+
 void pdl_grid_runs_after(const pdl_grid* g, int i, pdl_grid_runs* runs, int32_t* cached)
 {
 	int32_t bucket = g->slot_key[i];
