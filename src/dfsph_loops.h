@@ -191,9 +191,7 @@ static inline void walls_at(const pdl_world* w, int i, float x, float y, float z
  * dfsph_list_stride slots of dfsph_scan (and counts any beyond them: the stride then grows and
  * the scan runs again, rarely, as the water's densest spot squeezes); the density pass copies
  * them into the packed lists. The lists are in grid order and each particle's in the order the
- * scan meets its neighbours: the same for any thread count and SIMD width. The scan reads the runs of only the
- * cells that can hold a neighbour of the particle (pdl_grid_runs_within: in 3D 20.6 of the 27 on average), parts
- * of its cell's runs in the same order, so the lists are the same as from all the cells'. */
+ * scan meets its neighbours: the same for any thread count and SIMD width. */
 
 /* |x_i - x_j|^2 of the candidates j .. j + 7 (the scan's arithmetic, which list_terms repeats) */
 static inline f8 distance2(const f8 xi, const f8 yi, const f8 zi, const float* px, const float* py, const float* pz,
@@ -226,13 +224,13 @@ static inline void scan_pass(void* ctx, int begin, int end, bool three)
 	const int64_t stride = w->dfsph_list_stride;
 	const f8 h2 = f8_set1(job->k.h2);
 	pdl_grid_runs runs = {0};
-	pdl_grid_near near = {.bucket = -1, .cell = {.valid = false}};
+	pdl_grid_cell cached = {.valid = false};
 	for (int i = begin; i < end; ++i) {
 		const float zi = three ? pz[i] : 0;
 		const f8 xi = f8_set1(px[i]), yi = f8_set1(py[i]), zi8 = f8_set1(zi);
 		int32_t* row = w->dfsph_scan + (size_t)i * (size_t)stride;
 		int64_t count = 0;
-		pdl_grid_runs_within(&w->grid, i, px[i], py[i], zi, job->k.h2, &runs, &near);
+		pdl_grid_runs_of(&w->grid, i, px[i], py[i], zi, &runs, &cached);
 		for (int r = 0; r < runs.count; ++r) {
 			const int run_end = runs.end[r];
 			int j = runs.begin[r];

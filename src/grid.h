@@ -78,11 +78,6 @@ typedef struct pdl_grid {
 #ifndef PDL_GRID_CELLS_PER_H_3D
 #define PDL_GRID_CELLS_PER_H_3D 1
 #endif
-/* The most cells on each side of a particle's own that can hold its neighbours (pdl_grid.reach). */
-#define PDL_GRID_MAX_REACH \
-	(PDL_GRID_CELLS_PER_H_3D > PDL_GRID_CELLS_PER_H_2D ? PDL_GRID_CELLS_PER_H_3D : PDL_GRID_CELLS_PER_H_2D)
-/* Most rows of cells around a particle's own (25 in 3D at 2 cells per h). */
-#define PDL_GRID_MAX_ROWS ((2 * PDL_GRID_MAX_REACH + 1) * (2 * PDL_GRID_MAX_REACH + 1))
 /* Most runs a neighbourhood can have: one per cell when hashed (5 x 5 in 2D, up to 5 x 5 x 5
  * in 3D). */
 #define PDL_GRID_MAX_RUNS 125
@@ -131,24 +126,6 @@ void pdl_grid_runs_near(const pdl_grid* grid, float px, float py, float pz, pdl_
  * particles came before it, so it is the same however the loop is split between threads. */
 void pdl_grid_runs_of(const pdl_grid* grid, int i, float px, float py, float pz,
                       pdl_grid_runs* runs, pdl_grid_cell* cached);
-
-/* The runs of pdl_grid_runs_of pruned for the point itself, slot i at (px, py, pz) as the grid was built: of
- * the cells around its own, only those that can hold a point whose squared distance to it, worked out in float
- * as dx * dx + dy * dy (+ dz * dz) with dx = px - x, is below radius2 (in 3D with cells of h a row of cells whose
- * y-z distance is at least h holds none, and a row's end cells only reach within h near their corner: 20.6 of
- * the 27 cells on average, 21.6 of 2D's 25). Each run is a part of the row's run in pdl_grid_runs_of, in the
- * same order, so a scan of them meets the same points within radius2 in the same order. Conservative: a cell
- * is dropped only when the float rounding of the cell's bounds (cell_coord) and of the squared distance cannot
- * bring a point of it below radius2. A hashed grid (whose buckets may hold several cells), or a coordinate
- * beyond 2^22 cells, gets pdl_grid_runs_of's runs, with `cached` as there; the pruned runs leave it invalid. */
-typedef struct pdl_grid_near {
-	int32_t bucket; /* the cell whose rows `edge` holds; -1: none (start with it) */
-	int rows;
-	int32_t edge[PDL_GRID_MAX_ROWS][2 * PDL_GRID_MAX_REACH + 2]; /* each row's slots at its cells' bounds */
-	pdl_grid_cell cell; /* pdl_grid_runs_of's cache, for the grids it serves */
-} pdl_grid_near;
-void pdl_grid_runs_within(const pdl_grid* grid, int i, float px, float py, float pz, float radius2,
-                          pdl_grid_runs* runs, pdl_grid_near* near);
 
 /* Dense grids: the runs around slot i's cell that hold the slots after it in sorted order
  * (its own row from its cell on and the rows after: 3 runs in 2D instead of 5, 5 instead of 9
