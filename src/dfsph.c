@@ -586,7 +586,8 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 	                 .chunk_error = w->dfsph_chunk_error};
 	job.uniform = true;
 	for (int m = 0; m < w->material_count; ++m) {
-		const material* ma = &w->materials[m];
+		material* ma = &w->materials[m];
+		if (!(ma->dfsph_omega > 0)) ma->dfsph_omega = pdl_dfsph_jacobi_weight(ma->lattice_of.h, ma->rest_spacing, three);
 		job.volume[m] = ma->dfsph_volume;
 		job.rest[m] = ma->dfsph_rest_density;
 		job.inv_rest[m] = 1.0f / ma->dfsph_rest_density;
