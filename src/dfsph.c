@@ -41,7 +41,8 @@
  *                until the rate of compression is below sph.divergence_tolerance (the
  *                particles below 0.95 of their rest density, the free surface and spray, are
  *                left alone: SPlisHSPlasH does the same by neighbour count)
- *   4. forces    v += dt (g + pointers), then viscosity, XSPH, surface tension (one pass)
+ *   4. forces    v += dt (g + pointers), then viscosity, XSPH, surface tension (one pass), which
+ *                also applies the density solve's warm start (below) when the bodies are not coupled
  *   5. density solve (alg. 3): the same iterations with b_i = rho^_i - 1 + dt D rho^_i / Dt,
  *                until the predicted compression is below sph.density_tolerance
  *   6. advance   wall friction, x += dt v
@@ -56,6 +57,10 @@
  * divergence solve's, and particles.pressure the sum of both, the fluid's pressure (each pushes
  * for a whole substep; in still water the share of the weight each holds up swings from
  * substep to substep); the density solve takes its own back as the difference. Both move with their particles.
+ * A solve's warm start is a pressure pass of the pressures it starts from. The density solve's reads only the
+ * lists and those pressures, not the velocities, so the forces pass (step 4) applies it to its own result, the
+ * same dv in the same float operations (pressure_acceleration): one pass over the pairs less a substep, the same
+ * bits. Not while rigid bodies are coupled to the solves: they move after every pressure pass (couple_bodies).
  *
  * Walls are volume maps in closed form (Koschier & Bender 2017, "Density maps for improved SPH
  * boundary handling"): the space behind a wall counts as fluid at rest, psi_i = F(d_i / h),
@@ -71,7 +76,8 @@
  * neighbours' one cell reach around them: the ghost function brings them in before each
  * substep's grid (PDL_GHOST_POSITIONS), hands them their owners' values after every pass that
  * changes what a neighbour reads (PDL_GHOST_FIELDS: velocities after each pressure and the
- * viscosity pass, the warm-start pressures, densities and normals for the surface tension), and
+ * viscosity pass, the warm-start pressures, the density solve's before the forces pass that applies
+ * them, densities and normals for the surface tension), and
  * sums each iteration's error over every process (PDL_GHOST_ERROR, with the iteration's
  * pressure change in the same exchange), so every process ends each solve after the whole
  * world's iterations. */
@@ -530,17 +536,22 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 	particles* p = &w->p;
 	const int n = p->count;
 	/* warm start, where the solve applies (the divergence solve not at the free surface: the
-	 * pressure a particle kept from the last solve would push it again every substep) */
+	 * pressure a particle kept from the last solve would push it again every substep), unless the
+	 * forces pass applied it (job->warm_start, pdl_dfsph_step) */
 	if (divergence)
 		for (int i = 0; i < n; ++i)
 			if (!(p->density[i] * job->inv_rest[p->material[i]] >= DIVERGENCE_MIN_DENSITY)) pressure[i] = 0;
-	ghost_fields(w, 1, pressure, NULL, NULL, NULL); /* (a split world's ghosts: their owners') */
 	job->divergence = divergence;
 	job->pressure = pressure;
-	job->change = pressure;
-	pdl_pool_for(w->pool, n, SOLVE_GRAIN, loops_of(w)->pressure, job); /* (and dfsph_velocity's rows) */
-	ghost_solve_velocities(w);
-	couple_bodies(job);
+	if (!job->warm_start) {
+		ghost_fields(w, 1, pressure, NULL, NULL, NULL); /* (a split world's ghosts: their owners') */
+		job->change = pressure;
+		pdl_pool_for(w->pool, n, SOLVE_GRAIN, loops_of(w)->pressure, job); /* (and dfsph_velocity's rows) */
+		ghost_solve_velocities(w);
+		couple_bodies(job);
+	} else /* (the forces pass applied it: the rows of the velocities it left, ghosts' included) */
+		pack_rows(w, w->dfsph_velocity, p->vx, p->vy, p->vz);
+	job->warm_start = false;
 	const double scale = divergence ? 1.0 / job->dt : 1.0;
 	int iterations = 0;
 	/* Chebyshev semi-iterative acceleration (Golub & Varga 1961, Numer. Math. 3, 147; in the
@@ -609,7 +620,8 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 	                 .chunk_error = w->dfsph_chunk_error};
 	job.uniform = true;
 	for (int m = 0; m < w->material_count; ++m) {
-		const material* ma = &w->materials[m];
+		material* ma = &w->materials[m];
+		if (!(ma->dfsph_omega > 0)) ma->dfsph_omega = pdl_dfsph_jacobi_weight(ma->lattice_of.h, ma->rest_spacing, three);
 		job.volume[m] = ma->dfsph_volume;
 		job.rest[m] = ma->dfsph_rest_density;
 		job.inv_rest[m] = 1.0f / ma->dfsph_rest_density;
@@ -671,6 +683,15 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 		if (fluid) {
 			pdl_stage_forces(w, dt);
 			if (needs_forces) {
+				/* the density solve's warm start (its first pressure pass) comes with the forces: it reads
+				 * only the lists and the pressures, and adds its dv to the forces' v in the same float
+				 * operations, so the same bits; not while the bodies are coupled (couple_bodies follows
+				 * each pressure pass) */
+				job.warm_start = !job.couple;
+				if (job.warm_start) {
+					job.pressure = p->pressure;
+					ghost_fields(w, 1, p->pressure, NULL, NULL, NULL); /* (a split world's ghosts: their owners') */
+				}
 				pdl_pool_for(w->pool, p->count, 256, loops_of(w)->forces[three], &job);
 				pdl_swap(&p->vx, &p->vx2);
 				pdl_swap(&p->vy, &p->vy2);

@@ -43,6 +43,7 @@ typedef struct dfsph_job {
 	pdl_ghost_error* chunk_error;
 	float chebyshev; /* this iteration's weight w_k of the Chebyshev acceleration (solve; 1: plain) */
 	bool couple; /* the bodies move inside the solves (pdl_bodies_couple) */
+	bool warm_start; /* the forces pass applies the density solve's warm start, dv of `pressure` (pdl_dfsph_step) */
 } dfsph_job;
 
 /* The error a solve compares with its tolerance: the larger of the mean |r| and the largest
@@ -254,11 +255,13 @@ static inline void scan_pass(void* ctx, int begin, int end, bool three)
 			const int run_end = runs.end[r];
 			int j = runs.begin[r];
 			/* a run without i: its whole blocks need no mask, and while the row has room for a
-			 * block whatever it holds, no check of the stride */
+			 * block whatever it holds, no check of the stride; and no test of whether a block holds
+			 * a neighbour (an append of none writes at most past the count, where the next one writes):
+			 * that branch, taken or not about as often, was mispredicted, 40 % of the scan's time */
 			if (!(i >= j && i < run_end))
 				for (; run_end - j >= PDL_LANES && count + PDL_LANES <= stride; j += PDL_LANES) {
 					const unsigned bits = (unsigned)m8_bits(f8_lt(distance2(xi, yi, zi8, px, py, pz, j, three), h2));
-					if (bits) count += pdl_append_lanes(row + count, bits, j);
+					count += pdl_append_lanes(row + count, bits, j);
 				}
 			for (; j < run_end; j += PDL_LANES) { /* the rest: the run's end, i, the stride */
 				unsigned bits = (unsigned)m8_bits(within_h(job, xi, yi, zi8, px, py, pz, j, run_end, i, three));
@@ -391,50 +394,72 @@ void DFSPH_LOOP(density_range_3d)(void* ctx, int begin, int end) { density_pass(
  *
  *   c_i = dt (sum_j V_j (u_i - u_j).grad W_ij + (u_i - u_wall).grad psi_i). */
 
-/* v += dv(job->change), in place (and into dfsph_velocity's rows, for compression_pass): the pass
- * reads only the lists and the changes. The row's whole
- * blocks of eight are summed without a mask, its last, partial block with one (the same sums
- * as masking every block: a masked lane adds +0 or -0, which changes no sum); `three` and
- * `uniform` (job->uniform) are constants in each of the entry point's four copies. */
+/* What the pressure passes read: the lists, and the pressure field whose dv they work out. */
+typedef struct pressure_lists {
+	const float *gx, *gy, *gz, *wall_grad, *pressure;
+	const int32_t* neighbour;
+	const int64_t* row;
+	const uint8_t* material;
+} pressure_lists;
+
+static inline pressure_lists pressure_lists_of(const dfsph_job* job, const float* pressure)
+{
+	const pdl_world* w = job->w;
+	return (pressure_lists){.gx = grad_plane(w, 0), .gy = grad_plane(w, 1), .gz = grad_plane(w, 2),
+	                        .wall_grad = w->dfsph_wall_grad, .pressure = pressure, .neighbour = w->dfsph_neighbour,
+	                        .row = w->dfsph_row, .material = w->p.material};
+}
+
+/* Particle i's velocity change over dt from the pressures l->pressure (eq. 1) is scale a, with scale =
+ * -dt / rho0_i: into a[3]. The row's whole blocks of eight are summed without a mask, its last, partial block
+ * with one (the same sums as masking every block: a masked lane adds +0 or -0, which changes no sum). Both the
+ * pressure pass and the forces pass (which applies the density solve's warm start, pdl_dfsph_step) take it
+ * from here, so the bits are the same wherever it is applied. */
+static PDL_ALWAYS_INLINE void pressure_acceleration(const pair_consts* pc, const pressure_lists* l, int i, float li,
+                                                    bool three, bool uniform, float a[3])
+{
+	const float *gx = l->gx, *gy = l->gy, *gz = l->gz, *pressure = l->pressure;
+	const float pi = pressure[i];
+	const f8 zero = f8_set1(0), pi8 = f8_set1(pi);
+	f8 ax = zero, ay = zero, az = zero;
+	const int64_t first = l->row[i], last = l->row[i + 1], whole = first + ((last - first) & ~(int64_t)(PDL_LANES - 1));
+	for (int64_t k = first; k < last; k += PDL_LANES) {
+		const int32_t* idx = l->neighbour + k;
+		f8 s = f8_add(pi8, f8_gather_listed(pressure, idx));
+		if (!uniform) s = f8_mul(s, correction_of(pc, li, l->material, idx));
+		if (k >= whole) s = f8_mask(m8_first((int)(last - k)), s);
+		ax = f8_add(ax, f8_mul(s, f8_load(gx + k)));
+		ay = f8_add(ay, f8_mul(s, f8_load(gy + k)));
+		if (three) az = f8_add(az, f8_mul(s, f8_load(gz + k)));
+	}
+	a[0] = f8_sum(ax), a[1] = f8_sum(ay), a[2] = three ? f8_sum(az) : 0;
+	const float* wall = &l->wall_grad[3 * i];
+	for (int e = 0; e < 3; ++e) a[e] = (uniform ? li * a[e] : a[e]) - pi * wall[e];
+}
+
+/* v += dv(job->change), in place (and into dfsph_velocity's rows, for compression_pass): the pass reads only
+ * the lists and the changes; `three` and `uniform` (job->uniform) are constants in each of the entry point's
+ * four copies. */
 static PDL_ALWAYS_INLINE void pressure_pass(dfsph_job* job, int begin, int end, bool three, bool uniform)
 {
 	pdl_world* w = job->w;
 	particles* p = &w->p;
 	const float dt = job->dt, *change = job->change;
-	const float *gx = grad_plane(w, 0), *gy = grad_plane(w, 1), *gz = grad_plane(w, 2);
-	const int32_t* neighbour = w->dfsph_neighbour;
-	const int64_t* row = w->dfsph_row;
-	const uint8_t* material_of = p->material;
 	const pair_consts pc = pair_consts_of(job);
-	const float* wall_grad = w->dfsph_wall_grad;
+	const pressure_lists lists = pressure_lists_of(job, change);
 	float *vx = p->vx, *vy = p->vy, *vz = p->vz, *pressure = job->pressure, *velocity_rows = w->dfsph_velocity;
 	const bool iteration = change != pressure;
-	const f8 zero = f8_set1(0);
 	for (int i = begin; i < end; ++i) {
-		const int m = material_of[i];
-		const float pi = change[i], li = job->correction[m];
-		f8 ax = zero, ay = zero, az = zero;
-		const f8 pi8 = f8_set1(pi);
-		const int64_t first = row[i], last = row[i + 1], whole = first + ((last - first) & ~(int64_t)(PDL_LANES - 1));
-		for (int64_t k = first; k < last; k += PDL_LANES) {
-			const int32_t* idx = neighbour + k;
-			f8 s = f8_add(pi8, f8_gather_listed(change, idx));
-			if (!uniform) s = f8_mul(s, correction_of(&pc, li, material_of, idx));
-			if (k >= whole) s = f8_mask(m8_first((int)(last - k)), s);
-			ax = f8_add(ax, f8_mul(s, f8_load(gx + k)));
-			ay = f8_add(ay, f8_mul(s, f8_load(gy + k)));
-			if (three) az = f8_add(az, f8_mul(s, f8_load(gz + k)));
-		}
-		float a[3] = {f8_sum(ax), f8_sum(ay), three ? f8_sum(az) : 0};
-		const float* wall = &wall_grad[3 * i];
-		for (int e = 0; e < 3; ++e) a[e] = (uniform ? li * a[e] : a[e]) - pi * wall[e];
+		const int m = lists.material[i];
+		float a[3];
+		pressure_acceleration(&pc, &lists, i, job->correction[m], three, uniform, a);
 		const float scale = -dt * pc.inv_rest[m];
 		float* v = &velocity_rows[4 * i];
 		v[0] = vx[i] = vx[i] + scale * a[0];
 		v[1] = vy[i] = vy[i] + scale * a[1];
 		v[2] = three ? (vz[i] = vz[i] + scale * a[2]) : 0;
 		v[3] = 0;
-		if (iteration) pressure[i] += pi; /* (an iteration's change, not the warm start) */
+		if (iteration) pressure[i] += change[i]; /* (an iteration's change, not the warm start) */
 	}
 }
 
@@ -562,7 +587,8 @@ void DFSPH_LOOP(compression_range)(void* ctx, int begin, int end)
 }
 
 
-/* 4. Viscosity, XSPH and surface tension into vx2, vy2 (vz2), from the velocities after gravity.
+/* 4. Viscosity, XSPH and surface tension into vx2, vy2 (vz2), from the velocities after gravity, and with
+ * job->warm_start the density solve's warm start, dv of job->pressure (pressure_acceleration) added to them.
  * With rho_ij = (rho0_i + rho0_j) / 2 and the weight w_ij = V_j rho_ij / rho0_i (so that
  * m_i a_i = -m_j a_j for every pair: momentum is conserved across materials):
  *
@@ -572,7 +598,7 @@ void DFSPH_LOOP(compression_range)(void* ctx, int begin, int end)
  *   cohesion   a_i -= gamma_st sum_j w_ij C(r) u_ij        (Akinci et al. 2013 eq. 2, as sph.c)
  *   curvature  a_i -= gamma_st sum_j K_ij w_ij / h^2 (n_i - n_j),  K_ij = 2 / (rho^_i + rho^_j)
  */
-static inline void forces_pass(void* ctx, int begin, int end, bool three)
+static PDL_ALWAYS_INLINE void forces_pass(void* ctx, int begin, int end, bool three, bool uniform)
 {
 	dfsph_job* job = ctx;
 	pdl_world* w = job->w;
@@ -586,6 +612,8 @@ static inline void forces_pass(void* ctx, int begin, int end, bool three)
 	const f8 soft = f8_set1(0.01f * k->h2), h6_64 = f8_set1(k->h2 * k->h2 * k->h2 / 64.0f), half_h = f8_set1(0.5f * h);
 	const int32_t* neighbour = w->dfsph_neighbour;
 	const pair_consts pc = pair_consts_of(job);
+	const bool warm_start = job->warm_start;
+	const pressure_lists lists = pressure_lists_of(job, job->pressure);
 	for (int i = begin; i < end; ++i) {
 		const int m = p->material[i];
 		const float zi = three ? pz[i] : 0, vzi = three ? pvz[i] : 0, inv_rest_i = job->inv_rest[m];
@@ -631,11 +659,28 @@ static inline void forces_pass(void* ctx, int begin, int end, bool three)
 			if (three) az = f8_add(az, f8_mul(along, q.dz));
 		}
 		const float c = k->wendland * eps;
-		p->vx2[i] = pvx[i] + dt * f8_sum(ax) + c * f8_sum(sx);
-		p->vy2[i] = pvy[i] + dt * f8_sum(ay) + c * f8_sum(sy);
-		if (three) p->vz2[i] = vzi + dt * f8_sum(az) + c * f8_sum(sz);
+		float v2[3] = {pvx[i] + dt * f8_sum(ax) + c * f8_sum(sx), pvy[i] + dt * f8_sum(ay) + c * f8_sum(sy),
+		               three ? vzi + dt * f8_sum(az) + c * f8_sum(sz) : 0};
+		if (warm_start) { /* the density solve's first pressure pass, on v2 as it would be on v after the swap */
+			float a[3];
+			pressure_acceleration(&pc, &lists, i, job->correction[m], three, uniform, a);
+			const float scale = -dt * inv_rest_i;
+			for (int e = 0; e < 3; ++e) v2[e] = v2[e] + scale * a[e];
+		}
+		p->vx2[i] = v2[0];
+		p->vy2[i] = v2[1];
+		if (three) p->vz2[i] = v2[2];
 	}
 }
 
-void DFSPH_LOOP(forces_range)(void* ctx, int begin, int end) { forces_pass(ctx, begin, end, false); }
-void DFSPH_LOOP(forces_range_3d)(void* ctx, int begin, int end) { forces_pass(ctx, begin, end, true); }
+/* (`uniform`, job->uniform, a constant in each copy: for the fused warm start's pressure_acceleration) */
+void DFSPH_LOOP(forces_range)(void* ctx, int begin, int end)
+{
+	if (((const dfsph_job*)ctx)->uniform) forces_pass(ctx, begin, end, false, true);
+	else forces_pass(ctx, begin, end, false, false);
+}
+void DFSPH_LOOP(forces_range_3d)(void* ctx, int begin, int end)
+{
+	if (((const dfsph_job*)ctx)->uniform) forces_pass(ctx, begin, end, true, true);
+	else forces_pass(ctx, begin, end, true, false);
+}

@@ -16,6 +16,7 @@
 #define PUDDLE_SIMD_H
 
 #include <stdint.h>
+#include <string.h>
 
 /* PDL_ALWAYS_INLINE: a loop body written once with constant flags (2D or 3D, ...), inlined into
  * each entry point so that every copy is compiled for its flags; PDL_NOINLINE: kept apart */
@@ -359,9 +360,10 @@ static inline void f8_gather_rows3(const float* rows, const int32_t* index, f8* 
 
 /* Writes base + k for each set bit k of bits (< 256), in ascending k, to out[0 ..] and returns
  * how many: a neighbour scan's hits of a block of eight candidates. out must have room for eight
- * entries: AVX2 writes all eight (the positions from a table, one store), the entries after the
- * count are left undefined. */
-#if PDL_SIMD_AVX2
+ * entries: the vector backends write all eight (the positions from a table, one or two stores, no
+ * branch on the bits, which a scan's predictor misses), the entries after the count are left
+ * undefined. */
+#if PDL_SIMD_AVX2 || PDL_SIMD_SSE2 || PDL_SIMD_WASM
 static const uint8_t pdl_lane_positions[256][8] = {
 	{0,0,0,0,0,0,0,0}, {0,0,0,0,0,0,0,0}, {1,0,0,0,0,0,0,0}, {0,1,0,0,0,0,0,0}, {2,0,0,0,0,0,0,0}, {0,2,0,0,0,0,0,0}, {1,2,0,0,0,0,0,0}, {0,1,2,0,0,0,0,0},
 	{3,0,0,0,0,0,0,0}, {0,3,0,0,0,0,0,0}, {1,3,0,0,0,0,0,0}, {0,1,3,0,0,0,0,0}, {2,3,0,0,0,0,0,0}, {0,2,3,0,0,0,0,0}, {1,2,3,0,0,0,0,0}, {0,1,2,3,0,0,0,0},
@@ -402,6 +404,24 @@ static inline int pdl_append_lanes(int32_t* out, unsigned bits, int32_t base)
 	__m256i at = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i*)pdl_lane_positions[bits]));
 	_mm256_storeu_si256((__m256i*)out, _mm256_add_epi32(at, _mm256_set1_epi32(base)));
 	return __builtin_popcount(bits);
+#elif PDL_SIMD_SSE2 || PDL_SIMD_WASM
+	/* the table's bytes widened to two stores of four (SSE2 has no byte-to-int conversion), and the
+	 * count by adding bits (x86-64's baseline has no popcnt: __builtin_popcount is a call there) */
+#if PDL_SIMD_SSE2
+	const __m128i zero = _mm_setzero_si128(), add = _mm_set1_epi32(base);
+	const __m128i wide = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i*)pdl_lane_positions[bits]), zero);
+	_mm_storeu_si128((__m128i*)out, _mm_add_epi32(_mm_unpacklo_epi16(wide, zero), add));
+	_mm_storeu_si128((__m128i*)(out + 4), _mm_add_epi32(_mm_unpackhi_epi16(wide, zero), add));
+#else
+	int64_t positions;
+	memcpy(&positions, pdl_lane_positions[bits], sizeof positions);
+	const v128_t add = wasm_i32x4_splat(base), wide = wasm_u16x8_extend_low_u8x16(wasm_i64x2_make(positions, 0));
+	wasm_v128_store(out, wasm_i32x4_add(wasm_u32x4_extend_low_u16x8(wide), add));
+	wasm_v128_store(out + 4, wasm_i32x4_add(wasm_u32x4_extend_high_u16x8(wide), add));
+#endif
+	unsigned c = bits - ((bits >> 1) & 0x55u);
+	c = (c & 0x33u) + ((c >> 2) & 0x33u);
+	return (int)((c + (c >> 4)) & 0x0fu);
 #else
 	int n = 0;
 	for (; bits; bits &= bits - 1) out[n++] = base + __builtin_ctz(bits);

@@ -130,12 +130,12 @@ void pdl_update_material_tables(pdl_world* w)
 		/* (a world's dimensions never change) */
 		const bool stale = !ma->lattice_of.known || ma->lattice_of.h != h || ma->lattice_of.rest_density != ma->def.rest_density;
 		if (stale) ma->rest_spacing = PDL_IS_3D(w) ? pdl_rest_spacing_3d(h, ma->def.rest_density) : pdl_rest_spacing(h, ma->def.rest_density);
+		if (stale) ma->dfsph_omega = 0; /* the first DFSPH step works it out (core.h) */
 		if (stale || ma->lattice_of.mass != ma->def.mass) {
 			ma->poly6_rest_density = PDL_IS_3D(w) ? pdl_sph_rest_density_3d(h, ma->rest_spacing, ma->def.mass)
 			                                      : pdl_sph_rest_density(h, ma->rest_spacing, ma->def.mass);
 			ma->dfsph_volume = pdl_dfsph_rest_volume(h, ma->rest_spacing, PDL_IS_3D(w));
 			ma->dfsph_rest_density = ma->def.mass / ma->dfsph_volume;
-			ma->dfsph_omega = pdl_dfsph_jacobi_weight(h, ma->rest_spacing, PDL_IS_3D(w));
 			ma->gradient_correction = pdl_dfsph_gradient_correction(h, ma->rest_spacing, PDL_IS_3D(w));
 		}
 		ma->sph_rest_density = w->def.sph.pressure_kernel == PDL_SPH_PRESSURE_WENDLAND ? ma->dfsph_rest_density

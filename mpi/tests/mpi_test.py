@@ -54,7 +54,7 @@ def main():
         if scene in ("obstacles", "lava"):  # the emitters add what they add in one process
             code, out, err = plain(a, [clavet_scene(a, scene, work), "--steps", str(frames), "--out", work])
             alone = re.search(r"particles\s+(\d+)\n", out)
-            code, out, err = mpirun(a, 3, [clavet_scene(a, scene, work), "--steps", str(frames), "--hash"])
+            code, out = runs[scene, frames, 3]  # the -np 3 run above
             split = re.search(r"particles\s+\d+ -> (\d+)", out)
             check(alone is not None and split is not None and alone.group(1) == split.group(1) and
                   int(alone.group(1)) > 100,
@@ -172,7 +172,7 @@ def main():
         json.dump(still, f)
     code, out, err = mpirun(a, 2, [still_path, "--steps", "240", "--hash"])
     without = state_hash(out)
-    code, out, err = mpirun(a, 2, [f"{a.scenes}/blobs.json", "--steps", "240", "--hash"])
+    code, out = runs["blobs", 240, 2]  # the first loop's -np 2 run of blobs.json as shipped
     check(without is not None and state_hash(out) not in (None, without),
           f"blobs: strokes change the state ({state_hash(out)} with, {without} without)")
 
