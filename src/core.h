@@ -278,6 +278,10 @@ struct pdl_world {
 	float dfsph_wall_density[PDL_SPH_WALL_TABLE + 1];
 	float dfsph_wall_force[PDL_SPH_WALL_TABLE + 1];
 	float *dfsph_alpha, *dfsph_change, *dfsph_normal[3];
+	/* the velocities during a solve in rows of four floats, vx vy vz 0 (the pressure pass writes
+	 * them with vx, vy, vz; the compression pass reads a neighbour's with one load) */
+	float* dfsph_velocity;
+	float* dfsph_position; /* the positions the same way, for the density pass */
 	pdl_ghost_error* dfsph_chunk_error; /* the solves' error sums, one per chunk of particles */
 	int dfsph_capacity;
 	/* with rigid bodies: per particle its index e in the bodies' near list or -1 (NULL without

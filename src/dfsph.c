@@ -383,10 +383,14 @@ static bool reserve_scratch(pdl_world* w)
 	pdl_ghost_error* chunks = realloc(w->dfsph_chunk_error, ((size_t)need / SOLVE_GRAIN + 1) * sizeof *chunks);
 	if (!chunks) return false;
 	w->dfsph_chunk_error = chunks;
-	float** arrays[] = {&w->dfsph_alpha,     &w->dfsph_change,    &w->dfsph_normal[0],
-	                    &w->dfsph_normal[1], &w->dfsph_normal[2], &w->dfsph_wall_rate, &w->dfsph_wall_grad};
+	float** arrays[] = {&w->dfsph_alpha,     &w->dfsph_change,    &w->dfsph_normal[0], &w->dfsph_normal[1],
+	                    &w->dfsph_normal[2], &w->dfsph_wall_rate, &w->dfsph_wall_grad, &w->dfsph_velocity,
+	                    &w->dfsph_position};
 	for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; ++a) {
-		const size_t size = (size_t)need * (arrays[a] == &w->dfsph_wall_grad ? 3 : 1) * sizeof(float);
+		const size_t floats = arrays[a] == &w->dfsph_wall_grad                                     ? 3
+		                      : arrays[a] == &w->dfsph_velocity || arrays[a] == &w->dfsph_position ? 4
+		                                                                                           : 1;
+		const size_t size = (size_t)need * floats * sizeof(float);
 		float* grown = realloc(*arrays[a], size);
 		if (!grown) return false;
 		memset(grown, 0, size);
@@ -424,7 +428,8 @@ static bool find_body_contacts(pdl_world* w)
 void pdl_dfsph_free(pdl_world* w)
 {
 	free(w->dfsph_body_near), free(w->dfsph_contacts), free(w->dfsph_contact_count);
-	free(w->dfsph_alpha), free(w->dfsph_chunk_error), free(w->dfsph_change);
+	free(w->dfsph_alpha), free(w->dfsph_chunk_error), free(w->dfsph_change), free(w->dfsph_velocity);
+	free(w->dfsph_position);
 	free(w->dfsph_row), free(w->dfsph_scan), free(w->dfsph_neighbour), free(w->dfsph_grad), free(w->dfsph_wall_grad), free(w->dfsph_wall_rate);
 	for (int e = 0; e < 3; ++e) free(w->dfsph_normal[e]);
 }
@@ -445,6 +450,25 @@ static void ghost_fields(pdl_world* w, int n, float* a, float* b, float* c, floa
 static void ghost_velocities(pdl_world* w)
 {
 	ghost_fields(w, PDL_IS_3D(w) ? 3 : 2, w->p.vx, w->p.vy, w->p.vz, NULL);
+}
+
+/* x, y (z) of the particles into rows of four floats, x y z 0 (z 0 in 2D), for f8_gather_rows3 */
+static void pack_rows(const pdl_world* w, float* rows, const float* x, const float* y, const float* z)
+{
+	const bool three = PDL_IS_3D(w);
+	for (int i = 0; i < w->p.count; ++i) {
+		float* r = &rows[4 * i];
+		r[0] = x[i], r[1] = y[i], r[2] = three ? z[i] : 0, r[3] = 0;
+	}
+}
+
+/* The same inside a solve: and into the rows of dfsph_velocity, which the pressure pass wrote
+ * before the ghosts got their owners' velocities. */
+static void ghost_solve_velocities(pdl_world* w)
+{
+	if (!w->ghost_fn) return;
+	ghost_velocities(w);
+	pack_rows(w, w->dfsph_velocity, w->p.vx, w->p.vy, w->p.vz);
 }
 
 /* The error of a solve (above) over the world's own particles (not its ghosts), and in a split
@@ -485,6 +509,15 @@ static void couple_bodies(const dfsph_job* job)
  * iterations, and an early w_2 = 2 / (2 - rho^2) near 2 overshoots them). rho 0.9 and 0.97 sped
  * the deep pool less (9,470 and 5,435, starting at once). */
 #define CHEBYSHEV_RHO 0.99
+/* Tried on bench/scenes/dam-break-3d-dfsph-100k.json (0.1 s, 12 substeps: 25.1 density and 80.6
+ * divergence iterations a substep at 0.99) and left: rho estimated per solve from the ratio of
+ * the errors of its last two plain steps (0.82 to 0.90, well below the slow modes the warm start
+ * leaves; floored at 0.9), 53.1 and 91.7; rho raised while the solve runs to the mode that the
+ * observed decay of 8 Chebyshev steps implies, restarting the weights (the adaptive procedure of
+ * Hageman & Young 1981, "Applied Iterative Methods", ch. 5), 29.6 and 90.2; rho 0.995 for both,
+ * 29.7 and 70.7; 0.995 for the divergence solve alone, 24.3 and 70.9 (0.997: 24.5 and 76.1), but
+ * the 20k scenes ended with more density error (mean 0.70 % against 0.57 % after
+ * scenes/drop-3d.json, 2.16 % against 2.07 % after 300 frames of scenes/dam-break-3d.json). */
 enum { CHEBYSHEV_START = 3 };
 
 /* One pressure solve on the velocities v (particles' vx, vy, vz), B&K 2017 alg. 2 and 3 as a
@@ -513,10 +546,11 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 	if (!job->warm_start) {
 		ghost_fields(w, 1, pressure, NULL, NULL, NULL); /* (a split world's ghosts: their owners') */
 		job->change = pressure;
-		pdl_pool_for(w->pool, n, SOLVE_GRAIN, loops_of(w)->pressure, job);
-		ghost_velocities(w);
+		pdl_pool_for(w->pool, n, SOLVE_GRAIN, loops_of(w)->pressure, job); /* (and dfsph_velocity's rows) */
+		ghost_solve_velocities(w);
 		couple_bodies(job);
-	}
+	} else /* (the forces pass applied it: the rows of the velocities it left, ghosts' included) */
+		pack_rows(w, w->dfsph_velocity, p->vx, p->vy, p->vz);
 	job->warm_start = false;
 	const double scale = divergence ? 1.0 / job->dt : 1.0;
 	int iterations = 0;
@@ -546,7 +580,7 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 		if (e <= tolerance || iterations >= w->def.sph.max_iterations) break;
 		job->change = w->dfsph_change;
 		pdl_pool_for(w->pool, n, SOLVE_GRAIN, loops_of(w)->pressure, job); /* (and p += the change) */
-		ghost_velocities(w);
+		ghost_solve_velocities(w);
 		couple_bodies(job);
 		iterations++;
 	}
@@ -630,7 +664,10 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 			prof->step = (float)(pdl_now_ms() - start);
 			return;
 		}
-		if (fluid) pdl_pool_for(w->pool, p->count, 256, loops_of(w)->density[three], &job);
+		if (fluid) {
+			pack_rows(w, w->dfsph_position, p->x, p->y, p->z); /* (the rows the density pass reads) */
+			pdl_pool_for(w->pool, p->count, 256, loops_of(w)->density[three], &job);
+		}
 		if (fluid && job.tension) /* what the forces pass reads of a neighbour, besides velocities */
 			ghost_fields(w, three ? 4 : 3, p->density, w->dfsph_normal[0], w->dfsph_normal[1], w->dfsph_normal[2]);
 		job.couple = bodies && fluid && touching;
