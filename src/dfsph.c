@@ -692,6 +692,8 @@ void pdl_dfsph_step(pdl_world* w, pdl_profile* prof)
 					job.pressure = p->pressure;
 					ghost_fields(w, 1, p->pressure, NULL, NULL, NULL); /* (a split world's ghosts: their owners') */
 				}
+				/* (the rows of the velocities after gravity, which the forces pass reads) */
+				pack_rows(w, w->dfsph_velocity, p->vx, p->vy, p->vz);
 				pdl_pool_for(w->pool, p->count, 256, loops_of(w)->forces[three], &job);
 				pdl_swap(&p->vx, &p->vx2);
 				pdl_swap(&p->vy, &p->vy2);
