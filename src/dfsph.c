@@ -383,18 +383,19 @@ static bool reserve_scratch(pdl_world* w)
 	pdl_ghost_error* chunks = realloc(w->dfsph_chunk_error, ((size_t)need / SOLVE_GRAIN + 1) * sizeof *chunks);
 	if (!chunks) return false;
 	w->dfsph_chunk_error = chunks;
-	float** arrays[] = {&w->dfsph_alpha,     &w->dfsph_change,    &w->dfsph_normal[0], &w->dfsph_normal[1],
-	                    &w->dfsph_normal[2], &w->dfsph_wall_rate, &w->dfsph_wall_grad, &w->dfsph_velocity,
-	                    &w->dfsph_position};
+	/* each array and its floats a particle (the rows of four: f8_gather_rows3) */
+	const struct {
+		float** array;
+		size_t floats;
+	} arrays[] = {{&w->dfsph_alpha, 1},     {&w->dfsph_change, 1},    {&w->dfsph_normal[0], 1},
+	              {&w->dfsph_normal[1], 1}, {&w->dfsph_normal[2], 1}, {&w->dfsph_wall_rate, 1},
+	              {&w->dfsph_wall_grad, 3}, {&w->dfsph_velocity, 4},  {&w->dfsph_position, 4}};
 	for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; ++a) {
-		const size_t floats = arrays[a] == &w->dfsph_wall_grad                                     ? 3
-		                      : arrays[a] == &w->dfsph_velocity || arrays[a] == &w->dfsph_position ? 4
-		                                                                                           : 1;
-		const size_t size = (size_t)need * floats * sizeof(float);
-		float* grown = realloc(*arrays[a], size);
+		const size_t size = (size_t)need * arrays[a].floats * sizeof(float);
+		float* grown = realloc(*arrays[a].array, size);
 		if (!grown) return false;
 		memset(grown, 0, size);
-		*arrays[a] = grown;
+		*arrays[a].array = grown;
 	}
 	int64_t* row = realloc(w->dfsph_row, ((size_t)need + 1) * sizeof *row);
 	if (!row) return false;
