@@ -476,7 +476,7 @@ static void ghost_solve_velocities(pdl_world* w)
  * world over every process's (PDL_GHOST_ERROR, which hands the ghosts their owners' `change`
  * in the same exchange): the chunks' exact sums of |b_i| (add_error) added up, so the same bits
  * for any split, thread count and particle order; 0 for no particles. */
-static double solve_error(pdl_world* w, const pdl_ghost_error* chunk_error, int n, float* change)
+static double solve_error(pdl_world* w, const pdl_ghost_error* chunk_error, int n, float* change, bool divergence)
 {
 	pdl_ghost_error sum = {0, 0, 0, 0.0};
 	for (int c = 0; c < (n + SOLVE_GRAIN - 1) / SOLVE_GRAIN; ++c) pdl_ghost_error_add(&sum, &chunk_error[c]);
@@ -489,7 +489,7 @@ static double solve_error(pdl_world* w, const pdl_ghost_error* chunk_error, int 
 		sum = w->ghost_error;
 	}
 	const double mean = ((double)sum.hi + ldexp((double)sum.lo, -64)) / (double)sum.count;
-	return sum.count > 0 ? fmax(mean, sum.most / MAX_OVER_MEAN) : 0;
+	return sum.count > 0 ? (divergence ? mean : fmax(mean, sum.most / MAX_OVER_MEAN)) : 0;
 }
 
 /* After a pressure pass: the bodies' velocities the fluid sees follow the change it applied
@@ -577,7 +577,7 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 		weight = iterations < CHEBYSHEV_START    ? 1.0
 		         : iterations == CHEBYSHEV_START ? 2.0 / (2.0 - rho * rho)
 		                                         : 4.0 / (4.0 - rho * rho * weight);
-		e = solve_error(w, job->chunk_error, n, w->dfsph_change) * scale;
+		e = solve_error(w, job->chunk_error, n, w->dfsph_change, divergence) * scale;
 		if (e <= tolerance || iterations >= w->def.sph.max_iterations) break;
 		job->change = w->dfsph_change;
 		pdl_pool_for(w->pool, n, SOLVE_GRAIN, loops_of(w)->pressure, job); /* (and p += the change) */

@@ -46,9 +46,12 @@ typedef struct dfsph_job {
 	bool warm_start; /* the forces pass applies the density solve's warm start, dv of `pressure` (pdl_dfsph_step) */
 } dfsph_job;
 
-/* The error a solve compares with its tolerance: the larger of the mean |r| and the largest
- * |r| over MAX_OVER_MEAN (a mean alone hides a compressed layer at the floor of a deep pool under
- * the rest of it). */
+/* The error the density solve compares with its tolerance: the larger of the mean |r| and the
+ * largest |r| over MAX_OVER_MEAN (a mean alone hides a compressed layer at the floor of a deep
+ * pool under the rest of it). The divergence solve's is the mean alone, as B&K 2017 alg. 2: the
+ * density solve that follows it catches such a layer, and with the guard the divergence solve
+ * chased the few fastest particles of a splash (3D dam break: 2.6 iterations a substep, 0.6
+ * without; every validation row the same but for the last digits, solve_error). */
 #define MAX_OVER_MEAN 20.0
 
 /* The relative density below which the divergence solve leaves a particle alone (solve). */

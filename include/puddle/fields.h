@@ -124,8 +124,8 @@
 	  "particles under pressure and a twentieth of the largest)")                                                      \
 	X(A, divergence_tolerance, float, F32, 0.003f, IN_LO_OPEN, 0, 10, PDL_ERR_SPH_DIVERGENCE_TOLERANCE, "1 / s", NONE, \
 	  0, 0, 0, DFSPH,                                                                                                  \
-	  "the relative rate of compression the divergence solve iterates down to, measured the same way over the "        \
-	  "particles with at least 0.95 of their rest density; looser (0.1) is cheaper and lets a deep pool breathe")      \
+	  "the relative rate of compression the divergence solve iterates down to, its mean over the particles with at "   \
+	  "least 0.95 of their rest density; looser (0.1) is cheaper and lets a deep pool breathe")                        \
 	X(A, max_iterations, int, I32, 400, IN, 1, 1000, PDL_ERR_SPH_MAX_ITERATIONS, "", ONE, 1, 1000, 0, DFSPH,           \
 	  "most iterations of each of the two pressure solves a substep; deep still water needs them (a 15 h pool moves "  \
 	  "at 0.15 h/s r.m.s. after 20 s at 100, 0.05 h/s at 400), a splash rarely more than 100")

@@ -139,9 +139,11 @@ typedef enum pdl_sph_pressure_kernel {
  *   largest value, so that a thin compressed layer (the floor under a deep pool) is not
  *   averaged away. Default 0.0001 (0.01 %, as SPlisHSPlasH's DFSPH).
  * - divergence_tolerance: DFSPH: eta_v, the relative rate of compression, 1 / s, in (0, 10],
- *   that the divergence solve iterates down to (alg. 2), measured as density_tolerance is, over
- *   the particles with at least 0.95 of their rest density (the free surface and spray are left
- *   alone). Default 0.003 / s. Looser is cheaper and lets a deep pool breathe: a 15 h pool
+ *   that the divergence solve iterates down to (alg. 2): its mean over the particles with at
+ *   least 0.95 of their rest density (the free surface and spray are left alone; a mean, as
+ *   B&K's, not density_tolerance's guard against a thin layer: the density solve catches that
+ *   layer, and the guard made splashes cost the divergence solve most of its iterations).
+ *   Default 0.003 / s. Looser is cheaper and lets a deep pool breathe: a 15 h pool
  *   still moved at 0.25 h/s r.m.s. after 10 s at 0.1 / s and at 0.01 / s, 0.04 h/s at 0.003 / s
  *   (about SPlisHSPlasH's 0.1 % a substep is 0.1-0.4 / s); scenes that only need to look like
  *   water can take 0.1 / s (scenes/dfsph-dam-break.json: 57 frames/s against 32).

@@ -79,7 +79,7 @@ export interface SphDef {
 	max_substeps: number;
 	/** DFSPH: the relative density error the constant-density solve iterates down to (the larger of the mean over the particles under pressure and a twentieth of the largest); (0, 0.1]; default 0.0001. */
 	density_tolerance: number;
-	/** DFSPH: the relative rate of compression the divergence solve iterates down to, measured the same way over the particles with at least 0.95 of their rest density; looser (0.1) is cheaper and lets a deep pool breathe; 1 / s; (0, 10]; default 0.003. */
+	/** DFSPH: the relative rate of compression the divergence solve iterates down to, its mean over the particles with at least 0.95 of their rest density; looser (0.1) is cheaper and lets a deep pool breathe; 1 / s; (0, 10]; default 0.003. */
 	divergence_tolerance: number;
 	/** DFSPH: most iterations of each of the two pressure solves a substep; deep still water needs them (a 15 h pool moves at 0.15 h/s r.m.s. after 20 s at 100, 0.05 h/s at 400), a splash rarely more than 100; [1, 1000]; default 400. */
 	max_iterations: number;
