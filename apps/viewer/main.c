@@ -4,12 +4,14 @@
  * the display: each frame adds the real time that passed to an accumulator and takes as many
  * steps as fit, polling input between steps. When drawing is the slow part, several steps run
  * per shown frame (display frames are dropped, the fluid keeps real time); when stepping is the
- * slow part, at most 4 steps or 50 ms of stepping run per frame and the rest of the time is
- * dropped (the fluid slows down instead of the loop spiralling), and input is still read every
- * step.
+ * slow part, a frame takes a further step only while that step and the drawing, as long as they
+ * last took, still end within the frame budget (--frame-budget, 50 ms: 20 frames/s), and at most
+ * 4; the rest of the time is dropped (the fluid slows down instead of the loop spiralling, and
+ * the window keeps drawing), and input is still read every step.
  *
  * With --frames or --script the clock is the step count instead: exactly one step per frame,
- * no vsync, so runs are repeatable and measure the machine's full speed.
+ * no vsync, so runs are repeatable and measure the machine's full speed (--clock real keeps the
+ * real-time clock, to measure the interactive loop).
  *
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L /* getrusage */
@@ -31,9 +33,6 @@
 #define MAX_CATCH_UP_STEPS 4
 /* Longest real-time gap one frame accounts for (a dragged window, a breakpoint). */
 #define MAX_FRAME_SECONDS 0.25
-/* Longest a frame may spend catching up before it draws (and drops the rest of the backlog):
- * keeps the window drawing at 20 fps or more whatever a step costs. */
-#define MAX_STEPPING_SECONDS 0.05
 
 #ifndef PUDDLE_VIEW_SCENES_DIR
 #define PUDDLE_VIEW_SCENES_DIR "scenes"
@@ -61,6 +60,7 @@ typedef struct viewer_options {
 	const char* preset; /* NULL: none */
 	int fallback; /* -1: default (on when interactive, off with --frames or --script) */
 	int look_level; /* -1: none (the look --render and --scale-3d name) */
+	int real_clock; /* -1: default (the real-time clock when interactive, steps with --frames or --script) */
 } viewer_options;
 
 /* ---- App --------------------------------------------------------------------------------- */
@@ -384,7 +384,8 @@ static void draw_frame(viewer_app* app)
 static int run(viewer_app* app, const viewer_options* o, viewer_script* script)
 {
 	int status = 0;
-	frame_clock clock = {o->frames > 0 || script != NULL, 0, SDL_GetPerformanceCounter()};
+	bool fixed = o->real_clock >= 0 ? o->real_clock == 0 : o->frames > 0 || script != NULL;
+	frame_clock clock = {fixed, 0, SDL_GetPerformanceCounter()};
 	double step_seconds = 0;
 	Uint64 run_start = SDL_GetPerformanceCounter();
 	double cpu_start = process_cpu_seconds();
@@ -403,7 +404,10 @@ static int run(viewer_app* app, const viewer_options* o, viewer_script* script)
 		if (steps == 0) viewer_input_move_held(app, 0.0f);
 		for (int s = 0; s < steps && !app->quit; ++s) {
 			if (s > 0) {
-				if (!clock.fixed && seconds_since(frame_start) > MAX_STEPPING_SECONDS) {
+				/* a catch-up step only where it and the drawing are expected to end within the
+				 * frame's budget: a slow step costs the fluid real time, not the window its frames */
+				double expected_ms = 1000.0 * seconds_since(frame_start) + app->timing.step_ms + app->fallback.draw_ms;
+				if (!clock.fixed && expected_ms > app->fallback.budget_ms) {
 					clock.accumulator = 0;
 					break;
 				}
@@ -485,7 +489,8 @@ static void usage(FILE* out)
 	        "  --fallback on|off      3D liquid: when a frame takes longer to draw than the budget,\n"
 	        "                         lower the liquid's resolution, then draw spheres, then flat\n"
 	        "                         discs (default: on, off with --frames or --script)\n"
-	        "  --frame-budget MS      the fallback's budget for drawing a frame (default 50)\n"
+	        "  --frame-budget MS      the fallback's budget for drawing a frame, and a frame's for\n"
+	        "                         stepping and drawing before it drops catch-up steps (default 50)\n"
 	        "  --look-level N         3D: start at the fallback's level N: 0 liquid, 1 and 2 at a\n"
 	        "                         half and a third of the resolution, 3 spheres, 4 at half,\n"
 	        "                         5 flat discs at half, 6 at a quarter of the resolution\n"
@@ -494,6 +499,8 @@ static void usage(FILE* out)
 	        "\n"
 	        "Measuring and testing (one step per frame, repeatable):\n"
 	        "  --frames N             run N frames, then quit\n"
+	        "  --clock real|steps     steps: one step a frame (default with --frames or --script);\n"
+	        "                         real: as many as real time asks, as interactively\n"
 	        "  --stats                print fps, particles and ms per stage when done\n"
 	        "  --script FILE          replay scripted input (docs/viewer.md)\n"
 	        "  --screenshot FILE      save a PNG of the last frame\n"
@@ -593,6 +600,10 @@ static int parse_options(int argc, char** argv, viewer_options* o, viewer_app* a
 		} else if (strcmp(a, "--vsync") == 0) {
 			ok = strcmp(next, "on") == 0 || strcmp(next, "off") == 0;
 			o->vsync = strcmp(next, "on") == 0;
+			++i;
+		} else if (strcmp(a, "--clock") == 0) {
+			ok = strcmp(next, "real") == 0 || strcmp(next, "steps") == 0;
+			o->real_clock = strcmp(next, "real") == 0;
 			++i;
 		} else if (strcmp(a, "--fallback") == 0) {
 			ok = strcmp(next, "on") == 0 || strcmp(next, "off") == 0;
@@ -773,6 +784,7 @@ int main(int argc, char** argv)
 	o.vsync = -1;
 	o.fallback = -1;
 	o.look_level = -1;
+	o.real_clock = -1;
 	app.fallback.budget_ms = 50.0; /* 20 frames/s */
 	app.fallback.look = fallback_levels[0].what;
 	o.ui_scale = 0.0f; /* 0: from the display */
