@@ -67,6 +67,7 @@ static inline f8 f8_min(f8 a, f8 b) { return _mm256_min_ps(a, b); }
 static inline f8 f8_max(f8 a, f8 b) { return _mm256_max_ps(a, b); }
 static inline m8 f8_lt(f8 a, f8 b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
 static inline m8 f8_gt(f8 a, f8 b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
+static inline m8 f8_ge(f8 a, f8 b) { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }
 static inline m8 m8_and(m8 a, m8 b) { return _mm256_and_ps(a, b); }
 static inline m8 m8_or(m8 a, m8 b) { return _mm256_or_ps(a, b); }
 static inline m8 m8_andnot(m8 a, m8 b) { return _mm256_andnot_ps(a, b); } /* b and not a */
@@ -118,6 +119,7 @@ static inline v4 v4_min(v4 a, v4 b) { return _mm_min_ps(a, b); }
 static inline v4 v4_max(v4 a, v4 b) { return _mm_max_ps(a, b); }
 static inline v4 v4_lt(v4 a, v4 b) { return _mm_cmplt_ps(a, b); }
 static inline v4 v4_gt(v4 a, v4 b) { return _mm_cmpgt_ps(a, b); }
+static inline v4 v4_ge(v4 a, v4 b) { return _mm_cmpge_ps(a, b); }
 static inline v4 v4_and(v4 a, v4 b) { return _mm_and_ps(a, b); }
 static inline v4 v4_or(v4 a, v4 b) { return _mm_or_ps(a, b); }
 static inline v4 v4_andnot(v4 a, v4 b) { return _mm_andnot_ps(a, b); } /* b and not a */
@@ -145,6 +147,7 @@ static inline v4 v4_min(v4 a, v4 b) { return wasm_f32x4_pmin(b, a); }
 static inline v4 v4_max(v4 a, v4 b) { return wasm_f32x4_pmax(b, a); }
 static inline v4 v4_lt(v4 a, v4 b) { return wasm_f32x4_lt(a, b); }
 static inline v4 v4_gt(v4 a, v4 b) { return wasm_f32x4_gt(a, b); }
+static inline v4 v4_ge(v4 a, v4 b) { return wasm_f32x4_ge(a, b); }
 static inline v4 v4_and(v4 a, v4 b) { return wasm_v128_and(a, b); }
 static inline v4 v4_or(v4 a, v4 b) { return wasm_v128_or(a, b); }
 static inline v4 v4_andnot(v4 a, v4 b) { return wasm_v128_andnot(b, a); }
@@ -179,6 +182,7 @@ static inline f8 f8_min(f8 a, f8 b) { return PDL_F8_PAIR(v4_min, a, b); }
 static inline f8 f8_max(f8 a, f8 b) { return PDL_F8_PAIR(v4_max, a, b); }
 static inline m8 f8_lt(f8 a, f8 b) { return PDL_F8_PAIR(v4_lt, a, b); }
 static inline m8 f8_gt(f8 a, f8 b) { return PDL_F8_PAIR(v4_gt, a, b); }
+static inline m8 f8_ge(f8 a, f8 b) { return PDL_F8_PAIR(v4_ge, a, b); }
 static inline m8 m8_and(m8 a, m8 b) { return PDL_F8_PAIR(v4_and, a, b); }
 static inline m8 m8_or(m8 a, m8 b) { return PDL_F8_PAIR(v4_or, a, b); }
 static inline m8 m8_andnot(m8 a, m8 b) { return PDL_F8_PAIR(v4_andnot, a, b); }
@@ -226,6 +230,7 @@ static inline f8 f8_max(f8 a, f8 b) { PDL_F8_MAP(a.v[k] > b.v[k] ? a.v[k] : b.v[
 	return r
 static inline m8 f8_lt(f8 a, f8 b) { PDL_M8_MAP(a.v[k] < b.v[k]); }
 static inline m8 f8_gt(f8 a, f8 b) { PDL_M8_MAP(a.v[k] > b.v[k]); }
+static inline m8 f8_ge(f8 a, f8 b) { PDL_M8_MAP(a.v[k] >= b.v[k]); }
 static inline m8 m8_and(m8 a, m8 b) { PDL_M8_MAP(a.v[k] && b.v[k]); }
 static inline m8 m8_or(m8 a, m8 b) { PDL_M8_MAP(a.v[k] || b.v[k]); }
 static inline m8 m8_andnot(m8 a, m8 b) { PDL_M8_MAP(!a.v[k] && b.v[k]); }
