@@ -422,6 +422,18 @@ static bool find_body_contacts(pdl_world* w)
 	for (int e = 0; e < near; ++e) {
 		w->dfsph_body_near[set->near[e]] = e;
 		w->dfsph_contact_count[e] = pdl_bodies_contacts(w, e, &w->dfsph_contacts[(size_t)e * PDL_CONTAIN_BODIES]);
+		/* a particle in a film between a body and a wall (body_sph.c, in_film) starts both solves
+		 * from 0, not from the pressures it ended the last substep with: no pressure decompresses
+		 * it, so each solve raises its pressure to the iteration limit, and warm-started substep
+		 * after substep that grew to 150 times its neighbours' (a light crate against the tank's
+		 * wall, scenes/dam-break-boxes.json run with DFSPH, 5.3 s); when the crate moved and the
+		 * particle slipped out of the gap, that pressure flung it and its neighbours at 190 h/s,
+		 * and the next frames at 10^4 h/s */
+		for (int k = 0; k < w->dfsph_contact_count[e]; ++k)
+			if (w->dfsph_contacts[(size_t)e * PDL_CONTAIN_BODIES + k].film) {
+				const int i = set->near[e];
+				w->p.pressure[i] = w->p.near_pressure[i] = 0;
+			}
 	}
 	return true;
 }
