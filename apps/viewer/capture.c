@@ -190,10 +190,10 @@ bool viewer_write_report(const viewer_app* app, const char* path, double wall_se
 	fprintf(f, "},\n");
 	const viewer_fallback* fb = &app->fallback;
 	fprintf(f, "  \"fallback\": {\"enabled\": %s, \"budget_ms\": %.2f, \"level\": %d, \"changes\": %d, "
-	        "\"look\": \"%s\", \"first_window_ms\": %.3f, \"window_ms\": %.3f, \"draw_ms\": %.3f, "
-	        "\"scale_3d\": %.3f, \"discs\": %s, \"levels\": [",
+	        "\"look\": \"%s\", \"first_window_ms\": %.3f, \"window_ms\": %.3f, \"window_step_ms\": %.3f, "
+	        "\"draw_ms\": %.3f, \"scale_3d\": %.3f, \"discs\": %s, \"levels\": [",
 	        fb->enabled ? "true" : "false", fb->budget_ms, fb->level, fb->changes, fb->look ? fb->look : "",
-	        fb->first_window_ms, fb->window_ms, fb->draw_ms, app->render.scale_3d,
+	        fb->first_window_ms, fb->window_ms, fb->window_step_ms, fb->draw_ms, app->render.scale_3d,
 	        app->render.discs ? "true" : "false");
 	/* the last window measured at each level (0: none) */
 	for (int l = 0; l < VIEWER_FALLBACK_MAX_LEVELS; ++l)

@@ -282,10 +282,18 @@ static void fallback_set_level(viewer_app* app, int level)
 	app->render.discs = l->look == LOOK_DISCS;
 }
 
-/* After each frame: `draw_ms` is the wall time it took to draw and present it. While a 3D
- * world is drawn in the look of the fallback's level, a window's mean over the budget takes the
- * look one level down. */
-static void fallback_frame(viewer_app* app, double draw_ms)
+/* After each frame: `draw_ms` is the wall time it took to draw and present it, `step_ms` the
+ * frame's stepping before. While a 3D world is drawn in the look of the fallback's level, a
+ * window whose mean drawing is over what the budget leaves it takes the look one level down:
+ * the budget less the window's mean stepping (a frame is both: with a 33 ms step, 17 ms of the
+ * 50 are the drawing's), but at least a quarter of the budget (a step that alone takes the
+ * whole budget is not the drawing's to make up). */
+static double fallback_drawing_budget(const viewer_fallback* f)
+{
+	return fmax(f->budget_ms - f->window_step_ms, 0.25 * f->budget_ms);
+}
+
+static void fallback_frame(viewer_app* app, double draw_ms, double step_ms)
 {
 	viewer_fallback* f = &app->fallback;
 	/* the first frames build shaders and targets */
@@ -299,29 +307,36 @@ static void fallback_frame(viewer_app* app, double draw_ms)
 		/* the liquid chosen again (M, the panel) after the fallback left it: try it afresh */
 		fallback_set_level(app, 0);
 		f->frames = 0;
-		f->sum_ms = 0;
+		f->sum_ms = f->step_sum_ms = 0;
 	}
 	if (++f->frames <= FALLBACK_SKIP_FRAMES) {
 		if (f->frames == FALLBACK_SKIP_FRAMES) f->window_cpu_start = process_cpu_seconds();
 		return;
 	}
 	f->sum_ms += draw_ms;
+	f->step_sum_ms += step_ms;
 	if (f->frames < FALLBACK_SKIP_FRAMES + FALLBACK_WINDOW_FRAMES) return;
 	f->window_ms = f->sum_ms / FALLBACK_WINDOW_FRAMES;
+	f->window_step_ms = f->step_sum_ms / FALLBACK_WINDOW_FRAMES;
 	f->level_ms[f->level] = f->window_ms;
 	f->level_cpu_ms[f->level] = 1000.0 * (process_cpu_seconds() - f->window_cpu_start) / FALLBACK_WINDOW_FRAMES;
 	if (f->first_window_ms == 0) f->first_window_ms = f->window_ms;
 	f->frames = 0;
-	f->sum_ms = 0;
-	if (!f->enabled || !own || f->window_ms <= f->budget_ms || f->level + 1 >= FALLBACK_LEVELS) return;
+	f->sum_ms = f->step_sum_ms = 0;
+	const double budget = fallback_drawing_budget(f);
+	if (!f->enabled || !own || f->window_ms <= budget || f->level + 1 >= FALLBACK_LEVELS) return;
 	int level = f->level + 1;
 	/* levels whose resolution is no lower than the one drawn (--scale-3d) are no step down */
 	while (fallback_levels[level].look == LOOK_LIQUID && fallback_levels[level].scale_3d >= app->render.scale_3d)
 		level += 1;
 	f->changes += 1;
 	fallback_set_level(app, level);
-	viewer_message(app, "drawing took %.0f ms a frame, over the %.0f ms budget: %s", f->window_ms,
-	               f->budget_ms, f->look);
+	if (f->window_step_ms >= 0.5) /* (paused: the loop's polling, not stepping) */
+		viewer_message(app, "drawing took %.0f ms a frame, over the %.0f ms the %.0f ms budget leaves it after %.0f ms "
+		               "of stepping: %s", f->window_ms, budget, f->budget_ms, f->window_step_ms, f->look);
+	else
+		viewer_message(app, "drawing took %.0f ms a frame, over the %.0f ms budget: %s", f->window_ms, f->budget_ms,
+		               f->look);
 }
 
 /* ---- The loop ---------------------------------------------------------------------------- */
@@ -427,7 +442,8 @@ static int run(viewer_app* app, const viewer_options* o, viewer_script* script)
 			status = 1;
 		}
 		SDL_GL_SwapWindow(app->window);
-		fallback_frame(app, 1000.0 * seconds_since(draw_start));
+		fallback_frame(app, 1000.0 * seconds_since(draw_start), 1000.0 * (double)(draw_start - frame_start) /
+		                                                            (double)SDL_GetPerformanceFrequency());
 
 		fps_window_frames += 1;
 		double window_seconds = seconds_since(fps_window_start);

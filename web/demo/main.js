@@ -48,7 +48,7 @@ class Demo {
 			discs: false }; // 3D spheres as flat discs, the fallback's cheapest looks (renderer3d.js)
 		// real time without a GPU (fallbackFrame): ?fallback=0 turns it off, ?frameBudget=MS sets the budget
 		this.fallback = { enabled: params.get('fallback') !== '0', budgetMs: Number(params.get('frameBudget')) || 50, level: 0,
-			frames: 0, sumMs: 0, windows: 0, windowMs: 0, firstWindowMs: 0, changes: 0, look: FALLBACK_LEVELS[0].what, message: '',
+			frames: 0, sumMs: 0, stepSumMs: 0, windows: 0, windowMs: 0, windowStepMs: 0, firstWindowMs: 0, changes: 0, look: FALLBACK_LEVELS[0].what, message: '',
 			levelMs: FALLBACK_LEVELS.map(() => 0) }; // per level, the last window measured there (0: none)
 		this.lastStepMs = 0;
 		// 3D: camera gestures (orbit.js); leftOrbits makes left drag and one finger orbit too
@@ -242,7 +242,7 @@ class Demo {
 	tick(now) {
 		// the last frame's drawing: the time since the frame before, less its stepping; only after
 		// a frame that drew (the time after one that did not is idle, not drawing)
-		if (this.drewLast) this.fallbackFrame(now - this.last - this.lastStepMs);
+		if (this.drewLast) this.fallbackFrame(now - this.last - this.lastStepMs, this.lastStepMs);
 		this.drewLast = false;
 		this.lastStepMs = 0;
 		const elapsed = Math.min(0.25, (now - this.last) / 1000);
@@ -316,11 +316,12 @@ class Demo {
 
 	/**
 	 * Real time without a GPU, as the viewer does it (apps/viewer/main.c, fallback_frame): while
-	 * the 3D liquid look is drawn, a window's mean draw time over the budget takes the look one
-	 * level down (FALLBACK_LEVELS): the liquid at a lower resolution, then spheres, then flat
-	 * discs. The stats box and the console say so. `drawMs`: the last frame's, ms.
+	 * the 3D liquid look is drawn, a window's mean draw time over what the budget leaves the
+	 * drawing (the budget less the window's mean stepping, at least a quarter of it) takes the look
+	 * one level down (FALLBACK_LEVELS): the liquid at a lower resolution, then spheres, then flat
+	 * discs. The stats box and the console say so. `drawMs`, `stepMs`: the last frame's, ms.
 	 */
-	fallbackFrame(drawMs) {
+	fallbackFrame(drawMs, stepMs = 0) {
 		const f = this.fallback;
 		// over 2 s is no drawing time: the tab was hidden, or a breakpoint
 		if (!f.enabled || this.scene?.dimensions !== 3 || !(drawMs >= 0) || drawMs > 2000) return;
@@ -329,20 +330,24 @@ class Demo {
 		const own = FALLBACK_LEVELS[f.level].look !== 'liquid' ? this.style.mode3d === 'spheres' : liquid;
 		if (liquid && FALLBACK_LEVELS[f.level].look !== 'liquid') {
 			// the liquid chosen again after the fallback left it: try it afresh
-			Object.assign(f, { level: 0, frames: 0, sumMs: 0, look: FALLBACK_LEVELS[0].what });
+			Object.assign(f, { level: 0, frames: 0, sumMs: 0, stepSumMs: 0, look: FALLBACK_LEVELS[0].what });
 			this.style.scale3d = FALLBACK_LEVELS[0].scale3d;
 			this.style.discs = false;
 		}
 		if (++f.frames <= FALLBACK_SKIP_FRAMES) return;
 		f.sumMs += drawMs;
+		f.stepSumMs += stepMs;
 		if (f.frames < FALLBACK_SKIP_FRAMES + FALLBACK_WINDOW_FRAMES) return;
 		f.windowMs = f.sumMs / FALLBACK_WINDOW_FRAMES;
+		f.windowStepMs = f.stepSumMs / FALLBACK_WINDOW_FRAMES;
 		f.levelMs[f.level] = f.windowMs;
 		++f.windows;
 		if (!f.firstWindowMs) f.firstWindowMs = f.windowMs;
 		f.frames = 0;
 		f.sumMs = 0;
-		if (!own || f.windowMs <= f.budgetMs || f.level + 1 >= FALLBACK_LEVELS.length) return;
+		f.stepSumMs = 0;
+		const budget = Math.max(f.budgetMs - f.windowStepMs, 0.25 * f.budgetMs);
+		if (!own || f.windowMs <= budget || f.level + 1 >= FALLBACK_LEVELS.length) return;
 		f.level += 1;
 		f.changes += 1;
 		const next = FALLBACK_LEVELS[f.level];
@@ -354,7 +359,9 @@ class Demo {
 		}
 		f.look = next.what;
 		this.invalidate();
-		f.message = `drawing took ${f.windowMs.toFixed(0)} ms a frame, over the ${f.budgetMs} ms budget: ${next.what}`;
+		f.message = f.windowStepMs >= 0.5
+			? `drawing took ${f.windowMs.toFixed(0)} ms a frame, over the ${budget.toFixed(0)} ms the ${f.budgetMs} ms budget leaves it after ${f.windowStepMs.toFixed(0)} ms of stepping: ${next.what}`
+			: `drawing took ${f.windowMs.toFixed(0)} ms a frame, over the ${f.budgetMs} ms budget: ${next.what}`;
 		console.info(`puddle: ${f.message}`);
 	}
 
