@@ -55,8 +55,8 @@ test: export PUDDLE_TEST_ALL := 1
 test-release: build
 	cd build && $(CTEST)
 
-# The whole suite again with AddressSanitizer + UndefinedBehaviorSanitizer, the engine's long
-# loops in quick mode (a sixth of their steps, as under TSan): every stage and path still runs,
+# The whole suite again with AddressSanitizer + UndefinedBehaviorSanitizer, the engine's and io's
+# long loops in quick mode (a sixth of their steps, as under TSan): every stage and path still runs,
 # and the physics figures are asserted by the release run. In full, core.bodies took 526 s and
 # core.sph 458 s under the sanitizers (12x their release time), a third of `make test`.
 test-asan: deps

@@ -22,7 +22,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from viewer_test import check, hex_rgb, read_png, run_display_test, run_viewer  # noqa: E402
+from viewer_test import (REPORT_ONLY, check, check_grown, grown_script, hex_rgb, read_png,  # noqa: E402
+                         run_display_test, run_viewer)
 
 SCENE = "dam-break-3d-clavet"
 BASE = [SCENE, "--particles", "6000", "--threads", "2", "--no-panel", "--render", "liquid"]
@@ -111,15 +112,18 @@ def main(viewer, work):
     check(overlap > 0.75, f"the discs cover the spheres' water: {overlap:.2f}")
 
     # off: the look stays
-    off = run_viewer(viewer, BASE + ["--frames", "20", "--fallback", "off", "--frame-budget", "1"], work, "off")
+    off = run_viewer(viewer, BASE + ["--frames", "20", "--fallback", "off", "--frame-budget", "1"], work, "off",
+                     REPORT_ONLY)
     check(not off["fallback"]["enabled"] and off["fallback"]["changes"] == 0, f"no fallback when off: {off['fallback']}")
     check(off["render_mode"] == "liquid", f"the liquid stays: {off['render_mode']}")
 
-    # half resolution against full
+    # half resolution against full (the screenshots drawn at the full size: grown_script)
     shots = {}
     for name, scale in (("full", "1"), ("half", "0.5")):
         png = os.path.join(work, f"{name}.png")
-        r = run_viewer(viewer, BASE + ["--frames", "30", "--scale-3d", scale, "--screenshot", png], work, name)
+        r = run_viewer(viewer, BASE + ["--frames", "30", "--scale-3d", scale, "--screenshot", png, "--script",
+                                       grown_script(work, name, 30)], work, name, REPORT_ONLY)
+        check_grown(r, name)
         check(abs(r["fallback"]["scale_3d"] - float(scale)) < 1e-3, f"{name}: drawn at {scale}")
         shots[name] = read_png(png)[2]
     mean, overlap = compare(shots["full"], shots["half"], r["viewport"])

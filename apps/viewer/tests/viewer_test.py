@@ -21,6 +21,14 @@ import tempfile
 import zlib
 
 WINDOW = "1100x700"
+# The window of the 3D runs whose checks read the report alone, and of those whose screenshot is
+# drawn after growing the window to WINDOW for the last GROWN_FRAMES frames (grown_script): the
+# same 11:7 view at a sixteenth of the pixels. Drawing is most of a 3D display test's CPU
+# (llvmpipe drew the liquid look at 1100x700 in 0.3-0.6 s a frame, the step took 0.03 s), and the
+# world does not see the window: a script's mouse positions in 3D are in the view's -1..1 and the
+# camera frames the same view, so the mouse rays are the same.
+REPORT_ONLY = "275x175"
+GROWN_FRAMES = 5
 
 
 class Failure(Exception):
@@ -100,9 +108,9 @@ def read_png(path):
 
 # ---- Running the viewer --------------------------------------------------------------------
 
-def run_viewer(viewer, args, work, name):
+def run_viewer(viewer, args, work, name, size=WINDOW):
     report = os.path.join(work, name + ".json")
-    cmd = [viewer, "--size", WINDOW, "--report", report] + args
+    cmd = [viewer, "--size", size, "--report", report] + args
     print("$", " ".join(cmd), flush=True)
     done = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True, timeout=240)
@@ -231,7 +239,9 @@ def case_picture3d(viewer, work):
         png = os.path.join(work, scene + ".png")
         csv = os.path.join(work, scene + ".csv")
         report = run_viewer(viewer, [scene, "--frames", "60", "--no-panel", "--screenshot", png,
-                                     "--particles-out", csv], work, scene)
+                                     "--particles-out", csv, "--script", grown_script(work, scene, 60)],
+                            work, scene, REPORT_ONLY)
+        check_grown(report, scene)
         check(report["steps"] == 60 and report["non_finite"] == 0,
               f"{scene}: 60 steps, {report['particles']} particles, all finite")
         check(15000 <= report["particles"] <= 20000, f"{scene}: 15-20k particles")
@@ -345,11 +355,12 @@ def case_frame3d(viewer, work):
 
 
 def case_interact3d(viewer, work):
+    # (every check reads the reports: the small window)
     args = ["drop-3d-clavet", "--frames", "70", "--no-panel"]
-    control = run_viewer(viewer, args, work, "control3d")
+    control = run_viewer(viewer, args, work, "control3d", REPORT_ONLY)
     # pull: hold the left button on a ray through the upper right of the view
     pull = write_script(work, "pull3d", ["5 press left 0.3 -0.3", "65 release left"])
-    pulled = run_viewer(viewer, args + ["--script", pull], work, "pull3d")
+    pulled = run_viewer(viewer, args + ["--script", pull], work, "pull3d", REPORT_ONLY)
     eye, direction = ray_from_camera(control, 0.3, -0.3)
     d0 = distance_to_ray(control["centre_of_mass_3d"], eye, direction)
     d1 = distance_to_ray(pulled["centre_of_mass_3d"], eye, direction)
@@ -362,7 +373,7 @@ def case_interact3d(viewer, work):
                                          "40 move 0 0", "41 key shift+c",
                                          "45 press left 0 0", "46 move 0.1 0", "47 move 0.2 0",
                                          "48 move 0.3 0", "60 release left"])
-    poured = run_viewer(viewer, args + ["--script", pour], work, "pour3d")
+    poured = run_viewer(viewer, args + ["--script", pour], work, "pour3d", REPORT_ONLY)
     added = poured["particles"] - control["particles"]
     check(added > 50, f"interact3d: holding E poured {added} particles")
     check(poured["obstacles_added"] == 1 and poured["obstacles"] == 1,
@@ -410,12 +421,14 @@ def case_bodies3d(viewer, work):
     check(shown > 100, f"bodies3d: the held cube is drawn ({shown} sampled pixels)")
 
     # B switches to a sphere; C drops it above the pool; it falls in and, 4 s later, floats
-    drop = write_script(work, "sphere3d", ["2 key b", "3 move -0.3 -0.05", "4 key c"])
+    drop = ["2 key b", "3 move -0.3 -0.05", "4 key c"]
     png = os.path.join(work, "sphere3d.png")
-    start = run_viewer(viewer, ["drop-3d-clavet", "--frames", "6", "--no-panel", "--script", drop], work,
-                       "sphere3d-start")
-    fell = run_viewer(viewer, ["drop-3d-clavet", "--frames", "240", "--no-panel", "--script", drop,
-                               "--screenshot", png], work, "sphere3d")
+    start = run_viewer(viewer, ["drop-3d-clavet", "--frames", "6", "--no-panel", "--script",
+                                write_script(work, "sphere3d-start", drop)], work, "sphere3d-start", REPORT_ONLY)
+    fell = run_viewer(viewer, ["drop-3d-clavet", "--frames", "240", "--no-panel", "--script",
+                               grown_script(work, "sphere3d", 240, drop), "--screenshot", png], work, "sphere3d",
+                      REPORT_ONLY)
+    check_grown(fell, "sphere3d")
     body, = fell["body_list"]
     check(body["shape"] == "circle" and abs(body["radius"] - 1.5) < 1e-4,
           f"bodies3d: B made C drop a sphere of radius 1.5 ({body['shape']}, r = {body['radius']})")
@@ -437,6 +450,21 @@ def write_script(work, name, lines):
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
     return path
+
+
+def grown_script(work, name, frames, lines=()):
+    """write_script's script of `lines` that also resizes the window to WINDOW GROWN_FRAMES before
+    the last of `frames`: run in the REPORT_ONLY window, the viewer draws the frames before small
+    and the last ones, its screenshot's among them, at the full size (as look.test.mjs in web/test
+    does): the same picture at a fraction of the CPU, since the world does not see the window."""
+    width, height = WINDOW.split("x")
+    return write_script(work, name, list(lines) + [f"{frames - GROWN_FRAMES} resize {width} {height}"])
+
+
+def check_grown(report, name):
+    """The run of a grown_script drew its last frames at the full size."""
+    check(report["drawable"] == [int(n) for n in WINDOW.split("x")],
+          f"{name}: the last frames drawn at {WINDOW} ({report['drawable']})")
 
 
 # ---- Cases -------------------------------------------------------------------------------------
@@ -581,7 +609,8 @@ def case_scenekeys(viewer, work):
     for start, keys, expected in (("dam-break-clavet", ["0"], names[9]), (names[-1], ["PageDown"], names[0]),
                                   (names[0], ["["], names[-1]), (names[9], ["]", "]"], names[11])):
         script = write_script(work, "scenekeys", [f"{2 + 2 * i} key {k}" for i, k in enumerate(keys)])
-        report = run_viewer(viewer, [start, "--frames", "12", "--no-panel", "--script", script], work, "scenekeys")
+        report = run_viewer(viewer, [start, "--frames", "12", "--no-panel", "--script", script], work, "scenekeys",
+                            REPORT_ONLY)
         check(report["scene"] == expected, f"scenekeys: {start} then {keys} shows {expected} ({report['scene']})")
 
 
@@ -590,7 +619,7 @@ def case_scenes(viewer, work):
     names = [line.split()[1] for line in listed.stdout.splitlines() if line.strip()]
     check(len(names) >= 2, f"scenes: {len(names)} scenes listed")
     for name in names:
-        report = run_viewer(viewer, [name, "--frames", "20"], work, "scene-" + name)
+        report = run_viewer(viewer, [name, "--frames", "20"], work, "scene-" + name, REPORT_ONLY)
         check(report["scene"] == name and report["steps"] == 20,
               f"scenes: {name} ran 20 steps")
         check(report["particles"] > 0 and report["non_finite"] == 0,

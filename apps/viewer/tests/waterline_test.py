@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from viewer_test import check, run_display_test, run_viewer  # noqa: E402
+from viewer_test import REPORT_ONLY, check, check_grown, grown_script, run_display_test, run_viewer  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURE = os.path.join(HERE, "..", "..", "..", "web", "test", "fixtures", "waterline-3d.json")
@@ -21,8 +21,11 @@ FIXTURE = os.path.join(HERE, "..", "..", "..", "web", "test", "fixtures", "water
 
 def main(viewer, work):
     png = os.path.join(work, "waterline.png")
+    # (the screenshot drawn at the full size: grown_script)
     report = run_viewer(viewer, [FIXTURE, "--frames", "60", "--threads", "2", "--no-panel", "--render", "liquid",
-                                 "--screenshot", png], work, "waterline")
+                                 "--screenshot", png, "--script", grown_script(work, "waterline", 60)],
+                        work, "waterline", REPORT_ONLY)
+    check_grown(report, "waterline")
     check(report["bodies"] == 2 and report["render_mode"] == "liquid", "two bodies, drawn in the liquid look")
     p = subprocess.run([sys.executable, os.path.join(HERE, "waterline.py"), png, "--bodies", "#e4572e,#f3a712",
                         "--water", "#2a7fd4", "--min-line", "30", "--min-seen", "60"], capture_output=True, text=True)
