@@ -431,8 +431,8 @@ static bool find_body_contacts(pdl_world* w)
 		 * and the next frames at 10^4 h/s */
 		for (int k = 0; k < w->dfsph_contact_count[e]; ++k)
 			if (w->dfsph_contacts[(size_t)e * PDL_CONTAIN_BODIES + k].film) {
-				const int i = set->near[e];
-				w->p.pressure[i] = w->p.near_pressure[i] = 0;
+				w->p.pressure[set->near[e]] = w->p.near_pressure[set->near[e]] = 0;
+				break;
 			}
 	}
 	return true;
@@ -571,7 +571,7 @@ static int solve(dfsph_job* job, bool divergence, float* pressure, double tolera
 	 * form of Wang 2015, "A Chebyshev Semi-Iterative Approach for Accelerating Projective and
 	 * Position-based Dynamics", ACM TOG 34(6), eq. 12): iteration k + 1 takes
 	 * x_k+1 = w_k+1 (y_k+1 - x_k-1) + x_k-1, y_k+1 the damped Jacobi step from x_k, with
-	 * w_1 = 1, w_2 = 2 / (2 - rho^2), w_k+1 = 4 / (4 - rho^2 w_k) (update_pressure), after
+	 * w_1 = 1, w_2 = 2 / (2 - rho^2), w_k+1 = 4 / (4 - rho^2 w_k) (update_pressures), after
 	 * CHEBYSHEV_START + 1 plain steps (Wang's delay: a solve that ends within a few iterations,
 	 * as most do with the warm start, stays plain Jacobi, bit for bit). On a linear
 	 * system it converges wherever the Jacobi step does (|T_k(mu / rho)| <= T_k(1 / rho) for

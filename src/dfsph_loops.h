@@ -513,54 +513,43 @@ static inline solve_arrays solve_arrays_of(const dfsph_job* job)
 	return a;
 }
 
-/* One iteration's update of the solve under way (solve(), below), from particle i's compression
- * c_i of the velocities: b_i, the new pressure, its change, and the error. */
-static inline void update_pressure(const solve_arrays* a, int i, float c, pdl_ghost_error* sum)
+/* One iteration's update of the solve under way (solve(), below) for the n particles i .. i + n - 1
+ * (n <= 8) at once, from their rates of compression c_i / dt of the velocities in rate[0 .. n - 1]:
+ * b_i, the new pressures, their changes, and the errors, added in the particles' order. Lane by
+ * lane the float operations are the same for any n and backend, so the same bits (a scalar copy
+ * of this update, one particle at a time, was near half of the compression pass's time). */
+static PDL_ALWAYS_INLINE f8 load_lanes(const float* p, int n) { return n == PDL_LANES ? f8_load(p) : f8_load_first(p, n); }
+static PDL_ALWAYS_INLINE void update_pressures(const solve_arrays* a, int i, const float* rate, int n, pdl_ghost_error* sum)
 {
-	const int m = a->material[i];
-	const float rho = a->density[i] * a->inv_rest[m], *pressure = a->pressure;
+	float omega[PDL_LANES] = {0}, inv_rest[PDL_LANES] = {0};
+	for (int k = 0; k < n; ++k) omega[k] = a->omega[a->material[i + k]], inv_rest[k] = a->inv_rest[a->material[i + k]];
+	const f8 c = f8_mul(f8_set1(a->dt), load_lanes(rate, n)), zero = f8_set1(0);
+	const f8 rho = f8_mul(load_lanes(a->density + i, n), f8_load(inv_rest)), p = load_lanes(a->pressure + i, n);
 	/* the divergence solve leaves the particles of the free surface and of the spray alone
 	 * (SPlisHSPlasH the same, by their neighbour count): with few neighbours a particle's alpha
 	 * is large, and a fast pair in the air would be flung apart */
-	float bi = a->divergence ? (rho >= DIVERGENCE_MIN_DENSITY ? c : 0) : c + rho - 1.0f;
-	float now = pressure[i] + a->omega[m] * bi * a->alpha[i] * a->inv_dt2;
+	const f8 bi = a->divergence ? f8_mask(f8_ge(rho, f8_set1(DIVERGENCE_MIN_DENSITY)), c)
+	                            : f8_sub(f8_add(c, rho), f8_set1(1.0f));
+	f8 now = f8_add(p, f8_mul(f8_mul(f8_mul(f8_load(omega), bi), load_lanes(a->alpha + i, n)), f8_set1(a->inv_dt2)));
 	/* Chebyshev's step (solve): x_k+1 = w (y - x_k-1) + x_k-1 with y the Jacobi step above and
 	 * x_k-1 = p_i - change_i (change still holds the last iteration's), that is
 	 * p_i + w (y - p_i) + (w - 1) change_i; w = 1 is plain Jacobi, bit for bit */
 	const float w = a->chebyshev;
-	if (w != 1.0f) now = pressure[i] + w * (now - pressure[i]) + (w - 1.0f) * a->change[i];
-	if (!(now > 0)) now = 0; /* also NaN */
-	a->change[i] = now - pressure[i];
-	if (!a->origin || a->origin[i] < 0) add_error(sum, now > 0 ? bi : 0); /* (own particles only) */
-}
-
-/* update_pressure for the eight particles i .. i + 7 (their rates of compression, before the
- * factor dt, in rate[0..7]) at once: the same float operations lane by lane, so the same bits;
- * the errors added in the particles' order. The pass's scalar tail was near half its time. */
-static inline void update_pressures(const solve_arrays* a, int i, const float* rate, pdl_ghost_error* sum)
-{
-	float omega[PDL_LANES], inv_rest[PDL_LANES];
-	for (int k = 0; k < PDL_LANES; ++k) omega[k] = a->omega[a->material[i + k]], inv_rest[k] = a->inv_rest[a->material[i + k]];
-	const f8 c = f8_mul(f8_set1(a->dt), f8_load(rate)), zero = f8_set1(0);
-	const f8 rho = f8_mul(f8_load(a->density + i), f8_load(inv_rest)), p = f8_load(a->pressure + i);
-	const f8 bi = a->divergence ? f8_mask(f8_ge(rho, f8_set1(DIVERGENCE_MIN_DENSITY)), c)
-	                            : f8_sub(f8_add(c, rho), f8_set1(1.0f));
-	f8 now = f8_add(p, f8_mul(f8_mul(f8_mul(f8_load(omega), bi), f8_load(a->alpha + i)), f8_set1(a->inv_dt2)));
-	const float w = a->chebyshev;
 	if (w != 1.0f)
 		now = f8_add(f8_add(p, f8_mul(f8_set1(w), f8_sub(now, p))),
-		             f8_mul(f8_set1(w - 1.0f), f8_load(a->change + i)));
+		             f8_mul(f8_set1(w - 1.0f), load_lanes(a->change + i, n)));
 	const m8 pushed = f8_gt(now, zero);
 	now = f8_mask(pushed, now); /* (also NaN: 0) */
-	f8_store(a->change + i, f8_sub(now, p));
+	if (n == PDL_LANES) f8_store(a->change + i, f8_sub(now, p));
+	else f8_store_first(a->change + i, f8_sub(now, p), n);
 	float b[PDL_LANES];
 	f8_store(b, f8_mask(pushed, bi));
-	for (int k = 0; k < PDL_LANES; ++k)
-		if (!a->origin || a->origin[i + k] < 0) add_error(sum, b[k]);
+	for (int k = 0; k < n; ++k)
+		if (!a->origin || a->origin[i + k] < 0) add_error(sum, b[k]); /* (own particles only) */
 }
 
 /* c_i of the particles' velocities (the walls move with their velocity), and with it the
- * iteration's update (update_pressure), each chunk's error into job->chunk_error. Whole blocks
+ * iteration's update (update_pressures), each chunk's error into job->chunk_error. Whole blocks
  * unmasked, as pressure_pass. The neighbours' velocities come from dfsph_velocity's rows, one
  * load each (f8_gather_rows3), not three gathers from vx, vy, vz: the same values, and on the
  * 100k bench's scene at 30,000 particles on one thread (0.2 s simulated, perf's samples) 14 %
@@ -598,8 +587,8 @@ static PDL_ALWAYS_INLINE void compression_pass(dfsph_job* job, int begin, int en
 			rates[i - chunk] = rate;
 		}
 		int i = chunk;
-		for (; chunk_end - i >= PDL_LANES; i += PDL_LANES) update_pressures(&sa, i, rates + (i - chunk), &sum);
-		for (; i < chunk_end; ++i) update_pressure(&sa, i, sa.dt * rates[i - chunk], &sum);
+		for (; chunk_end - i >= PDL_LANES; i += PDL_LANES) update_pressures(&sa, i, rates + (i - chunk), PDL_LANES, &sum);
+		if (i < chunk_end) update_pressures(&sa, i, rates + (i - chunk), chunk_end - i, &sum);
 		chunk_error[chunk / SOLVE_GRAIN] = sum;
 	}
 }

@@ -433,6 +433,7 @@ static int run(viewer_app* app, const viewer_options* o, viewer_script* script)
 			step_world(app, &step_seconds);
 		}
 
+		double step_ms = 1000.0 * seconds_since(frame_start); /* (and the input read between steps) */
 		Uint64 draw_start = SDL_GetPerformanceCounter();
 		draw_frame(app);
 		app->frame += 1;
@@ -442,8 +443,7 @@ static int run(viewer_app* app, const viewer_options* o, viewer_script* script)
 			status = 1;
 		}
 		SDL_GL_SwapWindow(app->window);
-		fallback_frame(app, 1000.0 * seconds_since(draw_start), 1000.0 * (double)(draw_start - frame_start) /
-		                                                            (double)SDL_GetPerformanceFrequency());
+		fallback_frame(app, 1000.0 * seconds_since(draw_start), step_ms);
 
 		fps_window_frames += 1;
 		double window_seconds = seconds_since(fps_window_start);
