@@ -29,15 +29,6 @@ static inline char* io_test_read_file(const char* path, size_t* size)
 	return text;
 }
 
-/* True in quick mode (PUDDLE_TEST_QUICK set, as make test's sanitizer suites do, tests/worlds.h):
- * long runs are shortened there, since a memory error shows in the first steps and the release
- * run asserts what the long run does. */
-static inline bool io_test_quick(void)
-{
-	const char* v = getenv("PUDDLE_TEST_QUICK");
-	return v && *v && *v != '0';
-}
-
 static inline int io_test_compare_u64(const void* a, const void* b)
 {
 	uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;

@@ -66,7 +66,7 @@ static void test_shipped_scenes_run(void)
 		/* 3D scenes (20,000 particles) for fewer frames; in quick mode (the sanitizer builds) a
 		 * sixth of them, at least 10: every stage of every scene still runs on both threads */
 		long long frames = s->world.dimensions == 3 ? 30 : 200;
-		if (io_test_quick()) frames = frames / 6 > 10 ? frames / 6 : 10;
+		if (test_quick()) frames = frames / 6 > 10 ? frames / 6 : 10;
 		for (long long f = 0; f < frames; ++f) {
 			ENSURE(pdl_scene_apply_frame(s, w, f, &err) >= 0);
 			pdl_world_step(w);

@@ -104,7 +104,7 @@ static void test_resume_equals_uninterrupted(void)
 	ENSURE(resume_matches("dfsph-dam-break", 40, 70)); /* DFSPH: its solves' warm start is saved */
 	/* 3D scenes: z and vz are in the snapshot (20,000 particles: in quick mode, the sanitizer
 	 * builds, a fifth of the frames, the cut still after the solves' first warm start) */
-	const int q = io_test_quick() ? 5 : 1;
+	const int q = test_quick() ? 5 : 1;
 	ENSURE(resume_matches("dam-break-3d", 20 / q, 30 / q));
 	ENSURE(resume_matches("drop-3d", 12 / q, 20 / q));
 	ENSURE(resume_matches("stratify-3d", 10 / q, 20 / q)); /* three materials */
