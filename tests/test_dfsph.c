@@ -351,14 +351,16 @@ static void test_light_box_on_the_floor_comes_up(void)
  * from its fill and settles for 2 s, both solves at the default tolerances and limit. Damped
  * Jacobi alone took 22,477 iterations in all, the accelerated solves 3,930; under 8,000 it is
  * working. The bulk (2 h off walls, floor and surface) stays within 0.1 % of rest density
- * (0.010 % either way). */
+ * (0.010 % either way). Quick mode settles 10 frames and asserts neither (the release run
+ * does): 120 frames were 36 s of CPU under TSan. */
 static void test_deep_pool_solves_are_accelerated(void)
 {
 	pdl_world* w = dfsph_create(2, 2);
 	worlds_add_box_container(w, 4, 9);
 	worlds_fill_box(w, 0, 0, -9 + 8, 4, 8);
 	long long total = 0;
-	for (int f = 0; f < 120; ++f) {
+	const int frames = worlds_settle_steps(120);
+	for (int f = 0; f < frames; ++f) {
 		pdl_world_step(w);
 		total += pdl_world_profile(w).density_iterations + pdl_world_profile(w).divergence_iterations;
 	}
@@ -371,9 +373,12 @@ static void test_deep_pool_solves_are_accelerated(void)
 	for (int i = 0; i < p.count; ++i)
 		if (fabsf(p.x[i]) < 2 && p.y[i] > -7 && p.y[i] < top - 2) bulk += fabs(p.density[i] / rho0 - 1), bulk_count++;
 	bulk /= bulk_count > 0 ? bulk_count : 1;
-	printf("  %lld iterations in 120 frames, bulk density error %.4f %%\n", total, 100 * bulk);
-	ENSURE(total < 8000);
-	ENSURE(bulk_count > 0 && bulk < 0.001);
+	printf("  %lld iterations in %d frames, bulk density error %.4f %%\n", total, frames, 100 * bulk);
+	ENSURE(pdl_world_stats(w).non_finite == 0);
+	if (!worlds_quick()) {
+		ENSURE(total < 8000);
+		ENSURE(bulk_count > 0 && bulk < 0.001);
+	}
 	pdl_world_destroy(w);
 }
 
