@@ -97,9 +97,7 @@ static bool point_contacts(pdl_world* w, int a, int b, int wall)
 	 * one rest spacing is the thinnest gap a layer of particles fits in, and the pressure of the
 	 * water under it then lifts it. A light body resting on a dry floor stands that far above it
 	 * (0.35 h for 2D water at rest density 4, 0.5 h in 3D). */
-	const bool keeps_film = b < 0 && w->def.solver == PDL_SOLVER_DFSPH && A->def.type == PDL_BODY_DYNAMIC &&
-	                        A->def.density < 1;
-	const float skin = keeps_film ? spacing : 0;
+	const float skin = b < 0 && w->def.solver == PDL_SOLVER_DFSPH && pdl_body_is_light(A) ? spacing : 0;
 	/* the outer layer only: the deeper ones never come within reach of a contact */
 	for (int i = -ncorners; i < A->surface; ++i) {
 		float l[3], r[3], p[3], n[3], rest;

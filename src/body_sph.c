@@ -498,10 +498,7 @@ static void inverse_mass_of(const rigid_body* b, bool three, const float* dir, f
  * keeps the explicit coupling (coupled inside the solves, a disc of 1.5 the water's density
  * came to rest 0.15-0.21 h above the floor, puddle-validate --case archimedes2d, measured while
  * the particles of a film under a body still pushed it: in_film). */
-static bool coupled(const rigid_body* b)
-{
-	return b->alive && b->def.type == PDL_BODY_DYNAMIC && b->def.density < 1;
-}
+static bool coupled(const rigid_body* b) { return pdl_body_is_light(b); }
 
 void pdl_bodies_couple_begin(pdl_world* w, const float* alpha, const float* omega, const float* inv_rest,
                              pdl_body_contact* contacts, const int* counts)

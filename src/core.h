@@ -111,6 +111,14 @@ typedef struct rigid_body {
 	int wall_kernel;
 } rigid_body;
 
+/* A live dynamic body lighter than the water it displaces (pdl_body_def.density < 1): DFSPH
+ * couples it inside its solves (body_sph.c, coupled) and its contacts keep a film of water
+ * between it and the walls (body_contacts.c, point_contacts). */
+static inline bool pdl_body_is_light(const rigid_body* b)
+{
+	return b->alive && b->def.type == PDL_BODY_DYNAMIC && b->def.density < 1;
+}
+
 /* The bodies of a world, their boundary particles, and the scratch of the coupling. */
 typedef struct body_set {
 	rigid_body* bodies;

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "test_env.h"
+
 static int test_failed_cases, test_passed_cases, test_case_failed;
 
 #define ENSURE(cond)                                                                           \
@@ -56,24 +58,12 @@ static int test_failed_cases, test_passed_cases, test_case_failed;
 		else test_passed_cases++;                                                              \
 	} while (0)
 
-/* Whether the environment variable `name` is set to something other than "" or "0". */
-static inline int test_env_flag(const char* name)
-{
-	const char* v = getenv(name);
-	return v && *v && *v != '0';
-}
-
-/* Quick mode (PUDDLE_TEST_QUICK set, as make test's sanitizer suites do; tests/worlds.h): long
- * runs are shortened there, since a memory error or a race shows in the first steps and the
- * release run asserts what the long run does. */
-static inline int test_quick(void) { return test_env_flag("PUDDLE_TEST_QUICK"); }
-
 /* RUN_TEST, but left out of the ThreadSanitizer run (PUDDLE_TEST_TSAN set, as make test-tsan
  * does): every line of src/ the case runs, the cases that run under TSan run on two threads too
  * (gcov, docs/testing.md, "threads-elsewhere"). The release and ASan runs run it. */
 #define RUN_TEST_THREADS_ELSEWHERE(fn)                                                         \
 	do {                                                                                       \
-		if (test_env_flag("PUDDLE_TEST_TSAN")) {                                               \
+		if (test_tsan()) {                                                                     \
 			printf("%s: left out under TSan (threads-elsewhere)\n", #fn);                       \
 			break;                                                                             \
 		}                                                                                      \

@@ -251,6 +251,18 @@ static void test_bad_settings_name_their_field(void)
 	ENSURE(pdl_world_create(&d, &err) == NULL && err.id == PDL_ERR_WORLD_SOLVER);
 }
 
+/* The free surface beside a floating body at x: the highest particles more than `clear` from x
+ * and left of `right`, plus half a rest spacing (the surface lies that far above the top row's
+ * centres). */
+static double surface_beside(const pdl_world* w, float x, float clear, float right)
+{
+	pdl_particle_data p = pdl_world_particles(w);
+	double top = -1e30;
+	for (int i = 0; i < p.count; ++i)
+		if (fabsf(p.x[i] - x) > clear && p.x[i] < right) top = fmax(top, p.y[i]);
+	return top + 0.5 * pdl_rest_spacing(1, pdl_world_get_material(w, 0).rest_density);
+}
+
 /* Rigid bodies are moving walls to DFSPH (body_sph.c, "DFSPH"): in a pool 6 h deep, a disc at 0.5 of
  * the water's density floats in the surface, one at 1.5 sinks to the floor and rests within
  * 0.1 h of it after 12 s (-0.016 h: its rigid contact's overlap). The particles of the film
@@ -279,20 +291,15 @@ static void test_bodies_float_and_sink(void)
 	for (int f = 0, n = worlds_settle_steps(720); f < n; ++f) pdl_world_step(w);
 	pdl_body_def b[2];
 	for (int k = 0; k < 2; ++k) ENSURE(pdl_world_get_body(w, id[k], &b[k]));
-	/* the surface beside the light box: the highest particles more than 2 h from it */
-	pdl_particle_data p = pdl_world_particles(w);
-	double top = -1e30;
-	for (int i = 0; i < p.count; ++i)
-		if (fabsf(p.x[i] - b[0].position.x) > 2.5f && p.x[i] < 0) top = fmax(top, p.y[i]);
-	const double spacing = pdl_rest_spacing(1, pdl_world_get_material(w, 0).rest_density);
-	top += 0.5 * spacing; /* the surface half a spacing above the top row's centres */
+	/* the surface beside the light disc, left of the middle (the heavy one is right of it) */
+	const double top = surface_beside(w, b[0].position.x, 2.5f, 0);
 	/* the share of the light disc's area below the surface (a circular segment) */
 	const double depth = fmin(fmax(top - (b[0].position.y - 1), 0), 2), a = 1 - depth;
 	const double under = (acos(a) - a * sqrt(1 - a * a)) / 3.14159265358979;
 	printf("  light disc %.3f under (expected 0.5), heavy disc's bottom at %.3f (floor -8), speeds %.3f and %.3f\n",
 	       under, b[1].position.y - 1, hypotf(b[0].linear_velocity.x, b[0].linear_velocity.y),
 	       hypotf(b[1].linear_velocity.x, b[1].linear_velocity.y));
-	ENSURE(pdl_world_stats(w).non_finite == 0 && pdl_world_stats(w).particles == p.count);
+	ENSURE(pdl_world_stats(w).non_finite == 0 && pdl_world_stats(w).particles == pdl_world_particles(w).count);
 	if (!worlds_quick()) {
 		ENSURE(under > 0.25 && under < 0.75);
 		ENSURE(fabsf(b[1].position.y - 1 - -8) < 0.1f);
@@ -328,12 +335,7 @@ static void test_light_box_on_the_floor_comes_up(void)
 		ENSURE(pdl_world_get_body(w, id, &b));
 		highest = fmaxf(highest, b.position.y);
 	}
-	/* the surface: the highest particles more than 4 h to the side of the box, and half a spacing */
-	pdl_particle_data p = pdl_world_particles(w);
-	float surface = -1e30f;
-	for (int i = 0; i < p.count; ++i)
-		if (fabsf(p.x[i] - b.position.x) > 4.0f) surface = fmaxf(surface, p.y[i]);
-	surface += 0.5f * pdl_rest_spacing(1, pdl_world_get_material(w, 0).rest_density);
+	const float surface = (float)surface_beside(w, b.position.x, 4.0f, INFINITY);
 	const float bottom = b.position.y - 0.75f, under = (surface - bottom) / 1.5f;
 	printf("  the box's centre at %.3f after 12 s (on the floor: -7.25; highest %.3f), angle %.3f, the surface "
 	       "at %.3f: %.3f of it under (0.3 afloat), speed %.3f\n",

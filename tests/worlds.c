@@ -1,4 +1,5 @@
 #include "worlds.h"
+#include "test_env.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,24 +163,14 @@ void worlds_y_range(const pdl_world* w, float* ymin, float* ymax)
 	}
 }
 
-/* True when the environment variable is set to something other than "" or "0". */
-static bool env_flag(const char* name)
-{
-	const char* v = getenv(name);
-	return v && *v && *v != '0';
-}
-
-bool worlds_quick(void) { return env_flag("PUDDLE_TEST_QUICK"); }
-
-/* True under ThreadSanitizer (PUDDLE_TEST_TSAN set, as make test-tsan does). */
-static bool worlds_tsan(void) { return env_flag("PUDDLE_TEST_TSAN"); }
+bool worlds_quick(void) { return test_quick(); }
 
 int worlds_steps(int full)
 {
 	if (!worlds_quick()) return full;
 	/* TSan: a twentieth, at least 10: every stage runs on both threads in each step, and TSan
 	 * makes a step 50 to 150 times slower, so its suite was half of make test's time */
-	int part = worlds_tsan() ? 20 : 6, least = worlds_tsan() ? 10 : 30;
+	int part = test_tsan() ? 20 : 6, least = test_tsan() ? 10 : 30;
 	return full / part > least ? full / part : least;
 }
 
