@@ -2,7 +2,7 @@
 # puddle's DFSPH next to SPlisHSPlasH's DFSPH (InteractiveComputerGraphics/SPlisHSPlasH, Bender &
 # Koschier 2015/2017) on the same 3D dam break of about 100k particles, on the same cores.
 #
-# Usage: bench/splishsplash.sh SPHSIMULATOR [RUNS=3] [SECONDS=2]
+# Usage: bench/splishsplash.sh SPHSIMULATOR [RUNS=3] [SECONDS=1]
 #        bench/splishsplash.sh --patch      (prints the patch SPlisHSPlasH needs, see below)
 #   SPHSIMULATOR  SPlisHSPlasH's SPHSimulator binary (a Release build, patched as below)
 #   PUDDLE=path   puddle's CLI (default build/apps/cli/puddle)
@@ -10,6 +10,10 @@
 #   WORK=dir      scratch folder (default a temporary one, removed at the end)
 #   DT_REF=s      the time step at which SPlisHSPlasH's divergence tolerance is set equal to
 #                 puddle's (default 0.0025 s, SPlisHSPlasH's mean time step in this scene)
+#   DIVERGENCE_TOLERANCE=r  run both at this divergence tolerance instead of the scene's 0.001/s
+#                 (puddle's sph.divergence_tolerance, a rate per second; SPlisHSPlasH's maxErrorV
+#                 follows through DT_REF: 0.4 is SPlisHSPlasH's own default, 0.1 % a step)
+#   OUT=file      where the medians go (default bench/results/splishsplash.csv)
 #
 # The scene is bench/scenes/dam-break-3d-dfsph-100k.json (lengths in h, the kernel's support
 # radius). SPlisHSPlasH gets the same particles: puddle's fill at frame 0, scaled to metres with
@@ -130,12 +134,13 @@ fi
 [ $# -ge 1 ] || { sed -n '5,12p' "$0" >&2; exit 2; }
 SPHSIM=$(readlink -f "$1")
 RUNS=${2:-3}
-SECONDS_SIM=${3:-2}
+SECONDS_SIM=${3:-1}
 cd "$(dirname "$0")/.."
 PUDDLE=$(readlink -f "${PUDDLE:-build/apps/cli/puddle}")
 CORES=${CORES:-0,1}
 DT_REF=${DT_REF:-0.0025}
 SCENE=bench/scenes/dam-break-3d-dfsph-100k.json
+OUT=${OUT:-bench/results/splishsplash.csv}
 [ -x "$SPHSIM" ] || { echo "splishsplash.sh: $SPHSIM: not an executable" >&2; exit 2; }
 [ -x "$PUDDLE" ] || { echo "splishsplash.sh: $PUDDLE: not built (cmake --build build --target puddle_cli)" >&2; exit 2; }
 if [ -n "${WORK:-}" ]; then
@@ -144,6 +149,15 @@ if [ -n "${WORK:-}" ]; then
 else
 	WORK=$(mktemp -d)
 	trap 'rm -rf "$WORK"' EXIT
+fi
+if [ -n "${DIVERGENCE_TOLERANCE:-}" ]; then # the scene with the other tolerance, for both
+	python3 - "$SCENE" "$WORK/scene.json" "$DIVERGENCE_TOLERANCE" <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["solver"]["divergence_tolerance"] = float(sys.argv[3])
+json.dump(s, open(sys.argv[2], "w"), indent=2)
+EOF
+	SCENE="$WORK/scene.json"
 fi
 pin=()
 if command -v taskset >/dev/null && [ "$(nproc --all)" -gt 1 ]; then pin=(taskset -c "$CORES"); fi
@@ -285,8 +299,8 @@ EOF
 	tail -n 2 "$runs" >&2
 done
 
-mkdir -p bench/results
-python3 - "$runs" bench/results/splishsplash.csv <<'EOF'
+mkdir -p "$(dirname "$OUT")"
+python3 - "$runs" "$OUT" <<'EOF'
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 out = open(sys.argv[2], "w")
