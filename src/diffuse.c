@@ -36,8 +36,9 @@ struct pdl_diffuse_state {
 	 * trapped-air sum (eq. 2), the count of fluid neighbours, and how many it makes */
 	float *nx, *ny, *nz, *trapped;
 	int32_t *neighbours, *make;
-	/* the fluid's positions in the grid's order, padded for eight-lane loads (near_next) */
-	float *sx, *sy, *sz;
+	/* the fluid's positions and velocities in the grid's order, padded for eight-lane loads
+	 * (near_next, normals_range) */
+	float *sx, *sy, *sz, *svx, *svy, *svz;
 	uint8_t* alive; /* per diffuse particle */
 	int fluid_capacity;
 	pdl_grid grid; /* the fluid at its positions after the step */
@@ -72,7 +73,7 @@ void pdl_diffuse_free(pdl_world* w)
 	free(s->x), free(s->y), free(s->z), free(s->vx), free(s->vy), free(s->vz), free(s->life);
 	free(s->kind), free(s->alive);
 	free(s->nx), free(s->ny), free(s->nz), free(s->trapped), free(s->neighbours), free(s->make);
-	free(s->sx), free(s->sy), free(s->sz);
+	free(s->sx), free(s->sy), free(s->sz), free(s->svx), free(s->svy), free(s->svz);
 	pdl_grid_free(&s->grid);
 	free(s);
 	w->diffuse = NULL;
@@ -100,9 +101,9 @@ static bool reserve_fluid(struct pdl_diffuse_state* s, int n)
 	int cap = n + n / 2 + 64;
 	float** const f[] = {&s->nx, &s->ny, &s->nz, &s->trapped};
 	if (!pdl_grow_float_arrays(f, sizeof f / sizeof f[0], cap)) return false;
-	float** const sorted[] = {&s->sx, &s->sy, &s->sz};
+	float** const sorted[] = {&s->sx, &s->sy, &s->sz, &s->svx, &s->svy, &s->svz};
 	if (!pdl_grow_float_arrays(sorted, sizeof sorted / sizeof sorted[0], cap + PDL_SIMD_PAD)) return false;
-	for (int k = 0; k < 3; ++k) memset(*sorted[k] + cap, 0, PDL_SIMD_PAD * sizeof(float)); /* (masked lanes read it) */
+	for (int k = 0; k < 6; ++k) memset(*sorted[k] + cap, 0, PDL_SIMD_PAD * sizeof(float)); /* (masked lanes read it) */
 	int32_t* a = realloc(s->neighbours, (size_t)cap * sizeof *a);
 	if (!a) return false;
 	s->neighbours = a;
@@ -257,7 +258,8 @@ static inline bool near_next(near_walk* it, const struct pdl_diffuse_state* s, c
 	}
 }
 
-/* The fluid's positions in the grid's order (slot k: particle order[k]), for near_next. */
+/* The fluid's positions and velocities in the grid's order (slot k: particle order[k]), for
+ * near_next and normals_range. */
 static void sorted_positions_range(void* context, int begin, int end)
 {
 	const pass_job* job = context;
@@ -267,6 +269,7 @@ static void sorted_positions_range(void* context, int begin, int end)
 	for (int k = begin; k < end; ++k) {
 		const int i = order[k];
 		s->sx[k] = p->x[i], s->sy[k] = p->y[i], s->sz[k] = job->three ? p->z[i] : 0;
+		s->svx[k] = p->vx[i], s->svy[k] = p->vy[i], s->svz[k] = job->three ? p->vz[i] : 0;
 	}
 }
 
@@ -296,25 +299,44 @@ static void normals_range(void* context, int begin, int end)
 			s->nx[i] = s->ny[i] = s->nz[i] = 0;
 			continue;
 		}
-		float ox = 0, oy = 0, oz = 0, wsum = 0, trapped = 0, d[3], r2;
-		int count = 0, j;
-		const float at[3] = {xi, yi, zi};
-		near_walk it;
-		near_begin(&it, s, at);
-		while (near_next(&it, s, p, three, at, h2, &j, d, &r2)) {
-			if (j == i) continue;
-			float dist = sqrtf(r2), wgt = 1.0f - dist * inv_h;
-			count++;
-			ox += d[0] * wgt, oy += d[1] * wgt, oz += d[2] * wgt, wsum += wgt;
-			/* eq. 2: |v_ij| (1 - v^_ij . x^_ij) W~: large where particles close in on each other
-			 * (v_ij against x_ij), as where a jet plunges into the pool */
-			float ux = vxi - p->vx[j], uy = vyi - p->vy[j], uz = three ? vzi - p->vz[j] : 0;
-			float speed = sqrtf(ux * ux + uy * uy + uz * uz);
-			if (speed > 0 && dist > 0) {
-				float along = (ux * d[0] + uy * d[1] + uz * d[2]) / (speed * dist);
-				trapped += speed * (1.0f - along) * wgt;
+		float ox = 0, oy = 0, oz = 0, wsum = 0, trapped = 0;
+		int count = 0;
+		/* The candidates eight at a time, as near_next tests them, each lane's terms below worked
+		 * out in the lanes and added up in slot order: the same float operations in the same
+		 * order as one neighbour after the other. */
+		const f8 x8 = f8_set1(xi), y8 = f8_set1(yi), z8 = f8_set1(zi), vx8 = f8_set1(vxi), vy8 = f8_set1(vyi),
+		         vz8 = f8_set1(vzi), zero = f8_set1(0), one = f8_set1(1.0f), inv_h8 = f8_set1(inv_h), h2_8 = f8_set1(h2);
+		float lane_w[PDL_LANES], lane_ox[PDL_LANES], lane_oy[PDL_LANES], lane_oz[PDL_LANES], lane_t[PDL_LANES];
+		pdl_grid_runs runs;
+		pdl_grid_runs_around(&s->grid, xi, yi, zi, &runs);
+		for (int r = 0; r < runs.count; ++r)
+			for (int slot = runs.begin[r]; slot < runs.end[r]; slot += PDL_LANES) {
+				const int n = runs.end[r] - slot < PDL_LANES ? runs.end[r] - slot : PDL_LANES;
+				const f8 dx = f8_sub(x8, f8_load(s->sx + slot)), dy = f8_sub(y8, f8_load(s->sy + slot));
+				const f8 dz = three ? f8_sub(z8, f8_load(s->sz + slot)) : zero;
+				f8 q = f8_add(f8_mul(dx, dx), f8_mul(dy, dy));
+				if (three) q = f8_add(q, f8_mul(dz, dz));
+				unsigned bits = (unsigned)m8_bits(f8_lt(q, h2_8)) & ((1u << n) - 1u);
+				if (!bits) continue;
+				const f8 dist = f8_sqrt(q), wgt = f8_sub(one, f8_mul(dist, inv_h8));
+				/* eq. 2: |v_ij| (1 - v^_ij . x^_ij) W~: large where particles close in on each other
+				 * (v_ij against x_ij), as where a jet plunges into the pool */
+				const f8 ux = f8_sub(vx8, f8_load(s->svx + slot)), uy = f8_sub(vy8, f8_load(s->svy + slot));
+				const f8 uz = three ? f8_sub(vz8, f8_load(s->svz + slot)) : zero;
+				const f8 speed = f8_sqrt(f8_add(f8_add(f8_mul(ux, ux), f8_mul(uy, uy)), f8_mul(uz, uz)));
+				const f8 along = f8_div(f8_add(f8_add(f8_mul(ux, dx), f8_mul(uy, dy)), f8_mul(uz, dz)), f8_mul(speed, dist));
+				const m8 moving = m8_and(f8_gt(speed, zero), f8_gt(dist, zero)); /* (+0 adds nothing) */
+				f8_store(lane_t, f8_mask(moving, f8_mul(f8_mul(speed, f8_sub(one, along)), wgt)));
+				f8_store(lane_w, wgt);
+				f8_store(lane_ox, f8_mul(dx, wgt)), f8_store(lane_oy, f8_mul(dy, wgt)), f8_store(lane_oz, f8_mul(dz, wgt));
+				for (; bits; bits &= bits - 1) {
+					const int b = __builtin_ctz(bits);
+					if (s->grid.order[slot + b] == i) continue;
+					count++;
+					ox += lane_ox[b], oy += lane_oy[b], oz += lane_oz[b], wsum += lane_w[b];
+					trapped += lane_t[b];
+				}
 			}
-		}
 		s->neighbours[i] = count;
 		s->trapped[i] = trapped;
 		/* the outward normal of eq. 3, as the direction away from the neighbours' weighted centre
