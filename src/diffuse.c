@@ -200,20 +200,30 @@ typedef struct pass_job {
 /* ---- the fluid particles within h of a point ------------------------------------------------------ */
 
 /* Walks the fluid particles j within h of `at` (the grid's runs around it, in their order):
- * near_begin, then while (near_next(...)) with j, d = at - x_j and r2 = |d|^2 < h^2.
+ * near_begin, then while (near_next(...)) with j, d = at - x_j and r2 = |d|^2 < h^2; or block by
+ * block, while (near_next_block(...)), eight candidates at a time.
  * The candidates are tested eight at a time against the positions in the grid's order
- * (sorted_positions: a copy per step, so the loads are contiguous), and those within h come out
- * one by one, with d and r2 worked out again from the particle's own position in the same
- * float operations: the same neighbours, the same order, the same bits as testing them one by
- * one (which, with about six candidates a neighbour in 3D and the branch on each mispredicted,
- * was a quarter of a 3D dam break's step on one thread, perf). */
+ * (sorted_positions: a copy per step, so the loads are contiguous). near_next hands those within
+ * h out one by one, with d and r2 worked out again from the particle's own position in the same
+ * float operations; the passes that take whole blocks work out their terms in the lanes and add
+ * them up in slot order. Either way: the same neighbours, the same order, the same bits as
+ * testing them one by one (which, with about six candidates a neighbour in 3D and the branch on
+ * each mispredicted, was a quarter of a 3D dam break's step on one thread, perf). */
 typedef struct near_walk {
 	pdl_grid_runs runs;
 	int run, slot;  /* the next block's first slot in run `run` */
-	unsigned bits;  /* the candidates within h of the block from `base` not yet handed out */
+	unsigned bits;  /* near_next: the candidates within h of the block from `base` not yet handed out */
 	int base;
 	f8 x, y, z;     /* at, in every lane */
 } near_walk;
+
+/* A block of candidates: the grid's slots base .. base + 7, their offsets d = at - x_j (0 in z
+ * in 2D) and q = |d|^2 in the lanes, and the lanes within h (bits, never 0). */
+typedef struct near_block {
+	int base;
+	unsigned bits;
+	f8 dx, dy, dz, q;
+} near_block;
 
 static void near_begin(near_walk* it, const struct pdl_diffuse_state* s, const float at[3])
 {
@@ -223,6 +233,32 @@ static void near_begin(near_walk* it, const struct pdl_diffuse_state* s, const f
 	it->bits = 0;
 	it->base = 0;
 	it->x = f8_set1(at[0]), it->y = f8_set1(at[1]), it->z = f8_set1(at[2]);
+}
+
+static inline bool near_next_block(near_walk* it, const struct pdl_diffuse_state* s, bool three, float h2,
+                                   near_block* b)
+{
+	while (it->run < it->runs.count) {
+		const int end = it->runs.end[it->run];
+		if (it->slot >= end) {
+			if (++it->run < it->runs.count) it->slot = it->runs.begin[it->run];
+			continue;
+		}
+		const int n = end - it->slot < PDL_LANES ? end - it->slot : PDL_LANES;
+		b->dx = f8_sub(it->x, f8_load(s->sx + it->slot));
+		b->dy = f8_sub(it->y, f8_load(s->sy + it->slot));
+		b->q = f8_add(f8_mul(b->dx, b->dx), f8_mul(b->dy, b->dy));
+		b->dz = f8_set1(0);
+		if (three) {
+			b->dz = f8_sub(it->z, f8_load(s->sz + it->slot));
+			b->q = f8_add(b->q, f8_mul(b->dz, b->dz));
+		}
+		b->bits = (unsigned)m8_bits(f8_lt(b->q, f8_set1(h2))) & ((1u << n) - 1u);
+		b->base = it->slot;
+		it->slot += n;
+		if (b->bits) return true;
+	}
+	return false;
 }
 
 static inline bool near_next(near_walk* it, const struct pdl_diffuse_state* s, const particles* p, bool three,
@@ -239,23 +275,16 @@ static inline bool near_next(near_walk* it, const struct pdl_diffuse_state* s, c
 			*j = k, *r2 = q;
 			return true;
 		}
-		if (it->run >= it->runs.count) return false;
-		const int end = it->runs.end[it->run];
-		if (it->slot >= end) {
-			if (++it->run < it->runs.count) it->slot = it->runs.begin[it->run];
-			continue;
-		}
-		const int n = end - it->slot < PDL_LANES ? end - it->slot : PDL_LANES;
-		const f8 dx = f8_sub(it->x, f8_load(s->sx + it->slot)), dy = f8_sub(it->y, f8_load(s->sy + it->slot));
-		f8 q = f8_add(f8_mul(dx, dx), f8_mul(dy, dy));
-		if (three) {
-			const f8 dz = f8_sub(it->z, f8_load(s->sz + it->slot));
-			q = f8_add(q, f8_mul(dz, dz));
-		}
-		it->bits = (unsigned)m8_bits(f8_lt(q, f8_set1(h2))) & ((1u << n) - 1u);
-		it->base = it->slot;
-		it->slot += n;
+		near_block b;
+		if (!near_next_block(it, s, three, h2, &b)) return false;
+		it->bits = b.bits, it->base = b.base;
 	}
+}
+
+/* W~ = 1 - r / h of a block's lanes (eq. 2's weight; sqrtf(r2) * inv_h as the scalar code) */
+static inline f8 near_weight(const near_block* b, float inv_h)
+{
+	return f8_sub(f8_set1(1.0f), f8_mul(f8_sqrt(b->q), f8_set1(inv_h)));
 }
 
 /* The fluid's positions and velocities in the grid's order (slot k: particle order[k]), for
@@ -304,39 +333,33 @@ static void normals_range(void* context, int begin, int end)
 		/* The candidates eight at a time, as near_next tests them, each lane's terms below worked
 		 * out in the lanes and added up in slot order: the same float operations in the same
 		 * order as one neighbour after the other. */
-		const f8 x8 = f8_set1(xi), y8 = f8_set1(yi), z8 = f8_set1(zi), vx8 = f8_set1(vxi), vy8 = f8_set1(vyi),
-		         vz8 = f8_set1(vzi), zero = f8_set1(0), one = f8_set1(1.0f), inv_h8 = f8_set1(inv_h), h2_8 = f8_set1(h2);
+		const f8 vx8 = f8_set1(vxi), vy8 = f8_set1(vyi), vz8 = f8_set1(vzi), zero = f8_set1(0), one = f8_set1(1.0f);
 		float lane_w[PDL_LANES], lane_ox[PDL_LANES], lane_oy[PDL_LANES], lane_oz[PDL_LANES], lane_t[PDL_LANES];
-		pdl_grid_runs runs;
-		pdl_grid_runs_around(&s->grid, xi, yi, zi, &runs);
-		for (int r = 0; r < runs.count; ++r)
-			for (int slot = runs.begin[r]; slot < runs.end[r]; slot += PDL_LANES) {
-				const int n = runs.end[r] - slot < PDL_LANES ? runs.end[r] - slot : PDL_LANES;
-				const f8 dx = f8_sub(x8, f8_load(s->sx + slot)), dy = f8_sub(y8, f8_load(s->sy + slot));
-				const f8 dz = three ? f8_sub(z8, f8_load(s->sz + slot)) : zero;
-				f8 q = f8_add(f8_mul(dx, dx), f8_mul(dy, dy));
-				if (three) q = f8_add(q, f8_mul(dz, dz));
-				unsigned bits = (unsigned)m8_bits(f8_lt(q, h2_8)) & ((1u << n) - 1u);
-				if (!bits) continue;
-				const f8 dist = f8_sqrt(q), wgt = f8_sub(one, f8_mul(dist, inv_h8));
-				/* eq. 2: |v_ij| (1 - v^_ij . x^_ij) W~: large where particles close in on each other
-				 * (v_ij against x_ij), as where a jet plunges into the pool */
-				const f8 ux = f8_sub(vx8, f8_load(s->svx + slot)), uy = f8_sub(vy8, f8_load(s->svy + slot));
-				const f8 uz = three ? f8_sub(vz8, f8_load(s->svz + slot)) : zero;
-				const f8 speed = f8_sqrt(f8_add(f8_add(f8_mul(ux, ux), f8_mul(uy, uy)), f8_mul(uz, uz)));
-				const f8 along = f8_div(f8_add(f8_add(f8_mul(ux, dx), f8_mul(uy, dy)), f8_mul(uz, dz)), f8_mul(speed, dist));
-				const m8 moving = m8_and(f8_gt(speed, zero), f8_gt(dist, zero)); /* (+0 adds nothing) */
-				f8_store(lane_t, f8_mask(moving, f8_mul(f8_mul(speed, f8_sub(one, along)), wgt)));
-				f8_store(lane_w, wgt);
-				f8_store(lane_ox, f8_mul(dx, wgt)), f8_store(lane_oy, f8_mul(dy, wgt)), f8_store(lane_oz, f8_mul(dz, wgt));
-				for (; bits; bits &= bits - 1) {
-					const int b = __builtin_ctz(bits);
-					if (s->grid.order[slot + b] == i) continue;
-					count++;
-					ox += lane_ox[b], oy += lane_oy[b], oz += lane_oz[b], wsum += lane_w[b];
-					trapped += lane_t[b];
-				}
+		const float at[3] = {xi, yi, zi};
+		near_walk it;
+		near_block b;
+		near_begin(&it, s, at);
+		while (near_next_block(&it, s, three, h2, &b)) {
+			const f8 dist = f8_sqrt(b.q), wgt = near_weight(&b, inv_h);
+			/* eq. 2: |v_ij| (1 - v^_ij . x^_ij) W~: large where particles close in on each other
+			 * (v_ij against x_ij), as where a jet plunges into the pool */
+			const f8 ux = f8_sub(vx8, f8_load(s->svx + b.base)), uy = f8_sub(vy8, f8_load(s->svy + b.base));
+			const f8 uz = three ? f8_sub(vz8, f8_load(s->svz + b.base)) : zero;
+			const f8 speed = f8_sqrt(f8_add(f8_add(f8_mul(ux, ux), f8_mul(uy, uy)), f8_mul(uz, uz)));
+			const f8 along =
+			    f8_div(f8_add(f8_add(f8_mul(ux, b.dx), f8_mul(uy, b.dy)), f8_mul(uz, b.dz)), f8_mul(speed, dist));
+			const m8 moving = m8_and(f8_gt(speed, zero), f8_gt(dist, zero)); /* (+0 adds nothing) */
+			f8_store(lane_t, f8_mask(moving, f8_mul(f8_mul(speed, f8_sub(one, along)), wgt)));
+			f8_store(lane_w, wgt);
+			f8_store(lane_ox, f8_mul(b.dx, wgt)), f8_store(lane_oy, f8_mul(b.dy, wgt)), f8_store(lane_oz, f8_mul(b.dz, wgt));
+			for (unsigned bits = b.bits; bits; bits &= bits - 1) {
+				const int k = __builtin_ctz(bits);
+				if (s->grid.order[b.base + k] == i) continue;
+				count++;
+				ox += lane_ox[k], oy += lane_oy[k], oz += lane_oz[k], wsum += lane_w[k];
+				trapped += lane_t[k];
 			}
+		}
 		s->neighbours[i] = count;
 		s->trapped[i] = trapped;
 		/* the outward normal of eq. 3, as the direction away from the neighbours' weighted centre
@@ -445,16 +468,22 @@ static void advect_range(void* context, int begin, int end)
 		float fluid[3] = {0, 0, 0}, wsum = 0;
 		int count = 0;
 		if (p->count > 0) {
-			float dd[3], r2;
-			int j;
+			float lane_w[PDL_LANES], lane_u[PDL_LANES], lane_v[PDL_LANES], lane_z[PDL_LANES];
 			near_walk it;
+			near_block b;
 			near_begin(&it, s, x);
-			while (near_next(&it, s, p, three, x, h2, &j, dd, &r2)) {
-				float wgt = 1.0f - sqrtf(r2) * inv_h;
-				count++;
-				fluid[0] += p->vx[j] * wgt, fluid[1] += p->vy[j] * wgt;
-				fluid[2] += three ? p->vz[j] * wgt : 0;
-				wsum += wgt;
+			while (near_next_block(&it, s, three, h2, &b)) {
+				const f8 wgt = near_weight(&b, inv_h);
+				f8_store(lane_w, wgt);
+				f8_store(lane_u, f8_mul(f8_load(s->svx + b.base), wgt));
+				f8_store(lane_v, f8_mul(f8_load(s->svy + b.base), wgt));
+				f8_store(lane_z, f8_mul(f8_load(s->svz + b.base), wgt)); /* (0 in 2D) */
+				for (unsigned bits = b.bits; bits; bits &= bits - 1) {
+					const int k = __builtin_ctz(bits);
+					count++;
+					fluid[0] += lane_u[k], fluid[1] += lane_v[k], fluid[2] += lane_z[k];
+					wsum += lane_w[k];
+				}
 			}
 		}
 		if (wsum > 0) fluid[0] /= wsum, fluid[1] /= wsum, fluid[2] /= wsum; /* eq. 14's v~_f */
