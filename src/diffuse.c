@@ -203,9 +203,9 @@ typedef struct pass_job {
  * near_begin, then while (near_next(...)) with j, d = at - x_j and r2 = |d|^2 < h^2; or block by
  * block, while (near_next_block(...)), eight candidates at a time.
  * The candidates are tested eight at a time against the positions in the grid's order
- * (sorted_positions: a copy per step, so the loads are contiguous). near_next hands those within
- * h out one by one, with d and r2 worked out again from the particle's own position in the same
- * float operations; the passes that take whole blocks work out their terms in the lanes and add
+ * (sorted_positions_range: a copy per step, so the loads are contiguous). near_next hands those
+ * within h out one by one, with d and r2 worked out again from the particle's own position in the
+ * same float operations; the passes that take whole blocks work out their terms in the lanes and add
  * them up in slot order. Either way: the same neighbours, the same order, the same bits as
  * testing them one by one (which, with about six candidates a neighbour in 3D and the branch on
  * each mispredicted, was a quarter of a 3D dam break's step on one thread, perf). */
@@ -281,7 +281,7 @@ static inline bool near_next(near_walk* it, const struct pdl_diffuse_state* s, c
 	}
 }
 
-/* W~ = 1 - r / h of a block's lanes (eq. 2's weight; sqrtf(r2) * inv_h as the scalar code) */
+/* W~ = 1 - r / h of a block's lanes (eq. 2's weight), as 1 - sqrtf(r2) * inv_h one by one */
 static inline f8 near_weight(const near_block* b, float inv_h)
 {
 	return f8_sub(f8_set1(1.0f), f8_mul(f8_sqrt(b->q), f8_set1(inv_h)));
