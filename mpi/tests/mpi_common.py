@@ -14,6 +14,16 @@ import subprocess
 
 failures = 0
 
+# How Open MPI runs the tests' jobs on one machine, where a user's own setting is kept: in shared
+# memory (the ob1 layer over self and vader, without probing UCX, libfabric and InfiniBand at
+# every start), each process free to run on any core (by default mpirun binds one or two
+# processes to a core each, so `-np 1 --threads 2` runs both threads on one core), and waiting
+# processes yielding their core rather than spinning (ctest runs another test beside, and -np 3
+# or 4 share two cores): docs/mpi.md, "What it costs". The hashes and files are the same bits.
+for _name, _value in (("OMPI_MCA_pml", "ob1"), ("OMPI_MCA_btl", "self,vader"),
+                      ("OMPI_MCA_hwloc_base_binding_policy", "none"), ("OMPI_MCA_mpi_yield_when_idle", "1")):
+    os.environ.setdefault(_name, _value)
+
 
 def check(ok, message):
     global failures
