@@ -45,6 +45,16 @@ async function screenPoint(page, x, y) {
 	}, [x, y]);
 }
 
+/**
+ * Waits until the page has the move of a held pointer to (x, y) (page pixels): Chromium hands
+ * pointer moves to the page with its next frame, which a loaded machine draws late, so a step
+ * right after page.mouse.move could still pull towards a point on the way.
+ */
+async function pointerMoved(page, x, y) {
+	await page.waitForFunction(([px, py]) => [...window.demo.tools.active.values()]
+		.some((a) => Math.abs(a.clientX - px) <= 1 && Math.abs(a.clientY - py) <= 1), [x, y], { timeout: 10000 });
+}
+
 /** The lil-gui controller row whose label is `name` (inside the folder titled `folder`). */
 function controller(page, folder, name) {
 	return page.locator('.lil-gui.root .lil-gui', { has: page.locator(`> .title:text-is("${folder}")`) })
@@ -186,6 +196,7 @@ describe('demo page', () => {
 		await page.mouse.move(from.x, from.y);
 		await page.mouse.down();
 		await page.mouse.move(to.x, to.y, { steps: 5 });
+		await pointerMoved(page, to.x, to.y);
 		const dragged = await page.evaluate((c) => {
 			window.demo.step(40);
 			return eval(c)();
@@ -562,6 +573,7 @@ describe('demo page', () => {
 		await page.mouse.down();
 		const to = await screenPoint(page, 5, 4);
 		await page.mouse.move(to.x, to.y, { steps: 4 });
+		await pointerMoved(page, to.x, to.y);
 		const held = await page.evaluate(() => {
 			window.demo.step(40);
 			return { tools: [...window.demo.tools.active.values()].map((a) => a.tool), body: window.demo.bodies()[0] };
@@ -571,6 +583,7 @@ describe('demo page', () => {
 		// a quick move and let go: thrown along the move
 		const far = await screenPoint(page, 9, 4);
 		await page.mouse.move(far.x, far.y, { steps: 2 });
+		await pointerMoved(page, far.x, far.y);
 		await page.evaluate(() => window.demo.step(2));
 		await page.mouse.up();
 		const thrown = await page.evaluate(() => {
@@ -843,6 +856,7 @@ describe('demo page, 3D', () => {
 		await page.mouse.move(on.x, on.y);
 		await page.mouse.down();
 		await page.mouse.move(on.x, on.y - 60, { steps: 3 });
+		await pointerMoved(page, on.x, on.y - 60);
 		const lifted = await page.evaluate(() => {
 			const grabs = [...window.demo.tools.active.values()].map((a) => a.tool);
 			window.demo.step(30);
