@@ -281,11 +281,9 @@ static inline bool near_next(near_walk* it, const struct pdl_diffuse_state* s, c
 	}
 }
 
-/* W~ = 1 - r / h of a block's lanes (eq. 2's weight), as 1 - sqrtf(r2) * inv_h one by one */
-static inline f8 near_weight(const near_block* b, float inv_h)
-{
-	return f8_sub(f8_set1(1.0f), f8_mul(f8_sqrt(b->q), f8_set1(inv_h)));
-}
+/* W~ = 1 - r / h in the lanes (eq. 2's weight) from their distances r, as 1 - r * inv_h one by
+ * one */
+static inline f8 near_weight(f8 r, float inv_h) { return f8_sub(f8_set1(1.0f), f8_mul(r, f8_set1(inv_h))); }
 
 /* The fluid's positions and velocities in the grid's order (slot k: particle order[k]), for
  * near_next and normals_range. */
@@ -340,7 +338,7 @@ static void normals_range(void* context, int begin, int end)
 		near_block b;
 		near_begin(&it, s, at);
 		while (near_next_block(&it, s, three, h2, &b)) {
-			const f8 dist = f8_sqrt(b.q), wgt = near_weight(&b, inv_h);
+			const f8 dist = f8_sqrt(b.q), wgt = near_weight(dist, inv_h);
 			/* eq. 2: |v_ij| (1 - v^_ij . x^_ij) W~: large where particles close in on each other
 			 * (v_ij against x_ij), as where a jet plunges into the pool */
 			const f8 ux = f8_sub(vx8, f8_load(s->svx + b.base)), uy = f8_sub(vy8, f8_load(s->svy + b.base));
@@ -473,7 +471,7 @@ static void advect_range(void* context, int begin, int end)
 			near_block b;
 			near_begin(&it, s, x);
 			while (near_next_block(&it, s, three, h2, &b)) {
-				const f8 wgt = near_weight(&b, inv_h);
+				const f8 wgt = near_weight(f8_sqrt(b.q), inv_h);
 				f8_store(lane_w, wgt);
 				f8_store(lane_u, f8_mul(f8_load(s->svx + b.base), wgt));
 				f8_store(lane_v, f8_mul(f8_load(s->svy + b.base), wgt));
