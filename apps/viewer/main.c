@@ -266,10 +266,17 @@ static const fallback_level fallback_levels[] = {
 };
 enum { FALLBACK_LEVELS = (int)(sizeof fallback_levels / sizeof fallback_levels[0]) };
 _Static_assert(FALLBACK_LEVELS <= VIEWER_FALLBACK_MAX_LEVELS, "viewer_fallback's per-level arrays");
-/* Frames not counted after a change (the targets are made again, caches warm up), then the
- * frames whose mean draw time decides. */
-#define FALLBACK_SKIP_FRAMES 3
+/* The frame not counted after a change (the targets and the new look's shaders are made: under
+ * llvmpipe the first frame of a level took 1.5 times the next ones, drop-3d at 1280x800, and
+ * the second was as the rest), then the frames whose mean draw time decides: a window of 10,
+ * or of 3 already when their mean is 1.5 times over what the budget leaves the drawing (every
+ * frame of a level took within 20 % of its mean there, so 3 such frames tell what 10 would:
+ * the fallback steps down in 4 frames where it waited 13, in 1.5 s instead of 5 at the start
+ * of drop-3d's liquid, 180 ms a frame). */
+#define FALLBACK_SKIP_FRAMES 1
 #define FALLBACK_WINDOW_FRAMES 10
+#define FALLBACK_QUICK_FRAMES 3
+#define FALLBACK_QUICK_OVER 1.5
 
 /* Draws the look of the fallback's `level` from the next frame on. */
 static void fallback_set_level(viewer_app* app, int level)
@@ -288,9 +295,9 @@ static void fallback_set_level(viewer_app* app, int level)
  * the budget less the window's mean stepping (a frame is both: with a 33 ms step, 17 ms of the
  * 50 are the drawing's), but at least a quarter of the budget (a step that alone takes the
  * whole budget is not the drawing's to make up). */
-static double fallback_drawing_budget(const viewer_fallback* f)
+static double fallback_drawing_budget(double budget_ms, double step_ms)
 {
-	return fmax(f->budget_ms - f->window_step_ms, 0.25 * f->budget_ms);
+	return fmax(budget_ms - step_ms, 0.25 * budget_ms);
 }
 
 static void fallback_frame(viewer_app* app, double draw_ms, double step_ms)
@@ -315,15 +322,19 @@ static void fallback_frame(viewer_app* app, double draw_ms, double step_ms)
 	}
 	f->sum_ms += draw_ms;
 	f->step_sum_ms += step_ms;
-	if (f->frames < FALLBACK_SKIP_FRAMES + FALLBACK_WINDOW_FRAMES) return;
-	f->window_ms = f->sum_ms / FALLBACK_WINDOW_FRAMES;
-	f->window_step_ms = f->step_sum_ms / FALLBACK_WINDOW_FRAMES;
+	const int counted = f->frames - FALLBACK_SKIP_FRAMES;
+	const bool clearly_over = counted >= FALLBACK_QUICK_FRAMES &&
+	                          f->sum_ms > FALLBACK_QUICK_OVER * counted *
+	                                          fallback_drawing_budget(f->budget_ms, f->step_sum_ms / counted);
+	if (counted < FALLBACK_WINDOW_FRAMES && !clearly_over) return;
+	f->window_ms = f->sum_ms / counted;
+	f->window_step_ms = f->step_sum_ms / counted;
 	f->level_ms[f->level] = f->window_ms;
-	f->level_cpu_ms[f->level] = 1000.0 * (process_cpu_seconds() - f->window_cpu_start) / FALLBACK_WINDOW_FRAMES;
+	f->level_cpu_ms[f->level] = 1000.0 * (process_cpu_seconds() - f->window_cpu_start) / counted;
 	if (f->first_window_ms == 0) f->first_window_ms = f->window_ms;
 	f->frames = 0;
 	f->sum_ms = f->step_sum_ms = 0;
-	const double budget = fallback_drawing_budget(f);
+	const double budget = fallback_drawing_budget(f->budget_ms, f->window_step_ms);
 	if (!f->enabled || !own || f->window_ms <= budget || f->level + 1 >= FALLBACK_LEVELS) return;
 	int level = f->level + 1;
 	/* levels whose resolution is no lower than the one drawn (--scale-3d) are no step down */

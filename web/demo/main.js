@@ -337,16 +337,19 @@ class Demo {
 		if (++f.frames <= FALLBACK_SKIP_FRAMES) return;
 		f.sumMs += drawMs;
 		f.stepSumMs += stepMs;
-		if (f.frames < FALLBACK_SKIP_FRAMES + FALLBACK_WINDOW_FRAMES) return;
-		f.windowMs = f.sumMs / FALLBACK_WINDOW_FRAMES;
-		f.windowStepMs = f.stepSumMs / FALLBACK_WINDOW_FRAMES;
+		const counted = f.frames - FALLBACK_SKIP_FRAMES;
+		const clearlyOver = counted >= FALLBACK_QUICK_FRAMES &&
+			f.sumMs > FALLBACK_QUICK_OVER * counted * drawingBudget(f.budgetMs, f.stepSumMs / counted);
+		if (counted < FALLBACK_WINDOW_FRAMES && !clearlyOver) return;
+		f.windowMs = f.sumMs / counted;
+		f.windowStepMs = f.stepSumMs / counted;
 		f.levelMs[f.level] = f.windowMs;
 		++f.windows;
 		if (!f.firstWindowMs) f.firstWindowMs = f.windowMs;
 		f.frames = 0;
 		f.sumMs = 0;
 		f.stepSumMs = 0;
-		const budget = Math.max(f.budgetMs - f.windowStepMs, 0.25 * f.budgetMs);
+		const budget = drawingBudget(f.budgetMs, f.windowStepMs);
 		if (!own || f.windowMs <= budget || f.level + 1 >= FALLBACK_LEVELS.length) return;
 		f.level += 1;
 		f.changes += 1;
@@ -501,8 +504,10 @@ const REAL_TIME_LOW = 0.9;
 // The most milliseconds of stepping a frame takes on (one step, however long, always): 25
 // frames/s at least where drawing is quick.
 const STEP_BUDGET_MS = 40;
-// The fallback's levels (fallbackFrame), the full look first, and its windows: frames not
-// counted after a change (the targets are made again), then the frames whose mean decides.
+// The fallback's levels (fallbackFrame), the full look first, and its windows: the frame not
+// counted after a change (the targets are made again), then the frames whose mean decides: 10,
+// or 3 when their mean is 1.5 times over what the budget leaves the drawing (the viewer's rule,
+// apps/viewer/main.c, FALLBACK_QUICK_FRAMES).
 const FALLBACK_LEVELS = [
 	{ scale3d: 1, look: 'liquid', what: 'liquid at full resolution' },
 	{ scale3d: 0.5, look: 'liquid', what: 'liquid at half resolution' },
@@ -513,8 +518,12 @@ const FALLBACK_LEVELS = [
 	{ scale3d: 0.5, look: 'discs', what: 'flat discs at half resolution' },
 	{ scale3d: 0.25, look: 'discs', what: 'flat discs at a quarter of the resolution' },
 ];
-const FALLBACK_SKIP_FRAMES = 3;
+const FALLBACK_SKIP_FRAMES = 1;
 const FALLBACK_WINDOW_FRAMES = 10;
+const FALLBACK_QUICK_FRAMES = 3;
+const FALLBACK_QUICK_OVER = 1.5;
+// What the budget leaves a frame's drawing after `stepMs` of stepping: at least a quarter of it.
+const drawingBudget = (budgetMs, stepMs) => Math.max(budgetMs - stepMs, 0.25 * budgetMs);
 const REAL_TIME_WINDOW_S = 1.5;
 const newPace = (now) => ({ start: now, simulated: 0, frames: 0, steps: 0, stepMs: 0 });
 

@@ -21,6 +21,7 @@ after(async () => {
 });
 
 const MIN_FPS = 1;
+const FRAMES_AT_LAST = 30;
 
 /** Runs in the page: asks for a frame at every frame from now on (demo.invalidate()). */
 const drawEveryFrame = () => {
@@ -39,6 +40,14 @@ describe('fallback when drawing is slow', () => {
 		// one more window at the last level: the last window measured is its
 		const windows = await page.evaluate(() => window.demo.fallback.windows);
 		await page.waitForFunction((n) => window.demo.fallback.windows > n, windows, { timeout: 120000, polling: 100 });
+		// the last level's frame time over FRAMES_AT_LAST frames (a window far over the budget is 3
+		// frames: one slow frame of a busy machine would move its mean by a third)
+		const lastMs = await page.evaluate((frames) => new Promise((done) => {
+			const start = performance.now();
+			let n = 0;
+			const next = () => (++n >= frames ? done((performance.now() - start) / n) : requestAnimationFrame(next));
+			requestAnimationFrame(next);
+		}), FRAMES_AT_LAST);
 		const r = await page.evaluate(() => {
 			const d = window.demo;
 			d.updateStats(performance.now() + 1000);
@@ -47,7 +56,7 @@ describe('fallback when drawing is slow', () => {
 		});
 		const f = r.fallback;
 		console.log(`fallback: ${JSON.stringify(f)}`);
-		console.log(`draw time a frame: ${f.firstWindowMs.toFixed(1)} ms in the full liquid, ${f.windowMs.toFixed(1)} ms after the fallback (${(1000 / f.windowMs).toFixed(1)} fps)`);
+		console.log(`draw time a frame: ${f.firstWindowMs.toFixed(1)} ms in the full liquid, ${lastMs.toFixed(1)} ms after the fallback (${(1000 / lastMs).toFixed(1)} fps, over ${FRAMES_AT_LAST} frames)`);
 		assert.equal(f.changes, 6, 'six steps down');
 		assert.equal(r.mode3d, 'spheres', 'spheres mode at the end');
 		assert.ok(r.discs, 'drawn as flat discs');
@@ -57,9 +66,9 @@ describe('fallback when drawing is slow', () => {
 		// wall time between frames, on a machine that may be busy, in steps of the display's
 		// interval (requestAnimationFrame): the last level no slower than the spheres at half
 		// resolution by more than one interval (measured 33.3 against 40.0 ms, docs/viewer.md)
-		assert.ok(f.levelMs[6] < f.levelMs[4] + 1000 / 60, `the discs at a quarter of the resolution no slower than the spheres at half: ${f.levelMs[6]} against ${f.levelMs[4]} ms`);
-		assert.ok(f.windowMs < f.firstWindowMs, `discs faster than the full liquid: ${f.windowMs} against ${f.firstWindowMs} ms`);
-		assert.ok(1000 / f.windowMs > MIN_FPS, `over ${MIN_FPS} frames/s: ${1000 / f.windowMs}`);
+		assert.ok(lastMs < f.levelMs[4] + 1000 / 60, `the discs at a quarter of the resolution no slower than the spheres at half: ${lastMs} against ${f.levelMs[4]} ms`);
+		assert.ok(lastMs < f.firstWindowMs, `discs faster than the full liquid: ${lastMs} against ${f.firstWindowMs} ms`);
+		assert.ok(1000 / lastMs > MIN_FPS, `over ${MIN_FPS} frames/s: ${1000 / lastMs}`);
 		assert.deepEqual(errors, []);
 		await page.close();
 	});
