@@ -19,7 +19,7 @@
 // Needs rendering into R32F and blending into RGBA16F: EXT_color_buffer_float (WebGL 2 under
 // SwiftShader has it, and EXT_float_blend). Without it `supported` is false and the renderer
 // draws spheres.
-import { RAMP_GLSL, compile, ParticleArrays, rgb, setColorUniforms } from './particles-gl.js';
+import { RAMP_GLSL, compile, ParticleQuads, rgb, setColorUniforms } from './particles-gl.js';
 
 const SHADERS = new URL('../shaders/liquid/', import.meta.url);
 const FILES = ['look.h', 'particle.vert.glsl', 'depth.frag.glsl', 'thickness.frag.glsl', 'foam.frag.glsl',
@@ -117,25 +117,12 @@ export class Liquid {
 		this.foamProgram = compile(gl, point, source('foam.frag.glsl'));
 		this.smooth = compile(gl, full, source('smooth.frag.glsl'));
 		this.composite = compile(gl, full, source('composite.frag.glsl'));
-		this.points = gl.createVertexArray();
-		gl.bindVertexArray(this.points);
-		// one quad per particle: its corners per vertex, the particle's arrays per instance
-		this.corners = gl.createBuffer();
-		gl.bindBuffer(gl.ARRAY_BUFFER, this.corners);
-		gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, 1, 1]), gl.STATIC_DRAW);
-		gl.enableVertexAttribArray(0);
-		gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
-		this.arrays = new ParticleArrays(gl, [['x', 1], ['y', 2], ['z', 3], ['material', 4], ['value', 5], ['speed', 6], ['density', 7]], 1);
+		// one quad per particle (ParticleQuads: no instancing)
+		this.arrays = new ParticleQuads(gl, [['x', 1], ['y', 2], ['z', 3], ['material', 4], ['value', 5], ['speed', 6], ['density', 7]]);
 		// the diffuse particles: their own quads, whitened by foam.frag.glsl
 		this.diffuseProgram = compile(gl, source('diffuse.vert.glsl', DIFFUSE_INPUTS), source('foam.frag.glsl'));
-		this.diffusePoints = gl.createVertexArray();
-		gl.bindVertexArray(this.diffusePoints);
-		gl.bindBuffer(gl.ARRAY_BUFFER, this.corners);
-		gl.enableVertexAttribArray(0);
-		gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
-		this.diffuseArrays = new ParticleArrays(gl, [['x', 1], ['y', 2], ['z', 3], ['life', 4], ['kind', 5]], 1);
+		this.diffuseArrays = new ParticleQuads(gl, [['x', 1], ['y', 2], ['z', 3], ['life', 4], ['kind', 5]]);
 		this.diffuseKind = new Float32Array(0);
-		gl.bindVertexArray(null);
 		this.empty = gl.createVertexArray();
 		this.size = [0, 0];
 		this.profile = false; // when true, draw() finishes each pass and times it into passMs
@@ -209,7 +196,6 @@ export class Liquid {
 			this.arrays.upload('speed', this.arrays.rampValues(particles, 'speed'));
 			this.arrays.upload('density', particles.density);
 		}
-		gl.bindVertexArray(this.points);
 		const rest = new Float32Array(32).fill(1);
 		materials.forEach((m, i) => (rest[i] = m.rest_density));
 		const { f, r, u } = view.frame, back = [-f[0], -f[1], -f[2]];
@@ -244,7 +230,7 @@ export class Liquid {
 		pointUniforms(this.depthProgram, 1, 0);
 		gl.uniform1i(this.depthProgram.uniforms.u_solid, 0);
 		bind(0, this.solidDepth);
-		gl.drawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, n);
+		this.arrays.draw(n);
 		bind(0, null);
 		this.mark('depth', true);
 
@@ -269,7 +255,7 @@ export class Liquid {
 		gl.uniform1i(tu.u_solid, 1);
 		bind(1, this.solidDepth);
 		bind(0, this.depth[0]);
-		gl.drawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, n);
+		this.arrays.draw(n);
 		bind(1, null);
 		bind(0, null);
 		gl.disable(gl.BLEND);
@@ -328,20 +314,18 @@ export class Liquid {
 		gl.depthMask(false);
 		gl.enable(gl.BLEND);
 		gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
-		gl.bindVertexArray(this.points);
 		pointUniforms(this.foamProgram, LOOK.PDL_LIQUID_FOAM_SIZE, 1);
-		if (this.settings.foamSpeed > 0) gl.drawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, n);
+		if (this.settings.foamSpeed > 0) this.arrays.draw(n);
 		// the world's spray, foam and bubbles the same way (io/src/render_liquid.c's diffuse_discs)
 		const d = view.diffuse;
 		if (d && d.count > 0) {
-			gl.bindVertexArray(this.diffusePoints);
 			for (const name of ['x', 'y', 'z', 'life']) this.diffuseArrays.upload(name, d[name]);
 			if (this.diffuseKind.length < d.count) this.diffuseKind = new Float32Array(Math.ceil(d.count * 1.25));
 			const kind = this.diffuseKind.subarray(0, d.count);
 			for (let i = 0; i < d.count; ++i) kind[i] = d.kind[i];
 			this.diffuseArrays.upload('kind', kind);
 			pointUniforms(this.diffuseProgram, 1, 0);
-			gl.drawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, d.count);
+			this.diffuseArrays.draw(d.count);
 		}
 		gl.disable(gl.BLEND);
 		gl.depthMask(true);

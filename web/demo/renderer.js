@@ -6,7 +6,7 @@
 // with a darker outline (and a circle with a spoke, so its turning shows) over the fluid. World
 // units map to the canvas by a fit of the scene's bounds.
 import { BodyShape, BoundaryKind } from '../src/puddle.js';
-import { RAMP_GLSL, compile, rgb, ParticleArrays, setColorUniforms } from './particles-gl.js';
+import { RAMP_GLSL, compile, rgb, ParticleQuads, setColorUniforms } from './particles-gl.js';
 
 const SPLAT_VS = `#version 300 es
 layout(location = 0) in vec2 a_corner;     // quad corner in [-1, 1]^2
@@ -146,15 +146,8 @@ export class Renderer {
 		this.composite = compile(gl, FULLSCREEN_VS, COMPOSITE_FS);
 		this.shape = compile(gl, SHAPE_VS, SHAPE_FS);
 
-		this.quad = gl.createVertexArray();
-		gl.bindVertexArray(this.quad);
-		const corners = gl.createBuffer();
-		gl.bindBuffer(gl.ARRAY_BUFFER, corners);
-		gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, 1, 1]), gl.STATIC_DRAW);
-		gl.enableVertexAttribArray(0);
-		gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
-		this.arrays = new ParticleArrays(gl, [['x', 1], ['y', 2], ['material', 3], ['value', 4]], 1);
-		gl.bindVertexArray(null);
+		// one quad per particle (ParticleQuads: no instancing)
+		this.arrays = new ParticleQuads(gl, [['x', 1], ['y', 2], ['material', 3], ['value', 4]]);
 
 		this.shapeVao = gl.createVertexArray();
 		this.shapeBuffer = gl.createBuffer();
@@ -282,8 +275,7 @@ export class Renderer {
 			gl.enable(gl.BLEND);
 			if (dots) gl.blendFunc(gl.ONE, gl.ZERO);
 			else gl.blendFunc(gl.ONE, gl.ONE);
-			gl.bindVertexArray(this.quad);
-			gl.drawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, n);
+			this.arrays.draw(n);
 			gl.disable(gl.BLEND);
 		}
 		if (!dots) {

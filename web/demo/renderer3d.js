@@ -201,7 +201,7 @@ export class Renderer3D {
 		this.mesh = compile(gl, MESH_VS, MESH_FS);
 		this.points = gl.createVertexArray();
 		gl.bindVertexArray(this.points);
-		this.arrays = new ParticleArrays(gl, [['x', 0], ['y', 1], ['z', 2], ['material', 3], ['value', 4]], 0);
+		this.arrays = new ParticleArrays(gl, [['x', 0], ['y', 1], ['z', 2], ['material', 3], ['value', 4]]);
 		this.meshVao = gl.createVertexArray();
 		this.meshBuffer = gl.createBuffer();
 		gl.bindVertexArray(this.meshVao);
