@@ -266,14 +266,16 @@ static const fallback_level fallback_levels[] = {
 };
 enum { FALLBACK_LEVELS = (int)(sizeof fallback_levels / sizeof fallback_levels[0]) };
 _Static_assert(FALLBACK_LEVELS <= VIEWER_FALLBACK_MAX_LEVELS, "viewer_fallback's per-level arrays");
-/* The frame not counted after a change (the targets and the new look's shaders are made: under
- * llvmpipe the first frame of a level took 1.5 times the next ones, drop-3d at 1280x800, and
- * the second was as the rest), then the frames whose mean draw time decides: a window of 10,
- * or of 3 already when their mean is 1.5 times over what the budget leaves the drawing (every
- * frame of a level took within 20 % of its mean there, so 3 such frames tell what 10 would:
- * the fallback steps down in 4 frames where it waited 13, in 1.5 s instead of 5 at the start
- * of drop-3d's liquid, 180 ms a frame). */
-#define FALLBACK_SKIP_FRAMES 1
+/* The frames not counted after a change (the targets and the new look's shaders are made: under
+ * llvmpipe the first frame of a level took 1.5 times the next ones, drop-3d at 1280x800; in the
+ * page, whose frame time is the time between frames, the first two frames of the liquid took 1.5 s
+ * where the rest took 0.3), then the frames whose mean draw time decides: a window of 10, or of 3
+ * already when each of them took 1.5 times what the budget leaves the drawing (every frame of a
+ * level took within 20 % of its mean under llvmpipe, so 3 such frames tell what 10 would; the
+ * least of them, not their mean, so that one slow frame, a shader built late or a pause of the
+ * machine, does not decide): the fallback steps down in 5 frames where it waited 13, in 1.7 s
+ * instead of 5 at the start of drop-3d's liquid, 180 ms a frame. */
+#define FALLBACK_SKIP_FRAMES 2
 #define FALLBACK_WINDOW_FRAMES 10
 #define FALLBACK_QUICK_FRAMES 3
 #define FALLBACK_QUICK_OVER 1.5
@@ -320,12 +322,13 @@ static void fallback_frame(viewer_app* app, double draw_ms, double step_ms)
 		if (f->frames == FALLBACK_SKIP_FRAMES) f->window_cpu_start = process_cpu_seconds();
 		return;
 	}
+	const int counted = f->frames - FALLBACK_SKIP_FRAMES;
+	f->least_ms = counted == 1 ? draw_ms : fmin(f->least_ms, draw_ms);
 	f->sum_ms += draw_ms;
 	f->step_sum_ms += step_ms;
-	const int counted = f->frames - FALLBACK_SKIP_FRAMES;
 	const bool clearly_over = counted >= FALLBACK_QUICK_FRAMES &&
-	                          f->sum_ms > FALLBACK_QUICK_OVER * counted *
-	                                          fallback_drawing_budget(f->budget_ms, f->step_sum_ms / counted);
+	                          f->least_ms > FALLBACK_QUICK_OVER *
+	                                            fallback_drawing_budget(f->budget_ms, f->step_sum_ms / counted);
 	if (counted < FALLBACK_WINDOW_FRAMES && !clearly_over) return;
 	f->window_ms = f->sum_ms / counted;
 	f->window_step_ms = f->step_sum_ms / counted;

@@ -369,6 +369,7 @@ typedef struct viewer_fallback {
 	int level;         /**< 0: the full look; each level cheaper (main.c's fallback_levels) */
 	int frames;        /**< frames measured at this level, the first ones not counted */
 	double sum_ms;     /**< their draw time */
+	double least_ms;   /**< the shortest of them */
 	double step_sum_ms; /**< their stepping time */
 	double window_ms;  /**< the mean draw time of the last full window, at the level it was measured */
 	double window_step_ms; /**< the same window's mean stepping time a frame */
