@@ -5,6 +5,7 @@
  * is smooth, tinted and flat, without streaks down the columns or grey pits in gaps between
  * spheres, and shows foam where fast, lonely particles fly and nowhere else. */
 #include "test.h"
+#include "test_env.h"
 
 #include "puddle/camera.h"
 #include "puddle/render.h"
@@ -478,7 +479,8 @@ static void test_2d_picture_unchanged(void)
 /* ---- the liquid look (render_liquid.c) ---- */
 
 /* A settled two-layer pool filling the tank's bottom: red water under blue (red twice as dense),
- * 4 s of settling. */
+ * 4 s of settling (quick mode: a sixth of it, not settled; the pictures' checks that need the
+ * settled pool are the release run's). */
 static pdl_world* pool_world(void)
 {
 	pdl_world_def wd = pdl_default_world_def();
@@ -501,7 +503,8 @@ static pdl_world* pool_world(void)
 	layer.material = 0;
 	layer.position = (pdl_vec3){0, -4.3f, 0}, layer.half_extents = (pdl_vec3){15.9f, 1.2f, 5.9f};
 	pdl_world_fill(w, &layer, NULL);
-	for (int f = 0; f < 240; ++f) pdl_world_step(w);
+	const int steps = test_quick() ? 40 : 240;
+	for (int f = 0; f < steps; ++f) pdl_world_step(w);
 	return w;
 }
 
@@ -613,6 +616,7 @@ static void test_liquid_is_smooth_tinted_and_flat(void)
 	pdl_world_destroy(w);
 	ENSURE(same);
 	ENSURE(liquid_pixels > 10000 && sphere_pixels > 10000);
+	if (test_quick()) return; /* the look of the settled pool: the release run's */
 	/* measured: spheres 12,960, liquid 710 (18 times smoother); a picture of shaded spheres has
 	 * a light and dark edge per sphere, a few pixels apart, the water a few highlights */
 	ENSURE(liquid < 0.25 * spheres);
@@ -685,7 +689,8 @@ static void test_liquid_no_streaks_or_grey_pits(void)
 	ENSURE(scene != NULL);
 	pdl_world* w = pdl_scene_build_world(scene, &err);
 	ENSURE(w != NULL);
-	for (long long f = 0, n = pdl_scene_frames_for(scene, 1.0); f < n; ++f) {
+	/* quick mode: a sixth of the second (the drop still falling), the same passes drawn */
+	for (long long f = 0, n = pdl_scene_frames_for(scene, test_quick() ? 1.0 / 6 : 1.0); f < n; ++f) {
 		pdl_scene_apply_frame(scene, w, f, &err);
 		pdl_world_step(w);
 	}
@@ -708,6 +713,7 @@ static void test_liquid_no_streaks_or_grey_pits(void)
 	/* measured: 71.6 down against 21.9 across and 5 grey pits when the filter took the plain
 	 * weighted mean and left gaps in a sheet as they were; 21.3 against 18.7 and none with the
 	 * local line and the gaps bridged */
+	if (test_quick()) return;
 	ENSURE(down < 1.5 * across);
 	ENSURE(pits <= 1);
 }
@@ -882,12 +888,13 @@ static void test_liquid_foam_where_fast_lonely_particles_are(void)
 	pdl_renderer_destroy(projector);
 	pdl_world_destroy(w);
 	ENSURE(built);
+	ENSURE(same_threads);
+	if (test_quick()) return; /* the foam's places need the settled pool: the release run's */
 	/* a calm pool, and the same lonely particles at rest, have no foam: the picture is the one
 	 * without it, byte for byte */
 	ENSURE_MSG(pool_speed < 4, "the settled pool moves at %.2f", pool_speed);
 	ENSURE(calm_pool_clean);
 	ENSURE(rest_clean);
-	ENSURE(same_threads);
 	/* every flyer in the open shows near-white pixels where it projects, and foam nowhere else
 	 * (measured: 4, 4, 4, 7, 7 near-white pixels; 117 pixels changed, none elsewhere) */
 	ENSURE_MSG(min_white >= 3, "fewest near-white pixels at a flyer %d", min_white);
