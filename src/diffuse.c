@@ -103,7 +103,8 @@ static bool reserve_fluid(struct pdl_diffuse_state* s, int n)
 	if (!pdl_grow_float_arrays(f, sizeof f / sizeof f[0], cap)) return false;
 	float** const sorted[] = {&s->sx, &s->sy, &s->sz, &s->svx, &s->svy, &s->svz};
 	if (!pdl_grow_float_arrays(sorted, sizeof sorted / sizeof sorted[0], cap + PDL_SIMD_PAD)) return false;
-	for (int k = 0; k < 6; ++k) memset(*sorted[k] + cap, 0, PDL_SIMD_PAD * sizeof(float)); /* (masked lanes read it) */
+	for (size_t k = 0; k < sizeof sorted / sizeof sorted[0]; ++k)
+		memset(*sorted[k] + cap, 0, PDL_SIMD_PAD * sizeof(float)); /* (masked lanes read it) */
 	int32_t* a = realloc(s->neighbours, (size_t)cap * sizeof *a);
 	if (!a) return false;
 	s->neighbours = a;

@@ -273,7 +273,7 @@ _Static_assert(FALLBACK_LEVELS <= VIEWER_FALLBACK_MAX_LEVELS, "viewer_fallback's
  * already when each of them took 1.5 times what the budget leaves the drawing (every frame of a
  * level took within 20 % of its mean under llvmpipe, so 3 such frames tell what 10 would; the
  * least of them, not their mean, so that one slow frame, a shader built late or a pause of the
- * machine, does not decide): the fallback steps down in 5 frames where it waited 13, in 1.7 s
+ * machine, does not decide): the fallback steps down in 5 frames where it waited 13, in about 2 s
  * instead of 5 at the start of drop-3d's liquid, 180 ms a frame. */
 #define FALLBACK_SKIP_FRAMES 2
 #define FALLBACK_WINDOW_FRAMES 10

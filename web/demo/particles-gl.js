@@ -112,6 +112,8 @@ export class ParticleArrays {
 	}
 }
 
+const QUAD_CORNERS = new Float32Array([-1, -1, 1, -1, -1, 1, 1, 1]); // a quad's corners, triangle-strip order
+
 /**
  * Particles as camera-facing quads, four vertices each (location 0: the corner, -1..1 each way),
  * drawn as one indexed draw without instancing: `attributes` as ParticleArrays's, each value
@@ -158,7 +160,7 @@ export class ParticleQuads extends ParticleArrays {
 		if (n > this.quads) {
 			const quads = Math.ceil(n * 1.25), corners = new Float32Array(8 * quads), indices = new Uint32Array(6 * quads);
 			for (let q = 0; q < quads; ++q) {
-				corners.set([-1, -1, 1, -1, -1, 1, 1, 1], 8 * q);
+				corners.set(QUAD_CORNERS, 8 * q);
 				const v = 4 * q;
 				indices.set([v, v + 1, v + 2, v + 2, v + 1, v + 3], 6 * q);
 			}
